@@ -1,0 +1,158 @@
+"""Deal codes ``GO1-<E|C|N>-<7 letters>`` and the GO1 deal generator.
+
+The generator is this project's own and fixed forever (see README, "The GO1 generator"):
+
+1. The deal number ``n`` (0 .. 26**7 - 1) seeds SplitMix64: ``state = n``.
+2. ``next()``: ``state += 0x9E3779B97F4A7C15`` (mod 2**64); ``z = state``;
+   ``z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9``; ``z = (z ^ (z >> 27)) * 0x94D049BB133111EB``;
+   return ``z ^ (z >> 31)`` (all mod 2**64).
+3. ``below(m)``: an unbiased integer in ``[0, m)``: draw ``x = next()`` until
+   ``x < 2**64 - (2**64 mod m)``, return ``x mod m``.
+4. The deck starts in id order (``suit * 13 + rank``: AC 2C .. KC AD .. KS, then any
+   jokers) and is shuffled by Fisher-Yates from the end: for ``i`` from ``len-1`` down
+   to 1, swap ``deck[i]`` with ``deck[below(i + 1)]``.
+5. Dealing: ``deck[0..34]`` go out row by row, ``deck[i]`` to column ``i mod 7``, row
+   ``i div 7`` (row 0 is the covered top of the column, row 4 the free card); ``deck[35]``
+   is the discard (with an empty starting discard it is the first stock card instead);
+   the rest is the stock in drawing order, first drawn first.
+
+The rule letter does not touch the cards. :func:`deal_cards` is compiled with numba so
+that batch code can deal millions of deals without leaving compiled code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from .rules import CODE_LETTER_RULES, Rules
+
+N_LETTERS = 7
+N_DEALS = 26**N_LETTERS  # 8,031,810,176
+PREFIX = "GO1"
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+class DealCodeError(ValueError):
+    """A deal code or deal number is not valid."""
+
+
+@dataclass(frozen=True)
+class DealCode:
+    """A parsed deal code: the rule letter as written and the deal number."""
+
+    letter: str
+    number: int
+
+    @property
+    def rules(self) -> Rules:
+        return CODE_LETTER_RULES[self.letter]
+
+    def __str__(self) -> str:
+        return format_code(self.number, self.letter)
+
+
+def number_to_letters(n: int) -> str:
+    """Deal number to its 7 base-26 letters (A = 0, most significant first)."""
+    if not 0 <= n < N_DEALS:
+        raise DealCodeError(f"deal number {n} is outside 0..{N_DEALS - 1}")
+    out = []
+    for _ in range(N_LETTERS):
+        n, d = divmod(n, 26)
+        out.append(chr(ord("A") + d))
+    return "".join(reversed(out))
+
+
+def letters_to_number(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + (ord(ch) - ord("A"))
+    return n
+
+
+def format_code(number: int, letter: str = "E") -> str:
+    """``GO1-<letter>-<letters>`` for a deal number."""
+    if letter not in CODE_LETTER_RULES:
+        raise DealCodeError(f"rule letter must be E, C or N, not {letter!r}")
+    return f"{PREFIX}-{letter}-{number_to_letters(number)}"
+
+
+def parse_code(text: str) -> DealCode:
+    """Read a deal code, forgiving about case and surrounding spaces only."""
+    raw = text.strip()
+    if not raw:
+        raise DealCodeError("empty deal code (expected GO1-E-AAAAAAB)")
+    parts = raw.upper().split("-")
+    if len(parts) != 3:
+        raise DealCodeError(f"deal code {raw!r} must have three parts, like GO1-E-AAAAAAB")
+    version, letter, letters = parts
+    if version != PREFIX:
+        raise DealCodeError(f"deal code {raw!r}: unknown generator version {version!r} (only GO1)")
+    if letter not in CODE_LETTER_RULES:
+        raise DealCodeError(f"deal code {raw!r}: rule letter {letter!r} must be E, C or N")
+    if len(letters) != N_LETTERS:
+        raise DealCodeError(f"deal code {raw!r}: needs {N_LETTERS} letters after the rule, got {len(letters)}")
+    bad = [ch for ch in letters if not ("A" <= ch <= "Z")]
+    if bad:
+        raise DealCodeError(f"deal code {raw!r}: {bad[0]!r} is not a letter A-Z")
+    return DealCode(letter, letters_to_number(letters))
+
+
+# ---------------------------------------------------------------------------
+# compiled generator
+# ---------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def _splitmix_next(state: np.uint64):
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return state, z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def deal_cards(number: np.int64, jokers: np.int64, out: np.ndarray) -> None:
+    """Write the shuffled deck of deal ``number`` into ``out`` (length 52 + jokers).
+
+    ``out[0:35]`` is the tableau dealt row by row (``out[i]`` is column ``i % 7``, row
+    ``i // 7``), ``out[35]`` the discard, ``out[36:]`` the stock, first drawn first.
+    """
+    size = 52 + jokers
+    for i in range(size):
+        out[i] = i
+    state = np.uint64(number)
+    for i in range(size - 1, 0, -1):
+        m = np.uint64(i + 1)
+        # 2**64 mod m, computed as (2**64 - m) mod m in wrapping arithmetic
+        rem = (np.uint64(0) - m) % m
+        limit = np.uint64(0) - rem  # 2**64 - rem; wraps to 0 when rem == 0
+        while True:
+            state, x = _splitmix_next(state)
+            if rem == np.uint64(0) or x < limit:
+                break
+        j = np.int64(x % m)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+
+
+@nb.njit(cache=True)
+def deal_batch(first: np.int64, count: np.int64, jokers: np.int64) -> np.ndarray:
+    """Decks of deals ``first .. first+count-1`` as a ``(count, 52 + jokers)`` int8 array."""
+    out = np.empty((count, 52 + jokers), dtype=np.int8)
+    for k in range(count):
+        deal_cards(first + k, jokers, out[k])
+    return out
+
+
+def deal_deck(number: int, jokers: int = 0) -> np.ndarray:
+    """The dealt deck of one deal number, as described in the module docstring."""
+    if not 0 <= number < N_DEALS:
+        raise DealCodeError(f"deal number {number} is outside 0..{N_DEALS - 1}")
+    out = np.empty(52 + jokers, dtype=np.int8)
+    deal_cards(np.int64(number), np.int64(jokers), out)
+    return out

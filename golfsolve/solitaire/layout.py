@@ -1,0 +1,395 @@
+"""Golf solitaire layouts: the cards on the table, read from codes, files and PySol.
+
+A :class:`Layout` is a position: seven columns (covered top card first, free card last),
+the discard pile's top card (``None`` when empty) and the stock in drawing order, where
+``None`` stands for a card whose identity is unknown (a partial layout).
+
+Text format (``golfsolve`` layout files), one item a line, ``#`` starts a comment::
+
+    rules: easy                 # optional: a rule set name as --rules takes it
+    discard: AC                 # or "-" for an empty discard
+    stock: 8S ...               # drawing order; "?" is one unknown card,
+                                # "..." all the cards not shown anywhere else
+    1: 6C 5S QS TS 6H           # column 1, covered card first, free card last
+    ...
+    7: 3S 7S 3H 9S 5C
+
+Column lines may also be written ``col 1:`` or ``column 1:``. The board format of
+``black-hole-solve`` (``Talon:``, ``Foundations:`` and seven column lines) is read too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
+from .dealcode import DealCodeError, deal_deck, format_code, parse_code
+from .rules import EASY, Rules, RulesError, get_rules
+
+N_COLUMNS = 7
+COLUMN_HEIGHT = 5
+N_TABLEAU = N_COLUMNS * COLUMN_HEIGHT
+
+
+class LayoutError(ValueError):
+    """A layout is malformed; the message names the card or line at fault."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A Golf solitaire position.
+
+    ``stock`` lists the stock in drawing order; ``None`` entries are unknown cards.
+    ``rules`` is the rule set the source asked for (a deal code's letter, a layout
+    file's ``rules:`` line), or ``None`` when the source is silent.
+    """
+
+    columns: tuple[tuple[int, ...], ...]
+    discard: Optional[int]
+    stock: tuple[Optional[int], ...]
+    rules: Optional[Rules] = None
+    name: str = ""
+    deal_number: Optional[int] = field(default=None, compare=False)
+
+    # -- facts ---------------------------------------------------------------
+    @property
+    def stock_known(self) -> bool:
+        """True when every stock card's identity and place are known."""
+        return all(c is not None for c in self.stock)
+
+    @property
+    def known_stock_prefix(self) -> tuple[int, ...]:
+        out = []
+        for c in self.stock:
+            if c is None:
+                break
+            out.append(c)
+        return tuple(out)
+
+    @property
+    def tableau_count(self) -> int:
+        return sum(len(c) for c in self.columns)
+
+    def seen_cards(self) -> list[int]:
+        """Every card whose place is known: tableau, discard and known stock cards."""
+        out = [c for col in self.columns for c in col]
+        if self.discard is not None:
+            out.append(self.discard)
+        out.extend(c for c in self.stock if c is not None)
+        return out
+
+    def unseen_cards(self, jokers: int = 0) -> list[int]:
+        """Cards of a deck with ``jokers`` jokers that this layout does not show."""
+        seen = set(self.seen_cards())
+        return [c for c in range(N_STANDARD + jokers) if c not in seen]
+
+    def with_rules(self, rules: Rules) -> "Layout":
+        return Layout(self.columns, self.discard, self.stock, rules, self.name, self.deal_number)
+
+    def forget_stock(self, keep: int = 0) -> "Layout":
+        """The same position with the stock order unknown beyond its first ``keep`` cards."""
+        stock = tuple(self.stock[:keep]) + (None,) * (len(self.stock) - keep)
+        return Layout(self.columns, self.discard, stock, self.rules, self.name, self.deal_number)
+
+    # -- output --------------------------------------------------------------
+    def to_text(self) -> str:
+        """The layout in golfsolve's text format (reads back to an equal layout)."""
+        lines = []
+        if self.name:
+            lines.append(f"# {self.name}")
+        if self.rules is not None:
+            lines.append(f"rules: {self.rules.name}")
+        lines.append("discard: " + ("-" if self.discard is None else card_str(self.discard)))
+        lines.append("stock: " + " ".join("?" if c is None else card_str(c) for c in self.stock))
+        for i, col in enumerate(self.columns):
+            lines.append(f"{i + 1}: {cards_str(col)}".rstrip())
+        return "\n".join(lines) + "\n"
+
+    def render(self, symbols: bool = True) -> str:
+        """A picture for a terminal: columns side by side, free cards in the last row."""
+        w = 4
+        head = "  ".join(f"{i + 1:^{w}}" for i in range(N_COLUMNS))
+        rows = []
+        height = max((len(c) for c in self.columns), default=0)
+        for r in range(height):
+            cells = []
+            for col in self.columns:
+                cells.append(f"{card_str(col[r], symbols):^{w}}" if r < len(col) else " " * w)
+            rows.append("  ".join(cells).rstrip())
+        top = "--" if self.discard is None else card_str(self.discard, symbols)
+        unknown = sum(1 for c in self.stock if c is None)
+        stock = f"{len(self.stock)} cards"
+        if unknown:
+            stock += f" ({unknown} of unknown order)"
+        nxt = self.stock[0] if self.stock else None
+        lines = [head, *rows, "", f"discard: {top}    stock: {stock}"]
+        if nxt is not None and unknown < len(self.stock):
+            lines[-1] += f"    next: {card_str(nxt, symbols)}"
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "deal_number": self.deal_number,
+            "rules": None if self.rules is None else self.rules.name,
+            "columns": [[card_str(c) for c in col] for col in self.columns],
+            "discard": None if self.discard is None else card_str(self.discard),
+            "stock": [None if c is None else card_str(c) for c in self.stock],
+            "stock_known": self.stock_known,
+        }
+
+
+# ---------------------------------------------------------------------------
+# construction and validation
+# ---------------------------------------------------------------------------
+def make_layout(
+    columns: Sequence[Sequence[int]],
+    discard: Optional[int],
+    stock: Sequence[Optional[int]],
+    rules: Optional[Rules] = None,
+    name: str = "",
+    deal_number: Optional[int] = None,
+) -> Layout:
+    """Build and validate a layout; raises LayoutError naming the fault."""
+    if len(columns) != N_COLUMNS:
+        raise LayoutError(f"a layout has {N_COLUMNS} columns, this one has {len(columns)}")
+    for i, col in enumerate(columns):
+        if len(col) > COLUMN_HEIGHT:
+            raise LayoutError(f"column {i + 1} has {len(col)} cards; a column holds at most {COLUMN_HEIGHT}")
+    seen: dict[int, str] = {}
+
+    def note(card: int, where: str) -> None:
+        if card in seen:
+            raise LayoutError(f"duplicate card {card_str(card)}: in {seen[card]} and in {where}")
+        seen[card] = where
+
+    for i, col in enumerate(columns):
+        for r, c in enumerate(col):
+            note(c, f"column {i + 1} row {r + 1}")
+    if discard is not None:
+        note(discard, "the discard")
+    for k, c in enumerate(stock):
+        if c is not None:
+            note(c, f"stock position {k + 1}")
+    jokers = sum(1 for c in seen if c >= N_STANDARD)
+    if rules is not None and jokers > rules.jokers:
+        raise LayoutError(f"the layout holds {jokers} joker(s) but rules {rules.name!r} allow {rules.jokers}")
+    deck_jokers = max(jokers, rules.jokers if rules else 0)
+    full_deal = all(len(col) == COLUMN_HEIGHT for col in columns)
+    if full_deal:
+        total = len(seen) + sum(1 for c in stock if c is None)
+        expected = N_STANDARD + deck_jokers
+        if total != expected:
+            missing = [c for c in range(expected) if c not in seen]
+            if total < expected:
+                raise LayoutError(
+                    f"missing cards: {cards_str(missing[: expected - total])} "
+                    f"(a full deal shows {expected} cards, this one {total})"
+                )
+            raise LayoutError(f"too many cards: a full deal has {expected}, this one has {total}")
+    if rules is not None and discard is None and not rules.empty_start and full_deal:
+        raise LayoutError("the discard is empty but the rules do not start with an empty discard")
+    return Layout(
+        tuple(tuple(int(c) for c in col) for col in columns),
+        None if discard is None else int(discard),
+        tuple(None if c is None else int(c) for c in stock),
+        rules,
+        name,
+        deal_number,
+    )
+
+
+def layout_from_deck(deck: Sequence[int], rules: Rules, name: str = "", deal_number: Optional[int] = None) -> Layout:
+    """Lay out a dealt deck (see :mod:`dealcode` for the dealing order)."""
+    cols = [[int(deck[r * N_COLUMNS + c]) for r in range(COLUMN_HEIGHT)] for c in range(N_COLUMNS)]
+    rest = [int(c) for c in deck[N_TABLEAU:]]
+    if rules.empty_start:
+        return make_layout(cols, None, rest, rules, name, deal_number)
+    return make_layout(cols, rest[0], rest[1:], rules, name, deal_number)
+
+
+def layout_from_number(number: int, rules: Rules = EASY, letter: str = "E") -> Layout:
+    """The GO1 deal of a number under ``rules``."""
+    deck = deal_deck(number, rules.jokers)
+    return layout_from_deck(deck, rules, format_code(number, letter), number)
+
+
+def layout_from_code(code: str, rules: Optional[Rules] = None) -> Layout:
+    """The layout of a deal code; ``rules`` overrides the code's rule letter."""
+    dc = parse_code(code)
+    return layout_from_number(dc.number, rules or dc.rules, dc.letter)
+
+
+def _card(tok: str, where: str) -> int:
+    try:
+        return parse_card(tok)
+    except CardError as e:
+        raise LayoutError(f"{where}: {e}") from None
+
+
+def parse_layout_text(text: str, name: str = "") -> Layout:
+    """Read golfsolve's text format or a black-hole-solve board (detected by ``Talon:``)."""
+    lines = [(n + 1, ln.split("#", 1)[0].strip()) for n, ln in enumerate(text.splitlines())]
+    lines = [(n, ln) for n, ln in lines if ln]
+    if not lines:
+        raise LayoutError("the layout is empty")
+    if any(ln.lower().startswith("talon:") for _, ln in lines):
+        return _parse_bhs(lines, name)
+    rules: Optional[Rules] = None
+    discard: Optional[int] = None
+    have_discard = False
+    stock_tokens: Optional[list[str]] = None
+    columns: dict[int, list[int]] = {}
+    for n, ln in lines:
+        if ":" not in ln:
+            raise LayoutError(f"line {n}: expected 'key: value', got {ln!r}")
+        key, val = (s.strip() for s in ln.split(":", 1))
+        k = key.lower()
+        if k == "rules":
+            try:
+                rules = get_rules(val)
+            except RulesError as e:
+                raise LayoutError(f"line {n}: {e}") from None
+        elif k in ("discard", "foundation", "foundations"):
+            have_discard = True
+            discard = None if val in ("", "-", "--") else _card(val, f"line {n} (discard)")
+        elif k in ("stock", "talon"):
+            stock_tokens = val.replace(",", " ").split()
+        else:
+            num = k
+            for prefix in ("column", "col"):
+                if num.startswith(prefix):
+                    num = num[len(prefix):].strip()
+                    break
+            if not num.isdigit() or not 1 <= int(num) <= N_COLUMNS:
+                raise LayoutError(f"line {n}: unknown key {key!r} (expected rules, discard, stock or a column 1-7)")
+            ci = int(num)
+            if ci in columns:
+                raise LayoutError(f"line {n}: column {ci} is given twice")
+            columns[ci] = [_card(t, f"line {n} (column {ci})") for t in val.replace(",", " ").split()]
+    missing_cols = [i for i in range(1, N_COLUMNS + 1) if i not in columns]
+    if missing_cols:
+        raise LayoutError(f"column {missing_cols[0]} is missing (a layout lists columns 1 to 7)")
+    if not have_discard:
+        raise LayoutError("no 'discard:' line (write 'discard: -' for an empty discard)")
+    cols = [columns[i] for i in range(1, N_COLUMNS + 1)]
+    stock: list[Optional[int]] = []
+    rest = False
+    for t in stock_tokens or []:
+        if rest:
+            raise LayoutError(f"stock: '...' must be the last item, found {t!r} after it")
+        if t in ("...", "…"):
+            rest = True
+        elif t == "?":
+            stock.append(None)
+        else:
+            stock.append(_card(t, "stock"))
+    if rest:
+        shown = set(c for col in cols for c in col) | set(c for c in stock if c is not None)
+        if discard is not None:
+            shown.add(discard)
+        jokers = rules.jokers if rules else sum(1 for c in shown if c >= N_STANDARD)
+        n_unseen = sum(1 for c in range(N_STANDARD + jokers) if c not in shown)
+        n_unseen -= sum(1 for c in stock if c is None)
+        stock.extend([None] * max(0, n_unseen))
+    return make_layout(cols, discard, stock, rules, name)
+
+
+def _parse_bhs(lines: list[tuple[int, str]], name: str) -> Layout:
+    stock: list[Optional[int]] = []
+    discard: Optional[int] = None
+    cols: list[list[int]] = []
+    for n, ln in lines:
+        low = ln.lower()
+        if low.startswith("talon:"):
+            stock = [_card(t, f"line {n} (talon)") for t in ln.split(":", 1)[1].split()]
+        elif low.startswith("foundations:") or low.startswith("foundation:"):
+            toks = ln.split(":", 1)[1].split()
+            if len(toks) > 1:
+                raise LayoutError(f"line {n}: the foundation shows one card, got {len(toks)}")
+            discard = _card(toks[0], f"line {n} (foundation)") if toks and toks[0] not in ("-", "--") else None
+        else:
+            cols.append([_card(t, f"line {n} (column {len(cols) + 1})") for t in ln.replace(":", " ").split()])
+    if len(cols) != N_COLUMNS:
+        raise LayoutError(f"a black-hole-solve board has {N_COLUMNS} column lines, this one has {len(cols)}")
+    return make_layout(cols, discard, stock, None, name)
+
+
+def read_layout_file(path: str | Path) -> Layout:
+    """Read a layout file (golfsolve text or black-hole-solve board); ``-`` reads stdin."""
+    import sys
+
+    if str(path) == "-":
+        return parse_layout_text(sys.stdin.read(), "stdin")
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise LayoutError(f"cannot read layout file {str(path)!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise LayoutError(f"layout file {str(path)!r} is not UTF-8 text") from None
+    return parse_layout_text(text, p.name)
+
+
+def pysol_board(number: int) -> str:
+    """PySol FC's Golf deal ``number`` as the board text pysol-cards prints."""
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game
+    from pysol_cards.random_base import RandomBase
+
+    if number < 1:
+        raise LayoutError(f"PySol deal numbers start at 1, not {number}")
+    return Game("golf", number, RandomBase.DEALS_PYSOL).calc_deal_string(number, CardRenderer(print_ts=True))
+
+
+def layout_from_pysol(number: int) -> Layout:
+    """PySol FC's Golf deal ``number`` (the boards black-hole-solve's verdicts refer to)."""
+    lay = parse_layout_text(pysol_board(number), f"pysol {number}")
+    return Layout(lay.columns, lay.discard, lay.stock, None, f"PySol Golf #{number}", number)
+
+
+def load_layout(
+    code: Optional[str] = None,
+    layout_file: Optional[str] = None,
+    pysol: Optional[int] = None,
+    rules: Optional[Rules] = None,
+) -> Layout:
+    """The one entry point commands use: exactly one of code, file or PySol number.
+
+    ``rules`` (when given) overrides what the source says; a layout whose source is
+    silent gets Easy.
+    """
+    given = sum(x is not None for x in (code, layout_file, pysol))
+    if given != 1:
+        raise LayoutError("give exactly one of a deal code, --layout FILE or --pysol N")
+    try:
+        if code is not None:
+            lay = layout_from_code(code, rules)
+        elif layout_file is not None:
+            lay = read_layout_file(layout_file)
+        else:
+            lay = layout_from_pysol(int(pysol))
+    except DealCodeError as e:
+        raise LayoutError(str(e)) from None
+    if rules is not None:
+        lay = lay.with_rules(rules)
+    elif lay.rules is None:
+        lay = lay.with_rules(EASY)
+    return lay
+
+
+__all__ = [
+    "Layout",
+    "LayoutError",
+    "make_layout",
+    "layout_from_code",
+    "layout_from_number",
+    "layout_from_pysol",
+    "layout_from_deck",
+    "parse_layout_text",
+    "read_layout_file",
+    "load_layout",
+    "pysol_board",
+]

@@ -1,0 +1,163 @@
+"""Golf solitaire rule sets: one immutable value, the single source of every rule.
+
+The engine asks :meth:`Rules.fits`; the compiled solver reads :meth:`Rules.fits_table`
+(the same answers as a boolean array) and :attr:`Rules.draw_any_time`. No other module
+decides what may go on what.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..cards import ACE, JOKER_RANK, KING, QUEEN
+
+#: Row index of :meth:`Rules.fits_table` for an empty discard pile.
+EMPTY_TOP = 14
+N_TOPS = 15  # ranks 0..12, joker, empty
+
+KING_TAKES = ("neighbours", "queen", "nothing")
+
+
+class RulesError(ValueError):
+    """A rule name or switch is not known."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A Golf solitaire rule set.
+
+    * ``wrap``: King and Ace are linked (an Ace goes on a King, a King on an Ace).
+    * ``king_takes``: what may be played on a King: ``"neighbours"`` (Queen, and Ace
+      when wrapping), ``"queen"`` (Queen only) or ``"nothing"``.
+    * ``draw_any_time``: draw even when a remove is possible (app rules); ``False``
+      draws only when no remove is possible (the traditional strict rule).
+    * ``jokers``: 0, 1 or 2 wild jokers in the deck.
+    * ``empty_start``: no card starts the discard pile; the first card played may be
+      any free card.
+    """
+
+    name: str = "easy"
+    wrap: bool = True
+    king_takes: str = "neighbours"
+    draw_any_time: bool = True
+    jokers: int = 0
+    empty_start: bool = False
+
+    def __post_init__(self) -> None:
+        if self.king_takes not in KING_TAKES:
+            raise RulesError(f"king_takes must be one of {', '.join(KING_TAKES)}, not {self.king_takes!r}")
+        if self.jokers not in (0, 1, 2):
+            raise RulesError(f"jokers must be 0, 1 or 2, not {self.jokers}")
+
+    # -- derived sizes -------------------------------------------------------
+    @property
+    def deck_size(self) -> int:
+        return 52 + self.jokers
+
+    @property
+    def stock_size(self) -> int:
+        """Cards in the stock at the start: 16, plus jokers, plus one with an empty start."""
+        return self.deck_size - 35 - (0 if self.empty_start else 1)
+
+    # -- the rule itself -----------------------------------------------------
+    def fits(self, top_rank: int, card_rank: int) -> bool:
+        """May a card of ``card_rank`` go on a discard of ``top_rank``?
+
+        Ranks are 0 (Ace) .. 12 (King), ``JOKER_RANK`` for a joker; ``top_rank`` is
+        ``EMPTY_TOP`` when the discard pile is empty.
+        """
+        if top_rank == EMPTY_TOP or top_rank == JOKER_RANK or card_rank == JOKER_RANK:
+            return True
+        if top_rank == KING:
+            if self.king_takes == "nothing":
+                return False
+            if card_rank == QUEEN:
+                return True
+            return card_rank == ACE and self.wrap and self.king_takes == "neighbours"
+        if abs(top_rank - card_rank) == 1:
+            return True
+        return self.wrap and top_rank == ACE and card_rank == KING
+
+    def fits_table(self) -> np.ndarray:
+        """``table[top_rank, card_rank]`` as a ``(15, 14)`` boolean array for kernels."""
+        t = np.zeros((N_TOPS, JOKER_RANK + 1), dtype=np.bool_)
+        for top in range(N_TOPS):
+            for card in range(JOKER_RANK + 1):
+                t[top, card] = self.fits(top, card)
+        return t
+
+    def describe(self) -> str:
+        """One line a person can read."""
+        parts = [
+            "King-Ace linked" if self.wrap else "no wrap",
+            {"neighbours": "Queen or Ace on King" if self.wrap else "Queen on King",
+             "queen": "Queen on King", "nothing": "nothing on King"}[self.king_takes],
+            "draw any time" if self.draw_any_time else "draw only when stuck",
+        ]
+        if self.jokers:
+            parts.append(f"{self.jokers} joker{'s' if self.jokers > 1 else ''}")
+        if self.empty_start:
+            parts.append("empty starting discard")
+        return f"{self.name}: " + ", ".join(parts)
+
+
+EASY = Rules("easy", wrap=True, king_takes="neighbours", draw_any_time=True)
+CLASSIC = Rules("classic", wrap=False, king_takes="queen", draw_any_time=True)
+STRICT = Rules("strict", wrap=False, king_takes="nothing", draw_any_time=False)
+#: PySol FC's "Dead King Golf" and black-hole-solve's ``no-card-on-king``: nothing on a
+#: King, no wrap, but drawing any time.
+DEAD_KING = Rules("dead-king", wrap=False, king_takes="nothing", draw_any_time=True)
+
+PRESETS: dict[str, Rules] = {
+    "easy": EASY,
+    "classic": CLASSIC,
+    "strict": STRICT,
+    "dead-king": DEAD_KING,
+    # black-hole-solve's names for the same rule sets
+    "wrap": EASY,
+    "queen-on-king": CLASSIC,
+    "no-card-on-king": DEAD_KING,
+}
+
+#: The rule letter of a deal code and the preset it selects.
+CODE_LETTER_RULES = {"E": EASY, "C": CLASSIC, "N": EASY}
+
+
+def get_rules(spec: str) -> Rules:
+    """Read a rule set: a preset name, then ``+`` switches.
+
+    Switches: ``jokers1``/``jokers2`` (or ``joker``), ``empty`` (empty starting
+    discard), ``stuck`` (draw only when stuck), ``anytime`` (draw any time),
+    ``wrap``/``nowrap``, ``king-queen``/``king-nothing``/``king-neighbours``.
+    Example: ``classic+jokers2+empty``.
+    """
+    parts = [p.strip().lower() for p in spec.strip().split("+")]
+    base = parts[0]
+    if base not in PRESETS:
+        raise RulesError(f"unknown rule set {spec.strip()!r} (known: {', '.join(PRESETS)})")
+    rules = PRESETS[base]
+    changes: dict = {}
+    for sw in parts[1:]:
+        if sw in ("joker", "jokers", "jokers1", "joker1"):
+            changes["jokers"] = 1
+        elif sw in ("jokers2", "joker2"):
+            changes["jokers"] = 2
+        elif sw in ("empty", "empty-start"):
+            changes["empty_start"] = True
+        elif sw in ("stuck", "draw-when-stuck"):
+            changes["draw_any_time"] = False
+        elif sw in ("anytime", "draw-any-time"):
+            changes["draw_any_time"] = True
+        elif sw == "wrap":
+            changes["wrap"] = True
+        elif sw == "nowrap":
+            changes["wrap"] = False
+        elif sw.startswith("king-") and sw[5:] in KING_TAKES:
+            changes["king_takes"] = sw[5:]
+        else:
+            raise RulesError(f"unknown rule switch {sw!r} in {spec.strip()!r}")
+    if changes:
+        rules = replace(rules, name=spec.strip().lower(), **changes)
+    return rules
