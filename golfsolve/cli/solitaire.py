@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from ..cards import card_str, parse_card
+from ..errors import InputError
+from ..solitaire.engine import Game, parse_moves
 from .common import echo_json, get_layout, layout_options
 from .main import cli
 
@@ -26,3 +29,158 @@ def deal(code, layout_file, pysol, rules_spec, as_json, as_text):
         title = lay.name or "layout"
         click.echo(f"{title}  ({lay.rules.describe()})")
         click.echo(lay.render(symbols=True))
+
+
+def _split_source_and_moves(code, layout_file, pysol, moves):
+    """With --layout or --pysol the first positional word is a move, not a deal code."""
+    moves = tuple(moves)
+    if code is not None and (layout_file is not None or pysol is not None):
+        moves = (code,) + moves
+        code = None
+    return code, moves
+
+
+def _card(c, symbols: bool = False):
+    return None if c is None else card_str(c, symbols)
+
+
+@cli.command()
+@layout_options
+@click.argument("moves", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--stop-on-reject", is_flag=True, help="Stop at the first rejected move.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result line.")
+def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject, quiet):
+    """Play a move list and show every step.
+
+    MOVES: d draws, 1-7 removes the free card of that column, u undoes; write them
+    apart or together ("d 5 2", "d52", "d,5,2"). Exit code 1 if a move was rejected.
+
+    Examples: golfsolve replay GO1-E-AAAAAAB d 4 d 1 ...;
+    golfsolve replay --layout tests/data/seed000_start.txt d52
+    """
+    code, words = _split_source_and_moves(code, layout_file, pysol, moves)
+    move_list = parse_moves(" ".join(words))
+    lay = get_layout(code, layout_file, pysol, rules_spec)
+    game = Game(lay)
+    steps = []
+    for i, m in enumerate(move_list, 1):
+        res = game.play(m)
+        steps.append({
+            "step": i,
+            "move": m,
+            "ok": res.ok,
+            "card": _card(res.card),
+            "discard": _card(game.top()),
+            "stock_left": len(game.stock),
+            "score": game.score,
+            "status": game.status,
+            "message": res.message or (game.status_message() if res.ok else ""),
+        })
+        if not res.ok and stop_on_reject:
+            break
+    rejected = sum(1 for s in steps if not s["ok"])
+    summary = {
+        "layout": lay.name or "layout",
+        "rules": game.rules.name,
+        "moves_given": len(move_list),
+        "moves_played": sum(1 for s in steps if s["ok"]),
+        "rejected": rejected,
+        "status": game.status,
+        "score": game.score,
+        "move_counter": game.moves,
+        "cards_left": game.traditional_score(),
+        "stock_left": len(game.stock),
+    }
+    if as_json:
+        echo_json({**summary, "steps": steps, "final": game.to_json()})
+    else:
+        if not quiet:
+            click.echo(f"{summary['layout']}  ({game.rules.describe()})")
+            for s in steps:
+                what = {"d": "draw", "u": "undo"}.get(s["move"], f"col {s['move']}")
+                if s["ok"]:
+                    card = card_str(parse_card(s["card"]), True) if s["card"] else "--"
+                    top = card_str(parse_card(s["discard"]), True) if s["discard"] else "--"
+                    line = (f"{s['step']:3d}. {what:<6} {card:>4}   discard {top:>4}   "
+                            f"stock {s['stock_left']:2d}   score {s['score']:3d}")
+                    if s["message"]:
+                        line += f"   {s['message']}"
+                else:
+                    line = f"{s['step']:3d}. {what:<6} rejected: {s['message']}"
+                click.echo(line)
+            click.echo("")
+            click.echo(game.render())
+        click.echo(
+            f"result: {game.status}, score {game.score}, {game.traditional_score()} cards left, "
+            f"{summary['moves_played']} of {len(move_list)} moves played"
+            + (f", {rejected} rejected" if rejected else "")
+        )
+    return 1 if rejected else 0
+
+
+PLAY_HELP = """commands:
+  d            draw a card from the stock
+  1-7          remove the free card of that column (several at once: d52)
+  t COL ROW    tap the card in column COL, row ROW (row 1 is the top)
+  u            undo (the last 100 actions; the move counter does not go down)
+  h            this help
+  q            quit"""
+
+
+@cli.command()
+@layout_options
+@click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as TS instead of 10♠.")
+def play(code, layout_file, pysol, rules_spec, ascii_cards):
+    """Play a deal in the terminal (commands are read from stdin, so a pipe works too).
+
+    Example: golfsolve play GO1-E-AAAAAAB   (then type d, 1-7, t COL ROW, u, h or q)
+    """
+    lay = get_layout(code, layout_file, pysol, rules_spec)
+    game = Game(lay)
+    symbols = not ascii_cards
+    stdin = click.get_text_stream("stdin")
+    echo_typed = stdin.isatty()
+    click.echo(f"{lay.name or 'layout'}  ({game.rules.describe()})   h for help")
+    click.echo(game.render(symbols))
+    while True:
+        click.echo("> ", nl=False)
+        line = stdin.readline()
+        if not line:  # end of input: a pipe ran dry or Ctrl-D
+            click.echo("")
+            break
+        if not echo_typed:
+            # A piped command is not echoed by a terminal; show it so the transcript reads well.
+            click.echo(line.rstrip("\n"))
+        words = line.strip().lower().split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd in ("q", "quit", "exit"):
+            break
+        if cmd in ("h", "help", "?"):
+            click.echo(PLAY_HELP)
+            continue
+        results = []
+        try:
+            if cmd in ("t", "tap"):
+                if len(words) != 3 or not (words[1].isdigit() and words[2].isdigit()):
+                    click.echo("usage: t COL ROW, e.g. t 1 5")
+                    continue
+                results.append(game.tap(int(words[1]), int(words[2])))
+            else:
+                for m in parse_moves(" ".join(words)):
+                    res = game.play(m)
+                    results.append(res)
+                    if not res.ok:
+                        break
+        except InputError as e:
+            click.echo(f"{e} (h for help)")
+            continue
+        for res in results:
+            if not res.ok:
+                click.echo(res.message)
+        if any(res.ok for res in results):  # a rejected move changes nothing: no new board
+            click.echo(game.render(symbols))
+    click.echo(f"final: {game.status}, score {game.score}, moves {game.moves}, "
+               f"{game.traditional_score()} cards left")
