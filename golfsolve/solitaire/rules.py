@@ -8,6 +8,7 @@ decides what may go on what.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -82,11 +83,7 @@ class Rules:
 
     def fits_table(self) -> np.ndarray:
         """``table[top_rank, card_rank]`` as a ``(15, 14)`` boolean array for kernels."""
-        t = np.zeros((N_TOPS, JOKER_RANK + 1), dtype=np.bool_)
-        for top in range(N_TOPS):
-            for card in range(JOKER_RANK + 1):
-                t[top, card] = self.fits(top, card)
-        return t
+        return _fits_table(self)
 
     def describe(self) -> str:
         """One line a person can read."""
@@ -101,6 +98,16 @@ class Rules:
         if self.empty_start:
             parts.append("empty starting discard")
         return f"{self.name}: " + ", ".join(parts)
+
+
+@lru_cache(maxsize=None)
+def _fits_table(rules: Rules) -> np.ndarray:
+    t = np.zeros((N_TOPS, JOKER_RANK + 1), dtype=np.bool_)
+    for top in range(N_TOPS):
+        for card in range(JOKER_RANK + 1):
+            t[top, card] = rules.fits(top, card)
+    t.setflags(write=False)
+    return t
 
 
 EASY = Rules("easy", wrap=True, king_takes="neighbours", draw_any_time=True)

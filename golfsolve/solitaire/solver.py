@@ -1,0 +1,160 @@
+"""The exact Golf solitaire solver: layouts in, verdicts and move lists out.
+
+A thin layer over the compiled search in :mod:`golfsolve.solitaire.kernel`: it packs a
+:class:`~golfsolve.solitaire.layout.Layout` into rank arrays, runs the search and wraps
+the answer in a :class:`Solution`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ..cards import RANK_OF
+from . import kernel
+from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
+from .rules import EASY, EMPTY_TOP, Rules
+
+
+class StockUnknownError(ValueError):
+    """The stock order is not fully known, so no exact answer exists."""
+
+
+MOVE_DRAW = "d"
+
+
+def expand_path(path: np.ndarray, s0: int = 0) -> tuple[str, ...]:
+    """Kernel path codes to a move list ('1'..'7' remove, 'd' draw one card)."""
+    out: list[str] = []
+    s = s0
+    for code in path:
+        code = int(code)
+        if code < N_COLUMNS:
+            out.append(str(code + 1))
+        else:
+            t = code - kernel.DRAW_TO
+            out.extend([MOVE_DRAW] * (t - s))
+            s = t
+    return tuple(out)
+
+
+def app_score(cards_left: int) -> int:
+    """The app score of a game that ends with ``cards_left`` on the table (no undo)."""
+    if cards_left == 0:
+        return N_TABLEAU * 10
+    removed = N_TABLEAU - cards_left
+    return max(0, 10 * removed - 10 * cards_left)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer for one position.
+
+    ``outcome`` is ``"won"``, ``"lost"`` or ``"unknown"`` (a node limit stopped the
+    search; then ``best_left`` is only the best line found, not proven optimal).
+    ``moves`` is a line of play reaching ``best_left`` cards left (a win when 0).
+    """
+
+    outcome: str
+    best_left: int
+    moves: tuple[str, ...]
+    nodes: int
+    seconds: float
+    rules: Rules = field(compare=False)
+
+    @property
+    def winnable(self) -> Optional[bool]:
+        return None if self.outcome == "unknown" else self.outcome == "won"
+
+    @property
+    def app_score(self) -> int:
+        """Best app score under perfect play (350 for a win)."""
+        return app_score(self.best_left)
+
+    @property
+    def traditional_score(self) -> int:
+        """Cards left on the table under perfect play (lower is better)."""
+        return self.best_left
+
+    def to_json(self) -> dict:
+        return {
+            "outcome": self.outcome,
+            "winnable": self.winnable,
+            "best_cards_left": self.best_left,
+            "best_app_score": self.app_score,
+            "moves": " ".join(self.moves),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "rules": self.rules.name,
+        }
+
+
+@dataclass(frozen=True)
+class PackedPosition:
+    """A position as the kernel reads it: rank arrays and small integers."""
+
+    cols: np.ndarray  # (7, 5) int8 ranks, covered card first
+    heights: np.ndarray  # (7,) int8
+    stock: np.ndarray  # (n,) int8 ranks in drawing order
+    top: int  # rank on the discard, EMPTY_TOP when empty
+
+
+def pack(layout: Layout) -> PackedPosition:
+    """Rank arrays of a layout whose stock is fully known."""
+    if not layout.stock_known:
+        n_unknown = sum(1 for c in layout.stock if c is None)
+        raise StockUnknownError(
+            f"the stock order is unknown ({n_unknown} of {len(layout.stock)} stock cards), so there is no exact "
+            "answer; 'golfsolve odds' estimates the chance of winning instead"
+        )
+    cols = np.zeros((N_COLUMNS, COLUMN_HEIGHT), dtype=np.int8)
+    heights = np.zeros(N_COLUMNS, dtype=np.int8)
+    for c, col in enumerate(layout.columns):
+        heights[c] = len(col)
+        for i, card in enumerate(col):
+            cols[c, i] = RANK_OF[card]
+    stock = np.array([RANK_OF[c] for c in layout.stock], dtype=np.int8)
+    top = EMPTY_TOP if layout.discard is None else int(RANK_OF[layout.discard])
+    return PackedPosition(cols, heights, stock, top)
+
+
+class Solver:
+    """Holds the search's work tables so that many solves reuse them.
+
+    Not thread-safe: use one Solver per thread or process.
+    """
+
+    def __init__(self) -> None:
+        self._seen, self._touched = kernel.new_tables()
+        self._path = np.zeros(kernel.MAX_DEPTH + 1, dtype=np.int8)
+
+    def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0) -> Solution:
+        """Solve a position exactly (or up to ``node_limit`` expanded states)."""
+        rules = rules or layout.rules or EASY
+        p = pack(layout)
+        return self.solve_packed(p, rules, node_limit)
+
+    def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0) -> Solution:
+        t0 = time.perf_counter()
+        outcome, best_left, n, nodes = kernel.search(
+            p.cols, p.heights, p.stock, np.int64(0), np.int64(p.top), rules.fits_table(),
+            rules.draw_any_time, np.int64(node_limit), self._seen, self._touched, self._path,
+        )
+        dt = time.perf_counter() - t0
+        name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
+        moves = expand_path(self._path[:n])
+        return Solution(name, int(best_left), moves, int(nodes), dt, rules)
+
+
+_default: Optional[Solver] = None
+
+
+def solve(layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0) -> Solution:
+    """Solve a position with a shared :class:`Solver` (see :meth:`Solver.solve`)."""
+    global _default
+    if _default is None:
+        _default = Solver()
+    return _default.solve(layout, rules, node_limit)
