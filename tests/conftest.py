@@ -1,0 +1,62 @@
+"""Shared fixtures: the test data directory, the seed 000 layouts and a CLI runner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Sequence
+
+import pytest
+from click.testing import CliRunner
+
+from golfsolve.solitaire.layout import Layout, read_layout_file
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture
+def seed000_start() -> Layout:
+    """The rule text's worked example at the start: discard AC, only 8S known in the stock."""
+    return read_layout_file(DATA / "seed000_start.txt")
+
+
+@pytest.fixture
+def seed000_move35() -> Layout:
+    """The worked example at move 35: discard KC, 6 unknown stock cards."""
+    return read_layout_file(DATA / "seed000_move35.txt")
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def run_cli():
+    """Run ``golfsolve ARGS`` in-process through the real entry point.
+
+    The entry point (not the bare click group) is used because it is what maps bad
+    input to exit code 2 and a one-line message.
+    """
+    from golfsolve.cli.main import main
+
+    def run(args: Sequence[str], input: Optional[str] = None) -> CliResult:
+        runner = CliRunner()
+        with runner.isolation(input=input) as streams:
+            try:
+                main(list(args))
+                code = 0
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            out = streams[0].getvalue().decode("utf-8", "replace")
+            err = streams[1].getvalue().decode("utf-8", "replace") if streams[1] is not None else ""
+        return CliResult(code, out, err)
+
+    return run
