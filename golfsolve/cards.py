@@ -8,7 +8,7 @@ A card is a small integer so that compiled kernels can work on plain arrays:
 
 Text forms: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` then suit ``C D H S`` (``TS``), or
 ``10`` for the ten and a suit symbol (``10♠``); jokers are ``JK`` (also ``JK1``,
-``JK2``, ``🃏``). Parsing is case-insensitive.
+``🃏``) and ``JK2``. Parsing is case-insensitive.
 """
 
 from __future__ import annotations
@@ -61,11 +61,16 @@ RANK_OF = np.array([rank_of(c) for c in range(N_CARDS_MAX)], dtype=np.int8)
 
 
 def card_str(card: int, symbols: bool = False) -> str:
-    """``TS`` (or ``10♠`` with ``symbols``); jokers print as ``JK``."""
+    """``TS`` (or ``10♠`` with ``symbols``); the jokers print as ``JK`` and ``JK2``.
+
+    The second joker needs its own name so that a layout with two jokers reads back.
+    """
     if not 0 <= card < N_CARDS_MAX:
         raise CardError(f"no card with id {card}")
     if card >= N_STANDARD:
-        return "🃏" if symbols else "JK"
+        if symbols:
+            return "🃏" if card == JOKERS[0] else "🃏2"
+        return "JK" if card == JOKERS[0] else "JK2"
     r, s = card % N_RANKS, card // N_RANKS
     if symbols:
         return ("10" if r == 9 else RANKS[r]) + SUIT_SYMBOLS[s]
@@ -84,7 +89,7 @@ def parse_card(text: str) -> int:
     up = t.upper().replace("\ufe0f", "")
     if up in ("JK", "JK1", "JOKER", "🃏", "*"):
         return JOKERS[0]
-    if up == "JK2":
+    if up in ("JK2", "🃏2"):
         return JOKERS[1]
     suit_ch = _SYMBOL_TO_SUIT.get(up[-1], up[-1])
     rank_txt = up[:-1]
