@@ -1,0 +1,164 @@
+"""Deal codes and the GO1 generator: parsing, golden deals, an independent reimplementation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from golfsolve.cards import card_str, parse_cards
+from golfsolve.solitaire.dealcode import (
+    N_DEALS,
+    DealCodeError,
+    deal_batch,
+    deal_deck,
+    format_code,
+    number_to_letters,
+    parse_code,
+)
+from golfsolve.solitaire.layout import layout_from_code
+from golfsolve.solitaire.rules import CLASSIC, EASY
+
+DATA = Path(__file__).parent / "data"
+MASK = (1 << 64) - 1
+
+
+def go1_deck_pure(number: int, jokers: int = 0) -> list[int]:
+    """GO1 written from the README's description alone, in plain Python integers.
+
+    It shares no code with the numba generator, so agreement checks both the code and
+    the description a reimplementer would follow.
+    """
+    state = number
+
+    def next_u64() -> int:
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(m: int) -> int:
+        limit = (1 << 64) - ((1 << 64) % m)
+        while True:
+            x = next_u64()
+            if x < limit:
+                return x % m
+
+    deck = list(range(52 + jokers))
+    for i in range(len(deck) - 1, 0, -1):
+        j = below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@pytest.fixture(scope="module")
+def golden():
+    return json.loads((DATA / "golden_deals.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------------------
+# golden deals: the cards of a code never change
+# ---------------------------------------------------------------------------
+def test_golden_file_covers_first_and_last_deals(golden):
+    codes = [d["code"] for d in golden["deals"]]
+    assert len(codes) >= 20
+    assert {"GO1-E-AAAAAAA", "GO1-E-AAAAAAB", "GO1-E-ZZZZZZZ"} <= set(codes)
+
+
+def test_golden_deals_match_the_generator(golden):
+    for d in golden["deals"]:
+        lay = layout_from_code(d["code"])
+        assert lay.deal_number == d["number"]
+        assert [" ".join(card_str(c) for c in col) for col in lay.columns] == d["columns"], d["code"]
+        assert card_str(lay.discard) == d["discard"], d["code"]
+        assert " ".join(card_str(c) for c in lay.stock) == d["stock"], d["code"]
+
+
+def test_golden_decks_with_jokers_match_the_generator(golden):
+    for d in golden["decks_with_jokers"]:
+        deck = [int(c) for c in deal_deck(d["number"], d["jokers"])]
+        assert deck == parse_cards(d["deck"])
+
+
+def test_pure_python_reimplementation_agrees_with_golden_data(golden):
+    # The golden data was written by the numba code; the pure version checks it
+    # independently, including the dealing order (row by row, discard, stock).
+    for d in golden["deals"][::4] + [golden["deals"][-1]]:
+        deck = go1_deck_pure(d["number"])
+        cols = [" ".join(card_str(deck[r * 7 + c]) for r in range(5)) for c in range(7)]
+        assert cols == d["columns"]
+        assert card_str(deck[35]) == d["discard"]
+        assert " ".join(card_str(c) for c in deck[36:]) == d["stock"]
+
+
+@pytest.mark.parametrize("number, jokers", [(0, 0), (1, 0), (N_DEALS - 1, 0), (987_654_321, 0), (42, 1), (43, 2)])
+def test_pure_python_reimplementation_agrees_with_numba(number, jokers):
+    assert [int(c) for c in deal_deck(number, jokers)] == go1_deck_pure(number, jokers)
+
+
+def test_first_10000_deals_are_52_distinct_cards():
+    decks = deal_batch(0, 10_000, 0)
+    assert decks.shape == (10_000, 52)
+    assert (np.sort(decks, axis=1) == np.arange(52)).all()
+    # and they are not all the same shuffle
+    assert len({bytes(row) for row in decks}) == 10_000
+
+
+def test_batch_equals_single_deals():
+    batch = deal_batch(1000, 5, 2)
+    for k in range(5):
+        assert (batch[k] == deal_deck(1000 + k, 2)).all()
+        assert sorted(batch[k].tolist()) == list(range(54))
+
+
+# ---------------------------------------------------------------------------
+# codes
+# ---------------------------------------------------------------------------
+def test_rule_letter_does_not_change_the_cards():
+    e, n, c = (layout_from_code(f"GO1-{x}-AAAAAAB") for x in "ENC")
+    assert e.columns == n.columns == c.columns
+    assert e.discard == n.discard == c.discard and e.stock == n.stock == c.stock
+    assert e.rules == EASY and n.rules == EASY and c.rules == CLASSIC
+
+
+def test_letters_are_base_26():
+    assert parse_code("GO1-E-AAAAAAA").number == 0
+    assert parse_code("GO1-E-AAAAAAB").number == 1
+    assert parse_code("GO1-E-AAAAABA").number == 26
+    assert parse_code("GO1-E-ZZZZZZZ").number == N_DEALS - 1 == 26**7 - 1
+    for n in (0, 1, 25, 26, 12345678, N_DEALS - 1):
+        assert parse_code(format_code(n)).number == n
+
+
+def test_parsing_forgives_case_and_spaces():
+    dc = parse_code("  go1-c-aaaaaab \n")
+    assert (dc.letter, dc.number, str(dc)) == ("C", 1, "GO1-C-AAAAAAB")
+
+
+@pytest.mark.parametrize("code, words", [
+    ("GO1-X-AAAAAAB", "'X'"),
+    ("GO2-E-AAAAAAB", "'GO2'"),
+    ("GO1-E-AAAA", "got 4"),
+    ("GO1-E-AAAAAA1", "'1'"),
+    ("", "empty"),
+    ("   ", "empty"),
+    ("GO1-E", "three parts"),
+    ("GO1 E AAAAAAB", "three parts"),
+    ("GO1-E-AAAAAAAB", "got 8"),
+])
+def test_bad_codes_name_the_problem(code, words):
+    with pytest.raises(DealCodeError) as e:
+        parse_code(code)
+    assert words in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_deal_numbers_out_of_range():
+    with pytest.raises(DealCodeError):
+        number_to_letters(N_DEALS)
+    with pytest.raises(DealCodeError):
+        deal_deck(-1)
