@@ -1,0 +1,123 @@
+"""Layouts: the text format, black-hole-solve boards, PySol deals, partial stocks, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from golfsolve.cards import card_str, parse_card, parse_cards
+from golfsolve.solitaire.layout import (
+    LayoutError,
+    layout_from_code,
+    layout_from_pysol,
+    load_layout,
+    make_layout,
+    parse_layout_text,
+    read_layout_file,
+)
+from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
+
+
+def test_seed000_start_reads_with_a_partial_stock(seed000_start):
+    lay = seed000_start
+    assert lay.columns[0] == tuple(parse_cards("6C 5S QS TS 6H"))
+    assert lay.discard == parse_card("AC")
+    assert len(lay.stock) == 16 and lay.known_stock_prefix == (parse_card("8S"),)
+    assert not lay.stock_known
+    # the 15 unknown cards are exactly those the layout does not show
+    assert len(lay.unseen_cards()) == 15
+
+
+def test_seed000_move35_reads(seed000_move35):
+    lay = seed000_move35
+    assert lay.tableau_count == 11 and lay.stock == (None,) * 6
+    assert lay.columns[2] == tuple(parse_cards("TC AH"))
+
+
+def test_text_round_trip_of_a_full_deal():
+    lay = layout_from_code("GO1-C-ABCDEFG")
+    back = parse_layout_text(lay.to_text(), lay.name)
+    assert back.columns == lay.columns and back.discard == lay.discard and back.stock == lay.stock
+    assert back.rules == CLASSIC
+
+
+def test_text_round_trip_with_two_jokers():
+    lay = layout_from_code("GO1-E-AAAAAAB", get_rules("easy+jokers2"))
+    back = parse_layout_text(lay.to_text())
+    assert back.seen_cards() == lay.seen_cards()
+
+
+def test_column_key_spellings_and_comments():
+    text = """
+    # an empty table: every card but the discard in the stock, order unknown
+    discard: AC   # comments may follow an item
+    stock: ...
+    col 1:
+    column 2:
+    Col 3:
+    4:
+    COLUMN 5:
+    col 6:
+    col 7:
+    """
+    lay = parse_layout_text(text)
+    assert lay.columns == ((),) * 7 and len(lay.stock) == 51 and lay.discard == parse_card("AC")
+
+
+def test_black_hole_solve_board_and_pysol_deal(data_dir):
+    board = read_layout_file(data_dir / "pysol-golf-1.board")
+    assert board.stock[0] == parse_card("8H") and board.discard == parse_card("TH")
+    assert board.columns[0] == tuple(parse_cards("JD 5H KH AS 4H"))  # free card last
+    assert board.stock_known and len(board.stock) == 16
+    pysol = layout_from_pysol(1)  # dealt by pysol-cards, must equal the reference board
+    assert (pysol.columns, pysol.discard, pysol.stock) == (board.columns, board.discard, board.stock)
+
+
+def test_load_layout_sources_and_rules(data_dir):
+    assert load_layout(code="GO1-C-AAAAAAB").rules == CLASSIC
+    assert load_layout(layout_file=str(data_dir / "seed000_start.txt")).rules == EASY  # silent source
+    assert load_layout(code="GO1-E-AAAAAAB", rules=CLASSIC).rules == CLASSIC
+    with pytest.raises(LayoutError, match="exactly one"):
+        load_layout()
+    with pytest.raises(LayoutError, match="exactly one"):
+        load_layout(code="GO1-E-AAAAAAB", pysol=1)
+    with pytest.raises(LayoutError, match="'X'"):
+        load_layout(code="GO1-X-AAAAAAB")  # a bad code reaches the user as a layout error
+
+
+def test_forget_stock_keeps_only_the_first_cards():
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    part = lay.forget_stock(keep=2)
+    assert part.stock[:2] == lay.stock[:2] and part.stock[2:] == (None,) * 14
+
+
+@pytest.mark.parametrize("change, words", [
+    (("9C", "9X"), "'9X'"),                       # an invalid card is named
+    (("5C", "8S"), "duplicate card 8S"),          # a duplicate is named, with both places
+    (("stock: 8S ...", "stock: 8S"), "missing cards"),
+    (("discard: AC\n", ""), "discard"),
+    (("7: 3S 7S 3H 9S 5C\n", ""), "column 7 is missing"),
+    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS 6H 2H"), "column 1 has 6 cards"),
+    (("stock: 8S ...", "stock: 8S ... ?"), "'...' must be the last"),
+    (("discard: AC", "discard: AC\nfoo: 1"), "unknown key 'foo'"),
+    (("discard: AC", "rules: bogus\ndiscard: AC"), "unknown rule set"),
+])
+def test_bad_layouts_name_the_problem(data_dir, change, words):
+    text = (data_dir / "seed000_start.txt").read_text(encoding="utf-8").replace(*change)
+    with pytest.raises(LayoutError, match=words):
+        parse_layout_text(text)
+
+
+def test_missing_cards_are_listed():
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    with pytest.raises(LayoutError) as e:
+        make_layout(lay.columns, lay.discard, lay.stock[:-1])
+    assert card_str(lay.stock[-1]) in str(e.value)
+
+
+def test_unreadable_file_is_a_layout_error(tmp_path):
+    with pytest.raises(LayoutError, match="cannot read"):
+        read_layout_file(tmp_path / "nope.txt")
+    p = tmp_path / "bin.txt"
+    p.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(LayoutError, match="UTF-8"):
+        read_layout_file(p)
