@@ -1,0 +1,166 @@
+"""The deal, replay and play commands, and the SPEC §4 error conventions."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from golfsolve.cards import card_str
+from golfsolve.solitaire.layout import layout_from_code
+
+
+# ---------------------------------------------------------------------------
+# deal
+# ---------------------------------------------------------------------------
+def test_deal_shows_the_cards_with_suit_symbols(run_cli):
+    r = run_cli(["deal", "GO1-E-AAAAAAB"])
+    assert r.exit_code == 0, r.stderr
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    assert "GO1-E-AAAAAAB" in r.stdout and "easy" in r.stdout
+    for col in lay.columns:  # every free card is printed, with its symbol
+        assert card_str(col[-1], symbols=True) in r.stdout
+    assert f"discard: {card_str(lay.discard, symbols=True)}" in r.stdout
+
+
+def test_deal_json_same_cards_for_e_n_and_c(run_cli):
+    out = {x: json.loads(run_cli(["deal", f"GO1-{x}-AAAAAAB", "--json"]).stdout) for x in "ENC"}
+    for key in ("columns", "discard", "stock"):
+        assert out["E"][key] == out["N"][key] == out["C"][key]
+    assert out["E"]["rules"] == out["N"]["rules"] == "easy"
+    assert out["C"]["rules"] == "classic"
+    assert len(out["E"]["stock"]) == 16 and all(len(c) == 5 for c in out["E"]["columns"])
+
+
+def test_deal_text_output_reads_back_as_a_layout(run_cli, tmp_path):
+    r = run_cli(["deal", "GO1-C-ZZZZZZZ", "--text"])
+    path = tmp_path / "deal.txt"
+    path.write_text(r.stdout, encoding="utf-8")
+    a = json.loads(run_cli(["deal", "GO1-C-ZZZZZZZ", "--json"]).stdout)
+    b = json.loads(run_cli(["deal", "--layout", str(path), "--json"]).stdout)
+    assert (a["columns"], a["discard"], a["stock"], a["rules"]) == (b["columns"], b["discard"], b["stock"], b["rules"])
+
+
+def test_deal_pysol(run_cli):
+    r = run_cli(["deal", "--pysol", "1", "--json"])
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["discard"] == "TH"
+
+
+@pytest.mark.parametrize("code, words", [
+    ("GO1-X-AAAAAAB", "rule letter 'X'"),
+    ("GO2-E-AAAAAAB", "version 'GO2'"),
+    ("GO1-E-AAAA", "7 letters"),
+    ("GO1-E-AAAAAA1", "'1' is not a letter"),
+    ("", "empty deal code"),
+])
+def test_bad_codes_exit_2_with_one_line(run_cli, code, words):
+    r = run_cli(["deal", code])
+    assert r.exit_code == 2
+    assert words in r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("change, words", [
+    (("9C", "9X"), "'9X'"),
+    (("5C", "8S"), "duplicate card 8S"),
+    (("7: 3S 7S 3H 9S 5C\n", ""), "column 7 is missing"),
+])
+def test_bad_layouts_exit_2_naming_the_problem(run_cli, data_dir, tmp_path, change, words):
+    text = (data_dir / "seed000_start.txt").read_text(encoding="utf-8").replace(*change)
+    path = tmp_path / "bad.txt"
+    path.write_text(text, encoding="utf-8")
+    r = run_cli(["deal", "--layout", str(path)])
+    assert r.exit_code == 2 and words in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_missing_layout_file_and_two_sources_exit_2(run_cli):
+    assert run_cli(["deal", "--layout", "/nonexistent/x.txt"]).exit_code == 2
+    r = run_cli(["deal", "GO1-E-AAAAAAB", "--pysol", "3"])
+    assert r.exit_code == 2 and "exactly one" in r.stderr
+
+
+# ---------------------------------------------------------------------------
+# replay
+# ---------------------------------------------------------------------------
+def test_replay_seed000_steps(run_cli, data_dir):
+    r = run_cli(["replay", "--layout", str(data_dir / "seed000_start.txt"), "d", "5", "2"])
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert any("draw" in ln and "8♠" in ln and "stock 15" in ln for ln in lines)
+    assert any("col 2" in ln and "8♣" in ln and "score  20" in ln for ln in lines)
+    assert "result: playing, score 20" in r.stdout
+
+
+def test_replay_rejected_move_exits_1_with_the_reason(run_cli, data_dir):
+    r = run_cli(["replay", "--layout", str(data_dir / "seed000_start.txt"), "1d52"])
+    assert r.exit_code == 1
+    assert "rejected: Must be one rank higher or lower" in r.stdout
+    assert "1 rejected" in r.stdout
+
+
+def test_replay_json(run_cli, data_dir):
+    r = run_cli(["replay", "--layout", str(data_dir / "seed000_move35.txt"), "--rules", "classic", "3", "--json"])
+    assert r.exit_code == 1
+    out = json.loads(r.stdout)
+    assert out["rules"] == "classic" and out["rejected"] == 1
+    assert out["steps"][0]["ok"] is False and out["steps"][0]["message"] == "Must be one rank higher or lower"
+    r = run_cli(["replay", "--layout", str(data_dir / "seed000_move35.txt"), "3", "--json"])
+    out = json.loads(r.stdout)
+    assert r.exit_code == 0 and out["steps"][0]["card"] == "AH" and out["steps"][0]["discard"] == "AH"
+
+
+def test_replay_with_a_code_and_a_lock(run_cli):
+    # draw the whole stock of a GO1 deal: it either locks or leaves a fitting card
+    r = run_cli(["replay", "GO1-E-AAAAAAB", "d" * 16, "--json"])
+    out = json.loads(r.stdout)
+    assert r.exit_code == 0 and out["stock_left"] == 0 and out["move_counter"] == 16
+    last = out["steps"][-1]
+    if out["status"] == "locked":
+        assert last["message"] == "No more possible moves" and out["score"] == 0
+    else:
+        assert out["final"]["legal_moves"]
+
+
+def test_replay_bad_move_exits_2(run_cli):
+    r = run_cli(["replay", "GO1-E-AAAAAAB", "d", "9"])
+    assert r.exit_code == 2 and "'9'" in r.stderr
+
+
+# ---------------------------------------------------------------------------
+# play
+# ---------------------------------------------------------------------------
+def test_play_through_a_pipe(run_cli, data_dir):
+    commands = "t 1 4\nt 1 5\nd\n5\n2\nu\nh\nq\n"
+    r = run_cli(["play", "--layout", str(data_dir / "seed000_start.txt")], input=commands)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "This card is blocked" in out
+    assert "Must be one rank higher or lower" in out
+    assert "score: 20   moves: 3" in out  # after d, 5, 2
+    assert "score: 10   moves: 3" in out  # undo took the points back, not the move
+    assert "t COL ROW" in out  # the help
+    assert out.rstrip().endswith("final: playing, score 10, moves 3, 34 cards left")
+
+
+def test_play_ends_cleanly_at_end_of_input_and_reports_bad_commands(run_cli):
+    r = run_cli(["play", "GO1-E-AAAAAAB", "--ascii"], input="x\nt 1\n")
+    assert r.exit_code == 0
+    assert "bad move 'x'" in r.stdout and "usage: t COL ROW" in r.stdout
+    assert "final: playing, score 0, moves 0" in r.stdout
+
+
+# ---------------------------------------------------------------------------
+# the real entry point
+# ---------------------------------------------------------------------------
+def test_installed_entry_point_exits_2_with_one_stderr_line():
+    exe = shutil.which("golfsolve")
+    cmd = [exe] if exe else [sys.executable, "-m", "golfsolve"]
+    p = subprocess.run(cmd + ["deal", "GO1-X-AAAAAAB"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert p.stderr.count("\n") == 1 and "rule letter 'X'" in p.stderr
