@@ -1,0 +1,301 @@
+"""Bots behind one small interface: random, greedy and Monte Carlo.
+
+A bot answers three questions, each given only its :class:`~.view.PlayerView`:
+``choose_openers`` (which cards to turn before play), ``choose_draw`` (stock, discard or
+knock) and ``choose_place`` (what to do with the drawn card).
+
+* :class:`RandomBot` picks uniformly among the legal choices.
+* :class:`GreedyBot` plays like a good casual player: it values a face-down card at the
+  deck's mean, takes the discard when it lowers its estimate by a point or more (a
+  cancelling or low card), swaps into the slot that gains most, turns a card when the draw
+  helps nowhere, closes only when not behind, and knocks when well ahead.
+* :class:`MCBot` samples the hidden cards consistent with its view, plays every candidate
+  action out ``samples`` times with the greedy policy in compiled code
+  (:mod:`.rollout`), and picks the lowest mean strokes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ..cards import N_CARDS_MAX
+from ..errors import InputError
+from . import rollout as R
+from .engine import MAX_TURNS
+from .rules import GridRules
+from .scoring import estimate100
+from .view import DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView
+
+#: Greedy takes the discard when it lowers the estimate by at least this (hundredths).
+TAKE_GAIN = 100
+#: Greedy knocks when its estimate is this far (hundredths) below every opponent's.
+KNOCK_MARGIN = 500
+
+
+class Bot:
+    """Base class: a name and a seeded generator; subclasses answer the three questions."""
+
+    kind = "bot"
+
+    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None) -> None:
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.name = name or self.kind
+
+    def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
+        raise NotImplementedError
+
+    def choose_draw(self, view: PlayerView) -> str:
+        raise NotImplementedError
+
+    def choose_place(self, view: PlayerView) -> Placement:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Uniformly random legal choices (knocking rarely, or every hole would end at once)."""
+
+    kind = "random"
+
+    def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
+        return [int(x) for x in self.rng.choice(view.rules.grid, size=count, replace=False)]
+
+    def choose_draw(self, view: PlayerView) -> str:
+        legal = view.legal_draws()
+        if KNOCK in legal and self.rng.random() < 0.05:
+            return KNOCK
+        legal = [d for d in legal if d != KNOCK]
+        return legal[int(self.rng.integers(len(legal)))]
+
+    def choose_place(self, view: PlayerView) -> Placement:
+        legal = view.legal_placements()
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+@lru_cache(maxsize=64)
+def _hidden100(rules: GridRules) -> int:
+    return rules.hidden_estimate100()
+
+
+def greedy_place(view: PlayerView, card: int, from_discard: bool) -> tuple[Placement, int]:
+    """The greedy placement of ``card`` and its estimated gain in hundredths.
+
+    Mirrors :func:`.rollout.place_choice` exactly (same order, same ties).
+    """
+    rules = view.rules
+    h = _hidden100(rules)
+    me = view.me
+    mine = list(view.grids[me])
+    g = rules.grid
+    hidden = [i for i, c in enumerate(mine) if c is None]
+    nh = len(hidden)
+    now = estimate100(mine, rules, h)
+    opp = min(estimate100(gr, rules, h) for q, gr in enumerate(view.grids) if q != me)
+    best_i, best_gain, any_i, any_gain = -1, None, -1, None
+    for i in range(g):
+        trial = list(mine)
+        trial[i] = card
+        after = estimate100(trial, rules, h)
+        gain = now - after
+        if any_gain is None or gain > any_gain:
+            any_gain, any_i = gain, i
+        closes = (not view.ending) and mine[i] is None and nh == 1
+        if closes and after > opp:
+            continue
+        if best_gain is None or gain > best_gain:
+            best_gain, best_i = gain, i
+    if from_discard:
+        return ((SWAP, best_i), best_gain) if best_i >= 0 else ((SWAP, any_i), any_gain)  # type: ignore[return-value]
+    if best_i >= 0 and best_gain is not None and best_gain > 0:
+        return (SWAP, best_i), best_gain
+    flip_closes = (not view.ending) and nh == 1
+    if hidden and ((not flip_closes) or now <= opp):
+        return (FLIP, hidden[0]), 0
+    if rules.discard_without_flip or (rules.final_putt and nh == 1):
+        return (PASS, -1), 0
+    if best_i >= 0:
+        return (SWAP, best_i), best_gain  # type: ignore[return-value]
+    if hidden:
+        return (FLIP, hidden[0]), 0
+    return (SWAP, any_i), any_gain  # type: ignore[return-value]
+
+
+def greedy_knock(view: PlayerView) -> bool:
+    """Knock with at most one card face down and an estimate well below everyone's."""
+    rules = view.rules
+    if rules.knock == "off" or view.ending or len(view.hidden_slots) > 1:
+        return False
+    h = _hidden100(rules)
+    now = estimate100(view.my_grid, rules, h)
+    opp = min(estimate100(gr, rules, h) for q, gr in enumerate(view.grids) if q != view.me)
+    return now + KNOCK_MARGIN <= opp
+
+
+class GreedyBot(Bot):
+    """The heuristic a good casual player uses; the compiled rollouts play the same way."""
+
+    kind = "greedy"
+
+    def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
+        # Row-major order turns one card per column before doubling up on any column.
+        return list(range(count))
+
+    def choose_draw(self, view: PlayerView) -> str:
+        if greedy_knock(view):
+            return KNOCK
+        top = view.top
+        if top is None:
+            return STOCK
+        _, gain = greedy_place(view, top, True)
+        return DISCARD if gain >= TAKE_GAIN else STOCK
+
+    def choose_place(self, view: PlayerView) -> Placement:
+        assert view.drawn is not None
+        action, _ = greedy_place(view, view.drawn, view.source == DISCARD)
+        return action
+
+
+def kernel_tables(rules: GridRules, max_turns: int = MAX_TURNS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(prm, key_tab, val100): the rules as the arrays the compiled kernels read."""
+    prm = np.zeros(R.N_PRM, dtype=np.int64)
+    prm[R.P_N] = rules.players
+    prm[R.P_G] = rules.grid
+    prm[R.P_ROWS] = rules.rows
+    prm[R.P_COLS] = rules.cols
+    prm[R.P_ROWC] = int(rules.row_cancel)
+    prm[R.P_ANY] = int(rules.cancel == "anywhere")
+    prm[R.P_H] = _hidden100(rules)
+    prm[R.P_PUTT] = int(rules.final_putt)
+    prm[R.P_NOFL] = int(rules.discard_without_flip)
+    prm[R.P_KNOCK] = {"off": 0, "plus10": 1, "double": 2}[rules.knock]
+    prm[R.P_CAP] = max_turns
+    prm[R.P_TAKE] = TAKE_GAIN
+    prm[R.P_KMARGIN] = KNOCK_MARGIN
+    prm[R.P_OPENERS] = rules.openers
+    key_tab = rules.key_table()
+    val100 = rules.value_table() * 100
+    return prm, key_tab, val100
+
+
+#: Default Monte Carlo samples per candidate action.
+DEFAULT_SAMPLES = 100
+
+
+class MCBot(Bot):
+    """Monte Carlo: sample worlds consistent with the view, play each candidate out, pick
+    the lowest mean strokes. ``samples`` worlds per candidate, shared by all candidates."""
+
+    kind = "mc"
+
+    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
+                 samples: int = DEFAULT_SAMPLES) -> None:
+        super().__init__(rng, name)
+        if samples < 1:
+            raise InputError(f"Monte Carlo samples must be at least 1, not {samples}")
+        self.samples = samples
+        self._plan: Optional[tuple[int, int]] = None
+        self._tables: dict[GridRules, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.decisions = 0
+
+    def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
+        return list(range(count))
+
+    def _arrays(self, view: PlayerView):
+        rules = view.rules
+        if rules not in self._tables:
+            self._tables[rules] = kernel_tables(rules)
+        prm, key_tab, val100 = self._tables[rules]
+        n, g = rules.players, rules.grid
+        grid0 = np.zeros((n, g), np.int64)
+        up0 = np.zeros((n, g), np.bool_)
+        for p, gr in enumerate(view.grids):
+            for i, c in enumerate(gr):
+                if c is not None:
+                    grid0[p, i] = c
+                    up0[p, i] = True
+        cap = len(rules.deck_cards()) + 2
+        disc0 = np.zeros(cap, np.int64)
+        disc0[:len(view.discard)] = view.discard
+        st0 = np.zeros(R.N_ST, np.int64)
+        st0[R.S_SL] = view.stock_size
+        st0[R.S_DL] = len(view.discard)
+        st0[R.S_CUR] = view.me
+        st0[R.S_ENDS] = view.turns_left
+        st0[R.S_KNOCKER] = -1 if view.knocker is None else view.knocker
+        st0[R.S_CLOSER] = -1 if view.closer is None else view.closer
+        st0[R.S_STALL] = view.stall
+        st0[R.S_TURN] = view.turn
+        pool = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.unseen, dtype=np.int64))
+        known = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.stock_known, dtype=np.int64))
+        n_hidden = int((~up0).sum())
+        if len(pool) - n_hidden + len(known) != view.stock_size:
+            raise AssertionError("view is inconsistent: unseen cards do not fill the hidden slots and stock")
+        return grid0, up0, disc0, st0, pool, known, prm, key_tab, val100
+
+    def _evaluate(self, view: PlayerView, kinds: list[int], slots: list[int], drawn: int) -> np.ndarray:
+        grid0, up0, disc0, st0, pool, known, prm, key_tab, val100 = self._arrays(view)
+        seed = int(self.rng.integers(2**31 - 1))
+        self.decisions += 1
+        return R.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, view.me, drawn,
+                             np.array(kinds, np.int64), np.array(slots, np.int64), self.samples, seed,
+                             prm, key_tab, val100)
+
+    def choose_draw(self, view: PlayerView) -> str:
+        legal = view.legal_draws()
+        kinds, slots = [R.A_STOCK], [-1]
+        if DISCARD in legal:
+            kinds += [R.A_DISCARD_SWAP] * view.rules.grid
+            slots += list(range(view.rules.grid))
+        if KNOCK in legal:
+            kinds.append(R.A_KNOCK)
+            slots.append(-1)
+        means = self._evaluate(view, kinds, slots, -1)
+        best = int(np.argmin(means))
+        if kinds[best] == R.A_DISCARD_SWAP:
+            self._plan = (view.turn, slots[best])
+            return DISCARD
+        self._plan = None
+        return KNOCK if kinds[best] == R.A_KNOCK else STOCK
+
+    def choose_place(self, view: PlayerView) -> Placement:
+        assert view.drawn is not None
+        if view.source == DISCARD and self._plan is not None and self._plan[0] == view.turn:
+            return (SWAP, self._plan[1])
+        legal = view.legal_placements()
+        code = {SWAP: R.A_SWAP, FLIP: R.A_FLIP, PASS: R.A_PASS}
+        means = self._evaluate(view, [code[k] for k, _ in legal], [s for _, s in legal], view.drawn)
+        return legal[int(np.argmin(means))]
+
+
+BOT_KINDS = ("random", "greedy", "mc")
+
+
+def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
+    """A bot from its name: ``random``, ``greedy``, ``mc`` or ``mc:SAMPLES``."""
+    s = spec.strip().lower()
+    kind, _, arg = s.partition(":")
+    if kind == "random" and not arg:
+        return RandomBot(rng, name="random")
+    if kind == "greedy" and not arg:
+        return GreedyBot(rng, name="greedy")
+    if kind == "mc":
+        n = samples if samples is not None else DEFAULT_SAMPLES
+        if arg:
+            try:
+                n = int(arg)
+            except ValueError:
+                raise InputError(f"bad Monte Carlo sample count in {spec!r}") from None
+        return MCBot(rng, name="mc" if not arg else s, samples=n)
+    raise InputError(f"unknown bot {spec!r} (known: random, greedy, mc, mc:SAMPLES)")
+
+
+def parse_bots(spec: str, players: int) -> list[str]:
+    """Split ``mc,greedy,greedy,random`` and check it seats exactly ``players``."""
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if len(names) != players:
+        raise InputError(f"--bots names {len(names)} bot{'s' if len(names) != 1 else ''} but --players is {players}")
+    for nm in names:
+        make_bot(nm)  # validates the name
+    return names

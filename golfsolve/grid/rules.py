@@ -1,0 +1,219 @@
+"""Grid Golf rules: one immutable value that every other grid module reads.
+
+Seed 001's rule set is the default (:data:`DEFAULT`); seed 003 (Danish) adds options,
+collected in the ``danish`` preset. A rule set can be written as a spec string,
+``"default+putt+knock10"``, which :func:`parse_rules` reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..cards import JOKERS, N_CARDS_MAX, N_STANDARD, rank_of
+from ..errors import InputError
+
+#: Grid size -> (rows, columns).
+GRID_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
+KNOCK_MODES = ("off", "plus10", "double")
+CANCEL_MODES = ("columns", "rows", "anywhere")
+TIE_MODES = ("shared", "sudden-death")
+
+
+@dataclass(frozen=True)
+class GridRules:
+    """A grid Golf rule set.
+
+    Table: ``players`` (2-6), ``grid`` (4, 6, 8 or 9 cards), ``openers`` (cards each
+    player turns before play), ``final_putt`` (with one card left face down, a stock card
+    may be thrown away without turning anything), ``holes`` per match.
+
+    Seed 003 options: ``twos_plus`` (a two scores +2, not -2), ``jokers`` (two jokers per
+    deck, worth -2), ``cancel_by_value`` (equal values cancel, so J, Q and 10 match),
+    ``discard_without_flip`` (a stock card may always be thrown away with nothing turned),
+    ``decks_by_players`` (two decks above four players, instead of above 24 dealt cards),
+    ``knock`` (``off``, ``plus10`` or ``double``: knocking allowed, and the penalty for a
+    failed knock), ``cancel`` (``columns``; ``rows`` as well; or matching cards
+    ``anywhere``), ``ties`` (``shared`` win or a ``sudden-death`` extra hole).
+    """
+
+    players: int = 4
+    grid: int = 6
+    openers: int = 2
+    final_putt: bool = False
+    holes: int = 9
+    twos_plus: bool = False
+    jokers: bool = False
+    cancel_by_value: bool = False
+    discard_without_flip: bool = False
+    decks_by_players: bool = False
+    knock: str = "off"
+    cancel: str = "columns"
+    ties: str = "shared"
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 6:
+            raise InputError(f"grid Golf is for 2 to 6 players, not {self.players}")
+        if self.grid not in GRID_SHAPES:
+            raise InputError(f"the grid holds 4, 6, 8 or 9 cards, not {self.grid}")
+        if not 0 <= self.openers < self.grid:
+            raise InputError(f"openers must be 0 to {self.grid - 1} on a {self.grid}-card grid, not {self.openers}")
+        if not 1 <= self.holes <= 99:
+            raise InputError(f"a match has 1 to 99 holes, not {self.holes}")
+        if self.knock not in KNOCK_MODES:
+            raise InputError(f"knock must be one of {', '.join(KNOCK_MODES)}, not {self.knock!r}")
+        if self.cancel not in CANCEL_MODES:
+            raise InputError(f"cancel must be one of {', '.join(CANCEL_MODES)}, not {self.cancel!r}")
+        if self.ties not in TIE_MODES:
+            raise InputError(f"ties must be one of {', '.join(TIE_MODES)}, not {self.ties!r}")
+
+    # -- table ---------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(rows, columns) of the grid."""
+        return GRID_SHAPES[self.grid]
+
+    @property
+    def rows(self) -> int:
+        return GRID_SHAPES[self.grid][0]
+
+    @property
+    def cols(self) -> int:
+        return GRID_SHAPES[self.grid][1]
+
+    @property
+    def row_cancel(self) -> bool:
+        """Whether rows cancel: always on the 3x3 grid, elsewhere by option."""
+        return self.grid == 9 or self.cancel in ("rows", "anywhere")
+
+    @property
+    def n_decks(self) -> int:
+        if self.decks_by_players:
+            return 2 if self.players > 4 else 1
+        return 2 if self.players * self.grid > 24 else 1
+
+    def deck_cards(self) -> list[int]:
+        """Every card of the hole's deck(s), in id order (shuffle before dealing)."""
+        one = list(range(N_STANDARD)) + (list(JOKERS) if self.jokers else [])
+        return one * self.n_decks
+
+    def deck_counts(self) -> np.ndarray:
+        """How many copies of each card id (0..53) the deck holds."""
+        return np.bincount(np.array(self.deck_cards()), minlength=N_CARDS_MAX).astype(np.int64)
+
+    # -- scoring tables ------------------------------------------------------
+    def card_value(self, card: int) -> int:
+        """Strokes a card scores when it does not cancel."""
+        r = rank_of(card)
+        if r == 13:
+            return -2
+        if r == 0:
+            return 1
+        if r == 1:
+            return 2 if self.twos_plus else -2
+        if r in (10, 11):
+            return 10
+        if r == 12:
+            return 0
+        return r + 1
+
+    def cancel_key(self, card: int) -> int:
+        """Cards with equal keys match for cancelling: the rank, or the value by option."""
+        return self.card_value(card) if self.cancel_by_value else rank_of(card)
+
+    def value_table(self) -> np.ndarray:
+        return np.array([self.card_value(c) for c in range(N_CARDS_MAX)], dtype=np.int64)
+
+    def key_table(self) -> np.ndarray:
+        return np.array([self.cancel_key(c) for c in range(N_CARDS_MAX)], dtype=np.int64)
+
+    def hidden_estimate100(self) -> int:
+        """The mean card value of a full deck in hundredths: what bots assume a face-down card is worth."""
+        cards = self.deck_cards()
+        return int(round(100 * sum(self.card_value(c) for c in cards) / len(cards)))
+
+    # -- text ----------------------------------------------------------------
+    def describe(self) -> str:
+        """One line for humans."""
+        parts = [f"{self.players} players", f"{self.grid} cards ({self.rows}x{self.cols})",
+                 f"{self.openers} openers", f"{self.holes} holes", f"{self.n_decks} deck{'s' if self.n_decks > 1 else ''}"]
+        for name, _ in _SWITCHES.items():
+            if _switch_on(self, name):
+                parts.append(name)
+        return ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def spec(self) -> str:
+        """The option switches as a spec string :func:`parse_rules` reads back."""
+        on = [name for name in _SWITCHES if _switch_on(self, name)]
+        return "+".join(["default"] + on)
+
+
+#: Seed 001, the default rule set.
+DEFAULT = GridRules()
+
+# Spec switch -> field changes. Names are what users type after "+".
+_SWITCHES: dict[str, dict[str, Any]] = {
+    "putt": {"final_putt": True},
+    "twos-plus": {"twos_plus": True},
+    "jokers": {"jokers": True},
+    "by-value": {"cancel_by_value": True},
+    "no-flip": {"discard_without_flip": True},
+    "decks-by-players": {"decks_by_players": True},
+    "knock10": {"knock": "plus10"},
+    "knock-double": {"knock": "double"},
+    "rows": {"cancel": "rows"},
+    "anywhere": {"cancel": "anywhere"},
+    "sudden-death": {"ties": "sudden-death"},
+}
+
+
+def _switch_on(r: GridRules, name: str) -> bool:
+    return all(getattr(r, k) == v for k, v in _SWITCHES[name].items())
+
+
+#: Named rule sets. ``danish`` is seed 003 as its text reads: twos at face value, jokers
+#: -2, equal values cancel, a stock card may be thrown away outright, two decks above four
+#: players, knocking with a +10 penalty, ties recorded as shared wins.
+PRESETS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "seed001": {},
+    "danish": {"twos_plus": True, "jokers": True, "cancel_by_value": True, "discard_without_flip": True,
+               "decks_by_players": True, "knock": "plus10"},
+}
+PRESETS["seed003"] = PRESETS["danish"]
+
+
+def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
+    """Read ``PRESET+switch+switch`` (e.g. ``default+putt+knock10``) and apply table overrides.
+
+    ``overrides`` are field values (``players=5``); ``None`` values are ignored so CLI
+    options can be passed straight through.
+    """
+    fields: dict[str, Any] = {}
+    parts = [p.strip().lower() for p in (spec or "default").split("+") if p.strip()]
+    if not parts:
+        parts = ["default"]
+    head, switches = parts[0], parts[1:]
+    if head in PRESETS:
+        fields.update(PRESETS[head])
+    else:
+        switches = parts
+    for s in switches:
+        if s not in _SWITCHES:
+            known = ", ".join(list(PRESETS) + list(_SWITCHES))
+            raise InputError(f"unknown grid rule {s!r} (known: {known})")
+        fields.update(_SWITCHES[s])
+    fields.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return GridRules(**fields)
+    except TypeError as e:  # an unknown override name is a programming error made readable
+        raise InputError(str(e)) from None
+
+
+def with_players(rules: GridRules, players: int) -> GridRules:
+    return replace(rules, players=players)

@@ -1,0 +1,122 @@
+"""Scoring a grid: card values, cancelling, knock penalties, the score card.
+
+Plain Python, the reference the compiled kernels in :mod:`.rollout` must agree with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from .rules import GridRules
+
+
+def cancel_mask(keys: Sequence[int], rows: int, cols: int, row_cancel: bool, anywhere: bool) -> list[bool]:
+    """Which slots cancel, given each slot's match key (row-major grid).
+
+    A column (and, with ``row_cancel``, a row) whose keys are all equal cancels; with
+    ``anywhere`` every card whose key occurs at least twice cancels. A slot that cancels
+    several ways still just scores 0, so a card cancels once. Callers give face-down
+    slots keys that match nothing.
+    """
+    g = rows * cols
+    out = [False] * g
+    for c in range(cols):
+        k = keys[c]
+        if all(keys[r * cols + c] == k for r in range(1, rows)):
+            for r in range(rows):
+                out[r * cols + c] = True
+    if row_cancel:
+        for r in range(rows):
+            k = keys[r * cols]
+            if all(keys[r * cols + c] == k for c in range(1, cols)):
+                for c in range(cols):
+                    out[r * cols + c] = True
+    if anywhere:
+        for i in range(g):
+            if not out[i]:
+                ki = keys[i]
+                for j in range(g):
+                    if j != i and keys[j] == ki:
+                        out[i] = True
+                        break
+    return out
+
+
+def grid_cancelled(cards: Sequence[int], rules: GridRules) -> list[bool]:
+    """Which cards of a fully known grid cancel."""
+    keys = [rules.cancel_key(c) for c in cards]
+    return cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere")
+
+
+def grid_score(cards: Sequence[int], rules: GridRules) -> int:
+    """Strokes for a grid with every card turned: values of the cards that do not cancel."""
+    if len(cards) != rules.grid:
+        raise ValueError(f"a grid of {rules.grid} cards, not {len(cards)}")
+    mask = grid_cancelled(cards, rules)
+    return sum(rules.card_value(c) for c, m in zip(cards, mask) if not m)
+
+
+def knock_penalty(raw: int, others: Sequence[int], rules: GridRules) -> int:
+    """The knocker's strokes: unchanged with the unique lowest score, else penalised.
+
+    ``plus10`` adds 10. ``double`` doubles a positive score; a score of 0 or less is left
+    as it is, since doubling it would reward the failed knock.
+    """
+    if all(raw < o for o in others):
+        return raw
+    if rules.knock == "double":
+        return 2 * raw if raw > 0 else raw
+    return raw + 10
+
+
+def hole_strokes(grids: Sequence[Sequence[int]], rules: GridRules, knocker: Optional[int] = None) -> tuple[list[int], list[int]]:
+    """(raw scores, strokes after any knock penalty) for the final grids of a hole."""
+    raw = [grid_score(g, rules) for g in grids]
+    strokes = list(raw)
+    if knocker is not None and rules.knock != "off":
+        others = [s for i, s in enumerate(raw) if i != knocker]
+        strokes[knocker] = knock_penalty(raw[knocker], others, rules)
+    return raw, strokes
+
+
+def estimate100(grid: Sequence[Optional[int]], rules: GridRules, hidden100: int) -> int:
+    """A bot's estimate of a grid's strokes, in hundredths: face-down slots (``None``)
+    count ``hidden100`` and cancel with nothing. Integer arithmetic so the compiled policy
+    in :mod:`.rollout` makes exactly the same choices."""
+    keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(grid)]
+    mask = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere")
+    total = 0
+    for c, m in zip(grid, mask):
+        if not m:
+            total += hidden100 if c is None else 100 * rules.card_value(c)
+    return total
+
+
+@dataclass
+class ScoreCard:
+    """Strokes per hole and running totals for a match."""
+
+    names: list[str]
+    holes: list[list[int]] = field(default_factory=list)
+
+    def add(self, strokes: Sequence[int]) -> None:
+        self.holes.append(list(strokes))
+
+    @property
+    def totals(self) -> list[int]:
+        return [sum(h[i] for h in self.holes) for i in range(len(self.names))]
+
+    def standings(self) -> list[tuple[int, str, int, int]]:
+        """(player, name, last hole's strokes, running total), lowest total first."""
+        tot = self.totals
+        last = self.holes[-1] if self.holes else [0] * len(self.names)
+        order = sorted(range(len(self.names)), key=lambda i: (tot[i], i))
+        return [(i, self.names[i], last[i], tot[i]) for i in order]
+
+    def render(self) -> str:
+        """The score card shown after each hole, lowest running total first."""
+        lines = [f"Score card after hole {len(self.holes)}", f"{'player':<16}{'hole':>6}{'total':>7}"]
+        for i, name, last, tot in self.standings():
+            lines.append(f"{f'{i + 1}. {name}':<16}{last:>6}{tot:>7}")
+        return "\n".join(lines)
