@@ -26,19 +26,9 @@ class StockUnknownError(ValueError):
 MOVE_DRAW = "d"
 
 
-def expand_path(path: np.ndarray, s0: int = 0) -> tuple[str, ...]:
-    """Kernel path codes to a move list ('1'..'7' remove, 'd' draw one card)."""
-    out: list[str] = []
-    s = s0
-    for code in path:
-        code = int(code)
-        if code < N_COLUMNS:
-            out.append(str(code + 1))
-        else:
-            t = code - kernel.DRAW_TO
-            out.extend([MOVE_DRAW] * (t - s))
-            s = t
-    return tuple(out)
+def move_name(code: int) -> str:
+    """Kernel move code (0..6 column, 7 draw) in move-list notation ('1'..'7', 'd')."""
+    return MOVE_DRAW if code == kernel.DRAW else str(code + 1)
 
 
 def app_score(cards_left: int) -> int:
@@ -128,8 +118,8 @@ class Solver:
     """
 
     def __init__(self) -> None:
-        self._seen, self._touched = kernel.new_tables()
-        self._path = np.zeros(kernel.MAX_DEPTH + 1, dtype=np.int8)
+        self._tables = kernel.new_tables()
+        self._path = np.zeros(kernel.MAX_PATH, dtype=np.int8)
 
     def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0) -> Solution:
         """Solve a position exactly (or up to ``node_limit`` expanded states)."""
@@ -141,11 +131,11 @@ class Solver:
         t0 = time.perf_counter()
         outcome, best_left, n, nodes = kernel.search(
             p.cols, p.heights, p.stock, np.int64(0), np.int64(p.top), rules.fits_table(),
-            rules.draw_any_time, np.int64(node_limit), self._seen, self._touched, self._path,
+            rules.draw_any_time, np.int64(node_limit), *self._tables, self._path,
         )
         dt = time.perf_counter() - t0
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
-        moves = expand_path(self._path[:n])
+        moves = tuple(move_name(int(m)) for m in self._path[:n])
         return Solution(name, int(best_left), moves, int(nodes), dt, rules)
 
 
