@@ -164,3 +164,15 @@ def test_installed_entry_point_exits_2_with_one_stderr_line():
     assert p.returncode == 2
     assert p.stdout == ""
     assert p.stderr.count("\n") == 1 and "rule letter 'X'" in p.stderr
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    # The README promises that .ci/run is its second line; keep the two from drifting.
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8").splitlines()
+    ci = [ln for ln in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+          if ln.strip() and not ln.startswith("#") and not ln.startswith(("set ", "cd "))]
+    assert readme[1].strip() == "pip install -e '.[test]' && python -m pytest -q"
+    assert ci == [readme[1].strip()]
