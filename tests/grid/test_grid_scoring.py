@@ -1,0 +1,149 @@
+"""Hand-worked scores for every scoring rule of grid Golf."""
+
+from __future__ import annotations
+
+import pytest
+
+from golfsolve.cards import parse_card, parse_cards
+from golfsolve.errors import InputError
+from golfsolve.grid.rules import DEFAULT, GridRules, parse_rules
+from golfsolve.grid.scoring import ScoreCard, grid_score, hole_strokes, knock_penalty
+
+
+def score(cards: str, **kw) -> int:
+    rules = GridRules(**kw) if kw else DEFAULT
+    return grid_score(parse_cards(cards.replace("/", " ")), rules)
+
+
+def test_card_values_default():
+    v = DEFAULT.card_value
+    assert [v(parse_card(t)) for t in "KS AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS".split()] == \
+        [0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10]
+
+
+def test_no_cancel_sums_values():
+    # columns (K,J) (A,Q) (2,5): nothing matches -> 0 + 1 - 2 + 10 + 10 + 5
+    assert score("KC AC 2C / JD QD 5H") == 24
+
+
+@pytest.mark.parametrize("grid,cards,expected", [
+    (4, "QC 7D / QH 9S", 16),                       # 2x2: queens cancel, 7 + 9
+    (6, "JC 3D 4H / JD 5S 6C", 18),                 # 2x3: jacks cancel, 3+4+5+6
+    (8, "5C 6D 7H 8S / 5D 9C 7S TC", 33),           # 2x4: fives and sevens cancel, 6+8+9+10
+    (9, "4C 5C 6C / 4D 7D 8D / 4H 9H KH", 35),      # 3x3: three fours, 5+6+7+8+9+0
+])
+def test_column_cancels_on_each_grid(grid, cards, expected):
+    assert score(cards, grid=grid) == expected
+
+
+def test_two_of_three_in_a_3x3_column_do_not_cancel():
+    assert score("4C 5C 6C / 4D 7D 8D / 3H 9H KH", grid=9) == 4 + 5 + 6 + 4 + 7 + 8 + 3 + 9 + 0
+
+
+def test_3x3_row_cancels():
+    assert score("8C 8D 8H / 3C 4C 5C / 6D 7D 9D", grid=9) == 3 + 4 + 5 + 6 + 7 + 9
+
+
+def test_rows_do_not_cancel_on_two_row_grids_unless_chosen():
+    assert score("8C 8D 8H / 3C 4C 5C") == 24 + 12
+    assert score("8C 8D 8H / 3C 4C 5C", cancel="rows") == 12
+
+
+def test_a_card_cancels_once():
+    # The 9C corner is in a cancelled row and a cancelled column: it scores 0, not less.
+    assert score("9C 9D 9H / 9S 4C 5C / 9C 7D KD", grid=9) == 4 + 5 + 7 + 0
+
+
+def test_matching_twos_cancel_to_zero_not_minus_four():
+    assert score("2C 5D 6H / 2D 7S 8C") == 5 + 6 + 7 + 8
+
+
+def test_twos_plus_option():
+    assert score("2C 5D 6H / 3D 7S 8C") == -2 + 29
+    assert score("2C 5D 6H / 3D 7S 8C", twos_plus=True) == 2 + 29
+
+
+def test_jokers_minus_two_and_cancel_in_pairs():
+    assert score("JK 5D 6H / 3D 7S 8C", jokers=True) == -2 + 29
+    assert score("JK 5D 6H / JK2 7S 8C", jokers=True) == 5 + 6 + 7 + 8
+
+
+def test_cancel_by_value_matches_jack_queen_and_ten():
+    assert score("JC 5D 6H / QD 7S 8C") == 20 + 26
+    assert score("JC 5D 6H / QD 7S 8C", cancel_by_value=True) == 26
+    assert score("TC 5D 6H / JD 7S 8C", cancel_by_value=True) == 26
+
+
+def test_cancel_anywhere():
+    # 5C (column 0) and 5S (column 1) are in different columns.
+    assert score("5C 7D 9H / 3D 5S KC") == 29
+    assert score("5C 7D 9H / 3D 5S KC", cancel="anywhere") == 7 + 9 + 3 + 0
+
+
+def test_failed_knock_plus_ten():
+    r = GridRules(knock="plus10")
+    assert knock_penalty(5, [3, 8], r) == 15       # not lowest
+    assert knock_penalty(3, [3, 8], r) == 13       # tie for lowest is a failed knock
+    assert knock_penalty(2, [3, 8], r) == 2        # unique lowest: no penalty
+
+
+def test_failed_knock_doubling():
+    r = GridRules(knock="double")
+    assert knock_penalty(5, [3], r) == 10
+    assert knock_penalty(4, [4], r) == 8
+    assert knock_penalty(-2, [-4], r) == -2        # doubling would reward it
+    assert knock_penalty(1, [2], r) == 1
+
+
+def test_hole_strokes_applies_penalty_only_to_knocker():
+    r = GridRules(players=2, grid=4, knock="plus10")
+    grids = [parse_cards("5C 6C 7C 8C"), parse_cards("KD AD 2S 4D")]
+    assert hole_strokes(grids, r, knocker=0) == ([26, 3], [36, 3])
+    assert hole_strokes(grids, r, knocker=1) == ([26, 3], [26, 3])
+
+
+def test_score_card_standings_lowest_first():
+    card = ScoreCard(["a", "b", "c"])
+    card.add([10, 5, 7])
+    card.add([0, 8, 1])
+    assert card.totals == [10, 13, 8]
+    assert [row[0] for row in card.standings()] == [2, 0, 1]
+    lines = card.render().splitlines()
+    assert "hole 2" in lines[0]
+    assert [ln.split()[1] for ln in lines[2:]] == ["c", "a", "b"]
+    assert lines[2].split()[2:] == ["1", "8"]
+
+
+@pytest.mark.parametrize("players,grid,decks", [(4, 6, 1), (5, 6, 2), (6, 4, 1), (3, 9, 2), (6, 9, 2), (2, 9, 1)])
+def test_deck_count_by_dealt_cards(players, grid, decks):
+    r = GridRules(players=players, grid=grid)
+    assert r.n_decks == decks
+    assert len(r.deck_cards()) == 52 * decks
+
+
+def test_deck_count_by_players_option():
+    assert GridRules(players=5, grid=4, decks_by_players=True).n_decks == 2
+    assert GridRules(players=4, grid=9, decks_by_players=True).n_decks == 1
+    assert len(GridRules(players=5, grid=6, jokers=True).deck_cards()) == 108
+
+
+def test_parse_rules_presets_and_switches():
+    r = parse_rules("default+putt+knock-double+rows", players=3, grid=None)
+    assert (r.final_putt, r.knock, r.cancel, r.players, r.grid) == (True, "double", "rows", 3, 6)
+    d = parse_rules("danish")
+    assert d.twos_plus and d.jokers and d.knock == "plus10" and d.decks_by_players
+    assert parse_rules(r.spec(), players=3) == r
+
+
+@pytest.mark.parametrize("kw,msg", [
+    ({"grid": 7}, "4, 6, 8 or 9"), ({"players": 7}, "2 to 6"), ({"players": 1}, "2 to 6"),
+    ({"openers": 6}, "openers"), ({"knock": "triple"}, "knock"),
+])
+def test_bad_rules_are_input_errors(kw, msg):
+    with pytest.raises(InputError, match=msg):
+        GridRules(**kw)
+
+
+def test_unknown_switch_is_input_error():
+    with pytest.raises(InputError, match="unknown grid rule 'bogus'"):
+        parse_rules("default+bogus")
