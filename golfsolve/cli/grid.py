@@ -1,0 +1,253 @@
+"""``golfsolve grid``: simulate bot tournaments, report on them, play against bots."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import click
+import numpy as np
+
+from ..cards import card_str
+from ..errors import InputError
+from .common import echo_json
+from .main import cli
+
+
+def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
+           openers: Optional[int]):
+    from ..grid.rules import parse_rules
+
+    return parse_rules(rules_spec, players=players, grid=grid, holes=holes, openers=openers)
+
+
+def _table_options(f):
+    f = click.option("--openers", type=int, default=None, metavar="N", help="Cards each player turns before play (default 2).")(f)
+    f = click.option("--rules", "rules_spec", default=None, metavar="SPEC",
+                     help="default or danish, plus switches: +putt +twos-plus +jokers +by-value +no-flip "
+                          "+decks-by-players +knock10 +knock-double +rows +anywhere +sudden-death.")(f)
+    f = click.option("--holes", type=int, default=None, metavar="N", help="Holes per match (default 9).")(f)
+    f = click.option("--grid", type=int, default=None, metavar="N", help="Cards per grid: 4, 6, 8 or 9 (default 6).")(f)
+    f = click.option("--players", type=int, default=None, metavar="N", help="2 to 6 (default: one per bot).")(f)
+    return f
+
+
+@cli.group()
+def grid() -> None:
+    """Grid Golf (2-6 players): simulate bots, report, or play against them."""
+
+
+@grid.command()
+@_table_options
+@click.option("--bots", "bots_spec", default=None, metavar="LIST",
+              help="One bot per player, comma-separated: random, greedy, mc or mc:SAMPLES (default: all greedy).")
+@click.option("--matches", type=int, default=100, show_default=True, help="Matches to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed; equal seeds give equal results.")
+@click.option("--mc-samples", type=int, default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
+@click.option("--out", "out_dir", default=None, metavar="DIR", help="Write holes/matches tables and meta.json here.")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed, mc_samples, out_dir, fmt,
+             as_json, quiet):
+    """Play seeded matches between bots and summarise strokes and wins.
+
+    Example: golfsolve grid simulate --players 4 --grid 6 --bots mc,greedy,greedy,random
+    --holes 9 --matches 1000 --seed 1 --out results/
+    """
+    from ..grid.bots import parse_bots
+    from ..grid.report import report_data
+    from ..grid.tournament import save, simulate as run
+
+    if bots_spec is None:
+        bots = ["greedy"] * (players or 4)
+    else:
+        bots = parse_bots(bots_spec, players if players is not None else len([b for b in bots_spec.split(",") if b.strip()]))
+    rules = _rules(rules_spec, len(bots), grid, holes, openers)
+    if mc_samples is not None and mc_samples < 1:
+        raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
+    from tqdm import tqdm
+
+    bar = tqdm(total=matches, unit="match", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
+    try:
+        t = run(rules, bots, matches, seed, samples=mc_samples, progress=bar.update)
+    finally:
+        bar.close()
+    data = report_data(t)
+    if out_dir:
+        save(t, Path(out_dir), fmt)
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(f"{data['meta']['matches']} matches, {data['holes_played']} holes: {rules.describe()}")
+    for b in data["bots"]:
+        click.echo(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole [{b['hole_lo']:.2f}, {b['hole_hi']:.2f}]"
+                   f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}%")
+    for d in data["differences"]:
+        click.echo(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]")
+    if out_dir:
+        click.echo(f"results in {out_dir} (golfsolve grid report {out_dir})")
+
+
+@grid.command()
+@click.argument("directory")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
+def report(directory, as_json):
+    """Write report.md and plots for a 'grid simulate --out' directory, and print the report."""
+    from ..grid.report import write_report
+    from ..grid.tournament import load
+
+    t = load(Path(directory))
+    md, data = write_report(t, Path(directory))
+    if as_json:
+        echo_json(data)
+    else:
+        click.echo(md)
+
+
+# -- playing in the terminal ---------------------------------------------------------
+
+def _c(card: Optional[int], symbols: bool) -> str:
+    return "??" if card is None else card_str(card, symbols)
+
+
+def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
+    """Every grid (face-down cards as ??, slots numbered from 1), the discard top and the stock."""
+    rules = view.rules
+    out = []
+    for p, gr in enumerate(view.grids):
+        tag = f"{names[p]}{' *' if p == view.me else ''}"
+        for r in range(rules.rows):
+            cells = "  ".join(f"[{r * rules.cols + c + 1}] {_c(gr[r * rules.cols + c], symbols):>3}" for c in range(rules.cols))
+            out.append(f"{tag if r == 0 else '':<14}{cells}")
+    top = _c(view.top, symbols) if view.discard else "--"
+    out.append(f"discard: {top}   stock: {view.stock_size} cards" + ("   (last lap)" if view.ending else ""))
+    return "\n".join(out)
+
+
+class HumanPlayer:
+    """A person at the terminal: the same three questions a bot answers."""
+
+    def __init__(self, name: str, names: list[str], symbols: bool = True) -> None:
+        self.name = name
+        self.names = names
+        self.symbols = symbols
+
+    def _ask(self, prompt: str) -> str:
+        return click.prompt(prompt, prompt_suffix=" ").strip().lower()
+
+    def choose_openers(self, view, count: int):
+        click.echo(render_table(view, self.names, self.symbols))
+        while True:
+            ans = self._ask(f"Turn {count} of your cards (slot numbers, e.g. '1 2'):")
+            try:
+                slots = [int(x) - 1 for x in ans.replace(",", " ").split()]
+            except ValueError:
+                slots = []
+            if len(slots) == count and len(set(slots)) == count and all(0 <= s < view.rules.grid for s in slots):
+                return slots
+            click.echo(f"  give {count} different slot numbers from 1 to {view.rules.grid}")
+
+    def choose_draw(self, view) -> str:
+        click.echo("")
+        click.echo(render_table(view, self.names, self.symbols))
+        legal = view.legal_draws()
+        opts = "[s]tock or [d]iscard" + (" or [k]nock" if "knock" in legal else "")
+        while True:
+            ans = self._ask(f"Draw from {opts}:")
+            pick = {"s": "stock", "d": "discard", "k": "knock"}.get(ans[:1])
+            if pick in legal:
+                return pick
+            click.echo(f"  answer {opts}")
+
+    def choose_place(self, view):
+        legal = view.legal_placements()
+        card = _c(view.drawn, self.symbols)
+        opts = "slot number to swap it in"
+        if view.source == "stock":
+            opts += ", 'f N' to throw it away and turn slot N"
+            if ("pass", -1) in legal:
+                opts += ", 'p' to throw it away"
+        while True:
+            ans = self._ask(f"You hold {card}: {opts}:")
+            parts = ans.split()
+            try:
+                if parts and parts[0] == "p":
+                    act = ("pass", -1)
+                elif parts and parts[0].startswith("f"):
+                    act = ("flip", int(parts[-1] if len(parts) > 1 else parts[0][1:]) - 1)
+                else:
+                    act = ("swap", int(parts[0]) - 1)
+            except (ValueError, IndexError):
+                act = None
+            if act in legal:
+                return act
+            click.echo(f"  not allowed; {opts}")
+
+
+def _narrate(names: list[str], human: int, symbols: bool):
+    def on_event(ev: dict[str, Any]) -> None:
+        p = ev.get("player")
+        if p == human or p is None:
+            if ev["type"] == "recycle":
+                click.echo(f"  the discard pile is shuffled into a new stock ({ev['cards']} cards)")
+            elif ev["type"] == "end":
+                click.echo(f"Hole over ({ev['reason']}).")
+            return
+        who = names[p]
+        c = lambda x: card_str(x, symbols)  # noqa: E731
+        t = ev["type"]
+        if t == "open":
+            click.echo(f"  {who} turns {' '.join(c(x) for x in ev['cards'])}")
+        elif t == "knock":
+            click.echo(f"  {who} knocks: everyone else has one last turn")
+        elif t == "swap":
+            click.echo(f"  {who} puts {c(ev['card'])} in slot {ev['slot'] + 1} and throws {c(ev['out'])}")
+        elif t == "flip":
+            click.echo(f"  {who} throws {c(ev['thrown'])} and turns {c(ev['card'])} in slot {ev['slot'] + 1}")
+        elif t == "pass":
+            click.echo(f"  {who} throws {c(ev['thrown'])}")
+        elif t == "close":
+            click.echo(f"  {who} has every card face up: everyone else has one last turn")
+    return on_event
+
+
+@grid.command()
+@_table_options
+@click.option("--bots", "bots_spec", default="greedy", show_default=True, metavar="LIST",
+              help="Your opponents, comma-separated (one name is used for every seat).")
+@click.option("--seed", type=int, default=None, help="Seed for a repeatable game.")
+@click.option("--ascii", "plain", is_flag=True, help="TS instead of 10♠.")
+def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
+    """Play grid Golf in the terminal against bots (you are the first seat)."""
+    from ..grid.bots import make_bot
+    from ..grid.engine import play_match
+
+    names_in = [b.strip() for b in bots_spec.split(",") if b.strip()]
+    if players is None:
+        players = max(2, len(names_in) + 1)
+    if len(names_in) == 1:
+        names_in = names_in * (players - 1)
+    if len(names_in) != players - 1:
+        raise InputError(f"--bots names {len(names_in)} opponents but --players {players} needs {players - 1}")
+    rules = _rules(rules_spec, players, grid, holes if holes is not None else 3, openers)
+    ss = np.random.SeedSequence(seed)
+    game_ss, *bot_ss = ss.spawn(players)
+    names = ["you"] + [f"{b} (P{i + 2})" for i, b in enumerate(names_in)]
+    symbols = not plain
+    seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
+
+    def on_hole(h, res, card) -> None:
+        click.echo("Final grids:")
+        for p, gr in enumerate(res.grids):
+            click.echo(f"  {names[p]:<14}{' '.join(card_str(c, symbols) for c in gr)}   {res.strokes[p]:>4}")
+        card.names = names
+        click.echo(card.render())
+        if h + 1 < rules.holes:
+            click.prompt("Press Enter for the next hole", default="", show_default=False, prompt_suffix=" ")
+
+    click.echo(f"Grid Golf: {rules.describe()}")
+    res = play_match(rules, seats, np.random.default_rng(game_ss), on_hole=on_hole, on_event=_narrate(names, 0, symbols))
+    won = ", ".join(names[w] for w in res.winners)
+    click.echo(f"Match over. Winner{'s' if len(res.winners) > 1 else ''}: {won}")
