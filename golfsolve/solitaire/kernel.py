@@ -243,3 +243,79 @@ def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
             path[j] = moves[i]
         i = parents[i]
     return outcome, best_left, length, n
+
+
+@nb.njit(cache=True)
+def probe(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit, seen, keys, path):
+    """A quick depth-first hunt for a win, removes before draws, up to ``node_limit`` states.
+
+    It prunes on (heights, top) alone, ignoring the stock position, which can miss wins:
+    it only ever answers "won" (with the line in ``path``) or "not found". Winnable deals
+    usually fall to it long before the exact search would finish a stock level.
+
+    Returns ``(found, path_len, nodes)``; ``seen`` is left all-zero.
+    """
+    n_stock = stock.shape[0]
+    st_key = np.empty(MAX_PATH + 1, dtype=np.int64)
+    st_s = np.empty(MAX_PATH + 1, dtype=np.int64)
+    st_next = np.empty(MAX_PATH + 1, dtype=np.int64)
+    h = np.empty(N_COLS, dtype=np.int64)
+    idx = 0
+    n_left = 0
+    for c in range(N_COLS):
+        idx += h0[c] * _POW6[c]
+        n_left += h0[c]
+    key = idx * N_TOP + top0
+    _test_and_set(seen, key)
+    keys[0] = key
+    nodes = 1
+    st_key[0] = key
+    st_s[0] = s0
+    st_next[0] = 0
+    depth = 0
+    found = n_left == 0
+    while depth >= 0 and not found and nodes < node_limit:
+        m = st_next[depth]
+        if m > DRAW:
+            depth -= 1
+            continue
+        st_next[depth] = m + 1
+        k = st_key[depth]
+        top = k % N_TOP
+        idx = k // N_TOP
+        s = st_s[depth]
+        if m < DRAW:
+            hc = (idx // _POW6[m]) % 6
+            if hc == 0 or not fits[top, cols[m, hc - 1]]:
+                continue
+            ck = (idx - _POW6[m]) * N_TOP + cols[m, hc - 1]
+            ns = s
+        else:
+            if s >= n_stock:
+                continue
+            if not draw_any_time:
+                rest = idx
+                for c in range(N_COLS):
+                    hc = rest % 6
+                    rest //= 6
+                    if hc > 0 and fits[top, cols[c, hc - 1]]:
+                        s = -1  # a remove is possible: no draw under the strict rule
+                        break
+                if s < 0:
+                    continue
+            ck = idx * N_TOP + stock[s]
+            ns = s + 1
+        if _test_and_set(seen, ck):
+            continue
+        keys[nodes] = ck
+        nodes += 1
+        path[depth] = m
+        depth += 1
+        st_key[depth] = ck
+        st_s[depth] = ns
+        st_next[depth] = 0
+        if ck // N_TOP == 0:
+            found = True
+    for i in range(nodes):
+        seen[keys[i] >> 3] = 0
+    return found, depth if found else 0, nodes

@@ -24,6 +24,8 @@ class StockUnknownError(ValueError):
 
 
 MOVE_DRAW = "d"
+#: states the quick win hunt may visit before the exact search takes over
+PROBE_NODES = 20000
 
 
 def move_name(code: int) -> str:
@@ -129,14 +131,24 @@ class Solver:
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0) -> Solution:
         t0 = time.perf_counter()
+        fits = rules.fits_table()
+        seen, keys = self._tables[0], self._tables[2]
+        budget = PROBE_NODES if node_limit <= 0 else min(PROBE_NODES, node_limit)
+        found, n, probe_nodes = kernel.probe(
+            p.cols, p.heights, p.stock, np.int64(0), np.int64(p.top), fits, rules.draw_any_time,
+            np.int64(budget), seen, keys, self._path,
+        )
+        if found:
+            moves = tuple(move_name(int(m)) for m in self._path[:n])
+            return Solution("won", 0, moves, int(probe_nodes), time.perf_counter() - t0, rules)
         outcome, best_left, n, nodes = kernel.search(
-            p.cols, p.heights, p.stock, np.int64(0), np.int64(p.top), rules.fits_table(),
+            p.cols, p.heights, p.stock, np.int64(0), np.int64(p.top), fits,
             rules.draw_any_time, np.int64(node_limit), *self._tables, self._path,
         )
         dt = time.perf_counter() - t0
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
         moves = tuple(move_name(int(m)) for m in self._path[:n])
-        return Solution(name, int(best_left), moves, int(nodes), dt, rules)
+        return Solution(name, int(best_left), moves, int(nodes + probe_nodes), dt, rules)
 
 
 _default: Optional[Solver] = None

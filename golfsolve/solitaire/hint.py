@@ -1,0 +1,62 @@
+"""Hints: the best next move from a position, and why, by solving every successor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from ..cards import card_str
+from ..errors import InputError
+from .engine import Game, replay
+from .layout import Layout
+from .rules import Rules
+from .solver import Solution, Solver
+
+
+@dataclass(frozen=True)
+class MoveAdvice:
+    """One legal move and what perfect play can still reach after it."""
+
+    move: str  # '1'..'7' or 'd'
+    card: Optional[str]  # the card the move puts on the discard, when known
+    solution: Solution
+
+    @property
+    def reason(self) -> str:
+        s = self.solution
+        if s.outcome == "won":
+            return "keeps a win"
+        if s.outcome == "unknown":
+            return f"search stopped at the node limit; best line found leaves {s.best_left}"
+        return f"no win; at best {s.best_left} card{'s' if s.best_left != 1 else ''} left (app score {s.app_score})"
+
+    def to_json(self) -> dict:
+        return {"move": self.move, "card": self.card, "reason": self.reason, **self.solution.to_json()}
+
+
+def _rank_key(a: MoveAdvice) -> tuple:
+    s = a.solution
+    # wins first, then fewest cards left; a remove before a draw when equal, since a
+    # draw spends a stock card the remove keeps
+    return (0 if s.outcome == "won" else 1, s.best_left, 1 if a.move == "d" else 0, a.move)
+
+
+def position_after(layout: Layout, moves: Sequence[str], rules: Optional[Rules] = None) -> Game:
+    """Replay ``moves`` in the game engine; a rejected move is bad input."""
+    game, results = replay(layout, moves, rules, stop_on_reject=True)
+    for r in results:
+        if not r.ok:
+            raise InputError(f"move {r.move!r} is not legal here: {r.message}")
+    return game
+
+
+def rank_moves(game: Game, solver: Optional[Solver] = None, node_limit: int = 0) -> list[MoveAdvice]:
+    """Every legal move of ``game``'s position, best first, each with its exact outcome."""
+    solver = solver or Solver()
+    out = []
+    for mv in game.legal_moves():
+        child = position_after(game.to_layout(), [mv], game.rules)
+        top = child.top()
+        out.append(MoveAdvice(mv, None if top is None else card_str(top), solver.solve(child.to_layout(), game.rules, node_limit)))
+    out.sort(key=_rank_key)
+    return out
