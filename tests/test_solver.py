@@ -1,0 +1,194 @@
+"""The exact solver against black-hole-solve's verdicts, a slow obvious search, and the engine."""
+
+from __future__ import annotations
+
+import csv
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from golfsolve.cards import JOKERS, rank_of
+from golfsolve.solitaire.engine import Game, replay
+from golfsolve.solitaire.hint import position_after, rank_moves
+from golfsolve.solitaire.layout import Layout, layout_from_code, layout_from_pysol, make_layout
+from golfsolve.solitaire.rules import CLASSIC, DEAD_KING, EASY, PRESETS, STRICT, Rules, get_rules
+from golfsolve.solitaire.solver import Solver, StockUnknownError, app_score
+
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
+
+
+def _reference_rows() -> dict[tuple[int, str], dict]:
+    path = REFERENCE
+    if not path.exists():  # CI lays shared/ beside the clone; a developer's checkout too
+        alt = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / REFERENCE.name
+        path = alt
+    with open(path, newline="") as f:
+        return {(int(r["pysol_deal"]), r["rules"]): r for r in csv.DictReader(f)}
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict:
+    if not REFERENCE.exists():
+        pytest.skip(f"reference verdicts not found at {REFERENCE}")
+    return _reference_rows()
+
+
+def assert_replays_to(layout: Layout, rules: Rules, sol) -> None:
+    """The engine, which shares no move generation with the solver, must accept every
+    move of the solution and end with exactly the promised cards left."""
+    game, results = replay(layout, sol.moves, rules)
+    rejected = [(i, r.move, r.message) for i, r in enumerate(results) if not r.ok]
+    assert not rejected, f"engine rejected solver moves: {rejected[:3]}"
+    assert game.traditional_score() == sol.best_left
+    if sol.outcome == "won":
+        assert game.won
+
+
+# -- agreement with black-hole-solve -----------------------------------------------
+SAMPLE = list(range(1, 61)) + random.Random(2026).sample(range(61, 3997), 60)
+
+
+@pytest.mark.parametrize("rules_name", ["no-card-on-king", "queen-on-king", "wrap"])
+def test_agrees_with_black_hole_solve(solver, reference, rules_name):
+    rules = PRESETS[rules_name]
+    checked_max = 0
+    for deal in SAMPLE:
+        ref = reference[(deal, rules_name)]
+        lay = layout_from_pysol(deal)
+        sol = solver.solve(lay, rules)
+        assert sol.outcome == ("won" if ref["winnable"] == "yes" else "lost"), f"deal {deal}"
+        if ref["max_tableau_cards_removed"]:
+            assert 35 - sol.best_left == int(ref["max_tableau_cards_removed"]), f"deal {deal}"
+            checked_max += 1
+        assert_replays_to(lay, rules, sol)
+    assert checked_max >= 60
+
+
+def test_looser_rules_never_lose_a_deal_a_stricter_one_wins(solver):
+    for deal in range(1, 41):
+        lay = layout_from_pysol(deal)
+        left = [solver.solve(lay, r).best_left for r in (DEAD_KING, CLASSIC, EASY)]
+        assert left[0] >= left[1] >= left[2], f"deal {deal}: {left}"
+
+
+# -- a slow, obvious search -----------------------------------------------------------
+def brute_force_best_left(layout: Layout, rules: Rules) -> int:
+    """Fewest cards left over every line of play: plain recursion over full positions."""
+    stock = tuple(layout.stock)
+
+    @lru_cache(maxsize=None)
+    def best(cols: tuple, s: int, top: int | None) -> int:
+        left = sum(len(c) for c in cols)
+        if left == 0:
+            return 0
+        result = left
+        removable = []
+        for i, col in enumerate(cols):
+            if col and (top is None or rules.fits(rank_of(top), rank_of(col[-1]))):
+                removable.append(i)
+        for i in removable:
+            nxt = cols[:i] + (cols[i][:-1],) + cols[i + 1:]
+            result = min(result, best(nxt, s, cols[i][-1]))
+        if s < len(stock) and (rules.draw_any_time or not removable):
+            result = min(result, best(cols, s + 1, stock[s]))
+        return result
+
+    return best(tuple(tuple(c) for c in layout.columns), 0, layout.discard)
+
+
+def random_small_layout(rng: random.Random, rules: Rules) -> Layout:
+    deck = list(range(52)) + list(JOKERS[: rules.jokers])
+    rng.shuffle(deck)
+    heights = [rng.randint(0, 3) for _ in range(7)]
+    cols, k = [], 0
+    for h in heights:
+        cols.append(deck[k:k + h])
+        k += h
+    discard = None if rules.empty_start else deck[k]
+    k += 0 if rules.empty_start else 1
+    stock = deck[k:k + rng.randint(0, 7)]
+    return make_layout(cols, discard, stock, rules)
+
+
+RANDOM_RULES = ["easy", "classic", "strict", "dead-king", "easy+jokers2", "classic+empty",
+                "strict+jokers1", "classic+king-neighbours+wrap+stuck", "easy+empty+jokers1"]
+
+
+@pytest.mark.parametrize("spec", RANDOM_RULES)
+def test_matches_slow_search_on_random_small_layouts(solver, spec):
+    rules = get_rules(spec)
+    rng = random.Random(hash(spec) % 1000)
+    lefts = set()
+    for _ in range(150):
+        lay = random_small_layout(rng, rules)
+        sol = solver.solve(lay, rules)
+        expected = brute_force_best_left(lay, rules)
+        assert sol.best_left == expected, lay.to_text()
+        assert sol.outcome == ("won" if expected == 0 else "lost")
+        assert_replays_to(lay, rules, sol)
+        lefts.add(expected)
+    assert len(lefts) >= 3  # the sample must hold varied answers to test anything
+
+
+def test_full_deals_replay_under_every_rule_variant(solver):
+    for spec in ["easy", "classic", "strict", "easy+jokers2", "classic+empty", "strict+jokers1"]:
+        rules = get_rules(spec)
+        for n in range(12):
+            lay = layout_from_code(f"GO1-E-AAAAA{chr(65 + n // 26)}{chr(65 + n % 26)}", rules)
+            sol = solver.solve(lay, rules)
+            assert sol.outcome in ("won", "lost")
+            assert_replays_to(lay, rules, sol)
+
+
+# -- answers a person reads -------------------------------------------------------------
+def test_app_score_of_best_play():
+    assert app_score(0) == 350
+    assert [app_score(35 - r) for r in (31, 30, 25, 17)] == [270, 250, 150, 0]
+
+
+def test_unknown_stock_is_refused_not_guessed(solver, seed000_start):
+    with pytest.raises(StockUnknownError, match="stock order is unknown"):
+        solver.solve(seed000_start, EASY)
+
+
+def test_node_limit_answers_unknown(solver):
+    lay = layout_from_pysol(1)  # unwinnable under Classic: needs a full search
+    sol = solver.solve(lay, CLASSIC, node_limit=500)
+    assert sol.outcome == "unknown" and sol.winnable is None
+    assert sol.nodes <= 500 + 20000  # the quick win hunt has its own small budget
+
+
+def test_strict_rule_is_at_most_as_generous_as_dead_king(solver):
+    # Strict is Dead King Golf plus "draw only when stuck": never better
+    for deal in range(1, 31):
+        lay = layout_from_pysol(deal)
+        assert solver.solve(lay, STRICT).best_left >= solver.solve(lay, DEAD_KING).best_left
+
+
+def test_hint_keeps_a_win(solver):
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    game = position_after(lay, ["d"], EASY)
+    ranked = rank_moves(game, solver)
+    assert ranked[0].solution.outcome == "won"
+    assert sorted(a.move for a in ranked) == sorted(game.legal_moves())
+    # following the best move then the solver's line wins in the engine
+    after = position_after(game.to_layout(), [ranked[0].move], EASY)
+    sol = solver.solve(after.to_layout(), EASY)
+    end, _ = replay(after.to_layout(), sol.moves, EASY)
+    assert end.won
+
+
+def test_hint_ranks_by_cards_left_when_nothing_wins(solver):
+    lay = layout_from_pysol(1)
+    game = Game(lay, CLASSIC)
+    ranked = rank_moves(game, solver)
+    lefts = [a.solution.best_left for a in ranked]
+    assert lefts == sorted(lefts)
+    assert lefts[0] == solver.solve(lay, CLASSIC).best_left
