@@ -1,0 +1,80 @@
+"""golfsolve grid simulate / report / play through the real entry point."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+
+def test_simulate_json_is_reproducible_and_writes_tables(run_cli, tmp_path):
+    args = ["grid", "simulate", "--players", "4", "--grid", "6", "--bots", "mc:8,greedy,greedy,random",
+            "--holes", "2", "--matches", "3", "--seed", "4", "--json", "--quiet"]
+    a = run_cli(args + ["--out", str(tmp_path / "a")])
+    b = run_cli(args)
+    assert a.exit_code == 0, a.stderr
+    da, db = json.loads(a.stdout), json.loads(b.stdout)
+    assert da["bots"] == db["bots"]
+    assert da["holes_played"] == 6
+    assert [x["bot"] for x in da["bots"]] == ["mc:8", "greedy", "random"]
+    holes = pd.read_parquet(tmp_path / "a" / "holes.parquet")
+    assert len(holes) == 6 * 4 and set(holes["bot"]) == {"mc:8", "greedy", "random"}
+    assert a.stderr == ""  # no progress bar in a pipe
+
+
+def test_report_writes_markdown_and_plots(run_cli, tmp_path):
+    out = tmp_path / "r"
+    r = run_cli(["grid", "simulate", "--bots", "greedy,random", "--holes", "3", "--matches", "4",
+                 "--seed", "1", "--out", str(out), "--format", "csv", "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert "greedy" in r.stdout and "strokes/hole" in r.stdout
+    rep = run_cli(["grid", "report", str(out)])
+    assert rep.exit_code == 0, rep.stderr
+    assert "| greedy |" in rep.stdout and "greedy − random" in rep.stdout
+    for f in ("report.md", "strokes.png", "distribution.png", "wins.png"):
+        assert (out / f).stat().st_size > 0
+    js = json.loads(run_cli(["grid", "report", str(out), "--json"]).stdout)
+    assert js["holes_played"] == 12 and js["differences"][0]["a"] == "greedy"
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--players", "3", "--bots", "greedy,greedy"], "--bots names 2 bots but --players is 3"),
+    (["--grid", "7"], "4, 6, 8 or 9"),
+    (["--bots", "greedy,wizard"], "unknown bot 'wizard'"),
+    (["--players", "7"], "2 to 6"),
+    (["--rules", "default+nonsense"], "unknown grid rule"),
+    (["--mc-samples", "0"], "at least 1"),
+    (["--matches", "0"], "at least 1"),
+])
+def test_bad_input_exits_2_with_one_line(run_cli, args, words):
+    r = run_cli(["grid", "simulate", "-q"] + args)
+    assert r.exit_code == 2
+    assert words in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_report_on_a_missing_directory_exits_2(run_cli, tmp_path):
+    r = run_cli(["grid", "report", str(tmp_path / "nope")])
+    assert r.exit_code == 2 and "no results directory" in r.stderr
+
+
+def test_play_a_hole_against_a_bot_from_piped_input(run_cli):
+    # Openers 1 2; then keep taking the stock and turning the first face-down slot.
+    answers = "1 2\n" + "s\nf 3\ns\nf 4\n" + "s\n1\n" * 10
+    r = run_cli(["grid", "play", "--players", "2", "--grid", "4", "--holes", "1", "--seed", "3", "--ascii"],
+                input=answers)
+    assert r.exit_code == 0, r.stderr
+    assert "Score card after hole 1" in r.stdout
+    assert "Match over. Winner" in r.stdout
+    assert "greedy (P2)" in r.stdout
+
+
+def test_play_rejects_bad_answers_and_asks_again(run_cli):
+    answers = "1 1\n9\n1 2\nx\ns\nz\nf 3\n" + "s\n1\n" * 12
+    r = run_cli(["grid", "play", "--players", "2", "--grid", "4", "--holes", "1", "--seed", "3", "--ascii"],
+                input=answers)
+    assert r.exit_code == 0, r.stderr
+    assert "give 2 different slot numbers" in r.stdout
+    assert "answer [s]tock or [d]iscard" in r.stdout
+    assert "not allowed" in r.stdout
