@@ -146,7 +146,12 @@ class Hole:
             self._openers(p)
         if not self.stock:
             self._refill()
-        p = self.first
+        return self.play_from(self.first)
+
+    def play_from(self, p: int) -> HoleResult:
+        """Play turns from player ``p``'s until the hole ends (also for a hole whose state
+        was set up by hand, as the plain-Python Monte Carlo reference does)."""
+        n = self.rules.players
         while self.reason is None:
             self._turn(p)
             p = (p + 1) % n
