@@ -1,0 +1,146 @@
+"""``golfsolve stats`` (solve ranges of deals under several rule sets) and ``golfsolve report``."""
+
+from __future__ import annotations
+
+import shlex
+import signal
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from ..errors import InputError
+from .common import echo_json
+from .main import cli, fail
+
+
+def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
+    from ..solitaire.dealcode import parse_code
+
+    if start_code is not None and start_number is not None:
+        raise InputError("give --start CODE or --start-number N, not both")
+    if start_code is not None:
+        return parse_code(start_code).number
+    return start_number
+
+
+def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
+    raise KeyboardInterrupt
+
+
+@cli.command()
+@click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
+@click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
+@click.option("--count", type=int, default=None, metavar="N", help="How many consecutive deals to solve.")
+@click.option("--rules", "rules_spec", default=None, metavar="LIST",
+              help="Comma-separated rule sets (default easy,classic,strict; also dead-king, "
+                   "wrap/queen-on-king/no-card-on-king, and switches like classic+jokers1).")
+@click.option("--out", "out_dir", required=True, metavar="DIR", help="Directory for manifest.json and the Parquet chunks.")
+@click.option("--resume", is_flag=True, help="Continue the run in DIR, solving only the chunks not written yet.")
+@click.option("--jobs", "-j", type=int, default=None, metavar="N", help="Worker processes (default: all cores).")
+@click.option("--chunk-size", type=int, default=None, metavar="N",
+              help="Deals per chunk file (default: about 10 chunks per worker, at most 500).")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local: a process pool on this machine; dask: a Dask distributed cluster.")
+@click.option("--scheduler", default=None, envvar="DASK_SCHEDULER_ADDRESS", metavar="ADDRESS",
+              help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
+                   "else a private cluster on this machine).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
+def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, chunk_size, engine, scheduler,
+          quiet, as_json):
+    """Solve every deal of a range under several rule sets; write Parquet chunks to DIR.
+
+    One row per deal and rule set: deal, code, rules, winnable, best_left (cards left under
+    perfect play), app_score, nodes, seconds. Interrupt any time (Ctrl-C, kill) and run the
+    same command with --resume: finished chunks are kept, nothing is solved twice.
+
+    Example: golfsolve stats --start GO1-E-AAAAAAA --count 2000 --out stats-2000
+    """
+    from ..stats.census import (CensusSpec, DEFAULT_RULES, default_chunk_size, load_results, parse_rules_list,
+                                read_manifest, run_census, run_status, spec_from_manifest)
+
+    start = _start_number(start_code, start_number)
+    rules = parse_rules_list(rules_spec) if rules_spec is not None else None
+    src = click.get_current_context().get_parameter_source("scheduler")
+    if engine == "local" and src == click.core.ParameterSource.COMMANDLINE:
+        raise InputError("--scheduler needs --engine dask")
+    if engine == "local":
+        scheduler = None
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    out = Path(out_dir)
+    old = spec_from_manifest(read_manifest(out)) if resume and (out / "manifest.json").exists() else None
+    if old is not None:
+        # Resuming: whatever is not given again comes from the manifest; what is given must
+        # agree with it (prepare_run checks).
+        start = old.start if start is None else start
+        count = old.count if count is None else count
+        rules = old.rules if rules is None else rules
+        chunk_size = old.chunk_size if chunk_size is None else chunk_size
+    if count is None:
+        raise InputError("--count N is required (how many deals to solve)")
+    start = 0 if start is None else start
+    rules = rules or DEFAULT_RULES
+    import os
+
+    n_jobs = jobs or os.cpu_count() or 1
+    spec = CensusSpec(start, count, tuple(rules),
+                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs))
+    argv = ["golfsolve", "stats", "--start-number", str(spec.start), "--count", str(spec.count),
+            "--rules", ",".join(spec.rules), "--out", str(out), "--chunk-size", str(spec.chunk_size)]
+    if jobs is not None:
+        argv += ["--jobs", str(jobs)]
+    if engine == "dask":
+        argv += ["--engine", "dask"] + (["--scheduler", scheduler] if scheduler else [])
+    if resume:
+        argv.append("--resume")
+    # SIGTERM (kill, a batch system) stops a run as cleanly as Ctrl-C does.
+    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        result = run_census(out, spec, resume=resume, engine=engine, jobs=n_jobs, scheduler=scheduler,
+                            command=shlex.join(argv), progress=False if quiet or as_json else None)
+    except KeyboardInterrupt:
+        st = run_status(out)
+        fail(f"interrupted: {st['chunks_done']} of {st['chunks_total']} chunks ({st['deals_done']} of "
+             f"{st['deals_total']} deals) are saved in {out}; run the same command with --resume to finish", 130)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    df = load_results(out)
+    rates = {r: float(df.loc[df["rules"] == r, "winnable"].mean()) for r in spec.rules}
+    if as_json:
+        echo_json({**result.to_json(), "win_rate": rates})
+        return
+    if result.chunks_solved == 0 and result.chunks_before == result.chunks_total:
+        click.echo(f"nothing to do: all {result.chunks_total} chunks of {out} are done")
+    else:
+        click.echo(f"solved {result.deals_solved:,} deals x {len(spec.rules)} rule sets in {result.chunks_solved} "
+                   f"chunks ({result.chunks_before} were done already) in {result.seconds:.1f} s -> {out}")
+    click.echo("win rate: " + ", ".join(f"{r} {100 * v:.1f}%" for r, v in rates.items())
+               + f" (deals {spec.start}..{spec.end - 1})")
+
+
+@cli.command()
+@click.argument("stats_dir", metavar="DIR")
+@click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
+              help="Where report.md, report.html and the PNG plots go (default: DIR/report).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report's numbers as JSON.")
+def report(stats_dir, out_dir, as_json):
+    """Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run.
+
+    Example: golfsolve report stats-2000 --out stats-2000/report
+    """
+    from ..stats.report import write_report
+
+    out = Path(out_dir) if out_dir else Path(stats_dir) / "report"
+    data = write_report(stats_dir, out)
+    if as_json:
+        echo_json(data)
+        return
+    if not data["complete"]:
+        click.echo(f"golfsolve: warning: the run is incomplete ({data['deals']} of {data['deals_total']} deals)",
+                   err=True)
+    for w in data["win_rates"]:
+        click.echo(f"{w['rules']:>10}: {100 * w['rate']:.2f}% won [{100 * w['lo']:.2f}, {100 * w['hi']:.2f}] "
+                   f"of {w['n']:,} deals")
+    click.echo(f"report: {out / 'report.md'} and {out / 'report.html'}")

@@ -1,0 +1,20 @@
+"""Win-rate statistics over ranges of Golf solitaire deals.
+
+:mod:`golfsolve.stats.census` solves ranges of deals in resumable chunks (locally or on
+Dask) and loads them back; :mod:`golfsolve.stats.report` turns a run into Markdown and
+HTML reports with plots. The report module imports matplotlib, so it is not imported here.
+"""
+
+from .census import (  # noqa: F401
+    COLUMNS,
+    DEFAULT_RULES,
+    CensusSpec,
+    RunResult,
+    default_chunk_size,
+    load_results,
+    parse_rules_list,
+    read_manifest,
+    run_census,
+    run_status,
+    solve_chunk,
+)
