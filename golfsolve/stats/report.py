@@ -1,0 +1,444 @@
+"""Reports on a ``golfsolve stats`` run: numbers, PNG plots, Markdown and self-contained HTML.
+
+:func:`report_data` computes every number (it is also the ``--json`` output);
+:func:`write_plots` draws the figures; :func:`write_report` writes ``report.md`` (which
+links the PNG files beside it) and ``report.html`` (which embeds them, so the one file
+can be mailed or opened anywhere). Every figure carries a footer with the number of
+deals, the rule sets and the command that produced the data.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+import textwrap
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Optional
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; never needs a display
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from .census import load_results, read_manifest, run_status, spec_from_manifest  # noqa: E402
+
+Z95 = 1.959963984540054
+#: Par of the traditional 9-deal match: cards left summed over 9 deals.
+MATCH_DEALS = 9
+PAR = 45
+
+#: Published win rates (black-hole-solve on PySol FC deals 1..3996, 95% Wilson intervals;
+#: /work/shared/reference/README.md) for the rule sets that match ours exactly. Our Strict
+#: draws only when stuck, so no published figure applies to it.
+REFERENCE = {
+    "easy": {"name": "wrap (PySol Relaxed Golf)", "rate": 0.9287, "lo": 0.9203, "hi": 0.9363, "n": 3996},
+    "classic": {"name": "queen-on-king (PySol Golf)", "rate": 0.4522, "lo": 0.4368, "hi": 0.4677, "n": 3996},
+    "dead-king": {"name": "no-card-on-king (PySol Dead King Golf)", "rate": 0.2633, "lo": 0.2498, "hi": 0.2771,
+                  "n": 3996},
+}
+
+FIGURES = {
+    "win_rate.png": "Win rate per rule set, 95% Wilson intervals",
+    "cards_left.png": "Cards left on the table under perfect play",
+    "app_score.png": "Best app score under perfect play",
+    "nine_deal_match.png": "Traditional 9-deal match under perfect play (par 45)",
+    "solve_time.png": "Solve time per deal",
+}
+
+
+# ---------------------------------------------------------------------------
+# statistics
+# ---------------------------------------------------------------------------
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Proportion ``k / n`` and its Wilson score interval (95% by default)."""
+    if n <= 0:
+        return float("nan"), float("nan"), float("nan")
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mcnemar(b: int, c: int) -> dict[str, float]:
+    """McNemar's test on the discordant counts ``b`` and ``c`` of a paired 2x2 table.
+
+    ``p_exact`` is the two-sided exact binomial p-value (b ~ Binomial(b + c, 1/2)),
+    computed in log space so that it stays exact for millions of deals; ``statistic`` is
+    the continuity-corrected chi-square (1 degree of freedom) and ``p_chi2`` its p-value.
+    """
+    n = b + c
+    if n == 0:
+        return {"statistic": 0.0, "p_chi2": 1.0, "p_exact": 1.0}
+    stat = (abs(b - c) - 1) ** 2 / n if abs(b - c) > 0 else 0.0
+    p_chi2 = math.erfc(math.sqrt(stat / 2))
+    k = min(b, c)
+    # log P(X = i) for i = 0..k, summed with the log-sum-exp trick
+    logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2) for i in range(k + 1)]
+    top = max(logs)
+    tail = math.exp(top) * sum(math.exp(v - top) for v in logs)
+    return {"statistic": stat, "p_chi2": p_chi2, "p_exact": min(1.0, 2 * tail)}
+
+
+def _win_rates(df: pd.DataFrame, rules: list[str]) -> list[dict]:
+    out = []
+    for r in rules:
+        w = df.loc[df["rules"] == r, "winnable"]
+        n, k = int(len(w)), int(w.sum())
+        p, lo, hi = wilson(k, n)
+        row = {"rules": r, "n": n, "wins": k, "rate": p, "lo": lo, "hi": hi}
+        ref = REFERENCE.get(r)
+        if ref is not None:
+            # Two different samples of random deals: consistent when the intervals overlap.
+            row["reference"] = {**ref, "consistent": bool(lo <= ref["hi"] and ref["lo"] <= hi)}
+        out.append(row)
+    return out
+
+
+def _paired(wide: pd.DataFrame, rules: list[str]) -> list[dict]:
+    out = []
+    for a, b in combinations(rules, 2):
+        both = wide[[a, b]].dropna()
+        wa, wb = both[a].astype(bool), both[b].astype(bool)
+        only_a, only_b = int((wa & ~wb).sum()), int((~wa & wb).sum())
+        out.append({"a": a, "b": b, "n": int(len(both)), "both": int((wa & wb).sum()), "only_a": only_a,
+                    "only_b": only_b, "neither": int((~wa & ~wb).sum()), **mcnemar(only_a, only_b)})
+    return out
+
+
+def _nine_deal(df: pd.DataFrame, rules: list[str], start: int) -> tuple[dict, dict[str, np.ndarray]]:
+    """Cards left summed over complete blocks of 9 consecutive deals from the run's start."""
+    summary, totals = {}, {}
+    for r in rules:
+        sub = df.loc[df["rules"] == r, ["deal", "best_left"]]
+        block = (sub["deal"] - start) // MATCH_DEALS
+        g = sub.groupby(block)["best_left"].agg(["sum", "size"])
+        t = g.loc[g["size"] == MATCH_DEALS, "sum"].to_numpy(dtype=np.int64)
+        totals[r] = t
+        summary[r] = ({"matches": int(len(t)), "mean": float(t.mean()), "median": float(np.median(t)),
+                       "min": int(t.min()), "max": int(t.max()), "at_or_under_par": float((t <= PAR).mean())}
+                      if len(t) else {"matches": 0})
+    return summary, totals
+
+
+def _solve_time(df: pd.DataFrame, rules: list[str]) -> dict:
+    out = {}
+    for r in rules:
+        sub = df[df["rules"] == r]
+        s = sub["seconds"].to_numpy()
+        if not len(s):
+            continue
+        won, lost = sub.loc[sub["winnable"], "seconds"], sub.loc[~sub["winnable"], "seconds"]
+        out[r] = {"n": int(len(s)), "total_seconds": float(s.sum()), "median_ms": 1000 * float(np.median(s)),
+                  "mean_ms": 1000 * float(s.mean()), "p99_ms": 1000 * float(np.quantile(s, 0.99)),
+                  "max_ms": 1000 * float(s.max()),
+                  "deals_per_second_per_core": float(len(s) / s.sum()) if s.sum() > 0 else float("inf"),
+                  "median_ms_won": 1000 * float(won.median()) if len(won) else None,
+                  "median_ms_lost": 1000 * float(lost.median()) if len(lost) else None,
+                  "mean_nodes": float(sub["nodes"].mean())}
+    return out
+
+
+def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None) -> dict[str, Any]:
+    """Every number of the report for the run in ``stats_dir`` (the ``--json`` output)."""
+    m = read_manifest(stats_dir)
+    spec = spec_from_manifest(m)
+    if df is None:
+        df = load_results(stats_dir)
+    rules = [r for r in spec.rules if (df["rules"] == r).any()]
+    wide = df.pivot(index="deal", columns="rules", values="winnable")
+    status = run_status(stats_dir)
+    nine, _ = _nine_deal(df, rules, spec.start)
+    cards_left = {r: {int(k): int(v) for k, v in df.loc[df["rules"] == r, "best_left"].value_counts().sort_index().items()}
+                  for r in rules}
+    app = {}
+    for r in rules:
+        a = df.loc[df["rules"] == r, "app_score"]
+        app[r] = {"mean": float(a.mean()), "median": float(a.median()), "share_350": float((a == 350).mean()),
+                  "share_0": float((a == 0).mean())}
+    return {
+        "stats_dir": str(stats_dir),
+        "command": m.get("command", ""),
+        "rules": rules,
+        "rules_described": m.get("rules_described", {}),
+        "first_deal": spec.start,
+        "last_deal": spec.end - 1,
+        "deals": int(df["deal"].nunique()),
+        "deals_total": spec.count,
+        "complete": status["complete"],
+        "win_rates": _win_rates(df, rules),
+        "paired": _paired(wide, rules),
+        "cards_left": cards_left,
+        "app_score": app,
+        "nine_deal_match": nine,
+        "solve_time": _solve_time(df, rules),
+    }
+
+
+# ---------------------------------------------------------------------------
+# plots
+# ---------------------------------------------------------------------------
+def footer(data: dict) -> str:
+    """The provenance line every figure carries: deals, rules and the command."""
+    span = f"deals {data['first_deal']}..{data['last_deal']}"
+    head = f"{data['deals']:,} deals ({span}{'' if data['complete'] else ', run incomplete'}); rules: {', '.join(data['rules'])}"
+    return head + "\n" + "\n".join(textwrap.wrap("$ " + (data["command"] or "(command not recorded)"), 120))
+
+
+def _finish(fig, data: dict, path: Path) -> Path:
+    fig.text(0.01, 0.01, footer(data), fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
+    """Draw the five figures of :data:`FIGURES` into ``out``; return their paths."""
+    rules = data["rules"]
+    colors = dict(zip(rules, plt.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
+    paths = []
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    wr = data["win_rates"]
+    x = np.arange(len(wr))
+    y = np.array([w["rate"] for w in wr]) * 100
+    err = np.array([[w["rate"] - w["lo"], w["hi"] - w["rate"]] for w in wr]).T * 100
+    ax.bar(x, y, yerr=err, capsize=6, color=[colors[w["rules"]] for w in wr], label="this run")
+    for i, w in enumerate(wr):
+        ax.annotate(f"{y[i]:.1f}%", (x[i] - 0.2, y[i]), xytext=(0, 4), textcoords="offset points", ha="center", fontsize=8)
+        ref = w.get("reference")
+        if ref:
+            ax.errorbar(x[i] + 0.3, ref["rate"] * 100, yerr=[[100 * (ref["rate"] - ref["lo"])], [100 * (ref["hi"] - ref["rate"])]],
+                        fmt="D", color="black", ms=4, capsize=3, label="published (black-hole-solve)" if i == 0 or
+                        not any(v.get("reference") for v in wr[:i]) else None)
+    ax.set_xticks(x, [w["rules"] for w in wr])
+    ax.set_ylabel("deals winnable (%)")
+    ax.set_ylim(0, 105)
+    ax.set_title(FIGURES["win_rate.png"])
+    ax.legend(fontsize=7, loc="upper right")
+    paths.append(_finish(fig, data, out / "win_rate.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    width = 0.8 / max(1, len(rules))
+    ks = np.arange(0, 36)
+    for i, r in enumerate(rules):
+        counts = data["cards_left"][r]
+        n = sum(counts.values())
+        share = np.array([counts.get(int(k), 0) for k in ks]) / n * 100
+        ax.bar(ks + (i - (len(rules) - 1) / 2) * width, share, width=width, color=colors[r], label=r)
+    ax.set_xlabel("cards left on the table (0 = won)")
+    ax.set_ylabel("share of deals (%)")
+    ax.set_xlim(-0.8, max(1, max(max(c) for c in data["cards_left"].values())) + 0.8)
+    ax.set_title(FIGURES["cards_left.png"])
+    ax.legend(fontsize=8)
+    paths.append(_finish(fig, data, out / "cards_left.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    bins = np.arange(-5, 366, 10)
+    for r in rules:
+        ax.hist(df.loc[df["rules"] == r, "app_score"], bins=bins, histtype="step", lw=1.6, color=colors[r],
+                weights=np.full(int((df["rules"] == r).sum()), 100 / max(1, int((df["rules"] == r).sum()))), label=r)
+    ax.set_xlabel("best app score (350 = won)")
+    ax.set_ylabel("share of deals (%)")
+    ax.set_title(FIGURES["app_score.png"])
+    ax.legend(fontsize=8, loc="upper left")
+    paths.append(_finish(fig, data, out / "app_score.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    _, totals = _nine_deal(df, rules, data["first_deal"])
+    hi = max([int(t.max()) for t in totals.values() if len(t)] + [PAR + 5])
+    bins = np.arange(-0.5, hi + 1.5, max(1, hi // 40))
+    for r in rules:
+        t = totals[r]
+        if len(t):
+            ax.hist(t, bins=bins, histtype="step", lw=1.6, color=colors[r],
+                    weights=np.full(len(t), 100 / len(t)), label=f"{r} ({len(t)} matches)")
+    ax.axvline(PAR, color="black", ls="--", lw=1)
+    ax.annotate("par 45", (PAR, ax.get_ylim()[1] * 0.95), xytext=(3, 0), textcoords="offset points", fontsize=8)
+    ax.set_xlabel("cards left summed over 9 consecutive deals (lower is better)")
+    ax.set_ylabel("share of matches (%)")
+    ax.set_title(FIGURES["nine_deal_match.png"])
+    ax.legend(fontsize=8)
+    paths.append(_finish(fig, data, out / "nine_deal_match.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    s = df["seconds"].to_numpy() * 1000
+    lo = max(1e-3, float(s[s > 0].min()) if (s > 0).any() else 1e-3)
+    bins = np.logspace(np.log10(lo), np.log10(max(lo * 10, float(s.max()))), 40)
+    for r in rules:
+        v = np.clip(df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000, lo, None)
+        ax.hist(v, bins=bins, histtype="step", lw=1.6, color=colors[r], label=f"{r} (median {np.median(v):.2f} ms)")
+    ax.set_xscale("log")
+    ax.set_xlabel("solve time per deal (ms, log scale)")
+    ax.set_ylabel("deals")
+    ax.set_title(FIGURES["solve_time.png"])
+    ax.legend(fontsize=8)
+    paths.append(_finish(fig, data, out / "solve_time.png"))
+    return paths
+
+
+# ---------------------------------------------------------------------------
+# text: one list of blocks, rendered to Markdown and to HTML
+# ---------------------------------------------------------------------------
+def _pct(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+def _p(p: float) -> str:
+    return "< 1e-300" if p == 0 else (f"{p:.2g}" if p < 0.001 else f"{p:.3f}")
+
+
+def _blocks(data: dict) -> list[tuple]:
+    """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
+    b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
+    b.append(("p", f"{data['deals']:,} deals (GO1 deal numbers {data['first_deal']}..{data['last_deal']}), "
+                   f"each solved exactly under {len(data['rules'])} rule sets; every number is for perfect play "
+                   "with the whole stock known (the solver's verdict)."))
+    if not data["complete"]:
+        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of {data['deals_total']:,} deals are done."))
+    b.append(("p", "Made by:"))
+    b.append(("code", data["command"] or "(command not recorded)"))
+    b.append(("table", ["rules", "meaning"], [[r, data["rules_described"].get(r, r)] for r in data["rules"]]))
+
+    b.append(("h2", "Win rate per rule set"))
+    rows = []
+    for w in data["win_rates"]:
+        ref = w.get("reference")
+        refs = (f"{_pct(ref['rate'])} [{_pct(ref['lo'])}, {_pct(ref['hi'])}] {ref['name']}, "
+                f"{'consistent' if ref['consistent'] else 'NOT consistent'}" if ref else "none (see below)"
+                if w["rules"] == "strict" else "—")
+        rows.append([w["rules"], f"{w['n']:,}", f"{w['wins']:,}", f"{_pct(w['rate'])} [{_pct(w['lo'])}, {_pct(w['hi'])}]",
+                     refs])
+    b.append(("table", ["rules", "deals", "won", "win rate [95% Wilson]", "published (n = 3,996 PySol deals)"], rows))
+    b.append(("p", "Published figures: black-hole-solve 1.14.0 on PySol FC deals 1..3996 (about 93% wrap, 45% "
+                   "Queen-on-King, 26% nothing-on-King, all with drawing any time). A different set of random "
+                   "deals, so the rates agree when the intervals overlap. Our **Strict** rule draws only when no "
+                   "card can be removed, which no published figure covers; its rate is below Dead King's "
+                   "(nothing on a King, draw any time)."))
+    b.append(("img", "win_rate.png", FIGURES["win_rate.png"]))
+
+    if data["paired"]:
+        b.append(("h2", "The same deals under two rule sets"))
+        rows = [[f"{p['a']} vs {p['b']}", f"{p['n']:,}", f"{p['both']:,}", f"{p['only_a']:,}", f"{p['only_b']:,}",
+                 f"{p['neither']:,}", f"{p['statistic']:.1f}", _p(p["p_exact"])] for p in data["paired"]]
+        b.append(("table", ["pair (a vs b)", "deals", "won under both", "only a", "only b", "neither",
+                            "McNemar chi²", "p (exact)"], rows))
+        b.append(("p", "McNemar's test uses only the deals the two rule sets disagree on (only a, only b); the "
+                       "chi-square is continuity-corrected, the p-value is the exact two-sided binomial one. "
+                       "A deal won under stricter rules is expected to be won under looser ones, so 'only b' "
+                       "counts for a looser a and stricter b should be 0."))
+
+    b.append(("h2", "Cards left under perfect play"))
+    rows = []
+    for r in data["rules"]:
+        c = data["cards_left"][r]
+        n = sum(c.values())
+        mean = sum(k * v for k, v in c.items()) / n
+        rows.append([r, f"{mean:.2f}", _pct(c.get(0, 0) / n), _pct(sum(v for k, v in c.items() if k <= 5) / n),
+                     str(max(c))])
+    b.append(("table", ["rules", "mean cards left", "0 left (won)", "5 or fewer", "worst"], rows))
+    b.append(("img", "cards_left.png", FIGURES["cards_left.png"]))
+
+    b.append(("h2", "App score"))
+    b.append(("table", ["rules", "mean", "median", "350 (won)", "0"],
+              [[r, f"{a['mean']:.1f}", f"{a['median']:.0f}", _pct(a["share_350"]), _pct(a["share_0"])]
+               for r, a in data["app_score"].items()]))
+    b.append(("p", "+10 per card removed; a locked game loses 10 per card left, never below 0; a win scores 350."))
+    b.append(("img", "app_score.png", FIGURES["app_score.png"]))
+
+    b.append(("h2", "Traditional 9-deal match"))
+    b.append(("p", "Cards left summed over 9 consecutive deals (deal numbers first+9k .. first+9k+8), perfect "
+                   "play; par is 45, lower is better."))
+    b.append(("table", ["rules", "matches", "mean", "median", "best", "worst", "at or under par"],
+              [[r, str(s["matches"]), f"{s['mean']:.1f}", f"{s['median']:.0f}", str(s["min"]), str(s["max"]),
+                _pct(s["at_or_under_par"])] if s["matches"] else [r, "0", "—", "—", "—", "—", "—"]
+               for r, s in data["nine_deal_match"].items()]))
+    b.append(("img", "nine_deal_match.png", FIGURES["nine_deal_match.png"]))
+
+    b.append(("h2", "Solve time"))
+    b.append(("table", ["rules", "median", "mean", "99th pct", "worst", "median won / lost", "deals/s per core"],
+              [[r, f"{t['median_ms']:.2f} ms", f"{t['mean_ms']:.2f} ms", f"{t['p99_ms']:.1f} ms", f"{t['max_ms']:.0f} ms",
+                f"{t['median_ms_won'] or 0:.2f} / {t['median_ms_lost'] or 0:.2f} ms", f"{t['deals_per_second_per_core']:.0f}"]
+               for r, t in data["solve_time"].items()]))
+    b.append(("p", "Wall time of each solve inside a worker (one core each); deals/s per core = solves / summed "
+                   "solve time."))
+    b.append(("img", "solve_time.png", FIGURES["solve_time.png"]))
+    return b
+
+
+def render_markdown(data: dict) -> str:
+    """The report as Markdown; images are the PNG files beside it."""
+    lines: list[str] = []
+    for blk in _blocks(data):
+        kind = blk[0]
+        if kind == "h1":
+            lines += [f"# {blk[1]}", ""]
+        elif kind == "h2":
+            lines += [f"## {blk[1]}", ""]
+        elif kind == "p":
+            lines += [blk[1], ""]
+        elif kind == "code":
+            lines += ["```sh", blk[1], "```", ""]
+        elif kind == "table":
+            head, rows = blk[1], blk[2]
+            lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            lines += ["| " + " | ".join(r) + " |" for r in rows] + [""]
+        elif kind == "img":
+            lines += [f"![{blk[2]}]({blk[1]})", ""]
+    return "\n".join(lines)
+
+
+def _inline_md(text: str) -> str:
+    # The blocks use only **bold**; escape everything else.
+    parts = html.escape(text).split("**")
+    return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def render_html(data: dict, out: Path) -> str:
+    """The report as one HTML page with the PNG plots embedded as data URIs."""
+    body: list[str] = []
+    for blk in _blocks(data):
+        kind = blk[0]
+        if kind in ("h1", "h2"):
+            body.append(f"<{kind}>{html.escape(blk[1])}</{kind}>")
+        elif kind == "p":
+            body.append(f"<p>{_inline_md(blk[1])}</p>")
+        elif kind == "code":
+            body.append(f"<pre><code>{html.escape(blk[1])}</code></pre>")
+        elif kind == "table":
+            head = "".join(f"<th>{html.escape(h)}</th>" for h in blk[1])
+            rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in blk[2])
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+        elif kind == "img":
+            png = base64.b64encode((out / blk[1]).read_bytes()).decode("ascii")
+            body.append(f'<figure><img alt="{html.escape(blk[2])}" src="data:image/png;base64,{png}">'
+                        f"<figcaption>{html.escape(blk[2])}</figcaption></figure>")
+    style = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}"
+             "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;"
+             "text-align:left}th{background:#f3f3f3}pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}"
+             "img{max-width:100%}figcaption{font-size:.9rem;color:#555}")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>Golf solitaire win-rate statistics</title>"
+            f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def write_report(stats_dir: str | Path, out: str | Path) -> dict[str, Any]:
+    """Write ``report.md``, ``report.html`` and the PNG plots for the run in ``stats_dir``
+    into ``out``; return :func:`report_data`'s numbers."""
+    from ..errors import InputError
+
+    out = Path(out)
+    df = load_results(stats_dir)
+    if df.empty:
+        raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
+    data = report_data(stats_dir, df)
+    out.mkdir(parents=True, exist_ok=True)
+    write_plots(df, data, out)
+    (out / "report.md").write_text(render_markdown(data), encoding="utf-8")
+    (out / "report.html").write_text(render_html(data, out), encoding="utf-8")
+    return data
