@@ -28,6 +28,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Sequence
@@ -49,7 +50,7 @@ DEFAULT_RULES = ("easy", "classic", "strict")
 MAX_DEFAULT_CHUNK = 500
 
 #: Columns of every chunk file and of :func:`load_results`, in order.
-COLUMNS = ("deal", "code", "rules", "winnable", "best_left", "app_score", "nodes", "seconds")
+COLUMNS = ("deal", "code", "rules", "winnable", "best_left", "app_score", "nodes", "seconds", "cpu_seconds")
 _DTYPES = {
     "deal": "int64",
     "code": "string",
@@ -59,6 +60,7 @@ _DTYPES = {
     "app_score": "int16",
     "nodes": "int64",
     "seconds": "float64",
+    "cpu_seconds": "float64",
 }
 #: Deal-code letter per rule set; other rule sets show the Easy letter (the letter never
 #: changes the cards, the ``rules`` column says which rules were used).
@@ -253,7 +255,9 @@ def solve_chunk(first: int, count: int, rules: Sequence[str]) -> pd.DataFrame:
     """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``.
 
     One row per deal and rule set, deal-major in the order of ``rules``, with the
-    columns of :data:`COLUMNS`. ``nodes`` is deterministic; ``seconds`` is wall time.
+    columns of :data:`COLUMNS`. ``nodes`` is deterministic; ``seconds`` is the solver's
+    wall time and ``cpu_seconds`` the CPU time of the solve (including dealing the
+    layout): on a shared machine only the latter measures the solver's speed.
     """
     solver = _solver()
     rule_sets = [get_rules(r) for r in rules]
@@ -261,7 +265,9 @@ def solve_chunk(first: int, count: int, rules: Sequence[str]) -> pd.DataFrame:
     for n in range(first, first + count):
         for r in rule_sets:
             letter = _LETTER.get(r.name, "E")
+            c0 = time.thread_time()
             sol = solver.solve(layout_from_number(n, r, letter), r)
+            cpu = time.thread_time() - c0
             cols["deal"].append(n)
             cols["code"].append(format_code(n, letter))
             cols["rules"].append(r.name)
@@ -270,6 +276,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str]) -> pd.DataFrame:
             cols["app_score"].append(sol.app_score)
             cols["nodes"].append(sol.nodes)
             cols["seconds"].append(sol.seconds)
+            cols["cpu_seconds"].append(cpu)
     return pd.DataFrame({c: pd.Series(v, dtype=_DTYPES[c]) for c, v in cols.items()})
 
 
@@ -299,6 +306,9 @@ def _worker_init() -> None:
     # Ctrl-C reaches every process of the terminal's process group; only the parent should
     # react (it keeps finished chunks and stops the pool), so workers ignore SIGINT.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The parent may have turned SIGTERM into KeyboardInterrupt (golfsolve stats does);
+    # workers must simply die on it, which is how the pool stops them.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # If the parent is killed outright (SIGKILL), take the workers down with it instead of
     # leaving them to finish chunks nobody will write.
     if sys.platform.startswith("linux"):
@@ -409,8 +419,6 @@ def run_census(
     called after each chunk file is in place. A KeyboardInterrupt stops the workers and
     propagates; every chunk written before it stays, so ``resume=True`` continues.
     """
-    import time
-
     from tqdm import tqdm
 
     if engine not in ("local", "dask"):
