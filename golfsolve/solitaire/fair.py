@@ -1,0 +1,598 @@
+"""Fair play: win chances and hints when the stock order is unknown.
+
+In the game the stock is face down. A hint that solves the deal with the real stock order
+peeks at it; a deal copied from a screen has no stock order at all. This module answers
+the questions a player holding the real game can ask without peeking:
+
+* :func:`odds`: the chance of winning from a position whose stock order is (partly)
+  unknown, estimated by sampling stock orders consistent with what is known and solving
+  each one exactly. Each sample is solved *clairvoyantly* (the solver sees that sample's
+  whole stock), so this is the chance that the deal is winnable at all, an **upper
+  bound** on what a player who cannot see the stock can reach.
+* :func:`fair_hint`: for each legal move, the estimated chance that the position after
+  it is still winnable, over the same sampled stock orders for every move (common random
+  numbers, so the comparison between moves has much less noise than the values
+  themselves). A remove leaves the sampled stock as it is; a draw turns the sample's next
+  card. This is the standard "determinized" estimate: the player chooses this move
+  without knowing the next card, and is assumed clairvoyant afterwards.
+* :func:`play_fair`: a player who, at every step, takes the :func:`fair_hint` move
+  (with a small sample count) and only then sees the real next card. Its real win rate
+  over deals is a **lower bound** on fair play (it is one fair strategy), so together
+  with the clairvoyant rate it brackets the true fair-play value. The exact fair value
+  of small endgames is in :mod:`golfsolve.solitaire.expectimax`.
+
+What counts as unknown: the ``None`` positions of ``layout.stock``. They are filled with
+the cards the layout does not show (:meth:`Layout.unseen_cards`), minus ``played``, the
+cards the caller knows went to the discard pile earlier (a mid-game layout only shows the
+discard's top card). When more cards are unseen than there are unknown positions (a
+mid-game layout whose played cards are not given), each unknown position gets a card from
+a uniformly random subset of the unseen cards: the stock is then modelled as any of them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from itertools import islice, permutations
+from typing import Callable, Iterable, Iterator, Optional, Sequence
+
+from ..cards import card_str, rank_of
+from ..errors import InputError
+from .engine import Game
+from .layout import N_TABLEAU, Layout
+from .rules import EASY, EMPTY_TOP, Rules
+from .solver import MOVE_DRAW, Solver
+
+#: z for a two-sided 95% interval
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for ``wins`` successes in ``n`` trials (95% by default).
+
+    Chosen over the normal approximation because win chances near 0 or 1 are common
+    here (Easy deals are mostly winnable) and Wilson stays inside [0, 1] and keeps its
+    coverage there.
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # clamp: rounding can put the bounds a hair outside [0, 1] or past p at the ends
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+# ---------------------------------------------------------------------------
+# stock orders consistent with what is known
+# ---------------------------------------------------------------------------
+def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable[int] = ()) -> tuple[list[int], list[int]]:
+    """``(positions, pool)``: the stock indices whose card is unknown, and the cards that may fill them.
+
+    Raises :class:`InputError` when the pool cannot fill the positions, or when a full
+    deal (35 cards on the table) shows a different number of unseen cards than it has
+    unknown stock positions (nothing has been played, so the two must match).
+    """
+    rules = rules or layout.rules or EASY
+    positions = [i for i, c in enumerate(layout.stock) if c is None]
+    played_set = set(played)
+    shown = set(layout.seen_cards())
+    clash = sorted(played_set & shown)
+    if clash:
+        raise InputError(f"card {card_str(clash[0])} is listed as played but the layout shows it")
+    pool = [c for c in layout.unseen_cards(rules.jokers) if c not in played_set]
+    if len(pool) < len(positions):
+        raise InputError(
+            f"the stock has {len(positions)} unknown cards but only {len(pool)} cards are unseen"
+        )
+    if len(pool) != len(positions) and layout.tableau_count == N_TABLEAU and not played_set:
+        raise InputError(
+            f"a full deal with {len(positions)} unknown stock cards must leave exactly that many cards unseen, "
+            f"not {len(pool)}"
+        )
+    return positions, pool
+
+
+def arrangements(n_pool: int, n_positions: int) -> int:
+    """How many distinct ways ``n_positions`` unknown stock places can be filled from ``n_pool`` cards."""
+    return math.perm(n_pool, n_positions)
+
+
+def _fill(layout: Layout, positions: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
+    stock = list(layout.stock)
+    for i, c in zip(positions, cards):
+        stock[i] = c
+    return tuple(stock)  # type: ignore[arg-type]
+
+
+def sample_stocks(
+    layout: Layout,
+    rng: random.Random,
+    n: int,
+    rules: Optional[Rules] = None,
+    played: Iterable[int] = (),
+) -> list[tuple[int, ...]]:
+    """``n`` complete stocks: the known cards where they are, the unknown places filled at random.
+
+    Each unknown place gets a card of a uniformly random permutation of the unseen
+    cards (of a uniformly random subset of them when more cards are unseen than places).
+    """
+    positions, pool = unknown_pool(layout, rules, played)
+    out = []
+    k = len(positions)
+    for _ in range(n):
+        out.append(_fill(layout, positions, rng.sample(pool, k)))
+    return out
+
+
+def _stock_orders(
+    layout: Layout, rules: Rules, samples: int, seed: int, played: Iterable[int] = ()
+) -> tuple[list[tuple[int, ...]], bool]:
+    """Sampled stocks, or every possible stock when there are no more than ``samples`` of them.
+
+    Returns ``(stocks, exact)``: with ``exact`` every arrangement appears once, so a
+    fraction over them is the exact probability, not an estimate.
+    """
+    positions, pool = unknown_pool(layout, rules, played)
+    if arrangements(len(pool), len(positions)) <= samples:
+        return [_fill(layout, positions, p) for p in permutations(pool, len(positions))], True
+    return sample_stocks(layout, random.Random(seed), samples, rules, played), False
+
+
+def _with_stock(layout: Layout, stock: Sequence[int]) -> Layout:
+    return Layout(layout.columns, layout.discard, tuple(stock), layout.rules, layout.name, layout.deal_number)
+
+
+# ---------------------------------------------------------------------------
+# odds
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OddsResult:
+    """The estimated chance of winning a position whose stock order is unknown.
+
+    ``wins`` of ``samples`` sampled stock orders are winnable (each solved exactly, with
+    its stock visible: an upper bound on fair play). ``low``/``high`` is the 95% Wilson
+    interval; with ``exact`` every possible order was solved and the fraction is exact.
+    ``mean_left`` is the mean of the fewest cards left over the samples (0 for a win).
+    """
+
+    name: str
+    rules: Rules = field(compare=False)
+    samples: int
+    wins: int
+    low: float
+    high: float
+    mean_left: float
+    exact: bool
+    unknown: int
+    unseen: int
+    seed: int
+    seconds: float = field(compare=False)
+
+    @property
+    def chance(self) -> float:
+        return self.wins / self.samples if self.samples else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "deal": self.name,
+            "rules": self.rules.name,
+            "estimate": "clairvoyant: each sampled stock order solved exactly (upper bound on fair play)",
+            "win_chance": round(self.chance, 6),
+            "ci95": [round(self.low, 6), round(self.high, 6)],
+            "wins": self.wins,
+            "samples": self.samples,
+            "exact": self.exact,
+            "mean_best_cards_left": round(self.mean_left, 4),
+            "unknown_stock_cards": self.unknown,
+            "unseen_cards": self.unseen,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def render(self) -> str:
+        how = (f"exact over all {self.samples:,} possible stock orders" if self.exact
+               else f"{self.samples:,} sampled stock orders, seed {self.seed}")
+        lines = [
+            f"{self.name or 'layout'} ({self.rules.describe()})",
+            f"win chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
+            f"{self.wins:,} of {how} winnable)",
+            f"mean best cards left: {self.mean_left:.2f}",
+            f"unknown stock cards: {self.unknown} (from {self.unseen} unseen cards)",
+            "each sample is solved with its stock visible, so this is an upper bound on what a player "
+            "who cannot see the stock can reach",
+        ]
+        return "\n".join(lines)
+
+
+def _progress(it: Iterable, total: int, enabled: bool, desc: str) -> Iterable:
+    """A tqdm bar on a terminal only; it appears after half a second so quick runs stay quiet."""
+    if not enabled:
+        return it
+    import sys
+
+    if not sys.stderr.isatty():
+        return it
+    from tqdm import tqdm
+
+    return tqdm(it, total=total, desc=desc, unit="sample", delay=0.5, leave=False)
+
+
+def odds(
+    layout: Layout,
+    rules: Optional[Rules] = None,
+    samples: int = 1000,
+    seed: int = 0,
+    progress: bool = False,
+    played: Iterable[int] = (),
+    solver: Optional[Solver] = None,
+) -> OddsResult:
+    """The chance of winning ``layout`` over its unknown stock orders (see the module doc).
+
+    A layout whose stock is fully known has one possible order: the answer is exact.
+    """
+    if samples < 1:
+        raise InputError(f"samples must be at least 1, not {samples}")
+    rules = rules or layout.rules or EASY
+    played = tuple(played)
+    positions, pool = unknown_pool(layout, rules, played)
+    stocks, exact = _stock_orders(layout, rules, samples, seed, played)
+    solver = solver or Solver()
+    t0 = time.perf_counter()
+    wins = 0
+    left = 0
+    for st in _progress(stocks, len(stocks), progress, "solving samples"):
+        sol = solver.solve(_with_stock(layout, st), rules)
+        wins += sol.outcome == "won"
+        left += sol.best_left
+    n = len(stocks)
+    lo, hi = (wins / n, wins / n) if exact else wilson(wins, n)
+    return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
+                      time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------------
+# fair hint
+# ---------------------------------------------------------------------------
+def _legal_moves(layout: Layout, rules: Rules) -> list[str]:
+    """The legal moves, asked of the referee; a draw is legal when the stock is non-empty.
+
+    The engine refuses to draw an unknown card, so it is asked about the position with a
+    stand-in first stock card: legality of a draw never depends on which card it is.
+    """
+    probe = layout
+    if layout.stock and layout.stock[0] is None:
+        probe = Layout(layout.columns, layout.discard, (0,) + layout.stock[1:], layout.rules)
+    return Game(probe, rules).legal_moves()
+
+
+def _child(layout: Layout, stock: tuple[int, ...], move: str) -> Layout:
+    """The position after ``move`` with the stock ``stock`` (the referee's rules, built directly for speed)."""
+    if move == MOVE_DRAW:
+        return Layout(layout.columns, stock[0], stock[1:], layout.rules)
+    ci = int(move) - 1
+    col = layout.columns[ci]
+    cols = layout.columns[:ci] + (col[:-1],) + layout.columns[ci + 1:]
+    return Layout(cols, col[-1], stock, layout.rules)
+
+
+class _Evaluator:
+    """Move values over a fixed set of stock orders, sharing the root solves."""
+
+    def __init__(self, layout: Layout, rules: Rules, stocks: list[tuple[int, ...]], solver: Solver) -> None:
+        self.layout, self.rules, self.solver = layout, rules, solver
+        self.stocks: list[tuple[int, ...]] = []
+        self.solves = 0
+        self.root_won: list[bool] = []
+        self.first: list[Optional[str]] = []
+        self.extend(stocks)
+
+    def extend(self, stocks: list[tuple[int, ...]]) -> None:
+        """Add stock orders. The position itself is solved once per order: an order in which
+        it is lost is lost after every move (a move cannot make a lost position winnable),
+        and the first move of a winning line keeps the win, so neither needs a solve."""
+        self.stocks.extend(stocks)
+        for st in stocks:
+            sol = self.solver.solve(_with_stock(self.layout, st), self.rules)
+            self.solves += 1
+            won = sol.outcome == "won"
+            self.root_won.append(won)
+            self.first.append(sol.moves[0] if won and sol.moves else None)
+
+    def child_won(self, i: int, move: str) -> bool:
+        if not self.root_won[i]:
+            return False
+        if self.first[i] == move:
+            return True
+        child = _child(self.layout, self.stocks[i], move)
+        if child.tableau_count == 0:
+            return True
+        self.solves += 1
+        return self.solver.solve(child, self.rules).outcome == "won"
+
+    def values(self, moves: Sequence[str]) -> dict[str, list[bool]]:
+        """Per move, per sample: is the position after the move winnable?"""
+        return {m: [self.child_won(i, m) for i in range(len(self.stocks))] for m in moves}
+
+    def best(self, moves: Sequence[str]) -> tuple[str, int]:
+        """The move with the most winnable samples (branch and bound: same answer, fewer solves).
+
+        Moves are tried most promising first (those that start the most winning lines);
+        a move is dropped as soon as it can no longer beat the best so far. Ties go to
+        the move tried first: the one starting more winning lines, then a remove before a
+        draw (a draw spends a stock card that a remove keeps).
+        """
+        n = len(self.stocks)
+        won_idx = [i for i in range(n) if self.root_won[i]]
+        credit = {m: sum(1 for i in won_idx if self.first[i] == m) for m in moves}
+        order = sorted(moves, key=lambda m: (-credit[m], m == MOVE_DRAW, m))
+        best_move, best_wins = order[0], -1
+        for m in order:
+            wins = credit[m]
+            rest = [i for i in won_idx if self.first[i] != m]
+            remaining = len(rest)
+            if wins + remaining <= best_wins:
+                continue
+            for i in rest:
+                remaining -= 1
+                wins += self.child_won(i, m)
+                if wins + remaining <= best_wins:
+                    break
+            if wins > best_wins:
+                best_move, best_wins = m, wins
+        return best_move, best_wins
+
+
+@dataclass(frozen=True)
+class MoveChance:
+    """One legal move and the estimated chance of still winning after it."""
+
+    move: str  # '1'..'7' or 'd'
+    card: Optional[str]  # the card a remove puts on the discard; None for a draw (unknown)
+    wins: int
+    samples: int
+    low: float
+    high: float
+    ahead: int = 0  # samples in which this move keeps a win and the best move does not
+    behind: int = 0  # samples in which the best move keeps a win and this one does not
+
+    @property
+    def chance(self) -> float:
+        return self.wins / self.samples if self.samples else 0.0
+
+    def describe(self) -> str:
+        return "draw" if self.move == MOVE_DRAW else f"remove {self.card} from column {self.move}"
+
+    def to_json(self) -> dict:
+        return {
+            "move": self.move, "card": self.card, "win_chance": round(self.chance, 6),
+            "ci95": [round(self.low, 6), round(self.high, 6)], "wins": self.wins, "samples": self.samples,
+            "better_than_best_in": self.ahead, "worse_than_best_in": self.behind,
+        }
+
+
+@dataclass(frozen=True)
+class FairHint:
+    """The fair hint: every legal move ranked by its estimated chance of winning, best first."""
+
+    name: str
+    rules: Rules = field(compare=False)
+    samples: int
+    exact: bool
+    seed: int
+    position_wins: int  # samples in which the position itself is winnable
+    ranked: tuple[MoveChance, ...]
+    solves: int
+    seconds: float = field(compare=False)
+
+    @property
+    def best(self) -> MoveChance:
+        return self.ranked[0]
+
+    def to_json(self) -> dict:
+        lo, hi = wilson(self.position_wins, self.samples) if not self.exact else (
+            self.position_wins / self.samples,) * 2
+        return {
+            "deal": self.name,
+            "rules": self.rules.name,
+            "fair": True,
+            "estimate": ("determinized: a move's value is the fraction of sampled stock orders in which the "
+                         "position after it is winnable, choosing without seeing the next card and clairvoyant "
+                         "afterwards (an upper bound on fair play)"),
+            "samples": self.samples,
+            "exact": self.exact,
+            "seed": self.seed,
+            "position_win_chance": round(self.position_wins / self.samples, 6),
+            "position_ci95": [round(lo, 6), round(hi, 6)],
+            "best": self.best.to_json(),
+            "ranked": [m.to_json() for m in self.ranked],
+            "solves": self.solves,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def render(self, show_all: bool = False) -> str:
+        b = self.best
+        how = (f"exact over all {self.samples} possible stock orders" if self.exact
+               else f"{self.samples} sampled stock orders, seed {self.seed}")
+        lines = [
+            f"fair best move: {b.move} ({b.describe()}): win chance {100 * b.chance:.1f}% "
+            f"(95% {100 * b.low:.1f}%-{100 * b.high:.1f}%)",
+            f"without peeking at the stock; {how}, the same orders for every move",
+        ]
+        if len(self.ranked) > 1:
+            r = self.ranked[1]
+            lines.append(f"runner-up {r.move} ({r.describe()}): {100 * r.chance:.1f}%, "
+                         f"worse than the best in {r.behind} orders, better in {r.ahead}")
+        if show_all:
+            for m in self.ranked:
+                lines.append(f"  {m.move:>2}  {m.card or '?':>3}  {100 * m.chance:5.1f}%  "
+                             f"({100 * m.low:.1f}%-{100 * m.high:.1f}%)  {m.wins}/{m.samples}")
+        lines.append("(each order is solved with its stock visible after the move: an upper bound on fair play)")
+        return "\n".join(lines)
+
+
+def fair_hint(
+    layout: Layout,
+    rules: Optional[Rules] = None,
+    samples: int = 200,
+    seed: int = 0,
+    played: Iterable[int] = (),
+    solver: Optional[Solver] = None,
+) -> FairHint:
+    """Rank the legal moves of ``layout`` without looking at the stock order.
+
+    Every move is valued on the same stock orders (sampled, or all of them when there
+    are at most ``samples``): the fraction of them in which the position after the move
+    is still winnable. ``played`` lists cards known to be in the discard pile below its
+    top (they cannot be in the stock).
+    """
+    if samples < 1:
+        raise InputError(f"samples must be at least 1, not {samples}")
+    rules = rules or layout.rules or EASY
+    moves = _legal_moves(layout, rules)
+    if not moves:
+        raise InputError("no legal move: the game is over")
+    t0 = time.perf_counter()
+    stocks, exact = _stock_orders(layout, rules, samples, seed, tuple(played))
+    ev = _Evaluator(layout, rules, stocks, solver or Solver())
+    vals = ev.values(moves)
+    n = len(stocks)
+    order = sorted(moves, key=lambda m: (-sum(vals[m]), m == MOVE_DRAW, m))
+    best = vals[order[0]]
+    ranked = []
+    for m in order:
+        w = sum(vals[m])
+        lo, hi = (w / n, w / n) if exact else wilson(w, n)
+        card = None if m == MOVE_DRAW else card_str(layout.columns[int(m) - 1][-1])
+        ahead = sum(1 for a, b in zip(vals[m], best) if a and not b)
+        behind = sum(1 for a, b in zip(vals[m], best) if b and not a)
+        ranked.append(MoveChance(m, card, w, n, lo, hi, ahead, behind))
+    return FairHint(layout.name, rules, n, exact, seed, sum(ev.root_won), tuple(ranked), ev.solves,
+                    time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------------
+# the fair player
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FairGame:
+    """A game played by the fair player on a deal with a real (hidden) stock.
+
+    ``won`` is the real result. ``clairvoyant_won``: is the deal winnable at all (exact
+    solve with the real stock)? ``lost_at``: the number of moves played when the real
+    position first became unwinnable (None if it never did); play stops there, since no
+    continuation can win. ``lost_on_draw``: that move was a draw (the card turned up
+    broke the win) rather than a remove. ``decisions`` counts the steps with a choice.
+    """
+
+    won: bool
+    clairvoyant_won: bool
+    clairvoyant_left: int
+    moves: tuple[str, ...]
+    lost_at: Optional[int]
+    lost_on_draw: bool
+    decisions: int
+    solves: int
+    seconds: float
+
+
+def _fair_choice(
+    view: Layout, rules: Rules, moves: list[str], gone: tuple[int, ...], samples: int, first_samples: int,
+    rng: random.Random, solver: Solver,
+) -> tuple[str, int]:
+    """The fair player's move and the number of solves it took (see :func:`play_fair`)."""
+    positions, pool = unknown_pool(view, rules, gone)
+    if arrangements(len(pool), len(positions)) <= samples:
+        stocks = [_fill(view, positions, p) for p in permutations(pool, len(positions))]
+        ev = _Evaluator(view, rules, stocks, solver)
+    else:
+        stocks = sample_stocks(view, rng, min(first_samples, samples), rules, gone)
+        ev = _Evaluator(view, rules, stocks, solver)
+        move, wins = ev.best(moves) if any(ev.root_won) else (moves[0], 0)
+        if wins == sum(ev.root_won) and wins > 0:
+            return move, ev.solves
+        ev.extend(sample_stocks(view, rng, samples - len(stocks), rules, gone))
+    if not any(ev.root_won):
+        # no order is winnable: the player cannot tell the moves apart; take the first
+        # legal move (a remove before a draw)
+        return moves[0], ev.solves
+    move, _ = ev.best(moves)
+    return move, ev.solves
+
+
+def play_fair(
+    layout: Layout,
+    rules: Optional[Rules] = None,
+    samples: int = 24,
+    seed: int | str = 0,
+    solver: Optional[Solver] = None,
+    first_samples: int = 8,
+) -> FairGame:
+    """Play ``layout`` (stock fully known to the referee, hidden from the player) fairly.
+
+    At each step the player knows the table, the discard pile and so which cards are
+    still in the stock, but not their order; it plays the move :func:`fair_hint` would
+    rank first with ``samples`` stock orders (all of them once there are that few),
+    then the referee reveals the real next card when it draws.
+
+    To save solves, each decision first looks at ``first_samples`` orders and plays at
+    once when the best move keeps every winnable one of them (an uncontested choice);
+    only a contested choice is decided on all ``samples`` orders.
+    """
+    rules = rules or layout.rules or EASY
+    if not layout.stock_known:
+        raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
+    solver = solver or Solver()
+    t0 = time.perf_counter()
+    rng = random.Random(seed)
+    sol = solver.solve(layout, rules)
+    solves = 1
+    if sol.outcome != "won":
+        # the fair player's line is a legal line of the real deal, so it cannot win either
+        return FairGame(False, False, sol.best_left, (), 0, False, 0, solves, time.perf_counter() - t0)
+    game = Game(layout, rules)
+    played: list[str] = []
+    decisions = 0
+    while not game.over:
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            move = moves[0]
+        else:
+            decisions += 1
+            view = game.to_layout().forget_stock(0)
+            # the player saw every card that went onto the discard pile
+            gone = tuple(game.pile[:-1])
+            move, n_solves = _fair_choice(view, rules, moves, gone, samples, first_samples, rng, solver)
+            solves += n_solves
+        res = game.play(move)
+        assert res.ok, (move, res.message)
+        played.append(move)
+        if game.won:
+            break
+        if not game.over:
+            # the referee (not the player) checks whether the real game can still be won
+            solves += 1
+            if solver.solve(game.to_layout(), rules).outcome != "won":
+                return FairGame(False, True, 0, tuple(played), len(played), move == MOVE_DRAW, decisions,
+                                solves, time.perf_counter() - t0)
+        elif not game.won:
+            return FairGame(False, True, 0, tuple(played), len(played), move == MOVE_DRAW, decisions, solves,
+                            time.perf_counter() - t0)
+    return FairGame(game.won, True, 0, tuple(played), None, False, decisions, solves, time.perf_counter() - t0)
+
+
+__all__ = [
+    "wilson",
+    "unknown_pool",
+    "sample_stocks",
+    "odds",
+    "OddsResult",
+    "fair_hint",
+    "FairHint",
+    "MoveChance",
+    "play_fair",
+    "FairGame",
+]
