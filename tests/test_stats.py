@@ -1,0 +1,224 @@
+"""Batch statistics: chunk planning, solving, atomic chunk files, resume rules, CLI errors."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from golfsolve.errors import BAD_INPUT, InputError
+from golfsolve.solitaire.layout import layout_from_number
+from golfsolve.solitaire.rules import get_rules
+from golfsolve.solitaire.solver import Solver
+from golfsolve.stats.census import (
+    COLUMNS,
+    CensusSpec,
+    chunk_files,
+    chunk_name,
+    default_chunk_size,
+    load_results,
+    parse_rules_list,
+    read_manifest,
+    run_census,
+    run_status,
+    solve_chunk,
+    write_chunk,
+)
+
+RULES = ("easy", "classic", "strict")
+TIMING = ["seconds", "cpu_seconds"]  # the only columns that differ between equal runs
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
+    """36 deals under three rule sets, solved in-process in chunks of 12."""
+    out = tmp_path_factory.mktemp("stats") / "run"
+    run_census(out, CensusSpec(0, 36, RULES, 12), jobs=1, command="golfsolve stats --count 36", progress=False)
+    return out, load_results(out)
+
+
+# -- parameters --------------------------------------------------------------
+def test_rules_list_is_canonical_and_rejects_repeats_and_unknown_names():
+    assert parse_rules_list("easy, classic ,strict") == RULES
+    assert parse_rules_list("wrap,queen-on-king,no-card-on-king") == ("easy", "classic", "dead-king")
+    with pytest.raises(InputError, match="twice"):
+        parse_rules_list("easy,wrap")
+    with pytest.raises(BAD_INPUT, match="unknown rule set"):
+        parse_rules_list("easy,nope")
+    with pytest.raises(InputError):
+        parse_rules_list(" , ")
+
+
+def test_chunks_cover_the_range_once_with_a_short_last_chunk():
+    spec = CensusSpec(100, 25, RULES, 10)
+    assert spec.chunks() == [(100, 10), (110, 10), (120, 5)]
+    covered = [d for f, n in spec.chunks() for d in range(f, f + n)]
+    assert covered == list(range(100, 125))
+
+
+@pytest.mark.parametrize("kwargs", [dict(start=0, count=0), dict(start=-1, count=5),
+                                    dict(start=26**7 - 2, count=5), dict(start=0, count=5, chunk_size=0)])
+def test_bad_ranges_are_input_errors(kwargs):
+    with pytest.raises(InputError):
+        CensusSpec(rules=RULES, **kwargs)
+
+
+def test_default_chunk_size_gives_about_ten_chunks_per_worker_and_caps_at_500():
+    assert default_chunk_size(2000, 2) == 100
+    assert default_chunk_size(1_000_000, 2) == 500
+    assert default_chunk_size(5, 8) == 1
+
+
+def test_chunk_names_sort_in_deal_order():
+    names = [chunk_name(n) for n in (5, 40, 300, 1_000_000_000)]
+    assert names == sorted(names)
+
+
+# -- solving -----------------------------------------------------------------
+def test_solve_chunk_rows_agree_with_the_solver_deal_by_deal():
+    df = solve_chunk(7, 3, RULES)
+    assert list(df.columns) == list(COLUMNS)
+    assert list(zip(df["deal"], df["rules"])) == [(d, r) for d in (7, 8, 9) for r in RULES]
+    solver = Solver()
+    for row in df.itertuples():
+        rules = get_rules(row.rules)
+        sol = solver.solve(layout_from_number(row.deal, rules), rules)
+        assert (row.winnable, row.best_left, row.app_score, row.nodes) == (
+            sol.outcome == "won", sol.best_left, sol.app_score, sol.nodes)
+    assert df.loc[df["rules"] == "classic", "code"].str.startswith("GO1-C-").all()
+    assert df.loc[df["rules"] == "easy", "code"].iloc[0] == "GO1-E-AAAAAAH"
+
+
+def test_baseline_has_every_deal_under_every_rule_set_once(baseline):
+    out, df = baseline
+    assert len(df) == 36 * 3
+    assert not df.duplicated(["deal", "rules"]).any()
+    assert sorted(df["deal"].unique()) == list(range(36))
+    assert run_status(out) == {"chunks_done": 3, "chunks_total": 3, "deals_done": 36, "deals_total": 36,
+                               "complete": True}
+    assert (df["seconds"] > 0).all() and (df["cpu_seconds"] >= 0).all()
+
+
+def test_looser_rules_never_do_worse_on_the_same_deal(baseline):
+    # Strict's moves are a subset of Classic's, which are a subset of Easy's, so a deal's
+    # best result can only get better as the rules loosen.
+    wide = baseline[1].pivot(index="deal", columns="rules", values="best_left")
+    assert (wide["easy"] <= wide["classic"]).all()
+    assert (wide["classic"] <= wide["strict"]).all()
+    # ...and the rule sets do differ on these deals, so the comparison has teeth.
+    assert (wide["easy"] < wide["classic"]).any() and (wide["classic"] < wide["strict"]).any()
+
+
+def test_parallel_run_with_other_chunks_equals_the_in_process_run(baseline, tmp_path):
+    out, df = baseline
+    run_census(tmp_path / "par", CensusSpec(0, 36, RULES, 5), jobs=2, progress=False)
+    par = load_results(tmp_path / "par")
+    assert len(chunk_files(tmp_path / "par")) == 8
+    pd.testing.assert_frame_equal(par.drop(columns=TIMING), df.drop(columns=TIMING))
+
+
+# -- files and resume --------------------------------------------------------
+def test_manifest_records_the_run_and_its_command(baseline):
+    m = read_manifest(baseline[0])
+    assert (m["start"], m["count"], m["rules"], m["chunk_size"]) == (0, 36, list(RULES), 12)
+    assert m["command"] == "golfsolve stats --count 36"
+    assert m["complete"] is True
+    assert m["invocations"][-1]["status"] == "complete"
+
+
+def test_resume_solves_only_missing_chunks_and_restores_the_same_table(baseline, tmp_path):
+    src, df = baseline
+    out = tmp_path / "run"
+    out.mkdir()
+    for p in [src / "manifest.json", *chunk_files(src).values()]:
+        (out / p.name).write_bytes(p.read_bytes())
+    (out / chunk_name(12)).unlink()
+    (out / f".{chunk_name(12)}.999.tmp").write_bytes(b"half a parquet file")  # left by a killed run
+    solved = []
+    res = run_census(out, CensusSpec(0, 36, RULES, 12), resume=True, jobs=1, progress=False,
+                     on_chunk=lambda first, n: solved.append((first, n)))
+    assert solved == [(12, 12)]
+    assert (res.chunks_before, res.chunks_solved, res.complete) == (2, 1, True)
+    assert not list(out.glob(".*.tmp"))
+    pd.testing.assert_frame_equal(load_results(out).drop(columns=TIMING), df.drop(columns=TIMING))
+
+
+def test_resume_of_a_finished_run_changes_nothing(baseline, run_cli):
+    out = baseline[0]
+    before = {p: p.stat().st_mtime_ns for p in chunk_files(out).values()}
+    r = run_cli(["stats", "--out", str(out), "--resume", "--jobs", "1"])
+    assert r.exit_code == 0, r.stderr
+    assert "nothing to do" in r.stdout
+    assert {p: p.stat().st_mtime_ns for p in chunk_files(out).values()} == before
+
+
+def test_write_chunk_leaves_no_temporary_file(tmp_path):
+    df = solve_chunk(0, 2, ("strict",))
+    p = write_chunk(tmp_path, 0, df)
+    assert p.name == chunk_name(0)
+    assert [q.name for q in tmp_path.iterdir()] == [p.name]
+    pd.testing.assert_frame_equal(pd.read_parquet(p), df)
+
+
+def test_a_damaged_chunk_is_reported_not_loaded(baseline, tmp_path):
+    src = baseline[0]
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "manifest.json").write_bytes((src / "manifest.json").read_bytes())
+    write_chunk(out, 0, solve_chunk(0, 3, RULES))  # 3 deals where the chunk holds 12
+    with pytest.raises(InputError, match="damaged"):
+        load_results(out)
+
+
+# -- the command ---------------------------------------------------------------
+def test_cli_json_summary_and_files(run_cli, tmp_path):
+    out = tmp_path / "cli"
+    r = run_cli(["stats", "--start", "GO1-E-AAAAABA", "--count", "6", "--rules", "strict,classic", "--out", str(out),
+                 "--jobs", "1", "--json"])
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["spec"] == {"start": 26, "count": 6, "rules": ["strict", "classic"], "chunk_size": 1}
+    assert data["chunks_solved"] == 6 and data["complete"] is True
+    df = load_results(out)
+    assert data["win_rate"]["classic"] == pytest.approx(df.loc[df["rules"] == "classic", "winnable"].mean())
+    m = read_manifest(out)
+    assert m["command"].startswith("golfsolve stats --start-number 26 --count 6 --rules strict,classic")
+
+
+def test_cli_refuses_to_overwrite_or_to_resume_a_different_run(baseline, run_cli):
+    out = str(baseline[0])
+    r = run_cli(["stats", "--count", "36", "--out", out, "--chunk-size", "12"])
+    assert r.exit_code == 2 and "--resume" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run_cli(["stats", "--count", "37", "--out", out, "--resume"])
+    assert r.exit_code == 2 and "different run" in r.stderr
+    r = run_cli(["stats", "--count", "36", "--rules", "easy,classic", "--out", out, "--resume"])
+    assert r.exit_code == 2 and "different run" in r.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--count", "0"], "at least 1"),
+    (["--count", "3", "--start", "GO1-E-AAAA"], "letters"),
+    (["--count", "3", "--start", "GO1-E-AAAAAAA", "--start-number", "4"], "not both"),
+    (["--count", "3", "--rules", "easy,wrap"], "twice"),
+    (["--count", "3", "--rules", "easy,hard"], "unknown rule set"),
+    (["--count", "3", "--jobs", "0"], "--jobs"),
+    (["--count", "3", "--scheduler", "tcp://127.0.0.1:8786"], "--engine dask"),
+    ([], "--count"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(run_cli, tmp_path, args, words):
+    r = run_cli(["stats", "--out", str(tmp_path / "x"), *args])
+    assert r.exit_code == 2
+    assert words in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    assert not (tmp_path / "x" / "manifest.json").exists() or not chunk_files(tmp_path / "x")
+
+
+def test_out_must_not_be_a_file(run_cli, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = run_cli(["stats", "--count", "2", "--out", str(f)])
+    assert r.exit_code == 2 and "not a directory" in r.stderr
+    assert os.path.isfile(f)
