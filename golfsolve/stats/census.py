@@ -341,12 +341,17 @@ def _local_engine(todo: list[tuple[int, int]], rules: tuple[str, ...], jobs: int
         pool.join()
 
 
-def _dask_engine(todo: list[tuple[int, int]], rules: tuple[str, ...], jobs: int,
-                 scheduler: Optional[str]) -> Iterator[tuple[int, pd.DataFrame]]:
+def _import_dask():
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise InputError("--engine dask needs Dask: pip install 'golfsolve[dask]'") from None
+    return Client, LocalCluster, as_completed
+
+
+def _dask_engine(todo: list[tuple[int, int]], rules: tuple[str, ...], jobs: int,
+                 scheduler: Optional[str]) -> Iterator[tuple[int, pd.DataFrame]]:
+    Client, LocalCluster, as_completed = _import_dask()
     cluster = None
     if scheduler:
         try:
@@ -426,6 +431,8 @@ def run_census(
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, not {jobs}")
+    if engine == "dask":
+        _import_dask()  # fail before touching the output directory
     out = Path(out)
     manifest, todo = prepare_run(out, spec, resume, command)
     total = len(spec.chunks())
