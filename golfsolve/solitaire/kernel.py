@@ -1,33 +1,34 @@
-"""The compiled core of the solver: depth-first search over packed Golf states.
+"""The compiled core of the solver: searches over packed Golf solitaire states.
 
 Pure numba functions over numpy arrays; no Python objects inside. The Python-facing
 API (layouts, rules, results) is :mod:`golfsolve.solitaire.solver`.
 
-A state is the seven column heights, the stock position ``s`` (cards drawn) and the
-rank on the discard (0..12, 13 joker, 14 empty). Suits never matter, so the kernel sees
-ranks only. States are indexed by ``key = heights_index * 15 + top`` where
-``heights_index`` is the base-6 number of the heights (6**7 = 279,936 values); the
-``seen`` table holds, per key, a bitmask of the stock positions already expanded.
+A state is the seven column heights ``h``, the stock position ``s`` (cards drawn) and
+the rank on the discard (0..12, 13 joker, 14 empty). Suits never matter, so the kernels
+see ranks only. A state is keyed by ``heights_index * 16 + top``, where
+``heights_index`` is the base-6 number of the heights (6**7 = 279,936 values) and top
+15 (``STUCK``) stands for every top that fits none of the free cards: such a state can
+only draw, so which card lies on the discard no longer matters.
 
-Why stock positions are searched in increasing order: with draw-any-time rules the
-state ``(h, s', top)`` dominates ``(h, s, top)`` for ``s' < s`` (it can make the same
-removes, and where the other line draws it can draw on to the same stock card). A
-plain depth-first search cannot use this safely, because the dominating state's own
-draws pass through the state it would prune. So the search runs level by level in
-``s``: all states with ``s`` cards drawn (the closure under removes, depth first) before
-any state with ``s + 1``. Then the first time a ``(heights, top)`` pair is reached is at
-its smallest ``s``, every later arrival is dominated, and one bit per pair is all the
-memory the pruning needs: 6**7 * 15 bits = 525 KB, which stays in cache. Draws are made
-per height vector, not per state: once heights ``h`` are reached at some ``s'``, the
-player can draw on to any later stock card, so level ``s + 1`` is seeded with
-``(h, stock card s)`` for every ``h`` reached so far (even when the state that reached
-``h`` was itself pruned as dominated, its dominator reached ``h`` no later).
+Stock dominance. With draw-any-time rules ``(h, s', top)`` dominates ``(h, s, top)``
+for ``s' < s``: it can make the same removes, and where the other line draws it can draw
+on to the same stock card. Both searches use it, each in a way that stays sound:
 
-With draw-only-when-stuck there is no dominance; the bits then mean "seen at this
-level" and are cleared level by level.
+* :func:`hunt` searches depth first, where wins are found fast. A draw is one move
+  "draw until stock card t is on the discard" (only the first card of each rank beyond
+  ``s`` is worth it), so the dominating state never has to pass through the state it
+  pruned; a table holds the smallest ``s`` expanded per key and a state is re-expanded
+  when it turns up with a smaller ``s``. It runs under a node budget.
+* :func:`search` is exhaustive and cache-friendly: it runs level by level in ``s`` (the
+  closure under removes of every state with ``s`` cards drawn, before any state with
+  ``s + 1``), so the first arrival at a key is at its smallest ``s`` and one bit per key
+  is all the pruning needs (6**7 * 16 bits = 560 KB, which stays in cache). Draws are
+  made per height vector: once ``h`` is reached, level ``s + 1`` is seeded with
+  ``(h, stock card s)``. Every expanded state is a record (key, parent, move, level),
+  and the best line is read back through the parents.
 
-Each expanded state is one record (key, parent, move), so the move list to the best
-state is read back through the parents.
+With draw-only-when-stuck there is no dominance: :func:`search` then clears its bits
+level by level, and the draw is the single forced step to ``s + 1``.
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ import numba as nb
 import numpy as np
 
 N_COLS = 7
-N_TOP = 15
-JOKER = 13
+N_TOP = 16
+STUCK = 15
+N_RANKS = 14  # 13 ranks and the joker
 N_HEIGHT_INDEX = 6**7
 N_KEYS = N_HEIGHT_INDEX * N_TOP
 DRAW = N_COLS  # move code of a draw; 0..6 remove from that column
@@ -50,10 +52,9 @@ _POW6 = np.array([6**c for c in range(N_COLS)], dtype=np.int64)
 
 
 def new_tables(capacity: int = N_KEYS) -> tuple:
-    """Work tables for :func:`search`: seen bitmaps and the state records.
+    """Work tables for :func:`hunt` and :func:`search`; reuse them across solves.
 
-    ``capacity`` bounds the states one search may expand (every (heights, top) pair
-    fits under draw-any-time rules); about 14 bytes each.
+    ``capacity`` bounds the states one exhaustive search may record (about 14 bytes each).
     """
     seen = np.zeros(N_KEYS // 8 + 1, dtype=np.uint8)
     hseen = np.zeros(N_HEIGHT_INDEX // 8 + 1, dtype=np.uint8)
@@ -62,31 +63,212 @@ def new_tables(capacity: int = N_KEYS) -> tuple:
     moves = np.zeros(capacity, dtype=np.int8)
     levels = np.zeros(capacity, dtype=np.int8)
     hlist = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
-    return seen, hseen, keys, parents, moves, levels, hlist
+    hmask = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
+    stack = np.zeros(capacity, dtype=np.int32)
+    min_s = np.full(N_KEYS, 255, dtype=np.uint8)
+    return seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, min_s
 
 
 @nb.njit(cache=True, inline="always")
-def _test_and_set(seen, key):
+def _test_and_set(bits, key):
     byte = key >> 3
     bit = np.uint8(1) << np.uint8(key & 7)
-    old = seen[byte]
+    old = bits[byte]
     if old & bit:
         return True
-    seen[byte] = old | bit
+    bits[byte] = old | bit
     return False
 
 
+@nb.njit(cache=True, inline="always")
+def _canonical_top(acc, h, t):
+    """The smallest top that lets the same columns remove as ``t`` does (STUCK: none).
+
+    A state's moves depend on its top only through which free cards fit it (a remove
+    puts that card on top; a draw ignores the top), so tops that free the same columns
+    are one state.
+    """
+    same = (1 << 15) - 1
+    fits_any = False
+    for c in range(N_COLS):
+        ac = acc[c, h[c]]
+        if (ac >> t) & 1:
+            same &= ac
+            fits_any = True
+        else:
+            same &= ~ac
+    if not fits_any:
+        return STUCK
+    for u in range(t + 1):
+        if (same >> u) & 1:
+            return u
+    return t
+
+
 @nb.njit(cache=True)
-def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
-           seen, hseen, keys, parents, moves, levels, hlist, path):
-    """Exhaustive search from one position, stock level by stock level.
+def _accept_masks(cols, fits):
+    """``acc[c, hc]``: bit t set when the free card of column c at height hc fits top t."""
+    acc = np.zeros((N_COLS, 6), dtype=np.int64)
+    for c in range(N_COLS):
+        for hc in range(1, 6):
+            r = cols[c, hc - 1]
+            m = 0
+            for t in range(fits.shape[0]):
+                if fits[t, r]:
+                    m |= 1 << t
+            acc[c, hc] = m
+    return acc
+
+
+@nb.njit(cache=True)
+def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
+    """Depth-first search with stock jumps (draw-any-time rules only).
+
+    Exact when it finishes within ``node_limit`` expanded states (0: no limit): outcome
+    WON or LOST with the fewest cards left. Otherwise UNKNOWN, with the best line found.
+    ``min_s`` must be all 255 and is left so; ``touched`` needs ``node_limit`` entries.
+    ``path`` receives the best line: 0..6 remove from that column, 7 draw one card.
+
+    Returns ``(outcome, best_left, path_len, nodes)``.
+    """
+    n_stock = stock.shape[0]
+    if node_limit <= 0 or node_limit > touched.shape[0]:
+        node_limit = touched.shape[0]
+    acc = _accept_masks(cols, fits)
+    # jumps[s, j]: the stock positions worth drawing to from s, nearest first
+    jumps = np.zeros((n_stock + 1, N_RANKS), dtype=np.int64)
+    n_jumps = np.zeros(n_stock + 1, dtype=np.int64)
+    for s in range(n_stock):
+        taken = 0
+        for t in range(s + 1, n_stock + 1):
+            bit = 1 << stock[t - 1]
+            if not taken & bit:
+                taken |= bit
+                jumps[s, n_jumps[s]] = t
+                n_jumps[s] += 1
+    hs = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)
+    ss = np.empty(MAX_PATH + 1, dtype=np.int64)
+    tops = np.empty(MAX_PATH + 1, dtype=np.int64)
+    hidx = np.empty(MAX_PATH + 1, dtype=np.int64)
+    nxt = np.empty(MAX_PATH + 1, dtype=np.int64)
+    n_left = np.empty(MAX_PATH + 1, dtype=np.int64)
+    moves = np.empty(MAX_PATH + 1, dtype=np.int64)
+    idx = 0
+    tab = 0
+    for c in range(N_COLS):
+        hs[0, c] = h0[c]
+        idx += h0[c] * _POW6[c]
+        tab += h0[c]
+    ss[0] = 0
+    tops[0] = top0
+    hidx[0] = idx
+    nxt[0] = 0
+    n_left[0] = tab
+    key = idx * N_TOP + top0
+    min_s[key] = 0
+    touched[0] = key
+    nodes = 1
+    best_left = tab
+    best_len = 0
+    best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
+    excl = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # accept mask without column c
+    fmask = np.empty(MAX_PATH + 1, dtype=np.int64)  # accept mask of the state
+    fm = 0
+    for c in range(N_COLS):
+        fm |= acc[c, h0[c]]
+    fmask[0] = fm
+    outcome = WON if tab == 0 else LOST
+    depth = 0
+    while depth >= 0 and outcome == LOST:
+        m = nxt[depth]
+        s = ss[depth]
+        if m >= N_COLS + n_jumps[s]:
+            depth -= 1
+            continue
+        nxt[depth] = m + 1
+        if m == 0:
+            # first visit: masks for O(1) child tests
+            for c in range(N_COLS):
+                e = 0
+                for c2 in range(N_COLS):
+                    if c2 != c:
+                        e |= acc[c2, hs[depth, c2]]
+                excl[depth, c] = e
+        if m < N_COLS:
+            hc = hs[depth, m]
+            if not (acc[m, hc] >> tops[depth]) & 1:
+                continue  # empty column, or its free card does not fit
+            ntop = cols[m, hc - 1]
+            ns = s
+            nid = hidx[depth] - _POW6[m]
+            fm = excl[depth, m] | acc[m, hc - 1]
+        else:
+            ns = jumps[s, m - N_COLS]
+            ntop = stock[ns - 1]
+            fm = fmask[depth]
+            if not (fm >> ntop) & 1:
+                continue  # a draw to a card that fits nothing: this state dominates it
+            nid = hidx[depth]
+        d1 = depth + 1
+        for c in range(N_COLS):
+            hs[d1, c] = hs[depth, c]
+        if m < N_COLS:
+            hs[d1, m] -= 1
+        ctop = _canonical_top(acc, hs[d1], ntop) if (fm >> ntop) & 1 else STUCK
+        key = nid * N_TOP + ctop
+        if min_s[key] <= ns:
+            continue
+        if min_s[key] == 255:
+            if nodes >= node_limit:
+                outcome = UNKNOWN
+                break
+            touched[nodes] = key
+            nodes += 1
+        min_s[key] = ns
+        moves[depth] = m if m < N_COLS else N_COLS + ns
+        ss[d1] = ns
+        tops[d1] = ctop
+        hidx[d1] = nid
+        fmask[d1] = fm
+        nxt[d1] = 0 if ctop != STUCK else N_COLS
+        n_left[d1] = n_left[depth] - (1 if m < N_COLS else 0)
+        depth = d1
+        if n_left[d1] < best_left:
+            best_left = n_left[d1]
+            best_len = d1
+            for k in range(d1):
+                best_moves[k] = moves[k]
+            if best_left == 0:
+                outcome = WON
+    for k in range(nodes):
+        min_s[touched[k]] = 255
+    # expand jumps into single draws
+    length = 0
+    s = 0
+    for k in range(best_len):
+        mv = best_moves[k]
+        if mv < N_COLS:
+            path[length] = mv
+            length += 1
+        else:
+            t = mv - N_COLS
+            for _ in range(t - s):
+                path[length] = DRAW
+                length += 1
+            s = t
+    return outcome, best_left, length, nodes
+
+
+@nb.njit(cache=True)
+def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
+           seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, path):
+    """Exhaustive search, stock level by stock level.
 
     Arguments: ``cols`` (7, 5) int8 ranks, covered card first; ``h0`` (7,) heights;
-    ``stock`` (n,) int8 ranks in drawing order; ``s0`` cards already drawn; ``top0`` rank
-    on the discard (14 = empty); ``fits`` (15, 14) bool; ``draw_any_time``;
-    ``node_limit`` (0 = the tables' capacity); the work tables from :func:`new_tables`
-    (the bitmaps are left all-zero); ``path`` (>= MAX_PATH,) int8
-    receives the best line: 0..6 remove from that column, 7 draw.
+    ``stock`` (n,) int8 ranks in drawing order; ``top0`` rank on the discard (14 =
+    empty); ``fits`` (15, 14) bool; ``draw_any_time``; ``node_limit`` (0 = the tables'
+    capacity); the work tables from :func:`new_tables` (bitmaps are left all-zero);
+    ``path`` (>= MAX_PATH,) receives the best line: 0..6 remove from that column, 7 draw.
 
     Returns ``(outcome, best_left, path_len, nodes)``: outcome LOST, WON or UNKNOWN (the
     node limit was hit; best_left is then only the best found so far).
@@ -95,26 +277,32 @@ def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
     cap = keys.shape[0]
     if node_limit <= 0 or node_limit > cap:
         node_limit = cap
+    acc = _accept_masks(cols, fits)
+    a = np.empty(N_COLS, dtype=np.int64)
     h = np.empty(N_COLS, dtype=np.int64)
-    stack = np.empty(cap, dtype=np.int32)
 
     root_idx = 0
     best_left = 0
     for c in range(N_COLS):
         root_idx += h0[c] * _POW6[c]
         best_left += h0[c]
-    key = root_idx * N_TOP + top0
+    fm = 0
+    for c in range(N_COLS):
+        fm |= acc[c, h0[c]]
+    for c in range(N_COLS):
+        h[c] = h0[c]
+    key = root_idx * N_TOP + _canonical_top(acc, h, top0)
     _test_and_set(seen, key)
     keys[0] = key
     parents[0] = -1
     moves[0] = -1
-    levels[0] = s0
+    levels[0] = 0
     n = 1
-    n_h = 0  # distinct height vectors reached, in hlist
+    n_h = 0  # distinct height vectors reached, in hlist (with their accept masks)
     best = 0
     outcome = WON if best_left == 0 else LOST
     lo = 0  # first record of the current level
-    s = s0
+    s = 0
     while outcome == LOST:
         # 1. closure of the level under removes, depth first from its seeds
         sp = 0
@@ -128,24 +316,34 @@ def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
             top = k % N_TOP
             idx = k // N_TOP
             rest = idx
-            n_left = 0
+            left = 0
             for c in range(N_COLS):
                 h[c] = rest % 6
                 rest //= 6
-                n_left += h[c]
-            if n_left < best_left:
-                best_left = n_left
+                left += h[c]
+                a[c] = acc[c, h[c]]
+            if left < best_left:
+                best_left = left
                 best = i
-                if n_left == 0:
+                if left == 0:
                     outcome = WON
                     break
+            if top == STUCK:
+                continue
             for c in range(N_COLS - 1, -1, -1):
-                hc = h[c]
-                if hc == 0:
+                if not (a[c] >> top) & 1:
                     continue
-                r = cols[c, hc - 1]
-                if not fits[top, r]:
-                    continue
+                r = cols[c, h[c] - 1]
+                fm = acc[c, h[c] - 1]
+                for c2 in range(N_COLS):
+                    if c2 != c:
+                        fm |= a[c2]
+                if (fm >> r) & 1:
+                    h[c] -= 1
+                    r = _canonical_top(acc, h, r)
+                    h[c] += 1
+                else:
+                    r = STUCK
                 ck = (idx - _POW6[c]) * N_TOP + r
                 if _test_and_set(seen, ck):
                     continue
@@ -165,15 +363,29 @@ def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
         hi = n
         r = stock[s]
         if draw_any_time:
-            # every height vector reached so far may draw on to stock card s
+            # every height vector reached so far may draw on to stock card s; a draw
+            # that fits nothing adds nothing (its heights already draw on from here)
             for i in range(lo, hi):
                 hk = keys[i] // N_TOP
                 if not _test_and_set(hseen, hk):
+                    rest = hk
+                    fm = 0
+                    for c in range(N_COLS):
+                        fm |= acc[c, rest % 6]
+                        rest //= 6
                     hlist[n_h] = i
+                    hmask[n_h] = fm
                     n_h += 1
             for j in range(n_h):
+                if not (hmask[j] >> r) & 1:
+                    continue
                 i = hlist[j]
-                ck = (keys[i] // N_TOP) * N_TOP + r
+                hk = keys[i] // N_TOP
+                rest = hk
+                for c in range(N_COLS):
+                    h[c] = rest % 6
+                    rest //= 6
+                ck = hk * N_TOP + _canonical_top(acc, h, r)
                 if _test_and_set(seen, ck):
                     continue
                 if n >= node_limit:
@@ -185,25 +397,20 @@ def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
                 levels[n] = s + 1
                 n += 1
         else:
-            # no dominance across levels: forget this level's pairs, draw only when stuck
+            # no dominance across levels: forget this level's keys; only a stuck state draws
             for i in range(lo, hi):
                 k = keys[i]
                 seen[k >> 3] &= ~(np.uint8(1) << np.uint8(k & 7))
             for i in range(lo, hi):
                 k = keys[i]
-                idx = k // N_TOP
-                top = k % N_TOP
-                rest = idx
-                stuck = True
-                for c in range(N_COLS):
-                    hc = rest % 6
-                    rest //= 6
-                    if hc > 0 and fits[top, cols[c, hc - 1]]:
-                        stuck = False
-                        break
-                if not stuck:
+                if k % N_TOP != STUCK:
                     continue
-                ck = idx * N_TOP + r
+                idx = k // N_TOP
+                rest = idx
+                for c in range(N_COLS):
+                    h[c] = rest % 6
+                    rest //= 6
+                ck = idx * N_TOP + _canonical_top(acc, h, r)
                 if _test_and_set(seen, ck):
                     continue
                 if n >= node_limit:
@@ -220,8 +427,7 @@ def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
             break  # nobody was stuck, so nobody could draw
 
     # clear the bits this search set
-    start = 0 if draw_any_time else lo
-    for i in range(start, n):
+    for i in range(0 if draw_any_time else lo, n):
         seen[keys[i] >> 3] = 0
     for j in range(n_h):
         hseen[(keys[hlist[j]] // N_TOP) >> 3] = 0
@@ -243,79 +449,3 @@ def search(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit,
             path[j] = moves[i]
         i = parents[i]
     return outcome, best_left, length, n
-
-
-@nb.njit(cache=True)
-def probe(cols, h0, stock, s0, top0, fits, draw_any_time, node_limit, seen, keys, path):
-    """A quick depth-first hunt for a win, removes before draws, up to ``node_limit`` states.
-
-    It prunes on (heights, top) alone, ignoring the stock position, which can miss wins:
-    it only ever answers "won" (with the line in ``path``) or "not found". Winnable deals
-    usually fall to it long before the exact search would finish a stock level.
-
-    Returns ``(found, path_len, nodes)``; ``seen`` is left all-zero.
-    """
-    n_stock = stock.shape[0]
-    st_key = np.empty(MAX_PATH + 1, dtype=np.int64)
-    st_s = np.empty(MAX_PATH + 1, dtype=np.int64)
-    st_next = np.empty(MAX_PATH + 1, dtype=np.int64)
-    h = np.empty(N_COLS, dtype=np.int64)
-    idx = 0
-    n_left = 0
-    for c in range(N_COLS):
-        idx += h0[c] * _POW6[c]
-        n_left += h0[c]
-    key = idx * N_TOP + top0
-    _test_and_set(seen, key)
-    keys[0] = key
-    nodes = 1
-    st_key[0] = key
-    st_s[0] = s0
-    st_next[0] = 0
-    depth = 0
-    found = n_left == 0
-    while depth >= 0 and not found and nodes < node_limit:
-        m = st_next[depth]
-        if m > DRAW:
-            depth -= 1
-            continue
-        st_next[depth] = m + 1
-        k = st_key[depth]
-        top = k % N_TOP
-        idx = k // N_TOP
-        s = st_s[depth]
-        if m < DRAW:
-            hc = (idx // _POW6[m]) % 6
-            if hc == 0 or not fits[top, cols[m, hc - 1]]:
-                continue
-            ck = (idx - _POW6[m]) * N_TOP + cols[m, hc - 1]
-            ns = s
-        else:
-            if s >= n_stock:
-                continue
-            if not draw_any_time:
-                rest = idx
-                for c in range(N_COLS):
-                    hc = rest % 6
-                    rest //= 6
-                    if hc > 0 and fits[top, cols[c, hc - 1]]:
-                        s = -1  # a remove is possible: no draw under the strict rule
-                        break
-                if s < 0:
-                    continue
-            ck = idx * N_TOP + stock[s]
-            ns = s + 1
-        if _test_and_set(seen, ck):
-            continue
-        keys[nodes] = ck
-        nodes += 1
-        path[depth] = m
-        depth += 1
-        st_key[depth] = ck
-        st_s[depth] = ns
-        st_next[depth] = 0
-        if ck // N_TOP == 0:
-            found = True
-    for i in range(nodes):
-        seen[keys[i] >> 3] = 0
-    return found, depth if found else 0, nodes

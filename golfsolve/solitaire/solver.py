@@ -24,8 +24,9 @@ class StockUnknownError(ValueError):
 
 
 MOVE_DRAW = "d"
-#: states the quick win hunt may visit before the exact search takes over
-PROBE_NODES = 20000
+#: states the depth-first hunt may expand before the level search takes over: the hunt
+#: finds most wins fast, the level search proves losses with less memory traffic
+HUNT_NODES = 100_000
 
 
 def move_name(code: int) -> str:
@@ -130,25 +131,27 @@ class Solver:
         return self.solve_packed(p, rules, node_limit)
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0) -> Solution:
+        """Solve a packed position: a budgeted depth-first hunt, then the level search."""
         t0 = time.perf_counter()
         fits = rules.fits_table()
-        seen, keys = self._tables[0], self._tables[2]
-        budget = PROBE_NODES if node_limit <= 0 else min(PROBE_NODES, node_limit)
-        found, n, probe_nodes = kernel.probe(
-            p.cols, p.heights, p.stock, np.int64(0), np.int64(p.top), fits, rules.draw_any_time,
-            np.int64(budget), seen, keys, self._path,
-        )
-        if found:
-            moves = tuple(move_name(int(m)) for m in self._path[:n])
-            return Solution("won", 0, moves, int(probe_nodes), time.perf_counter() - t0, rules)
-        outcome, best_left, n, nodes = kernel.search(
-            p.cols, p.heights, p.stock, np.int64(0), np.int64(p.top), fits,
-            rules.draw_any_time, np.int64(node_limit), *self._tables, self._path,
-        )
-        dt = time.perf_counter() - t0
+        (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, min_s) = self._tables
+        nodes = 0
+        if rules.draw_any_time:
+            budget = HUNT_NODES if node_limit <= 0 else min(HUNT_NODES, node_limit)
+            outcome, best_left, n, nodes = kernel.hunt(
+                p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(budget), min_s, keys, self._path,
+            )
+            if node_limit > 0:
+                node_limit = max(1, node_limit - nodes)
+        if not rules.draw_any_time or outcome == kernel.UNKNOWN:
+            outcome, best_left, n, more = kernel.search(
+                p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time, np.int64(node_limit),
+                seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, self._path,
+            )
+            nodes += more
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
-        moves = tuple(move_name(int(m)) for m in self._path[:n])
-        return Solution(name, int(best_left), moves, int(nodes + probe_nodes), dt, rules)
+        line = tuple(move_name(int(m)) for m in self._path[:n])
+        return Solution(name, int(best_left), line, int(nodes), time.perf_counter() - t0, rules)
 
 
 _default: Optional[Solver] = None
