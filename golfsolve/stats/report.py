@@ -61,7 +61,10 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+    # At k = 0 or k = n one end is exactly 0 or 1; rounding must not move it.
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return p, lo, hi
 
 
 def mcnemar(b: int, c: int) -> dict[str, float]:

@@ -1,0 +1,162 @@
+"""The stats report: its statistics, its figures and their provenance, Markdown and HTML."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from golfsolve.stats import report as rep
+from golfsolve.stats.census import CensusSpec, chunk_name, load_results, run_census
+
+RULES = ("easy", "classic", "strict")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "run"
+    run_census(out, CensusSpec(0, 36, RULES, 12), jobs=1, progress=False,
+               command="golfsolve stats --count 36 --out run")
+    return out
+
+
+@pytest.fixture(scope="module")
+def written(run_dir, tmp_path_factory):
+    """The report written once, with the text of every figure captured as it is saved."""
+    texts: dict[str, str] = {}
+    real = rep._finish
+
+    def spy(fig, data, path):
+        out = real(fig, data, path)
+        texts[path.name] = "\n".join(t.get_text() for t in fig.texts)
+        return out
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(rep, "_finish", spy)
+    out = tmp_path_factory.mktemp("rep")
+    try:
+        data = rep.write_report(run_dir, out)
+    finally:
+        mp.undo()
+    return out, data, texts
+
+
+# -- statistics ----------------------------------------------------------------
+def test_wilson_reproduces_the_published_interval():
+    # reference/README.md: wrap won 92.87% [92.03, 93.63] of 3,996 deals (3,711 wins)
+    p, lo, hi = rep.wilson(3711, 3996)
+    assert (round(100 * p, 2), round(100 * lo, 2), round(100 * hi, 2)) == (92.87, 92.03, 93.63)
+    p, lo, hi = rep.wilson(1052, 3996)  # no-card-on-king 26.33% [24.98, 27.71]
+    assert (round(100 * lo, 2), round(100 * hi, 2)) == (24.98, 27.71)
+
+
+def test_wilson_edges_stay_inside_zero_and_one():
+    assert rep.wilson(0, 10)[1] == 0.0 and rep.wilson(0, 10)[2] > 0.2
+    assert rep.wilson(10, 10)[2] == 1.0 and rep.wilson(10, 10)[1] < 0.8
+    assert math.isnan(rep.wilson(0, 0)[0])
+
+
+def test_mcnemar_known_values():
+    m = rep.mcnemar(10, 0)
+    assert m["p_exact"] == pytest.approx(2 * 0.5**10)
+    assert m["statistic"] == pytest.approx(8.1)  # (|10 - 0| - 1)^2 / 10
+    assert m["p_chi2"] == pytest.approx(0.004427, rel=1e-3)
+    assert rep.mcnemar(0, 0)["p_exact"] == 1.0
+    assert rep.mcnemar(7, 7)["p_exact"] == 1.0
+    # large and balanced: exact and chi-square agree, nothing overflows
+    big = rep.mcnemar(30000, 30500)
+    assert big["p_exact"] == pytest.approx(big["p_chi2"], rel=0.05)
+    assert 0 < big["p_exact"] < 0.05
+
+
+def test_numbers_agree_with_the_table(run_dir, written):
+    _, data, _ = written
+    df = load_results(run_dir)
+    rates = {w["rules"]: w for w in data["win_rates"]}
+    for r in RULES:
+        sub = df[df["rules"] == r]
+        assert rates[r]["wins"] == int(sub["winnable"].sum()) and rates[r]["n"] == 36
+        assert sum(data["cards_left"][r].values()) == 36
+        assert data["cards_left"][r].get(0, 0) == rates[r]["wins"]
+    for p in data["paired"]:
+        assert p["both"] + p["only_a"] + p["only_b"] + p["neither"] == 36
+    # looser rules win every deal the stricter ones win
+    assert all(p["only_b"] == 0 for p in data["paired"])
+    assert "reference" in rates["easy"] and "reference" in rates["classic"] and "reference" not in rates["strict"]
+
+
+def test_nine_deal_match_sums_consecutive_blocks(run_dir, written):
+    _, data, _ = written
+    df = load_results(run_dir)
+    easy = df[df["rules"] == "strict"].set_index("deal")["best_left"]
+    sums = [int(easy.loc[k * 9: k * 9 + 8].sum()) for k in range(4)]
+    s = data["nine_deal_match"]["strict"]
+    assert s["matches"] == 4
+    assert s["mean"] == pytest.approx(sum(sums) / 4)
+    assert (s["min"], s["max"]) == (min(sums), max(sums))
+    assert s["at_or_under_par"] == pytest.approx(sum(x <= 45 for x in sums) / 4)
+
+
+# -- files -----------------------------------------------------------------------
+def test_every_figure_is_a_png_with_deals_rules_and_command(written):
+    out, data, texts = written
+    assert set(texts) == set(rep.FIGURES)
+    for name, text in texts.items():
+        assert (out / name).read_bytes()[:8] == PNG_MAGIC
+        assert "36 deals" in text, name
+        assert "rules: easy, classic, strict" in text, name
+        assert "golfsolve stats --count 36 --out run" in text, name
+
+
+def test_markdown_links_every_figure_and_quotes_the_command(written):
+    out, _, _ = written
+    md = (out / "report.md").read_text()
+    linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+    assert sorted(linked) == sorted(rep.FIGURES)
+    assert "golfsolve stats --count 36 --out run" in md
+    for heading in ("Win rate", "McNemar", "Cards left", "App score", "9-deal match", "Solve time"):
+        assert heading in md
+
+
+def test_html_is_self_contained(written):
+    out, _, _ = written
+    page = (out / "report.html").read_text()
+    srcs = re.findall(r'src="([^"]*)"', page)
+    assert len(srcs) == len(rep.FIGURES)
+    assert all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert "href=" not in page and "<script" not in page
+    assert "<table>" in page and "golfsolve stats --count 36 --out run" in page
+
+
+# -- the command -------------------------------------------------------------------
+def test_report_command_prints_rates_and_writes_files(run_cli, run_dir, tmp_path):
+    r = run_cli(["report", str(run_dir), "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.stderr
+    assert re.search(r"easy: \d+\.\d\d% won \[", r.stdout)
+    assert (tmp_path / "r" / "report.html").is_file() and (tmp_path / "r" / "win_rate.png").is_file()
+
+
+def test_report_of_an_incomplete_run_says_so(run_cli, run_dir, tmp_path):
+    part = tmp_path / "part"
+    part.mkdir()
+    for p in run_dir.iterdir():
+        if p.is_file() and p.name != chunk_name(12):
+            (part / p.name).write_bytes(p.read_bytes())
+    r = run_cli(["report", str(part), "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0
+    assert "incomplete (24 of 36 deals)" in r.stderr
+    assert "incomplete" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_report_bad_directories_exit_2(run_cli, tmp_path, run_dir):
+    r = run_cli(["report", str(tmp_path), "--out", str(tmp_path / "r")])
+    assert r.exit_code == 2 and "no golfsolve stats run" in r.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "manifest.json").write_bytes((run_dir / "manifest.json").read_bytes())
+    r = run_cli(["report", str(empty), "--out", str(tmp_path / "r")])
+    assert r.exit_code == 2 and "nothing to report" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
