@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any, Optional
 
 import matplotlib
+import numpy as np
+import pandas as pd
+# Figures are made with the object API, not pyplot: no backend is chosen or changed, so
+# importing this module inside a notebook keeps its inline plots working, and no display
+# is ever needed.
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")  # files only; never needs a display
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from .census import load_results, read_manifest, run_status, spec_from_manifest  # noqa: E402
+from .census import load_results, read_manifest, run_status, spec_from_manifest
 
 Z95 = 1.959963984540054
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
@@ -199,17 +200,17 @@ def _finish(fig, data: dict, path: Path) -> Path:
     fig.text(0.01, 0.01, footer(data), fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
     fig.tight_layout(rect=(0, 0.12, 1, 1))
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
 
 
 def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     """Draw the five figures of :data:`FIGURES` into ``out``; return their paths."""
     rules = data["rules"]
-    colors = dict(zip(rules, plt.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
+    colors = dict(zip(rules, matplotlib.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
     paths = []
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     wr = data["win_rates"]
     x = np.arange(len(wr))
     y = np.array([w["rate"] for w in wr]) * 100
@@ -229,7 +230,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.legend(fontsize=7, loc="upper right")
     paths.append(_finish(fig, data, out / "win_rate.png"))
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     width = 0.8 / max(1, len(rules))
     ks = np.arange(0, 36)
     for i, r in enumerate(rules):
@@ -244,7 +246,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.legend(fontsize=8)
     paths.append(_finish(fig, data, out / "cards_left.png"))
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     bins = np.arange(-5, 366, 10)
     for r in rules:
         ax.hist(df.loc[df["rules"] == r, "app_score"], bins=bins, histtype="step", lw=1.6, color=colors[r],
@@ -255,7 +258,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.legend(fontsize=8, loc="upper left")
     paths.append(_finish(fig, data, out / "app_score.png"))
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     _, totals = _nine_deal(df, rules, data["first_deal"])
     hi = max([int(t.max()) for t in totals.values() if len(t)] + [PAR + 5])
     bins = np.arange(-0.5, hi + 1.5, max(1, hi // 40))
@@ -272,7 +276,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.legend(fontsize=8)
     paths.append(_finish(fig, data, out / "nine_deal_match.png"))
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     s = df["seconds"].to_numpy() * 1000
     lo = max(1e-3, float(s[s > 0].min()) if (s > 0).any() else 1e-3)
     bins = np.logspace(np.log10(lo), np.log10(max(lo * 10, float(s.max()))), 40)
