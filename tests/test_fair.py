@@ -1,0 +1,224 @@
+"""Fair play: sampling stock orders, odds, the fair hint, the exact fair value, the commands."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from golfsolve.cards import parse_card
+from golfsolve.errors import InputError
+from golfsolve.solitaire.engine import Game
+from golfsolve.solitaire.expectimax import TooLargeError, clairvoyant_value, fair_value
+from golfsolve.solitaire.fair import fair_hint, odds, play_fair, sample_stocks, unknown_pool, wilson
+from golfsolve.solitaire.hint import rank_moves
+from golfsolve.solitaire.layout import layout_from_number, parse_layout_text
+from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.solver import Solver
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+def endgame(text: str):
+    """A mid-game layout whose stock cards are the only unseen ones: every other card is
+    listed as played (it went to the discard pile earlier), as a player would know."""
+    lay = parse_layout_text(text)
+    stock = set(lay.stock)
+    played = [c for c in lay.unseen_cards(0) if c not in stock]
+    return lay, played
+
+
+# Classic. With this stock, removing 3H (col 2), 5H (col 4) or 3C (col 5) all keep a win, and
+# the clairvoyant hint ranks 3H first. Without the stock order only 5H wins for every order
+# of the five stock cards; 3H and 3C win in 96 of the 120 orders.
+DIFFER = """rules: classic
+discard: 4H
+stock: 4S TH 6D 4D 6C
+1: 2D
+2: 3H
+3:
+4: 8D 5H
+5: 3S 3C
+6:
+7: 9S
+"""
+
+# Classic. 5H then 6S empties the table at once; a draw (KD or 2C) blocks 5H for good.
+AGREE = """rules: classic
+discard: 4C
+stock: KD 2C
+1: 6S 5H
+2:
+3:
+4:
+5:
+6:
+7:
+"""
+
+
+def test_wilson_interval():
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)  # the textbook value
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson(100, 100)
+    assert hi == 1.0 and 0.96 < lo < 1.0
+
+
+def test_sample_stocks_keep_known_cards_and_use_the_unseen_ones(seed000_start):
+    stocks = sample_stocks(seed000_start, random.Random(3), 50, EASY)
+    unseen = sorted(seed000_start.unseen_cards(0))
+    assert len(stocks) == 50
+    for st in stocks:
+        assert st[0] == parse_card("8S")  # the one known card stays first
+        assert sorted(st[1:]) == unseen
+    assert len(set(stocks)) == 50  # 15! orders: 50 draws are all different
+    assert stocks == sample_stocks(seed000_start, random.Random(3), 50, EASY)  # reproducible
+
+
+def test_too_few_unseen_cards_is_bad_input(seed000_move35):
+    _, pool = unknown_pool(seed000_move35, EASY)
+    assert len(pool) == 40  # the cards played before move 35 are not given: any 6 of 40
+    with pytest.raises(InputError, match="6 unknown cards but only 5"):
+        unknown_pool(seed000_move35, EASY, played=pool[:35])
+    with pytest.raises(InputError, match="listed as played"):
+        unknown_pool(seed000_move35, EASY, played=[parse_card("KC")])
+
+
+def test_odds_seed000_interval_and_seed(seed000_start, solver):
+    a = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver)
+    b = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver)
+    assert a.samples == 40 and not a.exact
+    assert a.low <= a.chance <= a.high and a.high - a.low < 0.5
+    assert (a.wins, a.mean_left) == (b.wins, b.mean_left)
+    # Easy's wrap only adds moves, so over the same sampled orders it wins at least as often
+    e = odds(seed000_start, EASY, samples=40, seed=7, solver=solver)
+    assert e.wins >= a.wins
+    j = a.to_json()
+    assert j["samples"] == 40 and j["ci95"][0] <= j["win_chance"] <= j["ci95"][1]
+
+
+def test_odds_of_a_known_stock_is_exact(solver):
+    lay = layout_from_number(1, EASY)
+    res = odds(lay, EASY, samples=10, solver=solver)
+    assert res.exact and res.samples == 1
+    assert res.wins == (solver.solve(lay, EASY).outcome == "won")
+
+
+def test_fair_and_clairvoyant_hints_differ(solver):
+    lay, played = endgame(DIFFER)
+    clair = rank_moves(Game(lay, CLASSIC), solver)
+    assert clair[0].move == "2" and clair[0].solution.outcome == "won"
+    fair = fair_hint(lay.forget_stock(0), CLASSIC, samples=200, played=played, solver=solver)
+    assert fair.exact and fair.samples == 120  # 5! orders, all solved
+    assert fair.best.move == "4" and fair.best.wins == 120
+    by_move = {m.move: m for m in fair.ranked}
+    assert by_move["2"].wins == 96 and by_move["2"].behind == 24 and by_move["2"].ahead == 0
+    # the exact fair value (expectimax) agrees: 5H wins for sure, 3H four times in five
+    ex = fair_value(lay.forget_stock(0), CLASSIC, played)
+    assert ex.best_move == "4" and ex.value == pytest.approx(1.0)
+    assert dict(ex.moves)["2"] == pytest.approx(0.8)
+
+
+def test_fair_and_clairvoyant_hints_agree_for_every_stock_order(solver):
+    lay, played = endgame(AGREE)
+    view = lay.forget_stock(0)
+    fair = fair_hint(view, CLASSIC, samples=50, played=played, solver=solver)
+    assert fair.best.move == "1" and fair.best.chance == 1.0
+    for order in (("KD", "2C"), ("2C", "KD")):
+        text = AGREE.replace("stock: KD 2C", "stock: " + " ".join(order))
+        assert rank_moves(Game(parse_layout_text(text), CLASSIC), solver)[0].move == fair.best.move
+    assert {m.move: m.wins for m in fair.ranked}["d"] == 0
+
+
+# Easy: deal 111 (GO1-E-AAAAAEH) after a winning line down to 8 table cards and 6 stock cards.
+ENDGAME = """rules: easy
+discard: JC
+stock: 3S JH TD QD 5S JS
+1: KH 9C
+2:
+3:
+4: 7H QH QS
+5: TS
+6: 6S
+7: 4C
+"""
+
+
+def test_expectimax_at_most_clairvoyant_on_small_endgame(solver):
+    lay, played = endgame(ENDGAME)
+    pos = lay.forget_stock(0)
+    fair = fair_value(pos, EASY, played)
+    clair = clairvoyant_value(pos, EASY, played, solver)
+    sampled = odds(pos, EASY, samples=1000, played=played, solver=solver)
+    assert sampled.exact and sampled.samples == 720 and sampled.chance == pytest.approx(clair.value)
+    assert fair.value <= clair.value + 1e-12
+    # the numbers quoted in docs/fair.md: peeking at the stock is worth 1/60 here
+    assert fair.value == pytest.approx(2 / 3) and clair.value == pytest.approx(41 / 60)
+    assert fair.best_move == clair.best_move == "5"
+    # removing QS (column 4) is where the determinized value overstates the fair one most
+    assert dict(fair.moves)["4"] == pytest.approx(0.5) and dict(clair.moves)["4"] == pytest.approx(0.6)
+    with pytest.raises(TooLargeError):
+        fair_value(pos, EASY, played, max_states=5)
+
+
+def test_fair_player_never_beats_the_clairvoyant_verdict(solver):
+    for number in (2, 5):
+        g = play_fair(layout_from_number(number, CLASSIC), CLASSIC, samples=6, seed=1, solver=solver,
+                      first_samples=3)
+        assert not g.won or g.clairvoyant_won
+        if not g.clairvoyant_won:
+            assert g.moves == () and g.solves == 1  # an unwinnable deal is not played out
+        elif not g.won:
+            assert g.lost_at == len(g.moves) > 0
+
+
+def test_cli_odds_json(run_cli, data_dir):
+    r = run_cli(["odds", "--layout", str(data_dir / "seed000_start.txt"), "--samples", "20", "--seed", "3",
+                 "--json"])
+    assert r.exit_code == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["samples"] == 20 and j["unknown_stock_cards"] == 15
+    assert j["ci95"][0] <= j["win_chance"] <= j["ci95"][1]
+
+
+def test_cli_odds_fair_on_a_code_and_hint_fair(run_cli):
+    r = run_cli(["odds", "GO1-C-AAAAAAB", "--fair", "--samples", "10", "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["unknown_stock_cards"] == 16
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "10", "--json"])
+    assert r.exit_code == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["fair"] and j["best"]["move"] in {m["move"] for m in j["ranked"]}
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "10", "--all"])
+    assert r.exit_code == 0 and r.stdout.startswith("fair best move:")
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", "GO1-E-AAAAAAB", "--samples", "0"],
+    ["odds", "GO1-X-AAAAAAB"],
+    ["odds"],
+    ["fair-stats", "--count", "1", "--rules", "nosuch", "--out", "x"],
+])
+def test_cli_bad_input_exits_2(run_cli, args, tmp_path):
+    r = run_cli([a if a != "x" else str(tmp_path) for a in args])
+    assert r.exit_code == 2
+    assert r.stderr.startswith("golfsolve: ") and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_cli_fair_stats_writes_table_and_report(run_cli, tmp_path):
+    import pandas as pd
+
+    r = run_cli(["fair-stats", "--start-number", "5", "--count", "2", "--rules", "classic", "--samples", "4",
+                 "--first-samples", "2", "--out", str(tmp_path), "--quiet"])
+    assert r.exit_code == 0, r.stderr
+    df = pd.read_parquet(tmp_path / "fair_deals.parquet")
+    assert list(df["deal"]) == [5, 6] and set(df["rules"]) == {"classic"}
+    assert not (df["fair_won"] & ~df["clairvoyant_won"]).any()
+    md = (tmp_path / "fair.md").read_text()
+    assert "| classic | 2 (deals 5–6) |" in md and "--samples 4" in md
