@@ -172,6 +172,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
     best_len = 0
     best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
     excl = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # accept mask without column c
+    order = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # columns in the order tried
     fmask = np.empty(MAX_PATH + 1, dtype=np.int64)  # accept mask of the state
     fm = 0
     for c in range(N_COLS):
@@ -187,14 +188,21 @@ def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
             continue
         nxt[depth] = m + 1
         if m == 0:
-            # first visit: masks for O(1) child tests
+            # first visit: masks for O(1) child tests, and the column order: tallest
+            # first, since deep columns are the ones that strand cards
             for c in range(N_COLS):
                 e = 0
                 for c2 in range(N_COLS):
                     if c2 != c:
                         e |= acc[c2, hs[depth, c2]]
                 excl[depth, c] = e
+                j = c
+                while j > 0 and hs[depth, order[depth, j - 1]] < hs[depth, c]:
+                    order[depth, j] = order[depth, j - 1]
+                    j -= 1
+                order[depth, j] = c
         if m < N_COLS:
+            m = order[depth, m]
             hc = hs[depth, m]
             if not (acc[m, hc] >> tops[depth]) & 1:
                 continue  # empty column, or its free card does not fit

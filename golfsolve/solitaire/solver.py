@@ -24,9 +24,6 @@ class StockUnknownError(ValueError):
 
 
 MOVE_DRAW = "d"
-#: states the depth-first hunt may expand before the level search takes over: the hunt
-#: finds most wins fast, the level search proves losses with less memory traffic
-HUNT_NODES = 100_000
 
 
 def move_name(code: int) -> str:
@@ -117,10 +114,15 @@ def pack(layout: Layout) -> PackedPosition:
 class Solver:
     """Holds the search's work tables so that many solves reuse them.
 
+    Draw-any-time rules are solved by the depth-first hunt (it finds wins fast and is
+    exact when it finishes); draw-when-stuck rules, which have no stock dominance, by
+    the level search. ``level_search=True`` uses the level search for every rule set,
+    an independent second algorithm the tests check the first against.
     Not thread-safe: use one Solver per thread or process.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, level_search: bool = False) -> None:
+        self.level_search = level_search
         self._tables = kernel.new_tables()
         self._path = np.zeros(kernel.MAX_PATH, dtype=np.int8)
 
@@ -131,24 +133,19 @@ class Solver:
         return self.solve_packed(p, rules, node_limit)
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0) -> Solution:
-        """Solve a packed position: a budgeted depth-first hunt, then the level search."""
+        """Solve a packed position exactly (or up to ``node_limit`` states)."""
         t0 = time.perf_counter()
         fits = rules.fits_table()
         (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, min_s) = self._tables
-        nodes = 0
-        if rules.draw_any_time:
-            budget = HUNT_NODES if node_limit <= 0 else min(HUNT_NODES, node_limit)
+        if rules.draw_any_time and not self.level_search:
             outcome, best_left, n, nodes = kernel.hunt(
-                p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(budget), min_s, keys, self._path,
+                p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(node_limit), min_s, keys, self._path,
             )
-            if node_limit > 0:
-                node_limit = max(1, node_limit - nodes)
-        if not rules.draw_any_time or outcome == kernel.UNKNOWN:
-            outcome, best_left, n, more = kernel.search(
+        else:
+            outcome, best_left, n, nodes = kernel.search(
                 p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time, np.int64(node_limit),
                 seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, self._path,
             )
-            nodes += more
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
         line = tuple(move_name(int(m)) for m in self._path[:n])
         return Solution(name, int(best_left), line, int(nodes), time.perf_counter() - t0, rules)
