@@ -192,3 +192,33 @@ def test_hint_ranks_by_cards_left_when_nothing_wins(solver):
     lefts = [a.solution.best_left for a in ranked]
     assert lefts == sorted(lefts)
     assert lefts[0] == solver.solve(lay, CLASSIC).best_left
+
+
+@pytest.mark.parametrize("rules", [EASY, CLASSIC, DEAD_KING], ids=lambda r: r.name)
+def test_hunt_and_level_search_agree(solver, rules):
+    """Two exact algorithms, one depth-first with stock jumps, one level by level."""
+    level = Solver(level_search=True)
+    for n in range(40):
+        lay = layout_from_code(f"GO1-C-AAAAA{chr(66 + n // 26)}{chr(65 + n % 26)}", rules)
+        a, b = solver.solve(lay, rules), level.solve(lay, rules)
+        assert (a.outcome, a.best_left) == (b.outcome, b.best_left), lay.name
+        assert_replays_to(lay, rules, b)
+
+
+def test_cli_solve_and_hint(run_cli):
+    res = run_cli(["solve", "--pysol", "1", "--rules", "classic", "--json"])
+    assert res.exit_code == 0
+    import json
+
+    out = json.loads(res.stdout)
+    assert out["winnable"] is False and out["best_cards_left"] == 6 and out["best_app_score"] == 230
+    res = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "d", "--all"])
+    assert res.exit_code == 0 and "keeps a win" in res.stdout
+    res = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "9"])
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_cli_solve_unknown_stock_says_so(run_cli, data_dir):
+    res = run_cli(["solve", "--layout", str(data_dir / "seed000_start.txt")])
+    assert res.exit_code == 1
+    assert "stock order is unknown" in res.stderr and "Traceback" not in res.stderr
