@@ -384,51 +384,38 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                     hlist[n_h] = i
                     hmask[n_h] = fm
                     n_h += 1
+            n_from = 0
             for j in range(n_h):
-                if not (hmask[j] >> r) & 1:
-                    continue
-                i = hlist[j]
-                hk = keys[i] // N_TOP
-                rest = hk
-                for c in range(N_COLS):
-                    h[c] = rest % 6
-                    rest //= 6
-                ck = hk * N_TOP + _canonical_top(acc, h, r)
-                if _test_and_set(seen, ck):
-                    continue
-                if n >= node_limit:
-                    outcome = UNKNOWN
-                    break
-                keys[n] = ck
-                parents[n] = i
-                moves[n] = DRAW
-                levels[n] = s + 1
-                n += 1
+                if (hmask[j] >> r) & 1:
+                    stack[n_from] = hlist[j]
+                    n_from += 1
         else:
             # no dominance across levels: forget this level's keys; only a stuck state draws
+            n_from = 0
             for i in range(lo, hi):
                 k = keys[i]
                 seen[k >> 3] &= ~(np.uint8(1) << np.uint8(k & 7))
-            for i in range(lo, hi):
-                k = keys[i]
-                if k % N_TOP != STUCK:
-                    continue
-                idx = k // N_TOP
-                rest = idx
-                for c in range(N_COLS):
-                    h[c] = rest % 6
-                    rest //= 6
-                ck = idx * N_TOP + _canonical_top(acc, h, r)
-                if _test_and_set(seen, ck):
-                    continue
-                if n >= node_limit:
-                    outcome = UNKNOWN
-                    break
-                keys[n] = ck
-                parents[n] = i
-                moves[n] = DRAW
-                levels[n] = s + 1
-                n += 1
+                if k % N_TOP == STUCK:
+                    stack[n_from] = i
+                    n_from += 1
+        for j in range(n_from):
+            i = stack[j]
+            hk = keys[i] // N_TOP
+            rest = hk
+            for c in range(N_COLS):
+                h[c] = rest % 6
+                rest //= 6
+            ck = hk * N_TOP + _canonical_top(acc, h, r)
+            if _test_and_set(seen, ck):
+                continue
+            if n >= node_limit:
+                outcome = UNKNOWN
+                break
+            keys[n] = ck
+            parents[n] = i
+            moves[n] = DRAW
+            levels[n] = s + 1
+            n += 1
         lo = hi
         s += 1
         if lo == n and not draw_any_time:
