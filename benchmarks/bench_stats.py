@@ -36,7 +36,8 @@ CENSUS_CORES = 2
 
 def measure(out: Path, wall: float | None) -> dict:
     """Throughput figures of the run in ``out``; ``wall`` is its wall time if it was timed here."""
-    df = load_results(out, allow_incomplete=False)
+    # An interrupted run still measures what it solved (chunks are whole ranges of deals).
+    df = load_results(out, allow_incomplete=True)
     m = read_manifest(out)
     if wall is None:  # an existing run: the wall time of its invocations
         wall = sum(i.get("seconds", 0.0) for i in m["invocations"])
@@ -52,7 +53,7 @@ def measure(out: Path, wall: float | None) -> dict:
                         "win_rate": round(float(sub["winnable"].mean()), 4)}
     jobs = max((i.get("jobs", 1) for i in m["invocations"]), default=1)
     return {
-        "deals": deals, "rules": m["rules"], "jobs": jobs, "cpu_count": os.cpu_count(),
+        "deals": deals, "deals_planned": int(m["count"]), "rules": m["rules"], "jobs": jobs, "cpu_count": os.cpu_count(),
         "wall_seconds": round(wall, 1),
         "wall_deals_per_second": round(deals / wall, 1) if wall else None,
         "per_rules": per_rules,
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
         json.dump(res, sys.stdout, indent=2)
         print()
         return
-    print(f"{res['deals']:,} deals, rules {','.join(res['rules'])}, {res['jobs']} jobs on {res['cpu_count']} cores, "
+    print(f"{res['deals']:,} of {res['deals_planned']:,} deals, rules {','.join(res['rules'])}, {res['jobs']} jobs on {res['cpu_count']} cores, "
           f"wall {res['wall_seconds']} s ({res['wall_deals_per_second']} deals/s, all rule sets)")
     print("| rules | deals/s per core (CPU) | win rate |")
     print("|---|---:|---:|")
