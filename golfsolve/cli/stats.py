@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import signal
 from pathlib import Path
@@ -82,8 +83,6 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, ch
         raise InputError("--count N is required (how many deals to solve)")
     start = 0 if start is None else start
     rules = rules or DEFAULT_RULES
-    import os
-
     n_jobs = jobs or os.cpu_count() or 1
     spec = CensusSpec(start, count, tuple(rules),
                       chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs))
