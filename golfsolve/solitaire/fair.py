@@ -35,14 +35,14 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from itertools import islice, permutations
+from itertools import permutations
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from ..cards import card_str, rank_of
+from ..cards import card_str
 from ..errors import InputError
 from .engine import Game
 from .layout import N_TABLEAU, Layout
-from .rules import EASY, EMPTY_TOP, Rules
+from .rules import EASY, Rules
 from .solver import MOVE_DRAW, Solver
 
 #: z for a two-sided 95% interval
