@@ -349,35 +349,32 @@ def _import_dask():
     return Client, LocalCluster, as_completed
 
 
-def _dask_engine(todo: list[tuple[int, int]], rules: tuple[str, ...], jobs: int,
-                 scheduler: Optional[str]) -> Iterator[tuple[int, pd.DataFrame]]:
-    Client, LocalCluster, as_completed = _import_dask()
-    cluster = None
+def _dask_connect(jobs: int, scheduler: Optional[str]):
+    """A connected ``(client, cluster)``; ``cluster`` is None for an external scheduler."""
+    Client, LocalCluster, _ = _import_dask()
     if scheduler:
         try:
-            client = Client(scheduler, timeout="20s")
+            return Client(scheduler, timeout="20s"), None
         except (OSError, TimeoutError, ValueError) as e:
             raise InputError(f"cannot connect to the Dask scheduler at {scheduler}: {e}") from None
-    else:
-        # No scheduler given: a private cluster on this machine, one single-threaded worker
-        # process per job, listening on loopback only.
-        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
-        client = Client(cluster)
+    # No scheduler given: a private cluster on this machine, one single-threaded worker
+    # process per job, listening on loopback only.
+    cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def _dask_engine(todo: list[tuple[int, int]], rules: tuple[str, ...], client) -> Iterator[tuple[int, pd.DataFrame]]:
+    _, _, as_completed = _import_dask()
+    tag = "-".join(rules)
+    futures = [client.submit(_solve_task, (f, n, rules), key=f"golfsolve-chunk-{f}-{n}-{tag}", pure=False)
+               for f, n in todo]
     try:
-        tag = "-".join(rules)
-        futures = [client.submit(_solve_task, (f, n, rules), key=f"golfsolve-chunk-{f}-{n}-{tag}", pure=False)
-                   for f, n in todo]
-        try:
-            for fut in as_completed(futures):
-                yield fut.result()
-                fut.release()
-        finally:
-            client.cancel(futures)
+        for fut in as_completed(futures):
+            yield fut.result()
+            fut.release()
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        client.cancel(futures)
 
 
 @dataclass
@@ -424,16 +421,26 @@ def run_census(
     called after each chunk file is in place. A KeyboardInterrupt stops the workers and
     propagates; every chunk written before it stays, so ``resume=True`` continues.
     """
-    from tqdm import tqdm
-
     if engine not in ("local", "dask"):
         raise InputError(f"unknown engine {engine!r} (local or dask)")
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, not {jobs}")
-    if engine == "dask":
-        _import_dask()  # fail before touching the output directory
-    out = Path(out)
+    # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
+    dask = _dask_connect(jobs, scheduler) if engine == "dask" else None
+    try:
+        return _run(Path(out), spec, resume, engine, jobs, scheduler, command, progress, on_chunk, dask)
+    finally:
+        if dask is not None:
+            dask[0].close()
+            if dask[1] is not None:
+                dask[1].close()
+
+
+def _run(out: Path, spec: CensusSpec, resume: bool, engine: str, jobs: int, scheduler: Optional[str], command: str,
+         progress: Optional[bool], on_chunk: Optional[Callable[[int, int], None]], dask) -> RunResult:
+    from tqdm import tqdm
+
     manifest, todo = prepare_run(out, spec, resume, command)
     total = len(spec.chunks())
     before = total - len(todo)
@@ -443,7 +450,7 @@ def run_census(
     solved = deals = 0
     if todo:
         source = (_local_engine(todo, spec.rules, jobs) if engine == "local"
-                  else _dask_engine(todo, spec.rules, jobs, scheduler))
+                  else _dask_engine(todo, spec.rules, dask[0]))
         done_deals = spec.count - sum(n for _, n in todo)
         bar = tqdm(total=spec.count, initial=done_deals, unit="deal", desc="deals", smoothing=0.1,
                    disable=(None if progress is None else not progress), file=sys.stderr, dynamic_ncols=True)
