@@ -325,13 +325,17 @@ def _local_engine(todo: list[tuple[int, int]], rules: tuple[str, ...], jobs: int
     tasks = [(f, n, rules) for f, n in todo]
     if jobs <= 1 or len(tasks) <= 1:
         # In-process: no pool start-up, and Ctrl-C interrupts between two solves.
-        for t in tasks:
-            yield _solve_task(t)
-        return
-    # fork starts workers in milliseconds with the compiled kernel already imported.
+        return (_solve_task(t) for t in tasks)
+    # fork starts workers in milliseconds with the compiled kernel already imported. The
+    # pool is made here, before the caller starts any thread (tqdm's monitor), because
+    # forking a process that has other threads can copy a lock held by one of them.
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else methods[0])
     pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_init)
+    return _drain(pool, tasks)
+
+
+def _drain(pool, tasks: list) -> Iterator[tuple[int, pd.DataFrame]]:
     try:
         yield from pool.imap_unordered(_solve_task, tasks, chunksize=1)
         pool.close()
