@@ -173,6 +173,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
     best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
     excl = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # accept mask without column c
     order = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # columns in the order tried
+    n_moves = np.empty(MAX_PATH + 1, dtype=np.int64)  # removes, then the draws worth making
+    n_moves[0] = N_COLS + n_jumps[0]
     fmask = np.empty(MAX_PATH + 1, dtype=np.int64)  # accept mask of the state
     fm = 0
     for c in range(N_COLS):
@@ -183,7 +185,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
     while depth >= 0 and outcome == LOST:
         m = nxt[depth]
         s = ss[depth]
-        if m >= N_COLS + n_jumps[s]:
+        if m >= n_moves[depth]:
             depth -= 1
             continue
         nxt[depth] = m + 1
@@ -239,6 +241,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
         hidx[d1] = nid
         fmask[d1] = fm
         nxt[d1] = 0 if ctop != STUCK else N_COLS
+        # a state entered by a draw makes no draws of its own: its parent's draws reach
+        # every stock card its draws would, with fewer cards drawn
+        n_moves[d1] = N_COLS + (n_jumps[ns] if m < N_COLS else 0)
         n_left[d1] = n_left[depth] - (1 if m < N_COLS else 0)
         depth = d1
         if n_left[d1] < best_left:
