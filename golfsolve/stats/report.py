@@ -248,7 +248,9 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
-    bins = np.arange(-5, 366, 10)
+    # A game ends with 350 (won) or max(0, 20 r - 350) after r removed cards: the scores are
+    # 0, 10, 30, ..., 330, 350, so bins 20 wide, one per score, leave no empty gaps.
+    bins = np.arange(0, 361, 20)
     for r in rules:
         ax.hist(df.loc[df["rules"] == r, "app_score"], bins=bins, histtype="step", lw=1.6, color=colors[r],
                 weights=np.full(int((df["rules"] == r).sum()), 100 / max(1, int((df["rules"] == r).sum()))), label=r)
