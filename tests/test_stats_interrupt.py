@@ -84,13 +84,19 @@ def _resume_and_compare(out: Path, reference: pd.DataFrame, run_cli) -> None:
     assert m["invocations"][-1]["chunks_before"] == done_before
 
 
-def test_sigint_stops_cleanly_and_resume_completes_the_table(tmp_path, reference, run_cli):
+@pytest.mark.parametrize("sig, group", [
+    (signal.SIGINT, True),    # Ctrl-C: the terminal signals the whole foreground group
+    (signal.SIGTERM, False),  # kill PID: the main process only, which must stop its workers
+])
+def test_sigint_stops_cleanly_and_resume_completes_the_table(tmp_path, reference, run_cli, sig, group):
     out = tmp_path / "run"
     proc = _start(out)
     try:
         _wait_for_first_chunk(proc, out)
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground group
+        workers = _children(proc.pid)
+        (os.killpg if group else os.kill)(proc.pid, sig)
         _, err = proc.communicate(timeout=60)
+        assert not any(_alive(w) for w in workers)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
