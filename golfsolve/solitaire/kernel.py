@@ -44,6 +44,8 @@ N_HEIGHT_INDEX = 6**7
 N_KEYS = N_HEIGHT_INDEX * N_TOP
 DRAW = N_COLS  # move code of a draw; 0..6 remove from that column
 MAX_PATH = 64  # 35 removes + at most 18 draws
+SLOTS = 4  # dominance entries kept per height vector by the hunt
+EMPTY_SLOT = 0xFFFF
 
 #: kernel outcome codes
 LOST, WON, UNKNOWN = 0, 1, 2
@@ -65,8 +67,9 @@ def new_tables(capacity: int = N_KEYS) -> tuple:
     hlist = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
     hmask = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
     stack = np.zeros(capacity, dtype=np.int32)
-    min_s = np.full(N_KEYS, 255, dtype=np.uint8)
-    return seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, min_s
+    dom = np.full((N_HEIGHT_INDEX, SLOTS), EMPTY_SLOT, dtype=np.uint16)
+    touched = np.zeros(N_HEIGHT_INDEX, dtype=np.int32)
+    return seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched
 
 
 @nb.njit(cache=True, inline="always")
@@ -120,20 +123,51 @@ def _accept_masks(cols, fits):
     return acc
 
 
+@nb.njit(cache=True, inline="always")
+def _dominated_or_record(dom, hid, f, s):
+    """Is state (heights ``hid``, ``s`` drawn, removable columns ``f``) dominated?
+
+    A recorded state with the same heights, no more cards drawn and a superset of
+    removable columns can do everything this one can. If not dominated, the state is
+    recorded (dropping entries it dominates) and the second result says whether the
+    row was empty before, so the caller can note it for clearing.
+    """
+    free = -1
+    used = False
+    for j in range(SLOTS):
+        e = dom[hid, j]
+        if e == EMPTY_SLOT:
+            if free < 0:
+                free = j
+            continue
+        used = True
+        fe = np.int64(e >> 5)
+        se = np.int64(e & 31)
+        if (fe & f) == f and se <= s:
+            return True, False
+        if (f & fe) == fe and s <= se:
+            dom[hid, j] = EMPTY_SLOT
+            if free < 0:
+                free = j
+    if free < 0:
+        free = SLOTS - 1  # row full: forgetting an entry only costs a re-expansion later
+    dom[hid, free] = np.uint16((f << 5) | s)
+    return False, not used
+
+
 @nb.njit(cache=True)
-def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
-    """Depth-first search with stock jumps (draw-any-time rules only).
+def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
+    """Depth-first search with stock jumps and dominance (draw-any-time rules only).
 
     Exact when it finishes within ``node_limit`` expanded states (0: no limit): outcome
     WON or LOST with the fewest cards left. Otherwise UNKNOWN, with the best line found.
-    ``min_s`` must be all 255 and is left so; ``touched`` needs ``node_limit`` entries.
-    ``path`` receives the best line: 0..6 remove from that column, 7 draw one card.
+    ``dom`` (heights index, SLOTS) uint16 must be all EMPTY_SLOT and is left so;
+    ``touched`` (heights index,) int32 is scratch. ``path`` receives the best line: 0..6
+    remove from that column, 7 draw one card.
 
-    Returns ``(outcome, best_left, path_len, nodes)``.
+    Returns ``(outcome, best_left, path_len, nodes)``; nodes counts expansions.
     """
     n_stock = stock.shape[0]
-    if node_limit <= 0 or node_limit > touched.shape[0]:
-        node_limit = touched.shape[0]
     acc = _accept_masks(cols, fits)
     # jumps[s, j]: the stock positions worth drawing to from s, nearest first
     jumps = np.zeros((n_stock + 1, N_RANKS), dtype=np.int64)
@@ -148,99 +182,86 @@ def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
                 n_jumps[s] += 1
     hs = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)
     ss = np.empty(MAX_PATH + 1, dtype=np.int64)
-    tops = np.empty(MAX_PATH + 1, dtype=np.int64)
+    free_cols = np.empty(MAX_PATH + 1, dtype=np.int64)  # columns whose free card fits the top
+    fmask = np.empty(MAX_PATH + 1, dtype=np.int64)  # tops that would free some column
     hidx = np.empty(MAX_PATH + 1, dtype=np.int64)
     nxt = np.empty(MAX_PATH + 1, dtype=np.int64)
+    n_moves = np.empty(MAX_PATH + 1, dtype=np.int64)  # removes, then the draws worth making
     n_left = np.empty(MAX_PATH + 1, dtype=np.int64)
     moves = np.empty(MAX_PATH + 1, dtype=np.int64)
+    best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
     idx = 0
     tab = 0
+    f = 0
+    fm = 0
     for c in range(N_COLS):
         hs[0, c] = h0[c]
         idx += h0[c] * _POW6[c]
         tab += h0[c]
+        a = acc[c, h0[c]]
+        fm |= a
+        if (a >> top0) & 1:
+            f |= 1 << c
     ss[0] = 0
-    tops[0] = top0
+    free_cols[0] = f
+    fmask[0] = fm
     hidx[0] = idx
     nxt[0] = 0
+    n_moves[0] = N_COLS + n_jumps[0]
     n_left[0] = tab
-    key = idx * N_TOP + top0
-    min_s[key] = 0
-    touched[0] = key
+    _dominated_or_record(dom, idx, f, 0)
+    touched[0] = idx
+    n_touched = 1
     nodes = 1
     best_left = tab
     best_len = 0
-    best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
-    excl = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # accept mask without column c
-    order = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # columns in the order tried
-    n_moves = np.empty(MAX_PATH + 1, dtype=np.int64)  # removes, then the draws worth making
-    n_moves[0] = N_COLS + n_jumps[0]
-    fmask = np.empty(MAX_PATH + 1, dtype=np.int64)  # accept mask of the state
-    fm = 0
-    for c in range(N_COLS):
-        fm |= acc[c, h0[c]]
-    fmask[0] = fm
     outcome = WON if tab == 0 else LOST
     depth = 0
     while depth >= 0 and outcome == LOST:
         m = nxt[depth]
-        s = ss[depth]
         if m >= n_moves[depth]:
             depth -= 1
             continue
         nxt[depth] = m + 1
-        if m == 0:
-            # first visit: masks for O(1) child tests, and the column order: tallest
-            # first, since deep columns are the ones that strand cards
-            for c in range(N_COLS):
-                e = 0
-                for c2 in range(N_COLS):
-                    if c2 != c:
-                        e |= acc[c2, hs[depth, c2]]
-                excl[depth, c] = e
-                j = c
-                while j > 0 and hs[depth, order[depth, j - 1]] < hs[depth, c]:
-                    order[depth, j] = order[depth, j - 1]
-                    j -= 1
-                order[depth, j] = c
+        s = ss[depth]
+        d1 = depth + 1
         if m < N_COLS:
-            m = order[depth, m]
-            hc = hs[depth, m]
-            if not (acc[m, hc] >> tops[depth]) & 1:
-                continue  # empty column, or its free card does not fit
-            ntop = cols[m, hc - 1]
+            if not (free_cols[depth] >> m) & 1:
+                continue
+            r = cols[m, hs[depth, m] - 1]
             ns = s
             nid = hidx[depth] - _POW6[m]
-            fm = excl[depth, m] | acc[m, hc - 1]
+            for c in range(N_COLS):
+                hs[d1, c] = hs[depth, c]
+            hs[d1, m] -= 1
         else:
             ns = jumps[s, m - N_COLS]
-            ntop = stock[ns - 1]
-            fm = fmask[depth]
-            if not (fm >> ntop) & 1:
+            r = stock[ns - 1]
+            if not (fmask[depth] >> r) & 1:
                 continue  # a draw to a card that fits nothing: this state dominates it
             nid = hidx[depth]
-        d1 = depth + 1
+            for c in range(N_COLS):
+                hs[d1, c] = hs[depth, c]
+        f = 0
+        fm = 0
         for c in range(N_COLS):
-            hs[d1, c] = hs[depth, c]
-        if m < N_COLS:
-            hs[d1, m] -= 1
-        ctop = _canonical_top(acc, hs[d1], ntop) if (fm >> ntop) & 1 else STUCK
-        key = nid * N_TOP + ctop
-        if min_s[key] <= ns:
+            a = acc[c, hs[d1, c]]
+            fm |= a
+            if (a >> r) & 1:
+                f |= 1 << c
+        dominated, fresh = _dominated_or_record(dom, nid, f, ns)
+        if dominated:
             continue
-        if min_s[key] == 255:
-            if nodes >= node_limit:
-                outcome = UNKNOWN
-                break
-            touched[nodes] = key
-            nodes += 1
-        min_s[key] = ns
+        if fresh:
+            touched[n_touched] = nid
+            n_touched += 1
+        nodes += 1
         moves[depth] = m if m < N_COLS else N_COLS + ns
         ss[d1] = ns
-        tops[d1] = ctop
-        hidx[d1] = nid
+        free_cols[d1] = f
         fmask[d1] = fm
-        nxt[d1] = 0 if ctop != STUCK else N_COLS
+        hidx[d1] = nid
+        nxt[d1] = 0 if f != 0 else N_COLS
         # a state entered by a draw makes no draws of its own: its parent's draws reach
         # every stock card its draws would, with fewer cards drawn
         n_moves[d1] = N_COLS + (n_jumps[ns] if m < N_COLS else 0)
@@ -253,8 +274,11 @@ def hunt(cols, h0, stock, top0, fits, node_limit, min_s, touched, path):
                 best_moves[k] = moves[k]
             if best_left == 0:
                 outcome = WON
-    for k in range(nodes):
-        min_s[touched[k]] = 255
+        elif node_limit > 0 and nodes >= node_limit:
+            outcome = UNKNOWN
+    for k in range(n_touched):
+        for j in range(SLOTS):
+            dom[touched[k], j] = EMPTY_SLOT
     # expand jumps into single draws
     length = 0
     s = 0

@@ -136,10 +136,10 @@ class Solver:
         """Solve a packed position exactly (or up to ``node_limit`` states)."""
         t0 = time.perf_counter()
         fits = rules.fits_table()
-        (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, min_s) = self._tables
+        (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched) = self._tables
         if rules.draw_any_time and not self.level_search:
             outcome, best_left, n, nodes = kernel.hunt(
-                p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(node_limit), min_s, keys, self._path,
+                p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(node_limit), dom, touched, self._path,
             )
         else:
             outcome, best_left, n, nodes = kernel.search(
