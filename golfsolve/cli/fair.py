@@ -50,8 +50,9 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, seed, as_json, qui
               help="Comma-separated rule sets.")
 @click.option("--samples", type=click.IntRange(min=1), default=16, show_default=True,
               help="Stock orders per contested decision of the fair player.")
-@click.option("--first-samples", type=click.IntRange(min=1), default=6, show_default=True,
-              help="Stock orders looked at first; more only when the choice is contested.")
+@click.option("--first-samples", type=click.IntRange(min=1), default=None,
+              help="Look at this many orders first and play at once when the best move keeps every winnable "
+                   "one (cheaper, weaker player). Default: --samples (no shortcut).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
 @click.option("--out", "out_dir", required=True, metavar="DIR", help="Output directory.")
@@ -66,6 +67,8 @@ def fair_stats(start_number, count, rules_list, samples, first_samples, seed, wo
     Example: golfsolve fair-stats --count 200 --workers 2 --out results/fair
     """
     names = [r.strip().lower() for r in rules_list.split(",") if r.strip()]
+    if first_samples is None:
+        first_samples = samples
     command = "golfsolve " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["fair-stats"] \
         else (f"golfsolve fair-stats --start-number {start_number} --count {count} --rules {','.join(names)} "
               f"--samples {samples} --first-samples {first_samples} --seed {seed} --workers {workers} --out {out_dir}")
