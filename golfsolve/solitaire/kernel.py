@@ -190,6 +190,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
     n_left = np.empty(MAX_PATH + 1, dtype=np.int64)
     moves = np.empty(MAX_PATH + 1, dtype=np.int64)
     best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
+    av = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # acc of each column's free card
     idx = 0
     tab = 0
     f = 0
@@ -199,6 +200,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
         idx += h0[c] * _POW6[c]
         tab += h0[c]
         a = acc[c, h0[c]]
+        av[0, c] = a
         fm |= a
         if (a >> top0) & 1:
             f |= 1 << c
@@ -231,24 +233,23 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
             r = cols[m, hs[depth, m] - 1]
             ns = s
             nid = hidx[depth] - _POW6[m]
+            am = acc[m, hs[depth, m] - 1]
+            f = 0
+            fm = 0
             for c in range(N_COLS):
-                hs[d1, c] = hs[depth, c]
-            hs[d1, m] -= 1
+                a = am if c == m else av[depth, c]
+                fm |= a
+                f |= ((a >> r) & 1) << c
         else:
             ns = jumps[s, m - N_COLS]
             r = stock[ns - 1]
-            if not (fmask[depth] >> r) & 1:
+            fm = fmask[depth]
+            if not (fm >> r) & 1:
                 continue  # a draw to a card that fits nothing: this state dominates it
             nid = hidx[depth]
+            f = 0
             for c in range(N_COLS):
-                hs[d1, c] = hs[depth, c]
-        f = 0
-        fm = 0
-        for c in range(N_COLS):
-            a = acc[c, hs[d1, c]]
-            fm |= a
-            if (a >> r) & 1:
-                f |= 1 << c
+                f |= ((av[depth, c] >> r) & 1) << c
         dominated, fresh = _dominated_or_record(dom, nid, f, ns)
         if dominated:
             continue
@@ -256,6 +257,12 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
             touched[n_touched] = nid
             n_touched += 1
         nodes += 1
+        for c in range(N_COLS):
+            hs[d1, c] = hs[depth, c]
+            av[d1, c] = av[depth, c]
+        if m < N_COLS:
+            hs[d1, m] -= 1
+            av[d1, m] = am
         moves[depth] = m if m < N_COLS else N_COLS + ns
         ss[d1] = ns
         free_cols[d1] = f
