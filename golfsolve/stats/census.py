@@ -31,9 +31,8 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
-import numpy as np
 import pandas as pd
 
 from ..errors import InputError
@@ -533,14 +532,6 @@ def run_status(out: str | Path) -> dict:
     return {"chunks_done": len(done), "chunks_total": len(chunks),
             "deals_done": sum(n for _, n in done), "deals_total": spec.count,
             "complete": len(done) == len(chunks)}
-
-
-def iter_rules_frames(df: pd.DataFrame, rules: Iterable[str]) -> Iterator[tuple[str, pd.DataFrame]]:
-    """``(rule set, its rows)`` in the given order, skipping rule sets without rows."""
-    for r in rules:
-        sub = df[df["rules"] == r]
-        if len(sub):
-            yield r, sub
 
 
 __all__ = [
