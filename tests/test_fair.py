@@ -176,6 +176,9 @@ def test_fair_player_never_beats_the_clairvoyant_verdict(solver):
             assert g.moves == () and g.solves == 1  # an unwinnable deal is not played out
         elif not g.won:
             assert g.lost_at == len(g.moves) > 0
+        again = play_fair(layout_from_number(number, CLASSIC), CLASSIC, samples=6, seed=1, solver=solver,
+                          first_samples=3)
+        assert again.moves == g.moves  # the seed makes a game reproducible
 
 
 def test_cli_odds_json(run_cli, data_dir):
