@@ -208,7 +208,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
     free_cols[0] = f
     fmask[0] = fm
     hidx[0] = idx
-    nxt[0] = 0
+    nxt[0] = N_COLS
+    untried = np.empty(MAX_PATH + 1, dtype=np.int64)  # removable columns not yet tried
+    untried[0] = f
     n_moves[0] = N_COLS + n_jumps[0]
     n_left[0] = tab
     _dominated_or_record(dom, idx, f, 0)
@@ -220,16 +222,22 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
     outcome = WON if tab == 0 else LOST
     depth = 0
     while depth >= 0 and outcome == LOST:
-        m = nxt[depth]
-        if m >= n_moves[depth]:
-            depth -= 1
-            continue
-        nxt[depth] = m + 1
+        todo = untried[depth]
+        if todo:
+            # next removable column: lowest set bit
+            m = 0
+            while not (todo >> m) & 1:
+                m += 1
+            untried[depth] = todo & (todo - 1)
+        else:
+            m = nxt[depth]
+            if m >= n_moves[depth]:
+                depth -= 1
+                continue
+            nxt[depth] = m + 1
         s = ss[depth]
         d1 = depth + 1
         if m < N_COLS:
-            if not (free_cols[depth] >> m) & 1:
-                continue
             r = cols[m, hs[depth, m] - 1]
             ns = s
             nid = hidx[depth] - _POW6[m]
@@ -268,7 +276,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
         free_cols[d1] = f
         fmask[d1] = fm
         hidx[d1] = nid
-        nxt[d1] = 0 if f != 0 else N_COLS
+        nxt[d1] = N_COLS
+        untried[d1] = f
         # a state entered by a draw makes no draws of its own: its parent's draws reach
         # every stock card its draws would, with fewer cards drawn
         n_moves[d1] = N_COLS + (n_jumps[ns] if m < N_COLS else 0)
