@@ -180,76 +180,82 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
                 taken |= bit
                 jumps[s, n_jumps[s]] = t
                 n_jumps[s] += 1
-    hs = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)
+    # one height vector and its accept masks, changed in place and restored on the way back
+    h = np.empty(N_COLS, dtype=np.int64)
+    av = np.empty(N_COLS, dtype=np.int64)
     ss = np.empty(MAX_PATH + 1, dtype=np.int64)
-    free_cols = np.empty(MAX_PATH + 1, dtype=np.int64)  # columns whose free card fits the top
     fmask = np.empty(MAX_PATH + 1, dtype=np.int64)  # tops that would free some column
     hidx = np.empty(MAX_PATH + 1, dtype=np.int64)
-    nxt = np.empty(MAX_PATH + 1, dtype=np.int64)
-    n_moves = np.empty(MAX_PATH + 1, dtype=np.int64)  # removes, then the draws worth making
-    n_left = np.empty(MAX_PATH + 1, dtype=np.int64)
+    untried = np.empty(MAX_PATH + 1, dtype=np.int64)  # removable columns not yet tried
+    nxt = np.empty(MAX_PATH + 1, dtype=np.int64)  # next draw to try
+    n_draws = np.empty(MAX_PATH + 1, dtype=np.int64)  # draws worth trying
     moves = np.empty(MAX_PATH + 1, dtype=np.int64)
     best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
-    av = np.empty((MAX_PATH + 1, N_COLS), dtype=np.int64)  # acc of each column's free card
     idx = 0
-    tab = 0
+    n_left = 0
     f = 0
     fm = 0
     for c in range(N_COLS):
-        hs[0, c] = h0[c]
+        h[c] = h0[c]
         idx += h0[c] * _POW6[c]
-        tab += h0[c]
+        n_left += h0[c]
         a = acc[c, h0[c]]
-        av[0, c] = a
+        av[c] = a
         fm |= a
         if (a >> top0) & 1:
             f |= 1 << c
     ss[0] = 0
-    free_cols[0] = f
     fmask[0] = fm
     hidx[0] = idx
-    nxt[0] = N_COLS
-    untried = np.empty(MAX_PATH + 1, dtype=np.int64)  # removable columns not yet tried
     untried[0] = f
-    n_moves[0] = N_COLS + n_jumps[0]
-    n_left[0] = tab
+    fcols = np.empty(MAX_PATH + 1, dtype=np.int64)  # columns the state's top frees
+    fcols[0] = f
+    nxt[0] = 0
+    n_draws[0] = n_jumps[0]
     _dominated_or_record(dom, idx, f, 0)
     touched[0] = idx
     n_touched = 1
     nodes = 1
-    best_left = tab
+    best_left = n_left
     best_len = 0
-    outcome = WON if tab == 0 else LOST
+    outcome = WON if n_left == 0 else LOST
     depth = 0
-    while depth >= 0 and outcome == LOST:
+    while outcome == LOST:
         todo = untried[depth]
+        s = ss[depth]
         if todo:
             # next removable column: lowest set bit
             m = 0
             while not (todo >> m) & 1:
                 m += 1
             untried[depth] = todo & (todo - 1)
-        else:
-            m = nxt[depth]
-            if m >= n_moves[depth]:
-                depth -= 1
-                continue
-            nxt[depth] = m + 1
-        s = ss[depth]
-        d1 = depth + 1
-        if m < N_COLS:
-            r = cols[m, hs[depth, m] - 1]
+            hm = h[m]
+            r = cols[m, hm - 1]
             ns = s
             nid = hidx[depth] - _POW6[m]
-            am = acc[m, hs[depth, m] - 1]
+            am = acc[m, hm - 1]
             f = 0
             fm = 0
             for c in range(N_COLS):
-                a = am if c == m else av[depth, c]
+                a = am if c == m else av[c]
                 fm |= a
                 f |= ((a >> r) & 1) << c
         else:
-            ns = jumps[s, m - N_COLS]
+            j = nxt[depth]
+            if j >= n_draws[depth]:
+                if depth == 0:
+                    break
+                # back to the parent: undo the remove that led here
+                depth -= 1
+                pm = moves[depth]
+                if pm < N_COLS:
+                    h[pm] += 1
+                    av[pm] = acc[pm, h[pm]]
+                    n_left += 1
+                continue
+            nxt[depth] = j + 1
+            m = N_COLS + j
+            ns = jumps[s, j]
             r = stock[ns - 1]
             fm = fmask[depth]
             if not (fm >> r) & 1:
@@ -257,7 +263,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
             nid = hidx[depth]
             f = 0
             for c in range(N_COLS):
-                f |= ((av[depth, c] >> r) & 1) << c
+                f |= ((av[c] >> r) & 1) << c
+            if (f & ~fcols[depth]) == 0:
+                continue  # frees no column this state does not: dominated by it
         dominated, fresh = _dominated_or_record(dom, nid, f, ns)
         if dominated:
             continue
@@ -265,26 +273,26 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
             touched[n_touched] = nid
             n_touched += 1
         nodes += 1
-        for c in range(N_COLS):
-            hs[d1, c] = hs[depth, c]
-            av[d1, c] = av[depth, c]
-        if m < N_COLS:
-            hs[d1, m] -= 1
-            av[d1, m] = am
         moves[depth] = m if m < N_COLS else N_COLS + ns
+        d1 = depth + 1
+        if m < N_COLS:
+            h[m] -= 1
+            av[m] = am
+            n_left -= 1
+            # a state entered by a draw makes no draws of its own: its parent's draws
+            # reach every stock card its draws would, with fewer cards drawn
+            n_draws[d1] = n_jumps[ns]
+        else:
+            n_draws[d1] = 0
         ss[d1] = ns
-        free_cols[d1] = f
         fmask[d1] = fm
         hidx[d1] = nid
-        nxt[d1] = N_COLS
         untried[d1] = f
-        # a state entered by a draw makes no draws of its own: its parent's draws reach
-        # every stock card its draws would, with fewer cards drawn
-        n_moves[d1] = N_COLS + (n_jumps[ns] if m < N_COLS else 0)
-        n_left[d1] = n_left[depth] - (1 if m < N_COLS else 0)
+        fcols[d1] = f
+        nxt[d1] = 0
         depth = d1
-        if n_left[d1] < best_left:
-            best_left = n_left[d1]
+        if n_left < best_left:
+            best_left = n_left
             best_len = d1
             for k in range(d1):
                 best_moves[k] = moves[k]
