@@ -20,11 +20,8 @@ REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pyso
 
 
 def _reference_rows() -> dict[tuple[int, str], dict]:
-    path = REFERENCE
-    if not path.exists():  # CI lays shared/ beside the clone; a developer's checkout too
-        alt = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / REFERENCE.name
-        path = alt
-    with open(path, newline="") as f:
+    # shared/ lies beside the checkout, in CI as on a developer's machine
+    with open(REFERENCE, newline="") as f:
         return {(int(r["pysol_deal"]), r["rules"]): r for r in csv.DictReader(f)}
 
 
