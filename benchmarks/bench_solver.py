@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+from golfsolve.intervals import wilson
 from golfsolve.solitaire.layout import layout_from_pysol
 from golfsolve.solitaire.rules import PRESETS
 from golfsolve.solitaire.solver import Solver, pack
@@ -29,16 +30,6 @@ REF_CSV = HERE.parent.parent / "shared" / "reference" / "pysol-golf-black-hole-s
 #: deals/s, single core, from shared/reference/README.md
 REF_DEALS_PER_S = {"no-card-on-king": 7.1, "queen-on-king": 6.1, "wrap": 17.7}
 REF_MEDIAN_MS = {"no-card-on-king": 87.0, "queen-on-king": 95.0, "wrap": 7.6}
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
-    return (c - h, c + h)
 
 
 def main() -> int:
@@ -89,7 +80,7 @@ def main() -> int:
                     lost_states.append(sol.nodes)
         total = sum(times)
         rate = len(deals) / total
-        lo, hi = wilson(wins, len(deals))
+        _, lo, hi = wilson(wins, len(deals))
         ci = f"{100 * wins / len(deals):.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"
         ms = sorted(t * 1000 for t in times)
         mean_states = statistics.mean(lost_states) if lost_states else float("nan")

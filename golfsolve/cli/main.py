@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import NoReturn
 
 import click
 
@@ -33,7 +34,7 @@ def _register() -> None:
                 raise
 
 
-def fail(message: str, code: int = 2) -> "NoReturn":  # type: ignore[name-defined]
+def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``golfsolve: message`` on stderr and exit with ``code``."""
     click.echo(f"golfsolve: {message}", err=True)
     sys.exit(code)

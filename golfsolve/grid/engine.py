@@ -19,7 +19,7 @@ from ..cards import N_CARDS_MAX, card_str
 from ..errors import InputError
 from .rules import GridRules
 from .scoring import ScoreCard, hole_strokes
-from .view import DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView
+from .view import FLIP, KNOCK, STOCK, SWAP, Placement, PlayerView
 
 #: A hole that has not ended after this many turns is called (a safety net for bots
 #: that never close; the stall rule normally ends such holes first).

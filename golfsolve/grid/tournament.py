@@ -9,7 +9,6 @@ moves one seat every hole, so no bot keeps a seat advantage.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
@@ -18,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..intervals import mean_ci
 from .bots import make_bot
 from .engine import play_match
 from .rules import GridRules
@@ -124,19 +124,6 @@ def load(out: Path) -> Tournament:
 
 
 # -- statistics ----------------------------------------------------------------
-Z95 = 1.959963984540054
-
-
-def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
-    """(mean, low, high): a normal 95% interval for the mean of independent values."""
-    x = np.asarray(x, dtype=float)
-    m = float(x.mean()) if len(x) else float("nan")
-    if len(x) < 2:
-        return m, float("nan"), float("nan")
-    half = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
-    return m, m - half, m + half
-
-
 def bot_summary(t: Tournament) -> pd.DataFrame:
     """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate.
 

@@ -320,6 +320,14 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
     return outcome, best_left, length, nodes
 
 
+@nb.njit(cache=True, inline="always")
+def _record(keys, parents, moves, levels, n, key, parent, move, level):
+    keys[n] = key
+    parents[n] = parent
+    moves[n] = move
+    levels[n] = level
+
+
 @nb.njit(cache=True)
 def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
            seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, path):
@@ -354,10 +362,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
         h[c] = h0[c]
     key = root_idx * N_TOP + _canonical_top(acc, h, top0)
     _test_and_set(seen, key)
-    keys[0] = key
-    parents[0] = -1
-    moves[0] = -1
-    levels[0] = 0
+    _record(keys, parents, moves, levels, 0, key, -1, -1, 0)
     n = 1
     n_h = 0  # distinct height vectors reached, in hlist (with their accept masks)
     best = 0
@@ -411,10 +416,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 if n >= node_limit:
                     outcome = UNKNOWN
                     break
-                keys[n] = ck
-                parents[n] = i
-                moves[n] = c
-                levels[n] = s
+                _record(keys, parents, moves, levels, n, ck, i, c, s)
                 stack[sp] = n
                 sp += 1
                 n += 1
@@ -464,10 +466,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             if n >= node_limit:
                 outcome = UNKNOWN
                 break
-            keys[n] = ck
-            parents[n] = i
-            moves[n] = DRAW
-            levels[n] = s + 1
+            _record(keys, parents, moves, levels, n, ck, i, DRAW, s + 1)
             n += 1
         lo = hi
         s += 1

@@ -25,9 +25,9 @@ import pandas as pd
 # is ever needed.
 from matplotlib.figure import Figure
 
+from ..intervals import wilson
 from .census import load_results, read_manifest, run_status, spec_from_manifest
 
-Z95 = 1.959963984540054
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
 PAR = 45
@@ -54,20 +54,6 @@ FIGURES = {
 # ---------------------------------------------------------------------------
 # statistics
 # ---------------------------------------------------------------------------
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """Proportion ``k / n`` and its Wilson score interval (95% by default)."""
-    if n <= 0:
-        return float("nan"), float("nan"), float("nan")
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # At k = 0 or k = n one end is exactly 0 or 1; rounding must not move it.
-    lo = 0.0 if k == 0 else max(0.0, centre - half)
-    hi = 1.0 if k == n else min(1.0, centre + half)
-    return p, lo, hi
-
-
 def mcnemar(b: int, c: int) -> dict[str, float]:
     """McNemar's test on the discordant counts ``b`` and ``c`` of a paired 2x2 table.
 
