@@ -5,30 +5,33 @@ API (layouts, rules, results) is :mod:`golfsolve.solitaire.solver`.
 
 A state is the seven column heights ``h``, the stock position ``s`` (cards drawn) and
 the rank on the discard (0..12, 13 joker, 14 empty). Suits never matter, so the kernels
-see ranks only. A state is keyed by ``heights_index * 16 + top``, where
-``heights_index`` is the base-6 number of the heights (6**7 = 279,936 values) and top
-15 (``STUCK``) stands for every top that fits none of the free cards: such a state can
-only draw, so which card lies on the discard no longer matters.
+see ranks only, and neither does the top card beyond *which free cards fit it*: a remove
+puts the removed card on top and a draw ignores the top, so two tops that free the same
+columns are the same state, and a top that frees nothing is the single state "must draw".
 
-Stock dominance. With draw-any-time rules ``(h, s', top)`` dominates ``(h, s, top)``
-for ``s' < s``: it can make the same removes, and where the other line draws it can draw
-on to the same stock card. Both searches use it, each in a way that stays sound:
+Dominance. With draw-any-time rules, state ``(h, s', F')`` (``F'``: the columns its top
+frees) can do everything ``(h, s, F)`` can when ``s' <= s`` and ``F' ⊇ F``: the same
+removes, and where the other line draws it draws on to the same stock card. The two
+searches use this in ways that stay sound:
 
-* :func:`hunt` searches depth first, where wins are found fast. A draw is one move
-  "draw until stock card t is on the discard" (only the first card of each rank beyond
-  ``s`` is worth it), so the dominating state never has to pass through the state it
-  pruned; a table holds the smallest ``s`` expanded per key and a state is re-expanded
-  when it turns up with a smaller ``s``. It runs under a node budget.
-* :func:`search` is exhaustive and cache-friendly: it runs level by level in ``s`` (the
-  closure under removes of every state with ``s`` cards drawn, before any state with
-  ``s + 1``), so the first arrival at a key is at its smallest ``s`` and one bit per key
-  is all the pruning needs (6**7 * 16 bits = 560 KB, which stays in cache). Draws are
-  made per height vector: once ``h`` is reached, level ``s + 1`` is seeded with
-  ``(h, stock card s)``. Every expanded state is a record (key, parent, move, level),
-  and the best line is read back through the parents.
-
-With draw-only-when-stuck there is no dominance: :func:`search` then clears its bits
-level by level, and the draw is the single forced step to ``s + 1``.
+* :func:`hunt` (draw-any-time rules) searches depth first, where wins are found fast. A
+  draw is one move "draw until stock card t is on the discard" (only the first card of
+  each rank beyond ``s`` is worth it, and only one that frees a column), so a dominating
+  state never has to pass through the state it pruned; and a state entered by a draw
+  makes no draws of its own, since its parent's draws dominate them. Per height vector
+  a row of four ``(F, s)`` entries (2.2 MB in all) records what was expanded; a state is
+  pruned when a recorded entry dominates it, and entries it dominates are dropped.
+* :func:`search` runs level by level in ``s`` (the closure under removes of every state
+  with ``s`` cards drawn, before any state with ``s + 1``), keyed by
+  ``heights_index * 16 + canonical top`` (``heights_index``: the base-6 number of the
+  heights, 6**7 = 279,936 values; top 15, ``STUCK``, frees nothing). The first arrival
+  at a key is then at its smallest ``s``, so one bit per key is all the pruning needs
+  (560 KB). Draws are made per height vector: once ``h`` is reached, level ``s + 1`` is
+  seeded with ``(h, stock card s)``. Every expanded state is a record (key, parent,
+  move, level), and the best line is read back through the parents. With
+  draw-only-when-stuck rules there is no stock dominance: the bits are cleared level by
+  level and the draw is the single forced step to ``s + 1``. The solver uses it for
+  those rules, and the tests use it as an independent check on :func:`hunt`.
 """
 
 from __future__ import annotations
