@@ -40,30 +40,23 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
+from ..intervals import Z95, wilson as _wilson
 from .engine import Game
 from .layout import N_TABLEAU, Layout
 from .rules import EASY, Rules
 from .solver import MOVE_DRAW, Solver
 
-#: z for a two-sided 95% interval
-Z95 = 1.959963984540054
-
-
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for ``wins`` successes in ``n`` trials (95% by default).
+    """``(low, high)``: the Wilson score interval for ``wins`` of ``n`` (95% by default).
 
-    Chosen over the normal approximation because win chances near 0 or 1 are common
-    here (Easy deals are mostly winnable) and Wilson stays inside [0, 1] and keeps its
-    coverage there.
+    The project's one interval module does the work; Wilson because win chances near 0
+    or 1 are common here (Easy deals are mostly winnable) and it stays inside [0, 1] and
+    keeps its coverage there. With no trials the interval is all of [0, 1].
     """
     if n <= 0:
         return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # clamp: rounding can put the bounds a hair outside [0, 1] or past p at the ends
-    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+    _, lo, hi = _wilson(wins, n, z)
+    return lo, hi
 
 
 # ---------------------------------------------------------------------------
