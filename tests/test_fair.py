@@ -225,3 +225,38 @@ def test_cli_fair_stats_writes_table_and_report(run_cli, tmp_path):
     assert not (df["fair_won"] & ~df["clairvoyant_won"]).any()
     md = (tmp_path / "fair.md").read_text()
     assert "| classic | 2 (deals 5–6) |" in md and "--samples 4" in md
+
+
+def test_fair_stats_in_a_stats_directory_joins_the_report(tmp_path):
+    """`golfsolve fair-stats --out DIR` on a stats run puts its section into `golfsolve report DIR`."""
+    import subprocess
+    import sys
+
+    d = tmp_path / "run"
+    base = [sys.executable, "-m", "golfsolve"]
+    subprocess.run(base + ["stats", "--count", "4", "--rules", "easy", "--jobs", "1", "-q", "--out", str(d)], check=True)
+    subprocess.run(base + ["fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--samples", "3",
+                           "--out", str(d)], check=True, capture_output=True)
+    subprocess.run(base + ["report", str(d)], check=True, capture_output=True)
+    md = (d / "report" / "report.md").read_text(encoding="utf-8")
+    assert "## Fair play against clairvoyant play" in md
+    fair_rows = [ln for ln in md.splitlines() if ln.startswith("| easy | 4 (deals 0–3)")]
+    assert len(fair_rows) == 1
+    assert "Fair play against clairvoyant play" in (d / "report" / "report.html").read_text(encoding="utf-8")
+
+
+def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):
+    import json as _json
+
+    from golfsolve.solitaire.hint import position_after
+    from golfsolve.solitaire.layout import read_layout_file
+    from golfsolve.solitaire.rules import CLASSIC
+
+    args = ["hint", "--layout", str(data_dir / "seed000_start.txt"), "--rules", "classic", "--moves", "d 5 2",
+            "--fair", "--samples", "30", "--json"]
+    res = run_cli(args)
+    assert res.exit_code == 0
+    game = position_after(read_layout_file(data_dir / "seed000_start.txt"), ["d", "5", "2"], CLASSIC)
+    expected = fair_hint(game.to_layout(), CLASSIC, samples=30, seed=0, played=game.pile[:-1])
+    assert _json.loads(res.stdout)["position_win_chance"] == expected.to_json()["position_win_chance"]
+    assert len(game.pile[:-1]) == 3  # AC, 8S and 9C lie under 8C

@@ -65,7 +65,8 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     if fair:
         from ..solitaire.fair import fair_hint
 
-        result = fair_hint(game.to_layout(), game.rules, samples=samples, seed=seed)
+        # the cards under the discard's top are known to be out of the stock
+        result = fair_hint(game.to_layout(), game.rules, samples=samples, seed=seed, played=game.pile[:-1])
         if as_json:
             echo_json(result.to_json())
         else:

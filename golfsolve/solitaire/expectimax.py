@@ -107,7 +107,6 @@ def fair_value(
     for c in pool_cards:
         counts[rank_of(c)] += 1
     cols0 = tuple(tuple(rank_of(c) for c in col) for col in layout.columns)
-    top0 = EMPTY_TOP if layout.discard is None else rank_of(layout.discard)
     stock0 = tuple(None if c is None else rank_of(c) for c in layout.stock)
     pool0 = tuple(counts)
     out = []

@@ -670,14 +670,14 @@ def run_fair_stats(
     return rows
 
 
-def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first_samples: int, seed: int) -> str:
-    """The Markdown section of a fair-stats run: win rates, intervals and the paired gap."""
-    lines = [
-        "## Fair play against clairvoyant play",
-        "",
-        f"Command: `{command}`",
-        "",
-        "*Clairvoyant*: the deal is winnable (exact solve with the real stock order visible). *Fair*: the "
+FAIR_TITLE = "Fair play against clairvoyant play"
+
+
+def fair_intro(command: str, samples: int, first_samples: int, seed: int) -> str:
+    """The paragraph that says what the fair-play table measures and how it was made."""
+    return (
+        f"Command: `{command}`. "
+        "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: the "
         "fair player's real result: at each step it picks the move that keeps a win in the most sampled stock "
         + (f"orders (first {first_samples} orders, {samples} when the choice is contested; "
            if first_samples < samples else f"orders ({samples} per decision; ")
@@ -685,12 +685,14 @@ def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first
         "is turned. "
         "Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but lost "
         "by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
-        "95% Wilson intervals throughout; seed " + str(seed) + ".",
-        "",
-        "| rules | deals | clairvoyant win rate | fair player win rate | gap (paired) | fair wins / winnable deals |"
-        " lost on a draw | solves per deal |",
-        "|---|---:|---|---|---|---|---:|---:|",
-    ]
+        "95% Wilson intervals throughout; seed " + str(seed) + "."
+    )
+
+
+def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the fair-play table: win rates, intervals and the paired gap per rule set."""
+    head = ["rules", "deals", "clairvoyant win rate", "fair player win rate", "gap (paired)",
+            "fair wins / winnable deals", "lost on a draw", "solves per deal"]
     names: list[str] = []
     for r in rows:
         if r["rules"] not in names:
@@ -700,6 +702,7 @@ def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first
         lo, hi = wilson(k, n)
         return f"{100 * k / n:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})" if n else "–"
 
+    out = []
     for name in names:
         rs = [r for r in rows if r["rules"] == name]
         n = len(rs)
@@ -708,17 +711,27 @@ def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first
         gap = sum(bool(r["clairvoyant_won"]) and not r["fair_won"] for r in rs)
         on_draw = sum(bool(r["lost_on_draw"]) for r in rs)
         lo_deal, hi_deal = min(r["deal"] for r in rs), max(r["deal"] for r in rs)
-        lines.append(
-            f"| {name} | {n:,} (deals {lo_deal}–{hi_deal}) | {pct(c, n)} | {pct(f, n)} | {pct(gap, n)} | "
-            f"{pct(f, c)} | {on_draw} of {gap} | {sum(r['solves'] for r in rs) / n:,.0f} |"
-        )
+        out.append([name, f"{n:,} (deals {lo_deal}–{hi_deal})", pct(c, n), pct(f, n), pct(gap, n), pct(f, c),
+                    f"{on_draw} of {gap}", f"{sum(r['solves'] for r in rs) / n:,.0f}"])
+    return head, out
+
+
+def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first_samples: int, seed: int) -> str:
+    """The Markdown section of a fair-stats run: win rates, intervals and the paired gap."""
+    head, table = fair_table(rows)
+    lines = [f"## {FAIR_TITLE}", "", fair_intro(command, samples, first_samples, seed), "",
+             "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    lines += ["| " + " | ".join(r) + " |" for r in table]
     lines.append("")
     return "\n".join(lines)
 
 
 def write_fair_report(rows: Sequence[dict], out_dir: str, command: str, samples: int, first_samples: int,
                       seed: int) -> dict[str, str]:
-    """Write ``fair_deals.parquet`` (or ``.csv`` without pyarrow) and ``fair.md`` into ``out_dir``."""
+    """Write ``fair_deals.parquet`` (or ``.csv`` without pyarrow), ``fair.json`` (how it was made)
+    and ``fair.md`` into ``out_dir``. In a ``golfsolve stats`` directory, ``golfsolve report``
+    then adds the section to its report."""
+    import json
     from pathlib import Path
 
     import pandas as pd
@@ -733,9 +746,30 @@ def write_fair_report(rows: Sequence[dict], out_dir: str, command: str, samples:
     except ImportError:
         df.to_csv(out / "fair_deals.csv", index=False)
         paths["table"] = str(out / "fair_deals.csv")
+    meta = {"command": command, "samples": samples, "first_samples": first_samples, "seed": seed}
+    (out / "fair.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
     (out / "fair.md").write_text(fair_report_markdown(rows, command, samples, first_samples, seed), encoding="utf-8")
     paths["report"] = str(out / "fair.md")
     return paths
+
+
+def load_fair_section(directory: str) -> Optional[dict]:
+    """The fair-play section of a directory written by :func:`write_fair_report`, if any:
+    ``{"title", "intro", "head", "rows"}``, ready for a report."""
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    d = Path(directory)
+    if not (d / "fair.json").exists():
+        return None
+    table = d / "fair_deals.parquet"
+    df = pd.read_parquet(table) if table.exists() else pd.read_csv(d / "fair_deals.csv")
+    meta = json.loads((d / "fair.json").read_text(encoding="utf-8"))
+    head, rows = fair_table(df.to_dict("records"))
+    return {"title": FAIR_TITLE, "head": head, "rows": rows,
+            "intro": fair_intro(meta["command"], meta["samples"], meta["first_samples"], meta["seed"])}
 
 
 __all__ = [

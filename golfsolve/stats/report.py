@@ -26,6 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..intervals import wilson
+from ..solitaire.fair import load_fair_section
 from .census import load_results, read_manifest, run_status, spec_from_manifest
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
@@ -163,6 +164,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None) -> dic
         "deals": int(df["deal"].nunique()),
         "deals_total": spec.count,
         "complete": status["complete"],
+        "fair": load_fair_section(str(stats_dir)),
         "win_rates": _win_rates(df, rules),
         "paired": _paired(wide, rules),
         "cards_left": cards_left,
@@ -261,7 +263,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.set_xlabel("cards left summed over 9 consecutive deals (lower is better)")
     ax.set_ylabel("share of matches (%)")
     ax.set_title(FIGURES["nine_deal_match.png"])
-    ax.legend(fontsize=8)
+    if any(len(totals[r]) for r in rules):  # fewer than 9 deals make no match
+        ax.legend(fontsize=8)
     paths.append(_finish(fig, data, out / "nine_deal_match.png"))
 
     fig = Figure(figsize=(7, 4.2))
@@ -368,6 +371,11 @@ def _blocks(data: dict) -> list[tuple]:
                    "core = solves / their summed CPU time, which other programs on a shared machine do not "
                    "inflate."))
     b.append(("img", "solve_time.png", FIGURES["solve_time.png"]))
+    fair = data.get("fair")
+    if fair:  # written into this directory by 'golfsolve fair-stats --out DIR'
+        b.append(("h2", fair["title"]))
+        b.append(("p", fair["intro"]))
+        b.append(("table", fair["head"], fair["rows"]))
     return b
 
 
