@@ -14,6 +14,14 @@ import numpy as np  # noqa: E402
 from .tournament import Tournament, all_differences, bot_summary  # noqa: E402
 
 
+def _save(fig, path):
+    """Write a finished figure and free it."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def _fmt(m: float, lo: float, hi: float, pct: bool = False) -> str:
     if pct:
         return f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
@@ -45,11 +53,7 @@ def write_plots(t: Tournament, out: Path) -> list[Path]:
     ax.bar(s["bot"], y, yerr=err, capsize=6, color="#4c72b0")
     ax.set_ylabel("strokes per hole (lower is better)")
     ax.set_title("Mean strokes per hole, 95% intervals")
-    fig.tight_layout()
-    p = out / "strokes.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(_save(fig, out / "strokes.png"))
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     lo, hi = int(t.holes["strokes"].min()), int(t.holes["strokes"].max())
@@ -59,11 +63,7 @@ def write_plots(t: Tournament, out: Path) -> list[Path]:
     ax.set_xlabel("strokes in a hole")
     ax.set_ylabel("share of holes")
     ax.legend()
-    fig.tight_layout()
-    p = out / "distribution.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(_save(fig, out / "distribution.png"))
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     w = s["win_rate"].to_numpy()
@@ -71,11 +71,7 @@ def write_plots(t: Tournament, out: Path) -> list[Path]:
     ax.bar(s["bot"], 100 * w, yerr=100 * werr, capsize=6, color="#55a868")
     ax.set_ylabel("matches won per seat (%)")
     ax.set_title("Win rate (shared wins split), 95% intervals")
-    fig.tight_layout()
-    p = out / "wins.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(_save(fig, out / "wins.png"))
     return paths
 
 
