@@ -350,7 +350,7 @@ class MoveChance:
     """One legal move and the estimated chance of still winning after it."""
 
     move: str  # '1'..'7' or 'd'
-    card: Optional[str]  # the card a remove puts on the discard; None for a draw (unknown)
+    card: Optional[str]  # the card the move puts on the discard; None for a draw of an unknown card
     wins: int
     samples: int
     low: float
@@ -465,7 +465,11 @@ def fair_hint(
     for m in order:
         w = sum(vals[m])
         lo, hi = (w / n, w / n) if exact else wilson(w, n)
-        card = None if m == MOVE_DRAW else card_str(layout.columns[int(m) - 1][-1])
+        if m == MOVE_DRAW:  # a known next stock card (a partial layout's prefix) is shown
+            nxt = layout.stock[0] if layout.stock else None
+            card = None if nxt is None else card_str(nxt)
+        else:
+            card = card_str(layout.columns[int(m) - 1][-1])
         ahead = sum(1 for a, b in zip(vals[m], best) if a and not b)
         behind = sum(1 for a, b in zip(vals[m], best) if b and not a)
         ranked.append(MoveChance(m, card, w, n, lo, hi, ahead, behind))
