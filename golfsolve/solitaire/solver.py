@@ -149,14 +149,3 @@ class Solver:
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
         line = tuple(move_name(int(m)) for m in self._path[:n])
         return Solution(name, int(best_left), line, int(nodes), time.perf_counter() - t0, rules)
-
-
-_default: Optional[Solver] = None
-
-
-def solve(layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0) -> Solution:
-    """Solve a position with a shared :class:`Solver` (see :meth:`Solver.solve`)."""
-    global _default
-    if _default is None:
-        _default = Solver()
-    return _default.solve(layout, rules, node_limit)
