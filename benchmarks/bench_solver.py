@@ -29,7 +29,6 @@ HERE = Path(__file__).resolve().parent
 REF_CSV = HERE.parent.parent / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
 #: deals/s, single core, from shared/reference/README.md
 REF_DEALS_PER_S = {"no-card-on-king": 7.1, "queen-on-king": 6.1, "wrap": 17.7}
-REF_MEDIAN_MS = {"no-card-on-king": 87.0, "queen-on-king": 95.0, "wrap": 7.6}
 
 
 def main() -> int:

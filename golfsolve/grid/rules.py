@@ -7,7 +7,7 @@ collected in the ``danish`` preset. A rule set can be written as a spec string,
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -214,6 +214,3 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
     except TypeError as e:  # an unknown override name is a programming error made readable
         raise InputError(str(e)) from None
 
-
-def with_players(rules: GridRules, players: int) -> GridRules:
-    return replace(rules, players=players)

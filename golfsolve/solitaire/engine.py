@@ -108,11 +108,6 @@ class Game:
         """The discard pile's top card, ``None`` when the pile is empty."""
         return self.pile[-1] if self.pile else None
 
-    def free_card(self, col: int) -> Optional[int]:
-        """The free card of column ``col`` (1..7), ``None`` when the column is empty."""
-        column = self.columns[self._col_index(col)]
-        return column[-1] if column else None
-
     def traditional_score(self) -> int:
         """The traditional score: the number of cards left on the table (lower is better)."""
         return sum(len(c) for c in self.columns)
@@ -121,10 +116,6 @@ class Game:
     def over(self) -> bool:
         """True when the game is won or locked."""
         return self.won or self.locked
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._history)
 
     def _fits(self, card: int) -> bool:
         top = self.top()
