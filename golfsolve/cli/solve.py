@@ -15,15 +15,17 @@ from .main import cli, fail
 @layout_options
 @click.option("--node-limit", type=click.IntRange(min=0), default=0,
               help="Stop after this many states and answer 'unknown' (0: no limit).")
+@click.option("--verdict-only", is_flag=True,
+              help="Answer winnable or not only; skip the search for the fewest cards left (faster on lost deals).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def solve(code, layout_file, pysol, rules_spec, node_limit, as_json):
+def solve(code, layout_file, pysol, rules_spec, node_limit, verdict_only, as_json):
     """Is the deal winnable, and how? Exact: a win with its moves, or the fewest cards left.
 
     Example: golfsolve solve GO1-E-AAAAAAB
     """
     lay = get_layout(code, layout_file, pysol, rules_spec)
     try:
-        sol = Solver().solve(lay, lay.rules, node_limit)
+        sol = Solver().solve(lay, lay.rules, node_limit, verdict_only=verdict_only)
     except StockUnknownError as e:
         fail(f"{lay.name or 'layout'}: {e}", 1)
     if as_json:
@@ -33,7 +35,7 @@ def solve(code, layout_file, pysol, rules_spec, node_limit, as_json):
         click.echo(f"{lay.name or 'layout'} ({lay.rules.describe()}): {verdict}")
         if sol.outcome == "won":
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
-        else:
+        elif sol.best_left is not None:
             label = "best line found" if sol.outcome == "unknown" else "best play"
             click.echo(f"{label}: {sol.best_left} cards left, app score {sol.app_score}")
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
