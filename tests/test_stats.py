@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from golfsolve.errors import BAD_INPUT, InputError
+from golfsolve.errors import InputError
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
@@ -46,7 +46,7 @@ def test_rules_list_is_canonical_and_rejects_repeats_and_unknown_names():
     assert parse_rules_list("wrap,queen-on-king,no-card-on-king") == ("easy", "classic", "dead-king")
     with pytest.raises(InputError, match="twice"):
         parse_rules_list("easy,wrap")
-    with pytest.raises(BAD_INPUT, match="unknown rule set"):
+    with pytest.raises(InputError, match="unknown rule set"):
         parse_rules_list("easy,nope")
     with pytest.raises(InputError):
         parse_rules_list(" , ")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
+import sys
+from typing import NoReturn, Optional
 
 import click
 
@@ -31,3 +32,9 @@ def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[
 
 def echo_json(obj) -> None:
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``golfsolve: message`` on stderr and exit with ``code``."""
+    click.echo(f"golfsolve: {message}", err=True)
+    sys.exit(code)

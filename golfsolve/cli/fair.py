@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from ..solitaire.fair import odds as odds_of, run_fair_stats, write_fair_report
+from ..solitaire.fair import odds as odds_of
+from ..stats.fairstats import run_fair_stats, write_fair_report
 from .common import echo_json, get_layout, layout_options
-from .main import cli
 
 
-@cli.command()
+@click.command()
 @layout_options
 @click.option("--fair", is_flag=True,
               help="Forget the stock order of a deal code or full layout (nothing drawn yet).")
@@ -42,7 +42,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, seed, as_json, qui
             click.echo("(the stock order is known, so this is the exact answer; add --fair to forget it)")
 
 
-@cli.command("fair-stats")
+@click.command("fair-stats")
 @click.option("--start-number", type=click.IntRange(min=0), default=0, show_default=True,
               help="First GO1 deal number.")
 @click.option("--count", type=click.IntRange(min=1), default=100, show_default=True, help="Deals per rule set.")

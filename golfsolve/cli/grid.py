@@ -12,7 +12,6 @@ import numpy as np
 from ..cards import card_str
 from ..errors import InputError
 from .common import echo_json
-from .main import cli
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -33,7 +32,7 @@ def _table_options(f):
     return f
 
 
-@cli.group()
+@click.group()
 def grid() -> None:
     """Grid Golf (2-6 players): simulate bots, report, or play against them."""
 

@@ -11,8 +11,7 @@ from typing import Optional
 import click
 
 from ..errors import InputError
-from .common import echo_json
-from .main import cli, fail
+from .common import echo_json, fail
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -29,7 +28,7 @@ def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt
 
 
-@cli.command()
+@click.command()
 @click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
 @click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
 @click.option("--count", type=int, default=None, metavar="N", help="How many consecutive deals to solve.")
@@ -119,7 +118,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, ch
                + f" (deals {spec.start}..{spec.end - 1})")
 
 
-@cli.command()
+@click.command()
 @click.argument("stats_dir", metavar="DIR")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
               help="Where report.md, report.html and the PNG plots go (default: DIR/report).")

@@ -26,7 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..intervals import wilson
-from ..solitaire.fair import load_fair_section
+from .fairstats import load_fair_section
 from .census import load_results, read_manifest, run_status, spec_from_manifest
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
