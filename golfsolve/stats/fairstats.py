@@ -6,21 +6,41 @@ over many deals (in worker processes), and turns the rows into the report's tabl
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Optional, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Optional, Sequence
+
+import pandas as pd
 
 from ..errors import InputError
-from ..solitaire.fair import _progress, play_fair, wilson
+from ..solitaire.fair import play_fair, wilson
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
+from .runfolder import RunKey, compute, load_chunks, open_run, read_manifest, run_folder_chunks
+
+FORMAT = "golfsolve-fair-stats/1"
+#: The largest default chunk: a fair game takes about a second, so an interrupted run loses
+#: well under a minute per worker.
+MAX_DEFAULT_CHUNK = 20
+#: Columns of every chunk (one row per deal and rule set).
+FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", "fair_won", "lost_at",
+                "lost_on_draw", "moves", "decisions", "solves", "seconds")
+#: The report written into the run folder (the underscore keeps it out of pandas' way).
+REPORT_NAME = "_fair.md"
 
 _WORKER_SOLVER: Optional[Solver] = None
 
 
-def _worker_init() -> None:
-    # one Solver per process: its work tables are large and reused by every solve
+def _worker_init(rules: Sequence[str] = ()) -> None:
+    # one Solver per process: its work tables are large and reused by every solve; a solve
+    # under each rule set loads its kernel before any game is timed
     global _WORKER_SOLVER
     _WORKER_SOLVER = Solver()
+    for r in rules:
+        rs = get_rules(r)
+        _WORKER_SOLVER.solve(layout_from_number(0, rs), rs)
 
 
 def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int, seed: int,
@@ -40,51 +60,105 @@ def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int
     }
 
 
-def _row_task(args: tuple) -> dict:
-    return fair_deal_row(*args)
+@dataclass(frozen=True)
+class FairSpec:
+    """A fair-stats run: deals ``start .. start + count - 1`` under each of ``rules``, the fair
+    player deciding on ``samples`` stock orders (``first_samples`` for a first look), seeded
+    by ``seed``, in chunks of ``chunk_size`` deals."""
+
+    start: int
+    count: int
+    rules: tuple[str, ...]
+    samples: int = 16
+    first_samples: Optional[int] = None
+    seed: int = 0
+    chunk_size: int = MAX_DEFAULT_CHUNK
+
+    def __post_init__(self) -> None:
+        from ..solitaire.dealcode import N_DEALS
+
+        for r in self.rules:
+            get_rules(r)  # bad names are bad input before any work starts
+        if not self.rules:
+            raise InputError("--rules needs at least one rule set, e.g. easy,classic")
+        for name, v in (("--count", self.count), ("--samples", self.samples), ("--chunk-size", self.chunk_size),
+                        ("--first-samples", self.first)):
+            if v < 1:
+                raise InputError(f"{name} must be at least 1, not {v}")
+        if not 0 <= self.start or self.start + self.count > N_DEALS:
+            raise InputError(f"deals {self.start}..{self.start + self.count - 1} are outside 0..{N_DEALS - 1}")
+        if not 0 <= self.seed < 2**64:
+            raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
+
+    @property
+    def first(self) -> int:
+        """The first look's sample count (``samples`` when there is no first look)."""
+        return self.samples if self.first_samples is None else self.first_samples
+
+    def run_key(self) -> RunKey:
+        return RunKey(FORMAT, self.start, self.count, tuple(self.rules), self.chunk_size,
+                      (("first_samples", self.first), ("samples", self.samples), ("seed", self.seed)))
+
+
+def spec_from_manifest(m: dict) -> FairSpec:
+    """The :class:`FairSpec` a fair-stats manifest describes."""
+    p = m["params"]
+    return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), int(p["first_samples"]),
+                    int(p["seed"]), int(m["chunk_size"]))
+
+
+def read_fair_manifest(out: str | Path) -> dict:
+    """The manifest of the fair-stats run in ``out``; :class:`InputError` when there is none."""
+    return read_manifest(out, FORMAT)
+
+
+def play_chunk(task: tuple) -> pd.DataFrame:
+    """The rows of one chunk: its deals, deal-major, under each of its rule sets."""
+    chunk, samples, first_samples, seed = task
+    rows = [fair_deal_row(r, n, samples, first_samples, seed)
+            for n in range(chunk.first, chunk.first + chunk.count) for r in chunk.groups]
+    return pd.DataFrame(rows, columns=list(FAIR_COLUMNS))
 
 
 def run_fair_stats(
-    start: int,
-    count: int,
-    rules_names: Sequence[str],
-    samples: int = 16,
-    first_samples: Optional[int] = None,
-    seed: int = 0,
+    out: str | Path,
+    spec: FairSpec,
+    *,
+    resume: bool = False,
+    extend: bool = False,
     workers: int = 1,
-    progress: bool = False,
-    checkpoint: Optional[Callable[[list[dict]], None]] = None,
-    checkpoint_every: int = 200,
-) -> list[dict]:
-    """Play deals ``start .. start+count-1`` under each rule set fairly; one row each.
+    command: str = "",
+    progress: Optional[bool] = None,
+) -> dict:
+    """Play the deals of ``spec`` fairly into the run folder ``out``, chunk by chunk.
 
-    Deals go out deal by deal with every rule set, so a run stopped early still covers
-    the rule sets evenly; ``checkpoint(rows)`` is called every ``checkpoint_every`` rows.
+    Only the chunks that are missing or damaged are played (``resume``); ``extend`` grows
+    the run in ``out`` to ``spec``. Every finished chunk is on disk at once, so an
+    interrupted run (KeyboardInterrupt, kill) keeps them. Returns the invocation's
+    manifest entry, with ``repaired`` naming the chunks that were damaged.
     """
-    for r in rules_names:
-        get_rules(r)  # bad names are bad input before any work starts
-    first_samples = samples if first_samples is None else first_samples
-    if count < 1 or samples < 1 or first_samples < 1 or workers < 1:
-        raise InputError("count, samples, first samples and workers must be at least 1")
-    tasks = [(r, n, samples, first_samples, seed) for n in range(start, start + count) for r in rules_names]
-    rows: list[dict] = []
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, not {workers}")
+    folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command)
+    todo = folder.todo("deal", "rules", 1)
+    full = spec_from_manifest(folder.manifest)
+    tasks = [(c, full.samples, full.first, full.seed) for c in todo]
+    source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers, partial(_worker_init, full.rules)))
+    inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
+                            info={"workers": workers})
+    inv["repaired"] = [f"{name}: {why}" for name, why in folder.repairs]
+    return inv
 
-    def collect(it: Iterator[dict]) -> None:
-        for row in _progress(it, len(tasks), progress, "fair games"):
-            rows.append(row)
-            if checkpoint is not None and len(rows) % checkpoint_every == 0:
-                checkpoint(rows)
 
-    if workers == 1:
-        _worker_init()
-        collect(_row_task(t) for t in tasks)
-    else:
-        import multiprocessing as mp
-
-        with mp.get_context().Pool(workers, initializer=_worker_init) as pool:
-            collect(pool.imap_unordered(_row_task, tasks, chunksize=2))
-    rows.sort(key=lambda r: (list(rules_names).index(r["rules"]), r["deal"]))
-    return rows
+def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame:
+    """Every row of the fair-stats run in ``out``, sorted by rule order then deal."""
+    m, frames = load_chunks(out, FORMAT, "deal", "rules", 1, allow_incomplete)
+    if not frames:
+        return pd.DataFrame(columns=list(FAIR_COLUMNS))
+    df = pd.concat(frames, ignore_index=True)
+    order = {r: i for i, r in enumerate(m["rules"])}
+    return (df.assign(_r=df["rules"].map(order)).sort_values(["_r", "deal"], kind="stable")
+            .drop(columns="_r").reset_index(drop=True))
 
 
 FAIR_TITLE = "Fair play against clairvoyant play"
@@ -143,49 +217,26 @@ def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first
     return "\n".join(lines)
 
 
-def write_fair_report(rows: Sequence[dict], out_dir: str, command: str, samples: int, first_samples: int,
-                      seed: int) -> dict[str, str]:
-    """Write ``fair_deals.parquet`` (or ``.csv`` without pyarrow), ``fair.json`` (how it was made)
-    and ``fair.md`` into ``out_dir``. In a ``golfsolve stats`` directory, ``golfsolve report``
-    then adds the section to its report."""
-    import json
-    from pathlib import Path
-
-    import pandas as pd
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    df = pd.DataFrame(list(rows))
-    paths = {}
-    try:
-        df.to_parquet(out / "fair_deals.parquet", index=False)
-        paths["table"] = str(out / "fair_deals.parquet")
-    except ImportError:
-        df.to_csv(out / "fair_deals.csv", index=False)
-        paths["table"] = str(out / "fair_deals.csv")
-    meta = {"command": command, "samples": samples, "first_samples": first_samples, "seed": seed}
-    (out / "fair.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
-    (out / "fair.md").write_text(fair_report_markdown(rows, command, samples, first_samples, seed), encoding="utf-8")
-    paths["report"] = str(out / "fair.md")
-    return paths
+def write_fair_report(out: str | Path) -> dict[str, str]:
+    """Write the fair-play section of the run in ``out`` to ``out/_fair.md``; return the paths
+    of the run folder (its table) and of the report."""
+    m = read_fair_manifest(out)
+    spec = spec_from_manifest(m)
+    rows = load_fair_results(out).to_dict("records")
+    path = Path(out) / REPORT_NAME
+    path.write_text(fair_report_markdown(rows, m.get("command", ""), spec.samples, spec.first, spec.seed),
+                    encoding="utf-8")
+    return {"table": str(out), "report": str(path)}
 
 
-def load_fair_section(directory: str) -> Optional[dict]:
-    """The fair-play section of a directory written by :func:`write_fair_report`, if any:
-    ``{"title", "intro", "head", "rows"}``, ready for a report."""
-    import json
-    from pathlib import Path
-
-    import pandas as pd
-
-    d = Path(directory)
-    if not (d / "fair.json").exists():
+def load_fair_section(directory: str | Path) -> Optional[dict]:
+    """The fair-play section of the fair-stats run in ``directory``:
+    ``{"title", "intro", "head", "rows"}``, ready for a report; None when it has no rows yet."""
+    m = read_fair_manifest(directory)
+    spec = spec_from_manifest(m)
+    rows = load_fair_results(directory).to_dict("records")
+    if not rows:
         return None
-    table = d / "fair_deals.parquet"
-    df = pd.read_parquet(table) if table.exists() else pd.read_csv(d / "fair_deals.csv")
-    meta = json.loads((d / "fair.json").read_text(encoding="utf-8"))
-    head, rows = fair_table(df.to_dict("records"))
-    return {"title": FAIR_TITLE, "head": head, "rows": rows,
-            "intro": fair_intro(meta["command"], meta["samples"], meta["first_samples"], meta["seed"])}
-
-
+    head, table = fair_table(rows)
+    return {"title": FAIR_TITLE, "head": head, "rows": table,
+            "intro": fair_intro(m.get("command", ""), spec.samples, spec.first, spec.seed)}
