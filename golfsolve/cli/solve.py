@@ -7,11 +7,10 @@ import click
 from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, get_layout, layout_options
-from .main import cli, fail
+from .common import echo_json, fail, get_layout, layout_options
 
 
-@cli.command()
+@click.command()
 @layout_options
 @click.option("--node-limit", type=click.IntRange(min=0), default=0,
               help="Stop after this many states and answer 'unknown' (0: no limit).")
@@ -44,7 +43,7 @@ def solve(code, layout_file, pysol, rules_spec, node_limit, verdict_only, as_jso
         raise SystemExit(1)
 
 
-@cli.command()
+@click.command()
 @layout_options
 @click.option("--moves", "moves_text", default="", metavar="MOVES",
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")

@@ -275,7 +275,9 @@ BOT_KINDS = ("random", "greedy", "mc")
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
     """A bot from its name: ``random``, ``greedy``, ``mc`` or ``mc:SAMPLES``."""
     s = spec.strip().lower()
-    kind, _, arg = s.partition(":")
+    kind, colon, arg = s.partition(":")
+    if colon and not arg.strip():
+        raise InputError(f"bot {spec!r} needs a sample count after the colon, e.g. mc:200")
     if kind == "random" and not arg:
         return RandomBot(rng, name="random")
     if kind == "greedy" and not arg:
