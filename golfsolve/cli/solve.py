@@ -110,8 +110,10 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
 @click.option("--all", "show_all", is_flag=True, help="Rank every legal move, not just the best.")
 @click.option("--fair", is_flag=True,
-              help="Don't peek at the stock: sample the unseen cards (see 'golfsolve odds').")
-@click.option("--samples", type=click.IntRange(min=1), default=200, help="Samples for --fair.")
+              help="Don't peek at the stock: forget its order and rank moves by their value without it "
+                   "(exact when few cards are unknown; see docs/fair.md).")
+@click.option("--samples", type=click.IntRange(min=1), default=48, show_default=True,
+              help="Sampled stock orders for --fair.")
 @click.option("--seed", type=int, default=0, help="Random seed for --fair.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=0, help="Per-move state limit (0: none).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -125,10 +127,15 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     if game.over:
         fail(f"the game is already over: {game.status_message()}", 2)
     if fair:
-        from ..solitaire.fair import fair_hint
+        from ..solitaire.fairvalue import fair_hint
 
-        # the cards under the discard's top are known to be out of the stock
-        result = fair_hint(game.to_layout(), game.rules, samples=samples, seed=seed, played=game.pile[:-1])
+        # honest by construction: a code, a --pysol deal or a full layout knows the stock
+        # order, which a player does not; forget it (a partial layout keeps the places it
+        # declares known). The cards under the discard's top were seen being played.
+        view = game.to_layout()
+        if lay.stock_known:
+            view = view.forget_stock(0)
+        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=game.pile[:-1])
         if as_json:
             echo_json(result.to_json())
         else:
