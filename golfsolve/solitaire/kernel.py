@@ -241,9 +241,13 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     if best0 < best_left:
         best_left = best0
     outcome = WON if n_left == 0 else LOST
+    # lbu[d]: an upper bound on the raw bound of the state at depth d (exact where it
+    # was computed): a child whose lbu cannot reach the pruning threshold needs no
+    # program run (see bounds.raw_bound for how far one move can raise it)
+    lbu = np.empty(MAX_PATH + 1, dtype=np.int64)
+    lbu[0] = bounds.raw_bound(tcnt, scnt, 0, top0 if f else -1, n_left, links)
     if bounded and outcome == LOST:
-        lb = bounds.cards_left_bound(tcnt, scnt[0], top0 if f else -1, n_left, links)
-        if lb >= best_left or lb >= cut:
+        if lbu[0] >= best_left or lbu[0] >= cut:
             untried[0] = 0
             n_draws[0] = 0
     depth = 0
@@ -301,15 +305,16 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         if fresh:
             touched[n_touched] = nid
             n_touched += 1
-        if bounded:
+        lb = lbu[depth] + (bounds.REMOVE_RISE if m < N_COLS else ns - s)
+        if bounded and (lb >= best_left or lb >= cut):
             # recorded but not expanded: a state it dominates is no better, so the
             # record may still prune it
             if m < N_COLS:
                 tcnt[r] -= 1
-                lb = bounds.cards_left_bound(tcnt, scnt[ns], r if f else -1, n_left - 1, links)
+                lb = bounds.raw_bound(tcnt, scnt, ns, r if f else -1, n_left - 1, links)
                 tcnt[r] += 1
             else:
-                lb = bounds.cards_left_bound(tcnt, scnt[ns], r, n_left, links)
+                lb = bounds.raw_bound(tcnt, scnt, ns, r, n_left, links)
             if lb >= best_left or lb >= cut:
                 continue
         nodes += 1
@@ -326,6 +331,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         else:
             n_draws[d1] = 0
         ss[d1] = ns
+        lbu[d1] = lb
         fmask[d1] = fm
         hidx[d1] = nid
         untried[d1] = f
@@ -445,7 +451,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
     done = best_left <= floor
     if bounded and outcome == LOST and not done:
         _table_counts(cols, h, tcnt)
-        lb = bounds.cards_left_bound(tcnt, scnt[0], top0 if key % N_TOP != STUCK else -1, tcnt.sum(), links)
+        lb = bounds.raw_bound(tcnt, scnt, 0, top0 if key % N_TOP != STUCK else -1, tcnt.sum(), links)
         done = lb >= best_left or lb >= cut
     lo = 0  # first record of the current level
     s = 0
@@ -501,7 +507,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                     continue
                 if bounded:
                     tcnt[rr] -= 1
-                    lb = bounds.cards_left_bound(tcnt, scnt[s], rr if r != STUCK else -1, left - 1, links)
+                    lb = bounds.raw_bound(tcnt, scnt, s, rr if r != STUCK else -1, left - 1, links)
                     tcnt[rr] += 1
                     if lb >= best_left or lb >= cut:
                         seen[ck >> 3] &= ~(np.uint8(1) << np.uint8(ck & 7))
@@ -558,7 +564,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 continue
             if bounded:
                 _table_counts(cols, h, tcnt)
-                lb = bounds.cards_left_bound(tcnt, scnt[s + 1], r if ck % N_TOP != STUCK else -1, tcnt.sum(), links)
+                lb = bounds.raw_bound(tcnt, scnt, s + 1, r if ck % N_TOP != STUCK else -1, tcnt.sum(), links)
                 if lb >= best_left or lb >= cut:
                     seen[ck >> 3] &= ~(np.uint8(1) << np.uint8(ck & 7))
                     continue

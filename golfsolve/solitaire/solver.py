@@ -195,6 +195,27 @@ class Solver:
         return Solution(name, left, line, int(nodes), time.perf_counter() - t0, rules)
 
 
+def cards_left_bound(layout: Layout, rules: Optional[Rules] = None) -> int:
+    """The solver's lower bound on the cards any line from ``layout`` leaves on the table.
+
+    The same bound the search prunes with (:mod:`golfsolve.solitaire.bounds`), read
+    from the table, the undrawn stock and the discard top; never above the true best.
+    """
+    rules = rules or layout.rules or EASY
+    p = pack(layout)
+    fits = rules.fits_table()
+    table = np.zeros(bounds.N_BASE, dtype=np.int64)
+    stock = np.zeros((1, bounds.N_BASE), dtype=np.int64)
+    live = False
+    for c in range(N_COLUMNS):
+        for i in range(p.heights[c]):
+            table[p.cols[c, i]] += 1
+        live |= bool(p.heights[c]) and bool(fits[p.top, p.cols[c, p.heights[c] - 1]])
+    for r in p.stock:
+        stock[0, r] += 1
+    return int(bounds.cards_left_bound(table, stock, 0, p.top if live else -1, int(table.sum()), _links(rules)))
+
+
 def _links(rules: Rules) -> np.ndarray:
     links = _LINKS.get(rules)
     if links is None:
