@@ -23,15 +23,20 @@ def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int
     return parse_rules(rules_spec, players=players, grid=grid, holes=holes, openers=openers)
 
 
-def _table_options(f):
-    f = click.option("--openers", type=int, default=None, metavar="N", help="Cards each player turns before play (default 2).")(f)
-    f = click.option("--rules", "rules_spec", default=None, metavar="SPEC",
-                     help="default or danish, plus switches: +putt +twos-plus +jokers +by-value +no-flip "
-                          "+decks-by-players +knock10 +knock-double +rows +anywhere +sudden-death.")(f)
-    f = click.option("--holes", type=int, default=None, metavar="N", help="Holes per match (default 9).")(f)
-    f = click.option("--grid", type=int, default=None, metavar="N", help="Cards per grid: 4, 6, 8 or 9 (default 6).")(f)
-    f = click.option("--players", type=int, default=None, metavar="N", help="2 to 6 (default: one per bot).")(f)
-    return f
+def _table_options(holes_default: int = 9):
+    """The table options (players, grid, holes, rules, openers) of simulate and play."""
+
+    def add(f):
+        f = click.option("--openers", type=int, default=None, metavar="N", help="Cards each player turns before play (default 2).")(f)
+        f = click.option("--rules", "rules_spec", default=None, metavar="SPEC",
+                         help="default or danish, plus switches: +putt +twos-plus +jokers +by-value +no-flip "
+                              "+decks-by-players +knock10 +knock-double +rows +anywhere +sudden-death.")(f)
+        f = click.option("--holes", type=int, default=None, metavar="N", help=f"Holes per match (default {holes_default}).")(f)
+        f = click.option("--grid", type=int, default=None, metavar="N", help="Cards per grid: 4, 6, 8 or 9 (default 6).")(f)
+        f = click.option("--players", type=int, default=None, metavar="N", help="2 to 6 (default: one per bot).")(f)
+        return f
+
+    return add
 
 
 @click.group()
@@ -40,7 +45,7 @@ def grid() -> None:
 
 
 @grid.command()
-@_table_options
+@_table_options()
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
               help="One bot per player, comma-separated: random, greedy, mc or mc:SAMPLES (default: all greedy).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
@@ -129,7 +134,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                                     command=shlex.join(argv), progress=False if quiet or as_json else None)
         except KeyboardInterrupt:
             st = interrupted_status(out)
-            fail(f"interrupted: {st['chunks_done']} of {st['chunks_total']} chunks are saved in {out}; "
+            fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
                  "run the same command with --resume to finish", 130)
         finally:
             signal.signal(signal.SIGTERM, old_term)
@@ -281,7 +286,7 @@ def _narrate(names: list[str], human: int, symbols: bool):
 
 
 @grid.command()
-@_table_options
+@_table_options(holes_default=3)
 @click.option("--bots", "bots_spec", default="greedy", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")
 @click.option("--seed", type=int, default=None, help="Seed for a repeatable game.")
@@ -291,7 +296,12 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     from ..grid.bots import make_bot
     from ..grid.engine import play_match
 
+    check_seed(seed)
+    if players is not None and not 2 <= players <= 6:
+        raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
     names_in = [b.strip() for b in bots_spec.split(",") if b.strip()]
+    if not names_in:
+        raise InputError("--bots needs at least one bot name (random, greedy, mc or mc:SAMPLES)")
     if players is None:
         players = max(2, len(names_in) + 1)
     if len(names_in) == 1:

@@ -7,7 +7,7 @@ import click
 from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, fail, get_layout, layout_options
+from .common import echo_json, fail, get_layout, layout_options, plural
 
 
 @click.command()
@@ -34,7 +34,7 @@ def solve(code, layout_file, pysol, rules_spec, node_limit, as_json):
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
         else:
             label = "best line found" if sol.outcome == "unknown" else "best play"
-            click.echo(f"{label}: {sol.best_left} cards left, app score {sol.app_score}")
+            click.echo(f"{label}: {plural(sol.best_left, 'card')} left, app score {sol.app_score}")
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
         click.echo(f"searched {sol.nodes:,} states in {sol.seconds * 1000:.1f} ms")
     if sol.outcome == "unknown":

@@ -41,6 +41,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import card_str
 from ..errors import InputError
 from ..intervals import Z95, wilson as _wilson
+from ..text import plural
 from .engine import Game
 from .layout import N_TABLEAU, Layout
 from .rules import EASY, Rules
@@ -187,14 +188,20 @@ class OddsResult:
         }
 
     def render(self) -> str:
-        how = (f"exact over all {self.samples:,} possible stock orders" if self.exact
-               else f"{self.samples:,} sampled stock orders, seed {self.seed}")
+        if self.exact:
+            what = ("the one possible stock order is winnable" if self.samples == 1 and self.wins
+                    else "the one possible stock order is not winnable" if self.samples == 1
+                    else f"{self.wins:,} of all {self.samples:,} possible stock orders winnable")
+            chance = f"win chance: {100 * self.chance:.1f}%  (exact: {what})"
+        else:
+            chance = (f"win chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-"
+                      f"{100 * self.high:.1f}%; {self.wins:,} of {plural(self.samples, 'sampled stock order')} "
+                      f"winnable, seed {self.seed})")
         lines = [
             f"{self.name or 'layout'} ({self.rules.describe()})",
-            f"win chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
-            f"{self.wins:,} of {how} winnable)",
+            chance,
             f"mean best cards left: {self.mean_left:.2f}",
-            f"unknown stock cards: {self.unknown} (from {self.unseen} unseen cards)",
+            f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')})",
             "each sample is solved with its stock visible, so this is an upper bound on what a player "
             "who cannot see the stock can reach",
         ]
