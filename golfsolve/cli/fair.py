@@ -8,38 +8,41 @@ import signal
 import click
 
 from ..errors import InputError
-from ..solitaire.fair import odds as odds_of
+from ..solitaire.fairvalue import odds as odds_of
 from .common import echo_json, fail, get_layout, layout_options, plural, raise_interrupt
 
 
 @click.command()
 @layout_options
-@click.option("--fair", is_flag=True,
-              help="Forget the stock order of a deal code or full layout (nothing drawn yet).")
-@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Stock orders to sample (all of them are solved when there are no more than this).")
+@click.option("--fair", is_flag=True, hidden=True,
+              help="Kept for old scripts: the stock order is always forgotten now.")
+@click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Stock orders to sample for the clairvoyant chance (all of them when there are no more).")
+@click.option("--games", type=click.IntRange(min=0), default=8, show_default=True,
+              help="Fair-player games (on the first sampled orders) for the fair chance.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def odds(code, layout_file, pysol, rules_spec, fair, samples, seed, as_json, quiet):
-    """The chance of winning when the stock order is unknown, with a 95% interval.
+def odds(code, layout_file, pysol, rules_spec, fair, samples, games, seed, as_json, quiet):
+    """Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval.
 
-    Samples stock orders consistent with what the layout shows and solves each exactly;
-    that is the chance the deal is winnable, an upper bound on play that cannot see the
-    stock. Use a partial layout (stock "8S ..." or "? ? ?") or --fair on a deal code.
+    Clairvoyant chance: the share of stock orders consistent with what is shown that can
+    be won, each solved with its stock visible (an upper bound). Fair chance: the win rate
+    of the search fair player on those orders without seeing them (exact by expectimax
+    when few cards are unknown). A deal code, --pysol deal or full layout has its stock
+    order forgotten first; a partial layout (stock "8S ..." or "? ? ?") keeps what it
+    declares. No undo in either model (undo would let a player peek).
 
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
     lay = get_layout(code, layout_file, pysol, rules_spec)
-    if fair:
+    if lay.stock_known:
         lay = lay.forget_stock(0)
-    res = odds_of(lay, lay.rules, samples=samples, seed=seed, progress=not quiet and not as_json)
+    res = odds_of(lay, lay.rules, samples=samples, seed=seed, games=games, progress=not quiet and not as_json)
     if as_json:
         echo_json(res.to_json())
     else:
         click.echo(res.render())
-        if lay.stock_known:
-            click.echo("(the stock order is known, so this is the exact answer; add --fair to forget it)")
 
 
 @click.command("fair-stats")

@@ -30,7 +30,8 @@ def _table_options(holes_default: int = 9):
         f = click.option("--openers", type=int, default=None, metavar="N", help="Cards each player turns before play (default 2).")(f)
         f = click.option("--rules", "rules_spec", default=None, metavar="SPEC",
                          help="default or danish, plus switches: +putt +twos-plus +jokers +by-value +no-flip "
-                              "+decks-by-players +knock10 +knock-double +rows +anywhere +sudden-death.")(f)
+                              "+decks-by-players +knock10 +knock-double +rows +anywhere +sudden-death +pairs +no-nine-rows "
+                              "+no-turn.")(f)
         f = click.option("--holes", type=int, default=None, metavar="N", help=f"Holes per match (default {holes_default}).")(f)
         f = click.option("--grid", type=int, default=None, metavar="N", help="Cards per grid: 4, 6, 8 or 9 (default 6).")(f)
         f = click.option("--players", type=int, default=None, metavar="N", help="2 to 6 (default: one per bot).")(f)
