@@ -9,6 +9,7 @@ from typing import NoReturn, Optional
 import click
 
 from ..errors import InputError
+from ..text import plural  # noqa: F401 - shared by the command modules
 from ..solitaire.layout import Layout, load_layout
 from ..solitaire.rules import Rules, get_rules
 
@@ -27,7 +28,7 @@ def layout_options(f):
 
 def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[int],
                rules_spec: Optional[str]) -> Layout:
-    rules: Optional[Rules] = get_rules(rules_spec) if rules_spec else None
+    rules: Optional[Rules] = get_rules(rules_spec) if rules_spec is not None else None
     return load_layout(code, layout_file, pysol, rules)
 
 
@@ -44,11 +45,6 @@ def fail(message: str, code: int = 2) -> NoReturn:
 def raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
     """A SIGTERM handler: stop a long run as cleanly as Ctrl-C does (finished chunks stay)."""
     raise KeyboardInterrupt
-
-
-def plural(n: int, noun: str, nouns: str = "") -> str:
-    """``"1 chunk"``, ``"2 chunks"``: a count with its noun in the right number."""
-    return f"{n:,} {noun if n == 1 else (nouns or noun + 's')}"
 
 
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:

@@ -9,7 +9,7 @@ import click
 
 from ..errors import InputError
 from ..solitaire.fairvalue import odds as odds_of
-from .common import echo_json, fail, get_layout, layout_options, raise_interrupt
+from .common import echo_json, fail, get_layout, layout_options, plural, raise_interrupt
 
 
 @click.command()
@@ -112,7 +112,7 @@ def fair_stats(start_number, count, rules_list, samples, first_samples, seed, wo
                              progress=False if quiet or as_json else None)
     except KeyboardInterrupt:
         st = status(RunFolder(out, read_fair_manifest(out)))
-        fail(f"interrupted: {st['chunks_done']} of {st['chunks_total']} chunks are saved in {out}; "
+        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
              "run the same command with --resume to finish", 130)
     finally:
         signal.signal(signal.SIGTERM, old_term)

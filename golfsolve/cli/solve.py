@@ -13,7 +13,7 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, fail, get_layout, layout_options
+from .common import echo_json, fail, get_layout, layout_options, plural
 
 
 @click.command()
@@ -73,7 +73,7 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
         elif sol.best_left is not None:
             label = "best line found" if sol.outcome == "unknown" else "best play"
-            click.echo(f"{label}: {sol.best_left} cards left, app score {sol.app_score}")
+            click.echo(f"{label}: {plural(sol.best_left, 'card')} left, app score {sol.app_score}")
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
         click.echo(f"searched {sol.nodes:,} states in {sol.seconds * 1000:.1f} ms")
     if sol.outcome == "unknown":

@@ -104,8 +104,9 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
                             command=shlex.join(argv), progress=False if quiet or as_json else None)
     except KeyboardInterrupt:
         st = run_status(out)
-        fail(f"interrupted: {st['chunks_done']} of {st['chunks_total']} chunks ({st['deals_done']} of "
-             f"{st['deals_total']} deals) are saved in {out}; run the same command with --resume to finish", 130)
+        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} ({st['deals_done']} of "
+             f"{plural(st['deals_total'], 'deal')}) are saved in {out}; run the same command with --resume to finish",
+             130)
     finally:
         signal.signal(signal.SIGTERM, old_term)
     df = load_results(out)
@@ -116,7 +117,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     for r in result.repaired:
         click.echo(f"golfsolve: note: solved again: {r}", err=True)
     if result.chunks_solved == 0 and result.chunks_before == result.chunks_total:
-        click.echo(f"nothing to do: all {result.chunks_total} chunks of {out} are done")
+        click.echo(f"nothing to do: all {plural(result.chunks_total, 'chunk')} of {out} are done")
     else:
         click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before} of "
                    f"{result.chunks_total} were done already) in {result.seconds:.1f} s -> {out}")
@@ -151,9 +152,9 @@ def report(stats_dir, out_dir, fair_dir, as_json):
         echo_json(data)
         return
     if not data["complete"]:
-        click.echo(f"golfsolve: warning: the run is incomplete ({data['deals']} of {data['deals_total']} deals)",
+        click.echo(f"golfsolve: warning: the run is incomplete ({data['deals']} of {plural(data['deals_total'], 'deal')})",
                    err=True)
     for w in data["win_rates"]:
         click.echo(f"{w['rules']:>10}: {100 * w['rate']:.2f}% won [{100 * w['lo']:.2f}, {100 * w['hi']:.2f}] "
-                   f"of {w['n']:,} deals")
+                   f"of {plural(w['n'], 'deal')}")
     click.echo(f"report: {out / 'report.md'} and {out / 'report.html'}")
