@@ -9,8 +9,8 @@ and state counts compare deal for deal. Every solver runs on the same board text
 same run, interleaved deal by deal (the order alternates from deal to deal), and each is
 charged single-core CPU time only:
 
-- golfsolve, full answer (verdict plus the fewest cards left) and, when the installed
-  solver has it, verdict only: ``time.process_time`` around the solve.
+- golfsolve, full answer (verdict plus the fewest cards left) and verdict only:
+  ``time.process_time`` around the solve.
 - black-hole-solve's library (``--reference-library``, found beside the binary when not
   given), called through ctypes in this process, one solver instance per rule set,
   recycled between boards as its own multi-board program does:
@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import csv
 import ctypes
-import inspect
 import resource
 import statistics
 import subprocess
@@ -151,9 +150,8 @@ class ReferenceLibrary:
 
 def golfsolve_runner(solver: Solver, verdict_only: bool) -> Callable:
     def run(packed, rules: str) -> Result:
-        kw = {"verdict_only": True} if verdict_only else {}
         t0 = time.process_time()
-        sol = solver.solve_packed(packed, PRESETS[rules], **kw)
+        sol = solver.solve_packed(packed, PRESETS[rules], verdict_only=verdict_only)
         cpu = time.process_time() - t0
         removed = None if sol.best_left is None else 35 - sol.best_left
         return Result(sol.outcome == "won", cpu, sol.nodes, removed)
@@ -212,9 +210,8 @@ def main() -> int:
         refs.append(ReferenceBinary(args.reference_binary))
 
     solver = Solver()
-    has_verdict_only = "verdict_only" in inspect.signature(Solver.solve_packed).parameters
     ours = {"golfsolve full": golfsolve_runner(solver, False)}
-    if has_verdict_only and not args.no_verdict_only:
+    if not args.no_verdict_only:
         ours["golfsolve verdict"] = golfsolve_runner(solver, True)
 
     deals = list(range(args.start, args.start + args.count))
@@ -265,8 +262,7 @@ def main() -> int:
 
     print(f"PySol Golf deals {deals[0]}..{deals[-1]} (n = {len(deals)}), single core, CPU time per solve, "
           f"solvers interleaved deal by deal in one run")
-    print(f"solvers: {', '.join(names)}"
-          + ("" if has_verdict_only else " (this golfsolve has no verdict-only mode)"))
+    print(f"solvers: {', '.join(names)}")
     for ref in refs:
         if isinstance(ref, ReferenceLibrary):
             print(f"bhs library: black-hole-solve {ref.version} ({lib_path}) via ctypes, instances recycled")

@@ -13,11 +13,10 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, get_layout, layout_options, rules_option
-from .main import cli, fail
+from .common import echo_json, fail, get_layout, layout_options, rules_option
 
 
-@cli.command()
+@click.command()
 @click.argument("codes", nargs=-1)
 @click.option("--layout", "layout_files", multiple=True, metavar="FILE",
               help="A layout file (golfsolve text or black-hole-solve board); - reads stdin. Repeatable.")
@@ -28,9 +27,11 @@ from .main import cli, fail
 @rules_option
 @click.option("--node-limit", type=click.IntRange(min=0), default=0,
               help="Stop after this many states and answer 'unknown' (0: no limit).")
+@click.option("--verdict-only", is_flag=True,
+              help="Answer winnable or not only; skip the search for the fewest cards left (faster on lost deals).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (always, for many deals).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar for many deals.")
-def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, as_json, quiet):
+def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdict_only, as_json, quiet):
     """Is the deal winnable, and how? Exact: a win with its moves, or the fewest cards left.
 
     Give one deal, or many: several codes, --pysol ranges, several --layout files, or
@@ -51,14 +52,14 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, as_jso
     except StockUnknownError as e:
         fail(str(e), 1)
     if codes_from is None and len(batch) == 1:
-        _solve_one(next(iter(batch)), node_limit, as_json)
+        _solve_one(next(iter(batch)), node_limit, verdict_only, as_json)
         return
-    _solve_many(batch, codes_from, rules, node_limit, quiet)
+    _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet)
 
 
-def _solve_one(lay, node_limit, as_json):
+def _solve_one(lay, node_limit, verdict_only, as_json):
     try:
-        sol = Solver().solve(lay, lay.rules, node_limit)
+        sol = Solver().solve(lay, lay.rules, node_limit, verdict_only=verdict_only)
     except StockUnknownError as e:
         fail(f"{lay.name or 'layout'}: {e}", 1)
     if as_json:
@@ -68,7 +69,7 @@ def _solve_one(lay, node_limit, as_json):
         click.echo(f"{lay.name or 'layout'} ({lay.rules.describe()}): {verdict}")
         if sol.outcome == "won":
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
-        else:
+        elif sol.best_left is not None:
             label = "best line found" if sol.outcome == "unknown" else "best play"
             click.echo(f"{label}: {sol.best_left} cards left, app score {sol.app_score}")
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
@@ -77,7 +78,7 @@ def _solve_one(lay, node_limit, as_json):
         raise SystemExit(1)
 
 
-def _solve_many(batch, codes_from, rules, node_limit, quiet):
+def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     from tqdm import tqdm
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
@@ -86,7 +87,7 @@ def _solve_many(batch, codes_from, rules, node_limit, quiet):
     bar = tqdm(total=total, unit="deal", file=sys.stderr, delay=0.5, leave=False,
                disable=quiet or not sys.stderr.isatty() or sys.stdout.isatty())
     bad = unknown = 0
-    for item in solve_many(deals, node_limit=node_limit):
+    for item in solve_many(deals, node_limit=node_limit, verdict_only=verdict_only):
         if isinstance(item, BadLine):
             bad += 1
             click.echo(f"golfsolve: line {item.line}: {item.error}", err=True)
@@ -101,14 +102,16 @@ def _solve_many(batch, codes_from, rules, node_limit, quiet):
         raise SystemExit(2 if bad else 1)
 
 
-@cli.command()
+@click.command()
 @layout_options
 @click.option("--moves", "moves_text", default="", metavar="MOVES",
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
 @click.option("--all", "show_all", is_flag=True, help="Rank every legal move, not just the best.")
 @click.option("--fair", is_flag=True,
-              help="Don't peek at the stock: sample the unseen cards (see 'golfsolve odds').")
-@click.option("--samples", type=click.IntRange(min=1), default=200, help="Samples for --fair.")
+              help="Don't peek at the stock: forget its order and rank moves by their value without it "
+                   "(exact when few cards are unknown; see docs/fair.md).")
+@click.option("--samples", type=click.IntRange(min=1), default=48, show_default=True,
+              help="Sampled stock orders for --fair.")
 @click.option("--seed", type=int, default=0, help="Random seed for --fair.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=0, help="Per-move state limit (0: none).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -122,10 +125,15 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     if game.over:
         fail(f"the game is already over: {game.status_message()}", 2)
     if fair:
-        from ..solitaire.fair import fair_hint
+        from ..solitaire.fairvalue import fair_hint
 
-        # the cards under the discard's top are known to be out of the stock
-        result = fair_hint(game.to_layout(), game.rules, samples=samples, seed=seed, played=game.pile[:-1])
+        # honest by construction: a code, a --pysol deal or a full layout knows the stock
+        # order, which a player does not; forget it (a partial layout keeps the places it
+        # declares known). The cards under the discard's top were seen being played.
+        view = game.to_layout()
+        if lay.stock_known:
+            view = view.forget_stock(0)
+        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=game.pile[:-1])
         if as_json:
             echo_json(result.to_json())
         else:
