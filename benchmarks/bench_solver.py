@@ -274,7 +274,7 @@ def main() -> int:
               f"({', '.join(f'{r} {v}' for r, v in PUBLISHED_LIBRARY_DEALS_PER_S.items())} deals/s: "
               "PySol 1..1000, another run and load), not by a measurement made now")
     print()
-    head = f"{'rules':<16} {'win rate [95% CI]':<24} " + " ".join(f"{n + ' /s':>19}" for n in names)
+    head = f"{'rules':<16} {'win rate [95% CI]':<24} " + " ".join(f"{n + ' /s':>21}" for n in names)
     head += f" {'full/lib':>9}" + (f" {'verdict/lib':>11}" if "golfsolve verdict" in ours else "")
     if any(isinstance(x, ReferenceBinary) for x in refs):
         head += f" {'full/proc':>9}"
@@ -282,7 +282,7 @@ def main() -> int:
     for r in rule_sets:
         _, lo, hi = wilson(wins[r], len(deals))
         line = f"{r:<16} {f'{100 * wins[r] / len(deals):.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]':<24} "
-        line += " ".join(f"{tallies[(n, r)].rate:>19.1f}" for n in names)
+        line += " ".join(f"{tallies[(n, r)].rate:>21.1f}" for n in names)
         lib_rate = tallies[(base, r)].rate if base else PUBLISHED_LIBRARY_DEALS_PER_S[r]
         star = "" if base else "*"
         line += f" {tallies[('golfsolve full', r)].rate / lib_rate:>8.1f}x{star}"
