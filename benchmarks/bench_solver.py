@@ -197,16 +197,20 @@ def main() -> int:
     else:
         print(f"note: {args.reference} not found; verdicts are not checked against it", file=sys.stderr)
 
+    for opt, path in (("--reference-binary", args.reference_binary), ("--reference-library", args.reference_library)):
+        if path is not None and not path.is_file():
+            ap.error(f"{opt} {path}: no such file")
     refs: list = []
     lib_path = args.reference_library
     if lib_path is None and args.reference_binary is not None:
         beside = args.reference_binary.resolve().parent / "libblack_hole_solver.so"
         lib_path = beside if beside.exists() else None
     if lib_path is not None:
-        refs.append(ReferenceLibrary(lib_path))
+        try:
+            refs.append(ReferenceLibrary(lib_path))
+        except (OSError, AttributeError) as e:
+            ap.error(f"{lib_path}: not black-hole-solve's library ({e})")
     if args.reference_binary is not None:
-        if not args.reference_binary.exists():
-            ap.error(f"--reference-binary {args.reference_binary}: no such file")
         refs.append(ReferenceBinary(args.reference_binary))
 
     solver = Solver()
