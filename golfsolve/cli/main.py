@@ -26,7 +26,7 @@ def _register() -> None:
     # Imported here so that a broken optional module cannot stop --help from working.
     from . import solitaire as _sol  # noqa: F401
 
-    for mod in ("solve", "stats", "fair", "grid"):
+    for mod in ("solve", "stats", "fair", "difficulty", "grid"):
         try:
             __import__(f"{__package__}.{mod}")
         except ModuleNotFoundError as e:
