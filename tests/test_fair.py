@@ -240,29 +240,29 @@ def test_cli_fair_stats_writes_table_and_report(run_cli, tmp_path):
     r = run_cli(["fair-stats", "--start-number", "5", "--count", "2", "--rules", "classic", "--samples", "4",
                  "--first-samples", "2", "--out", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.stderr
-    df = pd.read_parquet(tmp_path / "fair_deals.parquet")
-    assert list(df["deal"]) == [5, 6] and set(df["rules"]) == {"classic"}
+    df = pd.read_parquet(tmp_path)  # the run folder reads as one table
+    assert sorted(df["deal"]) == [5, 6] and set(df["rules"]) == {"classic"}
     assert not (df["fair_won"] & ~df["clairvoyant_won"]).any()
-    md = (tmp_path / "fair.md").read_text()
+    md = (tmp_path / "_fair.md").read_text()
     assert "| classic | 2 (deals 5–6) |" in md and "--samples 4" in md
 
 
-def test_fair_stats_in_a_stats_directory_joins_the_report(tmp_path):
-    """`golfsolve fair-stats --out DIR` on a stats run puts its section into `golfsolve report DIR`."""
+def test_fair_stats_section_joins_the_stats_report(tmp_path):
+    """`golfsolve report STATS --fair FAIR` puts the fair-stats run's section into the report."""
     import subprocess
     import sys
 
-    d = tmp_path / "run"
+    d, f = tmp_path / "run", tmp_path / "fair"
     base = [sys.executable, "-m", "golfsolve"]
     subprocess.run(base + ["stats", "--count", "4", "--rules", "easy", "--jobs", "1", "-q", "--out", str(d)], check=True)
     subprocess.run(base + ["fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--samples", "3",
-                           "--out", str(d)], check=True, capture_output=True)
-    subprocess.run(base + ["report", str(d)], check=True, capture_output=True)
-    md = (d / "report" / "report.md").read_text(encoding="utf-8")
+                           "--out", str(f)], check=True, capture_output=True)
+    subprocess.run(base + ["report", str(d), "--fair", str(f)], check=True, capture_output=True)
+    md = (d / "_report" / "report.md").read_text(encoding="utf-8")
     assert "## Fair play against clairvoyant play" in md
     fair_rows = [ln for ln in md.splitlines() if ln.startswith("| easy | 4 (deals 0–3)")]
     assert len(fair_rows) == 1
-    assert "Fair play against clairvoyant play" in (d / "report" / "report.html").read_text(encoding="utf-8")
+    assert "Fair play against clairvoyant play" in (d / "_report" / "report.html").read_text(encoding="utf-8")
 
 
 def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):

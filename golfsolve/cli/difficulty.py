@@ -10,12 +10,11 @@ from ..solitaire.layout import load_layout
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
 from .common import echo_json
-from .main import cli
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
 
-@cli.command()
+@click.command()
 @click.argument("codes", nargs=-1, required=True)
 @click.option("--rules", "rules_spec", default=None, metavar="NAME", help="Rule set (default: each code's letter).")
 @click.option("--games", type=click.IntRange(min=1), default=16, show_default=True,
@@ -42,7 +41,7 @@ def rate(codes, rules_spec, games, seed, as_json):
             click.echo(f"{r.render()}  ({r.rules.name})")
 
 
-@cli.command()
+@click.command()
 @click.option("--rules", "rules_spec", default="easy", show_default=True, metavar="NAME", help="Rule set.")
 @click.option("--difficulty", type=click.Choice(LABELS), required=True, help=f"Wanted label ({_BANDS_HELP}).")
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="Deals to find.")

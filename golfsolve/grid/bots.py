@@ -111,13 +111,14 @@ def greedy_place(view: PlayerView, card: int, from_discard: bool) -> tuple[Place
     if best_i >= 0 and best_gain is not None and best_gain > 0:
         return (SWAP, best_i), best_gain
     flip_closes = (not view.ending) and nh == 1
-    if hidden and ((not flip_closes) or now <= opp):
+    can_flip = rules.throw_and_turn
+    if can_flip and hidden and ((not flip_closes) or now <= opp):
         return (FLIP, hidden[0]), 0
     if rules.discard_without_flip or (rules.final_putt and nh == 1):
         return (PASS, -1), 0
     if best_i >= 0:
         return (SWAP, best_i), best_gain  # type: ignore[return-value]
-    if hidden:
+    if can_flip and hidden:
         return (FLIP, hidden[0]), 0
     return (SWAP, any_i), any_gain  # type: ignore[return-value]
 
@@ -174,6 +175,8 @@ def kernel_tables(rules: GridRules, max_turns: int = MAX_TURNS) -> tuple[np.ndar
     prm[R.P_TAKE] = TAKE_GAIN
     prm[R.P_KMARGIN] = KNOCK_MARGIN
     prm[R.P_OPENERS] = rules.openers
+    prm[R.P_PAIR] = int(rules.pairwise)
+    prm[R.P_TURN] = int(rules.throw_and_turn)
     key_tab = rules.key_table()
     val100 = rules.value_table() * 100
     return prm, key_tab, val100
@@ -275,7 +278,9 @@ BOT_KINDS = ("random", "greedy", "mc")
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
     """A bot from its name: ``random``, ``greedy``, ``mc`` or ``mc:SAMPLES``."""
     s = spec.strip().lower()
-    kind, _, arg = s.partition(":")
+    kind, colon, arg = s.partition(":")
+    if colon and not arg.strip():
+        raise InputError(f"bot {spec!r} needs a sample count after the colon, e.g. mc:200")
     if kind == "random" and not arg:
         return RandomBot(rng, name="random")
     if kind == "greedy" and not arg:

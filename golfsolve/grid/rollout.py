@@ -23,8 +23,8 @@ from numba import njit
 
 # prm indices
 (P_N, P_G, P_ROWS, P_COLS, P_ROWC, P_ANY, P_H, P_PUTT, P_NOFL, P_KNOCK, P_CAP, P_TAKE, P_KMARGIN,
- P_OPENERS) = range(14)
-N_PRM = 14
+ P_OPENERS, P_PAIR, P_TURN) = range(16)
+N_PRM = 16
 # st indices
 S_SL, S_DL, S_CUR, S_ENDS, S_KNOCKER, S_CLOSER, S_STALL, S_TURN, S_REASON, S_RECYCLES = range(10)
 N_ST = 10
@@ -38,39 +38,39 @@ BIG = 1 << 40
 
 
 @njit(cache=True)
-def cancel_slots(keys, canc, rows, cols, rowc, anyw):
-    """Mark in ``canc`` the slots that cancel (columns; rows if ``rowc``; pairs anywhere if ``anyw``)."""
+def _line(keys, canc, start, step, length, pairwise):
+    """One column or row: all cancel if all keys are equal; with ``pairwise`` each card
+    whose key occurs twice or more in the line cancels (as ``scoring._line_cancels``)."""
+    if pairwise:
+        for a in range(length):
+            i = start + a * step
+            for b in range(length):
+                if b != a and keys[start + b * step] == keys[i]:
+                    canc[i] = True
+                    break
+    else:
+        k = keys[start]
+        for a in range(1, length):
+            if keys[start + a * step] != k:
+                return
+        for a in range(length):
+            canc[start + a * step] = True
+
+
+@njit(cache=True)
+def cancel_slots(keys, canc, rows, cols, rowc, anyw, pairwise):
+    """Mark in ``canc`` the slots that cancel (columns; rows if ``rowc``; pairs anywhere if
+    ``anyw``; within a line pairwise if ``pairwise``), as ``scoring.cancel_mask``."""
     g = rows * cols
     for i in range(g):
         canc[i] = False
     for c in range(cols):
-        k = keys[c]
-        same = True
-        for r in range(1, rows):
-            if keys[r * cols + c] != k:
-                same = False
-                break
-        if same:
-            for r in range(rows):
-                canc[r * cols + c] = True
+        _line(keys, canc, c, cols, rows, pairwise)
     if rowc:
         for r in range(rows):
-            k = keys[r * cols]
-            same = True
-            for c in range(1, cols):
-                if keys[r * cols + c] != k:
-                    same = False
-                    break
-            if same:
-                for c in range(cols):
-                    canc[r * cols + c] = True
+            _line(keys, canc, r * cols, 1, cols, pairwise)
     if anyw:
-        for i in range(g):
-            if not canc[i]:
-                for j in range(g):
-                    if j != i and keys[j] == keys[i]:
-                        canc[i] = True
-                        break
+        _line(keys, canc, 0, 1, g, True)
 
 
 @njit(cache=True)
@@ -89,7 +89,7 @@ def estimate(grid, up, p, slot, card, prm, key_tab, val100, keys, vals, canc):
         else:
             keys[i] = HIDDEN_KEY - i
             vals[i] = prm[P_H]
-    cancel_slots(keys, canc, prm[P_ROWS], prm[P_COLS], prm[P_ROWC] != 0, prm[P_ANY] != 0)
+    cancel_slots(keys, canc, prm[P_ROWS], prm[P_COLS], prm[P_ROWC] != 0, prm[P_ANY] != 0, prm[P_PAIR] != 0)
     s = 0
     for i in range(g):
         if not canc[i]:
@@ -105,7 +105,7 @@ def exact_score(grid, p, prm, key_tab, val100, keys, vals, canc):
         c = grid[p, i]
         keys[i] = key_tab[c]
         vals[i] = val100[c]
-    cancel_slots(keys, canc, prm[P_ROWS], prm[P_COLS], prm[P_ROWC] != 0, prm[P_ANY] != 0)
+    cancel_slots(keys, canc, prm[P_ROWS], prm[P_COLS], prm[P_ROWC] != 0, prm[P_ANY] != 0, prm[P_PAIR] != 0)
     s = 0
     for i in range(g):
         if not canc[i]:
@@ -175,13 +175,14 @@ def place_choice(grid, up, p, card, from_discard, ending, prm, key_tab, val100, 
     if best_i >= 0 and best_gain > 0:
         return A_SWAP, best_i, best_gain
     flip_closes = (not ending) and nh == 1
-    if first_h >= 0 and ((not flip_closes) or now <= opp):
+    can_flip = prm[P_TURN] != 0
+    if can_flip and first_h >= 0 and ((not flip_closes) or now <= opp):
         return A_FLIP, first_h, 0
     if prm[P_NOFL] != 0 or (prm[P_PUTT] != 0 and nh == 1):
         return A_PASS, -1, 0
     if best_i >= 0:
         return A_SWAP, best_i, best_gain
-    if first_h >= 0:
+    if can_flip and first_h >= 0:
         return A_FLIP, first_h, 0
     return A_SWAP, any_i, any_gain
 

@@ -36,7 +36,11 @@ class GridRules:
     ``decks_by_players`` (two decks above four players, instead of above 24 dealt cards),
     ``knock`` (``off``, ``plus10`` or ``double``: knocking allowed, and the penalty for a
     failed knock), ``cancel`` (``columns``; ``rows`` as well; or matching cards
-    ``anywhere``), ``ties`` (``shared`` win or a ``sudden-death`` extra hole).
+    ``anywhere``), ``ties`` (``shared`` win or a ``sudden-death`` extra hole),
+    ``pairwise`` (seed 003: any two cards alike in a column both score 0, instead of the
+    whole column having to match), ``nine_rows`` (seed 001: rows of three cancel on the
+    3x3 grid), ``throw_and_turn`` (seed 001: a stock card may be thrown away to turn one
+    of your face-down cards).
     """
 
     players: int = 4
@@ -52,6 +56,9 @@ class GridRules:
     knock: str = "off"
     cancel: str = "columns"
     ties: str = "shared"
+    pairwise: bool = False
+    nine_rows: bool = True
+    throw_and_turn: bool = True
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 6:
@@ -85,8 +92,8 @@ class GridRules:
 
     @property
     def row_cancel(self) -> bool:
-        """Whether rows cancel: always on the 3x3 grid, elsewhere by option."""
-        return self.grid == 9 or self.cancel in ("rows", "anywhere")
+        """Whether rows cancel: on the 3x3 grid under seed 001, elsewhere by option."""
+        return (self.grid == 9 and self.nine_rows) or self.cancel in ("rows", "anywhere")
 
     @property
     def n_decks(self) -> int:
@@ -169,6 +176,9 @@ _SWITCHES: dict[str, dict[str, Any]] = {
     "rows": {"cancel": "rows"},
     "anywhere": {"cancel": "anywhere"},
     "sudden-death": {"ties": "sudden-death"},
+    "pairs": {"pairwise": True},
+    "no-nine-rows": {"nine_rows": False},
+    "no-turn": {"throw_and_turn": False},
 }
 
 
@@ -176,16 +186,21 @@ def _switch_on(r: GridRules, name: str) -> bool:
     return all(getattr(r, k) == v for k, v in _SWITCHES[name].items())
 
 
-#: Named rule sets. ``danish`` is seed 003 as its text reads: twos at face value, jokers
-#: -2, equal values cancel, a stock card may be thrown away outright, two decks above four
-#: players, knocking with a +10 penalty, ties recorded as shared wins.
+#: Named rule sets. ``danish`` is seed 003 as its text reads (docs/grid.md quotes the
+#: sentence behind each choice): twos at face value, jokers -2, equal values cancel
+#: pairwise in columns (no rows of three on the 3x3 grid), a stock card may be thrown away
+#: outright but there is no "throw away and turn", two decks above four players, knocking
+#: with a +10 penalty, ties recorded as shared wins, 18 holes on the four-card grid.
 PRESETS: dict[str, dict[str, Any]] = {
     "default": {},
     "seed001": {},
     "danish": {"twos_plus": True, "jokers": True, "cancel_by_value": True, "discard_without_flip": True,
-               "decks_by_players": True, "knock": "plus10"},
+               "decks_by_players": True, "knock": "plus10", "pairwise": True, "nine_rows": False,
+               "throw_and_turn": False},
 }
 PRESETS["seed003"] = PRESETS["danish"]
+#: Seed 003: "Atten huller er standard for den korte udgave med fire kort."
+DANISH_FOUR_CARD_HOLES = 18
 
 
 def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
@@ -209,6 +224,8 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
             raise InputError(f"unknown grid rule {s!r} (known: {known})")
         fields.update(_SWITCHES[s])
     fields.update({k: v for k, v in overrides.items() if v is not None})
+    if head in ("danish", "seed003") and fields.get("grid", DEFAULT.grid) == 4 and overrides.get("holes") is None:
+        fields["holes"] = DANISH_FOUR_CARD_HOLES
     try:
         return GridRules(**fields)
     except TypeError as e:  # an unknown override name is a programming error made readable

@@ -11,42 +11,44 @@ from typing import Optional, Sequence
 from .rules import GridRules
 
 
-def cancel_mask(keys: Sequence[int], rows: int, cols: int, row_cancel: bool, anywhere: bool) -> list[bool]:
+def _line_cancels(keys: Sequence[int], slots: Sequence[int], pairwise: bool, out: list[bool]) -> None:
+    """Mark the cancelling slots of one line (a column or a row): all of them if every key
+    is equal; with ``pairwise`` (seed 003) every card whose key occurs twice or more."""
+    if pairwise:
+        for i in slots:
+            if any(j != i and keys[j] == keys[i] for j in slots):
+                out[i] = True
+    elif all(keys[i] == keys[slots[0]] for i in slots):
+        for i in slots:
+            out[i] = True
+
+
+def cancel_mask(keys: Sequence[int], rows: int, cols: int, row_cancel: bool, anywhere: bool,
+                pairwise: bool = False) -> list[bool]:
     """Which slots cancel, given each slot's match key (row-major grid).
 
     A column (and, with ``row_cancel``, a row) whose keys are all equal cancels; with
-    ``anywhere`` every card whose key occurs at least twice cancels. A slot that cancels
-    several ways still just scores 0, so a card cancels once. Callers give face-down
-    slots keys that match nothing.
+    ``pairwise`` every card whose key occurs twice or more in its column (row) cancels;
+    with ``anywhere`` every card whose key occurs at least twice in the grid cancels. A
+    slot that cancels several ways still just scores 0, so a card cancels once. Callers
+    give face-down slots keys that match nothing.
     """
     g = rows * cols
     out = [False] * g
     for c in range(cols):
-        k = keys[c]
-        if all(keys[r * cols + c] == k for r in range(1, rows)):
-            for r in range(rows):
-                out[r * cols + c] = True
+        _line_cancels(keys, [r * cols + c for r in range(rows)], pairwise, out)
     if row_cancel:
         for r in range(rows):
-            k = keys[r * cols]
-            if all(keys[r * cols + c] == k for c in range(1, cols)):
-                for c in range(cols):
-                    out[r * cols + c] = True
+            _line_cancels(keys, [r * cols + c for c in range(cols)], pairwise, out)
     if anywhere:
-        for i in range(g):
-            if not out[i]:
-                ki = keys[i]
-                for j in range(g):
-                    if j != i and keys[j] == ki:
-                        out[i] = True
-                        break
+        _line_cancels(keys, list(range(g)), True, out)
     return out
 
 
 def grid_cancelled(cards: Sequence[int], rules: GridRules) -> list[bool]:
     """Which cards of a fully known grid cancel."""
     keys = [rules.cancel_key(c) for c in cards]
-    return cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere")
+    return cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
 
 
 def grid_score(cards: Sequence[int], rules: GridRules) -> int:
@@ -85,7 +87,7 @@ def estimate100(grid: Sequence[Optional[int]], rules: GridRules, hidden100: int)
     count ``hidden100`` and cancel with nothing. Integer arithmetic so the compiled policy
     in :mod:`.rollout` makes exactly the same choices."""
     keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(grid)]
-    mask = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere")
+    mask = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
     total = 0
     for c, m in zip(grid, mask):
         if not m:

@@ -85,7 +85,8 @@ class PlayerView:
         """Every placement open for the drawn card."""
         out: list[Placement] = [(SWAP, i) for i in range(self.rules.grid)]
         if self.source == STOCK:
-            out += [(FLIP, i) for i in self.hidden_slots]
+            if self.rules.throw_and_turn:
+                out += [(FLIP, i) for i in self.hidden_slots]
             if self.can_pass():
                 out.append((PASS, -1))
         return out

@@ -8,7 +8,7 @@ import pytest
 from golfsolve.grid import rollout as R
 from golfsolve.grid.bots import GreedyBot, MCBot, kernel_tables
 from golfsolve.grid.engine import END_REASONS, Hole
-from golfsolve.grid.rules import GridRules
+from golfsolve.grid.rules import GridRules, parse_rules
 from golfsolve.grid.scoring import estimate100, grid_score
 
 from grid_helpers import ScriptBot, stack
@@ -19,6 +19,9 @@ RULESETS = [
     GridRules(players=2, grid=4, knock="plus10", final_putt=True),
     GridRules(players=5, grid=8, cancel="anywhere", cancel_by_value=True, discard_without_flip=True, jokers=True),
     GridRules(players=4, grid=6, cancel="rows", twos_plus=True, knock="double"),
+    parse_rules("danish", players=3, grid=9),
+    parse_rules("default+pairs+rows", players=4, grid=8),
+    parse_rules("danish", players=4, grid=6),
 ]
 
 
@@ -34,7 +37,7 @@ def test_kernel_scores_and_estimates_match_python(rules):
     keys, vals, canc = _scratch(g)
     cards = np.array(rules.deck_cards())
     # Few distinct ranks make cancels common, so every cancel path is exercised.
-    low = cards[np.isin(cards % 13, [0, 1, 9, 10, 11]) | (cards >= 52)]
+    low = cards[np.isin(cards % 13, [0, 1, 9, 10, 11]) | (cards >= 52)]  # also makes pairs in 3-tall columns
     for trial in range(300):
         pool = low if trial % 2 else cards
         grid = rng.choice(pool, size=(1, g)).astype(np.int64)
