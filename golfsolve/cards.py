@@ -17,6 +17,8 @@ from typing import Iterable
 
 import numpy as np
 
+from .errors import InputError
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -31,7 +33,7 @@ N_CARDS_MAX = 54
 ACE, KING, QUEEN, TWO = 0, 12, 11, 1
 
 
-class CardError(ValueError):
+class CardError(InputError):
     """A card's text could not be read."""
 
 

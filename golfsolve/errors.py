@@ -1,16 +1,16 @@
-"""The one base class for bad input, so the CLI can map it to exit code 2."""
+"""The one base class for bad input, so the CLI can map it to exit code 2.
+
+This module is the bottom of the house: it imports nothing from golfsolve. Every domain
+error that means "the user gave us something wrong" (a card, a deal code, a layout, a rule
+name, a grid option, an output path) derives from :class:`InputError`.
+"""
 
 from __future__ import annotations
 
-from .cards import CardError
-from .solitaire.dealcode import DealCodeError
-from .solitaire.layout import LayoutError
-from .solitaire.rules import RulesError
-
 
 class InputError(ValueError):
-    """Bad input that is neither a card, a code, a layout nor a rule name."""
+    """Bad input: the CLI prints its message on one line and exits with code 2."""
 
 
-#: Exceptions that mean "the user gave us something wrong": one line, exit 2.
-BAD_INPUT = (InputError, CardError, DealCodeError, LayoutError, RulesError)
+#: Kept for callers that catch a tuple; every bad-input error is an :class:`InputError`.
+BAD_INPUT = (InputError,)

@@ -11,7 +11,8 @@ from golfsolve.cards import parse_card
 from golfsolve.errors import InputError
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.expectimax import TooLargeError, clairvoyant_value, fair_value
-from golfsolve.solitaire.fair import fair_hint, odds, play_fair, sample_stocks, unknown_pool, wilson
+from golfsolve.solitaire.fair import play_fair, sample_stocks, unknown_pool, wilson
+from golfsolve.solitaire.fairvalue import fair_hint, odds
 from golfsolve.solitaire.hint import rank_moves
 from golfsolve.solitaire.layout import layout_from_number, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY
@@ -91,16 +92,19 @@ def test_too_few_unseen_cards_is_bad_input(seed000_move35):
 
 
 def test_odds_seed000_interval_and_seed(seed000_start, solver):
-    a = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver)
-    b = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver)
+    a = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver, games=3, player_samples=3, player_extra=0)
+    b = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver, games=3, player_samples=3, player_extra=0)
     assert a.samples == 40 and not a.exact
     assert a.low <= a.chance <= a.high and a.high - a.low < 0.5
-    assert (a.wins, a.mean_left) == (b.wins, b.mean_left)
+    assert (a.wins, a.mean_left, a.fair_wins) == (b.wins, b.mean_left, b.fair_wins)
     # Easy's wrap only adds moves, so over the same sampled orders it wins at least as often
-    e = odds(seed000_start, EASY, samples=40, seed=7, solver=solver)
+    e = odds(seed000_start, EASY, samples=40, seed=7, solver=solver, games=0)
     assert e.wins >= a.wins
     j = a.to_json()
-    assert j["samples"] == 40 and j["ci95"][0] <= j["win_chance"] <= j["ci95"][1]
+    assert j["clairvoyant"]["samples"] == 40
+    assert j["clairvoyant"]["ci95"][0] <= j["clairvoyant"]["chance"] <= j["clairvoyant"]["ci95"][1]
+    assert j["fair"]["games"] == 3 and j["fair"]["ci95"][0] <= j["fair"]["chance"] <= j["fair"]["ci95"][1]
+    assert j["undo"] is False
 
 
 def test_odds_of_a_known_stock_is_exact(solver):
@@ -108,6 +112,7 @@ def test_odds_of_a_known_stock_is_exact(solver):
     res = odds(lay, EASY, samples=10, solver=solver)
     assert res.exact and res.samples == 1
     assert res.wins == (solver.solve(lay, EASY).outcome == "won")
+    assert res.fair_exact and res.fair_chance == res.chance  # nothing hidden: fair play is clairvoyant
 
 
 def test_fair_and_clairvoyant_hints_differ(solver):
@@ -115,14 +120,27 @@ def test_fair_and_clairvoyant_hints_differ(solver):
     clair = rank_moves(Game(lay, CLASSIC), solver)
     assert clair[0].move == "2" and clair[0].solution.outcome == "won"
     fair = fair_hint(lay.forget_stock(0), CLASSIC, samples=200, played=played, solver=solver)
-    assert fair.exact and fair.samples == 120  # 5! orders, all solved
-    assert fair.best.move == "4" and fair.best.wins == 120
-    by_move = {m.move: m for m in fair.ranked}
-    assert by_move["2"].wins == 96 and by_move["2"].behind == 24 and by_move["2"].ahead == 0
-    # the exact fair value (expectimax) agrees: 5H wins for sure, 3H four times in five
-    ex = fair_value(lay.forget_stock(0), CLASSIC, played)
-    assert ex.best_move == "4" and ex.value == pytest.approx(1.0)
-    assert dict(ex.moves)["2"] == pytest.approx(0.8)
+    assert fair.method == "exact" and fair.best.move == "4" and fair.best.chance == pytest.approx(1.0)
+    # the exact fair value (expectimax): 5H wins for sure, 3H four times in five
+    assert {m.move: m.chance for m in fair.ranked}["2"] == pytest.approx(0.8)
+    sampled = fair_hint(lay.forget_stock(0), CLASSIC, samples=200, played=played, solver=solver, exact=False)
+    assert sampled.method == "sampled" and sampled.all_orders and sampled.samples == 120  # 5! orders, all solved
+    assert sampled.best.move == "4" and sampled.best.wins == 120
+
+
+@pytest.mark.parametrize("text", ["DIFFER", "ENDGAME"])
+def test_blind_draw_values_lie_between_fair_and_clairvoyant(text, solver):
+    """Over every stock order, a move's blind-draw value (commit to the chain, then draw) is at
+    least its exact fair value and at most its clairvoyant value (solve after the move)."""
+    lay, played = endgame(globals()[text])
+    rules = lay.rules
+    view = lay.forget_stock(0)
+    blind = fair_hint(view, rules, samples=10**6, played=played, solver=solver, exact=False)
+    assert blind.all_orders
+    fair = dict(fair_value(view, rules, played).moves)
+    clair = dict(clairvoyant_value(view, rules, played, solver).moves)
+    for m in blind.ranked:
+        assert fair[m.move] - 1e-9 <= m.chance <= clair[m.move] + 1e-9, m
 
 
 def test_fair_and_clairvoyant_hints_agree_for_every_stock_order(solver):
@@ -133,7 +151,7 @@ def test_fair_and_clairvoyant_hints_agree_for_every_stock_order(solver):
     for order in (("KD", "2C"), ("2C", "KD")):
         text = AGREE.replace("stock: KD 2C", "stock: " + " ".join(order))
         assert rank_moves(Game(parse_layout_text(text), CLASSIC), solver)[0].move == fair.best.move
-    assert {m.move: m.wins for m in fair.ranked}["d"] == 0
+    assert {m.move: m.chance for m in fair.ranked}["d"] == 0
 
 
 # Easy: deal 111 (GO1-E-AAAAAEH) after a winning line down to 8 table cards and 6 stock cards.
@@ -157,6 +175,7 @@ def test_expectimax_at_most_clairvoyant_on_small_endgame(solver):
     clair = clairvoyant_value(pos, EASY, played, solver)
     sampled = odds(pos, EASY, samples=1000, played=played, solver=solver)
     assert sampled.exact and sampled.samples == 720 and sampled.chance == pytest.approx(clair.value)
+    assert sampled.fair_exact and sampled.fair_chance == pytest.approx(fair.value)
     assert fair.value <= clair.value + 1e-12
     # the numbers quoted in docs/fair.md: peeking at the stock is worth 1/60 here
     assert fair.value == pytest.approx(2 / 3) and clair.value == pytest.approx(41 / 60)
@@ -186,12 +205,13 @@ def test_cli_odds_json(run_cli, data_dir):
                  "--json"])
     assert r.exit_code == 0, r.stderr
     j = json.loads(r.stdout)
-    assert j["samples"] == 20 and j["unknown_stock_cards"] == 15
-    assert j["ci95"][0] <= j["win_chance"] <= j["ci95"][1]
+    assert j["clairvoyant"]["samples"] == 20 and j["unknown_stock_cards"] == 15
+    assert j["clairvoyant"]["ci95"][0] <= j["clairvoyant"]["chance"] <= j["clairvoyant"]["ci95"][1]
+    assert j["fair"]["chance"] <= j["clairvoyant"]["chance"] or j["fair"]["games"] < 20
 
 
 def test_cli_odds_fair_on_a_code_and_hint_fair(run_cli):
-    r = run_cli(["odds", "GO1-C-AAAAAAB", "--fair", "--samples", "10", "--json"])
+    r = run_cli(["odds", "GO1-C-AAAAAAB", "--fair", "--samples", "10", "--games", "1", "--json"])
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["unknown_stock_cards"] == 16
     r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "10", "--json"])
@@ -220,29 +240,29 @@ def test_cli_fair_stats_writes_table_and_report(run_cli, tmp_path):
     r = run_cli(["fair-stats", "--start-number", "5", "--count", "2", "--rules", "classic", "--samples", "4",
                  "--first-samples", "2", "--out", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.stderr
-    df = pd.read_parquet(tmp_path / "fair_deals.parquet")
-    assert list(df["deal"]) == [5, 6] and set(df["rules"]) == {"classic"}
+    df = pd.read_parquet(tmp_path)  # the run folder reads as one table
+    assert sorted(df["deal"]) == [5, 6] and set(df["rules"]) == {"classic"}
     assert not (df["fair_won"] & ~df["clairvoyant_won"]).any()
-    md = (tmp_path / "fair.md").read_text()
+    md = (tmp_path / "_fair.md").read_text()
     assert "| classic | 2 (deals 5–6) |" in md and "--samples 4" in md
 
 
-def test_fair_stats_in_a_stats_directory_joins_the_report(tmp_path):
-    """`golfsolve fair-stats --out DIR` on a stats run puts its section into `golfsolve report DIR`."""
+def test_fair_stats_section_joins_the_stats_report(tmp_path):
+    """`golfsolve report STATS --fair FAIR` puts the fair-stats run's section into the report."""
     import subprocess
     import sys
 
-    d = tmp_path / "run"
+    d, f = tmp_path / "run", tmp_path / "fair"
     base = [sys.executable, "-m", "golfsolve"]
     subprocess.run(base + ["stats", "--count", "4", "--rules", "easy", "--jobs", "1", "-q", "--out", str(d)], check=True)
     subprocess.run(base + ["fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--samples", "3",
-                           "--out", str(d)], check=True, capture_output=True)
-    subprocess.run(base + ["report", str(d)], check=True, capture_output=True)
-    md = (d / "report" / "report.md").read_text(encoding="utf-8")
+                           "--out", str(f)], check=True, capture_output=True)
+    subprocess.run(base + ["report", str(d), "--fair", str(f)], check=True, capture_output=True)
+    md = (d / "_report" / "report.md").read_text(encoding="utf-8")
     assert "## Fair play against clairvoyant play" in md
     fair_rows = [ln for ln in md.splitlines() if ln.startswith("| easy | 4 (deals 0–3)")]
     assert len(fair_rows) == 1
-    assert "Fair play against clairvoyant play" in (d / "report" / "report.html").read_text(encoding="utf-8")
+    assert "Fair play against clairvoyant play" in (d / "_report" / "report.html").read_text(encoding="utf-8")
 
 
 def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):
@@ -258,5 +278,5 @@ def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):
     assert res.exit_code == 0
     game = position_after(read_layout_file(data_dir / "seed000_start.txt"), ["d", "5", "2"], CLASSIC)
     expected = fair_hint(game.to_layout(), CLASSIC, samples=30, seed=0, played=game.pile[:-1])
-    assert _json.loads(res.stdout)["position_win_chance"] == expected.to_json()["position_win_chance"]
+    assert _json.loads(res.stdout)["ranked"] == expected.to_json()["ranked"]
     assert len(game.pile[:-1]) == 3  # AC, 8S and 9C lie under 8C

@@ -156,7 +156,7 @@ def test_report_bad_directories_exit_2(run_cli, tmp_path, run_dir):
     assert r.exit_code == 2 and "no golfsolve stats run" in r.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
-    (empty / "manifest.json").write_bytes((run_dir / "manifest.json").read_bytes())
+    (empty / "_manifest.json").write_bytes((run_dir / "_manifest.json").read_bytes())
     r = run_cli(["report", str(empty), "--out", str(tmp_path / "r")])
     assert r.exit_code == 2 and "nothing to report" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1

@@ -219,3 +219,18 @@ def test_cli_solve_unknown_stock_says_so(run_cli, data_dir):
     res = run_cli(["solve", "--layout", str(data_dir / "seed000_start.txt")])
     assert res.exit_code == 1
     assert "stock order is unknown" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("rules", [EASY, CLASSIC, DEAD_KING, STRICT], ids=lambda r: r.name)
+def test_verdict_only_agrees_with_full_solve(solver, rules):
+    for deal in range(1, 31):
+        lay = layout_from_pysol(deal)
+        full = solver.solve(lay, rules)
+        quick = solver.solve(lay, rules, verdict_only=True)
+        assert quick.outcome == full.outcome, f"deal {deal}"
+        if full.outcome == "won":
+            assert quick.best_left == 0
+            assert_replays_to(lay, rules, quick)
+        else:
+            assert quick.best_left is None and quick.app_score is None
+            assert quick.to_json()["best_cards_left"] is None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from golfsolve.errors import BAD_INPUT, InputError
+from golfsolve.errors import InputError
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
@@ -46,7 +46,7 @@ def test_rules_list_is_canonical_and_rejects_repeats_and_unknown_names():
     assert parse_rules_list("wrap,queen-on-king,no-card-on-king") == ("easy", "classic", "dead-king")
     with pytest.raises(InputError, match="twice"):
         parse_rules_list("easy,wrap")
-    with pytest.raises(BAD_INPUT, match="unknown rule set"):
+    with pytest.raises(InputError, match="unknown rule set"):
         parse_rules_list("easy,nope")
     with pytest.raises(InputError):
         parse_rules_list(" , ")
@@ -134,7 +134,7 @@ def test_resume_solves_only_missing_chunks_and_restores_the_same_table(baseline,
     src, df = baseline
     out = tmp_path / "run"
     out.mkdir()
-    for p in [src / "manifest.json", *chunk_files(src).values()]:
+    for p in [src / "_manifest.json", *chunk_files(src).values()]:
         (out / p.name).write_bytes(p.read_bytes())
     (out / chunk_name(12)).unlink()
     (out / f".{chunk_name(12)}.999.tmp").write_bytes(b"half a parquet file")  # left by a killed run
@@ -168,7 +168,7 @@ def test_a_damaged_chunk_is_reported_not_loaded(baseline, tmp_path):
     src = baseline[0]
     out = tmp_path / "run"
     out.mkdir()
-    (out / "manifest.json").write_bytes((src / "manifest.json").read_bytes())
+    (out / "_manifest.json").write_bytes((src / "_manifest.json").read_bytes())
     write_chunk(out, 0, solve_chunk(0, 3, RULES))  # 3 deals where the chunk holds 12
     with pytest.raises(InputError, match="damaged"):
         load_results(out)
@@ -214,7 +214,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(run_cli, tmp_path, args, words):
     assert r.exit_code == 2
     assert words in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
-    assert not (tmp_path / "x" / "manifest.json").exists() or not chunk_files(tmp_path / "x")
+    assert not (tmp_path / "x" / "_manifest.json").exists() or not chunk_files(tmp_path / "x")
 
 
 def test_out_must_not_be_a_file(run_cli, tmp_path):

@@ -1,12 +1,14 @@
-"""Options and helpers shared by the solitaire commands."""
+"""Options and helpers shared by the commands."""
 
 from __future__ import annotations
 
 import json
-from typing import Optional
+import sys
+from typing import NoReturn, Optional
 
 import click
 
+from ..errors import InputError
 from ..solitaire.layout import Layout, load_layout
 from ..solitaire.rules import Rules, get_rules
 
@@ -31,3 +33,25 @@ def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[
 
 def echo_json(obj) -> None:
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``golfsolve: message`` on stderr and exit with ``code``."""
+    click.echo(f"golfsolve: {message}", err=True)
+    sys.exit(code)
+
+
+def raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
+    """A SIGTERM handler: stop a long run as cleanly as Ctrl-C does (finished chunks stay)."""
+    raise KeyboardInterrupt
+
+
+def plural(n: int, noun: str, nouns: str = "") -> str:
+    """``"1 chunk"``, ``"2 chunks"``: a count with its noun in the right number."""
+    return f"{n:,} {noun if n == 1 else (nouns or noun + 's')}"
+
+
+def check_seed(seed: Optional[int], option: str = "--seed") -> None:
+    """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take)."""
+    if seed is not None and not 0 <= seed < 2**64:
+        raise InputError(f"{option} must be from 0 to 2**64-1, not {seed}")

@@ -3,85 +3,126 @@
 from __future__ import annotations
 
 import shlex
-import sys
+import signal
 
 import click
 
-from ..solitaire.fair import odds as odds_of, run_fair_stats, write_fair_report
-from .common import echo_json, get_layout, layout_options
-from .main import cli
+from ..errors import InputError
+from ..solitaire.fairvalue import odds as odds_of
+from .common import echo_json, fail, get_layout, layout_options, raise_interrupt
 
 
-@cli.command()
+@click.command()
 @layout_options
-@click.option("--fair", is_flag=True,
-              help="Forget the stock order of a deal code or full layout (nothing drawn yet).")
-@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Stock orders to sample (all of them are solved when there are no more than this).")
+@click.option("--fair", is_flag=True, hidden=True,
+              help="Kept for old scripts: the stock order is always forgotten now.")
+@click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Stock orders to sample for the clairvoyant chance (all of them when there are no more).")
+@click.option("--games", type=click.IntRange(min=0), default=8, show_default=True,
+              help="Fair-player games (on the first sampled orders) for the fair chance.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def odds(code, layout_file, pysol, rules_spec, fair, samples, seed, as_json, quiet):
-    """The chance of winning when the stock order is unknown, with a 95% interval.
+def odds(code, layout_file, pysol, rules_spec, fair, samples, games, seed, as_json, quiet):
+    """Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval.
 
-    Samples stock orders consistent with what the layout shows and solves each exactly;
-    that is the chance the deal is winnable, an upper bound on play that cannot see the
-    stock. Use a partial layout (stock "8S ..." or "? ? ?") or --fair on a deal code.
+    Clairvoyant chance: the share of stock orders consistent with what is shown that can
+    be won, each solved with its stock visible (an upper bound). Fair chance: the win rate
+    of the search fair player on those orders without seeing them (exact by expectimax
+    when few cards are unknown). A deal code, --pysol deal or full layout has its stock
+    order forgotten first; a partial layout (stock "8S ..." or "? ? ?") keeps what it
+    declares. No undo in either model (undo would let a player peek).
 
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
     lay = get_layout(code, layout_file, pysol, rules_spec)
-    if fair:
+    if lay.stock_known:
         lay = lay.forget_stock(0)
-    res = odds_of(lay, lay.rules, samples=samples, seed=seed, progress=not quiet and not as_json)
+    res = odds_of(lay, lay.rules, samples=samples, seed=seed, games=games, progress=not quiet and not as_json)
     if as_json:
         echo_json(res.to_json())
     else:
         click.echo(res.render())
-        if lay.stock_known:
-            click.echo("(the stock order is known, so this is the exact answer; add --fair to forget it)")
 
 
-@cli.command("fair-stats")
-@click.option("--start-number", type=click.IntRange(min=0), default=0, show_default=True,
-              help="First GO1 deal number.")
-@click.option("--count", type=click.IntRange(min=1), default=100, show_default=True, help="Deals per rule set.")
-@click.option("--rules", "rules_list", default="easy,classic", show_default=True,
-              help="Comma-separated rule sets.")
-@click.option("--samples", type=click.IntRange(min=1), default=16, show_default=True,
-              help="Stock orders per contested decision of the fair player.")
-@click.option("--first-samples", type=click.IntRange(min=1), default=None,
+@click.command("fair-stats")
+@click.option("--start-number", type=int, default=None, metavar="N", help="First GO1 deal number (default 0).")
+@click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
+@click.option("--rules", "rules_list", default=None, metavar="LIST",
+              help="Comma-separated rule sets (default easy,classic).")
+@click.option("--samples", type=int, default=None, metavar="N",
+              help="Stock orders per contested decision of the fair player (default 16).")
+@click.option("--first-samples", type=int, default=None, metavar="N",
               help="Look at this many orders first and play at once when the best move keeps every winnable "
                    "one (cheaper, weaker player). Default: --samples (no shortcut).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
-@click.option("--out", "out_dir", required=True, metavar="DIR", help="Output directory.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary paths as JSON.")
+@click.option("--seed", type=int, default=None, metavar="N", help="Random seed (default 0).")
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
+@click.option("--chunk-size", type=int, default=None, metavar="N",
+              help="Deals per chunk file (default: about 10 chunks per worker, at most 20).")
+@click.option("--out", "out_dir", required=True, metavar="DIR",
+              help="Run folder: new or empty, or a fair-stats run to resume or extend.")
+@click.option("--resume", is_flag=True, help="Continue the run in DIR: play the missing or damaged chunks only.")
+@click.option("--extend", is_flag=True,
+              help="Grow the run in DIR: --count N makes it N deals, --rules adds rule sets; nothing is replayed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def fair_stats(start_number, count, rules_list, samples, first_samples, seed, workers, out_dir, as_json, quiet):
+def fair_stats(start_number, count, rules_list, samples, first_samples, seed, workers, chunk_size, out_dir, resume,
+               extend, as_json, quiet):
     """The fair player's win rate against the clairvoyant rate over a deal range.
 
-    Writes fair_deals.parquet (one row per deal and rule set) and fair.md (win rates,
-    95% intervals, the paired gap) into DIR.
+    Writes one Parquet chunk per range of deals into DIR (one row per deal and rule set;
+    pandas.read_parquet(DIR) reads them all) and _fair.md (win rates, 95% intervals, the
+    paired gap). Interrupt any time and run the same command with --resume.
 
     Example: golfsolve fair-stats --count 200 --workers 2 --out results/fair
     """
-    names = [r.strip().lower() for r in rules_list.split(",") if r.strip()]
-    if first_samples is None:
-        first_samples = samples
-    command = "golfsolve " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["fair-stats"] \
-        else (f"golfsolve fair-stats --start-number {start_number} --count {count} --rules {','.join(names)} "
-              f"--samples {samples} --first-samples {first_samples} --seed {seed} --workers {workers} --out {out_dir}")
+    from ..stats.census import parse_rules_list
+    from ..stats.fairstats import (FairSpec, MAX_DEFAULT_CHUNK, load_fair_results, read_fair_manifest,
+                                   run_fair_stats, spec_from_manifest, write_fair_report)
+    from ..stats.runfolder import RunFolder, check_out_dir, default_chunk_size, manifest_path, status
 
-    def checkpoint(rows):
-        # a long run that is stopped still leaves its finished deals behind
-        write_fair_report(rows, out_dir, command + "  (partial)", samples, first_samples, seed)
-
-    rows = run_fair_stats(start_number, count, names, samples, first_samples, seed, workers,
-                          progress=not quiet, checkpoint=checkpoint)
-    paths = write_fair_report(rows, out_dir, command, samples, first_samples, seed)
+    names = parse_rules_list(rules_list) if rules_list is not None else None
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, not {workers}")
+    out = check_out_dir(out_dir, create=False)
+    old = spec_from_manifest(read_fair_manifest(out)) if (resume or extend) and manifest_path(out) else None
+    if old is not None:
+        # whatever is not given again comes from the manifest
+        start_number = old.start if start_number is None else start_number
+        count = old.count if count is None else count
+        if extend and names is not None:
+            names = old.rules + tuple(r for r in names if r not in old.rules)
+        names = old.rules if names is None else names
+        samples = old.samples if samples is None else samples
+        first_samples = old.first if first_samples is None else first_samples
+        seed = old.seed if seed is None else seed
+        chunk_size = old.chunk_size if chunk_size is None else chunk_size
+    count = 100 if count is None else count
+    samples = 16 if samples is None else samples
+    spec = FairSpec(0 if start_number is None else start_number, count, names or ("easy", "classic"), samples,
+                    first_samples, 0 if seed is None else seed,
+                    chunk_size if chunk_size is not None else default_chunk_size(count, workers, MAX_DEFAULT_CHUNK))
+    argv = ["golfsolve", "fair-stats", "--start-number", str(spec.start), "--count", str(spec.count),
+            "--rules", ",".join(spec.rules), "--samples", str(spec.samples), "--first-samples", str(spec.first),
+            "--seed", str(spec.seed), "--chunk-size", str(spec.chunk_size), "--workers", str(workers),
+            "--out", str(out)]
+    old_term = signal.signal(signal.SIGTERM, raise_interrupt)
+    try:
+        inv = run_fair_stats(out, spec, resume=resume, extend=extend, workers=workers, command=shlex.join(argv),
+                             progress=False if quiet or as_json else None)
+    except KeyboardInterrupt:
+        st = status(RunFolder(out, read_fair_manifest(out)))
+        fail(f"interrupted: {st['chunks_done']} of {st['chunks_total']} chunks are saved in {out}; "
+             "run the same command with --resume to finish", 130)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    for r in inv["repaired"]:
+        click.echo(f"golfsolve: note: played again: {r}", err=True)
+    paths = write_fair_report(out)
     if as_json:
-        echo_json(paths)
+        df = load_fair_results(out)
+        echo_json({**paths, "chunks_solved": inv["chunks_solved"], "chunks_before": inv["chunks_before"],
+                   "repaired": inv["repaired"], "rows": len(df), "complete": inv["status"] == "complete"})
     else:
         click.echo(open(paths["report"], encoding="utf-8").read(), nl=False)
-        click.echo(f"wrote {paths['table']} and {paths['report']}")
+        click.echo(f"wrote the chunks of {out} (pandas.read_parquet reads the folder) and {paths['report']}")

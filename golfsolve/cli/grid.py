@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -11,8 +13,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
-from .common import echo_json
-from .main import cli
+from .common import check_seed, echo_json, fail, plural, raise_interrupt
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -33,7 +34,7 @@ def _table_options(f):
     return f
 
 
-@cli.group()
+@click.group()
 def grid() -> None:
     """Grid Golf (2-6 players): simulate bots, report, or play against them."""
 
@@ -42,15 +43,23 @@ def grid() -> None:
 @_table_options
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
               help="One bot per player, comma-separated: random, greedy, mc or mc:SAMPLES (default: all greedy).")
-@click.option("--matches", type=int, default=100, show_default=True, help="Matches to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed; equal seeds give equal results.")
+@click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
+@click.option("--seed", type=int, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--mc-samples", type=int, default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
-@click.option("--out", "out_dir", default=None, metavar="DIR", help="Write holes/matches tables and meta.json here.")
-@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True)
+@click.option("--out", "out_dir", default=None, metavar="DIR",
+              help="Run folder for the results: Parquet chunks written as matches finish (pandas.read_parquet "
+                   "reads DIR), resumable.")
+@click.option("--resume", is_flag=True, help="Continue the run in DIR: play the missing or damaged chunks only.")
+@click.option("--extend", is_flag=True, help="Add matches to the run in DIR (--matches N makes it N in all).")
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes (with --out).")
+@click.option("--chunk-size", type=int, default=None, metavar="N",
+              help="Matches per chunk file (default: about 10 chunks per worker, at most 50).")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True,
+              help="csv: also export DIR/_holes.csv and DIR/_matches.csv.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed, mc_samples, out_dir, fmt,
-             as_json, quiet):
+def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed, mc_samples, out_dir, resume, extend,
+             workers, chunk_size, fmt, as_json, quiet):
     """Play seeded matches between bots and summarise strokes and wins.
 
     Example: golfsolve grid simulate --players 4 --grid 6 --bots mc,greedy,greedy,random
@@ -58,48 +67,106 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     """
     from ..grid.bots import parse_bots
     from ..grid.report import report_data
-    from ..grid.tournament import save, simulate as run
+    from ..grid.tournament import simulate as run
+    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, interrupted_status,
+                                  load_tournament, run_grid_simulate, spec_from_manifest)
+    from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path, read_manifest
 
-    if bots_spec is None:
-        bots = ["greedy"] * (players or 4)
+    if (resume or extend or chunk_size is not None or fmt == "csv") and out_dir is None:
+        raise InputError("--resume, --extend, --chunk-size and --format csv need --out DIR")
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, not {workers}")
+    check_seed(seed)
+    out = check_out_dir(out_dir, create=False) if out_dir is not None else None
+    old = None
+    if out is not None and (resume or extend) and manifest_path(out):
+        old = spec_from_manifest(read_manifest(out, FORMAT))
+    if old is not None and rules_spec is None and players is None and grid is None and holes is None \
+            and openers is None:
+        rules = old.rules  # resuming: the table comes from the run unless given again
     else:
-        bots = parse_bots(bots_spec, players if players is not None else len([b for b in bots_spec.split(",") if b.strip()]))
-    rules = _rules(rules_spec, len(bots), grid, holes, openers)
+        if players is None and bots_spec is not None:
+            players = len([b for b in bots_spec.split(",") if b.strip()])
+        if players is None and old is not None and bots_spec is None:
+            players = old.rules.players
+        rules = _rules(rules_spec, players if players is not None else 4, grid, holes, openers)
+    if bots_spec is None:
+        bots = list(old.bots) if old is not None else ["greedy"] * rules.players
+    else:
+        bots = parse_bots(bots_spec, rules.players)
+    if old is not None:
+        matches = old.matches if matches is None else matches
+        seed = old.seed if seed is None else seed
+        mc_samples = old.samples if mc_samples is None else mc_samples
+        chunk_size = old.chunk_size if chunk_size is None else chunk_size
+    matches = 100 if matches is None else matches
+    seed = 0 if seed is None else seed
+    if matches < 1:
+        raise InputError(f"--matches must be at least 1, not {matches}")
     if mc_samples is not None and mc_samples < 1:
         raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
-    from tqdm import tqdm
+    if out is None:
+        from tqdm import tqdm
 
-    bar = tqdm(total=matches, unit="match", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
-    try:
-        t = run(rules, bots, matches, seed, samples=mc_samples, progress=bar.update)
-    finally:
-        bar.close()
+        bar = tqdm(total=matches, unit="match", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
+        try:
+            t = run(rules, bots, matches, seed, samples=mc_samples, progress=bar.update)
+        finally:
+            bar.close()
+    else:
+        spec = GridSpec(rules, tuple(bots), matches, seed, mc_samples,
+                        chunk_size if chunk_size is not None else default_chunk_size(matches, workers,
+                                                                                     MAX_DEFAULT_CHUNK))
+        argv = ["golfsolve", "grid", "simulate", "--rules", rules.spec(), "--players", str(rules.players),
+                "--grid", str(rules.grid), "--holes", str(rules.holes), "--openers", str(rules.openers),
+                "--bots", ",".join(bots), "--matches", str(matches), "--seed", str(seed),
+                "--chunk-size", str(spec.chunk_size), "--workers", str(workers), "--out", str(out)]
+        if mc_samples is not None:
+            argv += ["--mc-samples", str(mc_samples)]
+        old_term = signal.signal(signal.SIGTERM, raise_interrupt)
+        try:
+            inv = run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
+                                    command=shlex.join(argv), progress=False if quiet or as_json else None)
+        except KeyboardInterrupt:
+            st = interrupted_status(out)
+            fail(f"interrupted: {st['chunks_done']} of {st['chunks_total']} chunks are saved in {out}; "
+                 "run the same command with --resume to finish", 130)
+        finally:
+            signal.signal(signal.SIGTERM, old_term)
+        for r in inv["repaired"]:
+            click.echo(f"golfsolve: note: played again: {r}", err=True)
+        t = load_tournament(out)
+        if fmt == "csv":
+            export_csv(t, out)
     data = report_data(t)
-    if out_dir:
-        save(t, Path(out_dir), fmt)
     if as_json:
         echo_json(data)
         return
-    click.echo(f"{data['meta']['matches']} matches, {data['holes_played']} holes: {rules.describe()}")
+    click.echo(f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
+               f"{t.rules.describe()}")
     for b in data["bots"]:
         click.echo(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole [{b['hole_lo']:.2f}, {b['hole_hi']:.2f}]"
                    f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}%")
     for d in data["differences"]:
         click.echo(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]")
-    if out_dir:
-        click.echo(f"results in {out_dir} (golfsolve grid report {out_dir})")
+    if out is not None:
+        click.echo(f"results in {out} (golfsolve grid report {out})")
 
 
 @grid.command()
 @click.argument("directory")
+@click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
+              help="Where report.md and the plots go (default: DIRECTORY/_report, which pandas skips).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
-def report(directory, as_json):
+def report(directory, out_dir, as_json):
     """Write report.md and plots for a 'grid simulate --out' directory, and print the report."""
     from ..grid.report import write_report
-    from ..grid.tournament import load
+    from ..stats.gridruns import load_tournament
+    from ..stats.runfolder import check_out_dir
 
-    t = load(Path(directory))
-    md, data = write_report(t, Path(directory))
+    t = load_tournament(Path(directory))
+    out = check_out_dir(out_dir if out_dir is not None else Path(directory) / "_report")
+    md, data = write_report(t, out)
     if as_json:
         echo_json(data)
     else:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
 
 import click
 
-from ..errors import BAD_INPUT
+from ..errors import InputError
+from . import fair, grid, solitaire, solve, stats
+from .common import fail
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,27 +23,19 @@ def cli() -> None:
     """Solve and analyse Golf solitaire, and simulate grid Golf with bots."""
 
 
-def _register() -> None:
-    # Imported here so that a broken optional module cannot stop --help from working.
-    from . import solitaire as _sol  # noqa: F401
-
-    for mod in ("solve", "stats", "fair", "grid"):
-        try:
-            __import__(f"{__package__}.{mod}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.{mod}":
-                raise
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``golfsolve: message`` on stderr and exit with ``code``."""
-    click.echo(f"golfsolve: {message}", err=True)
-    sys.exit(code)
+# The command modules know nothing of this group; it attaches them here, in one place.
+for _command in (
+    solitaire.deal, solitaire.replay, solitaire.play,
+    solve.solve, solve.hint,
+    stats.stats, stats.report,
+    fair.odds, fair.fair_stats,
+    grid.grid,
+):
+    cli.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
-    _register()
     try:
         rv = cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
     except click.exceptions.Abort:
@@ -53,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
         ctx = getattr(e, "ctx", None)
         where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         fail(msg + where, e.exit_code)
-    except BAD_INPUT as e:
+    except InputError as e:
         fail(str(e), 2)
     except KeyboardInterrupt:
         click.echo("golfsolve: interrupted", err=True)

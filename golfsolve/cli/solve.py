@@ -2,38 +2,76 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from itertools import chain
+
 import click
 
+from ..solitaire.deals import BadLine, DealBatch, code_lines, record, solve_many
 from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
+from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, get_layout, layout_options
-from .main import cli, fail
+from .common import echo_json, fail, get_layout, layout_options
 
 
-@cli.command()
-@layout_options
+@click.command()
+@click.argument("codes", nargs=-1)
+@click.option("--layout", "layout_files", multiple=True, metavar="FILE",
+              help="A layout file (golfsolve text or black-hole-solve board); - reads stdin. Repeatable.")
+@click.option("--pysol", "pysol", multiple=True, metavar="RANGE",
+              help="PySol FC's Golf deals: N, A-B or A..B (both ends included), or a comma list. Repeatable.")
+@click.option("--codes-from", "codes_from", type=click.File("r"), default=None, metavar="FILE",
+              help="One deal code per line (- reads stdin), solved as each line arrives.")
+@click.option("--rules", "rules_spec", default=None, metavar="NAME",
+              help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), "
+                   "plus switches like +jokers2, +empty, +stuck. Default: the code's letter, else easy.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=0,
               help="Stop after this many states and answer 'unknown' (0: no limit).")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def solve(code, layout_file, pysol, rules_spec, node_limit, as_json):
+@click.option("--verdict-only", is_flag=True,
+              help="Answer winnable or not only; skip the search for the fewest cards left (faster on lost deals).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (always, for many deals).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar for many deals.")
+def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdict_only, as_json, quiet):
     """Is the deal winnable, and how? Exact: a win with its moves, or the fewest cards left.
 
-    Example: golfsolve solve GO1-E-AAAAAAB
+    Give one deal, or many: several codes, --pysol ranges, several --layout files, or
+    --codes-from with one code per line. Many deals print JSON Lines, one record per
+    deal as it is solved, so a long list pays the start-up once. Every argument is
+    checked before anything is solved; a bad line from --codes-from becomes an error
+    record ({"line", "input", "error"}) and the run goes on, exiting 2 at the end.
+
+    Examples: golfsolve solve GO1-E-AAAAAAB; golfsolve solve --pysol 1-1000 --rules classic
     """
-    lay = get_layout(code, layout_file, pysol, rules_spec)
+    rules = get_rules(rules_spec) if rules_spec else None
+    if not (codes or layout_files or pysol or codes_from):
+        fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
+    if codes_from is not None and codes_from.name == "<stdin>" and "-" in layout_files:
+        fail("--codes-from - and --layout - cannot both read stdin")
     try:
-        sol = Solver().solve(lay, lay.rules, node_limit)
+        batch = DealBatch.build(codes, layout_files, pysol, rules)
+    except StockUnknownError as e:
+        fail(str(e), 1)
+    if codes_from is None and len(batch) == 1:
+        _solve_one(next(iter(batch)), node_limit, verdict_only, as_json)
+        return
+    _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet)
+
+
+def _solve_one(lay, node_limit, verdict_only, as_json):
+    try:
+        sol = Solver().solve(lay, lay.rules, node_limit, verdict_only=verdict_only)
     except StockUnknownError as e:
         fail(f"{lay.name or 'layout'}: {e}", 1)
     if as_json:
-        echo_json({"deal": lay.name, **sol.to_json()})
+        echo_json(record((lay, sol)))
     else:
         verdict = {"won": "winnable", "lost": "not winnable", "unknown": "unknown (node limit reached)"}[sol.outcome]
         click.echo(f"{lay.name or 'layout'} ({lay.rules.describe()}): {verdict}")
         if sol.outcome == "won":
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
-        else:
+        elif sol.best_left is not None:
             label = "best line found" if sol.outcome == "unknown" else "best play"
             click.echo(f"{label}: {sol.best_left} cards left, app score {sol.app_score}")
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
@@ -42,14 +80,40 @@ def solve(code, layout_file, pysol, rules_spec, node_limit, as_json):
         raise SystemExit(1)
 
 
-@cli.command()
+def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
+    from tqdm import tqdm
+
+    deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
+    total = None if codes_from is not None else len(batch)
+    # a bar only when the records go to a file or pipe and a person watches stderr
+    bar = tqdm(total=total, unit="deal", file=sys.stderr, delay=0.5, leave=False,
+               disable=quiet or not sys.stderr.isatty() or sys.stdout.isatty())
+    bad = unknown = 0
+    for item in solve_many(deals, node_limit=node_limit, verdict_only=verdict_only):
+        if isinstance(item, BadLine):
+            bad += 1
+            click.echo(f"golfsolve: line {item.line}: {item.error}", err=True)
+        else:
+            unknown += item[1].outcome == "unknown"
+        # one line per deal, flushed, so a reader sees each answer as it comes
+        click.echo(json.dumps(record(item), ensure_ascii=False))
+        sys.stdout.flush()
+        bar.update()
+    bar.close()
+    if bad or unknown:
+        raise SystemExit(2 if bad else 1)
+
+
+@click.command()
 @layout_options
 @click.option("--moves", "moves_text", default="", metavar="MOVES",
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
 @click.option("--all", "show_all", is_flag=True, help="Rank every legal move, not just the best.")
 @click.option("--fair", is_flag=True,
-              help="Don't peek at the stock: sample the unseen cards (see 'golfsolve odds').")
-@click.option("--samples", type=click.IntRange(min=1), default=200, help="Samples for --fair.")
+              help="Don't peek at the stock: forget its order and rank moves by their value without it "
+                   "(exact when few cards are unknown; see docs/fair.md).")
+@click.option("--samples", type=click.IntRange(min=1), default=48, show_default=True,
+              help="Sampled stock orders for --fair.")
 @click.option("--seed", type=int, default=0, help="Random seed for --fair.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=0, help="Per-move state limit (0: none).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -63,10 +127,15 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     if game.over:
         fail(f"the game is already over: {game.status_message()}", 2)
     if fair:
-        from ..solitaire.fair import fair_hint
+        from ..solitaire.fairvalue import fair_hint
 
-        # the cards under the discard's top are known to be out of the stock
-        result = fair_hint(game.to_layout(), game.rules, samples=samples, seed=seed, played=game.pile[:-1])
+        # honest by construction: a code, a --pysol deal or a full layout knows the stock
+        # order, which a player does not; forget it (a partial layout keeps the places it
+        # declares known). The cards under the discard's top were seen being played.
+        view = game.to_layout()
+        if lay.stock_known:
+            view = view.forget_stock(0)
+        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=game.pile[:-1])
         if as_json:
             echo_json(result.to_json())
         else:

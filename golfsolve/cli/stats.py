@@ -11,8 +11,7 @@ from typing import Optional
 import click
 
 from ..errors import InputError
-from .common import echo_json
-from .main import cli, fail
+from .common import echo_json, fail, plural, raise_interrupt
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -25,19 +24,20 @@ def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Opt
     return start_number
 
 
-def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
-    raise KeyboardInterrupt
-
-
-@cli.command()
+@click.command()
 @click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
 @click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
 @click.option("--count", type=int, default=None, metavar="N", help="How many consecutive deals to solve.")
 @click.option("--rules", "rules_spec", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic,strict; also dead-king, "
                    "wrap/queen-on-king/no-card-on-king, and switches like classic+jokers1).")
-@click.option("--out", "out_dir", required=True, metavar="DIR", help="Directory for manifest.json and the Parquet chunks.")
-@click.option("--resume", is_flag=True, help="Continue the run in DIR, solving only the chunks not written yet.")
+@click.option("--out", "out_dir", required=True, metavar="DIR",
+              help="Directory for _manifest.json and the Parquet chunks (new or empty, or a run to resume or extend).")
+@click.option("--resume", is_flag=True,
+              help="Continue the run in DIR: solve the chunks that are missing or damaged, keep the rest.")
+@click.option("--extend", is_flag=True,
+              help="Grow the run in DIR: --count N makes it N deals in all, --rules adds rule sets; nothing done "
+                   "is solved again.")
 @click.option("--jobs", "-j", type=int, default=None, metavar="N", help="Worker processes (default: all cores).")
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Deals per chunk file (default: about 10 chunks per worker, at most 500).")
@@ -48,7 +48,7 @@ def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
                    "else a private cluster on this machine).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
-def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, chunk_size, engine, scheduler,
+def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, jobs, chunk_size, engine, scheduler,
           quiet, as_json):
     """Solve every deal of a range under several rule sets; write Parquet chunks to DIR.
 
@@ -60,6 +60,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, ch
     """
     from ..stats.census import (CensusSpec, DEFAULT_RULES, default_chunk_size, load_results, parse_rules_list,
                                 read_manifest, run_census, run_status, spec_from_manifest)
+    from ..stats.runfolder import check_out_dir, manifest_path
 
     start = _start_number(start_code, start_number)
     rules = parse_rules_list(rules_spec) if rules_spec is not None else None
@@ -70,15 +71,17 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, ch
         scheduler = None
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be at least 1, not {jobs}")
-    out = Path(out_dir)
-    old = spec_from_manifest(read_manifest(out)) if resume and (out / "manifest.json").exists() else None
+    out = check_out_dir(out_dir, create=False)
+    old = spec_from_manifest(read_manifest(out)) if (resume or extend) and manifest_path(out) else None
     if old is not None:
-        # Resuming: whatever is not given again comes from the manifest; what is given must
-        # agree with it (prepare_run checks).
+        # Whatever is not given again comes from the manifest; what is given must agree
+        # with it (resume) or grow it (extend).
         start = old.start if start is None else start
         count = old.count if count is None else count
-        rules = old.rules if rules is None else rules
         chunk_size = old.chunk_size if chunk_size is None else chunk_size
+        if extend and rules is not None:
+            rules = old.rules + tuple(r for r in rules if r not in old.rules)
+        rules = old.rules if rules is None else rules
     if count is None:
         raise InputError("--count N is required (how many deals to solve)")
     start = 0 if start is None else start
@@ -92,12 +95,12 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, ch
         argv += ["--jobs", str(jobs)]
     if engine == "dask":
         argv += ["--engine", "dask"] + (["--scheduler", scheduler] if scheduler else [])
-    if resume:
-        argv.append("--resume")
+    if resume or extend:
+        argv.append("--extend" if extend else "--resume")
     # SIGTERM (kill, a batch system) stops a run as cleanly as Ctrl-C does.
-    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    old_term = signal.signal(signal.SIGTERM, raise_interrupt)
     try:
-        result = run_census(out, spec, resume=resume, engine=engine, jobs=n_jobs, scheduler=scheduler,
+        result = run_census(out, spec, resume=resume, extend=extend, engine=engine, jobs=n_jobs, scheduler=scheduler,
                             command=shlex.join(argv), progress=False if quiet or as_json else None)
     except KeyboardInterrupt:
         st = run_status(out)
@@ -110,29 +113,40 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, jobs, ch
     if as_json:
         echo_json({**result.to_json(), "win_rate": rates})
         return
+    for r in result.repaired:
+        click.echo(f"golfsolve: note: solved again: {r}", err=True)
     if result.chunks_solved == 0 and result.chunks_before == result.chunks_total:
         click.echo(f"nothing to do: all {result.chunks_total} chunks of {out} are done")
     else:
-        click.echo(f"solved {result.deals_solved:,} deals x {len(spec.rules)} rule sets in {result.chunks_solved} "
-                   f"chunks ({result.chunks_before} were done already) in {result.seconds:.1f} s -> {out}")
+        click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before} of "
+                   f"{result.chunks_total} were done already) in {result.seconds:.1f} s -> {out}")
     click.echo("win rate: " + ", ".join(f"{r} {100 * v:.1f}%" for r, v in rates.items())
                + f" (deals {spec.start}..{spec.end - 1})")
 
 
-@cli.command()
+@click.command()
 @click.argument("stats_dir", metavar="DIR")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
-              help="Where report.md, report.html and the PNG plots go (default: DIR/report).")
+              help="Where report.md, report.html and the PNG plots go (default: DIR/_report, which pandas "
+                   "skips when it reads DIR).")
+@click.option("--fair", "fair_dir", default=None, metavar="FAIR_DIR",
+              help="A 'golfsolve fair-stats' run whose fair-play table joins the report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report's numbers as JSON.")
-def report(stats_dir, out_dir, as_json):
+def report(stats_dir, out_dir, fair_dir, as_json):
     """Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run.
 
-    Example: golfsolve report stats-2000 --out stats-2000/report
+    Example: golfsolve report stats-2000 --out stats-2000/_report
     """
+    from ..stats.census import read_manifest
+    from ..stats.fairstats import read_fair_manifest
     from ..stats.report import write_report
+    from ..stats.runfolder import check_out_dir
 
-    out = Path(out_dir) if out_dir else Path(stats_dir) / "report"
-    data = write_report(stats_dir, out)
+    read_manifest(stats_dir)  # not a stats run: say so before writing anything
+    if fair_dir is not None:
+        read_fair_manifest(fair_dir)
+    out = check_out_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report")
+    data = write_report(stats_dir, out, fair_dir)
     if as_json:
         echo_json(data)
         return

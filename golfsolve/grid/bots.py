@@ -515,7 +515,9 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     ``mc-greedy[:SAMPLES]`` (today's Monte Carlo), ``ismcts[:ITERATIONS]``, or, with the
     ``spiel`` extra, ``spiel-ismcts[:SIMULATIONS]``."""
     s = spec.strip().lower()
-    kind, _, arg = s.partition(":")
+    kind, colon, arg = s.partition(":")
+    if colon and not arg.strip():
+        raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
     if s in _REGISTRY:
         return _REGISTRY[s](rng, s)
     if kind in ("random", "greedy", "heuristic") and not arg:

@@ -8,9 +8,7 @@ moves one seat every hole, so no bot keeps a seat advantage.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -82,45 +80,6 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     holes = pd.DataFrame(hole_rows, columns=HOLE_COLUMNS)
     mt = pd.DataFrame(match_rows, columns=["match", "seat", "entry", "bot", "total", "winner", "win_share"])
     return Tournament(rules=rules, bots=list(bots), seed=seed, holes=holes, matches=mt, samples=samples)
-
-
-def save(t: Tournament, out: Path, fmt: str = "parquet") -> list[Path]:
-    """Write ``holes`` and ``matches`` tables (Parquet or CSV) and ``meta.json`` into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    if fmt not in ("parquet", "csv"):
-        raise InputError(f"--format must be parquet or csv, not {fmt!r}")
-    paths = []
-    for name, df in (("holes", t.holes), ("matches", t.matches)):
-        p = out / f"{name}.{fmt}"
-        if fmt == "parquet":
-            df.to_parquet(p, index=False)
-        else:
-            df.to_csv(p, index=False)
-        paths.append(p)
-    meta = out / "meta.json"
-    meta.write_text(json.dumps(t.meta(), indent=2) + "\n")
-    paths.append(meta)
-    return paths
-
-
-def load(out: Path) -> Tournament:
-    """Read a directory written by :func:`save`."""
-    if not out.is_dir():
-        raise InputError(f"no results directory {str(out)!r}")
-    meta_p = out / "meta.json"
-    if not meta_p.exists():
-        raise InputError(f"{str(out)!r} holds no meta.json: not a 'golfsolve grid simulate' output")
-    meta = json.loads(meta_p.read_text())
-    tables = {}
-    for name in ("holes", "matches"):
-        if (out / f"{name}.parquet").exists():
-            tables[name] = pd.read_parquet(out / f"{name}.parquet")
-        elif (out / f"{name}.csv").exists():
-            tables[name] = pd.read_csv(out / f"{name}.csv")
-        else:
-            raise InputError(f"{str(out)!r} has no {name}.parquet or {name}.csv")
-    return Tournament(rules=GridRules(**meta["rules"]), bots=meta["bots"], seed=meta["seed"],
-                      holes=tables["holes"], matches=tables["matches"], samples=meta.get("mc_samples"))
 
 
 # -- statistics ----------------------------------------------------------------

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from ..errors import InputError
 from .rules import CODE_LETTER_RULES, Rules
 
 N_LETTERS = 7
@@ -37,7 +38,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-class DealCodeError(ValueError):
+class DealCodeError(InputError):
     """A deal code or deal number is not valid."""
 
 

@@ -55,18 +55,22 @@ def fair_value(
     rules: Optional[Rules] = None,
     played: Iterable[int] = (),
     max_states: int = 2_000_000,
+    memo: Optional[dict] = None,
 ) -> ExactValue:
     """The exact win probability of the best player who cannot see the stock order.
 
     Unknown stock places are filled uniformly from the unseen cards (less ``played``):
     each draw of an unknown place turns any card of the remaining pool with equal
-    probability. Raises :class:`TooLargeError` past ``max_states`` memoised states.
+    probability. Raises :class:`TooLargeError` past ``max_states`` new memoised states.
+    ``memo`` (a dict kept by the caller) carries the memoised values to the next call
+    with the same rules: consecutive decisions of one game share most of their states.
     """
     rules = rules or layout.rules or EASY
     _, pool_cards = unknown_pool(layout, rules, played)
     fits = [[rules.fits(t, c) for c in range(N_POOL)] for t in range(EMPTY_TOP + 1)]
     any_time = rules.draw_any_time
-    memo: dict = {}
+    memo = {} if memo is None else memo
+    limit = len(memo) + max_states
 
     def value(cols: tuple, top: int, stock: tuple, pool: tuple) -> float:
         if not any(cols):
@@ -75,7 +79,7 @@ def fair_value(
         got = memo.get(key)
         if got is not None:
             return got
-        if len(memo) >= max_states:
+        if len(memo) >= limit:
             raise TooLargeError(f"more than {max_states:,} states: too large for the exact fair value")
         best = 0.0
         removes = [i for i, c in enumerate(cols) if c and fits[top][c[-1]]]
@@ -120,7 +124,7 @@ def fair_value(
         out.append((m, v))
     out.sort(key=lambda mv: (-mv[1], mv[0] == MOVE_DRAW, mv[0]))
     overall = 1.0 if layout.tableau_count == 0 else (out[0][1] if out else 0.0)
-    return ExactValue(overall, tuple(out), len(memo))
+    return ExactValue(overall, tuple(out), len(memo) - limit + max_states)
 
 
 def clairvoyant_value(

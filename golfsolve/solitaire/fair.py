@@ -4,22 +4,13 @@ In the game the stock is face down. A hint that solves the deal with the real st
 peeks at it; a deal copied from a screen has no stock order at all. This module answers
 the questions a player holding the real game can ask without peeking:
 
-* :func:`odds`: the chance of winning from a position whose stock order is (partly)
-  unknown, estimated by sampling stock orders consistent with what is known and solving
-  each one exactly. Each sample is solved *clairvoyantly* (the solver sees that sample's
-  whole stock), so this is the chance that the deal is winnable at all, an **upper
-  bound** on what a player who cannot see the stock can reach.
-* :func:`fair_hint`: for each legal move, the estimated chance that the position after
-  it is still winnable, over the same sampled stock orders for every move (common random
-  numbers, so the comparison between moves has much less noise than the values
-  themselves). A remove leaves the sampled stock as it is; a draw turns the sample's next
-  card. This is the standard "determinized" estimate: the player chooses this move
-  without knowing the next card, and is assumed clairvoyant afterwards.
-* :func:`play_fair`: a player who, at every step, takes the :func:`fair_hint` move
-  (with a small sample count) and only then sees the real next card. Its real win rate
-  over deals is a **lower bound** on fair play (it is one fair strategy), so together
-  with the clairvoyant rate it brackets the true fair-play value. The exact fair value
-  of small endgames is in :mod:`golfsolve.solitaire.expectimax`.
+* the stock orders consistent with what a player has seen (:func:`unknown_pool`,
+  :func:`sample_stocks`), used by every fair answer;
+* :func:`play_fair`: today's fair player, kept for comparison: at every step it takes the
+  move that keeps a win in the most sampled stock orders (each solved clairvoyantly after
+  the move) and only then sees the real next card. The stronger search player is in
+  :mod:`golfsolve.solitaire.fairplayer`; the two numbers a player asks for (clairvoyant
+  and fair chance) and the fair hint are in :mod:`golfsolve.solitaire.fairvalue`.
 
 What counts as unknown: the ``None`` positions of ``layout.stock``. They are filled with
 the cards the layout does not show (:meth:`Layout.unseen_cards`), minus ``played``, the
@@ -36,7 +27,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Callable, Iterable, Iterator, Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
@@ -139,68 +130,6 @@ def _with_stock(layout: Layout, stock: Sequence[int]) -> Layout:
     return Layout(layout.columns, layout.discard, tuple(stock), layout.rules, layout.name, layout.deal_number)
 
 
-# ---------------------------------------------------------------------------
-# odds
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class OddsResult:
-    """The estimated chance of winning a position whose stock order is unknown.
-
-    ``wins`` of ``samples`` sampled stock orders are winnable (each solved exactly, with
-    its stock visible: an upper bound on fair play). ``low``/``high`` is the 95% Wilson
-    interval; with ``exact`` every possible order was solved and the fraction is exact.
-    ``mean_left`` is the mean of the fewest cards left over the samples (0 for a win).
-    """
-
-    name: str
-    rules: Rules = field(compare=False)
-    samples: int
-    wins: int
-    low: float
-    high: float
-    mean_left: float
-    exact: bool
-    unknown: int
-    unseen: int
-    seed: int
-    seconds: float = field(compare=False)
-
-    @property
-    def chance(self) -> float:
-        return self.wins / self.samples if self.samples else 0.0
-
-    def to_json(self) -> dict:
-        return {
-            "deal": self.name,
-            "rules": self.rules.name,
-            "estimate": "clairvoyant: each sampled stock order solved exactly (upper bound on fair play)",
-            "win_chance": round(self.chance, 6),
-            "ci95": [round(self.low, 6), round(self.high, 6)],
-            "wins": self.wins,
-            "samples": self.samples,
-            "exact": self.exact,
-            "mean_best_cards_left": round(self.mean_left, 4),
-            "unknown_stock_cards": self.unknown,
-            "unseen_cards": self.unseen,
-            "seed": self.seed,
-            "seconds": round(self.seconds, 3),
-        }
-
-    def render(self) -> str:
-        how = (f"exact over all {self.samples:,} possible stock orders" if self.exact
-               else f"{self.samples:,} sampled stock orders, seed {self.seed}")
-        lines = [
-            f"{self.name or 'layout'} ({self.rules.describe()})",
-            f"win chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
-            f"{self.wins:,} of {how} winnable)",
-            f"mean best cards left: {self.mean_left:.2f}",
-            f"unknown stock cards: {self.unknown} (from {self.unseen} unseen cards)",
-            "each sample is solved with its stock visible, so this is an upper bound on what a player "
-            "who cannot see the stock can reach",
-        ]
-        return "\n".join(lines)
-
-
 def _progress(it: Iterable, total: int, enabled: bool, desc: str) -> Iterable:
     """A tqdm bar on a terminal only; it appears after half a second so quick runs stay quiet."""
     if not enabled:
@@ -214,41 +143,8 @@ def _progress(it: Iterable, total: int, enabled: bool, desc: str) -> Iterable:
     return tqdm(it, total=total, desc=desc, unit="sample", delay=0.5, leave=False)
 
 
-def odds(
-    layout: Layout,
-    rules: Optional[Rules] = None,
-    samples: int = 1000,
-    seed: int = 0,
-    progress: bool = False,
-    played: Iterable[int] = (),
-    solver: Optional[Solver] = None,
-) -> OddsResult:
-    """The chance of winning ``layout`` over its unknown stock orders (see the module doc).
-
-    A layout whose stock is fully known has one possible order: the answer is exact.
-    """
-    if samples < 1:
-        raise InputError(f"samples must be at least 1, not {samples}")
-    rules = rules or layout.rules or EASY
-    played = tuple(played)
-    positions, pool = unknown_pool(layout, rules, played)
-    stocks, exact = _stock_orders(layout, rules, samples, seed, played)
-    solver = solver or Solver()
-    t0 = time.perf_counter()
-    wins = 0
-    left = 0
-    for st in _progress(stocks, len(stocks), progress, "solving samples"):
-        sol = solver.solve(_with_stock(layout, st), rules)
-        wins += sol.outcome == "won"
-        left += sol.best_left
-    n = len(stocks)
-    lo, hi = (wins / n, wins / n) if exact else wilson(wins, n)
-    return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
-                      time.perf_counter() - t0)
-
-
 # ---------------------------------------------------------------------------
-# fair hint
+# moves and the positions after them (today's fair player; see fairplayer.py for the search player)
 # ---------------------------------------------------------------------------
 def _legal_moves(layout: Layout, rules: Rules) -> list[str]:
     """The legal moves, asked of the referee; a draw is legal when the stock is non-empty.
@@ -343,138 +239,6 @@ class _Evaluator:
             if wins > best_wins:
                 best_move, best_wins = m, wins
         return best_move, best_wins
-
-
-@dataclass(frozen=True)
-class MoveChance:
-    """One legal move and the estimated chance of still winning after it."""
-
-    move: str  # '1'..'7' or 'd'
-    card: Optional[str]  # the card the move puts on the discard; None for a draw of an unknown card
-    wins: int
-    samples: int
-    low: float
-    high: float
-    ahead: int = 0  # samples in which this move keeps a win and the best move does not
-    behind: int = 0  # samples in which the best move keeps a win and this one does not
-
-    @property
-    def chance(self) -> float:
-        return self.wins / self.samples if self.samples else 0.0
-
-    def describe(self) -> str:
-        return "draw" if self.move == MOVE_DRAW else f"remove {self.card} from column {self.move}"
-
-    def to_json(self) -> dict:
-        return {
-            "move": self.move, "card": self.card, "win_chance": round(self.chance, 6),
-            "ci95": [round(self.low, 6), round(self.high, 6)], "wins": self.wins, "samples": self.samples,
-            "better_than_best_in": self.ahead, "worse_than_best_in": self.behind,
-        }
-
-
-@dataclass(frozen=True)
-class FairHint:
-    """The fair hint: every legal move ranked by its estimated chance of winning, best first."""
-
-    name: str
-    rules: Rules = field(compare=False)
-    samples: int
-    exact: bool
-    seed: int
-    position_wins: int  # samples in which the position itself is winnable
-    ranked: tuple[MoveChance, ...]
-    solves: int
-    seconds: float = field(compare=False)
-
-    @property
-    def best(self) -> MoveChance:
-        return self.ranked[0]
-
-    def to_json(self) -> dict:
-        lo, hi = wilson(self.position_wins, self.samples) if not self.exact else (
-            self.position_wins / self.samples,) * 2
-        return {
-            "deal": self.name,
-            "rules": self.rules.name,
-            "fair": True,
-            "estimate": ("determinized: a move's value is the fraction of sampled stock orders in which the "
-                         "position after it is winnable, choosing without seeing the next card and clairvoyant "
-                         "afterwards (an upper bound on fair play)"),
-            "samples": self.samples,
-            "exact": self.exact,
-            "seed": self.seed,
-            "position_win_chance": round(self.position_wins / self.samples, 6),
-            "position_ci95": [round(lo, 6), round(hi, 6)],
-            "best": self.best.to_json(),
-            "ranked": [m.to_json() for m in self.ranked],
-            "solves": self.solves,
-            "seconds": round(self.seconds, 3),
-        }
-
-    def render(self, show_all: bool = False) -> str:
-        b = self.best
-        how = (f"exact over all {self.samples} possible stock orders" if self.exact
-               else f"{self.samples} sampled stock orders, seed {self.seed}")
-        lines = [
-            f"fair best move: {b.move} ({b.describe()}): win chance {100 * b.chance:.1f}% "
-            f"(95% {100 * b.low:.1f}%-{100 * b.high:.1f}%)",
-            f"without peeking at the stock; {how}, the same orders for every move",
-        ]
-        if len(self.ranked) > 1:
-            r = self.ranked[1]
-            lines.append(f"runner-up {r.move} ({r.describe()}): {100 * r.chance:.1f}%, "
-                         f"worse than the best in {r.behind} orders, better in {r.ahead}")
-        if show_all:
-            for m in self.ranked:
-                lines.append(f"  {m.move:>2}  {m.card or '?':>3}  {100 * m.chance:5.1f}%  "
-                             f"({100 * m.low:.1f}%-{100 * m.high:.1f}%)  {m.wins}/{m.samples}")
-        lines.append("(each order is solved with its stock visible after the move: an upper bound on fair play)")
-        return "\n".join(lines)
-
-
-def fair_hint(
-    layout: Layout,
-    rules: Optional[Rules] = None,
-    samples: int = 200,
-    seed: int = 0,
-    played: Iterable[int] = (),
-    solver: Optional[Solver] = None,
-) -> FairHint:
-    """Rank the legal moves of ``layout`` without looking at the stock order.
-
-    Every move is valued on the same stock orders (sampled, or all of them when there
-    are at most ``samples``): the fraction of them in which the position after the move
-    is still winnable. ``played`` lists cards known to be in the discard pile below its
-    top (they cannot be in the stock).
-    """
-    if samples < 1:
-        raise InputError(f"samples must be at least 1, not {samples}")
-    rules = rules or layout.rules or EASY
-    moves = _legal_moves(layout, rules)
-    if not moves:
-        raise InputError("no legal move: the game is over")
-    t0 = time.perf_counter()
-    stocks, exact = _stock_orders(layout, rules, samples, seed, tuple(played))
-    ev = _Evaluator(layout, rules, stocks, solver or Solver())
-    vals = ev.values(moves)
-    n = len(stocks)
-    order = sorted(moves, key=lambda m: (-sum(vals[m]), m == MOVE_DRAW, m))
-    best = vals[order[0]]
-    ranked = []
-    for m in order:
-        w = sum(vals[m])
-        lo, hi = (w / n, w / n) if exact else wilson(w, n)
-        if m == MOVE_DRAW:  # a known next stock card (a partial layout's prefix) is shown
-            nxt = layout.stock[0] if layout.stock else None
-            card = None if nxt is None else card_str(nxt)
-        else:
-            card = card_str(layout.columns[int(m) - 1][-1])
-        ahead = sum(1 for a, b in zip(vals[m], best) if a and not b)
-        behind = sum(1 for a, b in zip(vals[m], best) if b and not a)
-        ranked.append(MoveChance(m, card, w, n, lo, hi, ahead, behind))
-    return FairHint(layout.name, rules, n, exact, seed, sum(ev.root_won), tuple(ranked), ev.solves,
-                    time.perf_counter() - t0)
 
 
 # ---------------------------------------------------------------------------
@@ -592,190 +356,6 @@ def play_fair(
     return FairGame(game.won, True, 0, tuple(played), None, False, decisions, solves, time.perf_counter() - t0)
 
 
-
-
-# ---------------------------------------------------------------------------
-# fair against clairvoyant over a deal range
-# ---------------------------------------------------------------------------
-_WORKER_SOLVER: Optional[Solver] = None
-
-
-def _worker_init() -> None:
-    # one Solver per process: its work tables are large and reused by every solve
-    global _WORKER_SOLVER
-    _WORKER_SOLVER = Solver()
-
-
-def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int, seed: int,
-                  solver: Optional[Solver] = None) -> dict:
-    """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly."""
-    from .layout import layout_from_number
-    from .rules import get_rules
-
-    rules = get_rules(rules_name)
-    letter = "C" if rules_name == "classic" else "E"
-    layout = layout_from_number(number, rules, letter)
-    # the seed names the deal and the rules, so a row does not depend on which worker ran it
-    g = play_fair(layout, rules, samples, f"{seed}-{rules_name}-{number}", solver or _WORKER_SOLVER, first_samples)
-    return {
-        "rules": rules_name, "deal": number, "code": layout.name,
-        "clairvoyant_won": g.clairvoyant_won, "clairvoyant_left": g.clairvoyant_left,
-        "fair_won": g.won, "lost_at": -1 if g.lost_at is None else g.lost_at, "lost_on_draw": g.lost_on_draw,
-        "moves": len(g.moves), "decisions": g.decisions, "solves": g.solves, "seconds": round(g.seconds, 4),
-    }
-
-
-def _row_task(args: tuple) -> dict:
-    return fair_deal_row(*args)
-
-
-def run_fair_stats(
-    start: int,
-    count: int,
-    rules_names: Sequence[str],
-    samples: int = 16,
-    first_samples: Optional[int] = None,
-    seed: int = 0,
-    workers: int = 1,
-    progress: bool = False,
-    checkpoint: Optional[Callable[[list[dict]], None]] = None,
-    checkpoint_every: int = 200,
-) -> list[dict]:
-    """Play deals ``start .. start+count-1`` under each rule set fairly; one row each.
-
-    Deals go out deal by deal with every rule set, so a run stopped early still covers
-    the rule sets evenly; ``checkpoint(rows)`` is called every ``checkpoint_every`` rows.
-    """
-    from .rules import get_rules
-
-    for r in rules_names:
-        get_rules(r)  # bad names are bad input before any work starts
-    first_samples = samples if first_samples is None else first_samples
-    if count < 1 or samples < 1 or first_samples < 1 or workers < 1:
-        raise InputError("count, samples, first samples and workers must be at least 1")
-    tasks = [(r, n, samples, first_samples, seed) for n in range(start, start + count) for r in rules_names]
-    rows: list[dict] = []
-
-    def collect(it: Iterator[dict]) -> None:
-        for row in _progress(it, len(tasks), progress, "fair games"):
-            rows.append(row)
-            if checkpoint is not None and len(rows) % checkpoint_every == 0:
-                checkpoint(rows)
-
-    if workers == 1:
-        _worker_init()
-        collect(_row_task(t) for t in tasks)
-    else:
-        import multiprocessing as mp
-
-        with mp.get_context().Pool(workers, initializer=_worker_init) as pool:
-            collect(pool.imap_unordered(_row_task, tasks, chunksize=2))
-    rows.sort(key=lambda r: (list(rules_names).index(r["rules"]), r["deal"]))
-    return rows
-
-
-FAIR_TITLE = "Fair play against clairvoyant play"
-
-
-def fair_intro(command: str, samples: int, first_samples: int, seed: int) -> str:
-    """The paragraph that says what the fair-play table measures and how it was made."""
-    return (
-        f"Command: `{command}`. "
-        "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: the "
-        "fair player's real result: at each step it picks the move that keeps a win in the most sampled stock "
-        + (f"orders (first {first_samples} orders, {samples} when the choice is contested; "
-           if first_samples < samples else f"orders ({samples} per decision; ")
-        + f"every order once there are at most {samples}), without seeing the stock, then the real next card "
-        "is turned. "
-        "Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but lost "
-        "by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
-        "95% Wilson intervals throughout; seed " + str(seed) + "."
-    )
-
-
-def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the fair-play table: win rates, intervals and the paired gap per rule set."""
-    head = ["rules", "deals", "clairvoyant win rate", "fair player win rate", "gap (paired)",
-            "fair wins / winnable deals", "lost on a draw", "solves per deal"]
-    names: list[str] = []
-    for r in rows:
-        if r["rules"] not in names:
-            names.append(r["rules"])
-
-    def pct(k: int, n: int) -> str:
-        lo, hi = wilson(k, n)
-        return f"{100 * k / n:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})" if n else "–"
-
-    out = []
-    for name in names:
-        rs = [r for r in rows if r["rules"] == name]
-        n = len(rs)
-        c = sum(bool(r["clairvoyant_won"]) for r in rs)
-        f = sum(bool(r["fair_won"]) for r in rs)
-        gap = sum(bool(r["clairvoyant_won"]) and not r["fair_won"] for r in rs)
-        on_draw = sum(bool(r["lost_on_draw"]) for r in rs)
-        lo_deal, hi_deal = min(r["deal"] for r in rs), max(r["deal"] for r in rs)
-        out.append([name, f"{n:,} (deals {lo_deal}–{hi_deal})", pct(c, n), pct(f, n), pct(gap, n), pct(f, c),
-                    f"{on_draw} of {gap}", f"{sum(r['solves'] for r in rs) / n:,.0f}"])
-    return head, out
-
-
-def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first_samples: int, seed: int) -> str:
-    """The Markdown section of a fair-stats run: win rates, intervals and the paired gap."""
-    head, table = fair_table(rows)
-    lines = [f"## {FAIR_TITLE}", "", fair_intro(command, samples, first_samples, seed), "",
-             "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
-    lines += ["| " + " | ".join(r) + " |" for r in table]
-    lines.append("")
-    return "\n".join(lines)
-
-
-def write_fair_report(rows: Sequence[dict], out_dir: str, command: str, samples: int, first_samples: int,
-                      seed: int) -> dict[str, str]:
-    """Write ``fair_deals.parquet`` (or ``.csv`` without pyarrow), ``fair.json`` (how it was made)
-    and ``fair.md`` into ``out_dir``. In a ``golfsolve stats`` directory, ``golfsolve report``
-    then adds the section to its report."""
-    import json
-    from pathlib import Path
-
-    import pandas as pd
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    df = pd.DataFrame(list(rows))
-    paths = {}
-    try:
-        df.to_parquet(out / "fair_deals.parquet", index=False)
-        paths["table"] = str(out / "fair_deals.parquet")
-    except ImportError:
-        df.to_csv(out / "fair_deals.csv", index=False)
-        paths["table"] = str(out / "fair_deals.csv")
-    meta = {"command": command, "samples": samples, "first_samples": first_samples, "seed": seed}
-    (out / "fair.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
-    (out / "fair.md").write_text(fair_report_markdown(rows, command, samples, first_samples, seed), encoding="utf-8")
-    paths["report"] = str(out / "fair.md")
-    return paths
-
-
-def load_fair_section(directory: str) -> Optional[dict]:
-    """The fair-play section of a directory written by :func:`write_fair_report`, if any:
-    ``{"title", "intro", "head", "rows"}``, ready for a report."""
-    import json
-    from pathlib import Path
-
-    import pandas as pd
-
-    d = Path(directory)
-    if not (d / "fair.json").exists():
-        return None
-    table = d / "fair_deals.parquet"
-    df = pd.read_parquet(table) if table.exists() else pd.read_csv(d / "fair_deals.csv")
-    meta = json.loads((d / "fair.json").read_text(encoding="utf-8"))
-    head, rows = fair_table(df.to_dict("records"))
-    return {"title": FAIR_TITLE, "head": head, "rows": rows,
-            "intro": fair_intro(meta["command"], meta["samples"], meta["first_samples"], meta["seed"])}
-
-
 __all__ = [
     "wilson",
     "unknown_pool",
@@ -787,7 +367,4 @@ __all__ = [
     "MoveChance",
     "play_fair",
     "FairGame",
-    "run_fair_stats",
-    "fair_report_markdown",
-    "write_fair_report",
 ]

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
+from ..errors import InputError
 from .dealcode import DealCodeError, deal_deck, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules
 
@@ -33,7 +34,7 @@ COLUMN_HEIGHT = 5
 N_TABLEAU = N_COLUMNS * COLUMN_HEIGHT
 
 
-class LayoutError(ValueError):
+class LayoutError(InputError):
     """A layout is malformed; the message names the card or line at fault."""
 
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..errors import InputError
 from ..cards import ACE, JOKER_RANK, KING, QUEEN
 
 #: Row index of :meth:`Rules.fits_table` for an empty discard pile.
@@ -21,7 +22,7 @@ N_TOPS = 15  # ranks 0..12, joker, empty
 KING_TAKES = ("neighbours", "queen", "nothing")
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """A rule name or switch is not known."""
 
 

@@ -46,10 +46,12 @@ class Solution:
     ``outcome`` is ``"won"``, ``"lost"`` or ``"unknown"`` (a node limit stopped the
     search; then ``best_left`` is only the best line found, not proven optimal).
     ``moves`` is a line of play reaching ``best_left`` cards left (a win when 0).
+    A verdict-only solve of a lost deal leaves ``best_left`` (and the app score) None:
+    the fewest cards left was not searched for.
     """
 
     outcome: str
-    best_left: int
+    best_left: Optional[int]
     moves: tuple[str, ...]
     nodes: int
     seconds: float
@@ -60,12 +62,12 @@ class Solution:
         return None if self.outcome == "unknown" else self.outcome == "won"
 
     @property
-    def app_score(self) -> int:
-        """Best app score under perfect play (350 for a win)."""
-        return app_score(self.best_left)
+    def app_score(self) -> Optional[int]:
+        """Best app score under perfect play (350 for a win); None when not searched."""
+        return None if self.best_left is None else app_score(self.best_left)
 
     @property
-    def traditional_score(self) -> int:
+    def traditional_score(self) -> Optional[int]:
         """Cards left on the table under perfect play (lower is better)."""
         return self.best_left
 
@@ -126,14 +128,19 @@ class Solver:
         self._tables = kernel.new_tables()
         self._path = np.zeros(kernel.MAX_PATH, dtype=np.int8)
 
-    def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0) -> Solution:
-        """Solve a position exactly (or up to ``node_limit`` expanded states)."""
+    def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0,
+              verdict_only: bool = False) -> Solution:
+        """Solve a position exactly (or up to ``node_limit`` expanded states).
+
+        ``verdict_only``: answer won/lost only; a lost position's ``best_left`` is None.
+        """
         rules = rules or layout.rules or EASY
         p = pack(layout)
-        return self.solve_packed(p, rules, node_limit)
+        return self.solve_packed(p, rules, node_limit, verdict_only)
 
-    def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0) -> Solution:
-        """Solve a packed position exactly (or up to ``node_limit`` states)."""
+    def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0,
+                     verdict_only: bool = False) -> Solution:
+        """Solve a packed position exactly (or up to ``node_limit`` states); see :meth:`solve`."""
         t0 = time.perf_counter()
         fits = rules.fits_table()
         (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched) = self._tables
@@ -148,4 +155,7 @@ class Solver:
             )
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
         line = tuple(move_name(int(m)) for m in self._path[:n])
-        return Solution(name, int(best_left), line, int(nodes), time.perf_counter() - t0, rules)
+        left = None if verdict_only and name == "lost" else int(best_left)
+        if left is None:
+            line = ()
+        return Solution(name, left, line, int(nodes), time.perf_counter() - t0, rules)

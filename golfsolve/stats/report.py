@@ -26,7 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..intervals import wilson
-from ..solitaire.fair import load_fair_section
+from .fairstats import load_fair_section
 from .census import load_results, read_manifest, run_status, spec_from_manifest
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
@@ -137,8 +137,10 @@ def _solve_time(df: pd.DataFrame, rules: list[str]) -> dict:
     return out
 
 
-def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None) -> dict[str, Any]:
-    """Every number of the report for the run in ``stats_dir`` (the ``--json`` output)."""
+def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
+                fair_dir: Optional[str | Path] = None) -> dict[str, Any]:
+    """Every number of the report for the run in ``stats_dir`` (the ``--json`` output);
+    ``fair_dir``, a fair-stats run, adds its fair-play section."""
     m = read_manifest(stats_dir)
     spec = spec_from_manifest(m)
     if df is None:
@@ -164,7 +166,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None) -> dic
         "deals": int(df["deal"].nunique()),
         "deals_total": spec.count,
         "complete": status["complete"],
-        "fair": load_fair_section(str(stats_dir)),
+        "fair": None if fair_dir is None else load_fair_section(fair_dir),
         "win_rates": _win_rates(df, rules),
         "paired": _paired(wide, rules),
         "cards_left": cards_left,
@@ -435,16 +437,17 @@ def render_html(data: dict, out: Path) -> str:
             f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
-def write_report(stats_dir: str | Path, out: str | Path) -> dict[str, Any]:
+def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str | Path] = None) -> dict[str, Any]:
     """Write ``report.md``, ``report.html`` and the PNG plots for the run in ``stats_dir``
-    into ``out``; return :func:`report_data`'s numbers."""
+    (with the fair-play section of the fair-stats run ``fair_dir``, if given) into ``out``;
+    return :func:`report_data`'s numbers."""
     from ..errors import InputError
 
     out = Path(out)
     df = load_results(stats_dir)
     if df.empty:
         raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
-    data = report_data(stats_dir, df)
+    data = report_data(stats_dir, df, fair_dir)
     out.mkdir(parents=True, exist_ok=True)
     write_plots(df, data, out)
     (out / "report.md").write_text(render_markdown(data), encoding="utf-8")

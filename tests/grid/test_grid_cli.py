@@ -18,7 +18,7 @@ def test_simulate_json_is_reproducible_and_writes_tables(run_cli, tmp_path):
     assert da["bots"] == db["bots"]
     assert da["holes_played"] == 6
     assert [x["bot"] for x in da["bots"]] == ["mc:8", "greedy", "random"]
-    holes = pd.read_parquet(tmp_path / "a" / "holes.parquet")
+    holes = pd.read_parquet(tmp_path / "a")  # the run folder reads as one table
     assert len(holes) == 6 * 4 and set(holes["bot"]) == {"mc:8", "greedy", "random"}
     assert a.stderr == ""  # no progress bar in a pipe
 
@@ -33,7 +33,8 @@ def test_report_writes_markdown_and_plots(run_cli, tmp_path):
     assert rep.exit_code == 0, rep.stderr
     assert "| greedy |" in rep.stdout and "greedy − random" in rep.stdout
     for f in ("report.md", "strokes.png", "distribution.png", "wins.png"):
-        assert (out / f).stat().st_size > 0
+        assert (out / "_report" / f).stat().st_size > 0
+    assert len(pd.read_csv(out / "_holes.csv")) == 12 * 2
     js = json.loads(run_cli(["grid", "report", str(out), "--json"]).stdout)
     assert js["holes_played"] == 12 and js["differences"][0]["a"] == "greedy"
 

@@ -1,0 +1,161 @@
+"""Many deals in one run: deal sources in, one answer per deal out.
+
+Checking 10,000 deal codes should pay Python's and numba's start-up once, not 10,000
+times. A :class:`DealBatch` gathers deals from codes, PySol number ranges and layout
+files, checking every item before anything is solved (so bad input fails before any
+work); :func:`code_lines` reads one deal code per line from a stream as the lines
+arrive, turning a bad line into a :class:`BadLine` instead of stopping; and
+:func:`solve_many` solves them one after another with one :class:`Solver`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Optional, TextIO, Union
+
+from .dealcode import DealCodeError, parse_code
+from .layout import Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
+from .rules import EASY, Rules
+from .solver import Solution, Solver, StockUnknownError, pack
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+)\s*)?$")
+
+
+def parse_pysol_range(spec: str) -> list[range]:
+    """PySol deal numbers from ``"7"``, ``"1-1000"``, ``"1..1000"`` or a comma list of them.
+
+    Ranges include both ends. Raises :class:`LayoutError` for anything else, for a
+    number below 1 (PySol deals start at 1) and for a range that runs backwards.
+    """
+    out = []
+    for part in spec.split(","):
+        m = _RANGE.match(part)
+        if not m:
+            raise LayoutError(f"--pysol {spec!r}: {part.strip()!r} is not a deal number or a range like 1-1000")
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) is not None else lo
+        if lo < 1:
+            raise LayoutError(f"--pysol {spec!r}: PySol deal numbers start at 1")
+        if hi < lo:
+            raise LayoutError(f"--pysol {spec!r}: the range {lo}-{hi} runs backwards")
+        out.append(range(lo, hi + 1))
+    return out
+
+
+def _with_rules(lay: Layout, rules: Optional[Rules]) -> Layout:
+    # the same precedence as load_layout: an explicit rule set, else the source's, else Easy
+    if rules is not None:
+        return lay.with_rules(rules)
+    return lay if lay.rules is not None else lay.with_rules(EASY)
+
+
+@dataclass(frozen=True)
+class DealBatch:
+    """Deals from codes, PySol ranges and layout files, checked when the batch is made.
+
+    Iterating deals the layouts lazily, in this order: the codes as given, then the
+    layout files, then the PySol ranges. ``rules`` (when given) overrides each deal's own.
+    """
+
+    codes: tuple = ()  # parsed DealCode objects
+    layouts: tuple[Layout, ...] = ()
+    pysol: tuple[range, ...] = ()
+    rules: Optional[Rules] = None
+
+    @classmethod
+    def build(
+        cls,
+        codes: Iterable[str] = (),
+        layout_files: Iterable[str] = (),
+        pysol: Iterable[str] = (),
+        rules: Optional[Rules] = None,
+    ) -> "DealBatch":
+        """Check every item now; raise the first problem (a bad code, file or range).
+
+        A layout file whose stock order is not fully known raises
+        :class:`StockUnknownError`: no exact answer exists for it.
+        """
+        parsed = tuple(parse_code(c) for c in codes)
+        layouts = tuple(read_layout_file(p) for p in layout_files)
+        for lay in layouts:
+            try:
+                pack(lay)
+            except StockUnknownError as e:
+                raise StockUnknownError(f"{lay.name or 'layout'}: {e}") from None
+        ranges = tuple(r for spec in pysol for r in parse_pysol_range(spec))
+        return cls(parsed, layouts, ranges, rules)
+
+    def __len__(self) -> int:
+        return len(self.codes) + len(self.layouts) + sum(len(r) for r in self.pysol)
+
+    def __iter__(self) -> Iterator[Layout]:
+        for dc in self.codes:
+            yield layout_from_number(dc.number, self.rules or dc.rules, dc.letter)
+        for lay in self.layouts:
+            yield _with_rules(lay, self.rules)
+        for r in self.pysol:
+            for n in r:
+                yield _with_rules(layout_from_pysol(n), self.rules)
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A line of a code stream that is not a deal code (the stream goes on)."""
+
+    line: int
+    text: str
+    error: str
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "input": self.text, "error": self.error}
+
+
+def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[Layout, BadLine]]:
+    """One deal code per line of ``stream``, dealt as each line arrives.
+
+    Blank lines and lines starting with ``#`` are skipped. A line that is not a deal code
+    yields a :class:`BadLine` in its place, so one typo in 10,000 codes costs one record,
+    not the run.
+    """
+    for n, raw in enumerate(stream, start=1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            dc = parse_code(text)
+        except DealCodeError as e:
+            yield BadLine(n, text, str(e))
+            continue
+        yield layout_from_number(dc.number, rules or dc.rules, dc.letter)
+
+
+def solve_many(
+    deals: Iterable[Union[Layout, BadLine]],
+    solver: Optional[Solver] = None,
+    node_limit: int = 0,
+    verdict_only: bool = False,
+) -> Iterator[Union[tuple[Layout, Solution], BadLine]]:
+    """Solve deals one after another with one solver; bad lines pass through unsolved.
+
+    Yields ``(layout, solution)`` per deal, in input order, as each is solved.
+    """
+    solver = solver or Solver()
+    # only ask for the verdict-only mode when wanted, so a solver without it still serves
+    extra = {"verdict_only": True} if verdict_only else {}
+    for item in deals:
+        if isinstance(item, BadLine):
+            yield item
+        else:
+            yield item, solver.solve(item, item.rules, node_limit, **extra)
+
+
+def record(item: Union[tuple[Layout, Solution], BadLine]) -> dict:
+    """The JSON record of one :func:`solve_many` answer: what ``solve --json`` prints for the deal."""
+    if isinstance(item, BadLine):
+        return item.to_json()
+    lay, sol = item
+    return {"deal": lay.name, **sol.to_json()}
+
+
+__all__ = ["DealBatch", "BadLine", "code_lines", "parse_pysol_range", "solve_many", "record"]

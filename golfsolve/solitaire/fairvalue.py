@@ -1,0 +1,366 @@
+"""What a player who cannot see the stock can ask: the two win chances and the fair hint.
+
+Every answer here is a function of what the player sees only: the table, the discard
+pile's top, the cards known to be played (``played``), the number of stock cards and the
+stock cards already known (a partial layout's known places). The caller must forget a
+real stock order first (``layout.forget_stock(0)``); unknown places are then filled from
+the unseen cards, by the seed, so two positions that look the same get the same answer.
+
+Two numbers, named for what they are:
+
+* **clairvoyant chance**: the share of consistent stock orders in which the position can
+  be won at all, each order solved with its whole stock visible. An upper bound on any
+  player who cannot see the stock.
+* **fair chance**: the win rate of the search fair player
+  (:mod:`golfsolve.solitaire.fairplayer`) from this position, played out on sampled
+  orders (the order is the referee's; the player only sees what it turns), with a
+  Wilson interval; exact (expectimax over the unknown cards) when few are unknown. A
+  lower bound on the best fair player.
+
+Neither model has undo: the app's undo lets a player turn the next card and take it
+back, which is peeking.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from ..cards import card_str
+from ..errors import InputError
+from .expectimax import TooLargeError, fair_value
+from .fair import _legal_moves, _progress, _stock_orders, _with_stock, unknown_pool, wilson
+from .fairplayer import EXACT_STATES, EXACT_UNKNOWN, play_search
+from .infoset import ChainValues, predraw_states
+from .layout import Layout
+from .rules import EASY, Rules
+from .solver import MOVE_DRAW, Solver
+
+NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
+           "so neither number allows it")
+
+
+def _exact_fair(layout: Layout, rules: Rules, played: tuple[int, ...], max_states: int):
+    """Expectimax values when few stock cards are unknown, else None."""
+    if sum(1 for c in layout.stock if c is None) > EXACT_UNKNOWN:
+        return None
+    try:
+        return fair_value(layout, rules, played, max_states=max_states)
+    except TooLargeError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# odds: the clairvoyant and the fair chance
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OddsResult:
+    """Both win chances of a position whose stock order is unknown.
+
+    Clairvoyant: ``wins`` of ``samples`` consistent stock orders are winnable, each solved
+    with its stock visible (``exact``: every possible order was solved once). Fair: the
+    search fair player won ``fair_wins`` of ``fair_games`` of those orders (the first ones,
+    played with the order hidden from it); with ``fair_exact`` the fair chance is the exact
+    expectimax value instead and no games were played.
+    """
+
+    name: str
+    rules: Rules = field(compare=False)
+    samples: int
+    wins: int
+    low: float
+    high: float
+    mean_left: float
+    exact: bool
+    unknown: int
+    unseen: int
+    seed: int
+    fair_chance: float
+    fair_low: float
+    fair_high: float
+    fair_games: int
+    fair_wins: int
+    fair_exact: bool
+    seconds: float = field(compare=False)
+
+    @property
+    def chance(self) -> float:
+        return self.wins / self.samples if self.samples else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "deal": self.name,
+            "rules": self.rules.name,
+            "clairvoyant": {
+                "what": "share of consistent stock orders that can be won, each solved with its stock visible "
+                        "(an upper bound on play that cannot see the stock)",
+                "chance": round(self.chance, 6), "ci95": [round(self.low, 6), round(self.high, 6)],
+                "wins": self.wins, "samples": self.samples, "exact": self.exact,
+                "mean_best_cards_left": round(self.mean_left, 4),
+            },
+            "fair": {
+                "what": ("exact expectimax over the unknown stock cards" if self.fair_exact else
+                         "win rate of the search fair player over sampled stock orders, hidden from it "
+                         "(a lower bound on the best fair player)"),
+                "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
+                "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
+            },
+            "undo": False,
+            "unknown_stock_cards": self.unknown,
+            "unseen_cards": self.unseen,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def render(self) -> str:
+        how = (f"exact over all {self.samples:,} possible stock orders" if self.exact
+               else f"{self.samples:,} sampled stock orders, seed {self.seed}")
+        if self.fair_exact:
+            fair = f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: expectimax over the unknown stock cards)"
+        else:
+            fair = (f"fair chance:        {100 * self.fair_chance:.1f}%  (95% interval {100 * self.fair_low:.1f}%-"
+                    f"{100 * self.fair_high:.1f}%; the fair player won {self.fair_wins:,} of {self.fair_games:,} "
+                    "games on those orders without seeing them)")
+        return "\n".join([
+            f"{self.name or 'layout'} ({self.rules.describe()})",
+            f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
+            f"{self.wins:,} of {how} winnable)",
+            fair,
+            f"unknown stock cards: {self.unknown} (from {self.unseen} unseen cards); mean best cards left "
+            f"{self.mean_left:.2f}",
+            "clairvoyant: each order solved with its stock visible, an upper bound; fair: what a player who "
+            "turns the cards one by one wins, a lower bound on the best such player",
+            NO_UNDO,
+        ])
+
+
+def odds(
+    layout: Layout,
+    rules: Optional[Rules] = None,
+    samples: int = 200,
+    seed: int = 0,
+    progress: bool = False,
+    played: Iterable[int] = (),
+    solver: Optional[Solver] = None,
+    games: int = 8,
+    player_samples: int = 8,
+    player_extra: int = 8,
+    exact_states: int = 200_000,
+) -> OddsResult:
+    """Both win chances of ``layout``, whose unknown stock places are ``None`` (see the module doc).
+
+    ``samples`` orders are solved for the clairvoyant chance; the fair player plays the
+    first ``games`` of them (``player_samples`` and ``player_extra`` orders per decision,
+    see :class:`~golfsolve.solitaire.fairplayer.SearchPlayer`). Each fair game uses an
+    order of the same sample, so a fair win is always a clairvoyant win.
+    """
+    if samples < 1 or games < 0:
+        raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
+    rules = rules or layout.rules or EASY
+    played = tuple(played)
+    positions, pool = unknown_pool(layout, rules, played)
+    stocks, exact = _stock_orders(layout, rules, samples, seed, played)
+    solver = solver or Solver()
+    t0 = time.perf_counter()
+    won: list[bool] = []
+    left = 0
+    for st in _progress(stocks, len(stocks), progress, "solving samples"):
+        sol = solver.solve(_with_stock(layout, st), rules)
+        won.append(sol.outcome == "won")
+        left += sol.best_left
+    n = len(stocks)
+    wins = sum(won)
+    lo, hi = (wins / n, wins / n) if exact else wilson(wins, n)
+    ex = _exact_fair(layout, rules, played, exact_states) if positions else None
+    if not positions:
+        # nothing is hidden: the player sees what the solver sees
+        fair = (wins / n, wins / n, wins / n, 0, 0, True)
+    elif ex is not None:
+        fair = (ex.value, ex.value, ex.value, 0, 0, True)
+    else:
+        k = min(games, n)
+        fw = 0
+        for i in _progress(range(k), k, progress, "fair games"):
+            if won[i]:
+                g = play_search(_with_stock(layout, stocks[i]), rules, player_samples, player_extra,
+                                f"{seed}-{i}", solver, played, referee=True)
+                fw += g.won
+        flo, fhi = wilson(fw, k)
+        fair = (fw / k if k else 0.0, flo, fhi, k, fw, False)
+    return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
+                      *fair, time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------------
+# the fair hint
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MoveChance:
+    """One legal move, its value without peeking and the plan that reaches it.
+
+    ``plan`` is the move and the removes that follow it before the next blind draw ('d'
+    at the end when the plan draws). ``wins`` of ``samples`` sampled orders stay winnable
+    after the plan and the draw; with an exact hint ``chance`` is the expectimax value.
+    """
+
+    move: str  # '1'..'7' or 'd'
+    card: Optional[str]  # the card the move puts on the discard; None for a draw of an unknown card
+    chance: float
+    low: float
+    high: float
+    plan: tuple[str, ...] = ()
+    wins: int = 0
+    samples: int = 0
+    ahead: int = 0  # samples in which this move keeps a win and the best move does not
+    behind: int = 0  # samples in which the best move keeps a win and this one does not
+
+    def describe(self) -> str:
+        return "draw" if self.move == MOVE_DRAW else f"remove {self.card} from column {self.move}"
+
+    def to_json(self) -> dict:
+        return {
+            "move": self.move, "card": self.card, "fair_value": round(self.chance, 6),
+            "ci95": [round(self.low, 6), round(self.high, 6)], "plan": " ".join(self.plan),
+            "wins": self.wins, "samples": self.samples,
+            "better_than_best_in": self.ahead, "worse_than_best_in": self.behind,
+        }
+
+
+@dataclass(frozen=True)
+class FairHint:
+    """The fair hint: every legal move ranked by its value without peeking, best first."""
+
+    name: str
+    rules: Rules = field(compare=False)
+    method: str  # "exact" (expectimax) or "sampled" (blind-draw values on sampled orders)
+    samples: int
+    all_orders: bool  # every possible order was used once
+    seed: int
+    ranked: tuple[MoveChance, ...]
+    solves: int
+    seconds: float = field(compare=False)
+
+    @property
+    def best(self) -> MoveChance:
+        return self.ranked[0]
+
+    @property
+    def what(self) -> str:
+        if self.method == "exact":
+            return "exact fair value: expectimax over the unknown stock cards (the best play without peeking)"
+        return ("blind-draw value: the share of stock orders in which the move's plan (it and the removes after "
+                "it), then a draw of an unseen card, leaves a winnable position; play after that draw is scored "
+                "as if the stock were visible, so it is an upper bound on the fair chance")
+
+    def to_json(self) -> dict:
+        return {
+            "deal": self.name,
+            "rules": self.rules.name,
+            "fair": True,
+            "method": self.method,
+            "estimate": self.what,
+            "undo": False,
+            "samples": self.samples,
+            "all_orders": self.all_orders,
+            "seed": self.seed,
+            "best": self.best.to_json(),
+            "ranked": [m.to_json() for m in self.ranked],
+            "solves": self.solves,
+        }
+
+    def render(self, show_all: bool = False) -> str:
+        b = self.best
+        plan = " ".join(b.plan)
+        lines = [f"fair best move: {b.move} ({b.describe()}): {100 * b.chance:.1f}%"
+                 + ("" if self.method == "exact" else f" (95% {100 * b.low:.1f}%-{100 * b.high:.1f}%)")
+                 + (f"; plan {plan}" if len(b.plan) > 1 else "")]
+        if self.method == "exact":
+            lines.append("exact: expectimax over the unknown stock cards, without peeking")
+        else:
+            how = (f"all {self.samples} possible stock orders" if self.all_orders
+                   else f"{self.samples} sampled stock orders, seed {self.seed}")
+            lines.append(f"without peeking at the stock; {how}, the same orders for every move")
+        if len(self.ranked) > 1:
+            r = self.ranked[1]
+            extra = ("" if self.method == "exact"
+                     else f", worse than the best in {r.behind} orders, better in {r.ahead}")
+            lines.append(f"runner-up {r.move} ({r.describe()}): {100 * r.chance:.1f}%{extra}")
+        if show_all:
+            for m in self.ranked:
+                lines.append(f"  {m.move:>2}  {m.card or '?':>3}  {100 * m.chance:5.1f}%  plan {' '.join(m.plan)}")
+        lines.append(f"({self.what}; {NO_UNDO})")
+        return "\n".join(lines)
+
+
+def _card_of(layout: Layout, move: str) -> Optional[str]:
+    if move == MOVE_DRAW:  # a known next stock card (a partial layout's prefix) is shown
+        nxt = layout.stock[0] if layout.stock else None
+        return None if nxt is None else card_str(nxt)
+    return card_str(layout.columns[int(move) - 1][-1])
+
+
+def fair_hint(
+    layout: Layout,
+    rules: Optional[Rules] = None,
+    samples: int = 48,
+    seed: int = 0,
+    played: Iterable[int] = (),
+    solver: Optional[Solver] = None,
+    exact: bool = True,
+) -> FairHint:
+    """Rank the legal moves of ``layout`` (unknown stock places ``None``) without peeking.
+
+    With few unknown stock cards the values are exact (expectimax). Otherwise each move
+    gets the best blind-draw value of the pre-draw states it starts a chain to
+    (:mod:`golfsolve.solitaire.infoset`), on the same ``samples`` orders for every move
+    (all orders when there are no more). ``played``: cards known to be under the
+    discard's top (they cannot be in the stock).
+    """
+    if samples < 1:
+        raise InputError(f"samples must be at least 1, not {samples}")
+    rules = rules or layout.rules or EASY
+    played = tuple(played)
+    moves = _legal_moves(layout, rules)
+    if not moves:
+        raise InputError("no legal move: the game is over")
+    unknown_pool(layout, rules, played)  # bad input before any work
+    t0 = time.perf_counter()
+    ex = _exact_fair(layout, rules, played, EXACT_STATES) if exact else None
+    if ex is not None:
+        ranked = tuple(MoveChance(m, _card_of(layout, m), v, v, v, (m,)) for m, v in ex.moves)
+        return FairHint(layout.name, rules, "exact", 0, True, seed, ranked, 0, time.perf_counter() - t0)
+    solver = solver or Solver()
+    stocks, all_orders = _stock_orders(layout, rules, samples, seed, played)
+    states = predraw_states(layout, rules)
+    cv = ChainValues(layout, rules, states, solver)
+    cv.extend(stocks)
+    n = len(stocks)
+    per_move = {}
+    for m in moves:
+        best, k, tied = cv.best_of([s for s in states if m in s.first])
+        if tied:
+            best = min(tied, key=lambda s: (s.table, s.chain))
+        per_move[m] = (best, k)
+    order = sorted(moves, key=lambda m: (-per_move[m][1], m == MOVE_DRAW, m))
+
+    def vector(m: str) -> list[bool]:
+        s = per_move[m][0]
+        return [cv.won(i, s) for i in range(n)] if s is not None else [False] * n
+
+    top = vector(order[0])
+    ranked = []
+    for m in order:
+        s, k = per_move[m]
+        v = vector(m)
+        lo, hi = (k / n, k / n) if all_orders else wilson(k, n)
+        plan = (s.chain if m != MOVE_DRAW else ()) if s is not None else (m,)
+        if s is not None and (s.table and layout.stock):
+            plan = plan + (MOVE_DRAW,)
+        ranked.append(MoveChance(m, _card_of(layout, m), k / n, lo, hi, plan, k, n,
+                                 sum(a and not b for a, b in zip(v, top)), sum(b and not a for a, b in zip(v, top))))
+    return FairHint(layout.name, rules, "sampled", n, all_orders, seed, tuple(ranked), cv.solves,
+                    time.perf_counter() - t0)
+
+
+__all__ = ["odds", "OddsResult", "fair_hint", "FairHint", "MoveChance", "NO_UNDO"]

@@ -1,0 +1,204 @@
+"""Information-set search for fair play: choose what to do before the next blind draw.
+
+Between two draws a Golf player has full information: the table and the discard's top
+are visible, and removes reveal nothing. The only hidden event is the next stock card.
+So a fair decision is really the choice of a *pre-draw state*: the position reached by a
+chain of removes (possibly none) right before the next draw. This module values every
+pre-draw state reachable from a position on sampled stock orders consistent with what
+the player has seen, as "after this chain and a draw of the sample's next card, is the
+position still winnable?" (each sample solved exactly from there on).
+
+Why chains and not single moves: valuing a single remove by "a win still exists for this
+sample" lets the solver choose the rest of the chain knowing the next card ("strategy
+fusion"), so in Easy nearly every remove keeps a win in every sample and the value cannot
+tell them apart. Committing to the whole chain before the blind draw removes that fusion
+for the current decision; play after the draw is still valued clairvoyantly, so the
+value remains an upper bound on the fair value of the state, but a much tighter one.
+
+Work shared between samples: each sampled order's root position is solved once; a
+sample in which the root is lost is lost for every state (a remove cannot make a lost
+position winnable), and the state on the solver's own winning line is credited without a
+solve. Candidates are then valued most promising first with branch and bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from ..cards import rank_of
+from .layout import Layout
+from .rules import EMPTY_TOP, Rules
+from .solver import MOVE_DRAW, Solver
+
+
+@dataclass(frozen=True)
+class PreDraw:
+    """A position reachable from the root by removes only, where the player may draw next.
+
+    ``chain`` is one sequence of removes that reaches it from the root ('1'..'7');
+    ``first`` holds every root move that can start a chain to it ('d' for the root
+    itself: draw at once).
+    """
+
+    key: tuple
+    columns: tuple[tuple[int, ...], ...]
+    discard: Optional[int]
+    chain: tuple[str, ...]
+    first: frozenset = field(compare=False)
+
+    @property
+    def table(self) -> int:
+        return sum(len(c) for c in self.columns)
+
+
+def _top_rank(card: Optional[int]) -> int:
+    return EMPTY_TOP if card is None else rank_of(card)
+
+
+def _removes(columns: tuple[tuple[int, ...], ...], discard: Optional[int], rules: Rules) -> list[int]:
+    t = _top_rank(discard)
+    return [i for i, col in enumerate(columns) if col and rules.fits(t, rank_of(col[-1]))]
+
+
+def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
+    """Every pre-draw state reachable from ``layout`` by removes only, the root first.
+
+    With draw-only-when-stuck rules only states without a remove count (the player may
+    not draw before). A state whose table is empty is included: reaching it wins.
+    """
+    def key_of(cols: tuple, top: Optional[int]) -> tuple:
+        return (tuple(len(c) for c in cols), top)
+
+    states: dict[tuple, list] = {}
+
+    def reach(cols: tuple, top: Optional[int], chain: tuple, first: str, seen: set) -> None:
+        # one search per root move, so that every state records every move that can start a chain to it
+        stack = [(cols, top, chain)]
+        while stack:
+            cols, top, chain = stack.pop()
+            k = key_of(cols, top)
+            if k in seen:
+                continue
+            seen.add(k)
+            if k not in states:
+                states[k] = [cols, top, chain, set()]
+            states[k][3].add(first)
+            for i in _removes(cols, top, rules):
+                col = cols[i]
+                stack.append((cols[:i] + (col[:-1],) + cols[i + 1:], col[-1], chain + (str(i + 1),)))
+
+    root_key = key_of(layout.columns, layout.discard)
+    states[root_key] = [layout.columns, layout.discard, (), {MOVE_DRAW}]
+    for i in _removes(layout.columns, layout.discard, rules):
+        col = layout.columns[i]
+        reach(layout.columns[:i] + (col[:-1],) + layout.columns[i + 1:], col[-1], (str(i + 1),), str(i + 1),
+              {root_key})
+    out = []
+    for k, (cols, top, chain, first) in states.items():
+        if not rules.draw_any_time and any(cols) and _removes(cols, top, rules) and layout.stock:
+            continue  # the player may not draw here, so it is not a place to stop
+        out.append(PreDraw(k, cols, top, chain, frozenset(first)))
+    return out
+
+
+class ChainValues:
+    """Values of pre-draw states over a growing list of sampled stock orders.
+
+    ``count(state)`` is the number of samples in which committing to ``state`` and then
+    drawing keeps a winnable position; a state with an empty table counts every sample,
+    one with an empty stock and cards left none.
+    """
+
+    def __init__(self, layout: Layout, rules: Rules, states: Sequence[PreDraw], solver: Solver) -> None:
+        self.layout, self.rules, self.solver = layout, rules, solver
+        self.states = list(states)
+        self.by_key = {s.key: s for s in self.states}
+        self.stocks: list[tuple[int, ...]] = []
+        self.root_won: list[bool] = []
+        self.credit: list[Optional[tuple]] = []
+        self.solves = 0
+        self._cache: dict[tuple[int, tuple], bool] = {}
+
+    def extend(self, stocks: Sequence[tuple[int, ...]]) -> None:
+        """Add sampled orders: solve the root once per order and credit the winning line's state."""
+        for st in stocks:
+            self.stocks.append(st)
+            sol = self.solver.solve(Layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules),
+                                    self.rules)
+            self.solves += 1
+            won = sol.outcome == "won"
+            self.root_won.append(won)
+            self.credit.append(self._line_state(sol.moves) if won else None)
+
+    def _line_state(self, moves: Sequence[str]) -> Optional[tuple]:
+        cols, top = self.layout.columns, self.layout.discard
+        for m in moves:
+            if m == MOVE_DRAW:
+                break
+            i = int(m) - 1
+            top = cols[i][-1]
+            cols = cols[:i] + (cols[i][:-1],) + cols[i + 1:]
+        return (tuple(len(c) for c in cols), top)
+
+    def won(self, i: int, s: PreDraw) -> bool:
+        """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
+        if s.table == 0:
+            return True
+        if not self.root_won[i]:
+            return False
+        st = self.stocks[i]
+        if not st:
+            return False
+        if self.credit[i] == s.key:
+            return True
+        key = (i, s.key)
+        got = self._cache.get(key)
+        if got is None:
+            child = Layout(s.columns, st[0], tuple(st[1:]), self.layout.rules)
+            if child.tableau_count == 0:
+                got = True
+            else:
+                self.solves += 1
+                got = self.solver.solve(child, self.rules).outcome == "won"
+            self._cache[key] = got
+        return got
+
+    def _credit_count(self, s: PreDraw, idx: Sequence[int]) -> int:
+        if s.table == 0:
+            return len(idx)
+        return sum(1 for i in idx if self.credit[i] == s.key)
+
+    def best_of(self, states: Sequence[PreDraw], idx: Optional[Sequence[int]] = None,
+                floor: int = -1) -> tuple[Optional[PreDraw], int, list[PreDraw]]:
+        """``(best, count, tied)`` over samples ``idx`` (all by default), by branch and bound.
+
+        A state is dropped as soon as it cannot reach the best count so far, so the count
+        of every state in ``tied`` is exact and equal to ``count``; the others are only
+        known to be lower. States are tried most credited first. ``floor`` prunes states
+        that cannot exceed it (None is returned when none does).
+        """
+        idx = list(range(len(self.stocks))) if idx is None else list(idx)
+        live = [i for i in idx if self.root_won[i]]
+        order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
+        best, best_n, tied = None, floor, []
+        for s in order:
+            if s.table == 0:
+                n = len(idx)
+            else:
+                n, remaining = 0, len(live)
+                for i in live:
+                    remaining -= 1
+                    n += self.won(i, s)
+                    if n + remaining < best_n:
+                        break
+                if n + remaining < best_n:
+                    continue
+            if n > best_n:
+                best, best_n, tied = s, n, [s]
+            elif n == best_n and best is not None:
+                tied.append(s)
+        return best, max(best_n, 0), tied
+
+
+__all__ = ["PreDraw", "predraw_states", "ChainValues"]

@@ -1,0 +1,242 @@
+"""Fair play against clairvoyant play over a range of deals: the batch run and its report.
+
+The fair player itself is :func:`golfsolve.solitaire.fair.play_fair`; this module plays it
+over many deals (in worker processes), and turns the rows into the report's table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Optional, Sequence
+
+import pandas as pd
+
+from ..errors import InputError
+from ..solitaire.fair import play_fair, wilson
+from ..solitaire.layout import layout_from_number
+from ..solitaire.rules import get_rules
+from ..solitaire.solver import Solver
+from .runfolder import RunKey, compute, load_chunks, open_run, read_manifest, run_folder_chunks
+
+FORMAT = "golfsolve-fair-stats/1"
+#: The largest default chunk: a fair game takes about a second, so an interrupted run loses
+#: well under a minute per worker.
+MAX_DEFAULT_CHUNK = 20
+#: Columns of every chunk (one row per deal and rule set).
+FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", "fair_won", "lost_at",
+                "lost_on_draw", "moves", "decisions", "solves", "seconds")
+#: The report written into the run folder (the underscore keeps it out of pandas' way).
+REPORT_NAME = "_fair.md"
+
+_WORKER_SOLVER: Optional[Solver] = None
+
+
+def _worker_init(rules: Sequence[str] = ()) -> None:
+    # one Solver per process: its work tables are large and reused by every solve; a solve
+    # under each rule set loads its kernel before any game is timed
+    global _WORKER_SOLVER
+    _WORKER_SOLVER = Solver()
+    for r in rules:
+        rs = get_rules(r)
+        _WORKER_SOLVER.solve(layout_from_number(0, rs), rs)
+
+
+def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int, seed: int,
+                  solver: Optional[Solver] = None) -> dict:
+    """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly."""
+
+    rules = get_rules(rules_name)
+    letter = "C" if rules_name == "classic" else "E"
+    layout = layout_from_number(number, rules, letter)
+    # the seed names the deal and the rules, so a row does not depend on which worker ran it
+    g = play_fair(layout, rules, samples, f"{seed}-{rules_name}-{number}", solver or _WORKER_SOLVER, first_samples)
+    return {
+        "rules": rules_name, "deal": number, "code": layout.name,
+        "clairvoyant_won": g.clairvoyant_won, "clairvoyant_left": g.clairvoyant_left,
+        "fair_won": g.won, "lost_at": -1 if g.lost_at is None else g.lost_at, "lost_on_draw": g.lost_on_draw,
+        "moves": len(g.moves), "decisions": g.decisions, "solves": g.solves, "seconds": round(g.seconds, 4),
+    }
+
+
+@dataclass(frozen=True)
+class FairSpec:
+    """A fair-stats run: deals ``start .. start + count - 1`` under each of ``rules``, the fair
+    player deciding on ``samples`` stock orders (``first_samples`` for a first look), seeded
+    by ``seed``, in chunks of ``chunk_size`` deals."""
+
+    start: int
+    count: int
+    rules: tuple[str, ...]
+    samples: int = 16
+    first_samples: Optional[int] = None
+    seed: int = 0
+    chunk_size: int = MAX_DEFAULT_CHUNK
+
+    def __post_init__(self) -> None:
+        from ..solitaire.dealcode import N_DEALS
+
+        for r in self.rules:
+            get_rules(r)  # bad names are bad input before any work starts
+        if not self.rules:
+            raise InputError("--rules needs at least one rule set, e.g. easy,classic")
+        for name, v in (("--count", self.count), ("--samples", self.samples), ("--chunk-size", self.chunk_size),
+                        ("--first-samples", self.first)):
+            if v < 1:
+                raise InputError(f"{name} must be at least 1, not {v}")
+        if not 0 <= self.start or self.start + self.count > N_DEALS:
+            raise InputError(f"deals {self.start}..{self.start + self.count - 1} are outside 0..{N_DEALS - 1}")
+        if not 0 <= self.seed < 2**64:
+            raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
+
+    @property
+    def first(self) -> int:
+        """The first look's sample count (``samples`` when there is no first look)."""
+        return self.samples if self.first_samples is None else self.first_samples
+
+    def run_key(self) -> RunKey:
+        return RunKey(FORMAT, self.start, self.count, tuple(self.rules), self.chunk_size,
+                      (("first_samples", self.first), ("samples", self.samples), ("seed", self.seed)))
+
+
+def spec_from_manifest(m: dict) -> FairSpec:
+    """The :class:`FairSpec` a fair-stats manifest describes."""
+    p = m["params"]
+    return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), int(p["first_samples"]),
+                    int(p["seed"]), int(m["chunk_size"]))
+
+
+def read_fair_manifest(out: str | Path) -> dict:
+    """The manifest of the fair-stats run in ``out``; :class:`InputError` when there is none."""
+    return read_manifest(out, FORMAT)
+
+
+def play_chunk(task: tuple) -> pd.DataFrame:
+    """The rows of one chunk: its deals, deal-major, under each of its rule sets."""
+    chunk, samples, first_samples, seed = task
+    rows = [fair_deal_row(r, n, samples, first_samples, seed)
+            for n in range(chunk.first, chunk.first + chunk.count) for r in chunk.groups]
+    return pd.DataFrame(rows, columns=list(FAIR_COLUMNS))
+
+
+def run_fair_stats(
+    out: str | Path,
+    spec: FairSpec,
+    *,
+    resume: bool = False,
+    extend: bool = False,
+    workers: int = 1,
+    command: str = "",
+    progress: Optional[bool] = None,
+) -> dict:
+    """Play the deals of ``spec`` fairly into the run folder ``out``, chunk by chunk.
+
+    Only the chunks that are missing or damaged are played (``resume``); ``extend`` grows
+    the run in ``out`` to ``spec``. Every finished chunk is on disk at once, so an
+    interrupted run (KeyboardInterrupt, kill) keeps them. Returns the invocation's
+    manifest entry, with ``repaired`` naming the chunks that were damaged.
+    """
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, not {workers}")
+    folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command)
+    todo = folder.todo("deal", "rules", 1)
+    full = spec_from_manifest(folder.manifest)
+    tasks = [(c, full.samples, full.first, full.seed) for c in todo]
+    source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers, partial(_worker_init, full.rules)))
+    inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
+                            info={"workers": workers})
+    inv["repaired"] = [f"{name}: {why}" for name, why in folder.repairs]
+    return inv
+
+
+def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame:
+    """Every row of the fair-stats run in ``out``, sorted by rule order then deal."""
+    m, frames = load_chunks(out, FORMAT, "deal", "rules", 1, allow_incomplete)
+    if not frames:
+        return pd.DataFrame(columns=list(FAIR_COLUMNS))
+    df = pd.concat(frames, ignore_index=True)
+    order = {r: i for i, r in enumerate(m["rules"])}
+    return (df.assign(_r=df["rules"].map(order)).sort_values(["_r", "deal"], kind="stable")
+            .drop(columns="_r").reset_index(drop=True))
+
+
+FAIR_TITLE = "Fair play against clairvoyant play"
+
+
+def fair_intro(command: str, samples: int, first_samples: int, seed: int) -> str:
+    """The paragraph that says what the fair-play table measures and how it was made."""
+    return (
+        f"Command: `{command}`. "
+        "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: the "
+        "fair player's real result: at each step it picks the move that keeps a win in the most sampled stock "
+        + (f"orders (first {first_samples} orders, {samples} when the choice is contested; "
+           if first_samples < samples else f"orders ({samples} per decision; ")
+        + f"every order once there are at most {samples}), without seeing the stock, then the real next card "
+        "is turned. "
+        "Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but lost "
+        "by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
+        "95% Wilson intervals throughout; seed " + str(seed) + "."
+    )
+
+
+def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the fair-play table: win rates, intervals and the paired gap per rule set."""
+    head = ["rules", "deals", "clairvoyant win rate", "fair player win rate", "gap (paired)",
+            "fair wins / winnable deals", "lost on a draw", "solves per deal"]
+    names: list[str] = []
+    for r in rows:
+        if r["rules"] not in names:
+            names.append(r["rules"])
+
+    def pct(k: int, n: int) -> str:
+        lo, hi = wilson(k, n)
+        return f"{100 * k / n:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})" if n else "–"
+
+    out = []
+    for name in names:
+        rs = [r for r in rows if r["rules"] == name]
+        n = len(rs)
+        c = sum(bool(r["clairvoyant_won"]) for r in rs)
+        f = sum(bool(r["fair_won"]) for r in rs)
+        gap = sum(bool(r["clairvoyant_won"]) and not r["fair_won"] for r in rs)
+        on_draw = sum(bool(r["lost_on_draw"]) for r in rs)
+        lo_deal, hi_deal = min(r["deal"] for r in rs), max(r["deal"] for r in rs)
+        out.append([name, f"{n:,} (deals {lo_deal}–{hi_deal})", pct(c, n), pct(f, n), pct(gap, n), pct(f, c),
+                    f"{on_draw} of {gap}", f"{sum(r['solves'] for r in rs) / n:,.0f}"])
+    return head, out
+
+
+def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first_samples: int, seed: int) -> str:
+    """The Markdown section of a fair-stats run: win rates, intervals and the paired gap."""
+    head, table = fair_table(rows)
+    lines = [f"## {FAIR_TITLE}", "", fair_intro(command, samples, first_samples, seed), "",
+             "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    lines += ["| " + " | ".join(r) + " |" for r in table]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def write_fair_report(out: str | Path) -> dict[str, str]:
+    """Write the fair-play section of the run in ``out`` to ``out/_fair.md``; return the paths
+    of the run folder (its table) and of the report."""
+    m = read_fair_manifest(out)
+    spec = spec_from_manifest(m)
+    rows = load_fair_results(out).to_dict("records")
+    path = Path(out) / REPORT_NAME
+    path.write_text(fair_report_markdown(rows, m.get("command", ""), spec.samples, spec.first, spec.seed),
+                    encoding="utf-8")
+    return {"table": str(out), "report": str(path)}
+
+
+def load_fair_section(directory: str | Path) -> Optional[dict]:
+    """The fair-play section of the fair-stats run in ``directory``:
+    ``{"title", "intro", "head", "rows"}``, ready for a report; None when it has no rows yet."""
+    m = read_fair_manifest(directory)
+    spec = spec_from_manifest(m)
+    rows = load_fair_results(directory).to_dict("records")
+    if not rows:
+        return None
+    head, table = fair_table(rows)
+    return {"title": FAIR_TITLE, "head": head, "rows": table,
+            "intro": fair_intro(m.get("command", ""), spec.samples, spec.first, spec.seed)}

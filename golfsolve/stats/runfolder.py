@@ -1,0 +1,568 @@
+"""Run folders: how every long batch run (``stats``, ``fair-stats``, ``grid simulate``) keeps its results.
+
+A run folder holds
+
+* ``_manifest.json``: what the run covers (its kind, its item range, its groups such as rule
+  sets, its chunk size and any other parameter that must not change), the command that made
+  it and one entry per invocation. The leading underscore makes pyarrow and pandas skip it,
+  so ``pd.read_parquet(DIR)`` reads the folder as one table. Runs made before this name
+  have ``manifest.json``; they are read as they are and renamed when written again.
+* ``chunk-<first item, 10 digits>[-<block>].parquet``: one file per fixed range of items,
+  written to a hidden temporary name, flushed and renamed into place, so a chunk file is
+  complete or absent whatever happens (Ctrl-C, ``kill -9``, a power cut).
+
+Resuming re-does every chunk that is missing, cannot be read (truncated) or holds the wrong
+rows (damaged) and says which. A run is *extended* by giving more items or more groups:
+the manifest then lists *blocks*, each a rectangle of groups x items chunked on its own, so
+what is there is never redone. A folder is never shared by two different runs.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import multiprocessing as mp
+import os
+import signal
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+
+import pandas as pd
+
+from ..errors import InputError
+
+MANIFEST = "_manifest.json"
+#: The manifest's name in runs made before it was renamed (pandas could not read those folders).
+OLD_MANIFEST = "manifest.json"
+CHUNK_PREFIX = "chunk-"
+
+#: Kinds of run: the manifest's ``format`` and the command that makes it.
+COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "golfsolve fair-stats",
+            "golfsolve-grid-simulate/1": "golfsolve grid simulate"}
+
+
+# ---------------------------------------------------------------------------
+# output paths
+# ---------------------------------------------------------------------------
+def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = True) -> Path:
+    """The directory ``out`` after checking that results can be written there.
+
+    Raises :class:`InputError` naming the problem (an empty name, a file in the way, no
+    permission, a read-only or virtual file system) before any work is done. With
+    ``create`` the directory is made and a probe file written and removed in it.
+    """
+    if out is None or not str(out).strip():
+        raise InputError(f"{option} needs a directory name, not {str(out)!r}")
+    p = Path(out)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"{option} {p} exists and is not a directory; choose a directory")
+    probe = p
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise InputError(f"cannot create {option} {p}: {probe} is a file, not a directory")
+    if not create:
+        return p
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=".golfsolve-probe-", dir=p)
+        os.close(fd)
+        os.unlink(name)
+    except OSError as e:
+        raise InputError(f"cannot write to {option} {p}: {e.strerror or e}; choose a writable directory") from None
+    return p
+
+
+def check_out_file(out: str | os.PathLike, option: str = "--out") -> Path:
+    """A file path that can be written: its directory is checked (and made) as in :func:`check_out_dir`."""
+    if out is None or not str(out).strip():
+        raise InputError(f"{option} needs a file name, not {str(out)!r}")
+    p = Path(out)
+    if p.is_dir():
+        raise InputError(f"{option} {p} is a directory; give a file name")
+    check_out_dir(p.parent if str(p.parent) else ".", option)
+    return p
+
+
+# ---------------------------------------------------------------------------
+# what a run covers
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Block:
+    """Items ``start .. start + count - 1`` under each of ``groups`` (for example rule sets)."""
+
+    groups: tuple[str, ...]
+    start: int
+    count: int
+
+    def to_json(self) -> dict:
+        return {"rules": list(self.groups), "start": self.start, "count": self.count}
+
+    @staticmethod
+    def from_json(d: dict) -> "Block":
+        return Block(tuple(d["rules"]), int(d["start"]), int(d["count"]))
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk file: items ``first .. first + count - 1`` under each of ``groups``."""
+
+    name: str
+    first: int
+    count: int
+    groups: tuple[str, ...]
+
+    @property
+    def last(self) -> int:
+        return self.first + self.count - 1
+
+
+def chunk_name(first: int, block: int = 0) -> str:
+    """File name of the chunk of ``block`` starting at item ``first`` (names sort by item)."""
+    return f"{CHUNK_PREFIX}{first:010d}{'' if block == 0 else f'-{block}'}.parquet"
+
+
+def block_chunks(blocks: Sequence[Block], chunk_size: int) -> list[Chunk]:
+    """Every chunk of ``blocks``, each block cut into ``chunk_size`` items from its start."""
+    out = []
+    for k, b in enumerate(blocks):
+        end = b.start + b.count
+        for f in range(b.start, end, chunk_size):
+            out.append(Chunk(chunk_name(f, k), f, min(chunk_size, end - f), b.groups))
+    return out
+
+
+def extend_blocks(blocks: Sequence[Block], groups: Sequence[str], start: int, count: int,
+                  new_groups: Sequence[str], new_count: int) -> tuple[list[Block], tuple[str, ...]]:
+    """The blocks of a run of ``groups`` x items ``start..start+count-1`` grown to
+    ``new_groups`` x ``new_count`` items: the old items under new groups, and new items
+    under all groups. Returns the blocks and the run's groups in order (old ones first).
+
+    Raises :class:`InputError` when the new run would drop items or groups.
+    """
+    dropped = [g for g in groups if g not in new_groups]
+    if dropped:
+        raise InputError(f"--extend keeps every rule set of the run; {', '.join(dropped)} is missing "
+                         f"(give {','.join(list(groups) + [g for g in new_groups if g not in groups])})")
+    if new_count < count:
+        raise InputError(f"--extend cannot shrink the run from {count} to {new_count} items")
+    added = tuple(g for g in new_groups if g not in groups)
+    out = list(blocks)
+    if new_count > count:
+        out.append(Block(tuple(groups), start + count, new_count - count))
+    if added:
+        out.append(Block(added, start, new_count))
+    return out, tuple(groups) + added
+
+
+# ---------------------------------------------------------------------------
+# the manifest
+# ---------------------------------------------------------------------------
+def manifest_path(out: str | Path) -> Optional[Path]:
+    """The run's manifest file (the current or the old name), or None when there is none."""
+    for name in (MANIFEST, OLD_MANIFEST):
+        p = Path(out) / name
+        if p.exists():
+            return p
+    return None
+
+
+def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
+    """The manifest of the run in ``out`` (of kind ``fmt`` if given); :class:`InputError` if there is none."""
+    p = manifest_path(out)
+    what = COMMANDS.get(fmt or "", "golfsolve")
+    if p is None:
+        raise InputError(f"{out} holds no {what} run (no {MANIFEST})")
+    try:
+        m = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise InputError(f"cannot read {p}: {e}") from None
+    if not isinstance(m, dict) or m.get("format") not in COMMANDS:
+        raise InputError(f"{p} is not a golfsolve run manifest")
+    if fmt is not None and m["format"] != fmt:
+        raise InputError(f"{out} holds a '{COMMANDS[m['format']]}' run, not a '{COMMANDS[fmt]}' run; "
+                         "choose another directory")
+    if "blocks" not in m:  # a run from before extending existed: one block
+        m["blocks"] = [Block(tuple(m["rules"]), int(m["start"]), int(m["count"])).to_json()]
+    m.setdefault("params", {})
+    return m
+
+
+def write_json_atomic(path: Path, obj: dict) -> None:
+    """Write ``obj`` as JSON to ``path`` through a temporary file and a rename."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def now() -> str:
+    """The current UTC time, ISO format, for manifests."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("golfsolve")
+    except Exception:  # not installed as a distribution (running from a bare checkout)
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """What a run covers: ``count`` items from ``start`` under each of ``groups``, in chunks
+    of ``chunk_size``; ``params`` are the settings that must not change within a run."""
+
+    fmt: str
+    start: int
+    count: int
+    groups: tuple[str, ...]
+    chunk_size: int
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict:
+        return {"start": self.start, "count": self.count, "rules": list(self.groups),
+                "chunk_size": self.chunk_size, "params": dict(self.params)}
+
+    def describe(self) -> str:
+        what = {"golfsolve-grid-simulate/1": "matches"}.get(self.fmt, "deals")
+        s = f"{what} {self.start}..{self.start + self.count - 1}"
+        if self.groups:
+            s += f", rules {','.join(self.groups)}"
+        s += f", chunk size {self.chunk_size}"
+        for k, v in self.params:
+            if not isinstance(v, dict):  # a whole table of settings is too long to show
+                s += f", {k} {v}"
+        return s
+
+
+def key_from_manifest(m: dict) -> RunKey:
+    """The :class:`RunKey` a manifest describes."""
+    return RunKey(m["format"], int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),
+                  tuple(sorted(m.get("params", {}).items())))
+
+
+class RunFolder:
+    """An open run folder: its manifest, its chunks and what is still to do."""
+
+    def __init__(self, path: Path, manifest: dict) -> None:
+        self.path = path
+        self.manifest = manifest
+        #: ``(chunk file, reason)`` for each chunk found truncated or damaged and to be redone.
+        self.repairs: list[tuple[str, str]] = []
+
+    @property
+    def key(self) -> RunKey:
+        return key_from_manifest(self.manifest)
+
+    @property
+    def blocks(self) -> list[Block]:
+        return [Block.from_json(b) for b in self.manifest["blocks"]]
+
+    def chunks(self) -> list[Chunk]:
+        """Every chunk of the run."""
+        return block_chunks(self.blocks, self.key.chunk_size)
+
+    def save_manifest(self) -> None:
+        write_json_atomic(self.path / MANIFEST, self.manifest)
+        old = self.path / OLD_MANIFEST
+        if old.exists():  # the old name would stop pandas reading the folder
+            old.unlink()
+
+    def todo(self, item_column: str, group_column: Optional[str], rows_per_item: Optional[int]) -> list[Chunk]:
+        """The chunks still to compute: missing, unreadable or holding the wrong rows.
+
+        Each damaged one is recorded in :attr:`repairs`; its file is replaced when it is redone.
+        """
+        files = chunk_files(self.path)
+        out = []
+        for c in self.chunks():
+            p = files.get(c.name)
+            if p is None:
+                out.append(c)
+                continue
+            problem = check_chunk(p, c, item_column, group_column, rows_per_item, columns_only=True)
+            if problem:
+                self.repairs.append((p.name, problem))
+                out.append(c)
+        return out
+
+    def write(self, chunk: Chunk, df: pd.DataFrame) -> Path:
+        """Write one chunk atomically."""
+        return write_parquet_atomic(self.path / chunk.name, df)
+
+    def record(self, invocation: dict, complete: bool) -> None:
+        """Add one invocation's entry to the manifest."""
+        self.manifest = {**self.manifest, "invocations": self.manifest.get("invocations", []) + [invocation],
+                         "complete": complete}
+        self.save_manifest()
+
+
+def chunk_files(out: str | Path) -> dict[str, Path]:
+    """Finished chunk files in ``out`` by name (temporary files are not included)."""
+    return {p.name: p for p in Path(out).glob(f"{CHUNK_PREFIX}*.parquet")}
+
+
+def write_parquet_atomic(final: Path, df: pd.DataFrame) -> Path:
+    """Write ``df`` to ``final`` through a hidden temporary file, fsync and a rename."""
+    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        df.to_parquet(f, index=False)
+        f.flush()
+        # On disk before the rename, so that even a power cut leaves either the whole
+        # chunk or no chunk under the final name.
+        os.fsync(f.fileno())
+    os.replace(tmp, final)
+    return final
+
+
+def check_chunk(path: Path, chunk: Chunk, item_column: str, group_column: Optional[str],
+                rows_per_item: Optional[int], columns_only: bool = False) -> Optional[str]:
+    """Why the chunk file at ``path`` is not the chunk ``chunk`` (None when it is)."""
+    import pyarrow.parquet as pq
+
+    cols = [item_column] + ([group_column] if group_column else [])
+    try:
+        table = pq.read_table(path, columns=cols if columns_only else None)
+    except Exception:  # pyarrow raises several types for a cut or garbled file
+        return "is empty" if path.stat().st_size == 0 else "cannot be read (truncated, or not a Parquet file)"
+    try:
+        items = table.column(item_column).to_pylist()
+        groups = table.column(group_column).to_pylist() if group_column else None
+    except KeyError:
+        return f"lacks the column {cols}"
+    if set(items) != set(range(chunk.first, chunk.first + chunk.count)):
+        return f"does not hold exactly items {chunk.first}..{chunk.last}"
+    if groups is not None and set(groups) != set(chunk.groups):
+        return f"does not hold exactly the rule sets {','.join(chunk.groups)}"
+    if rows_per_item is not None and len(items) != chunk.count * max(1, len(chunk.groups)) * rows_per_item:
+        return f"has {len(items)} rows, not {chunk.count * max(1, len(chunk.groups)) * rows_per_item}"
+    return None
+
+
+def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool = False, command: str = "",
+             extra: Optional[dict] = None, repair_hint: str = "") -> RunFolder:
+    """Create or reopen the run folder ``out`` for the run ``key``.
+
+    A new run needs an empty (or new) directory. ``resume`` continues the same run (every
+    field of ``key`` must agree); ``extend`` grows it to ``key`` (more items, more groups,
+    everything else equal). Anything else is :class:`InputError` saying what to do. Stale
+    temporary files of a killed run are removed. ``extra`` goes into a new manifest.
+    """
+    path = check_out_dir(out)
+    what = COMMANDS[key.fmt]
+    mp_ = manifest_path(path)
+    if mp_ is None:
+        others = [p.name for p in path.iterdir() if not p.name.startswith(".")]
+        if others:
+            shown = ", ".join(sorted(others)[:3]) + (", ..." if len(others) > 3 else "")
+            raise InputError(f"--out {path} is not empty ({shown}) and holds no golfsolve run; "
+                             "choose an empty or new directory")
+        manifest = {"format": key.fmt, **key.to_json(),
+                    "blocks": [Block(key.groups, key.start, key.count).to_json()],
+                    **(extra or {}), "command": command, "created": now(), "golfsolve_version": _version(),
+                    "complete": False, "invocations": []}
+        folder = RunFolder(path, manifest)
+        folder.save_manifest()
+    else:
+        manifest = read_manifest(path, key.fmt)
+        old = key_from_manifest(manifest)
+        if not (resume or extend):
+            raise InputError(f"{path} already holds a run ({old.describe()}); add --resume to continue it, "
+                             "--extend to add to it, or choose another --out")
+        if extend:
+            fixed_old = (old.start, old.chunk_size, old.params)
+            fixed_new = (key.start, key.chunk_size, key.params)
+            if fixed_old != fixed_new:
+                raise InputError(f"--extend: {path} holds a run ({old.describe()}) that differs from "
+                                 f"({key.describe()}) in more than its count and rule sets; "
+                                 "keep its start, chunk size and settings, or choose another --out")
+            blocks, groups = extend_blocks([Block.from_json(b) for b in manifest["blocks"]], old.groups,
+                                           old.start, old.count, key.groups, key.count)
+            grown = len(blocks) > len(manifest["blocks"])
+            manifest = {**manifest, "rules": list(groups), "count": key.count,
+                        "blocks": [b.to_json() for b in blocks], **(extra or {}),
+                        "complete": manifest.get("complete", False) and not grown}
+        elif old != key:
+            raise InputError(f"--resume: {path} holds a different run ({old.describe()}), not "
+                             f"({key.describe()}); repeat its options, use --extend to add deals or rule sets, "
+                             "or choose another --out")
+        folder = RunFolder(path, manifest)
+        folder.save_manifest()
+    # A killed run can leave hidden temporary files behind; they are never read.
+    for tmp in path.glob(f".{CHUNK_PREFIX}*.tmp"):
+        tmp.unlink(missing_ok=True)
+    return folder
+
+
+def load_chunks(out: str | Path, fmt: str, item_column: str, group_column: Optional[str],
+                rows_per_item: Optional[int], allow_incomplete: bool = True) -> tuple[dict, list[pd.DataFrame]]:
+    """The manifest and every finished chunk of the run in ``out`` (as DataFrames, in chunk order).
+
+    A chunk that cannot be read or holds the wrong rows is :class:`InputError` naming it
+    and the command that repairs it.
+    """
+    m = read_manifest(out, fmt)
+    folder = RunFolder(Path(out), m)
+    files = chunk_files(out)
+    expected = {c.name: c for c in folder.chunks()}
+    frames = []
+    for name in sorted(files):
+        c = expected.get(name)
+        if c is None:
+            raise InputError(f"{files[name]} does not belong to this run ({folder.key.describe()}); "
+                             "move it out of the folder")
+        problem = check_chunk(files[name], c, item_column, group_column, rows_per_item)
+        if problem:
+            raise InputError(f"chunk {files[name]} is damaged: it {problem}; repair it with "
+                             f"'{resume_command(m, out)}'")
+        frames.append(pd.read_parquet(files[name]))
+    if not allow_incomplete and len(frames) != len(expected):
+        raise InputError(f"{out}: only {len(frames)} of {len(expected)} chunks are done; finish with "
+                         f"'{resume_command(m, out)}'")
+    return m, frames
+
+
+def resume_command(m: dict, out: str | Path) -> str:
+    """The command that finishes or repairs the run ``m`` in ``out``."""
+    return f"{COMMANDS[m['format']]} --out {out} --resume"
+
+
+def status(folder: RunFolder) -> dict:
+    """Chunks and items done out of the total (files present; not checked for damage)."""
+    files = chunk_files(folder.path)
+    chunks = folder.chunks()
+    done = [c for c in chunks if c.name in files]
+    return {"chunks_done": len(done), "chunks_total": len(chunks),
+            "items_done": sum(c.count * max(1, len(c.groups)) for c in done),
+            "items_total": sum(c.count * max(1, len(c.groups)) for c in chunks),
+            "complete": len(done) == len(chunks)}
+
+
+# ---------------------------------------------------------------------------
+# computing chunks: in this process or in a pool, results in any order
+# ---------------------------------------------------------------------------
+def _worker_start(init: Optional[Callable[[], None]]) -> None:
+    # Ctrl-C reaches every process of the terminal's process group; only the parent should
+    # react (it keeps finished chunks and stops the pool), so workers ignore SIGINT.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The parent may have turned SIGTERM into KeyboardInterrupt; workers must simply die on
+    # it, which is how the pool stops them.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # If the parent is killed outright (SIGKILL), take the workers down with it instead of
+    # leaving them to finish chunks nobody will write.
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            if os.getppid() == 1:  # the parent died before prctl took effect
+                os._exit(1)
+        except (OSError, AttributeError):
+            pass
+    if init is not None:
+        init()
+
+
+def _apply(job: tuple) -> tuple[Any, Any]:
+    fn, task = job
+    return task, fn(task)
+
+
+def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
+            init: Optional[Callable[[], None]] = None) -> Iterator[tuple[Any, Any]]:
+    """``(task, fn(task))`` for every task as it finishes, in ``jobs`` processes.
+
+    ``fn`` and ``init`` must be module-level functions. ``init`` runs once in each worker
+    before its first task (to load compiled kernels, so no task's time includes that).
+    Leaving the iterator early (Ctrl-C, an error) stops the workers at once.
+    """
+    if jobs <= 1 or len(tasks) <= 1:
+        def inline() -> Iterator[tuple[Any, Any]]:
+            if init is not None:
+                init()
+            for t in tasks:
+                yield t, fn(t)
+        return inline()
+    # fork starts workers in milliseconds with the compiled kernels already imported. The
+    # pool is made here, before the caller starts any thread (tqdm's monitor), because
+    # forking a process that has other threads can copy a lock held by one of them.
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+    from functools import partial
+
+    pool = ctx.Pool(min(jobs, len(tasks)), initializer=partial(_worker_start, init))
+    return _drain(pool, [(fn, t) for t in tasks])
+
+
+def _drain(pool, jobs: list) -> Iterator[tuple[Any, Any]]:
+    try:
+        yield from pool.imap_unordered(_apply, jobs, chunksize=1)
+        pool.close()
+    finally:
+        # On Ctrl-C or any error: stop the workers now rather than after their chunks.
+        pool.terminate()
+        pool.join()
+
+
+def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterable[tuple[Chunk, pd.DataFrame]], *,
+                      command: str = "", info: Optional[dict] = None, progress: Optional[bool] = None,
+                      unit: str = "item", on_chunk: Optional[Callable[[Chunk], None]] = None) -> dict:
+    """Write each ``(chunk, table)`` of ``results`` as it arrives and record the invocation.
+
+    Returns the invocation's manifest entry. On an interruption (KeyboardInterrupt) or an
+    error the finished chunks stay and the invocation is recorded as interrupted.
+    """
+    import time
+
+    from tqdm import tqdm
+
+    chunks = folder.chunks()
+    total = sum(c.count for c in chunks)
+    inv = {"command": command, "started": now(), **(info or {}), "chunks_before": len(chunks) - len(todo),
+           "repaired": [name for name, _ in folder.repairs]}
+    t0 = time.perf_counter()
+    solved = items = 0
+    bar = tqdm(total=total, initial=total - sum(c.count for c in todo), unit=unit, desc=unit + "s",
+               smoothing=0.1, disable=(None if progress is None else not progress), file=sys.stderr,
+               dynamic_ncols=True)
+    try:
+        for chunk, df in results:
+            folder.write(chunk, df)
+            solved += 1
+            items += chunk.count
+            bar.update(chunk.count)
+            if on_chunk is not None:
+                on_chunk(chunk)
+    finally:
+        bar.close()
+        if hasattr(results, "close"):
+            results.close()  # stops the workers when we leave early
+        files = chunk_files(folder.path)
+        complete = all(c.name in files for c in chunks) and solved == len(todo)
+        inv.update(finished=now(), chunks_solved=solved, items_solved=items,
+                   seconds=round(time.perf_counter() - t0, 3), status="complete" if complete else "interrupted")
+        folder.record(inv, complete)
+    return inv
+
+
+def default_chunk_size(count: int, jobs: int, cap: int) -> int:
+    """About ten chunks per worker for small runs (so progress moves and workers share the
+    load evenly), at most ``cap`` items."""
+    return max(1, min(cap, math.ceil(count / (max(1, jobs) * 10))))
+
+
+__all__ = [
+    "MANIFEST", "Block", "Chunk", "RunFolder", "RunKey", "block_chunks", "check_chunk", "check_out_dir",
+    "check_out_file", "chunk_files", "chunk_name", "compute", "default_chunk_size", "extend_blocks",
+    "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
+    "write_parquet_atomic",
+]

@@ -1,0 +1,136 @@
+"""Information honesty: fair answers depend only on what a player sees.
+
+Two positions with the same table, discard, played cards, stock size and already-seen
+stock cards, but different hidden stock orders, must get identical fair answers for one
+seed: from the library (the fair hint, both win chances, both fair players) and from the
+CLI (``hint --fair`` and ``odds`` on a deal code, ``--pysol 1`` and a full layout file).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from golfsolve.solitaire.engine import Game
+from golfsolve.solitaire.fair import play_fair
+from golfsolve.solitaire.fairplayer import play_search
+from golfsolve.solitaire.fairvalue import fair_hint, odds
+from golfsolve.solitaire.layout import Layout, layout_from_number, layout_from_pysol
+from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.solver import MOVE_DRAW, Solver
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+def reshuffled(lay: Layout, keep: int, seed: int) -> Layout:
+    """The same table and discard with the stock beyond its first ``keep`` cards in another order."""
+    rest = list(lay.stock[keep:])
+    rng = random.Random(seed)
+    while rest == list(lay.stock[keep:]):
+        rng.shuffle(rest)
+    return Layout(lay.columns, lay.discard, tuple(lay.stock[:keep]) + tuple(rest), lay.rules, lay.name)
+
+
+def strip(j: dict) -> dict:
+    """A JSON answer without what names the source or measures time."""
+    return {k: v for k, v in j.items() if k not in ("deal", "seconds")}
+
+
+def view_after(lay: Layout, moves: list[str], rules) -> tuple[Layout, tuple[int, ...]]:
+    game = Game(lay, rules)
+    for m in moves:
+        assert game.play(m).ok
+    return game.to_layout().forget_stock(0), tuple(game.pile[:-1])
+
+
+def test_fair_hint_and_odds_same_for_hidden_orders_after_the_same_moves(solver):
+    a = layout_from_number(4, CLASSIC)
+    b = reshuffled(a, 1, 0)  # the first card is drawn below, so both show it
+    assert a.stock != b.stock
+    va, pa = view_after(a, ["d"], CLASSIC)
+    vb, pb = view_after(b, ["d"], CLASSIC)
+    assert (va, pa) == (vb, pb)
+    ha = fair_hint(va, CLASSIC, samples=6, seed=3, played=pa, solver=solver)
+    hb = fair_hint(vb, CLASSIC, samples=6, seed=3, played=pb, solver=solver)
+    assert ha.to_json() == hb.to_json()
+    oa = odds(va, CLASSIC, samples=6, seed=3, played=pa, games=1, player_samples=2, player_extra=0, solver=solver)
+    ob = odds(vb, CLASSIC, samples=6, seed=3, played=pb, games=1, player_samples=2, player_extra=0, solver=solver)
+    assert strip(oa.to_json()) == strip(ob.to_json())
+
+
+def _draws_before(line: tuple[str, ...], k: int) -> int:
+    """The length of the prefix of ``line`` that draws at most ``k`` cards."""
+    seen = 0
+    for i, m in enumerate(line):
+        if m == MOVE_DRAW:
+            seen += 1
+            if seen > k:
+                return i + 1  # the (k+1)th draw itself is still chosen blind
+    return len(line)
+
+
+@pytest.mark.parametrize("player", ["search", "today"])
+def test_fair_players_choose_the_same_until_a_hidden_card_differs(player, solver):
+    """Two real stocks equal in their first k cards: the players' lines agree until the k+1th draw
+    (the referee may stop one game earlier, when its real position is lost)."""
+    a = layout_from_number(2, EASY)
+    keep = 3
+    b = reshuffled(a, keep, 1)
+    if player == "search":
+        ga = play_search(a, EASY, 4, 2, 5, solver, referee=False)
+        gb = play_search(b, EASY, 4, 2, 5, solver, referee=False)
+    else:
+        ga = play_fair(a, EASY, 4, 5, solver)
+        gb = play_fair(b, EASY, 4, 5, solver)
+    n = min(_draws_before(ga.moves, keep), _draws_before(gb.moves, keep))
+    assert n > keep  # the games went on past the shared cards
+    assert ga.moves[:n] == gb.moves[:n]
+
+
+def code_file(tmp_path, lay: Layout, name: str) -> str:
+    p = tmp_path / name
+    p.write_text(lay.to_text(), encoding="utf-8")
+    return str(p)
+
+
+@pytest.mark.parametrize("source", ["code", "pysol"])
+def test_cli_hint_fair_and_odds_forget_the_stock(source, run_cli, tmp_path):
+    """A code, --pysol 1 and full layout files with other stock orders all give the same fair answers."""
+    if source == "code":
+        real, args = layout_from_number(1, EASY, "E"), ["GO1-E-AAAAAAB"]
+    else:
+        real, args = layout_from_pysol(1), ["--pysol", "1"]
+    files = [["--layout", code_file(tmp_path, lay, f"f{i}.txt")]
+             for i, lay in enumerate([real, reshuffled(real, 0, 2), reshuffled(real, 0, 3), reshuffled(real, 1, 4)])]
+    for cmd in (["hint", "--fair", "--samples", "6", "--seed", "2", "--json"],
+                ["hint", "--fair", "--samples", "6", "--moves", "d", "--json"],
+                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--json"]):
+        if "--moves" in cmd:
+            # after a draw the hidden orders must agree on the drawn card, as a player saw it
+            runs = [args, files[3]]
+        else:
+            runs = [args] + files[:3]
+        outs = []
+        for a in runs:
+            r = run_cli(cmd[:1] + a + cmd[1:] + ["--rules", "easy"])
+            assert r.exit_code == 0, r.stderr
+            outs.append(strip(json.loads(r.stdout)))
+        assert all(o == outs[0] for o in outs[1:]), cmd
+        if cmd[0] == "hint":
+            assert outs[0]["samples"] == 6 and not outs[0]["all_orders"]  # sampled, not the one real order
+        else:
+            assert outs[0]["unknown_stock_cards"] == 16
+
+
+def test_cli_hint_fair_text_on_a_full_layout_does_not_show_the_next_card(run_cli, tmp_path):
+    real = layout_from_number(1, EASY, "E")
+    f = code_file(tmp_path, real, "full.txt")
+    r = run_cli(["hint", "--layout", f, "--fair", "--samples", "4", "--all"])
+    assert r.exit_code == 0, r.stderr
+    draw = [ln for ln in r.stdout.splitlines() if ln.strip().startswith("d ")]
+    assert draw and "?" in draw[0]  # the draw's card is unknown to the player

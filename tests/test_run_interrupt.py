@@ -1,0 +1,95 @@
+"""Kill ``fair-stats`` and ``grid simulate`` at a random point (SIGINT, SIGKILL), resume them,
+and get exactly the table of an uninterrupted run, row for row."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from golfsolve.stats.runfolder import chunk_files, read_manifest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals and process groups")
+
+RUNS = {
+    "fair-stats": (["fair-stats", "--count", "10", "--rules", "easy", "--samples", "3", "--chunk-size", "1"],
+                   ["deal", "rules"], ["seconds"]),
+    "grid": (["grid", "simulate", "--bots", "mc:6,greedy", "--holes", "2", "--matches", "24", "--seed", "3",
+              "--chunk-size", "1"], ["match", "hole", "seat"], []),
+}
+
+
+def _table(out: Path, kind: str) -> pd.DataFrame:
+    _, keys, drop = RUNS[kind]
+    df = pd.read_parquet(out).drop(columns=drop)
+    return df.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """Each command's uninterrupted table, run in-process with one worker."""
+    from golfsolve.cli.main import main
+
+    tables = {}
+    for kind, (args, _, _) in RUNS.items():
+        out = tmp_path_factory.mktemp(kind.replace(" ", "")) / "run"
+        with pytest.raises(SystemExit) as e:
+            main(args + ["--out", str(out), "--quiet", "--json"])
+        assert e.value.code == 0
+        tables[kind] = _table(out, kind)
+    return tables
+
+
+def _start(kind: str, out: Path) -> subprocess.Popen:
+    args, _, _ = RUNS[kind]
+    return subprocess.Popen([sys.executable, "-m", "golfsolve", *args, "--workers", "2", "--out", str(out), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _kill_mid_run(proc: subprocess.Popen, out: Path, sig: int, rng: random.Random, timeout: float = 120) -> None:
+    end = time.monotonic() + timeout
+    while not chunk_files(out):
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended before writing a chunk: {proc.stderr.read()}")
+        if time.monotonic() > end:
+            pytest.fail("no chunk file appeared")
+        time.sleep(0.01)
+    time.sleep(rng.uniform(0, 0.3))  # a random point after the first chunk
+    os.killpg(proc.pid, sig)
+
+
+@pytest.mark.parametrize("kind", list(RUNS))
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_kill_then_resume_equals_an_uninterrupted_run(tmp_path, reference, run_cli, kind, sig):
+    out = tmp_path / "run"
+    proc = _start(kind, out)
+    try:
+        _kill_mid_run(proc, out, sig, random.Random(f"{kind}-{sig}"))
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    total = len(reference[kind]["match" if kind == "grid" else "deal"].unique())
+    done = len(chunk_files(out))
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "interrupted" in lines[0] and "--resume" in lines[0], err
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    if done == total:
+        pytest.skip("the run finished before the kill landed")
+    args, _, _ = RUNS[kind]
+    # resume with only the folder: every other setting comes from the manifest
+    r = run_cli(args[:2 if kind == "grid" else 1] + ["--out", str(out), "--resume", "--quiet", "--json"])
+    assert r.exit_code == 0, r.stderr
+    pd.testing.assert_frame_equal(_table(out, kind), reference[kind])
+    m = read_manifest(out)
+    assert m["complete"] is True and m["invocations"][-1]["chunks_before"] == done

@@ -1,0 +1,155 @@
+"""The run folder shared by stats, fair-stats and grid simulate: paths, refusals, repair, extension."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pandas as pd
+import pytest
+
+from golfsolve.errors import InputError
+from golfsolve.stats.census import CensusSpec, load_results, run_census
+from golfsolve.stats.runfolder import (MANIFEST, Block, RunKey, block_chunks, check_out_dir, chunk_files,
+                                       extend_blocks, open_run)
+
+RULES = ("easy", "strict")
+TIMING = ["seconds", "cpu_seconds"]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """12 deals under two rule sets in chunks of 4."""
+    out = tmp_path_factory.mktemp("rf") / "run"
+    run_census(out, CensusSpec(0, 12, RULES, 4), jobs=1, progress=False, command="golfsolve stats --count 12")
+    return out
+
+
+def _copy(src, dst):
+    shutil.copytree(src, dst)
+    return dst
+
+
+def _one_line(r):
+    return len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr and "internal error" not in r.stderr
+
+
+# -- output paths ----------------------------------------------------------------
+def test_out_paths_that_cannot_hold_a_run_are_refused(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(InputError, match="needs a directory name"):
+        check_out_dir("")
+    with pytest.raises(InputError, match="is a file, not a directory"):
+        check_out_dir(f / "sub")
+    with pytest.raises(InputError, match="exists and is not a directory"):
+        check_out_dir(f)
+    with pytest.raises(InputError, match="cannot write"):
+        check_out_dir("/proc/golfsolve-test")
+    assert check_out_dir(tmp_path / "new" / "deep").is_dir()
+
+
+@pytest.mark.parametrize("args", [
+    ["stats", "--count", "2", "--out", ""],
+    ["stats", "--count", "2", "--out", "FILE/sub"],
+    ["stats", "--count", "2", "--out", "/proc/foo"],
+    ["report", "RUN", "--out", "FILE"],
+    ["fair-stats", "--count", "1", "--out", "FILE"],
+    ["fair-stats", "--count", "1", "--rules", "", "--out", "NEW"],
+    ["grid", "simulate", "--matches", "1", "--out", "FILE"],
+    ["grid", "simulate", "--matches", "1", "--out", "/proc/foo"],
+    ["grid", "report", "RUN"],
+])
+def test_bad_output_paths_exit_2_before_any_work(run_cli, tmp_path, run_dir, args):
+    (tmp_path / "FILE").write_text("x")
+    subs = {"FILE": str(tmp_path / "FILE"), "FILE/sub": str(tmp_path / "FILE" / "sub"), "RUN": str(run_dir),
+            "NEW": str(tmp_path / "new")}
+    r = run_cli([subs.get(a, a) for a in args])
+    assert r.exit_code == 2, r.stderr
+    assert _one_line(r), r.stderr
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_non_empty_folder_without_a_run_is_refused(run_cli, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    r = run_cli(["stats", "--count", "2", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "not empty" in r.stderr and _one_line(r)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_run_of_another_kind_or_the_same_run_without_resume_is_refused(run_cli, run_dir, tmp_path):
+    r = run_cli(["fair-stats", "--count", "1", "--out", str(run_dir), "--resume"])
+    assert r.exit_code == 2 and "'golfsolve stats' run" in r.stderr and _one_line(r)
+    r = run_cli(["fair-stats", "--count", "1", "--rules", "easy", "--samples", "2", "--out", str(tmp_path / "f"),
+                 "-q", "--json"])
+    assert r.exit_code == 0, r.stderr
+    before = pd.read_parquet(tmp_path / "f")
+    r = run_cli(["fair-stats", "--count", "2", "--rules", "easy", "--out", str(tmp_path / "f")])
+    assert r.exit_code == 2 and "--resume" in r.stderr and "--extend" in r.stderr and _one_line(r)
+    r = run_cli(["fair-stats", "--count", "1", "--samples", "5", "--out", str(tmp_path / "f"), "--resume"])
+    assert r.exit_code == 2 and "different run" in r.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "f"), before)  # nothing was replaced
+
+
+# -- damage and repair ----------------------------------------------------------------
+@pytest.mark.parametrize("damage", ["truncate", "empty", "wrong rows"])
+def test_a_damaged_chunk_is_named_by_report_and_solved_again_on_resume(run_cli, run_dir, tmp_path, damage):
+    out = _copy(run_dir, tmp_path / "run")
+    victim = out / "chunk-0000000004.parquet"
+    if damage == "truncate":
+        os.truncate(victim, victim.stat().st_size // 2)
+    elif damage == "empty":
+        os.truncate(victim, 0)
+    else:
+        shutil.copy(out / "chunk-0000000008.parquet", victim)
+    r = run_cli(["report", str(out)])
+    assert r.exit_code == 2 and _one_line(r), r.stderr
+    assert victim.name in r.stderr and f"golfsolve stats --out {out} --resume" in r.stderr
+    r = run_cli(["stats", "--out", str(out), "--resume", "--jobs", "1", "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert victim.name in r.stderr and "solved again" in r.stderr
+    pd.testing.assert_frame_equal(load_results(out).drop(columns=TIMING), load_results(run_dir).drop(columns=TIMING))
+
+
+def test_a_run_made_with_the_old_manifest_name_is_read_and_renamed_on_resume(run_cli, run_dir, tmp_path):
+    out = _copy(run_dir, tmp_path / "run")
+    (out / MANIFEST).rename(out / "manifest.json")
+    assert len(load_results(out)) == 24
+    r = run_cli(["stats", "--out", str(out), "--resume", "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert (out / MANIFEST).exists() and not (out / "manifest.json").exists()
+    assert len(pd.read_parquet(out)) == 24
+
+
+# -- extension -------------------------------------------------------------------------
+def test_extend_blocks_cover_the_new_rectangle_once():
+    blocks, groups = extend_blocks([Block(("a",), 10, 5)], ("a",), 10, 5, ("b", "a"), 9)
+    assert groups == ("a", "b")
+    cells = [(g, d) for c in block_chunks(blocks, 2) for g in c.groups for d in range(c.first, c.first + c.count)]
+    assert sorted(cells) == sorted((g, d) for g in "ab" for d in range(10, 19))
+    with pytest.raises(InputError, match="keeps every rule set"):
+        extend_blocks(blocks, groups, 10, 9, ("b",), 9)
+    with pytest.raises(InputError, match="shrink"):
+        extend_blocks(blocks, groups, 10, 9, groups, 3)
+
+
+def test_stats_extend_with_deals_and_a_rule_set_equals_a_fresh_run(run_cli, run_dir, tmp_path):
+    out = _copy(run_dir, tmp_path / "run")
+    before = {p: p.stat().st_mtime_ns for p in chunk_files(out).values()}
+    r = run_cli(["stats", "--out", str(out), "--extend", "--count", "15", "--rules", "classic", "--jobs", "1",
+                 "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing done was solved again
+    fresh = tmp_path / "fresh"
+    run_census(fresh, CensusSpec(0, 15, RULES + ("classic",), 4), jobs=1, progress=False)
+    pd.testing.assert_frame_equal(load_results(out).drop(columns=TIMING), load_results(fresh).drop(columns=TIMING))
+    assert len(pd.read_parquet(out)) == 45
+    m = json.loads((out / MANIFEST).read_text())
+    assert (m["count"], m["rules"], m["complete"]) == (15, ["easy", "strict", "classic"], True)
+
+
+def test_extend_refuses_a_different_start(tmp_path, run_dir):
+    out = _copy(run_dir, tmp_path / "run")
+    with pytest.raises(InputError, match="start, chunk size and settings"):
+        open_run(out, RunKey("golfsolve-stats/1", 1, 20, RULES, 4), extend=True)

@@ -1,0 +1,174 @@
+"""Many deals in one run: the library's deal sources and `golfsolve solve` with JSON Lines."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from golfsolve.solitaire.dealcode import DealCodeError
+from golfsolve.solitaire.deals import BadLine, DealBatch, code_lines, parse_pysol_range, record, solve_many
+from golfsolve.solitaire.engine import replay
+from golfsolve.solitaire.layout import LayoutError, layout_from_code, layout_from_pysol
+from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.solver import Solver, StockUnknownError
+
+CODES = ["GO1-E-AAAAAAB", "go1-c-aaaaaab ", "GO1-N-AAAAAAC"]
+
+
+def without_time(rec: dict) -> dict:
+    return {k: v for k, v in rec.items() if k != "seconds"}
+
+
+def assert_record_replays(rec: dict, layout) -> None:
+    """The engine must accept every printed move and end with the promised cards left."""
+    game, results = replay(layout, rec["moves"].split(), layout.rules)
+    assert all(r.ok for r in results), [r.message for r in results if not r.ok][:3]
+    assert game.traditional_score() == rec["best_cards_left"]
+    assert game.won == (rec["outcome"] == "won")
+
+
+@pytest.mark.parametrize("spec, deals", [
+    ("7", [7]),
+    (" 1-3 ", [1, 2, 3]),
+    ("1..3,10", [1, 2, 3, 10]),
+    ("5..5, 8 - 9", [5, 8, 9]),
+])
+def test_pysol_ranges_include_both_ends(spec, deals):
+    assert [n for r in parse_pysol_range(spec) for n in r] == deals
+
+
+@pytest.mark.parametrize("spec", ["0", "0-3", "3-1", "x", "1-", "1--3", "1...3", "", "1,,2"])
+def test_bad_pysol_ranges_are_refused(spec):
+    with pytest.raises(LayoutError):
+        parse_pysol_range(spec)
+
+
+def test_batch_checks_everything_before_dealing(tmp_path):
+    with pytest.raises(DealCodeError) as e:
+        DealBatch.build(codes=["GO1-E-AAAAAAB", "GO1-X-AAAAAAB"])
+    assert "rule letter" in str(e.value)
+    with pytest.raises(LayoutError):
+        DealBatch.build(layout_files=[str(tmp_path / "missing.txt")])
+    with pytest.raises(StockUnknownError):
+        DealBatch.build(layout_files=[str(Path(__file__).parent / "data" / "seed000_start.txt")])
+
+
+def test_batch_order_length_and_rules(data_dir):
+    batch = DealBatch.build(CODES, [str(data_dir / "pysol-golf-1.board")], ["2-3"])
+    lays = list(batch)
+    assert len(batch) == len(lays) == 6
+    assert [lay.name for lay in lays[:3]] == ["GO1-E-AAAAAAB", "GO1-C-AAAAAAB", "GO1-N-AAAAAAC"]
+    assert [lay.rules for lay in lays] == [EASY, CLASSIC, EASY, EASY, EASY, EASY]
+    assert lays[4] == layout_from_pysol(2).with_rules(EASY)
+    # the board file holds PySol deal 1: the same cards as --pysol 1
+    assert lays[3].columns == layout_from_pysol(1).columns and lays[3].stock == layout_from_pysol(1).stock
+    forced = list(DealBatch.build(CODES, pysol=["1"], rules=CLASSIC))
+    assert all(lay.rules == CLASSIC for lay in forced)
+
+
+def test_solve_many_equals_one_solve_per_deal():
+    batch = DealBatch.build(CODES, pysol=["1..4"], rules=None)
+    many = list(solve_many(batch))
+    assert len(many) == len(batch)
+    for lay, sol in many:
+        one = Solver().solve(lay, lay.rules)
+        assert (sol.outcome, sol.best_left, sol.moves, sol.nodes) == (one.outcome, one.best_left, one.moves, one.nodes)
+        assert_record_replays(record((lay, sol)), lay)
+
+
+def test_code_lines_turn_bad_lines_into_records_and_go_on():
+    stream = io.StringIO("GO1-E-AAAAAAB\n\n# a comment\nGO1-E-AAAAAB\nGO1-C-AAAAAAB\n")
+    items = list(code_lines(stream))
+    assert [type(i).__name__ for i in items] == ["Layout", "BadLine", "Layout"]
+    bad = items[1]
+    assert isinstance(bad, BadLine) and bad.line == 4 and bad.text == "GO1-E-AAAAAB"
+    assert record(bad) == {"line": 4, "input": "GO1-E-AAAAAB", "error": bad.error} and "7 letters" in bad.error
+    assert items[2].rules == CLASSIC
+    assert [type(i).__name__ for i in solve_many(items)] == ["tuple", "BadLine", "tuple"]
+
+
+# -- the command ------------------------------------------------------------------------
+def single_json(run_cli, args) -> dict:
+    res = run_cli(["solve", *args, "--json"])
+    assert res.exit_code == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_cli_many_deals_print_one_json_line_each_equal_to_single_solves(run_cli, data_dir):
+    board = str(data_dir / "pysol-golf-1.board")
+    res = run_cli(["solve", *CODES, "--layout", board, "--pysol", "2..3", "--rules", "classic"])
+    assert res.exit_code == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert len(lines) == 6
+    recs = [json.loads(ln) for ln in lines]
+    singles = [single_json(run_cli, [c, "--rules", "classic"]) for c in CODES]
+    singles += [single_json(run_cli, ["--layout", board, "--rules", "classic"])]
+    singles += [single_json(run_cli, ["--pysol", str(n), "--rules", "classic"]) for n in (2, 3)]
+    assert [without_time(r) for r in recs] == [without_time(s) for s in singles]
+    assert {r["outcome"] for r in recs} == {"won", "lost"}  # both kinds of answer are covered
+    lays = [layout_from_code(c, CLASSIC) for c in CODES] + [layout_from_pysol(n).with_rules(CLASSIC) for n in (1, 2, 3)]
+    for rec, lay in zip(recs, lays):
+        assert_record_replays(rec, lay)
+
+
+def test_cli_single_deal_output_is_unchanged(run_cli):
+    res = run_cli(["solve", "GO1-C-AAAAAAB"])
+    assert res.exit_code == 0
+    assert res.stdout.splitlines()[0].startswith("GO1-C-AAAAAAB (classic") and "not winnable" in res.stdout
+    pretty = run_cli(["solve", "--pysol", "1-1", "--json"]).stdout
+    assert pretty.startswith("{\n") and json.loads(pretty)["deal"] == "PySol Golf #1"
+
+
+def test_cli_codes_from_stdin_reports_a_bad_line_and_exits_2(run_cli):
+    res = run_cli(["solve", "--codes-from", "-"], input="GO1-E-AAAAAAB\nnonsense\n\nGO1-C-AAAAAAB\n")
+    assert res.exit_code == 2
+    recs = [json.loads(ln) for ln in res.stdout.splitlines()]
+    assert len(recs) == 3
+    assert recs[1]["line"] == 2 and recs[1]["input"] == "nonsense" and "error" in recs[1]
+    assert without_time(recs[0]) == without_time(single_json(run_cli, ["GO1-E-AAAAAAB"]))
+    assert without_time(recs[2]) == without_time(single_json(run_cli, ["GO1-C-AAAAAAB"]))
+    assert res.stderr.strip().count("\n") == 0 and "line 2" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["GO1-E-AAAAAAB", "GO1-E-AAAAAA1"],
+    ["GO1-E-AAAAAAB", "--pysol", "0..5"],
+    ["GO1-E-AAAAAAB", "--pysol", "7-3"],
+    ["GO1-E-AAAAAAB", "--layout", "/nonexistent/board.txt"],
+    ["--codes-from", "-", "--layout", "-"],
+    [],
+])
+def test_cli_bad_items_exit_2_with_one_line_before_solving(run_cli, args):
+    res = run_cli(["solve", *args], input="")
+    assert res.exit_code == 2
+    assert res.stdout == ""  # nothing was solved
+    assert res.stderr.startswith("golfsolve: ") and res.stderr.strip().count("\n") == 0
+
+
+def test_cli_streams_each_answer_as_soon_as_it_is_solved():
+    """A reader gets the first answer while the input is still open."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "golfsolve", "solve", "--codes-from", "-"], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write("GO1-E-AAAAAAB\n")
+        proc.stdin.flush()
+        # a deadlock guard, not a timing assertion: without a flush per line this never comes
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        assert ready, "no answer while stdin was still open"
+        first = json.loads(proc.stdout.readline())
+        assert first["deal"] == "GO1-E-AAAAAAB" and first["outcome"] == "won"
+        proc.stdin.write("GO1-C-AAAAAAB\n")
+        proc.stdin.close()
+        rest = [json.loads(ln) for ln in proc.stdout]
+        assert [r["deal"] for r in rest] == ["GO1-C-AAAAAAB"]
+        assert proc.wait(timeout=120) == 0
+    finally:
+        proc.kill()
