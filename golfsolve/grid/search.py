@@ -320,3 +320,16 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
             pn[kidx, pa] += 1
             pw[kidx, pa] += r
     return rn, rw
+
+
+@njit(cache=True)
+def play_out_scores(grid, up, stock, disc, st, ucnt, pub, prm, hp, key_tab, val100, seed):
+    """Play a fully dealt position (every card known, ``stock`` in draw order) to the end
+    of the hole with the heuristic at every seat; returns every player's strokes."""
+    np.random.seed(seed)
+    n = prm[P_N]
+    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    out = np.zeros(n, np.int64)
+    h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
+    final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
+    return out
