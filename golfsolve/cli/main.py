@@ -13,7 +13,7 @@ import sys
 import click
 
 from ..errors import InputError
-from . import fair, grid, solitaire, solve, stats
+from . import difficulty, fair, grid, solitaire, solve, stats
 from .common import fail
 
 
@@ -29,6 +29,7 @@ for _command in (
     solve.solve, solve.hint,
     stats.stats, stats.report,
     fair.odds, fair.fair_stats,
+    difficulty.rate, difficulty.pick,
     grid.grid,
 ):
     cli.add_command(_command)

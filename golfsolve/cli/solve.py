@@ -13,7 +13,7 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, fail, get_layout, layout_options, plural
+from .common import echo_json, fail, get_layout, layout_options, plural, rules_option
 
 
 @click.command()
@@ -24,9 +24,7 @@ from .common import echo_json, fail, get_layout, layout_options, plural
               help="PySol FC's Golf deals: N, A-B or A..B (both ends included), or a comma list. Repeatable.")
 @click.option("--codes-from", "codes_from", type=click.File("r"), default=None, metavar="FILE",
               help="One deal code per line (- reads stdin), solved as each line arrives.")
-@click.option("--rules", "rules_spec", default=None, metavar="NAME",
-              help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), "
-                   "plus switches like +jokers2, +empty, +stuck. Default: the code's letter, else easy.")
+@rules_option
 @click.option("--node-limit", type=click.IntRange(min=0), default=0,
               help="Stop after this many states and answer 'unknown' (0: no limit).")
 @click.option("--verdict-only", is_flag=True,

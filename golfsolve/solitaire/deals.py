@@ -141,13 +141,11 @@ def solve_many(
     Yields ``(layout, solution)`` per deal, in input order, as each is solved.
     """
     solver = solver or Solver()
-    # only ask for the verdict-only mode when wanted, so a solver without it still serves
-    extra = {"verdict_only": True} if verdict_only else {}
     for item in deals:
         if isinstance(item, BadLine):
             yield item
         else:
-            yield item, solver.solve(item, item.rules, node_limit, **extra)
+            yield item, solver.solve(item, item.rules, node_limit, verdict_only=verdict_only)
 
 
 def record(item: Union[tuple[Layout, Solution], BadLine]) -> dict:
