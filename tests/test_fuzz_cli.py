@@ -71,7 +71,8 @@ def _str(x) -> str:
 def _command(draw, where: Path) -> tuple[list[str], bytes | None]:
     """One random command line (and stdin) for one of the commands."""
     kind = draw(st.sampled_from(["deal", "solve", "hint", "replay", "odds", "play", "stats", "report",
-                                 "fair-stats", "grid-simulate", "grid-play", "grid-report", "layout", "bare"]))
+                                 "fair-stats", "grid-simulate", "grid-play", "grid-report", "layout", "codes-from",
+                                 "rate", "pick", "bare"]))
     rules = ["--rules", draw(sol_rules)] if draw(st.booleans()) else []
     source = draw(st.sampled_from(["code", "pysol", "layout"]))
     stdin = None
@@ -94,8 +95,8 @@ def _command(draw, where: Path) -> tuple[list[str], bytes | None]:
     if kind == "replay":
         return ["replay", *src, *rules, *draw(st.lists(st.text(alphabet="d123456789u,x", max_size=4), max_size=4))], None
     if kind == "odds":
-        return ["odds", *src, *rules, "--samples", _str(draw(mostly(st.integers(1, 3), st.integers(-1, 0)))),
-                "--games", _str(draw(mostly(st.integers(0, 1), st.just(-1)))), "--seed", _str(draw(numbers)), "-q"], None
+        return ["odds", *src, *rules, "--samples", _str(draw(mostly(st.integers(1, 2), st.integers(-1, 0)))),
+                "--games", _str(draw(mostly(st.just(0), st.sampled_from([-1, 1])))), "--seed", _str(draw(numbers)), "-q"], None
     if kind == "play":
         return ["play", *src, *rules], draw(st.binary(max_size=40))
     if kind == "stats":
@@ -128,6 +129,16 @@ def _command(draw, where: Path) -> tuple[list[str], bytes | None]:
         return ["grid", "report", str(where / draw(st.sampled_from(["out1", "out2", "nothing", "file.txt"])))], None
     if kind == "layout":
         return ["solve", "--layout", "-", *rules], draw(layout_bytes)
+    if kind == "codes-from":
+        return ["solve", "--codes-from", "-", "--node-limit", "20000", *rules], \
+            "\n".join(draw(st.lists(codes, max_size=3))).encode("utf-8", "surrogatepass")
+    if kind == "rate":
+        return ["rate", *draw(st.lists(codes, min_size=0, max_size=2)), *rules, "--games",
+                _str(draw(mostly(st.just(1), st.integers(-1, 0)))), "--seed", _str(draw(numbers))], None
+    if kind == "pick":
+        return ["pick", "--difficulty", draw(mostly(st.sampled_from(["easy", "hard"]), junk)), "--count", "1",
+                "--games", "1", "--max-deals", _str(draw(mostly(st.just(1), st.integers(-1, 0)))),
+                "--start", draw(codes), *rules, "-q"], None
     return draw(st.sampled_from([[], ["grid"], ["--nope"], ["nosuch"], ["grid", "nosuch"]])), None
 
 
