@@ -52,6 +52,14 @@ def raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt
 
 
+def check_workers(n: Optional[int], option: str) -> None:
+    """Worker processes: at least 1, and not so many that the machine drowns in them."""
+    from ..stats.runfolder import MAX_WORKERS
+
+    if n is not None and not 1 <= n <= MAX_WORKERS:
+        raise InputError(f"{option} must be from 1 to {MAX_WORKERS}, not {n}")
+
+
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:
     """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take)."""
     if seed is not None and not 0 <= seed < 2**64:

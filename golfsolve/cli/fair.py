@@ -7,9 +7,8 @@ import signal
 
 import click
 
-from ..errors import InputError
 from ..solitaire.fairvalue import odds as odds_of
-from .common import echo_json, fail, get_layout, layout_options, plural, raise_interrupt
+from .common import check_workers, echo_json, fail, get_layout, layout_options, plural, raise_interrupt
 
 
 @click.command()
@@ -82,8 +81,7 @@ def fair_stats(start_number, count, rules_list, samples, first_samples, seed, wo
     from ..stats.runfolder import RunFolder, check_out_dir, default_chunk_size, manifest_path, status
 
     names = parse_rules_list(rules_list) if rules_list is not None else None
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+    check_workers(workers, "--workers")
     out = check_out_dir(out_dir, create=False)
     old = spec_from_manifest(read_fair_manifest(out)) if (resume or extend) and manifest_path(out) else None
     if old is not None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
-from .common import check_seed, echo_json, fail, plural, raise_interrupt
+from .common import check_seed, check_workers, echo_json, fail, plural, raise_interrupt
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -78,10 +78,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                                   load_tournament, run_grid_simulate, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path, read_manifest
 
-    if (resume or extend or chunk_size is not None or fmt == "csv") and out_dir is None:
-        raise InputError("--resume, --extend, --chunk-size and --format csv need --out DIR")
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+    if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
+        raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
+    check_workers(workers, "--workers")
     check_seed(seed)
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
     old = None

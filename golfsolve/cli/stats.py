@@ -11,7 +11,7 @@ from typing import Optional
 import click
 
 from ..errors import InputError
-from .common import echo_json, fail, plural, raise_interrupt
+from .common import check_workers, echo_json, fail, plural, raise_interrupt
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -69,8 +69,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         raise InputError("--scheduler needs --engine dask")
     if engine == "local":
         scheduler = None
-    if jobs is not None and jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    check_workers(jobs, "--jobs")
     out = check_out_dir(out_dir, create=False)
     old = spec_from_manifest(read_manifest(out)) if (resume or extend) and manifest_path(out) else None
     if old is not None:
