@@ -42,7 +42,7 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
     Examples: golfsolve solve GO1-E-AAAAAAB; golfsolve solve --pysol 1-1000 --rules classic
     """
-    rules = get_rules(rules_spec) if rules_spec else None
+    rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol or codes_from):
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
     if codes_from is not None and codes_from.name == "<stdin>" and "-" in layout_files:
