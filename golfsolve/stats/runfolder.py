@@ -353,7 +353,7 @@ def check_chunk(path: Path, chunk: Chunk, item_column: str, group_column: Option
 
 
 def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool = False, command: str = "",
-             extra: Optional[dict] = None, repair_hint: str = "") -> RunFolder:
+             extra: Optional[dict] = None) -> RunFolder:
     """Create or reopen the run folder ``out`` for the run ``key``.
 
     A new run needs an empty (or new) directory. ``resume`` continues the same run (every
@@ -366,8 +366,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
         raise InputError(f"{key.count:,} items in chunks of {key.chunk_size:,} make {n_chunks:,} chunk files; "
                          f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
     path = check_out_dir(out)
-    mp_ = manifest_path(path)
-    if mp_ is None:
+    if manifest_path(path) is None:
         others = [p.name for p in path.iterdir() if not p.name.startswith(".")]
         if others:
             shown = ", ".join(sorted(others)[:3]) + (", ..." if len(others) > 3 else "")
