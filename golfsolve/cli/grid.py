@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import signal
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -13,7 +12,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
-from .common import check_seed, echo_json, fail, plural, raise_interrupt
+from .common import check_seed, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -74,14 +73,13 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     from ..grid.bots import parse_bots
     from ..grid.report import report_data
     from ..grid.tournament import simulate as run
-    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, interrupted_status,
-                                  load_tournament, run_grid_simulate, spec_from_manifest)
+    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, load_tournament,
+                                  run_grid_simulate, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path, read_manifest
 
-    if (resume or extend or chunk_size is not None or fmt == "csv") and out_dir is None:
-        raise InputError("--resume, --extend, --chunk-size and --format csv need --out DIR")
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+    if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
+        raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
+    check_workers(workers, "--workers")
     check_seed(seed)
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
     old = None
@@ -129,16 +127,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                 "--chunk-size", str(spec.chunk_size), "--workers", str(workers), "--out", str(out)]
         if mc_samples is not None:
             argv += ["--mc-samples", str(mc_samples)]
-        old_term = signal.signal(signal.SIGTERM, raise_interrupt)
-        try:
-            inv = run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
-                                    command=shlex.join(argv), progress=False if quiet or as_json else None)
-        except KeyboardInterrupt:
-            st = interrupted_status(out)
-            fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
-                 "run the same command with --resume to finish", 130)
-        finally:
-            signal.signal(signal.SIGTERM, old_term)
+        inv = run_long(lambda: run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
+                                                 command=shlex.join(argv),
+                                                 progress=False if quiet or as_json else None), out)
         for r in inv["repaired"]:
             click.echo(f"golfsolve: note: played again: {r}", err=True)
         t = load_tournament(out)

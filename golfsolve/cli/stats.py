@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 from pathlib import Path
 from typing import Optional
 
 import click
 
 from ..errors import InputError
-from .common import echo_json, fail, plural, raise_interrupt
+from .common import check_workers, echo_json, plural, run_long
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -62,7 +61,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     Example: golfsolve stats --start GO1-E-AAAAAAA --count 2000 --out stats-2000
     """
     from ..stats.census import (CensusSpec, DEFAULT_RULES, default_chunk_size, load_results, parse_rules_list,
-                                read_manifest, run_census, run_status, spec_from_manifest)
+                                read_manifest, run_census, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, manifest_path
 
     start = _start_number(start_code, start_number)
@@ -72,8 +71,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         raise InputError("--scheduler needs --engine dask")
     if engine == "local":
         scheduler = None
-    if jobs is not None and jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    check_workers(jobs, "--jobs")
     out = check_out_dir(out_dir, create=False)
     old = spec_from_manifest(read_manifest(out)) if (resume or extend) and manifest_path(out) else None
     if old is not None:
@@ -103,18 +101,9 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         argv += ["--engine", "dask"] + (["--scheduler", scheduler] if scheduler else [])
     if resume or extend:
         argv.append("--extend" if extend else "--resume")
-    # SIGTERM (kill, a batch system) stops a run as cleanly as Ctrl-C does.
-    old_term = signal.signal(signal.SIGTERM, raise_interrupt)
-    try:
-        result = run_census(out, spec, resume=resume, extend=extend, engine=engine, jobs=n_jobs, scheduler=scheduler,
-                            command=shlex.join(argv), progress=False if quiet or as_json else None)
-    except KeyboardInterrupt:
-        st = run_status(out)
-        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} ({st['deals_done']} of "
-             f"{plural(st['deals_total'], 'deal')}) are saved in {out}; run the same command with --resume to finish",
-             130)
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
+    result = run_long(lambda: run_census(out, spec, resume=resume, extend=extend, engine=engine, jobs=n_jobs,
+                                         scheduler=scheduler, command=shlex.join(argv),
+                                         progress=False if quiet or as_json else None), out)
     df = load_results(out)
     rates = {r: float(df.loc[df["rules"] == r, "winnable"].mean()) for r in spec.rules}
     if as_json:
