@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -105,7 +104,7 @@ def test_layout_reader_refuses_more_than_64_kb(tmp_path, run_cli):
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_endless_input_stops_quickly():
-    t0 = time.monotonic()
+    # the subprocess timeouts are the bound: a reader that does not stop fails with TimeoutExpired
     r = subprocess.run([sys.executable, "-m", "golfsolve", "solve", "--layout", "/dev/zero"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "larger than 64 KB" in r.stderr
@@ -117,7 +116,6 @@ def test_endless_input_stops_quickly():
         yes.kill()
         yes.wait()
     assert r.returncode == 2 and "larger than 64 KB" in r.stderr
-    assert time.monotonic() - t0 < 60
 
 
 @pytest.mark.parametrize("args", [[], ["grid"]])
@@ -139,7 +137,7 @@ def test_grid_play_quits_on_q_and_explains_a_refused_answer(run_cli):
                 input=answers)
     assert r.exit_code == 0, r.stderr
     assert "leave the match" in r.stdout  # the help
-    assert "not allowed: there is no slot 9" in r.stdout
+    assert "not allowed: slots are numbered 1 to 4" in r.stdout
     assert "Match left unfinished: you quit." in r.stdout
 
 

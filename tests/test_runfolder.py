@@ -143,7 +143,10 @@ def test_stats_extend_with_deals_and_a_rule_set_equals_a_fresh_run(run_cli, run_
     assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing done was solved again
     fresh = tmp_path / "fresh"
     run_census(fresh, CensusSpec(0, 15, RULES + ("classic",), 4), jobs=1, progress=False)
-    pd.testing.assert_frame_equal(load_results(out).drop(columns=TIMING), load_results(fresh).drop(columns=TIMING))
+    # the work done (nodes) depends on which rule sets a chunk solved together (stricter
+    # ones start from what looser ones proved); every answer must not
+    work = TIMING + ["nodes"]
+    pd.testing.assert_frame_equal(load_results(out).drop(columns=work), load_results(fresh).drop(columns=work))
     assert len(pd.read_parquet(out)) == 45
     m = json.loads((out / MANIFEST).read_text())
     assert (m["count"], m["rules"], m["complete"]) == (15, ["easy", "strict", "classic"], True)

@@ -45,10 +45,13 @@ def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Opt
 @click.option("--scheduler", default=None, envvar="DASK_SCHEDULER_ADDRESS", metavar="ADDRESS",
               help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
                    "else a private cluster on this machine).")
+@click.option("--fields", type=click.Choice(["all", "winnable"]), default=None,
+              help="all (default): winnable and the fewest cards left; winnable: the verdict only, much faster "
+                   "(a lost deal's best_left is left empty).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, jobs, chunk_size, engine, scheduler,
-          quiet, as_json):
+          fields, quiet, as_json):
     """Solve every deal of a range under several rule sets; write Parquet chunks to DIR.
 
     One row per deal and rule set: deal, code, rules, winnable, best_left (cards left under
@@ -77,6 +80,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         start = old.start if start is None else start
         count = old.count if count is None else count
         chunk_size = old.chunk_size if chunk_size is None else chunk_size
+        fields = old.fields if fields is None else fields
         if extend and rules is not None:
             rules = old.rules + tuple(r for r in rules if r not in old.rules)
         rules = old.rules if rules is None else rules
@@ -86,9 +90,11 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     rules = rules or DEFAULT_RULES
     n_jobs = jobs or os.cpu_count() or 1
     spec = CensusSpec(start, count, tuple(rules),
-                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs))
+                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs), fields or "all")
     argv = ["golfsolve", "stats", "--start-number", str(spec.start), "--count", str(spec.count),
             "--rules", ",".join(spec.rules), "--out", str(out), "--chunk-size", str(spec.chunk_size)]
+    if spec.fields != "all":
+        argv += ["--fields", spec.fields]
     if jobs is not None:
         argv += ["--jobs", str(jobs)]
     if engine == "dask":

@@ -192,7 +192,7 @@ def kernel_tables(rules: GridRules, max_turns: int = MAX_TURNS) -> tuple[np.ndar
 DEFAULT_SAMPLES = 100
 #: Default ISMCTS iterations per decision, and its exploration constant (in strokes).
 DEFAULT_ITERATIONS = 1000
-UCB_C = 4.0
+UCB_C = 10.0
 #: Play-outs of ``mc`` and ``ismcts`` stop after this many turns (0: at the end of the
 #: hole) and score the searcher's grid as it then lies; see docs/grid.md for the trade.
 DEFAULT_HORIZON = 0
