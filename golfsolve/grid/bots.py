@@ -471,7 +471,11 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
         n = _count(spec, arg, "ISMCTS iteration count") if arg else DEFAULT_ITERATIONS
         return ISMCTSBot(rng, name=s, iterations=n)
     if kind == "spiel-ismcts":
-        from .spiel import SpielISMCTSBot  # optional extra: open_spiel
+        try:
+            from .spiel import SpielISMCTSBot  # optional extra: open_spiel
+        except ImportError:
+            raise InputError("bot 'spiel-ismcts' needs the optional OpenSpiel package: "
+                             "pip install -e '.[spiel]'") from None
 
         return SpielISMCTSBot(rng, name=s, simulations=_count(spec, arg, "simulation count") if arg else None)
     raise InputError(f"unknown bot {spec!r} (known: random, greedy, heuristic, mc, mc:SAMPLES, mc-greedy, "
