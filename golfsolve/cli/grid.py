@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import signal
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -13,7 +12,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
-from .common import check_seed, echo_json, fail, plural, raise_interrupt
+from .common import check_seed, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -23,15 +22,21 @@ def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int
     return parse_rules(rules_spec, players=players, grid=grid, holes=holes, openers=openers)
 
 
-def _table_options(f):
-    f = click.option("--openers", type=int, default=None, metavar="N", help="Cards each player turns before play (default 2).")(f)
-    f = click.option("--rules", "rules_spec", default=None, metavar="SPEC",
-                     help="default or danish, plus switches: +putt +twos-plus +jokers +by-value +no-flip "
-                          "+decks-by-players +knock10 +knock-double +rows +anywhere +sudden-death +pairs +no-nine-rows +no-turn.")(f)
-    f = click.option("--holes", type=int, default=None, metavar="N", help="Holes per match (default 9).")(f)
-    f = click.option("--grid", type=int, default=None, metavar="N", help="Cards per grid: 4, 6, 8 or 9 (default 6).")(f)
-    f = click.option("--players", type=int, default=None, metavar="N", help="2 to 6 (default: one per bot).")(f)
-    return f
+def _table_options(holes_default: int = 9):
+    """The table options (players, grid, holes, rules, openers) of simulate and play."""
+
+    def add(f):
+        f = click.option("--openers", type=int, default=None, metavar="N", help="Cards each player turns before play (default 2).")(f)
+        f = click.option("--rules", "rules_spec", default=None, metavar="SPEC",
+                         help="default or danish, plus switches: +putt +twos-plus +jokers +by-value +no-flip "
+                              "+decks-by-players +knock10 +knock-double +rows +anywhere +sudden-death +pairs +no-nine-rows "
+                              "+no-turn.")(f)
+        f = click.option("--holes", type=int, default=None, metavar="N", help=f"Holes per match (default {holes_default}).")(f)
+        f = click.option("--grid", type=int, default=None, metavar="N", help="Cards per grid: 4, 6, 8 or 9 (default 6).")(f)
+        f = click.option("--players", type=int, default=None, metavar="N", help="2 to 6 (default: one per bot).")(f)
+        return f
+
+    return add
 
 
 @click.group()
@@ -40,7 +45,7 @@ def grid() -> None:
 
 
 @grid.command()
-@_table_options
+@_table_options()
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
               help="One bot per player, comma-separated: random, greedy, mc or mc:SAMPLES (default: all greedy).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
@@ -68,14 +73,13 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     from ..grid.bots import parse_bots
     from ..grid.report import report_data
     from ..grid.tournament import simulate as run
-    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, interrupted_status,
-                                  load_tournament, run_grid_simulate, spec_from_manifest)
+    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, load_tournament,
+                                  run_grid_simulate, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path, read_manifest
 
-    if (resume or extend or chunk_size is not None or fmt == "csv") and out_dir is None:
-        raise InputError("--resume, --extend, --chunk-size and --format csv need --out DIR")
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+    if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
+        raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
+    check_workers(workers, "--workers")
     check_seed(seed)
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
     old = None
@@ -123,16 +127,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                 "--chunk-size", str(spec.chunk_size), "--workers", str(workers), "--out", str(out)]
         if mc_samples is not None:
             argv += ["--mc-samples", str(mc_samples)]
-        old_term = signal.signal(signal.SIGTERM, raise_interrupt)
-        try:
-            inv = run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
-                                    command=shlex.join(argv), progress=False if quiet or as_json else None)
-        except KeyboardInterrupt:
-            st = interrupted_status(out)
-            fail(f"interrupted: {st['chunks_done']} of {st['chunks_total']} chunks are saved in {out}; "
-                 "run the same command with --resume to finish", 130)
-        finally:
-            signal.signal(signal.SIGTERM, old_term)
+        inv = run_long(lambda: run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
+                                                 command=shlex.join(argv),
+                                                 progress=False if quiet or as_json else None), out)
         for r in inv["repaired"]:
             click.echo(f"golfsolve: note: played again: {r}", err=True)
         t = load_tournament(out)
@@ -222,6 +219,38 @@ def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
     return "\n".join(out)
 
 
+PLAY_HELP = """answers:
+  openers      the slot numbers of the cards to turn, e.g. 1 2 (slots are numbered left to right, row by row)
+  draw         s takes the stock card, d the discard's top card, k knocks (when knocking is on)
+  place        a slot number swaps the card in; f N throws a stock card away and turns slot N;
+               p throws it away and turns nothing (final putt, or with +no-flip)
+  h            this help
+  q            leave the match"""
+
+
+class QuitMatch(Exception):
+    """The player at the terminal left the match (q, or the input ended)."""
+
+
+def ask(prompt: str) -> str:
+    """One answer from stdin, lower case; ``h`` shows the help and asks again, ``q`` or the
+    end of the input leaves the match (:class:`QuitMatch`)."""
+    while True:
+        click.echo(f"{prompt} ", nl=False)
+        line = sys.stdin.readline()  # the one stdin object: a fresh wrapper per call would lose read-ahead
+        if not line:
+            click.echo("")
+            raise QuitMatch("the input ended")
+        ans = line.strip().lower()
+        if ans in ("q", "quit", "exit"):
+            raise QuitMatch("you quit")
+        if ans in ("h", "help", "?"):
+            click.echo(PLAY_HELP)
+            continue
+        return ans
+
+
+
 def why_not_draw(view, pick: Optional[str]) -> str:
     """Why a draw answer is refused, in a sentence."""
     if pick == "discard" and not view.discard:
@@ -263,7 +292,7 @@ class HumanPlayer:
         self.symbols = symbols
 
     def _ask(self, prompt: str) -> str:
-        return click.prompt(prompt, prompt_suffix=" ").strip().lower()
+        return ask(prompt)
 
     def choose_openers(self, view, count: int):
         click.echo(render_table(view, self.names, self.symbols))
@@ -312,7 +341,7 @@ class HumanPlayer:
                 act = None
             if act in legal:
                 return act
-            click.echo(f"  not allowed: {why_not_place(view, act)}; {opts}")
+            click.echo(f"  not allowed: {why_not_place(view, act)} (answer: {opts})")
 
 
 def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any]):
@@ -358,7 +387,7 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 
 
 @grid.command()
-@_table_options
+@_table_options(holes_default=3)
 @click.option("--bots", "bots_spec", default="greedy", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")
 @click.option("--seed", type=int, default=None, help="Seed for a repeatable game.")
@@ -368,7 +397,12 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     from ..grid.bots import make_bot
     from ..grid.engine import play_match
 
+    check_seed(seed)
+    if players is not None and not 2 <= players <= 6:
+        raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
     names_in = [b.strip() for b in bots_spec.split(",") if b.strip()]
+    if not names_in:
+        raise InputError("--bots needs at least one bot name (random, greedy, mc or mc:SAMPLES)")
     if players is None:
         players = max(2, len(names_in) + 1)
     if len(names_in) == 1:
@@ -395,9 +429,14 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
         match["totals"] = card.totals
         click.echo(card.render())
         if h + 1 < rules.holes:
-            click.prompt("Press Enter for the next hole", default="", show_default=False, prompt_suffix=" ")
+            ask("Press Enter for the next hole")
 
-    click.echo(f"Grid Golf: {rules.describe()}")
-    res = play_match(rules, seats, np.random.default_rng(game_ss), on_hole=on_hole, on_event=_narrate(names, 0, symbols, match))
+    click.echo(f"Grid Golf: {rules.describe()}   (h for help, q to leave)")
+    try:
+        res = play_match(rules, seats, np.random.default_rng(game_ss), on_hole=on_hole,
+                         on_event=_narrate(names, 0, symbols, match))
+    except QuitMatch as e:
+        click.echo(f"Match left unfinished: {e}.")
+        return
     won = ", ".join(names[w] for w in res.winners)
     click.echo(f"Match over. Winner{'s' if len(res.winners) > 1 else ''}: {won}")

@@ -88,7 +88,7 @@ def render_markdown(t: Tournament, data: dict[str, Any]) -> str:
         "",
         f"- Rules: {r.describe()} (`{meta['rules_spec']}`)",
         f"- Bots by entry: {', '.join(t.bots)}" + (f" (Monte Carlo samples: {meta['mc_samples']})" if meta.get("mc_samples") else ""),
-        f"- Matches: {meta['matches']}, holes: {data['holes_played']}, seed {meta['seed']}",
+        f"- Matches: {meta['matches']:,}, holes: {data['holes_played']:,}, seed {meta['seed']}",
         "- Seats rotate every match and the first player every hole. Intervals are 95%, taken over matches.",
         "",
         "| bot | seats | player-holes | strokes per hole | strokes per match | win rate |",

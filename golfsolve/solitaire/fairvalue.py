@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
+from ..text import plural
 from .expectimax import TooLargeError, fair_value
 from .fair import _legal_moves, _progress, _stock_orders, _with_stock, unknown_pool, wilson
 from .fairplayer import EXACT_STATES, EXACT_UNKNOWN, play_search
@@ -114,8 +115,9 @@ class OddsResult:
         }
 
     def render(self) -> str:
-        how = (f"exact over all {self.samples:,} possible stock orders" if self.exact
-               else f"{self.samples:,} sampled stock orders, seed {self.seed}")
+        how = ("the one possible stock order" if self.exact and self.samples == 1
+               else f"all {self.samples:,} possible stock orders (exact)" if self.exact
+               else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
         if self.fair_exact:
             fair = f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: expectimax over the unknown stock cards)"
         else:
@@ -127,12 +129,36 @@ class OddsResult:
             f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
             f"{self.wins:,} of {how} winnable)",
             fair,
-            f"unknown stock cards: {self.unknown} (from {self.unseen} unseen cards); mean best cards left "
+            f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')}); mean best cards left "
             f"{self.mean_left:.2f}",
             "clairvoyant: each order solved with its stock visible, an upper bound; fair: what a player who "
             "turns the cards one by one wins, a lower bound on the best such player",
             NO_UNDO,
         ])
+
+
+def fair_games(
+    layout: Layout,
+    rules: Rules,
+    stocks: Sequence[tuple[int, ...]],
+    seed: int | str = 0,
+    player_samples: int = 8,
+    player_extra: int = 8,
+    played: Iterable[int] = (),
+    solver: Optional[Solver] = None,
+    winnable: Optional[Sequence[bool]] = None,
+) -> Iterator[bool]:
+    """The search fair player's results on ``layout`` (unknown places ``None``) completed by each
+    of ``stocks`` in turn; the order is the referee's, hidden from the player. ``winnable``
+    (per stock, when already known) skips the referee's first solve of a lost order."""
+    solver = solver or Solver()
+    played = tuple(played)
+    for i, st in enumerate(stocks):
+        if winnable is not None and not winnable[i]:
+            yield False
+            continue
+        yield play_search(_with_stock(layout, st), rules, player_samples, player_extra, f"{seed}-{i}", solver,
+                          played, referee=True).won
 
 
 def odds(
@@ -180,12 +206,8 @@ def odds(
         fair = (ex.value, ex.value, ex.value, 0, 0, True)
     else:
         k = min(games, n)
-        fw = 0
-        for i in _progress(range(k), k, progress, "fair games"):
-            if won[i]:
-                g = play_search(_with_stock(layout, stocks[i]), rules, player_samples, player_extra,
-                                f"{seed}-{i}", solver, played, referee=True)
-                fw += g.won
+        results = fair_games(layout, rules, stocks[:k], seed, player_samples, player_extra, played, solver, won)
+        fw = sum(_progress(results, k, progress, "fair games"))
         flo, fhi = wilson(fw, k)
         fair = (fw / k if k else 0.0, flo, fhi, k, fw, False)
     return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
@@ -363,4 +385,4 @@ def fair_hint(
                     time.perf_counter() - t0)
 
 
-__all__ = ["odds", "OddsResult", "fair_hint", "FairHint", "MoveChance", "NO_UNDO"]
+__all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO"]

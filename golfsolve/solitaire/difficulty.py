@@ -1,0 +1,160 @@
+"""Deal difficulty: exact winnability, the fair chance and a label by fair-chance bands.
+
+A deal's *fair chance* is the one :func:`~golfsolve.solitaire.fairvalue.odds` reports
+for its opening with the stock order forgotten: the search fair player's win rate over
+``games`` stock orders consistent with what the opening shows (the same orders for the
+same seed). Winnability is exact, from the deal's real stock. The label:
+
+=============  ==========================
+label          fair chance
+=============  ==========================
+easy           60% or more
+medium         35% to under 60%
+hard           15% to under 35%
+very-hard      under 15%
+=============  ==========================
+
+The label describes the opening a player faces; whether this deal's real stock can be
+won is reported beside it (an unwinnable deal can look easy).
+
+The fair chance is an estimate from ``games`` games (its Wilson interval is reported),
+so a deal near a band edge can get a neighbouring label with another seed or count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from ..errors import InputError
+from .fair import _stock_orders, wilson
+from .fairvalue import fair_games
+from .layout import Layout, layout_from_number
+from .rules import Rules
+from .solver import Solver
+
+#: (label, lowest fair chance), hardest last; a chance falls in the first band it reaches.
+BANDS: tuple[tuple[str, float], ...] = (("easy", 0.60), ("medium", 0.35), ("hard", 0.15), ("very-hard", 0.0))
+LABELS = tuple(b[0] for b in BANDS)
+
+
+def label_of(chance: float) -> str:
+    """The band of a fair chance."""
+    for name, low in BANDS:
+        if chance >= low:
+            return name
+    return BANDS[-1][0]
+
+
+def _band(label: str) -> tuple[float, float]:
+    names = [b[0] for b in BANDS]
+    i = names.index(label)
+    return BANDS[i][1], (BANDS[i - 1][1] if i else 1.0 + 1e-9)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A deal's difficulty under one rule set (see the module doc)."""
+
+    code: str
+    rules: Rules
+    winnable: bool
+    fair_wins: int
+    games: int
+    label: str
+    complete: bool = True  # False: games stopped early once the label could no longer be the wanted one
+
+    @property
+    def fair_chance(self) -> float:
+        return self.fair_wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.fair_wins, self.games)
+
+    def to_json(self) -> dict:
+        lo, hi = self.interval
+        return {"code": self.code, "rules": self.rules.name, "winnable": self.winnable,
+                "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
+                "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete}
+
+    def render(self) -> str:
+        lo, hi = self.interval
+        return (f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance "
+                f"{100 * self.fair_chance:5.1f}% ({100 * lo:.0f}-{100 * hi:.0f}%, {self.fair_wins}/{self.games})  "
+                f"{self.label}")
+
+
+def rate(
+    layout: Layout,
+    rules: Rules,
+    games: int = 16,
+    seed: int = 0,
+    solver: Optional[Solver] = None,
+    player_samples: int = 8,
+    player_extra: int = 8,
+    want: Optional[str] = None,
+) -> Rating:
+    """Rate a deal whose real stock is known (a code or a full layout).
+
+    With ``want`` (a label), games stop as soon as the final fair chance can no longer
+    fall in that band (the label is then still right, but the chance is from fewer games).
+    """
+    if games < 1:
+        raise InputError(f"games must be at least 1, not {games}")
+    if not layout.stock_known:
+        raise InputError("rating needs the real stock: give a deal code or a full layout")
+    solver = solver or Solver()
+    winnable = solver.solve(layout, rules).outcome == "won"
+    view = layout.forget_stock(0)
+    stocks, _ = _stock_orders(view, rules, games, seed)
+    lo_band, hi_band = _band(want) if want else (0.0, 2.0)
+    wins = played = 0
+    for won in fair_games(view, rules, stocks, seed, player_samples, player_extra, (), solver):
+        wins += won
+        played += 1
+        left = len(stocks) - played
+        if want and (wins / len(stocks) >= hi_band or (wins + left) / len(stocks) < lo_band):
+            return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), complete=False)
+    return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played))
+
+
+def pick(
+    rules: Rules,
+    difficulty: str,
+    count: int,
+    start: int = 0,
+    winnable: bool = True,
+    games: int = 16,
+    seed: int = 0,
+    max_deals: int = 100_000,
+    solver: Optional[Solver] = None,
+) -> Iterator[tuple[int, Optional[Rating]]]:
+    """Scan deals ``start, start+1, ...``; yield ``(examined, rating)`` for each deal examined,
+    the rating only for a deal that matches, until ``count`` matched or ``max_deals`` examined.
+
+    ``winnable`` skips deals the exact solver loses before any game is played.
+    """
+    if difficulty not in LABELS:
+        raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")
+    if count < 1 or max_deals < 1:
+        raise InputError("count and max deals must be at least 1")
+    solver = solver or Solver()
+    letter = "C" if rules.name == "classic" else "E"
+    found = 0
+    for examined, number in enumerate(range(start, start + max_deals), 1):
+        lay = layout_from_number(number, rules, letter)
+        if winnable and solver.solve(lay, rules).outcome != "won":
+            yield examined, None  # rejected by one exact solve, before any game
+            continue
+        r = rate(lay, rules, games, seed, solver, want=difficulty)
+        if r.complete and r.label == difficulty and (r.winnable or not winnable):
+            found += 1
+            yield examined, r
+            if found == count:
+                return
+        else:
+            yield examined, None
+
+
+__all__ = ["BANDS", "LABELS", "Rating", "label_of", "rate", "pick"]

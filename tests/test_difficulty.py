@@ -1,0 +1,71 @@
+"""Deal difficulty: bands, `rate` agreeing with `odds`, and `pick` returning what it promises."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from golfsolve.solitaire.dealcode import parse_code
+from golfsolve.solitaire.difficulty import BANDS, label_of, pick, rate
+from golfsolve.solitaire.fairvalue import odds
+from golfsolve.solitaire.layout import layout_from_number
+from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.solver import Solver
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+def test_bands_cover_every_chance_once():
+    assert [label_of(x) for x in (1.0, 0.6, 0.5999, 0.35, 0.3499, 0.15, 0.1499, 0.0)] == [
+        "easy", "easy", "medium", "medium", "hard", "hard", "very-hard", "very-hard"]
+    lows = [low for _, low in BANDS]
+    assert lows == sorted(lows, reverse=True) and lows[-1] == 0.0
+
+
+def test_rate_is_the_fair_chance_of_odds_on_the_opening(solver):
+    lay = layout_from_number(3, EASY)
+    r = rate(lay, EASY, games=3, seed=4, solver=solver, player_samples=3, player_extra=0)
+    o = odds(lay.forget_stock(0), EASY, samples=3, seed=4, games=3, player_samples=3, player_extra=0, solver=solver)
+    assert (r.fair_wins, r.games) == (o.fair_wins, o.fair_games)
+    assert r.winnable == (solver.solve(lay, EASY).outcome == "won")
+    assert r.label == label_of(r.fair_chance)
+
+
+def test_pick_returns_winnable_deals_of_the_band_and_counts_what_it_examined(solver):
+    found = []
+    examined = 0
+    for examined, r in pick(CLASSIC, "very-hard", 2, start=0, winnable=True, games=2, solver=solver):
+        if r is not None:
+            found.append((examined, r))
+    assert len(found) == 2 and examined == found[-1][0] >= 2
+    for _, r in found:
+        number = parse_code(r.code).number
+        assert r.code.startswith("GO1-C-") and r.winnable and r.label == "very-hard"
+        again = rate(layout_from_number(number, CLASSIC, "C"), CLASSIC, games=2, solver=solver)
+        assert again.label == "very-hard" and again.fair_wins == r.fair_wins
+
+
+def test_cli_rate_and_pick(run_cli):
+    r = run_cli(["rate", "GO1-C-AAAAAAB", "--games", "2", "--json"])
+    assert r.exit_code == 0, r.stderr
+    (row,) = json.loads(r.stdout)
+    assert row["code"] == "GO1-C-AAAAAAB" and row["games"] == 2 and row["label"] == label_of(row["fair_chance"])
+    r = run_cli(["pick", "--rules", "classic", "--winnable", "--difficulty", "very-hard", "--count", "1",
+                 "--games", "2", "--start", "GO1-C-AAAAAAC", "--json"])
+    assert r.exit_code == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["found"] == 1 and j["start"] == 2 and j["examined"] >= 1 and j["deals"][0]["winnable"]
+    r = run_cli(["pick", "--difficulty", "hard", "--count", "1", "--games", "1", "--max-deals", "1",
+                 "--start", "GO1-E-AAAAAAB"])  # deal 1 under Easy is not hard at one game: nothing found
+    assert r.exit_code in (0, 1) and "after examining 1 deals" in r.stdout
+
+
+@pytest.mark.parametrize("args", [["rate", "GO1-X-AAAAAAB"], ["rate"], ["rate", "GO1-E-AAAAAAB", "--games", "0"],
+                                  ["pick", "--difficulty", "nope"], ["pick", "--difficulty", "hard", "--start", "x"]])
+def test_cli_bad_input_exits_2(run_cli, args):
+    r = run_cli(args)
+    assert r.exit_code == 2 and r.stderr.startswith("golfsolve: ") and len(r.stderr.strip().splitlines()) == 1
