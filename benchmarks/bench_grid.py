@@ -6,24 +6,29 @@
 1. Greedy-only tables: holes per second of ``rollout.simulate_holes`` against the
    referee (``engine.Hole`` with ``GreedyBot`` at every seat) on the same decks; the
    holes that did not recycle must score identically, which the script checks.
-2. Monte Carlo decisions per second at a stated sample count: ``MCBot`` (compiled
-   rollouts) against a plain-Python Monte Carlo that does the same work - sample the
-   hidden cards from the view, play each candidate out with the referee and greedy
-   bots - on the same decision points, taken from real games.
+2. Monte Carlo decisions per second at a stated sample count: today's ``mc-greedy``
+   (compiled greedy rollouts) against a plain-Python Monte Carlo that does the same work -
+   sample the hidden cards from the view, play each candidate out with the referee and
+   greedy bots - on the same decision points, taken from real games.
+3. Milliseconds per 1,000 rollouts (one rollout = one candidate action played out in one
+   sampled world) at real draw decisions: today's ``mc-greedy`` against the new ``mc``
+   (heuristic play-outs, :mod:`golfsolve.grid.search`), with play-outs to the end of the
+   hole and cut after one lap (``--horizon``), timed decision by decision in turn.
 
-Compilation happens before the clock starts. Times are wall-clock on whatever else the
-machine is doing, so the ratios are the figures to compare.
+Compilation happens before the clock starts. Times are CPU time of this process
+(``time.process_time``), so other load on the machine matters less; the ratios are the
+figures to compare.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+from time import process_time as clock
 
 import numpy as np
 
 from golfsolve.grid import rollout as R
-from golfsolve.grid.bots import GreedyBot, MCBot, kernel_tables
+from golfsolve.grid.bots import GreedyBot, GreedyMCBot, MCBot, kernel_tables
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.view import DISCARD, KNOCK, STOCK, PlayerView
@@ -114,6 +119,8 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=60, help="compiled MC decisions")
     ap.add_argument("--py-decisions", type=int, default=3, help="plain-Python MC decisions")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rollout-decisions", type=int, default=200, help="decisions for the ms per 1,000 rollouts")
+    ap.add_argument("--horizon", type=int, default=None, help="turns before a cut play-out is scored (default: players)")
     a = ap.parse_args()
     rules = GridRules(players=a.players, grid=a.grid)
     print(f"grid Golf benchmark: {rules.describe()}")
@@ -124,10 +131,10 @@ def main() -> None:
     firsts = (np.arange(a.holes) % rules.players).astype(np.int64)
     prm, kt, vt = kernel_tables(rules)
     R.simulate_holes(decks[:10], firsts[:10], prm, kt, vt, 0)  # compile
-    t0 = time.perf_counter()
+    t0 = clock()
     scores, info = R.simulate_holes(decks, firsts, prm, kt, vt, a.seed)
-    t_nb = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t_nb = clock() - t0
+    t0 = clock()
     agree = compared = 0
     for h in range(a.py_holes):
         res = Hole(rules, [GreedyBot() for _ in range(rules.players)], np.random.default_rng(h),
@@ -135,7 +142,7 @@ def main() -> None:
         if res.recycles == 0 and info[h, 2] == 0:
             compared += 1
             agree += list(scores[h]) == res.strokes
-    t_py = time.perf_counter() - t0
+    t_py = clock() - t0
     nb_rate, py_rate = a.holes / t_nb, a.py_holes / t_py
     print(f"greedy-only tables: compiled {nb_rate:,.0f} holes/s ({a.holes} holes), "
           f"plain Python {py_rate:,.0f} holes/s ({a.py_holes} holes): {nb_rate / py_rate:,.0f}x")
@@ -144,15 +151,15 @@ def main() -> None:
 
     # -- Monte Carlo decisions -----------------------------------------------------
     views = decision_points(rules, a.decisions, a.seed)
-    bot = MCBot(np.random.default_rng(a.seed), samples=a.samples)
+    bot = GreedyMCBot(np.random.default_rng(a.seed), samples=a.samples)
     bot.choose_draw(views[0])  # compile
-    t0 = time.perf_counter()
+    t0 = clock()
     picks = [bot.choose_draw(v) for v in views]
-    t_mc = time.perf_counter() - t0
+    t_mc = clock() - t0
     py_rng = np.random.default_rng(a.seed)
-    t0 = time.perf_counter()
+    t0 = clock()
     py_picks = [python_mc_draw(v, rules, a.samples, py_rng) for v in views[:a.py_decisions]]
-    t_pmc = time.perf_counter() - t0
+    t_pmc = clock() - t0
     mc_rate, pmc_rate = len(views) / t_mc, a.py_decisions / t_pmc
     cands = 1 + rules.grid
     print(f"Monte Carlo draw decisions at {a.samples} samples x ~{cands} candidates: compiled {mc_rate:,.1f}/s "
@@ -160,6 +167,28 @@ def main() -> None:
           f"{mc_rate / pmc_rate:,.0f}x")
     same = sum(p == q for p, q in zip(picks, py_picks))
     print(f"  same draw choice on {same}/{len(py_picks)} decisions (different random worlds, so near-ties may differ)")
+
+    # -- ms per 1,000 rollouts: today's against the new, decision by decision -----------
+    horizon = a.horizon if a.horizon is not None else rules.players
+    views = decision_points(rules, a.rollout_decisions, a.seed + 1)
+    sides = {"today (mc-greedy, greedy play-outs to the end)": GreedyMCBot(np.random.default_rng(a.seed), samples=a.samples),
+             "new mc, heuristic play-outs to the end": MCBot(np.random.default_rng(a.seed), samples=a.samples),
+             f"new mc, heuristic play-outs cut after {horizon} turns": MCBot(np.random.default_rng(a.seed),
+                                                                           samples=a.samples, horizon=horizon)}
+    for b in sides.values():
+        b.choose_draw(views[0])  # compile
+    spent = {k: 0.0 for k in sides}
+    rollouts = 0
+    for v in views:
+        rollouts += a.samples * (1 + (rules.grid if v.discard else 0) + (1 if KNOCK in v.legal_draws() else 0))
+        for k, b in sides.items():
+            t0 = clock()
+            b.choose_draw(v)
+            spent[k] += clock() - t0
+    base = spent[next(iter(sides))]
+    print(f"ms per 1,000 rollouts at {len(views)} draw decisions ({rollouts:,} rollouts each side), CPU time:")
+    for k, t in spent.items():
+        print(f"  {k:<55} {1e6 * t / rollouts:7.2f} ms   {base / t:5.2f}x today's speed")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ and state counts compare deal for deal. Every solver runs on the same board text
 same run, interleaved deal by deal (the order alternates from deal to deal), and each is
 charged single-core CPU time only:
 
-- golfsolve, full answer (verdict plus the fewest cards left) and, when the installed
-  solver has it, verdict only: ``time.process_time`` around the solve.
+- golfsolve, full answer (verdict plus the fewest cards left) and verdict only:
+  ``time.process_time`` around the solve.
 - black-hole-solve's library (``--reference-library``, found beside the binary when not
   given), called through ctypes in this process, one solver instance per rule set,
   recycled between boards as its own multi-board program does:
@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import csv
 import ctypes
-import inspect
 import resource
 import statistics
 import subprocess
@@ -151,9 +150,8 @@ class ReferenceLibrary:
 
 def golfsolve_runner(solver: Solver, verdict_only: bool) -> Callable:
     def run(packed, rules: str) -> Result:
-        kw = {"verdict_only": True} if verdict_only else {}
         t0 = time.process_time()
-        sol = solver.solve_packed(packed, PRESETS[rules], **kw)
+        sol = solver.solve_packed(packed, PRESETS[rules], verdict_only=verdict_only)
         cpu = time.process_time() - t0
         removed = None if sol.best_left is None else 35 - sol.best_left
         return Result(sol.outcome == "won", cpu, sol.nodes, removed)
@@ -199,22 +197,25 @@ def main() -> int:
     else:
         print(f"note: {args.reference} not found; verdicts are not checked against it", file=sys.stderr)
 
+    for opt, path in (("--reference-binary", args.reference_binary), ("--reference-library", args.reference_library)):
+        if path is not None and not path.is_file():
+            ap.error(f"{opt} {path}: no such file")
     refs: list = []
     lib_path = args.reference_library
     if lib_path is None and args.reference_binary is not None:
         beside = args.reference_binary.resolve().parent / "libblack_hole_solver.so"
         lib_path = beside if beside.exists() else None
     if lib_path is not None:
-        refs.append(ReferenceLibrary(lib_path))
+        try:
+            refs.append(ReferenceLibrary(lib_path))
+        except (OSError, AttributeError) as e:
+            ap.error(f"{lib_path}: not black-hole-solve's library ({e})")
     if args.reference_binary is not None:
-        if not args.reference_binary.exists():
-            ap.error(f"--reference-binary {args.reference_binary}: no such file")
         refs.append(ReferenceBinary(args.reference_binary))
 
     solver = Solver()
-    has_verdict_only = "verdict_only" in inspect.signature(Solver.solve_packed).parameters
     ours = {"golfsolve full": golfsolve_runner(solver, False)}
-    if has_verdict_only and not args.no_verdict_only:
+    if not args.no_verdict_only:
         ours["golfsolve verdict"] = golfsolve_runner(solver, True)
 
     deals = list(range(args.start, args.start + args.count))
@@ -265,8 +266,7 @@ def main() -> int:
 
     print(f"PySol Golf deals {deals[0]}..{deals[-1]} (n = {len(deals)}), single core, CPU time per solve, "
           f"solvers interleaved deal by deal in one run")
-    print(f"solvers: {', '.join(names)}"
-          + ("" if has_verdict_only else " (this golfsolve has no verdict-only mode)"))
+    print(f"solvers: {', '.join(names)}")
     for ref in refs:
         if isinstance(ref, ReferenceLibrary):
             print(f"bhs library: black-hole-solve {ref.version} ({lib_path}) via ctypes, instances recycled")
@@ -278,7 +278,7 @@ def main() -> int:
               f"({', '.join(f'{r} {v}' for r, v in PUBLISHED_LIBRARY_DEALS_PER_S.items())} deals/s: "
               "PySol 1..1000, another run and load), not by a measurement made now")
     print()
-    head = f"{'rules':<16} {'win rate [95% CI]':<24} " + " ".join(f"{n + ' /s':>19}" for n in names)
+    head = f"{'rules':<16} {'win rate [95% CI]':<24} " + " ".join(f"{n + ' /s':>21}" for n in names)
     head += f" {'full/lib':>9}" + (f" {'verdict/lib':>11}" if "golfsolve verdict" in ours else "")
     if any(isinstance(x, ReferenceBinary) for x in refs):
         head += f" {'full/proc':>9}"
@@ -286,7 +286,7 @@ def main() -> int:
     for r in rule_sets:
         _, lo, hi = wilson(wins[r], len(deals))
         line = f"{r:<16} {f'{100 * wins[r] / len(deals):.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]':<24} "
-        line += " ".join(f"{tallies[(n, r)].rate:>19.1f}" for n in names)
+        line += " ".join(f"{tallies[(n, r)].rate:>21.1f}" for n in names)
         lib_rate = tallies[(base, r)].rate if base else PUBLISHED_LIBRARY_DEALS_PER_S[r]
         star = "" if base else "*"
         line += f" {tallies[('golfsolve full', r)].rate / lib_rate:>8.1f}x{star}"

@@ -17,7 +17,7 @@ from typing import Iterable
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, clip
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -98,7 +98,7 @@ def parse_card(text: str) -> int:
     if rank_txt == "10":
         rank_txt = "T"
     if len(rank_txt) != 1 or rank_txt not in RANKS or suit_ch not in SUITS:
-        raise CardError(f"unknown card {text.strip()!r}")
+        raise CardError(f"unknown card {clip(text.strip())}")
     return make_card(RANKS.index(rank_txt), SUITS.index(suit_ch))
 
 

@@ -14,3 +14,11 @@ class InputError(ValueError):
 
 #: Kept for callers that catch a tuple; every bad-input error is an :class:`InputError`.
 BAD_INPUT = (InputError,)
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut to about ``limit`` characters: user input quoted in a one-line
+    message stays readable however long it was."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text):,} characters)"

@@ -44,7 +44,7 @@ def test_pysol_ranges_include_both_ends(spec, deals):
     assert [n for r in parse_pysol_range(spec) for n in r] == deals
 
 
-@pytest.mark.parametrize("spec", ["0", "0-3", "3-1", "x", "1-", "1--3", "1...3", "", "1,,2"])
+@pytest.mark.parametrize("spec", ["0", "0-3", "3-1", "x", "1-", "1--3", "1...3", "", "1,,2", f"5-{2**64}"])
 def test_bad_pysol_ranges_are_refused(spec):
     with pytest.raises(LayoutError):
         parse_pysol_range(spec)
@@ -172,3 +172,15 @@ def test_cli_streams_each_answer_as_soon_as_it_is_solved():
         assert proc.wait(timeout=120) == 0
     finally:
         proc.kill()
+
+
+def test_cli_verdict_only_for_many_deals_matches_single_solves(run_cli):
+    res = run_cli(["solve", "--pysol", "1..4", "--rules", "classic", "--verdict-only"])
+    assert res.exit_code == 0, res.stderr
+    recs = [json.loads(ln) for ln in res.stdout.splitlines()]
+    singles = [single_json(run_cli, ["--pysol", str(n), "--rules", "classic", "--verdict-only"]) for n in range(1, 5)]
+    assert [without_time(r) for r in recs] == [without_time(s) for s in singles]
+    full = [json.loads(ln) for ln in run_cli(["solve", "--pysol", "1..4", "--rules", "classic"]).stdout.splitlines()]
+    assert [r["outcome"] for r in recs] == [f["outcome"] for f in full]
+    lost = [r for r in recs if r["outcome"] == "lost"]
+    assert lost and all(r["best_cards_left"] is None for r in lost)

@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
-from typing import NoReturn, Optional
+from pathlib import Path
+from typing import Callable, NoReturn, Optional, TypeVar
 
 import click
 
 from ..errors import InputError
+from ..text import plural  # noqa: F401 - shared by the command modules
 from ..solitaire.layout import Layout, load_layout
 from ..solitaire.rules import Rules, get_rules
+
+T = TypeVar("T")
+
+
+#: ``--rules NAME``, the rule set overriding what the deal's source says
+rules_option = click.option(
+    "--rules", "rules_spec", default=None, metavar="NAME",
+    help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), "
+         "plus switches like +jokers2, +empty, +stuck. Default: the code's letter, else easy.")
 
 
 def layout_options(f):
     """``CODE`` argument plus ``--layout``, ``--pysol`` and ``--rules``."""
-    f = click.option("--rules", "rules_spec", default=None, metavar="NAME",
-                     help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), "
-                          "plus switches like +jokers2, +empty, +stuck. Default: the code's letter, else easy.")(f)
+    f = rules_option(f)
     f = click.option("--pysol", type=int, default=None, metavar="N", help="PySol FC's Golf deal number N.")(f)
     f = click.option("--layout", "layout_file", default=None, metavar="FILE",
                      help="A layout file (golfsolve text or black-hole-solve board); - reads stdin.")(f)
@@ -27,7 +37,7 @@ def layout_options(f):
 
 def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[int],
                rules_spec: Optional[str]) -> Layout:
-    rules: Optional[Rules] = get_rules(rules_spec) if rules_spec else None
+    rules: Optional[Rules] = get_rules(rules_spec) if rules_spec is not None else None
     return load_layout(code, layout_file, pysol, rules)
 
 
@@ -41,14 +51,35 @@ def fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
-def raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
-    """A SIGTERM handler: stop a long run as cleanly as Ctrl-C does (finished chunks stay)."""
+def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt
 
 
-def plural(n: int, noun: str, nouns: str = "") -> str:
-    """``"1 chunk"``, ``"2 chunks"``: a count with its noun in the right number."""
-    return f"{n:,} {noun if n == 1 else (nouns or noun + 's')}"
+def run_long(job: Callable[[], T], out: Path) -> T:
+    """Run ``job``, a batch run writing into the run folder ``out``.
+
+    SIGTERM (kill, a batch system) stops it as cleanly as Ctrl-C does; either way the
+    finished chunks stay, and one line says how many and how to finish (exit 130).
+    """
+    from ..stats.runfolder import RunFolder, read_manifest, status
+
+    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        return job()
+    except KeyboardInterrupt:
+        st = status(RunFolder(out, read_manifest(out)))
+        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
+             "run the same command with --resume to finish", 130)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+
+
+def check_workers(n: Optional[int], option: str) -> None:
+    """Worker processes: at least 1, and not so many that the machine drowns in them."""
+    from ..stats.runfolder import MAX_WORKERS
+
+    if n is not None and not 1 <= n <= MAX_WORKERS:
+        raise InputError(f"{option} must be from 1 to {MAX_WORKERS}, not {n}")
 
 
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:

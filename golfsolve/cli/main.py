@@ -35,6 +35,12 @@ for _command in (
     cli.add_command(_command)
 
 
+def _one_line(message: str, limit: int = 500) -> str:
+    # The contract for bad input is one readable line, whatever the input held.
+    message = " ".join(message.split())
+    return message if len(message) <= limit else message[:limit] + "..."
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
     try:
@@ -42,13 +48,20 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as e:
+        # a bare 'golfsolve' or 'golfsolve grid' asks for the help: the whole page, as --help prints it
+        click.echo(e.ctx.get_help())
+        sys.exit(0)
     except click.ClickException as e:
         msg = " ".join(e.format_message().split())
         ctx = getattr(e, "ctx", None)
         where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        fail(msg + where, e.exit_code)
+        fail(_one_line(msg) + where, e.exit_code)
     except InputError as e:
-        fail(str(e), 2)
+        fail(_one_line(str(e)), 2)
+    except UnicodeDecodeError as e:
+        # only what the user typed or piped in is decoded as text; files have their own checks
+        fail(f"the input is not UTF-8 text (byte {e.object[e.start:e.start + 1]!r} at position {e.start})", 2)
     except KeyboardInterrupt:
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)

@@ -7,7 +7,7 @@ import click
 from ..cards import card_str, parse_card
 from ..errors import InputError
 from ..solitaire.engine import Game, parse_moves
-from .common import echo_json, get_layout, layout_options
+from .common import echo_json, get_layout, layout_options, plural
 
 
 @click.command()
@@ -111,8 +111,8 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
             click.echo("")
             click.echo(game.render())
         click.echo(
-            f"result: {game.status}, score {game.score}, {game.traditional_score()} cards left, "
-            f"{summary['moves_played']} of {len(move_list)} moves played"
+            f"result: {game.status}, score {game.score}, {plural(game.traditional_score(), 'card')} left, "
+            f"{summary['moves_played']} of {plural(len(move_list), 'move')} played"
             + (f", {rejected} rejected" if rejected else "")
         )
     return 1 if rejected else 0
@@ -182,4 +182,4 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
         if any(res.ok for res in results):  # a rejected move changes nothing: no new board
             click.echo(game.render(symbols))
     click.echo(f"final: {game.status}, score {game.score}, moves {game.moves}, "
-               f"{game.traditional_score()} cards left")
+               f"{plural(game.traditional_score(), 'card')} left")

@@ -13,7 +13,7 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, fail, get_layout, layout_options
+from .common import echo_json, fail, get_layout, layout_options, plural, rules_option
 
 
 @click.command()
@@ -24,9 +24,7 @@ from .common import echo_json, fail, get_layout, layout_options
               help="PySol FC's Golf deals: N, A-B or A..B (both ends included), or a comma list. Repeatable.")
 @click.option("--codes-from", "codes_from", type=click.File("r"), default=None, metavar="FILE",
               help="One deal code per line (- reads stdin), solved as each line arrives.")
-@click.option("--rules", "rules_spec", default=None, metavar="NAME",
-              help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), "
-                   "plus switches like +jokers2, +empty, +stuck. Default: the code's letter, else easy.")
+@rules_option
 @click.option("--node-limit", type=click.IntRange(min=0), default=0,
               help="Stop after this many states and answer 'unknown' (0: no limit).")
 @click.option("--verdict-only", is_flag=True,
@@ -44,7 +42,7 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
     Examples: golfsolve solve GO1-E-AAAAAAB; golfsolve solve --pysol 1-1000 --rules classic
     """
-    rules = get_rules(rules_spec) if rules_spec else None
+    rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol or codes_from):
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
     if codes_from is not None and codes_from.name == "<stdin>" and "-" in layout_files:
@@ -73,7 +71,7 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
         elif sol.best_left is not None:
             label = "best line found" if sol.outcome == "unknown" else "best play"
-            click.echo(f"{label}: {sol.best_left} cards left, app score {sol.app_score}")
+            click.echo(f"{label}: {plural(sol.best_left, 'card')} left, app score {sol.app_score}")
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
         click.echo(f"searched {sol.nodes:,} states in {sol.seconds * 1000:.1f} ms")
     if sol.outcome == "unknown":
@@ -89,10 +87,11 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     bar = tqdm(total=total, unit="deal", file=sys.stderr, delay=0.5, leave=False,
                disable=quiet or not sys.stderr.isatty() or sys.stdout.isatty())
     bad = unknown = 0
+    first_bad = None
     for item in solve_many(deals, node_limit=node_limit, verdict_only=verdict_only):
         if isinstance(item, BadLine):
             bad += 1
-            click.echo(f"golfsolve: line {item.line}: {item.error}", err=True)
+            first_bad = first_bad or item  # its error record is in the output; stderr gets one line at the end
         else:
             unknown += item[1].outcome == "unknown"
         # one line per deal, flushed, so a reader sees each answer as it comes
@@ -100,8 +99,11 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
         sys.stdout.flush()
         bar.update()
     bar.close()
-    if bad or unknown:
-        raise SystemExit(2 if bad else 1)
+    if bad:
+        fail(f"{plural(bad, 'line')} of --codes-from {'is' if bad == 1 else 'are'} not a deal code (first: line "
+             f"{first_bad.line}: {first_bad.error}); each has an error record in the output", 2)
+    if unknown:
+        raise SystemExit(1)
 
 
 @click.command()
@@ -145,6 +147,8 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
         ranked = rank_moves(game, node_limit=node_limit)
     except StockUnknownError as e:
         fail(f"{e}; try 'golfsolve hint --fair'", 1)
+    if not ranked:  # no remove fits and the next stock card is not known, so a draw cannot be judged
+        fail("no card fits the discard and the next stock card is unknown; try 'golfsolve hint --fair'", 1)
     if as_json:
         echo_json({"deal": lay.name, "moves_played": " ".join(parse_moves(moves_text)),
                    "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]})

@@ -1,4 +1,4 @@
-"""Bots behind one small interface: random, greedy and Monte Carlo.
+"""Bots behind one small interface: random, greedy, heuristic, Monte Carlo and ISMCTS.
 
 A bot answers three questions, each given only its :class:`~.view.PlayerView`:
 ``choose_openers`` (which cards to turn before play), ``choose_draw`` (stock, discard or
@@ -9,21 +9,27 @@ knock) and ``choose_place`` (what to do with the drawn card).
   deck's mean, takes the discard when it lowers its estimate by a point or more (a
   cancelling or low card), swaps into the slot that gains most, turns a card when the draw
   helps nowhere, closes only when not behind, and knocks when well ahead.
+* :class:`HeuristicBot` is the strong heuristic of :mod:`.policy` (the rollout policy
+  of the searches below), run by the same compiled code the rollouts use.
 * :class:`MCBot` samples the hidden cards consistent with its view, plays every candidate
-  action out ``samples`` times with the greedy policy in compiled code
-  (:mod:`.rollout`), and picks the lowest mean strokes.
+  action out ``samples`` times with the heuristic (:mod:`.search`), and picks the lowest
+  mean strokes. :class:`GreedyMCBot` (``mc-greedy``) is the earlier version with greedy
+  rollouts (:mod:`.rollout`), kept as a yardstick.
+* :class:`ISMCTSBot` is information-set Monte Carlo tree search over its own turn.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
 from ..cards import N_CARDS_MAX
 from ..errors import InputError
+from . import policy as P
 from . import rollout as R
+from . import search as S
 from .engine import MAX_TURNS
 from .rules import GridRules
 from .scoring import estimate100
@@ -184,78 +190,139 @@ def kernel_tables(rules: GridRules, max_turns: int = MAX_TURNS) -> tuple[np.ndar
 
 #: Default Monte Carlo samples per candidate action.
 DEFAULT_SAMPLES = 100
+#: Default ISMCTS iterations per decision, and its exploration constant (in strokes).
+DEFAULT_ITERATIONS = 1000
+UCB_C = 10.0
+#: Play-outs of ``mc`` and ``ismcts`` stop after this many turns (0: at the end of the
+#: hole) and score the searcher's grid as it then lies; see docs/grid.md for the trade.
+DEFAULT_HORIZON = 0
 
 
-class MCBot(Bot):
-    """Monte Carlo: sample worlds consistent with the view, play each candidate out, pick
-    the lowest mean strokes. ``samples`` worlds per candidate, shared by all candidates."""
+def view_arrays(view: PlayerView, tables: tuple[np.ndarray, np.ndarray, np.ndarray]):
+    """The view as kernel arrays: (grid0, up0, disc0, st0, pool, known, ucnt, pub).
 
-    kind = "mc"
+    Face-down cards are 0 with ``up`` False; ``pool`` lists the unseen cards and
+    ``known`` the recycled cards known to be in the stock; ``ucnt``/``pub`` summarise the
+    unseen pool for the heuristic. Only public facts and the player's drawn card go in.
+    """
+    rules = view.rules
+    prm, key_tab, val100 = tables
+    n, g = rules.players, rules.grid
+    grid0 = np.zeros((n, g), np.int64)
+    up0 = np.zeros((n, g), np.bool_)
+    for p, gr in enumerate(view.grids):
+        for i, c in enumerate(gr):
+            if c is not None:
+                grid0[p, i] = c
+                up0[p, i] = True
+    cap = len(rules.deck_cards()) + 2
+    disc0 = np.zeros(cap, np.int64)
+    disc0[:len(view.discard)] = view.discard
+    st0 = np.zeros(R.N_ST, np.int64)
+    st0[R.S_SL] = view.stock_size
+    st0[R.S_DL] = len(view.discard)
+    st0[R.S_CUR] = view.me
+    st0[R.S_ENDS] = view.turns_left
+    st0[R.S_KNOCKER] = -1 if view.knocker is None else view.knocker
+    st0[R.S_CLOSER] = -1 if view.closer is None else view.closer
+    st0[R.S_STALL] = view.stall
+    st0[R.S_TURN] = view.turn
+    unseen = np.array(view.unseen, dtype=np.int64)
+    pool = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), unseen)
+    known = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.stock_known, dtype=np.int64))
+    n_hidden = int((~up0).sum())
+    if len(pool) - n_hidden + len(known) != view.stock_size:
+        raise AssertionError("view is inconsistent: unseen cards do not fill the hidden slots and stock")
+    ucnt = np.zeros(P.N_KEYS, np.int64)
+    np.add.at(ucnt, key_tab[pool] + P.KEY_OFF, 1)
+    pub = np.zeros(P.N_PUB, np.int64)
+    pub[P.U_N] = len(pool)
+    pub[P.U_SUM] = int(val100[pool].sum())
+    pub[P.U_KNOWN] = int(len(known) > 0)
+    return grid0, up0, disc0, st0, pool, known, ucnt, pub
 
-    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
-                 samples: int = DEFAULT_SAMPLES) -> None:
+
+class _Compiled(Bot):
+    """A bot whose decisions come from the compiled kernels, fed its view as arrays."""
+
+    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None) -> None:
         super().__init__(rng, name)
-        if samples < 1:
-            raise InputError(f"Monte Carlo samples must be at least 1, not {samples}")
-        self.samples = samples
-        self._plan: Optional[tuple[int, int]] = None
         self._tables: dict[GridRules, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.hp = P.DEFAULT_HP.copy()
         self.decisions = 0
 
     def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
+        # Row-major order turns one card per column before doubling up on any column.
         return list(range(count))
 
-    def _arrays(self, view: PlayerView):
-        rules = view.rules
+    def tables(self, rules: GridRules):
         if rules not in self._tables:
             self._tables[rules] = kernel_tables(rules)
-        prm, key_tab, val100 = self._tables[rules]
-        n, g = rules.players, rules.grid
-        grid0 = np.zeros((n, g), np.int64)
-        up0 = np.zeros((n, g), np.bool_)
-        for p, gr in enumerate(view.grids):
-            for i, c in enumerate(gr):
-                if c is not None:
-                    grid0[p, i] = c
-                    up0[p, i] = True
-        cap = len(rules.deck_cards()) + 2
-        disc0 = np.zeros(cap, np.int64)
-        disc0[:len(view.discard)] = view.discard
-        st0 = np.zeros(R.N_ST, np.int64)
-        st0[R.S_SL] = view.stock_size
-        st0[R.S_DL] = len(view.discard)
-        st0[R.S_CUR] = view.me
-        st0[R.S_ENDS] = view.turns_left
-        st0[R.S_KNOCKER] = -1 if view.knocker is None else view.knocker
-        st0[R.S_CLOSER] = -1 if view.closer is None else view.closer
-        st0[R.S_STALL] = view.stall
-        st0[R.S_TURN] = view.turn
-        pool = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.unseen, dtype=np.int64))
-        known = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.stock_known, dtype=np.int64))
-        n_hidden = int((~up0).sum())
-        if len(pool) - n_hidden + len(known) != view.stock_size:
-            raise AssertionError("view is inconsistent: unseen cards do not fill the hidden slots and stock")
-        return grid0, up0, disc0, st0, pool, known, prm, key_tab, val100
+        return self._tables[rules]
 
-    def _evaluate(self, view: PlayerView, kinds: list[int], slots: list[int], drawn: int) -> np.ndarray:
-        grid0, up0, disc0, st0, pool, known, prm, key_tab, val100 = self._arrays(view)
-        seed = int(self.rng.integers(2**31 - 1))
-        self.decisions += 1
-        return R.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, view.me, drawn,
-                             np.array(kinds, np.int64), np.array(slots, np.int64), self.samples, seed,
-                             prm, key_tab, val100)
+    def _arrays(self, view: PlayerView):
+        return view_arrays(view, self.tables(view.rules))
+
+
+def _h_scratch(g: int):
+    return (np.zeros(g, np.int64), np.zeros(g, np.bool_), np.zeros(g, np.bool_), np.zeros(g, np.int64),
+            np.zeros(g, np.bool_), np.zeros(2 * g + 1, np.float64))
+
+
+class HeuristicBot(_Compiled):
+    """The strong heuristic (:mod:`.policy`): unknown cards at the unseen mean with their
+    chances of matching, discard taken only when it beats an average draw, closing and
+    knocking weighed against the opponents' visible grids. It is the rollout policy of
+    ``mc`` and ``ismcts``, and runs the very same compiled code."""
+
+    kind = "heuristic"
 
     def choose_draw(self, view: PlayerView) -> str:
-        legal = view.legal_draws()
-        kinds, slots = [R.A_STOCK], [-1]
-        if DISCARD in legal:
-            kinds += [R.A_DISCARD_SWAP] * view.rules.grid
-            slots += list(range(view.rules.grid))
-        if KNOCK in legal:
-            kinds.append(R.A_KNOCK)
-            slots.append(-1)
-        means = self._evaluate(view, kinds, slots, -1)
-        best = int(np.argmin(means))
+        grid0, up0, disc0, st0, _pool, _known, ucnt, pub = self._arrays(view)
+        prm, kt, vt = self.tables(view.rules)
+        kind, slot = P.h_draw(grid0, up0, disc0, st0, view.me, prm, self.hp, kt, vt, ucnt, pub,
+                              *_h_scratch(view.rules.grid))
+        if kind == R.A_KNOCK:
+            return KNOCK
+        return DISCARD if kind == R.A_DISCARD_SWAP else STOCK
+
+    def choose_place(self, view: PlayerView) -> Placement:
+        assert view.drawn is not None
+        grid0, up0, _disc0, _st0, _pool, _known, ucnt, pub = self._arrays(view)
+        prm, kt, vt = self.tables(view.rules)
+        kind, slot, _gain = P.h_place(grid0, up0, view.me, view.drawn, view.source == DISCARD, view.ending, prm,
+                                      self.hp, kt, vt, ucnt, pub, *_h_scratch(view.rules.grid))
+        return {R.A_SWAP: SWAP, R.A_FLIP: FLIP, R.A_PASS: PASS}[int(kind)], int(slot)
+
+
+def _draw_candidates(view: PlayerView) -> tuple[list[int], list[int]]:
+    legal = view.legal_draws()
+    kinds, slots = [R.A_STOCK], [-1]
+    if DISCARD in legal:
+        kinds += [R.A_DISCARD_SWAP] * view.rules.grid
+        slots += list(range(view.rules.grid))
+    if KNOCK in legal:
+        kinds.append(R.A_KNOCK)
+        slots.append(-1)
+    return kinds, slots
+
+
+_PLACE_CODE = {SWAP: R.A_SWAP, FLIP: R.A_FLIP, PASS: R.A_PASS}
+
+
+class _Searcher(_Compiled):
+    """Shared draw/placement plumbing: score candidates, remember a chosen discard slot."""
+
+    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None) -> None:
+        super().__init__(rng, name)
+        self._plan: Optional[tuple[int, int]] = None
+
+    def _best(self, view: PlayerView, kinds: list[int], slots: list[int], drawn: int) -> int:
+        raise NotImplementedError
+
+    def choose_draw(self, view: PlayerView) -> str:
+        kinds, slots = _draw_candidates(view)
+        best = self._best(view, kinds, slots, -1)
         if kinds[best] == R.A_DISCARD_SWAP:
             self._plan = (view.turn, slots[best])
             return DISCARD
@@ -267,33 +334,152 @@ class MCBot(Bot):
         if view.source == DISCARD and self._plan is not None and self._plan[0] == view.turn:
             return (SWAP, self._plan[1])
         legal = view.legal_placements()
-        code = {SWAP: R.A_SWAP, FLIP: R.A_FLIP, PASS: R.A_PASS}
-        means = self._evaluate(view, [code[k] for k, _ in legal], [s for _, s in legal], view.drawn)
-        return legal[int(np.argmin(means))]
+        best = self._best(view, [_PLACE_CODE[k] for k, _ in legal], [s for _, s in legal], view.drawn)
+        return legal[best]
 
 
-BOT_KINDS = ("random", "greedy", "mc")
+class MCBot(_Searcher):
+    """Flat Monte Carlo: ``samples`` worlds consistent with the view, every candidate
+    action played out in each with the heuristic policy; the lowest mean strokes wins."""
+
+    kind = "mc"
+
+    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
+                 samples: int = DEFAULT_SAMPLES, horizon: int = DEFAULT_HORIZON) -> None:
+        super().__init__(rng, name)
+        if samples < 1:
+            raise InputError(f"Monte Carlo samples must be at least 1, not {samples}")
+        self.samples = samples
+        self.horizon = horizon
+
+    def evaluate(self, view: PlayerView, kinds: list[int], slots: list[int], drawn: int) -> np.ndarray:
+        """Mean strokes of each candidate."""
+        grid0, up0, disc0, st0, pool, known, ucnt, pub = self._arrays(view)
+        prm, kt, vt = self.tables(view.rules)
+        seed = int(self.rng.integers(2**31 - 1))
+        self.decisions += 1
+        return S.h_mc_evaluate(grid0, up0, disc0, st0, pool, known, ucnt, pub, view.me, drawn,
+                               np.array(kinds, np.int64), np.array(slots, np.int64), self.samples, seed,
+                               prm, self.hp, kt, vt, self.horizon)
+
+    def _best(self, view, kinds, slots, drawn) -> int:
+        return int(np.argmin(self.evaluate(view, kinds, slots, drawn)))
+
+
+class ISMCTSBot(_Searcher):
+    """Information-set MCTS (:func:`.search.ismcts`) with ``iterations`` determinizations
+    per decision; the most visited action is played."""
+
+    kind = "ismcts"
+
+    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
+                 iterations: int = DEFAULT_ITERATIONS, c_ucb: float = UCB_C, horizon: int = DEFAULT_HORIZON) -> None:
+        super().__init__(rng, name)
+        if iterations < 1:
+            raise InputError(f"ISMCTS iterations must be at least 1, not {iterations}")
+        self.iterations = iterations
+        self.c_ucb = c_ucb
+        self.horizon = horizon
+
+    def _best(self, view, kinds, slots, drawn) -> int:
+        grid0, up0, disc0, st0, pool, known, ucnt, pub = self._arrays(view)
+        prm, kt, vt = self.tables(view.rules)
+        g = view.rules.grid
+        legal = np.zeros(2 * g + 1, np.bool_)
+        legal[:g] = True
+        if drawn < 0:
+            # What a stock card may do next is public: the same in every determinization.
+            probe = PlayerView(**{**view.__dict__, "drawn": 0, "source": STOCK})
+            for k, s in probe.legal_placements():
+                legal[{SWAP: s, FLIP: g + s, PASS: 2 * g}[k]] = True
+        seed = int(self.rng.integers(2**31 - 1))
+        self.decisions += 1
+        visits, total = S.ismcts(grid0, up0, disc0, st0, pool, known, ucnt, pub, view.me, drawn,
+                                 np.array(kinds, np.int64), np.array(slots, np.int64), legal, self.iterations,
+                                 self.c_ucb, seed, prm, self.hp, kt, vt, self.horizon)
+        # Most visits; ties to the lower mean.
+        mean = np.where(visits > 0, total / np.maximum(visits, 1), np.inf)
+        return int(np.lexsort((mean, -visits))[0])
+
+
+
+
+class GreedyMCBot(_Searcher):
+    """Today's Monte Carlo, kept as a yardstick (``mc-greedy``): like :class:`MCBot` but
+    the rollouts are played by the greedy policy (:mod:`.rollout`)."""
+
+    kind = "mc-greedy"
+
+    def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
+                 samples: int = DEFAULT_SAMPLES) -> None:
+        super().__init__(rng, name)
+        if samples < 1:
+            raise InputError(f"Monte Carlo samples must be at least 1, not {samples}")
+        self.samples = samples
+
+    def _arrays(self, view: PlayerView):
+        """The view as the greedy kernel's arrays (no unseen-pool summary)."""
+        grid0, up0, disc0, st0, pool, known, _ucnt, _pub = view_arrays(view, self.tables(view.rules))
+        return (grid0, up0, disc0, st0, pool, known) + self.tables(view.rules)
+
+    def _best(self, view, kinds, slots, drawn) -> int:
+        grid0, up0, disc0, st0, pool, known, prm, key_tab, val100 = self._arrays(view)
+        seed = int(self.rng.integers(2**31 - 1))
+        self.decisions += 1
+        means = R.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, view.me, drawn,
+                              np.array(kinds, np.int64), np.array(slots, np.int64), self.samples, seed,
+                              prm, key_tab, val100)
+        return int(np.argmin(means))
+
+
+#: Extra bot kinds (name -> factory(rng, name)), e.g. the outside heuristics the
+#: benchmarks seat; see :func:`register_bot`.
+_REGISTRY: dict[str, Callable[[Optional[np.random.Generator], str], Bot]] = {}
+
+
+def register_bot(kind: str, factory: Callable[[Optional[np.random.Generator], str], Bot]) -> None:
+    """Make ``make_bot(kind)`` build ``factory(rng, name)`` (for bots kept outside the package)."""
+    _REGISTRY[kind] = factory
+
+
+def _count(spec: str, arg: str, what: str) -> int:
+    try:
+        return int(arg)
+    except ValueError:
+        raise InputError(f"bad {what} in {spec!r}") from None
 
 
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
-    """A bot from its name: ``random``, ``greedy``, ``mc`` or ``mc:SAMPLES``."""
+    """A bot from its name: ``random``, ``greedy``, ``heuristic``, ``mc[:SAMPLES]``,
+    ``mc-greedy[:SAMPLES]`` (today's Monte Carlo), ``ismcts[:ITERATIONS]``, or, with the
+    ``spiel`` extra, ``spiel-ismcts[:SIMULATIONS]``."""
     s = spec.strip().lower()
     kind, colon, arg = s.partition(":")
     if colon and not arg.strip():
-        raise InputError(f"bot {spec!r} needs a sample count after the colon, e.g. mc:200")
-    if kind == "random" and not arg:
-        return RandomBot(rng, name="random")
-    if kind == "greedy" and not arg:
-        return GreedyBot(rng, name="greedy")
-    if kind == "mc":
+        raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
+    if s in _REGISTRY:
+        return _REGISTRY[s](rng, s)
+    if kind in ("random", "greedy", "heuristic") and not arg:
+        return {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}[kind](rng, name=kind)
+    if kind in ("mc", "mc-greedy"):
         n = samples if samples is not None else DEFAULT_SAMPLES
         if arg:
-            try:
-                n = int(arg)
-            except ValueError:
-                raise InputError(f"bad Monte Carlo sample count in {spec!r}") from None
-        return MCBot(rng, name="mc" if not arg else s, samples=n)
-    raise InputError(f"unknown bot {spec!r} (known: random, greedy, mc, mc:SAMPLES)")
+            n = _count(spec, arg, "Monte Carlo sample count")
+        cls = MCBot if kind == "mc" else GreedyMCBot
+        return cls(rng, name=kind if not arg else s, samples=n)
+    if kind == "ismcts":
+        n = _count(spec, arg, "ISMCTS iteration count") if arg else DEFAULT_ITERATIONS
+        return ISMCTSBot(rng, name=s, iterations=n)
+    if kind == "spiel-ismcts":
+        try:
+            from .spiel import SpielISMCTSBot  # optional extra: open_spiel
+        except ImportError:
+            raise InputError("bot 'spiel-ismcts' needs the optional OpenSpiel package: "
+                             "pip install -e '.[spiel]'") from None
+
+        return SpielISMCTSBot(rng, name=s, simulations=_count(spec, arg, "simulation count") if arg else None)
+    raise InputError(f"unknown bot {spec!r} (known: random, greedy, heuristic, mc, mc:SAMPLES, mc-greedy, "
+                     "ismcts, ismcts:ITERATIONS, spiel-ismcts)")
 
 
 def parse_bots(spec: str, players: int) -> list[str]:

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..cards import JOKERS, N_CARDS_MAX, N_STANDARD, rank_of
-from ..errors import InputError
+from ..errors import InputError, clip
+from ..text import plural
 
 #: Grid size -> (rows, columns).
 GRID_SHAPES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
@@ -145,7 +146,7 @@ class GridRules:
     def describe(self) -> str:
         """One line for humans."""
         parts = [f"{self.players} players", f"{self.grid} cards ({self.rows}x{self.cols})",
-                 f"{self.openers} openers", f"{self.holes} holes", f"{self.n_decks} deck{'s' if self.n_decks > 1 else ''}"]
+                 plural(self.openers, "opener"), plural(self.holes, "hole"), f"{self.n_decks} deck{'s' if self.n_decks > 1 else ''}"]
         for name, _ in _SWITCHES.items():
             if _switch_on(self, name):
                 parts.append(name)
@@ -210,18 +211,28 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
     options can be passed straight through.
     """
     fields: dict[str, Any] = {}
-    parts = [p.strip().lower() for p in (spec or "default").split("+") if p.strip()]
-    if not parts:
-        parts = ["default"]
+    text = "default" if spec is None else spec
+    parts = [p.strip().lower() for p in text.split("+")]
+    if not parts[0]:
+        raise InputError(f"a grid rule set needs a name first, e.g. default or danish+putt (got {clip(text)})")
+    if any(not p for p in parts[1:]):
+        raise InputError(f"empty grid rule switch in {clip(text)} (two '+' in a row, or one at the end)")
     head, switches = parts[0], parts[1:]
     if head in PRESETS:
         fields.update(PRESETS[head])
     else:
         switches = parts
+    set_by: dict[str, str] = {}  # field -> the switch that set it
     for s in switches:
         if s not in _SWITCHES:
             known = ", ".join(list(PRESETS) + list(_SWITCHES))
-            raise InputError(f"unknown grid rule {s!r} (known: {known})")
+            raise InputError(f"unknown grid rule {clip(s)} (known: {known})")
+        for f in _SWITCHES[s]:
+            if f in set_by:
+                first = set_by[f]
+                raise InputError(f"grid rule {s!r} is given twice in {clip(text)}" if first == s else
+                                 f"grid rules {first!r} and {s!r} contradict each other in {clip(text)}; give one")
+            set_by[f] = s
         fields.update(_SWITCHES[s])
     fields.update({k: v for k, v in overrides.items() if v is not None})
     if head in ("danish", "seed003") and fields.get("grid", DEFAULT.grid) == 4 and overrides.get("holes") is None:

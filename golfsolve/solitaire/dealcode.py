@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, clip
 from .rules import CODE_LETTER_RULES, Rules
 
 N_LETTERS = 7
@@ -89,17 +89,17 @@ def parse_code(text: str) -> DealCode:
         raise DealCodeError("empty deal code (expected GO1-E-AAAAAAB)")
     parts = raw.upper().split("-")
     if len(parts) != 3:
-        raise DealCodeError(f"deal code {raw!r} must have three parts, like GO1-E-AAAAAAB")
+        raise DealCodeError(f"deal code {clip(raw)} must have three parts, like GO1-E-AAAAAAB")
     version, letter, letters = parts
     if version != PREFIX:
-        raise DealCodeError(f"deal code {raw!r}: unknown generator version {version!r} (only GO1)")
+        raise DealCodeError(f"deal code {clip(raw)}: unknown generator version {clip(version, 10)} (only GO1)")
     if letter not in CODE_LETTER_RULES:
-        raise DealCodeError(f"deal code {raw!r}: rule letter {letter!r} must be E, C or N")
+        raise DealCodeError(f"deal code {clip(raw)}: rule letter {clip(letter, 10)} must be E, C or N")
     if len(letters) != N_LETTERS:
-        raise DealCodeError(f"deal code {raw!r}: needs {N_LETTERS} letters after the rule, got {len(letters)}")
+        raise DealCodeError(f"deal code {clip(raw)}: needs {N_LETTERS} letters after the rule, got {len(letters)}")
     bad = [ch for ch in letters if not ("A" <= ch <= "Z")]
     if bad:
-        raise DealCodeError(f"deal code {raw!r}: {bad[0]!r} is not a letter A-Z")
+        raise DealCodeError(f"deal code {clip(raw)}: {bad[0]!r} is not a letter A-Z")
     return DealCode(letter, letters_to_number(letters))
 
 

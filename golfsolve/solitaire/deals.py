@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, TextIO, Union
 
+from ..errors import InputError
 from .dealcode import DealCodeError, parse_code
-from .layout import Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
+from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
 from .rules import EASY, Rules
 from .solver import Solution, Solver, StockUnknownError, pack
 
@@ -26,7 +27,7 @@ def parse_pysol_range(spec: str) -> list[range]:
     """PySol deal numbers from ``"7"``, ``"1-1000"``, ``"1..1000"`` or a comma list of them.
 
     Ranges include both ends. Raises :class:`LayoutError` for anything else, for a
-    number below 1 (PySol deals start at 1) and for a range that runs backwards.
+    number outside 1..PYSOL_MAX and for a range that runs backwards.
     """
     out = []
     for part in spec.split(","):
@@ -35,8 +36,8 @@ def parse_pysol_range(spec: str) -> list[range]:
             raise LayoutError(f"--pysol {spec!r}: {part.strip()!r} is not a deal number or a range like 1-1000")
         lo = int(m.group(1))
         hi = int(m.group(2)) if m.group(2) is not None else lo
-        if lo < 1:
-            raise LayoutError(f"--pysol {spec!r}: PySol deal numbers start at 1")
+        if lo < 1 or hi > PYSOL_MAX:
+            raise LayoutError(f"--pysol {spec!r}: PySol deal numbers are 1 to {PYSOL_MAX}")
         if hi < lo:
             raise LayoutError(f"--pysol {spec!r}: the range {lo}-{hi} runs backwards")
         out.append(range(lo, hi + 1))
@@ -111,6 +112,10 @@ class BadLine:
         return {"line": self.line, "input": self.text, "error": self.error}
 
 
+#: The longest line :func:`code_lines` reads whole.
+MAX_LINE = 1024
+
+
 def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[Layout, BadLine]]:
     """One deal code per line of ``stream``, dealt as each line arrives.
 
@@ -118,7 +123,16 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
     yields a :class:`BadLine` in its place, so one typo in 10,000 codes costs one record,
     not the run.
     """
-    for n, raw in enumerate(stream, start=1):
+    n = 0
+    while True:
+        # a line is read in bounded pieces, so a file with no line breaks (/dev/zero) cannot fill memory
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        n += 1
+        if len(raw) > MAX_LINE:
+            raise InputError(f"line {n} of the deal codes is longer than {MAX_LINE} characters; give one deal "
+                             "code per line")
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
@@ -141,13 +155,11 @@ def solve_many(
     Yields ``(layout, solution)`` per deal, in input order, as each is solved.
     """
     solver = solver or Solver()
-    # only ask for the verdict-only mode when wanted, so a solver without it still serves
-    extra = {"verdict_only": True} if verdict_only else {}
     for item in deals:
         if isinstance(item, BadLine):
             yield item
         else:
-            yield item, solver.solve(item, item.rules, node_limit, **extra)
+            yield item, solver.solve(item, item.rules, node_limit, verdict_only=verdict_only)
 
 
 def record(item: Union[tuple[Layout, Solution], BadLine]) -> dict:

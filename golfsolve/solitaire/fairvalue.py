@@ -29,6 +29,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
+from ..text import plural
 from .expectimax import TooLargeError, fair_value
 from .fair import _legal_moves, _progress, _stock_orders, _with_stock, unknown_pool, wilson
 from .fairplayer import EXACT_STATES, EXACT_UNKNOWN, play_search
@@ -114,8 +115,9 @@ class OddsResult:
         }
 
     def render(self) -> str:
-        how = (f"exact over all {self.samples:,} possible stock orders" if self.exact
-               else f"{self.samples:,} sampled stock orders, seed {self.seed}")
+        how = ("the one possible stock order" if self.exact and self.samples == 1
+               else f"all {self.samples:,} possible stock orders (exact)" if self.exact
+               else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
         if self.fair_exact:
             fair = f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: expectimax over the unknown stock cards)"
         else:
@@ -127,7 +129,7 @@ class OddsResult:
             f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
             f"{self.wins:,} of {how} winnable)",
             fair,
-            f"unknown stock cards: {self.unknown} (from {self.unseen} unseen cards); mean best cards left "
+            f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')}); mean best cards left "
             f"{self.mean_left:.2f}",
             "clairvoyant: each order solved with its stock visible, an upper bound; fair: what a player who "
             "turns the cards one by one wins, a lower bound on the best such player",

@@ -39,6 +39,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from . import bounds
+
 N_COLS = 7
 N_TOP = 16
 STUCK = 15
@@ -47,6 +49,7 @@ N_HEIGHT_INDEX = 6**7
 N_KEYS = N_HEIGHT_INDEX * N_TOP
 DRAW = N_COLS  # move code of a draw; 0..6 remove from that column
 MAX_PATH = 64  # 35 removes + at most 18 draws
+NO_CUT = 99  # a cut or best-known value that prunes nothing
 SLOTS = 4  # dominance entries kept per height vector by the hunt
 EMPTY_SLOT = 0xFFFF
 
@@ -159,7 +162,7 @@ def _dominated_or_record(dom, hid, f, s):
 
 
 @nb.njit(cache=True)
-def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
+def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bounded, cut, best0, floor):
     """Depth-first search with stock jumps and dominance (draw-any-time rules only).
 
     Exact when it finishes within ``node_limit`` expanded states (0: no limit): outcome
@@ -168,10 +171,24 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
     ``touched`` (heights index,) int32 is scratch. ``path`` receives the best line: 0..6
     remove from that column, 7 draw one card.
 
+    With ``bounded``, a state whose lower bound (:mod:`.bounds`, rank graph ``links``)
+    is at least the best cards-left found so far, or at least ``cut``, is not expanded:
+    no line through it can beat what is known (``cut = 1``: only a win matters, so a
+    LOST answer's cards-left is then just the best line met). ``best0``: cards-left of a
+    line already known (from an earlier pass); only better lines are searched for, and
+    when none exists the answer is ``best0`` with an empty path. ``floor``: cards-left
+    no line can beat (known from elsewhere); the search stops when it reaches it.
+
     Returns ``(outcome, best_left, path_len, nodes)``; nodes counts expansions.
     """
     n_stock = stock.shape[0]
     acc = _accept_masks(cols, fits)
+    # table cards and undrawn stock cards per rank, for the bound
+    tcnt = np.zeros(bounds.N_BASE, dtype=np.int64)
+    for c in range(N_COLS):
+        for i in range(h0[c]):
+            tcnt[cols[c, i]] += 1
+    scnt = _stock_counts(stock)
     # jumps[s, j]: the stock positions worth drawing to from s, nearest first
     jumps = np.zeros((n_stock + 1, N_RANKS), dtype=np.int64)
     n_jumps = np.zeros(n_stock + 1, dtype=np.int64)
@@ -221,17 +238,32 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
     nodes = 1
     best_left = n_left
     best_len = 0
+    if best0 < best_left:
+        best_left = best0
     outcome = WON if n_left == 0 else LOST
+    # lbu[d]: an upper bound on the raw bound of the state at depth d (exact where it
+    # was computed): a child whose lbu cannot reach the pruning threshold needs no
+    # program run (see bounds.raw_bound for how far one move can raise it)
+    lbu = np.empty(MAX_PATH + 1, dtype=np.int64)
+    lbu[0] = bounds.raw_bound(tcnt, scnt, 0, top0 if f else -1, n_left, links)
+    if bounded and outcome == LOST:
+        if lbu[0] >= best_left or lbu[0] >= cut:
+            untried[0] = 0
+            n_draws[0] = 0
     depth = 0
-    while outcome == LOST:
+    done = best_left <= floor
+    while outcome == LOST and not done:
         todo = untried[depth]
         s = ss[depth]
         if todo:
-            # next removable column: lowest set bit
+            # next removable column: the tallest (it has the most cards to uncover)
             m = 0
-            while not (todo >> m) & 1:
-                m += 1
-            untried[depth] = todo & (todo - 1)
+            hb = -1
+            for c in range(N_COLS):
+                if (todo >> c) & 1 and h[c] > hb:
+                    hb = h[c]
+                    m = c
+            untried[depth] = todo & ~(1 << m)
             hm = h[m]
             r = cols[m, hm - 1]
             ns = s
@@ -255,6 +287,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
                     h[pm] += 1
                     av[pm] = acc[pm, h[pm]]
                     n_left += 1
+                    tcnt[cols[pm, h[pm] - 1]] += 1
                 continue
             nxt[depth] = j + 1
             m = N_COLS + j
@@ -269,6 +302,25 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
                 f |= ((av[c] >> r) & 1) << c
             if (f & ~fcols[depth]) == 0:
                 continue  # frees no column this state does not: dominated by it
+        # the bound first: a state it prunes needs no look into the (large, so slow)
+        # dominance table
+        lb = lbu[depth] + (bounds.REMOVE_RISE if m < N_COLS else ns - s)
+        if bounded and (lb >= best_left or lb >= cut):
+            if m < N_COLS:
+                tcnt[r] -= 1
+                lb = bounds.raw_bound(tcnt, scnt, ns, r if f else -1, n_left - 1, links)
+                tcnt[r] += 1
+            else:
+                lb = bounds.raw_bound(tcnt, scnt, ns, r, n_left, links)
+                if lb >= best_left or lb >= cut:
+                    # The drawn card is a live top, so this bound's bases are exactly
+                    # the stock from ns - 1 on: it is the bound of this position, top
+                    # left out, after ns - 1 draws, and that only grows with the
+                    # draws. Every later draw from here is pruned too.
+                    nxt[depth] = n_draws[depth]
+                    continue
+            if lb >= best_left or lb >= cut:
+                continue
         dominated, fresh = _dominated_or_record(dom, nid, f, ns)
         if dominated:
             continue
@@ -282,12 +334,14 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
             h[m] -= 1
             av[m] = am
             n_left -= 1
+            tcnt[r] -= 1
             # a state entered by a draw makes no draws of its own: its parent's draws
             # reach every stock card its draws would, with fewer cards drawn
             n_draws[d1] = n_jumps[ns]
         else:
             n_draws[d1] = 0
         ss[d1] = ns
+        lbu[d1] = lb
         fmask[d1] = fm
         hidx[d1] = nid
         untried[d1] = f
@@ -301,6 +355,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
                 best_moves[k] = moves[k]
             if best_left == 0:
                 outcome = WON
+            done = best_left <= floor
         elif node_limit > 0 and nodes >= node_limit:
             outcome = UNKNOWN
     for k in range(n_touched):
@@ -323,6 +378,28 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path):
     return outcome, best_left, length, nodes
 
 
+@nb.njit(cache=True)
+def _stock_counts(stock):
+    """``scnt[s, q]``: cards of rank q among the stock cards not yet drawn after s draws."""
+    n_stock = stock.shape[0]
+    scnt = np.zeros((n_stock + 1, bounds.N_BASE), dtype=np.int64)
+    for s in range(n_stock - 1, -1, -1):
+        for q in range(bounds.N_BASE):
+            scnt[s, q] = scnt[s + 1, q]
+        scnt[s, stock[s]] += 1
+    return scnt
+
+
+@nb.njit(cache=True, inline="always")
+def _table_counts(cols, h, tcnt):
+    """Table cards per rank at heights ``h``, into ``tcnt``."""
+    for q in range(tcnt.shape[0]):
+        tcnt[q] = 0
+    for c in range(N_COLS):
+        for i in range(h[c]):
+            tcnt[cols[c, i]] += 1
+
+
 @nb.njit(cache=True, inline="always")
 def _record(keys, parents, moves, levels, n, key, parent, move, level):
     keys[n] = key
@@ -333,7 +410,8 @@ def _record(keys, parents, moves, levels, n, key, parent, move, level):
 
 @nb.njit(cache=True)
 def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
-           seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, path):
+           seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, path,
+           links, bounded, cut, best0, floor):
     """Exhaustive search, stock level by stock level.
 
     Arguments: ``cols`` (7, 5) int8 ranks, covered card first; ``h0`` (7,) heights;
@@ -342,11 +420,18 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
     capacity); the work tables from :func:`new_tables` (bitmaps are left all-zero);
     ``path`` (>= MAX_PATH,) receives the best line: 0..6 remove from that column, 7 draw.
 
+    ``links``, ``bounded``, ``cut``, ``best0``, ``floor`` as for :func:`hunt`. A state
+    whose bound prunes it is not recorded (its seen bit is cleared again): the bound
+    only grows with the stock drawn and ``best_left`` only falls, so a later arrival
+    at the same key is pruned too.
+
     Returns ``(outcome, best_left, path_len, nodes)``: outcome LOST, WON or UNKNOWN (the
     node limit was hit; best_left is then only the best found so far).
     """
     n_stock = stock.shape[0]
     cap = keys.shape[0]
+    tcnt = np.zeros(bounds.N_BASE, dtype=np.int64)
+    scnt = _stock_counts(stock)
     if node_limit <= 0 or node_limit > cap:
         node_limit = cap
     acc = _accept_masks(cols, fits)
@@ -370,15 +455,23 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
     n_h = 0  # distinct height vectors reached, in hlist (with their accept masks)
     best = 0
     outcome = WON if best_left == 0 else LOST
+    if best0 < best_left:
+        best_left = best0
+        best = -1  # no line better than best0 found yet
+    done = best_left <= floor
+    if bounded and outcome == LOST and not done:
+        _table_counts(cols, h, tcnt)
+        lb = bounds.raw_bound(tcnt, scnt, 0, top0 if key % N_TOP != STUCK else -1, tcnt.sum(), links)
+        done = lb >= best_left or lb >= cut
     lo = 0  # first record of the current level
     s = 0
-    while outcome == LOST:
+    while outcome == LOST and not done:
         # 1. closure of the level under removes, depth first from its seeds
         sp = 0
         for i in range(n - 1, lo - 1, -1):
             stack[sp] = i
             sp += 1
-        while sp > 0 and outcome == LOST:
+        while sp > 0 and outcome == LOST and not done:
             sp -= 1
             i = stack[sp]
             k = keys[i]
@@ -397,12 +490,18 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 if left == 0:
                     outcome = WON
                     break
+                if left <= floor:
+                    done = True
+                    break
             if top == STUCK:
                 continue
+            if bounded:
+                _table_counts(cols, h, tcnt)
             for c in range(N_COLS - 1, -1, -1):
                 if not (a[c] >> top) & 1:
                     continue
                 r = cols[c, h[c] - 1]
+                rr = r
                 fm = acc[c, h[c] - 1]
                 for c2 in range(N_COLS):
                     if c2 != c:
@@ -416,6 +515,13 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 ck = (idx - _POW6[c]) * N_TOP + r
                 if _test_and_set(seen, ck):
                     continue
+                if bounded:
+                    tcnt[rr] -= 1
+                    lb = bounds.raw_bound(tcnt, scnt, s, rr if r != STUCK else -1, left - 1, links)
+                    tcnt[rr] += 1
+                    if lb >= best_left or lb >= cut:
+                        seen[ck >> 3] &= ~(np.uint8(1) << np.uint8(ck & 7))
+                        continue
                 if n >= node_limit:
                     outcome = UNKNOWN
                     break
@@ -423,7 +529,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 stack[sp] = n
                 sp += 1
                 n += 1
-        if outcome != LOST or s >= n_stock:
+        if outcome != LOST or done or s >= n_stock:
             break
         # 2. draws into level s + 1
         hi = n
@@ -466,6 +572,12 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             ck = hk * N_TOP + _canonical_top(acc, h, r)
             if _test_and_set(seen, ck):
                 continue
+            if bounded:
+                _table_counts(cols, h, tcnt)
+                lb = bounds.raw_bound(tcnt, scnt, s + 1, r if ck % N_TOP != STUCK else -1, tcnt.sum(), links)
+                if lb >= best_left or lb >= cut:
+                    seen[ck >> 3] &= ~(np.uint8(1) << np.uint8(ck & 7))
+                    continue
             if n >= node_limit:
                 outcome = UNKNOWN
                 break
@@ -483,6 +595,8 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
         hseen[(keys[hlist[j]] // N_TOP) >> 3] = 0
     # read the best line back through the parents; a draw edge may stand for several draws
     length = 0
+    if best < 0:
+        return outcome, best_left, 0, n
     i = best
     while parents[i] >= 0:
         length += levels[i] - levels[parents[i]] if moves[i] == DRAW else 1

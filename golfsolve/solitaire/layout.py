@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
-from ..errors import InputError
+from ..errors import InputError, clip
 from .dealcode import DealCodeError, deal_deck, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules
 
@@ -232,6 +232,7 @@ def _card(tok: str, where: str) -> int:
 
 def parse_layout_text(text: str, name: str = "") -> Layout:
     """Read golfsolve's text format or a black-hole-solve board (detected by ``Talon:``)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark from an editor
     lines = [(n + 1, ln.split("#", 1)[0].strip()) for n, ln in enumerate(text.splitlines())]
     lines = [(n, ln) for n, ln in lines if ln]
     if not lines:
@@ -245,7 +246,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
     columns: dict[int, list[int]] = {}
     for n, ln in lines:
         if ":" not in ln:
-            raise LayoutError(f"line {n}: expected 'key: value', got {ln!r}")
+            raise LayoutError(f"line {n}: expected 'key: value', got {clip(ln)}")
         key, val = (s.strip() for s in ln.split(":", 1))
         k = key.lower()
         if k == "rules":
@@ -265,7 +266,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
                     num = num[len(prefix):].strip()
                     break
             if not num.isdigit() or not 1 <= int(num) <= N_COLUMNS:
-                raise LayoutError(f"line {n}: unknown key {key!r} (expected rules, discard, stock or a column 1-7)")
+                raise LayoutError(f"line {n}: unknown key {clip(key)} (expected rules, discard, stock or a column 1-7)")
             ci = int(num)
             if ci in columns:
                 raise LayoutError(f"line {n}: column {ci} is given twice")
@@ -280,7 +281,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
     rest = False
     for t in stock_tokens or []:
         if rest:
-            raise LayoutError(f"stock: '...' must be the last item, found {t!r} after it")
+            raise LayoutError(f"stock: '...' must be the last item, found {clip(t)} after it")
         if t in ("...", "…"):
             rest = True
         elif t == "?":
@@ -318,20 +319,44 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str) -> Layout:
     return make_layout(cols, discard, stock, None, name)
 
 
+#: The most a layout reader takes in: a layout is a few hundred bytes, and a reader that
+#: took everything would fill the memory given /dev/zero or ``yes |``.
+MAX_LAYOUT_BYTES = 64 * 1024
+
+
 def read_layout_file(path: str | Path) -> Layout:
-    """Read a layout file (golfsolve text or black-hole-solve board); ``-`` reads stdin."""
+    """Read a layout file (golfsolve text or black-hole-solve board); ``-`` reads stdin.
+
+    At most :data:`MAX_LAYOUT_BYTES` are read; more is a :class:`LayoutError`. A UTF-8
+    byte-order mark is accepted.
+    """
     import sys
 
-    if str(path) == "-":
-        return parse_layout_text(sys.stdin.read(), "stdin")
-    p = Path(path)
+    where = "stdin" if str(path) == "-" else repr(str(path))
     try:
-        text = p.read_text(encoding="utf-8")
+        if str(path) == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_LAYOUT_BYTES + 1) if stream is not None else \
+                sys.stdin.read(MAX_LAYOUT_BYTES + 1).encode("utf-8")
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_LAYOUT_BYTES + 1)
     except OSError as e:
-        raise LayoutError(f"cannot read layout file {str(path)!r}: {e.strerror}") from None
+        raise LayoutError(f"cannot read layout file {where}: {e.strerror or e}") from None
+    if len(data) > MAX_LAYOUT_BYTES:
+        raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is larger than "
+                          f"{MAX_LAYOUT_BYTES // 1024} KB; a layout is a few lines of cards")
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise LayoutError(f"layout file {str(path)!r} is not UTF-8 text") from None
-    return parse_layout_text(text, p.name)
+        raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not UTF-8 text") from None
+    if "\x00" in text:
+        raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not text (it holds NUL bytes)")
+    return parse_layout_text(text, "stdin" if str(path) == "-" else Path(path).name)
+
+
+#: the largest PySol FC deal number pysol-cards deals (its seeds are 64-bit)
+PYSOL_MAX = 2**64 - 1
 
 
 def pysol_board(number: int) -> str:
@@ -340,8 +365,8 @@ def pysol_board(number: int) -> str:
     from pysol_cards.deal_game import Game
     from pysol_cards.random_base import RandomBase
 
-    if number < 1:
-        raise LayoutError(f"PySol deal numbers start at 1, not {number}")
+    if not 1 <= number <= PYSOL_MAX:
+        raise LayoutError(f"PySol deal numbers are 1 to {PYSOL_MAX}, not {number}")
     return Game("golf", number, RandomBase.DEALS_PYSOL).calc_deal_string(number, CardRenderer(print_ts=True))
 
 

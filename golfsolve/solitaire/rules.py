@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, clip
 from ..cards import ACE, JOKER_RANK, KING, QUEEN
 
 #: Row index of :meth:`Rules.fits_table` for an empty discard pile.
@@ -143,29 +143,41 @@ def get_rules(spec: str) -> Rules:
     """
     parts = [p.strip().lower() for p in spec.strip().split("+")]
     base = parts[0]
+    if not base:
+        raise RulesError(f"a rule set needs a name first, e.g. easy or classic+jokers1 (known: {', '.join(PRESETS)})")
     if base not in PRESETS:
-        raise RulesError(f"unknown rule set {spec.strip()!r} (known: {', '.join(PRESETS)})")
+        raise RulesError(f"unknown rule set {clip(spec.strip())} (known: {', '.join(PRESETS)})")
     rules = PRESETS[base]
     changes: dict = {}
+    set_by: dict[str, str] = {}  # field -> the switch that set it
     for sw in parts[1:]:
         if sw in ("joker", "jokers", "jokers1", "joker1"):
-            changes["jokers"] = 1
+            field_, value = "jokers", 1
         elif sw in ("jokers2", "joker2"):
-            changes["jokers"] = 2
+            field_, value = "jokers", 2
         elif sw in ("empty", "empty-start"):
-            changes["empty_start"] = True
+            field_, value = "empty_start", True
         elif sw in ("stuck", "draw-when-stuck"):
-            changes["draw_any_time"] = False
+            field_, value = "draw_any_time", False
         elif sw in ("anytime", "draw-any-time"):
-            changes["draw_any_time"] = True
+            field_, value = "draw_any_time", True
         elif sw == "wrap":
-            changes["wrap"] = True
+            field_, value = "wrap", True
         elif sw == "nowrap":
-            changes["wrap"] = False
+            field_, value = "wrap", False
         elif sw.startswith("king-") and sw[5:] in KING_TAKES:
-            changes["king_takes"] = sw[5:]
+            field_, value = "king_takes", sw[5:]
+        elif not sw:
+            raise RulesError(f"empty rule switch in {clip(spec.strip())} (two '+' in a row, or one at the end)")
         else:
-            raise RulesError(f"unknown rule switch {sw!r} in {spec.strip()!r}")
+            raise RulesError(f"unknown rule switch {clip(sw)} in {clip(spec.strip())}")
+        if field_ in set_by:
+            first = set_by[field_]
+            raise RulesError(f"rule switch {sw!r} is given twice in {clip(spec.strip())}" if first == sw else
+                             f"rule switches {first!r} and {sw!r} contradict each other in {clip(spec.strip())}; "
+                             "give one")
+        set_by[field_] = sw
+        changes[field_] = value
     if changes:
         rules = replace(rules, name=spec.strip().lower(), **changes)
     return rules

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..cards import RANK_OF
-from . import kernel
+from . import bounds, kernel
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
 
@@ -119,14 +119,17 @@ class Solver:
     Draw-any-time rules are solved by the depth-first hunt (it finds wins fast and is
     exact when it finishes); draw-when-stuck rules, which have no stock dominance, by
     the level search. ``level_search=True`` uses the level search for every rule set,
-    an independent second algorithm the tests check the first against.
+    an independent second algorithm the tests check the first against. ``bounds=False``
+    turns the lower-bound pruning off (for measuring it; answers are the same).
     Not thread-safe: use one Solver per thread or process.
     """
 
-    def __init__(self, level_search: bool = False) -> None:
+    def __init__(self, level_search: bool = False, bounds: bool = True) -> None:
         self.level_search = level_search
+        self.bounds = bounds
         self._tables = kernel.new_tables()
         self._path = np.zeros(kernel.MAX_PATH, dtype=np.int8)
+        self._keep = np.zeros(kernel.MAX_PATH, dtype=np.int8)
 
     def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0,
               verdict_only: bool = False) -> Solution:
@@ -139,23 +142,154 @@ class Solver:
         return self.solve_packed(p, rules, node_limit, verdict_only)
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0,
-                     verdict_only: bool = False) -> Solution:
-        """Solve a packed position exactly (or up to ``node_limit`` states); see :meth:`solve`."""
+                     verdict_only: bool = False, at_least: int = 0) -> Solution:
+        """Solve a packed position exactly (or up to ``node_limit`` states); see :meth:`solve`.
+
+        ``at_least``: cards-left that no line can beat, known from elsewhere (e.g. the
+        best under rules that allow every move these allow); the search stops on
+        reaching it. Above 0 it says the position is lost, so only the cards-left
+        search runs (and a verdict-only solve searches nothing).
+        """
         t0 = time.perf_counter()
         fits = rules.fits_table()
+        links = _links(rules)
         (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched) = self._tables
-        if rules.draw_any_time and not self.level_search:
-            outcome, best_left, n, nodes = kernel.hunt(
-                p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(node_limit), dom, touched, self._path,
-            )
-        else:
-            outcome, best_left, n, nodes = kernel.search(
-                p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time, np.int64(node_limit),
-                seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, self._path,
-            )
+        use_hunt = rules.draw_any_time and not self.level_search
+
+        def run(cut: int, best0: int, limit: int) -> tuple:
+            if use_hunt:
+                return kernel.hunt(p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(limit), dom, touched,
+                                   self._path, links, self.bounds, np.int64(cut), np.int64(best0),
+                                   np.int64(at_least))
+            return kernel.search(p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time,
+                                 np.int64(limit), seen, hseen, keys, parents, moves, levels, hlist, hmask, stack,
+                                 self._path, links, self.bounds, np.int64(cut), np.int64(best0),
+                                 np.int64(at_least))
+
+        if at_least > 0 and verdict_only:
+            return Solution("lost", None, (), 0, time.perf_counter() - t0, rules)
+        nodes = 0
+        n = 0
+        best_left = kernel.NO_CUT
+        outcome = kernel.LOST
+        if at_least == 0:
+            # Verdict first: the search for a win prunes every state that cannot be won,
+            # far cheaper than looking for the fewest cards left. Only when it fails does
+            # the second search look for them, bounded by the best line the first one met.
+            outcome, best_left, n, nodes = run(1 if self.bounds else kernel.NO_CUT, kernel.NO_CUT, node_limit)
+        if outcome == kernel.LOST and not verdict_only and (self.bounds or at_least > 0):
+            first_left = int(best_left)
+            self._keep[:n] = self._path[:n]
+            limit = 0 if node_limit <= 0 else max(1, node_limit - nodes)
+            outcome, best_left, n2, nodes2 = run(kernel.NO_CUT, first_left, limit)
+            nodes += nodes2
+            if best_left >= first_left:
+                self._path[:n] = self._keep[:n]
+            else:
+                n = n2
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
         line = tuple(move_name(int(m)) for m in self._path[:n])
         left = None if verdict_only and name == "lost" else int(best_left)
         if left is None:
             line = ()
         return Solution(name, left, line, int(nodes), time.perf_counter() - t0, rules)
+
+    def solve_given(self, p: PackedPosition, rules: Rules, known: Sequence[Solution] = (),
+                    verdict_only: bool = False) -> Solution:
+        """:meth:`solve_packed`, using answers for the same deal under other rule sets.
+
+        For a known answer under rules that :func:`nests` these: lost there means lost
+        here, and its cards-left is a floor the search stops at (a verdict-only solve then
+        searches nothing); a winning line there that is legal here is a win here.
+        """
+        t0 = time.perf_counter()
+        floor = 0
+        for k in known:
+            if k.outcome == "unknown" or not nests(k.rules, rules):
+                continue
+            if k.outcome == "lost":
+                floor = max(floor, 1 if k.best_left is None else k.best_left)
+            elif line_wins(p, rules, k.moves):
+                return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+        return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor)
+
+
+def nests(looser: Rules, stricter: Rules) -> bool:
+    """Does every line of play legal under ``stricter`` stay legal under ``looser``, on the
+    same cards?
+
+    The deal must be the same (same jokers, same start), every card ``stricter`` lets go
+    on a top ``looser`` must too, and every draw ``stricter`` allows ``looser`` must allow:
+    always when ``looser`` draws any time; when it draws only when stuck, only if both
+    put cards on the same tops (else ``looser`` could have a remove where ``stricter`` is
+    stuck and draws). Then ``stricter`` can leave no fewer cards than ``looser``: a deal
+    lost under ``looser`` is lost under ``stricter``, one won under ``stricter`` is won
+    under ``looser``.
+    """
+    if (looser.jokers, looser.empty_start) != (stricter.jokers, stricter.empty_start):
+        return False
+    loose, strict = looser.fits_table(), stricter.fits_table()
+    if (strict & ~loose).any():
+        return False
+    return looser.draw_any_time or (not stricter.draw_any_time and bool((strict == loose).all()))
+
+
+def nesting_order(rule_sets: Sequence[Rules]) -> list[int]:
+    """Indices of ``rule_sets``, every rule set after all that nest it (loosest first)."""
+    n = len(rule_sets)
+    looser = [sum(nests(rule_sets[j], rule_sets[i]) for j in range(n) if j != i) for i in range(n)]
+    # a looser rule set has strictly fewer rule sets nesting it (nesting is transitive)
+    return sorted(range(n), key=lambda i: looser[i])
+
+
+def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
+    """Is ``moves`` (as in :attr:`Solution.moves`) a legal, winning line under ``rules``?"""
+    fits = rules.fits_table()
+    heights = [int(x) for x in p.heights]
+    top, s = p.top, 0
+    for mv in moves:
+        if mv == MOVE_DRAW:
+            if s >= len(p.stock):
+                return False
+            if not rules.draw_any_time and any(h and fits[top, p.cols[c, h - 1]] for c, h in enumerate(heights)):
+                return False
+            top, s = int(p.stock[s]), s + 1
+        else:
+            c = int(mv) - 1
+            h = heights[c]
+            if not h or not fits[top, p.cols[c, h - 1]]:
+                return False
+            top = int(p.cols[c, h - 1])
+            heights[c] = h - 1
+    return not any(heights)
+
+
+def cards_left_bound(layout: Layout, rules: Optional[Rules] = None) -> int:
+    """The solver's lower bound on the cards any line from ``layout`` leaves on the table.
+
+    The same bound the search prunes with (:mod:`golfsolve.solitaire.bounds`), read
+    from the table, the undrawn stock and the discard top; never above the true best.
+    """
+    rules = rules or layout.rules or EASY
+    p = pack(layout)
+    fits = rules.fits_table()
+    table = np.zeros(bounds.N_BASE, dtype=np.int64)
+    stock = np.zeros((1, bounds.N_BASE), dtype=np.int64)
+    live = False
+    for c in range(N_COLUMNS):
+        for i in range(p.heights[c]):
+            table[p.cols[c, i]] += 1
+        live |= bool(p.heights[c]) and bool(fits[p.top, p.cols[c, p.heights[c] - 1]])
+    for r in p.stock:
+        stock[0, r] += 1
+    return int(bounds.cards_left_bound(table, stock, 0, p.top if live else -1, int(table.sum()), _links(rules)))
+
+
+def _links(rules: Rules) -> np.ndarray:
+    links = _LINKS.get(rules)
+    if links is None:
+        links = _LINKS[rules] = bounds.rank_links(rules.fits_table())
+    return links
+
+
+_LINKS: dict = {}

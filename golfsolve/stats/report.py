@@ -26,6 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..intervals import wilson
+from ..text import plural
 from .fairstats import load_fair_section
 from .census import load_results, read_manifest, run_status, spec_from_manifest
 
@@ -179,10 +180,15 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
 # ---------------------------------------------------------------------------
 # plots
 # ---------------------------------------------------------------------------
+def _meaning(name: str, described: str) -> str:
+    # Rules.describe() starts with the rule set's name, which the table's first column shows
+    return described.removeprefix(f"{name}: ") or name
+
+
 def footer(data: dict) -> str:
     """The provenance line every figure carries: deals, rules and the command."""
     span = f"deals {data['first_deal']}..{data['last_deal']}"
-    head = f"{data['deals']:,} deals ({span}{'' if data['complete'] else ', run incomplete'}); rules: {', '.join(data['rules'])}"
+    head = f"{plural(data['deals'], 'deal')} ({span}{'' if data['complete'] else ', run incomplete'}); rules: {', '.join(data['rules'])}"
     return head + "\n" + "\n".join(textwrap.wrap("$ " + (data["command"] or "(command not recorded)"), 120))
 
 
@@ -300,14 +306,15 @@ def _p(p: float) -> str:
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
-    b.append(("p", f"{data['deals']:,} deals (GO1 deal numbers {data['first_deal']}..{data['last_deal']}), "
-                   f"each solved exactly under {len(data['rules'])} rule sets; every number is for perfect play "
+    b.append(("p", f"{plural(data['deals'], 'deal')} (GO1 deal numbers {data['first_deal']}..{data['last_deal']}), "
+                   f"each solved exactly under {plural(len(data['rules']), 'rule set')}; every number is for perfect play "
                    "with the whole stock known (the solver's verdict)."))
     if not data["complete"]:
-        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of {data['deals_total']:,} deals are done."))
+        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of {plural(data['deals_total'], 'deal')} are done."))
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
-    b.append(("table", ["rules", "meaning"], [[r, data["rules_described"].get(r, r)] for r in data["rules"]]))
+    b.append(("table", ["rules", "meaning"], [[r, _meaning(r, data["rules_described"].get(r, ""))]
+                                              for r in data["rules"]]))
 
     b.append(("h2", "Win rate per rule set"))
     rows = []

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from golfsolve.grid import rollout as R
-from golfsolve.grid.bots import GreedyBot, MCBot, kernel_tables
+from golfsolve.grid.bots import GreedyBot, GreedyMCBot, kernel_tables
 from golfsolve.grid.engine import END_REASONS, Hole
 from golfsolve.grid.rules import GridRules, parse_rules
 from golfsolve.grid.scoring import estimate100, grid_score
@@ -93,7 +93,7 @@ def _opening_view(discard: str):
 
 def test_mc_evaluate_is_reproducible_and_seed_dependent():
     view = _opening_view("QH")
-    bot = MCBot(np.random.default_rng(1), samples=40)
+    bot = GreedyMCBot(np.random.default_rng(1), samples=40)
     args = bot._arrays(view)
     grid0, up0, disc0, st0, pool, known, prm, kt, vt = args
     kinds = np.array([R.A_STOCK] + [R.A_DISCARD_SWAP] * 6, np.int64)
@@ -108,6 +108,6 @@ def test_mc_evaluate_is_reproducible_and_seed_dependent():
 
 def test_mc_takes_the_jack_that_cancels_its_column():
     view = _opening_view("JH")  # JC is face up in slot 0 (column 0) above a face-down card
-    bot = MCBot(np.random.default_rng(3), samples=60)
+    bot = GreedyMCBot(np.random.default_rng(3), samples=60)
     assert bot.choose_draw(view) == "discard"
     assert bot._plan == (view.turn, 3)  # slot 3 is column 0's lower card

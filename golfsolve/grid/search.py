@@ -1,0 +1,370 @@
+"""Compiled searches with the heuristic policy: whole-hole play, flat Monte Carlo, ISMCTS.
+
+* :func:`simulate_holes_h` plays dealt holes with the heuristic at every seat.
+* :func:`h_mc_evaluate` is flat Monte Carlo: every candidate action played out in the
+  same sampled worlds (the heuristic plays the rest of the hole).
+* :func:`ismcts` is information-set Monte Carlo tree search (single observer): each
+  iteration deals one world consistent with the searcher's view (a determinization), walks
+  the tree of the searcher's own decisions this turn - the draw, then, for a stock draw,
+  the placement in the information set "drew a card of this cancel key" - choosing by UCB
+  over the statistics of those information sets, and plays the rest out with the
+  heuristic. Statistics are shared across all determinizations of the same information
+  set; the hidden cards are never looked at except as sampled.
+
+Worlds are dealt from ``pool`` (the cards the view calls unseen) into the face-down slots
+and the stock, with ``known`` recycled cards shuffled into the stock too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .policy import KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_stock_card, place_and_end
+from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
+                      S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
+                      final_scores, refill, exact_score, R_RUNNING)
+
+
+@njit(cache=True)
+def _scratch(prm):
+    g = prm[P_G]
+    return (np.zeros(g, np.int64), np.zeros(g, np.bool_), np.zeros(g, np.bool_), np.zeros(g, np.int64),
+            np.zeros(g, np.bool_), np.zeros(2 * g + 1, np.float64), np.zeros(g, np.int64))
+
+
+@njit(cache=True)
+def pool_counts(cards, key_tab, val100, ucnt, pub):
+    """Fill the unseen-pool summary from a list of unseen cards."""
+    ucnt[:] = 0
+    pub[:] = 0
+    pub[U_N] = cards.shape[0]
+    for c in cards:
+        ucnt[key_tab[c] + KEY_OFF] += 1
+        pub[U_SUM] += val100[c]
+
+
+@njit(cache=True)
+def _unsee(c, key_tab, val100, ucnt, pub):
+    ucnt[key_tab[c] + KEY_OFF] -= 1
+    pub[U_N] -= 1
+    pub[U_SUM] -= val100[c]
+
+
+@njit(cache=True)
+def simulate_holes_h(decks, firsts, prm, hp, key_tab, val100, seed):
+    """Play dealt holes with the heuristic at every seat (openers: the first slots, one per
+    column first, as the bot turns them). Decks are dealt as :func:`.rollout.simulate_holes`
+    deals them. Returns strokes ``(m, n)`` and per hole: end reason, turns, recycles."""
+    np.random.seed(seed)
+    m = decks.shape[0]
+    L = decks.shape[1]
+    n = prm[P_N]
+    g = prm[P_G]
+    scores = np.zeros((m, n), np.int64)
+    info = np.zeros((m, 3), np.int64)
+    grid = np.zeros((n, g), np.int64)
+    up = np.zeros((n, g), np.bool_)
+    stock = np.zeros(L, np.int64)
+    disc = np.zeros(L, np.int64)
+    st = np.zeros(N_ST, np.int64)
+    ucnt = np.zeros(N_KEYS, np.int64)
+    pub = np.zeros(N_PUB, np.int64)
+    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    out = np.zeros(n, np.int64)
+    for h in range(m):
+        pool_counts(decks[h], key_tab, val100, ucnt, pub)
+        for p in range(n):
+            for i in range(g):
+                grid[p, i] = decks[h, p * g + i]
+                up[p, i] = i < prm[P_OPENERS]
+                if up[p, i]:
+                    _unsee(grid[p, i], key_tab, val100, ucnt, pub)
+        disc[0] = decks[h, n * g]
+        _unsee(disc[0], key_tab, val100, ucnt, pub)
+        rest = L - n * g - 1
+        for i in range(rest):
+            stock[i] = decks[h, L - 1 - i]
+        st[:] = 0
+        st[S_SL] = rest
+        st[S_DL] = 1
+        st[S_CUR] = firsts[h] % n
+        st[S_ENDS] = -1
+        st[S_KNOCKER] = -1
+        st[S_CLOSER] = -1
+        if rest == 0:
+            refill(stock, disc, st)
+        h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
+        final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
+        for q in range(n):
+            scores[h, q] = out[q]
+        info[h, 0] = st[S_REASON]
+        info[h, 1] = st[S_TURN]
+        info[h, 2] = st[S_RECYCLES]
+    return scores, info
+
+
+@njit(cache=True)
+def _deal_world(grid0, up0, pool, known, stock_len, perm, wgrid, wstock):
+    """One determinization: shuffle the unseen pool into the face-down slots and the stock."""
+    npool = perm.shape[0]
+    for i in range(npool - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    k = 0
+    n, g = grid0.shape
+    for p in range(n):
+        for i in range(g):
+            if up0[p, i]:
+                wgrid[p, i] = grid0[p, i]
+            else:
+                wgrid[p, i] = perm[k]
+                k += 1
+    s = 0
+    for i in range(k, npool):
+        wstock[s] = perm[i]
+        s += 1
+    for i in range(known.shape[0]):
+        wstock[s] = known[i]
+        s += 1
+    # The leftover pool is already random; the recycled part needs its own shuffle.
+    for i in range(s - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        t = wstock[i]
+        wstock[i] = wstock[j]
+        wstock[j] = t
+
+
+@njit(cache=True)
+def _act(grid, up, stock, disc, st, me, kind, slot, drawn, prm, hp, key_tab, val100, ucnt, pub,
+         sc, sk, sx, keys, canc, gains):
+    """Play the searcher's candidate action; returns the card drawn from the stock (or -1)."""
+    g = prm[P_G]
+    hb = 0
+    for i in range(g):
+        if not up[me, i]:
+            hb += 1
+    ending = st[S_ENDS] >= 0
+    if kind == A_KNOCK:
+        end_turn(grid, up, stock, disc, st, me, hb, True, prm)
+        return -1
+    got = -1
+    if kind == A_STOCK:
+        card = h_stock_card(stock, st, key_tab, val100, ucnt, pub)
+        got = card
+        pk, ps, _g = h_place(grid, up, me, card, False, ending, prm, hp, key_tab, val100, ucnt, pub,
+                             sc, sk, sx, keys, canc, gains)
+    elif kind == A_DISCARD_SWAP:
+        st[S_DL] -= 1
+        card = disc[st[S_DL]]
+        pk = A_SWAP
+        ps = slot
+    else:
+        card = drawn
+        pk = kind
+        ps = slot
+    place_and_end(grid, up, stock, disc, st, me, card, pk, ps, hb, prm, key_tab, val100, ucnt, pub)
+    return got
+
+
+@njit(cache=True)
+def h_mc_evaluate(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kind, cand_slot,
+                  n_samples, seed, prm, hp, key_tab, val100, horizon):
+    """Flat Monte Carlo: mean strokes for ``me`` after each candidate action over
+    ``n_samples`` worlds, every candidate in the same worlds; the heuristic plays the rest.
+    ``drawn < 0`` is the draw stage (A_STOCK, A_DISCARD_SWAP, A_KNOCK), else placements.
+    ``horizon > 0`` cuts each play-out after that many turns (see :func:`_outcome`)."""
+    np.random.seed(seed)
+    n = prm[P_N]
+    g = prm[P_G]
+    cap = disc0.shape[0]
+    nc = cand_kind.shape[0]
+    totals = np.zeros(nc, np.float64)
+    wgrid = np.zeros((n, g), np.int64)
+    grid = np.zeros((n, g), np.int64)
+    up = np.zeros((n, g), np.bool_)
+    wstock = np.zeros(cap, np.int64)
+    stock = np.zeros(cap, np.int64)
+    disc = np.zeros(cap, np.int64)
+    st = np.zeros(N_ST, np.int64)
+    ucnt = np.zeros(N_KEYS, np.int64)
+    pub = np.zeros(N_PUB, np.int64)
+    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    out = np.zeros(n, np.int64)
+    perm = pool.copy()
+    sl = st0[S_SL]
+    dl = st0[S_DL]
+    stop = st0[S_TURN] + horizon if horizon > 0 else 1 << 40
+    for _ in range(n_samples):
+        _deal_world(grid0, up0, pool, known, sl, perm, wgrid, wstock)
+        for c in range(nc):
+            grid[:, :] = wgrid
+            up[:, :] = up0
+            stock[:sl] = wstock[:sl]
+            disc[:dl] = disc0[:dl]
+            st[:] = st0
+            ucnt[:] = ucnt0
+            pub[:] = pub0
+            _act(grid, up, stock, disc, st, me, cand_kind[c], cand_slot[c], drawn, prm, hp, key_tab, val100,
+                 ucnt, pub, sc, sk, sx, keys, canc, gains)
+            h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains,
+                       stop)
+            totals[c] += _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
+    for c in range(nc):
+        totals[c] /= n_samples
+    return totals
+
+
+@njit(cache=True)
+def _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out):
+    """The searcher's strokes at the end of a play-out: the hole's score if it ended, else
+    (a play-out cut at its horizon) the world's cards of the searcher's grid as they lie."""
+    if st[S_REASON] != R_RUNNING:
+        final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
+        return out[me]
+    return exact_score(grid, me, prm, key_tab, val100, keys, vals, canc)
+
+
+@njit(cache=True)
+def _ucb_pick(n_arr, w_arr, legal, total, c_ucb, default):
+    """The legal action with the lowest mean strokes minus the exploration bonus.
+
+    ``default`` (the heuristic's choice, or -1) is tried first, and untried actions are
+    valued at its mean (first-play urgency) rather than forced in one by one, so a node's
+    value is not dragged down by trying every poor action before the good one.
+    """
+    if default >= 0 and n_arr[default] == 0:
+        return default
+    fpu = 0.0
+    if default >= 0:
+        fpu = w_arr[default] / n_arr[default]
+    best = -1
+    best_v = 1e18
+    lt = np.log(total + 1.0)
+    for a in range(n_arr.shape[0]):
+        if not legal[a]:
+            continue
+        if n_arr[a] == 0:
+            if default < 0:
+                return a
+            v = fpu - c_ucb * np.sqrt(lt)
+        else:
+            v = w_arr[a] / n_arr[a] - c_ucb * np.sqrt(lt / n_arr[a])
+        if v < best_v:
+            best_v = v
+            best = a
+    return best
+
+
+#: Exploration below a stock draw, relative to the root's: the root must keep trying every
+#: draw, but each exploratory placement under "stock" also lowers that draw's mean.
+PLACE_C = 0.3
+
+
+@njit(cache=True)
+def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kind, cand_slot, place_legal,
+           iterations, c_ucb, seed, prm, hp, key_tab, val100, horizon):
+    """Single-observer ISMCTS over the searcher's own turn; returns (visits, total strokes)
+    per root candidate (for a stock draw, the total backs up each drawn card's best
+    placement).
+
+    Root candidates are ``cand_kind``/``cand_slot`` (as :func:`h_mc_evaluate`). Below an
+    ``A_STOCK`` root action the information set is the drawn card's cancel key; there the
+    placements are swap into slot ``0..g-1``, turn slot ``0..g-1`` (index ``g + slot``) or
+    throw away (index ``2g``), where ``place_legal`` allows them (public facts only).
+    """
+    np.random.seed(seed)
+    n = prm[P_N]
+    g = prm[P_G]
+    cap = disc0.shape[0]
+    nc = cand_kind.shape[0]
+    rn = np.zeros(nc, np.float64)
+    rw = np.zeros(nc, np.float64)
+    na = 2 * g + 1
+    kn = np.zeros(N_KEYS, np.float64)
+    pn = np.zeros((N_KEYS, na), np.float64)
+    pw = np.zeros((N_KEYS, na), np.float64)
+    root_legal = np.ones(nc, np.bool_)
+    best_k = np.zeros(N_KEYS, np.float64)
+    stock_sum = 0.0
+    wgrid = np.zeros((n, g), np.int64)
+    grid = np.zeros((n, g), np.int64)
+    up = np.zeros((n, g), np.bool_)
+    stock = np.zeros(cap, np.int64)
+    disc = np.zeros(cap, np.int64)
+    st = np.zeros(N_ST, np.int64)
+    ucnt = np.zeros(N_KEYS, np.int64)
+    pub = np.zeros(N_PUB, np.int64)
+    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    out = np.zeros(n, np.int64)
+    perm = pool.copy()
+    sl = st0[S_SL]
+    dl = st0[S_DL]
+    stop = st0[S_TURN] + horizon if horizon > 0 else 1 << 40
+    for it in range(iterations):
+        _deal_world(grid0, up0, pool, known, sl, perm, wgrid, stock)
+        grid[:, :] = wgrid
+        up[:, :] = up0
+        disc[:dl] = disc0[:dl]
+        st[:] = st0
+        ucnt[:] = ucnt0
+        pub[:] = pub0
+        a = _ucb_pick(rn, rw, root_legal, it, c_ucb, -1)
+        kind = cand_kind[a]
+        kidx = -1
+        pa = -1
+        if kind == A_STOCK:
+            hb = 0
+            for i in range(g):
+                if not up[me, i]:
+                    hb += 1
+            card = h_stock_card(stock, st, key_tab, val100, ucnt, pub)
+            kidx = key_tab[card] + KEY_OFF
+            hk, hs, _g = h_place(grid, up, me, card, False, st[S_ENDS] >= 0, prm, hp, key_tab, val100, ucnt, pub,
+                                 sc, sk, sx, keys, canc, gains)
+            dflt = hs if hk == A_SWAP else (g + hs if hk == A_FLIP else 2 * g)
+            pa = _ucb_pick(pn[kidx], pw[kidx], place_legal, kn[kidx], c_ucb * PLACE_C, dflt)
+            if pa < g:
+                pk, ps = A_SWAP, pa
+            elif pa < 2 * g:
+                pk, ps = A_FLIP, pa - g
+            else:
+                pk, ps = A_PASS, -1
+            place_and_end(grid, up, stock, disc, st, me, card, pk, ps, hb, prm, key_tab, val100, ucnt, pub)
+        else:
+            _act(grid, up, stock, disc, st, me, kind, cand_slot[a], drawn, prm, hp, key_tab, val100,
+                 ucnt, pub, sc, sk, sx, keys, canc, gains)
+        h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains, stop)
+        r = _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
+        rn[a] += 1
+        rw[a] += r
+        if kidx >= 0:
+            kn[kidx] += 1
+            pn[kidx, pa] += 1
+            pw[kidx, pa] += r
+            # The stock draw is worth what its best placement is worth for each card drawn,
+            # not the mean over the placements being tried (max backup): the sum over cards
+            # of visits times the best placement's mean.
+            bk = 1e18
+            for b in range(na):
+                if pn[kidx, b] > 0 and pw[kidx, b] / pn[kidx, b] < bk:
+                    bk = pw[kidx, b] / pn[kidx, b]
+            stock_sum += kn[kidx] * bk - (kn[kidx] - 1) * best_k[kidx]
+            best_k[kidx] = bk
+            rw[a] = stock_sum
+    return rn, rw
+
+
+@njit(cache=True)
+def play_out_scores(grid, up, stock, disc, st, ucnt, pub, prm, hp, key_tab, val100, seed):
+    """Play a fully dealt position (every card known, ``stock`` in draw order) to the end
+    of the hole with the heuristic at every seat; returns every player's strokes."""
+    np.random.seed(seed)
+    n = prm[P_N]
+    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    out = np.zeros(n, np.int64)
+    h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
+    final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
+    return out

@@ -1,0 +1,155 @@
+"""Exact lower bounds on the cards that must stay on the table (compiled, pure functions).
+
+The rank-supply relaxation. From any position, every future remove puts a table card of
+rank q on a discard top of a rank p that takes it (``fits[p, q]``). That top is the
+current top (only if some free card fits it now: otherwise the next move is a draw and
+covers it), an undrawn stock card, or a table card removed earlier; and each card is
+the top under at most one remove (once covered it never comes back). Forget the column
+order, the stock order and which card goes first: what is left is a flow problem over
+ranks, with ``B[p]`` base cards (stock and live top) and ``T[q]`` table cards per rank,
+
+    max sum x[q]  s.t.  x[q] <= T[q],  x[q] <= sum_p f[p, q],  sum_q f[p, q] <= B[p] + x[p],
+
+whose optimum bounds the cards any real line can remove. Its LP dual, for any 0/1
+choice ``a[q]`` ("rank q is short of bases") with ``b[p] = OR of a[q] over q with
+fits[p, q]``, is
+
+    U(a) = sum_p (B[p] + T[p]) * b[p] + sum_q T[q] * (1 - a[q])
+
+and weak duality makes every ``U(a)`` an upper bound on the cards removable, so
+``n_left - min_a U(a)`` is a lower bound on the cards left. Parity (no wrap) is the
+choice "a = even ranks": then ``U = 2 * odd + odd bases``, i.e. ``left >= even - odd -
+odd bases``. The minimum over ``a`` is a dynamic program along the ranks Ace..King:
+``b[p]`` depends only on ``a[p - 1]`` and ``a[p + 1]`` (and the King–Ace link when
+wrapping, see :func:`removable_bound`). Jokers fit
+everything both ways: with any ``a`` set, a joker is a base for every rank, so
+``b[joker] = 1`` and a joker on the table costs ``2`` (removable, and a base); an empty
+discard is a base for anything, like a joker that cannot be removed.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+N_PLAIN = 13  # Ace..King
+JOKER = 13
+EMPTY = 14
+N_BASE = 16  # rows of a base-count vector: ranks, joker, empty, padding
+INF = 1 << 40
+
+
+def rank_links(fits: np.ndarray) -> np.ndarray:
+    """The rank graph of a rule set as the kernels read it.
+
+    ``links[p] = (fits[p, p - 1], fits[p, p + 1])`` for p in Ace..King, ranks taken
+    round the circle (the Ace's lower neighbour is the King, the King's upper one the
+    Ace), so the King–Ace links of wrapping rules are ``links[0, 0]`` and ``links[12, 1]``.
+    Raises ValueError when the rules link ranks in another way (the dynamic program
+    assumes neighbours) or when jokers and the empty discard do not fit everything.
+    """
+    links = np.zeros((N_PLAIN, 2), dtype=np.int64)
+    for p in range(N_PLAIN):
+        for q in range(N_PLAIN):
+            if not fits[p, q]:
+                continue
+            if q == (p - 1) % N_PLAIN:
+                links[p, 0] = 1
+            elif q == (p + 1) % N_PLAIN:
+                links[p, 1] = 1
+            else:
+                raise ValueError(f"rank {q} on rank {p} is not a neighbour link")
+    for q in range(JOKER + 1):
+        if not (fits[JOKER, q] and fits[q, JOKER] and fits[EMPTY, q]):
+            raise ValueError("jokers and the empty discard must fit everything")
+    return links
+
+
+@nb.njit(cache=True, inline="always")
+def _dual_path(T, S, s, top, links, first, m):
+    """min over ``a`` of the ranks' part of U(a) along ``m`` ranks from ``first`` round
+    the circle, with ``a = 0`` just outside both ends (so those links cost nothing)."""
+    # d_xy: best cost of the ranks before the current one, a[previous] = x, a[current] = y
+    d00 = 0
+    d01 = 0
+    d10 = INF
+    d11 = INF
+    p = first
+    for _ in range(m - 1):
+        t = T[p]
+        w = t + S[s, p] + (1 if p == top else 0)
+        wl = w * links[p, 0]
+        wh = w * links[p, 1]
+        wlh = max(wl, wh)
+        # finish rank p by choosing a[p + 1]: a[p] = 0 costs t, b[p] costs w
+        n00 = min(d00 + t, d10 + t + wl)
+        n10 = min(d01, d11 + wl)
+        n01 = min(d00 + t + wh, d10 + t + wlh)
+        n11 = min(d01 + wh, d11 + wlh)
+        d00 = n00
+        d01 = n01
+        d10 = n10
+        d11 = n11
+        p += 1
+        if p == N_PLAIN:
+            p = 0
+    t = T[p]
+    wl = (t + S[s, p] + (1 if p == top else 0)) * links[p, 0]
+    return min(min(d00 + t, d10 + t + wl), min(d01, d11 + wl))
+
+
+@nb.njit(cache=True, inline="always")
+def removable_bound(T, S, s, top, links):
+    """An upper bound on the table cards removable: min over ``a`` of the Ace..King part
+    of U(a) (see the module doc), ``B = S[s]`` plus one card of rank ``top`` (-1: none).
+
+    Without wrap this is the exact minimum, one pass along Ace..King. With the King–Ace
+    link the ranks form a circle; it is cut at the rank k with the least ``B + 2 T``,
+    fixing ``a[k] = 0`` and ``b[k] = 1`` (a feasible, not always optimal, dual: the
+    bound stays valid and is exact whenever some rank has no cards left at all).
+    """
+    if links[0, 0] == 0 and links[N_PLAIN - 1, 1] == 0:
+        return _dual_path(T, S, s, top, links, 0, N_PLAIN)
+    k = 0
+    ck = INF
+    for p in range(N_PLAIN):
+        c = 2 * T[p] + S[s, p] + (1 if p == top else 0)
+        if c < ck:
+            ck = c
+            k = p
+    first = k + 1 if k + 1 < N_PLAIN else 0
+    return ck + _dual_path(T, S, s, top, links, first, N_PLAIN - 1)
+
+
+@nb.njit(cache=True, inline="always")
+def raw_bound(T, S, s, top, n_left, links):
+    """``n_left`` minus the removable bound: a lower bound on the cards left when
+    positive, meaningless (but still what the search's shortcut adds to) when not.
+
+    ``T`` table cards per rank (index 13 jokers), ``S[s]`` undrawn stock cards per rank,
+    ``top`` the discard's rank (14: empty) when some free card fits it, else -1 (it will
+    be covered by a draw before anything goes on it). ``n_left`` = sum of ``T``.
+
+    How far one move can raise it (the search skips the program when even that stays
+    below what would prune): a remove lowers ``n_left`` by 1 and ``U(a)`` by at most 3
+    (its card leaves the table: ``T`` term 1 and ``b`` term 1; the old top stops being
+    a base: 1; the card itself becoming the top only adds), so it rises by at most 2;
+    a draw to the ``k``-th next stock card lowers ``U(a)`` by at most ``k``: the
+    ``k - 1`` cards passed over and the old top stop being bases, the drawn card
+    moves from the stock to the top.
+    """
+    u = removable_bound(T, S, s, top, links) + S[s, JOKER] + 2 * T[JOKER]
+    if top >= JOKER:
+        u += 1  # a joker or an empty discard takes any first card
+    return n_left - u
+
+
+@nb.njit(cache=True)
+def cards_left_bound(T, S, s, top, n_left, links):
+    """A lower bound on the cards a line from this position can leave on the table
+    (arguments as for :func:`raw_bound`)."""
+    return max(0, raw_bound(T, S, s, top, n_left, links))
+
+#: How much :func:`raw_bound` can rise with one remove (see there).
+REMOVE_RISE = 2
+

@@ -1,0 +1,123 @@
+"""The OpenSpiel adapter against the referee, move for move (skipped without open_spiel)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspiel")
+
+from golfsolve.grid.bots import make_bot  # noqa: E402
+from golfsolve.grid.engine import Hole  # noqa: E402
+from golfsolve.grid.rules import GridRules, parse_rules  # noqa: E402
+from golfsolve.grid.spiel import GridGolfGame, encode_place, state_from_view, view_key  # noqa: E402
+
+
+class _Recording:
+    """Wraps a bot and keeps every view it is shown, in order."""
+
+    def __init__(self, bot, log):
+        self.bot, self.log, self.name = bot, log, bot.name
+
+    def choose_openers(self, view, count):
+        return self.bot.choose_openers(view, count)
+
+    def choose_draw(self, view):
+        self.log.append(view)
+        return self.bot.choose_draw(view)
+
+    def choose_place(self, view):
+        self.log.append(view)
+        return self.bot.choose_place(view)
+
+
+def _replay(rules: GridRules, seed: int, names: list[str]):
+    rng = np.random.default_rng(seed)
+    deck = [int(c) for c in rng.permutation(rules.deck_cards())]
+    views: list = []
+    events: list = []
+    players = [_Recording(make_bot(nm, np.random.default_rng(seed + i)), views) for i, nm in enumerate(names)]
+    first = seed % rules.players
+    res = Hole(rules, players, np.random.default_rng(seed), deck=deck, first=first, on_event=events.append).play()
+
+    game = GridGolfGame({"rules": rules.spec(), "players": rules.players, "grid": rules.grid})
+    game.rules = rules
+    st = game.new_initial_state()
+    st.hole.first = first
+    g, n = rules.grid, rules.players
+    for c in deck[:n * g + 1]:
+        assert st.is_chance_node()
+        st.apply_action(c)
+    seen = iter(views)
+
+    def act(a: int) -> None:
+        assert a in st.legal_actions(), (a, st.legal_actions())
+        st.apply_action(a)
+
+    for ev in events:
+        t = ev["type"]
+        if t == "open":
+            assert st.current_player() == ev["player"]
+            for s in ev["slots"]:
+                act(2 * g + 4 + s)
+            if len(ev["slots"]) < rules.openers:
+                act(3 * g + 4)
+        elif t in ("knock", "draw"):
+            v = next(seen)
+            assert st.current_player() == ev["player"] == v.me
+            assert st.information_state_string(v.me) == view_key(v)
+            if t == "knock":
+                act(2 * g + 3)
+            elif ev["source"] == "stock":
+                act(2 * g + 1)
+                assert st.is_chance_node() and ev["card"] in dict(st.chance_outcomes())
+                st.apply_action(ev["card"])
+            else:
+                act(2 * g + 2)
+        elif t in ("swap", "flip", "pass"):
+            v = next(seen)
+            assert st.information_state_string(v.me) == view_key(v)
+            act(encode_place((t, ev.get("slot", -1)), g))
+    assert st.is_terminal()
+    assert st.returns() == [-float(s) for s in res.strokes]
+    assert st.hole.turn == res.turns and st.hole.reason == res.reason
+    return res
+
+
+@pytest.mark.parametrize("rules,names", [
+    (GridRules(), ["heuristic", "greedy", "random", "heuristic"]),
+    (GridRules(players=3, grid=9, knock="plus10", final_putt=True), ["random", "random", "greedy"]),
+    (parse_rules("danish", players=2, grid=4), ["heuristic", "random"]),
+    (GridRules(players=2, grid=4, openers=1), ["random", "random"]),
+])
+def test_adapter_and_referee_agree_move_for_move(rules, names):
+    reasons = set()
+    for seed in range(6):
+        reasons.add(_replay(rules, seed, names).reason)
+    assert reasons
+
+
+def test_resampling_keeps_the_information_state_and_changes_hidden_cards():
+    rules = GridRules(players=3)
+    game = GridGolfGame({"rules": "default", "players": 3, "grid": 6})
+    hole = Hole(rules, [make_bot("heuristic") for _ in range(3)], np.random.default_rng(1))
+    for p in range(3):
+        hole.up[p][0] = hole.up[p][1] = True
+    v = hole.view(1)
+    st = state_from_view(game, v, np.random.default_rng(2))
+    key = st.information_state_string(1)
+    assert key == view_key(v)
+    grids = set()
+    for k in range(5):
+        other = st.resample_from_infostate(1, rng=np.random.default_rng(10 + k))
+        assert other.information_state_string(1) == key
+        grids.add(repr(other.hole.grid))
+        assert sorted(other.hole.stock + sum(other.hole.grid, [])) == sorted(st.hole.stock + sum(st.hole.grid, []))
+    assert len(grids) > 1
+
+
+def test_spiel_ismcts_plays_legal_holes():
+    rules = GridRules(players=2, grid=4)
+    bots = [make_bot("spiel-ismcts:8", np.random.default_rng(0)), make_bot("heuristic")]
+    res = Hole(rules, bots, np.random.default_rng(5)).play()
+    assert bots[0].decisions > 0 and len(res.strokes) == 2
