@@ -47,7 +47,8 @@ def grid() -> None:
 @grid.command()
 @_table_options()
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
-              help="One bot per player, comma-separated: random, greedy, mc or mc:SAMPLES (default: all greedy).")
+              help="One bot per player, comma-separated: random, greedy, heuristic, mc[:SAMPLES], mc-greedy[:SAMPLES], "
+                   "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all greedy).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
 @click.option("--seed", type=int, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--mc-samples", type=int, default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
