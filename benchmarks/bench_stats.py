@@ -71,6 +71,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--count", type=int, default=10_000)
     ap.add_argument("--rules", default="easy,classic,strict")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--fields", choices=["all", "winnable"], default="all",
+                    help="winnable: the verdict-only census (golfsolve stats --fields winnable)")
     ap.add_argument("--out", default=None, help="keep the run here (default: a temporary directory)")
     ap.add_argument("--from", dest="existing", default=None, help="measure an existing stats directory")
     ap.add_argument("--json", action="store_true")
@@ -80,9 +82,10 @@ def main(argv: list[str] | None = None) -> None:
     else:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(a.out) if a.out else Path(tmp) / "run"
-            spec = CensusSpec(a.start, a.count, parse_rules_list(a.rules), default_chunk_size(a.count, a.jobs))
+            spec = CensusSpec(a.start, a.count, parse_rules_list(a.rules), default_chunk_size(a.count, a.jobs),
+                              a.fields)
             cmd = (f"python benchmarks/bench_stats.py --start {a.start} --count {a.count} --rules {a.rules} "
-                   f"--jobs {a.jobs}")
+                   f"--jobs {a.jobs} --fields {a.fields}")
             t0 = time.perf_counter()
             run_census(out, spec, jobs=a.jobs, command=cmd, progress=None)
             res = measure(out, time.perf_counter() - t0)

@@ -14,7 +14,7 @@ from golfsolve.solitaire.engine import Game, replay
 from golfsolve.solitaire.hint import position_after, rank_moves
 from golfsolve.solitaire.layout import Layout, layout_from_code, layout_from_pysol, make_layout
 from golfsolve.solitaire.rules import CLASSIC, DEAD_KING, EASY, PRESETS, STRICT, Rules, get_rules
-from golfsolve.solitaire.solver import Solver, StockUnknownError, app_score
+from golfsolve.solitaire.solver import Solver, StockUnknownError, app_score, line_wins, nesting_order, nests, pack
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
 
@@ -234,3 +234,30 @@ def test_verdict_only_agrees_with_full_solve(solver, rules):
         else:
             assert quick.best_left is None and quick.app_score is None
             assert quick.to_json()["best_cards_left"] is None
+
+
+def test_rule_sets_nest_only_where_every_line_stays_legal():
+    assert nests(EASY, CLASSIC) and nests(CLASSIC, DEAD_KING) and nests(DEAD_KING, STRICT) and nests(EASY, STRICT)
+    assert not nests(CLASSIC, EASY) and not nests(STRICT, DEAD_KING)
+    # a draw-when-stuck rule set with looser fits may have to remove where the other draws
+    assert not nests(get_rules("easy+stuck"), STRICT)
+    assert nests(get_rules("easy+stuck"), get_rules("easy+stuck"))
+    # other cards: no nesting
+    assert not nests(get_rules("easy+jokers1"), CLASSIC) and not nests(get_rules("easy+empty"), CLASSIC)
+    rule_sets = [STRICT, EASY, DEAD_KING, CLASSIC]
+    assert [rule_sets[i] for i in nesting_order(rule_sets)] == [EASY, CLASSIC, DEAD_KING, STRICT]
+
+
+def test_known_answers_under_looser_rules_give_the_same_answers(solver):
+    other = Solver()
+    for deal in range(1, 25):
+        p = pack(layout_from_pysol(deal))
+        known = []
+        for rules in (EASY, CLASSIC, DEAD_KING, STRICT):
+            for verdict_only in (False, True):
+                got = solver.solve_given(p, rules, known, verdict_only=verdict_only)
+                alone = other.solve_packed(p, rules, verdict_only=verdict_only)
+                assert (got.outcome, got.best_left) == (alone.outcome, alone.best_left), (deal, rules.name)
+                if got.outcome == "won":
+                    assert line_wins(p, rules, got.moves)
+            known.append(solver.solve_given(p, rules, known))

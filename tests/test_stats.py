@@ -79,6 +79,8 @@ def test_chunk_names_sort_in_deal_order():
 
 # -- solving -----------------------------------------------------------------
 def test_solve_chunk_rows_agree_with_the_solver_deal_by_deal():
+    # the chunk solves each deal's rule sets loosest first and reuses what it proved;
+    # every answer must still be the one a solve on its own gives
     df = solve_chunk(7, 3, RULES)
     assert list(df.columns) == list(COLUMNS)
     assert list(zip(df["deal"], df["rules"])) == [(d, r) for d in (7, 8, 9) for r in RULES]
@@ -86,10 +88,24 @@ def test_solve_chunk_rows_agree_with_the_solver_deal_by_deal():
     for row in df.itertuples():
         rules = get_rules(row.rules)
         sol = solver.solve(layout_from_number(row.deal, rules), rules)
-        assert (row.winnable, row.best_left, row.app_score, row.nodes) == (
-            sol.outcome == "won", sol.best_left, sol.app_score, sol.nodes)
+        assert (row.winnable, row.best_left, row.app_score, row.fields) == (
+            sol.outcome == "won", sol.best_left, sol.app_score, "winnable,best_left")
     assert df.loc[df["rules"] == "classic", "code"].str.startswith("GO1-C-").all()
     assert df.loc[df["rules"] == "easy", "code"].iloc[0] == "GO1-E-AAAAAAH"
+
+
+def test_verdict_only_chunk_says_which_fields_it_computed():
+    rules = ("strict", "easy", "classic")  # not in nesting order: the rows keep this order
+    full = solve_chunk(20, 8, rules)
+    quick = solve_chunk(20, 8, rules, fields="winnable")
+    assert list(quick["rules"]) == list(full["rules"])
+    assert (quick["winnable"] == full["winnable"]).all()
+    lost = ~quick["winnable"]
+    assert lost.any() and quick["winnable"].any()
+    assert quick.loc[lost, "best_left"].isna().all() and quick.loc[lost, "app_score"].isna().all()
+    assert (quick.loc[lost, "fields"] == "winnable").all()
+    assert (quick.loc[~lost, "best_left"] == 0).all()
+    assert (quick.loc[~lost, "fields"] == "winnable,best_left").all()
 
 
 def test_baseline_has_every_deal_under_every_rule_set_once(baseline):

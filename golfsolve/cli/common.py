@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
-from typing import NoReturn, Optional
+from pathlib import Path
+from typing import Callable, NoReturn, Optional, TypeVar
 
 import click
 
@@ -12,6 +14,8 @@ from ..errors import InputError
 from ..text import plural  # noqa: F401 - shared by the command modules
 from ..solitaire.layout import Layout, load_layout
 from ..solitaire.rules import Rules, get_rules
+
+T = TypeVar("T")
 
 
 #: ``--rules NAME``, the rule set overriding what the deal's source says
@@ -47,9 +51,35 @@ def fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
-def raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
-    """A SIGTERM handler: stop a long run as cleanly as Ctrl-C does (finished chunks stay)."""
+def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt
+
+
+def run_long(job: Callable[[], T], out: Path) -> T:
+    """Run ``job``, a batch run writing into the run folder ``out``.
+
+    SIGTERM (kill, a batch system) stops it as cleanly as Ctrl-C does; either way the
+    finished chunks stay, and one line says how many and how to finish (exit 130).
+    """
+    from ..stats.runfolder import RunFolder, read_manifest, status
+
+    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        return job()
+    except KeyboardInterrupt:
+        st = status(RunFolder(out, read_manifest(out)))
+        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
+             "run the same command with --resume to finish", 130)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+
+
+def check_workers(n: Optional[int], option: str) -> None:
+    """Worker processes: at least 1, and not so many that the machine drowns in them."""
+    from ..stats.runfolder import MAX_WORKERS
+
+    if n is not None and not 1 <= n <= MAX_WORKERS:
+        raise InputError(f"{option} must be from 1 to {MAX_WORKERS}, not {n}")
 
 
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:

@@ -30,7 +30,7 @@ def rate(codes, rules_spec, games, seed, as_json):
 
     Example: golfsolve rate GO1-C-AAAAAAB GO1-C-AAAAAAC
     """
-    rules = get_rules(rules_spec) if rules_spec else None
+    rules = get_rules(rules_spec) if rules_spec is not None else None
     layouts = [load_layout(c, None, None, rules) for c in codes]  # every code checked before any work
     solver = Solver()
     out = [rate_deal(lay, lay.rules, games, seed, solver) for lay in layouts]

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import shlex
-import signal
 
 import click
 
-from ..errors import InputError
 from ..solitaire.fairvalue import odds as odds_of
-from .common import echo_json, fail, get_layout, layout_options, plural, raise_interrupt
+from .common import check_workers, echo_json, get_layout, layout_options, run_long
 
 
 @click.command()
@@ -79,11 +77,10 @@ def fair_stats(start_number, count, rules_list, samples, first_samples, seed, wo
     from ..stats.census import parse_rules_list
     from ..stats.fairstats import (FairSpec, MAX_DEFAULT_CHUNK, load_fair_results, read_fair_manifest,
                                    run_fair_stats, spec_from_manifest, write_fair_report)
-    from ..stats.runfolder import RunFolder, check_out_dir, default_chunk_size, manifest_path, status
+    from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path
 
     names = parse_rules_list(rules_list) if rules_list is not None else None
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+    check_workers(workers, "--workers")
     out = check_out_dir(out_dir, create=False)
     old = spec_from_manifest(read_fair_manifest(out)) if (resume or extend) and manifest_path(out) else None
     if old is not None:
@@ -106,16 +103,8 @@ def fair_stats(start_number, count, rules_list, samples, first_samples, seed, wo
             "--rules", ",".join(spec.rules), "--samples", str(spec.samples), "--first-samples", str(spec.first),
             "--seed", str(spec.seed), "--chunk-size", str(spec.chunk_size), "--workers", str(workers),
             "--out", str(out)]
-    old_term = signal.signal(signal.SIGTERM, raise_interrupt)
-    try:
-        inv = run_fair_stats(out, spec, resume=resume, extend=extend, workers=workers, command=shlex.join(argv),
-                             progress=False if quiet or as_json else None)
-    except KeyboardInterrupt:
-        st = status(RunFolder(out, read_fair_manifest(out)))
-        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
-             "run the same command with --resume to finish", 130)
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
+    inv = run_long(lambda: run_fair_stats(out, spec, resume=resume, extend=extend, workers=workers,
+                                          command=shlex.join(argv), progress=False if quiet or as_json else None), out)
     for r in inv["repaired"]:
         click.echo(f"golfsolve: note: played again: {r}", err=True)
     paths = write_fair_report(out)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import signal
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -13,7 +12,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
-from .common import check_seed, echo_json, fail, plural, raise_interrupt
+from .common import check_seed, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -48,7 +47,8 @@ def grid() -> None:
 @grid.command()
 @_table_options()
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
-              help="One bot per player, comma-separated: random, greedy, mc or mc:SAMPLES (default: all greedy).")
+              help="One bot per player, comma-separated: random, greedy, heuristic, mc[:SAMPLES], mc-greedy[:SAMPLES], "
+                   "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all greedy).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
 @click.option("--seed", type=int, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--mc-samples", type=int, default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
@@ -74,14 +74,13 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     from ..grid.bots import parse_bots
     from ..grid.report import report_data
     from ..grid.tournament import simulate as run
-    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, interrupted_status,
-                                  load_tournament, run_grid_simulate, spec_from_manifest)
+    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, load_tournament,
+                                  run_grid_simulate, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path, read_manifest
 
-    if (resume or extend or chunk_size is not None or fmt == "csv") and out_dir is None:
-        raise InputError("--resume, --extend, --chunk-size and --format csv need --out DIR")
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+    if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
+        raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
+    check_workers(workers, "--workers")
     check_seed(seed)
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
     old = None
@@ -129,16 +128,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                 "--chunk-size", str(spec.chunk_size), "--workers", str(workers), "--out", str(out)]
         if mc_samples is not None:
             argv += ["--mc-samples", str(mc_samples)]
-        old_term = signal.signal(signal.SIGTERM, raise_interrupt)
-        try:
-            inv = run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
-                                    command=shlex.join(argv), progress=False if quiet or as_json else None)
-        except KeyboardInterrupt:
-            st = interrupted_status(out)
-            fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
-                 "run the same command with --resume to finish", 130)
-        finally:
-            signal.signal(signal.SIGTERM, old_term)
+        inv = run_long(lambda: run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
+                                                 command=shlex.join(argv),
+                                                 progress=False if quiet or as_json else None), out)
         for r in inv["repaired"]:
             click.echo(f"golfsolve: note: played again: {r}", err=True)
         t = load_tournament(out)
@@ -185,17 +177,46 @@ def _c(card: Optional[int], symbols: bool) -> str:
     return "??" if card is None else card_str(card, symbols)
 
 
+def _grid_rows(cards: Sequence[Optional[int]], rules, symbols: bool, numbered: bool) -> list[str]:
+    """A grid as rows of cells; a face-up card that cancels is marked with '='."""
+    from ..grid.scoring import cancel_mask
+
+    keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(cards)]
+    canc = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
+    rows = []
+    for r in range(rules.rows):
+        cells = []
+        for c in range(rules.cols):
+            i = r * rules.cols + c
+            cell = f"{_c(cards[i], symbols):>3}{'=' if canc[i] and cards[i] is not None else ' '}"
+            cells.append(f"[{i + 1}] {cell}" if numbered else cell)
+        rows.append("  ".join(cells))
+    return rows
+
+
+def _shows(cards: Sequence[Optional[int]], rules) -> int:
+    """Points of the face-up cards that do not cancel."""
+    from ..grid.scoring import cancel_mask
+
+    keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(cards)]
+    canc = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
+    return sum(rules.card_value(c) for c, m in zip(cards, canc) if c is not None and not m)
+
+
 def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
-    """Every grid (face-down cards as ??, slots numbered from 1), the discard top and the stock."""
+    """Every grid drawn as a grid (face-down cards as ??, slots numbered from 1, cancelling
+    cards marked '='), what each shows, the discard top and the stock."""
     rules = view.rules
     out = []
     for p, gr in enumerate(view.grids):
         tag = f"{names[p]}{' *' if p == view.me else ''}"
-        for r in range(rules.rows):
-            cells = "  ".join(f"[{r * rules.cols + c + 1}] {_c(gr[r * rules.cols + c], symbols):>3}" for c in range(rules.cols))
-            out.append(f"{tag if r == 0 else '':<14}{cells}")
+        rows = _grid_rows(gr, rules, symbols, numbered=True)
+        for r, line in enumerate(rows):
+            extra = f"   shows {_shows(gr, rules)}" if r == 0 else ""
+            out.append(f"{tag if r == 0 else '':<14}{line}{extra}")
     top = _c(view.top, symbols) if view.discard else "--"
-    out.append(f"discard: {top}   stock: {view.stock_size} cards" + ("   (last lap)" if view.ending else ""))
+    out.append(f"discard: {top}   stock: {view.stock_size} cards" + ("   (last lap)" if view.ending else "")
+               + "   (= cancels)")
     return "\n".join(out)
 
 
@@ -230,22 +251,37 @@ def ask(prompt: str) -> str:
         return ans
 
 
-def _why_not(view, act) -> str:
-    """Why a placement the player typed is not allowed, in the player's words."""
-    n = view.rules.grid
+
+def why_not_draw(view, pick: Optional[str]) -> str:
+    """Why a draw answer is refused, in a sentence."""
+    if pick == "discard" and not view.discard:
+        return "the discard pile is empty"
+    if pick == "knock":
+        return "knocking is not in these rules" if view.rules.knock == "off" else \
+            "the hole is already ending: no more knocks"
+    return "answer s (stock), d (discard)" + (" or k (knock)" if "knock" in view.legal_draws() else "")
+
+
+def why_not_place(view, act) -> str:
+    """Why a placement answer is refused, in a sentence."""
+    g = view.rules.grid
     if act is None:
-        return "that is not an answer I can read"
+        return "answer with a slot number, 'f N' or 'p'"
     kind, slot = act
-    if kind != "pass" and not 0 <= slot < n:
-        return f"there is no slot {slot + 1}; the slots are 1 to {n}"
-    if kind in ("flip", "pass") and view.source != "stock":
+    if kind != "pass" and not 0 <= slot < g:
+        return f"slots are numbered 1 to {g}"
+    if kind != "swap" and view.source == "discard":
         return "a card taken from the discard must be swapped into your grid"
-    if kind == "flip" and view.grids[view.me][slot] is not None:
-        return f"slot {slot + 1} is face up already; turn a face-down card"
+    if kind == "flip":
+        if not view.rules.throw_and_turn:
+            return "these rules have no 'throw away and turn': swap it in" + \
+                (" or throw it away with 'p'" if view.can_pass() else "")
+        return f"slot {slot + 1} is already face up: you can only turn a face-down card"
     if kind == "pass":
-        return "throwing the card away without turning one is only allowed with one face-down card left " \
-               "(final putt) or with +no-flip"
-    return "the rules do not allow that here"
+        if view.rules.final_putt:
+            return "the final putt needs exactly one face-down card left"
+        return "these rules do not let you throw a card away without turning one (no final putt)"
+    return "not allowed"
 
 
 class HumanPlayer:
@@ -281,18 +317,19 @@ class HumanPlayer:
             pick = {"s": "stock", "d": "discard", "k": "knock"}.get(ans[:1])
             if pick in legal:
                 return pick
-            click.echo(f"  answer {opts}")
+            click.echo(f"  not allowed: {why_not_draw(view, pick)}; answer {opts}")
 
     def choose_place(self, view):
         legal = view.legal_placements()
         card = _c(view.drawn, self.symbols)
         opts = "slot number to swap it in"
         if view.source == "stock":
-            opts += ", 'f N' to throw it away and turn slot N"
+            if view.rules.throw_and_turn:
+                opts += ", 'f N' to throw it away and turn slot N"
             if ("pass", -1) in legal:
                 opts += ", 'p' to throw it away"
         while True:
-            ans = self._ask(f"You hold {card}: {opts}:")
+            ans = self._ask(f"You hold {card} (from the {view.source}): {opts}:")
             parts = ans.split()
             try:
                 if parts and parts[0] == "p":
@@ -305,25 +342,40 @@ class HumanPlayer:
                 act = None
             if act in legal:
                 return act
-            click.echo(f"  not allowed: {_why_not(view, act)} (answer: {opts})")
+            click.echo(f"  not allowed: {why_not_place(view, act)} (answer: {opts})")
 
 
-def _narrate(names: list[str], human: int, symbols: bool):
+def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any]):
+    """Tell the table what happens: the hole, who starts, the totals, and every bot move
+    (where it drew from, what it put where)."""
+    c = lambda x: card_str(x, symbols)  # noqa: E731
+
     def on_event(ev: dict[str, Any]) -> None:
+        t = ev["type"]
         p = ev.get("player")
+        if t == "deal":
+            match["hole"] += 1
+            tot = ", ".join(f"{names[i]} {v}" for i, v in enumerate(match["totals"]))
+            starts = "you play" if ev["first"] == human else f"{names[ev['first']]} plays"
+            click.echo(f"\n=== Hole {match['hole']} of {match['holes']}: {starts} first"
+                       f" (running totals: {tot}) ===")
+            return
         if p == human or p is None:
-            if ev["type"] == "recycle":
+            if t == "recycle":
                 click.echo(f"  the discard pile is shuffled into a new stock ({ev['cards']} cards)")
-            elif ev["type"] == "end":
+            elif t == "end":
                 click.echo(f"Hole over ({ev['reason']}).")
             return
         who = names[p]
-        c = lambda x: card_str(x, symbols)  # noqa: E731
-        t = ev["type"]
         if t == "open":
             click.echo(f"  {who} turns {' '.join(c(x) for x in ev['cards'])}")
         elif t == "knock":
             click.echo(f"  {who} knocks: everyone else has one last turn")
+        elif t == "draw":
+            if ev["source"] == "discard":
+                click.echo(f"  {who} takes {c(ev['card'])} from the discard")
+            else:
+                click.echo(f"  {who} draws from the stock")
         elif t == "swap":
             click.echo(f"  {who} puts {c(ev['card'])} in slot {ev['slot'] + 1} and throws {c(ev['out'])}")
         elif t == "flip":
@@ -365,11 +417,17 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     symbols = not plain
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
 
+    match = {"hole": 0, "holes": rules.holes, "totals": [0] * players}
+
     def on_hole(h, res, card) -> None:
-        click.echo("Final grids:")
+        click.echo("Final grids (= cancels):")
         for p, gr in enumerate(res.grids):
-            click.echo(f"  {names[p]:<14}{' '.join(card_str(c, symbols) for c in gr)}   {res.strokes[p]:>4}")
+            for r, line in enumerate(_grid_rows(gr, rules, symbols, numbered=False)):
+                tail = f"   {res.strokes[p]:>4} strokes" + (f" (raw {res.raw[p]}, failed knock)"
+                                                          if res.strokes[p] != res.raw[p] else "") if r == 0 else ""
+                click.echo(f"  {names[p] if r == 0 else '':<14}{line}{tail}")
         card.names = names
+        match["totals"] = card.totals
         click.echo(card.render())
         if h + 1 < rules.holes:
             ask("Press Enter for the next hole")
@@ -377,7 +435,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     click.echo(f"Grid Golf: {rules.describe()}   (h for help, q to leave)")
     try:
         res = play_match(rules, seats, np.random.default_rng(game_ss), on_hole=on_hole,
-                         on_event=_narrate(names, 0, symbols))
+                         on_event=_narrate(names, 0, symbols, match))
     except QuitMatch as e:
         click.echo(f"Match left unfinished: {e}.")
         return

@@ -59,6 +59,9 @@ def main(argv: list[str] | None = None) -> None:
         fail(_one_line(msg) + where, e.exit_code)
     except InputError as e:
         fail(_one_line(str(e)), 2)
+    except UnicodeDecodeError as e:
+        # only what the user typed or piped in is decoded as text; files have their own checks
+        fail(f"the input is not UTF-8 text (byte {e.object[e.start:e.start + 1]!r} at position {e.start})", 2)
     except KeyboardInterrupt:
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)

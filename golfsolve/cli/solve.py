@@ -42,7 +42,7 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
     Examples: golfsolve solve GO1-E-AAAAAAB; golfsolve solve --pysol 1-1000 --rules classic
     """
-    rules = get_rules(rules_spec) if rules_spec else None
+    rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol or codes_from):
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
     if codes_from is not None and codes_from.name == "<stdin>" and "-" in layout_files:
@@ -87,10 +87,11 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     bar = tqdm(total=total, unit="deal", file=sys.stderr, delay=0.5, leave=False,
                disable=quiet or not sys.stderr.isatty() or sys.stdout.isatty())
     bad = unknown = 0
+    first_bad = None
     for item in solve_many(deals, node_limit=node_limit, verdict_only=verdict_only):
         if isinstance(item, BadLine):
             bad += 1
-            click.echo(f"golfsolve: line {item.line}: {item.error}", err=True)
+            first_bad = first_bad or item  # its error record is in the output; stderr gets one line at the end
         else:
             unknown += item[1].outcome == "unknown"
         # one line per deal, flushed, so a reader sees each answer as it comes
@@ -98,8 +99,11 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
         sys.stdout.flush()
         bar.update()
     bar.close()
-    if bad or unknown:
-        raise SystemExit(2 if bad else 1)
+    if bad:
+        fail(f"{plural(bad, 'line')} of --codes-from {'is' if bad == 1 else 'are'} not a deal code (first: line "
+             f"{first_bad.line}: {first_bad.error}); each has an error record in the output", 2)
+    if unknown:
+        raise SystemExit(1)
 
 
 @click.command()
@@ -110,7 +114,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.option("--fair", is_flag=True,
               help="Don't peek at the stock: forget its order and rank moves by their value without it "
                    "(exact when few cards are unknown; see docs/fair.md).")
-@click.option("--samples", type=click.IntRange(min=1), default=48, show_default=True,
+@click.option("--samples", type=click.IntRange(min=1), default=40, show_default=True,
               help="Sampled stock orders for --fair.")
 @click.option("--seed", type=int, default=0, help="Random seed for --fair.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=0, help="Per-move state limit (0: none).")
@@ -143,6 +147,8 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
         ranked = rank_moves(game, node_limit=node_limit)
     except StockUnknownError as e:
         fail(f"{e}; try 'golfsolve hint --fair'", 1)
+    if not ranked:  # no remove fits and the next stock card is not known, so a draw cannot be judged
+        fail("no card fits the discard and the next stock card is unknown; try 'golfsolve hint --fair'", 1)
     if as_json:
         echo_json({"deal": lay.name, "moves_played": " ".join(parse_moves(moves_text)),
                    "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]})

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 from pathlib import Path
 from typing import Optional
 
 import click
 
 from ..errors import InputError
-from .common import echo_json, fail, plural, raise_interrupt
+from .common import check_workers, echo_json, plural, run_long
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -46,10 +45,13 @@ def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Opt
 @click.option("--scheduler", default=None, envvar="DASK_SCHEDULER_ADDRESS", metavar="ADDRESS",
               help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
                    "else a private cluster on this machine).")
+@click.option("--fields", type=click.Choice(["all", "winnable"]), default=None,
+              help="all (default): winnable and the fewest cards left; winnable: the verdict only, much faster "
+                   "(a lost deal's best_left is left empty).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, jobs, chunk_size, engine, scheduler,
-          quiet, as_json):
+          fields, quiet, as_json):
     """Solve every deal of a range under several rule sets; write Parquet chunks to DIR.
 
     One row per deal and rule set: deal, code, rules, winnable, best_left (cards left under
@@ -59,7 +61,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     Example: golfsolve stats --start GO1-E-AAAAAAA --count 2000 --out stats-2000
     """
     from ..stats.census import (CensusSpec, DEFAULT_RULES, default_chunk_size, load_results, parse_rules_list,
-                                read_manifest, run_census, run_status, spec_from_manifest)
+                                read_manifest, run_census, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, manifest_path
 
     start = _start_number(start_code, start_number)
@@ -69,8 +71,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         raise InputError("--scheduler needs --engine dask")
     if engine == "local":
         scheduler = None
-    if jobs is not None and jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    check_workers(jobs, "--jobs")
     out = check_out_dir(out_dir, create=False)
     old = spec_from_manifest(read_manifest(out)) if (resume or extend) and manifest_path(out) else None
     if old is not None:
@@ -79,6 +80,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         start = old.start if start is None else start
         count = old.count if count is None else count
         chunk_size = old.chunk_size if chunk_size is None else chunk_size
+        fields = old.fields if fields is None else fields
         if extend and rules is not None:
             rules = old.rules + tuple(r for r in rules if r not in old.rules)
         rules = old.rules if rules is None else rules
@@ -88,27 +90,20 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     rules = rules or DEFAULT_RULES
     n_jobs = jobs or os.cpu_count() or 1
     spec = CensusSpec(start, count, tuple(rules),
-                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs))
+                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs), fields or "all")
     argv = ["golfsolve", "stats", "--start-number", str(spec.start), "--count", str(spec.count),
             "--rules", ",".join(spec.rules), "--out", str(out), "--chunk-size", str(spec.chunk_size)]
+    if spec.fields != "all":
+        argv += ["--fields", spec.fields]
     if jobs is not None:
         argv += ["--jobs", str(jobs)]
     if engine == "dask":
         argv += ["--engine", "dask"] + (["--scheduler", scheduler] if scheduler else [])
     if resume or extend:
         argv.append("--extend" if extend else "--resume")
-    # SIGTERM (kill, a batch system) stops a run as cleanly as Ctrl-C does.
-    old_term = signal.signal(signal.SIGTERM, raise_interrupt)
-    try:
-        result = run_census(out, spec, resume=resume, extend=extend, engine=engine, jobs=n_jobs, scheduler=scheduler,
-                            command=shlex.join(argv), progress=False if quiet or as_json else None)
-    except KeyboardInterrupt:
-        st = run_status(out)
-        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} ({st['deals_done']} of "
-             f"{plural(st['deals_total'], 'deal')}) are saved in {out}; run the same command with --resume to finish",
-             130)
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
+    result = run_long(lambda: run_census(out, spec, resume=resume, extend=extend, engine=engine, jobs=n_jobs,
+                                         scheduler=scheduler, command=shlex.join(argv),
+                                         progress=False if quiet or as_json else None), out)
     df = load_results(out)
     rates = {r: float(df.loc[df["rules"] == r, "winnable"].mean()) for r in spec.rules}
     if as_json:

@@ -192,7 +192,7 @@ def kernel_tables(rules: GridRules, max_turns: int = MAX_TURNS) -> tuple[np.ndar
 DEFAULT_SAMPLES = 100
 #: Default ISMCTS iterations per decision, and its exploration constant (in strokes).
 DEFAULT_ITERATIONS = 1000
-UCB_C = 4.0
+UCB_C = 10.0
 #: Play-outs of ``mc`` and ``ismcts`` stop after this many turns (0: at the end of the
 #: hole) and score the searcher's grid as it then lies; see docs/grid.md for the trade.
 DEFAULT_HORIZON = 0
@@ -404,7 +404,7 @@ class ISMCTSBot(_Searcher):
 
 
 
-class GreedyMCBot(Bot):
+class GreedyMCBot(_Searcher):
     """Today's Monte Carlo, kept as a yardstick (``mc-greedy``): like :class:`MCBot` but
     the rollouts are played by the greedy policy (:mod:`.rollout`)."""
 
@@ -416,81 +416,20 @@ class GreedyMCBot(Bot):
         if samples < 1:
             raise InputError(f"Monte Carlo samples must be at least 1, not {samples}")
         self.samples = samples
-        self._plan: Optional[tuple[int, int]] = None
-        self._tables: dict[GridRules, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        self.decisions = 0
-
-    def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
-        return list(range(count))
 
     def _arrays(self, view: PlayerView):
-        rules = view.rules
-        if rules not in self._tables:
-            self._tables[rules] = kernel_tables(rules)
-        prm, key_tab, val100 = self._tables[rules]
-        n, g = rules.players, rules.grid
-        grid0 = np.zeros((n, g), np.int64)
-        up0 = np.zeros((n, g), np.bool_)
-        for p, gr in enumerate(view.grids):
-            for i, c in enumerate(gr):
-                if c is not None:
-                    grid0[p, i] = c
-                    up0[p, i] = True
-        cap = len(rules.deck_cards()) + 2
-        disc0 = np.zeros(cap, np.int64)
-        disc0[:len(view.discard)] = view.discard
-        st0 = np.zeros(R.N_ST, np.int64)
-        st0[R.S_SL] = view.stock_size
-        st0[R.S_DL] = len(view.discard)
-        st0[R.S_CUR] = view.me
-        st0[R.S_ENDS] = view.turns_left
-        st0[R.S_KNOCKER] = -1 if view.knocker is None else view.knocker
-        st0[R.S_CLOSER] = -1 if view.closer is None else view.closer
-        st0[R.S_STALL] = view.stall
-        st0[R.S_TURN] = view.turn
-        pool = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.unseen, dtype=np.int64))
-        known = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.stock_known, dtype=np.int64))
-        n_hidden = int((~up0).sum())
-        if len(pool) - n_hidden + len(known) != view.stock_size:
-            raise AssertionError("view is inconsistent: unseen cards do not fill the hidden slots and stock")
-        return grid0, up0, disc0, st0, pool, known, prm, key_tab, val100
+        """The view as the greedy kernel's arrays (no unseen-pool summary)."""
+        grid0, up0, disc0, st0, pool, known, _ucnt, _pub = view_arrays(view, self.tables(view.rules))
+        return (grid0, up0, disc0, st0, pool, known) + self.tables(view.rules)
 
-    def _evaluate(self, view: PlayerView, kinds: list[int], slots: list[int], drawn: int) -> np.ndarray:
+    def _best(self, view, kinds, slots, drawn) -> int:
         grid0, up0, disc0, st0, pool, known, prm, key_tab, val100 = self._arrays(view)
         seed = int(self.rng.integers(2**31 - 1))
         self.decisions += 1
-        return R.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, view.me, drawn,
-                             np.array(kinds, np.int64), np.array(slots, np.int64), self.samples, seed,
-                             prm, key_tab, val100)
-
-    def choose_draw(self, view: PlayerView) -> str:
-        legal = view.legal_draws()
-        kinds, slots = [R.A_STOCK], [-1]
-        if DISCARD in legal:
-            kinds += [R.A_DISCARD_SWAP] * view.rules.grid
-            slots += list(range(view.rules.grid))
-        if KNOCK in legal:
-            kinds.append(R.A_KNOCK)
-            slots.append(-1)
-        means = self._evaluate(view, kinds, slots, -1)
-        best = int(np.argmin(means))
-        if kinds[best] == R.A_DISCARD_SWAP:
-            self._plan = (view.turn, slots[best])
-            return DISCARD
-        self._plan = None
-        return KNOCK if kinds[best] == R.A_KNOCK else STOCK
-
-    def choose_place(self, view: PlayerView) -> Placement:
-        assert view.drawn is not None
-        if view.source == DISCARD and self._plan is not None and self._plan[0] == view.turn:
-            return (SWAP, self._plan[1])
-        legal = view.legal_placements()
-        code = {SWAP: R.A_SWAP, FLIP: R.A_FLIP, PASS: R.A_PASS}
-        means = self._evaluate(view, [code[k] for k, _ in legal], [s for _, s in legal], view.drawn)
-        return legal[int(np.argmin(means))]
-
-
-BOT_KINDS = ("random", "greedy", "heuristic", "mc", "mc-greedy", "ismcts")
+        means = R.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, view.me, drawn,
+                              np.array(kinds, np.int64), np.array(slots, np.int64), self.samples, seed,
+                              prm, key_tab, val100)
+        return int(np.argmin(means))
 
 
 #: Extra bot kinds (name -> factory(rng, name)), e.g. the outside heuristics the
@@ -532,7 +471,11 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
         n = _count(spec, arg, "ISMCTS iteration count") if arg else DEFAULT_ITERATIONS
         return ISMCTSBot(rng, name=s, iterations=n)
     if kind == "spiel-ismcts":
-        from .spiel import SpielISMCTSBot  # optional extra: open_spiel
+        try:
+            from .spiel import SpielISMCTSBot  # optional extra: open_spiel
+        except ImportError:
+            raise InputError("bot 'spiel-ismcts' needs the optional OpenSpiel package: "
+                             "pip install -e '.[spiel]'") from None
 
         return SpielISMCTSBot(rng, name=s, simulations=_count(spec, arg, "simulation count") if arg else None)
     raise InputError(f"unknown bot {spec!r} (known: random, greedy, heuristic, mc, mc:SAMPLES, mc-greedy, "

@@ -225,7 +225,8 @@ def opp_min_est(grid, up, p, prm, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_
 def h_place(grid, up, p, card, from_discard, ending, prm, hp, key_tab, val100, ucnt, pub,
             scr_c, scr_k, scr_x, keys, canc, gains):
     """The heuristic's placement of ``card`` (``card < 0``: an average unseen card, for
-    comparing): (kind, slot, gain in hundredths of the best allowed swap).
+    comparing): (kind, slot, score in hundredths: the estimated gain, plus ``hp[H_PROG]``
+    for turning a face-down card).
 
     ``gains[i]`` receives the estimated gain of swapping into slot ``i`` (``gains`` holds
     ``grid + cols`` floats; the tail is scratch).

@@ -11,6 +11,7 @@ matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .ratings import rate_bots  # noqa: E402
 from .tournament import Tournament, all_differences, bot_summary  # noqa: E402
 
 
@@ -32,11 +33,14 @@ def report_data(t: Tournament) -> dict[str, Any]:
     """Everything the report shows, as plain values (the ``--json`` output)."""
     s = bot_summary(t)
     h = t.holes
+    kinds = h["bot"].nunique()
     return {
         "meta": t.meta(),
         "holes_played": int(h[["match", "hole"]].drop_duplicates().shape[0]),
         "bots": s.to_dict(orient="records"),
         "differences": all_differences(t),
+        # Beside the pairwise differences, one scale for every bot once there are three or more.
+        "ratings": rate_bots(t) if kinds > 2 else [],
         "end_reasons": {str(k): int(v) for k, v in
                         h.drop_duplicates(["match", "hole"])["reason"].value_counts().items()},
     }
@@ -100,6 +104,11 @@ def render_markdown(t: Tournament, data: dict[str, Any]) -> str:
         for d in data["differences"]:
             lines.append(f"| {d['a']} − {d['b']} | {d['diff']:+.2f} | [{d['lo']:+.2f}, {d['hi']:+.2f}] | "
                          f"{'yes' if d['significant'] else 'no'} |")
+    if data.get("ratings"):
+        lines += ["", "## Ratings (openskill Plackett-Luce, one rated game per match)", "",
+                  "| bot | mu | sigma | ordinal (mu − 3σ) |", "|---|---:|---:|---:|"]
+        for r in data["ratings"]:
+            lines.append(f"| {r['bot']} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |")
     lines += ["", "How holes ended: " + ", ".join(f"{k} {v}" for k, v in data["end_reasons"].items()), "",
               "![strokes per hole](strokes.png)", "", "![distribution](distribution.png)", "", "![win rates](wins.png)", ""]
     return "\n".join(lines)

@@ -228,27 +228,47 @@ def _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out):
 
 
 @njit(cache=True)
-def _ucb_pick(n_arr, w_arr, legal, total, c_ucb):
-    """The legal action with the lowest mean strokes minus the exploration bonus
-    (untried actions first, in order)."""
+def _ucb_pick(n_arr, w_arr, legal, total, c_ucb, default):
+    """The legal action with the lowest mean strokes minus the exploration bonus.
+
+    ``default`` (the heuristic's choice, or -1) is tried first, and untried actions are
+    valued at its mean (first-play urgency) rather than forced in one by one, so a node's
+    value is not dragged down by trying every poor action before the good one.
+    """
+    if default >= 0 and n_arr[default] == 0:
+        return default
+    fpu = 0.0
+    if default >= 0:
+        fpu = w_arr[default] / n_arr[default]
     best = -1
     best_v = 1e18
+    lt = np.log(total + 1.0)
     for a in range(n_arr.shape[0]):
         if not legal[a]:
             continue
         if n_arr[a] == 0:
-            return a
-        v = w_arr[a] / n_arr[a] - c_ucb * np.sqrt(np.log(total + 1.0) / n_arr[a])
+            if default < 0:
+                return a
+            v = fpu - c_ucb * np.sqrt(lt)
+        else:
+            v = w_arr[a] / n_arr[a] - c_ucb * np.sqrt(lt / n_arr[a])
         if v < best_v:
             best_v = v
             best = a
     return best
 
 
+#: Exploration below a stock draw, relative to the root's: the root must keep trying every
+#: draw, but each exploratory placement under "stock" also lowers that draw's mean.
+PLACE_C = 0.3
+
+
 @njit(cache=True)
 def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kind, cand_slot, place_legal,
            iterations, c_ucb, seed, prm, hp, key_tab, val100, horizon):
-    """Single-observer ISMCTS over the searcher's own turn; returns visits per root candidate.
+    """Single-observer ISMCTS over the searcher's own turn; returns (visits, total strokes)
+    per root candidate (for a stock draw, the total backs up each drawn card's best
+    placement).
 
     Root candidates are ``cand_kind``/``cand_slot`` (as :func:`h_mc_evaluate`). Below an
     ``A_STOCK`` root action the information set is the drawn card's cancel key; there the
@@ -267,6 +287,8 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     pn = np.zeros((N_KEYS, na), np.float64)
     pw = np.zeros((N_KEYS, na), np.float64)
     root_legal = np.ones(nc, np.bool_)
+    best_k = np.zeros(N_KEYS, np.float64)
+    stock_sum = 0.0
     wgrid = np.zeros((n, g), np.int64)
     grid = np.zeros((n, g), np.int64)
     up = np.zeros((n, g), np.bool_)
@@ -289,7 +311,7 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
         st[:] = st0
         ucnt[:] = ucnt0
         pub[:] = pub0
-        a = _ucb_pick(rn, rw, root_legal, it, c_ucb)
+        a = _ucb_pick(rn, rw, root_legal, it, c_ucb, -1)
         kind = cand_kind[a]
         kidx = -1
         pa = -1
@@ -300,7 +322,10 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
                     hb += 1
             card = h_stock_card(stock, st, key_tab, val100, ucnt, pub)
             kidx = key_tab[card] + KEY_OFF
-            pa = _ucb_pick(pn[kidx], pw[kidx], place_legal, kn[kidx], c_ucb)
+            hk, hs, _g = h_place(grid, up, me, card, False, st[S_ENDS] >= 0, prm, hp, key_tab, val100, ucnt, pub,
+                                 sc, sk, sx, keys, canc, gains)
+            dflt = hs if hk == A_SWAP else (g + hs if hk == A_FLIP else 2 * g)
+            pa = _ucb_pick(pn[kidx], pw[kidx], place_legal, kn[kidx], c_ucb * PLACE_C, dflt)
             if pa < g:
                 pk, ps = A_SWAP, pa
             elif pa < 2 * g:
@@ -319,6 +344,16 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
             kn[kidx] += 1
             pn[kidx, pa] += 1
             pw[kidx, pa] += r
+            # The stock draw is worth what its best placement is worth for each card drawn,
+            # not the mean over the placements being tried (max backup): the sum over cards
+            # of visits times the best placement's mean.
+            bk = 1e18
+            for b in range(na):
+                if pn[kidx, b] > 0 and pw[kidx, b] / pn[kidx, b] < bk:
+                    bk = pw[kidx, b] / pn[kidx, b]
+            stock_sum += kn[kidx] * bk - (kn[kidx] - 1) * best_k[kidx]
+            best_k[kidx] = bk
+            rw[a] = stock_sum
     return rn, rw
 
 

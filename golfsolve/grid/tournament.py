@@ -56,12 +56,13 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
         raise InputError(f"--matches must be at least 1, not {matches}")
     for b in bots:
         make_bot(b)
-    root = np.random.SeedSequence(seed)
-    seqs = root.spawn(first_match + matches)[first_match:]
     hole_rows: list[tuple] = []
     match_rows: list[tuple] = []
-    for k, ss in enumerate(seqs):
+    for k in range(matches):
         m = first_match + k
+        # match m's sequence is SeedSequence(seed).spawn(...)[m], made directly: a run continued
+        # at match 1,000,000 does not first make a million sequences
+        ss = np.random.SeedSequence(seed, spawn_key=(m,))
         game_ss, *bot_ss = ss.spawn(n + 1)
         entries = [(s + m) % n for s in range(n)]  # seat -> entry
         players = [make_bot(bots[e], np.random.default_rng(bot_ss[s]), samples) for s, e in enumerate(entries)]

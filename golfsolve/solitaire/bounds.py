@@ -152,3 +152,4 @@ def cards_left_bound(T, S, s, top, n_left, links):
 
 #: How much :func:`raw_bound` can rise with one remove (see there).
 REMOVE_RISE = 2
+

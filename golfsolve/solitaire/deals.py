@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, TextIO, Union
 
+from ..errors import InputError
 from .dealcode import DealCodeError, parse_code
 from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
 from .rules import EASY, Rules
@@ -111,6 +112,10 @@ class BadLine:
         return {"line": self.line, "input": self.text, "error": self.error}
 
 
+#: The longest line :func:`code_lines` reads whole.
+MAX_LINE = 1024
+
+
 def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[Layout, BadLine]]:
     """One deal code per line of ``stream``, dealt as each line arrives.
 
@@ -118,7 +123,16 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
     yields a :class:`BadLine` in its place, so one typo in 10,000 codes costs one record,
     not the run.
     """
-    for n, raw in enumerate(stream, start=1):
+    n = 0
+    while True:
+        # a line is read in bounded pieces, so a file with no line breaks (/dev/zero) cannot fill memory
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        n += 1
+        if len(raw) > MAX_LINE:
+            raise InputError(f"line {n} of the deal codes is longer than {MAX_LINE} characters; give one deal "
+                             "code per line")
         text = raw.strip()
         if not text or text.startswith("#"):
             continue

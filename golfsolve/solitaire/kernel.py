@@ -256,11 +256,14 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         todo = untried[depth]
         s = ss[depth]
         if todo:
-            # next removable column: lowest set bit
+            # next removable column: the tallest (it has the most cards to uncover)
             m = 0
-            while not (todo >> m) & 1:
-                m += 1
-            untried[depth] = todo & (todo - 1)
+            hb = -1
+            for c in range(N_COLS):
+                if (todo >> c) & 1 and h[c] > hb:
+                    hb = h[c]
+                    m = c
+            untried[depth] = todo & ~(1 << m)
             hm = h[m]
             r = cols[m, hm - 1]
             ns = s
@@ -299,24 +302,31 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                 f |= ((av[c] >> r) & 1) << c
             if (f & ~fcols[depth]) == 0:
                 continue  # frees no column this state does not: dominated by it
-        dominated, fresh = _dominated_or_record(dom, nid, f, ns)
-        if dominated:
-            continue
-        if fresh:
-            touched[n_touched] = nid
-            n_touched += 1
+        # the bound first: a state it prunes needs no look into the (large, so slow)
+        # dominance table
         lb = lbu[depth] + (bounds.REMOVE_RISE if m < N_COLS else ns - s)
         if bounded and (lb >= best_left or lb >= cut):
-            # recorded but not expanded: a state it dominates is no better, so the
-            # record may still prune it
             if m < N_COLS:
                 tcnt[r] -= 1
                 lb = bounds.raw_bound(tcnt, scnt, ns, r if f else -1, n_left - 1, links)
                 tcnt[r] += 1
             else:
                 lb = bounds.raw_bound(tcnt, scnt, ns, r, n_left, links)
+                if lb >= best_left or lb >= cut:
+                    # The drawn card is a live top, so this bound's bases are exactly
+                    # the stock from ns - 1 on: it is the bound of this position, top
+                    # left out, after ns - 1 draws, and that only grows with the
+                    # draws. Every later draw from here is pruned too.
+                    nxt[depth] = n_draws[depth]
+                    continue
             if lb >= best_left or lb >= cut:
                 continue
+        dominated, fresh = _dominated_or_record(dom, nid, f, ns)
+        if dominated:
+            continue
+        if fresh:
+            touched[n_touched] = nid
+            n_touched += 1
         nodes += 1
         moves[depth] = m if m < N_COLS else N_COLS + ns
         d1 = depth + 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -193,6 +193,75 @@ class Solver:
         if left is None:
             line = ()
         return Solution(name, left, line, int(nodes), time.perf_counter() - t0, rules)
+
+    def solve_given(self, p: PackedPosition, rules: Rules, known: Sequence[Solution] = (),
+                    verdict_only: bool = False) -> Solution:
+        """:meth:`solve_packed`, using answers for the same deal under other rule sets.
+
+        For a known answer under rules that :func:`nests` these: lost there means lost
+        here, and its cards-left is a floor the search stops at (a verdict-only solve then
+        searches nothing); a winning line there that is legal here is a win here.
+        """
+        t0 = time.perf_counter()
+        floor = 0
+        for k in known:
+            if k.outcome == "unknown" or not nests(k.rules, rules):
+                continue
+            if k.outcome == "lost":
+                floor = max(floor, 1 if k.best_left is None else k.best_left)
+            elif line_wins(p, rules, k.moves):
+                return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+        return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor)
+
+
+def nests(looser: Rules, stricter: Rules) -> bool:
+    """Does every line of play legal under ``stricter`` stay legal under ``looser``, on the
+    same cards?
+
+    The deal must be the same (same jokers, same start), every card ``stricter`` lets go
+    on a top ``looser`` must too, and every draw ``stricter`` allows ``looser`` must allow:
+    always when ``looser`` draws any time; when it draws only when stuck, only if both
+    put cards on the same tops (else ``looser`` could have a remove where ``stricter`` is
+    stuck and draws). Then ``stricter`` can leave no fewer cards than ``looser``: a deal
+    lost under ``looser`` is lost under ``stricter``, one won under ``stricter`` is won
+    under ``looser``.
+    """
+    if (looser.jokers, looser.empty_start) != (stricter.jokers, stricter.empty_start):
+        return False
+    loose, strict = looser.fits_table(), stricter.fits_table()
+    if (strict & ~loose).any():
+        return False
+    return looser.draw_any_time or (not stricter.draw_any_time and bool((strict == loose).all()))
+
+
+def nesting_order(rule_sets: Sequence[Rules]) -> list[int]:
+    """Indices of ``rule_sets``, every rule set after all that nest it (loosest first)."""
+    n = len(rule_sets)
+    looser = [sum(nests(rule_sets[j], rule_sets[i]) for j in range(n) if j != i) for i in range(n)]
+    # a looser rule set has strictly fewer rule sets nesting it (nesting is transitive)
+    return sorted(range(n), key=lambda i: looser[i])
+
+
+def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
+    """Is ``moves`` (as in :attr:`Solution.moves`) a legal, winning line under ``rules``?"""
+    fits = rules.fits_table()
+    heights = [int(x) for x in p.heights]
+    top, s = p.top, 0
+    for mv in moves:
+        if mv == MOVE_DRAW:
+            if s >= len(p.stock):
+                return False
+            if not rules.draw_any_time and any(h and fits[top, p.cols[c, h - 1]] for c, h in enumerate(heights)):
+                return False
+            top, s = int(p.stock[s]), s + 1
+        else:
+            c = int(mv) - 1
+            h = heights[c]
+            if not h or not fits[top, p.cols[c, h - 1]]:
+                return False
+            top = int(p.cols[c, h - 1])
+            heights[c] = h - 1
+    return not any(heights)
 
 
 def cards_left_bound(layout: Layout, rules: Optional[Rules] = None) -> int:

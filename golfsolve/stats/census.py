@@ -14,7 +14,6 @@ local and the Dask engines produce the same files.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import threading
 import time
@@ -43,18 +42,23 @@ DEFAULT_RULES = ("easy", "classic", "strict")
 MAX_DEFAULT_CHUNK = 500
 
 #: Columns of every chunk file and of :func:`load_results`, in order.
-COLUMNS = ("deal", "code", "rules", "winnable", "best_left", "app_score", "nodes", "seconds", "cpu_seconds")
+#: ``fields`` says what the row's solve computed: ``winnable,best_left``, or ``winnable``
+#: (a verdict-only run: a lost deal's ``best_left`` and ``app_score`` are then missing).
+COLUMNS = ("deal", "code", "rules", "winnable", "best_left", "app_score", "fields", "nodes", "seconds", "cpu_seconds")
 _DTYPES = {
     "deal": "int64",
     "code": "string",
     "rules": "string",
     "winnable": "bool",
-    "best_left": "int8",
-    "app_score": "int16",
+    "best_left": "Int8",
+    "app_score": "Int16",
+    "fields": "string",
     "nodes": "int64",
     "seconds": "float64",
     "cpu_seconds": "float64",
 }
+#: What a run computes per deal: everything, or only whether it is winnable.
+FIELDS = ("all", "winnable")
 #: Deal-code letter per rule set; other rule sets show the Easy letter (the letter never
 #: changes the cards, the ``rules`` column says which rules were used).
 _LETTER = {"easy": "E", "classic": "C"}
@@ -98,6 +102,7 @@ class CensusSpec:
     count: int
     rules: tuple[str, ...] = DEFAULT_RULES
     chunk_size: int = MAX_DEFAULT_CHUNK
+    fields: str = "all"
 
     def __post_init__(self) -> None:
         if self.count < 1:
@@ -110,6 +115,8 @@ class CensusSpec:
             raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
         if not self.rules:
             raise InputError("a run needs at least one rule set")
+        if self.fields not in FIELDS:
+            raise InputError(f"--fields must be one of {', '.join(FIELDS)}, not {self.fields!r}")
 
     @property
     def end(self) -> int:
@@ -126,7 +133,9 @@ class CensusSpec:
 
     def run_key(self) -> RunKey:
         """The run folder's key for this spec."""
-        return RunKey(FORMAT, self.start, self.count, self.rules, self.chunk_size)
+        # a full run keeps the key it always had, so runs made before --fields still resume
+        params = () if self.fields == "all" else (("fields", self.fields),)
+        return RunKey(FORMAT, self.start, self.count, self.rules, self.chunk_size, params)
 
 
 def chunk_files(out: str | Path) -> dict[int, Path]:
@@ -147,7 +156,8 @@ def read_manifest(out: str | Path) -> dict:
 
 def spec_from_manifest(m: dict) -> CensusSpec:
     """The :class:`CensusSpec` a manifest describes (all its deals and rule sets)."""
-    return CensusSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]))
+    return CensusSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),
+                      m.get("params", {}).get("fields", "all"))
 
 
 # ---------------------------------------------------------------------------
@@ -170,29 +180,45 @@ def _solver():
     return s
 
 
-def solve_chunk(first: int, count: int, rules: Sequence[str]) -> pd.DataFrame:
+def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all") -> pd.DataFrame:
     """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``.
 
     One row per deal and rule set, deal-major in the order of ``rules``, with the
-    columns of :data:`COLUMNS`. ``nodes`` is deterministic; ``seconds`` is the solver's
-    wall time and ``cpu_seconds`` the CPU time of the solve (including dealing the
-    layout): on a shared machine only the latter measures the solver's speed.
+    columns of :data:`COLUMNS`. ``fields="winnable"`` answers won/lost only. ``nodes``
+    is deterministic; ``seconds`` is the solver's wall time and ``cpu_seconds`` the CPU
+    time of the solve (including dealing the layout): on a shared machine only the
+    latter measures the solver's speed.
+
+    Each deal's rule sets are solved loosest first (:func:`~golfsolve.solitaire.solver.nesting_order`),
+    so a stricter one starts from what the looser ones proved: lost there is lost here
+    and the search stops at their best cards-left; a winning line that is legal here too
+    is a win here (:meth:`~golfsolve.solitaire.solver.Solver.solve_given`).
     """
+    from ..solitaire.solver import nesting_order, pack
+
     solver = _solver()
+    verdict_only = fields == "winnable"
     rule_sets = [get_rules(r) for r in rules]
+    order = nesting_order(rule_sets)
     cols: dict[str, list] = {c: [] for c in COLUMNS}
     for n in range(first, first + count):
-        for r in rule_sets:
+        done: dict[int, tuple] = {}
+        for i in order:
+            r = rule_sets[i]
             letter = _LETTER.get(r.name, "E")
             c0 = time.thread_time()
-            sol = solver.solve(layout_from_number(n, r, letter), r)
-            cpu = time.thread_time() - c0
+            p = pack(layout_from_number(n, r, letter))
+            sol = solver.solve_given(p, r, [d[0] for d in done.values()], verdict_only=verdict_only)
+            done[i] = (sol, time.thread_time() - c0, letter)
+        for i, r in enumerate(rule_sets):
+            sol, cpu, letter = done[i]
             cols["deal"].append(n)
             cols["code"].append(format_code(n, letter))
             cols["rules"].append(r.name)
             cols["winnable"].append(sol.outcome == "won")
             cols["best_left"].append(sol.best_left)
             cols["app_score"].append(sol.app_score)
+            cols["fields"].append("winnable" if sol.best_left is None else "winnable,best_left")
             cols["nodes"].append(sol.nodes)
             cols["seconds"].append(sol.seconds)
             cols["cpu_seconds"].append(cpu)
@@ -207,8 +233,8 @@ def write_chunk(out: str | Path, first: int, df: pd.DataFrame) -> Path:
 # ---------------------------------------------------------------------------
 # engines: each yields (first, DataFrame) as chunks finish, in any order
 # ---------------------------------------------------------------------------
-def _solve_task(chunk: Chunk) -> pd.DataFrame:
-    return solve_chunk(chunk.first, chunk.count, chunk.groups)
+def _solve_task(chunk: Chunk, fields: str = "all") -> pd.DataFrame:
+    return solve_chunk(chunk.first, chunk.count, chunk.groups, fields)
 
 
 def _warm(rules: Sequence[str]) -> None:
@@ -242,9 +268,10 @@ def _dask_connect(jobs: int, scheduler: Optional[str]):
     return Client(cluster), cluster
 
 
-def _dask_engine(todo: list[Chunk], rules: tuple[str, ...], client) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+def _dask_engine(todo: list[Chunk], rules: tuple[str, ...], fields: str,
+                 client) -> Iterator[tuple[Chunk, pd.DataFrame]]:
     _, _, as_completed = _import_dask()
-    futures = {client.submit(_dask_task, c, rules, key=f"golfsolve-{c.name}-{'-'.join(c.groups)}", pure=False): c
+    futures = {client.submit(_dask_task, c, rules, fields, key=f"golfsolve-{c.name}-{'-'.join(c.groups)}", pure=False): c
                for c in todo}
     try:
         for fut in as_completed(list(futures)):
@@ -254,11 +281,11 @@ def _dask_engine(todo: list[Chunk], rules: tuple[str, ...], client) -> Iterator[
         client.cancel(list(futures))
 
 
-def _dask_task(chunk: Chunk, rules: tuple[str, ...]) -> pd.DataFrame:
+def _dask_task(chunk: Chunk, rules: tuple[str, ...], fields: str = "all") -> pd.DataFrame:
     if not getattr(_local, "warm", False):
         _warm(rules)
         _local.warm = True
-    return _solve_task(chunk)
+    return _solve_task(chunk, fields)
 
 
 @dataclass
@@ -327,8 +354,9 @@ def run_census(
         todo = folder.todo("deal", "rules", 1)
         t0 = time.perf_counter()
         rules = folder.key.groups
-        source = (compute(todo, _solve_task, jobs, partial(_warm, rules)) if engine == "local"
-                  else _dask_engine(todo, rules, dask[0]))
+        fields = dict(folder.key.params).get("fields", "all")
+        source = (compute(todo, partial(_solve_task, fields=fields), jobs, partial(_warm, rules)) if engine == "local"
+                  else _dask_engine(todo, rules, fields, dask[0]))
         inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
                                 info={"engine": engine, "jobs": jobs, "scheduler": scheduler},
                                 on_chunk=None if on_chunk is None else (lambda c: on_chunk(c.first, c.count)))
@@ -357,6 +385,10 @@ def load_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame
     if not frames:
         return pd.DataFrame({c: pd.Series([], dtype=_DTYPES[c]) for c in COLUMNS})
     df = pd.concat(frames, ignore_index=True)
+    # chunks written before the fields column existed computed both fields
+    df["fields"] = (df["fields"] if "fields" in df.columns else pd.Series(pd.NA, index=df.index, dtype="string")
+                    ).fillna("winnable,best_left")
+    df = df.astype({c: _DTYPES[c] for c in ("best_left", "app_score", "fields")})
     order = {r: i for i, r in enumerate(m["rules"])}
     df = (df.assign(_r=df["rules"].map(order)).sort_values(["deal", "_r"], kind="stable")
           .drop(columns="_r").reset_index(drop=True))

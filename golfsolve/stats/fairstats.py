@@ -46,7 +46,6 @@ def _worker_init(rules: Sequence[str] = ()) -> None:
 def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int, seed: int,
                   solver: Optional[Solver] = None) -> dict:
     """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly."""
-
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
     layout = layout_from_number(number, rules, letter)

@@ -22,8 +22,7 @@ import pandas as pd
 from ..errors import InputError
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, Tournament, simulate
-from .runfolder import (RunFolder, RunKey, compute, load_chunks, manifest_path, open_run, read_manifest,
-                        run_folder_chunks, status)
+from .runfolder import RunKey, compute, load_chunks, manifest_path, open_run, run_folder_chunks
 
 FORMAT = "golfsolve-grid-simulate/1"
 #: The largest default chunk, in matches.
@@ -145,11 +144,6 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
         df.to_csv(p, index=False)
         paths.append(p)
     return paths
-
-
-def interrupted_status(out: str | Path) -> dict:
-    """Chunks done out of the total of the grid run in ``out`` (for an interruption message)."""
-    return status(RunFolder(Path(out), read_manifest(out, FORMAT)))
 
 
 __all__ = ["COLUMNS", "FORMAT", "GridSpec", "export_csv", "load_tournament", "play_chunk", "run_grid_simulate",

@@ -39,6 +39,11 @@ MANIFEST = "_manifest.json"
 #: The manifest's name in runs made before it was renamed (pandas could not read those folders).
 OLD_MANIFEST = "manifest.json"
 CHUNK_PREFIX = "chunk-"
+#: The most chunk files a run may have: beyond this, listing and checking them costs more
+#: than the chunking saves.
+MAX_CHUNKS = 1_000_000
+#: The most worker processes a local run starts.
+MAX_WORKERS = 256
 
 #: Kinds of run: the manifest's ``format`` and the command that makes it.
 COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "golfsolve fair-stats",
@@ -348,7 +353,7 @@ def check_chunk(path: Path, chunk: Chunk, item_column: str, group_column: Option
 
 
 def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool = False, command: str = "",
-             extra: Optional[dict] = None, repair_hint: str = "") -> RunFolder:
+             extra: Optional[dict] = None) -> RunFolder:
     """Create or reopen the run folder ``out`` for the run ``key``.
 
     A new run needs an empty (or new) directory. ``resume`` continues the same run (every
@@ -356,10 +361,12 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     everything else equal). Anything else is :class:`InputError` saying what to do. Stale
     temporary files of a killed run are removed. ``extra`` goes into a new manifest.
     """
+    n_chunks = math.ceil(key.count / key.chunk_size)
+    if n_chunks > MAX_CHUNKS:
+        raise InputError(f"{key.count:,} items in chunks of {key.chunk_size:,} make {n_chunks:,} chunk files; "
+                         f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
     path = check_out_dir(out)
-    what = COMMANDS[key.fmt]
-    mp_ = manifest_path(path)
-    if mp_ is None:
+    if manifest_path(path) is None:
         others = [p.name for p in path.iterdir() if not p.name.startswith(".")]
         if others:
             shown = ", ".join(sorted(others)[:3]) + (", ..." if len(others) > 3 else "")
@@ -485,6 +492,8 @@ def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
     before its first task (to load compiled kernels, so no task's time includes that).
     Leaving the iterator early (Ctrl-C, an error) stops the workers at once.
     """
+    if not 1 <= jobs <= MAX_WORKERS:
+        raise InputError(f"the number of worker processes must be 1 to {MAX_WORKERS}, not {jobs}")
     if jobs <= 1 or len(tasks) <= 1:
         def inline() -> Iterator[tuple[Any, Any]]:
             if init is not None:

@@ -79,3 +79,18 @@ def test_play_rejects_bad_answers_and_asks_again(run_cli):
     assert "give 2 different slot numbers" in r.stdout
     assert "answer [s]tock or [d]iscard" in r.stdout
     assert "not allowed" in r.stdout
+
+
+def test_play_shows_hole_first_player_totals_grids_and_bot_draws(run_cli):
+    answers = "1 2\nd\nf 1\n" + "s\n1\n" * 24 + "\n" + "1 2\n" + "s\n1\n" * 24
+    r = run_cli(["grid", "play", "--players", "3", "--grid", "4", "--holes", "2", "--seed", "3", "--ascii",
+                 "--bots", "heuristic,greedy"], input=answers)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "=== Hole 1 of 2: you play first (running totals: you 0," in out
+    assert "=== Hole 2 of 2: heuristic (P2) plays first (running totals: you " in out
+    assert "not allowed: a card taken from the discard must be swapped into your grid" in out
+    assert "draws from the stock" in out or "from the discard" in out
+    # Grids are drawn as 2x2 grids: two lines per player in the final grids.
+    final = out.split("Final grids (= cancels):")[1].split("Score card")[0].strip("\n").splitlines()
+    assert len(final) == 6 and "strokes" in final[0] and "strokes" not in final[1]

@@ -221,3 +221,13 @@ def test_fewer_openers_than_allowed():
     assert h.up[0] == [False, False, False, False, True, False]
     assert h.up[1] == [False] * 6
     assert h.view(1).grids[0][4] == parse_cards("9C")[0]
+
+
+def test_spiel_bot_without_open_spiel_is_a_clear_input_error(monkeypatch):
+    import sys
+
+    from golfsolve.errors import InputError
+
+    monkeypatch.setitem(sys.modules, "golfsolve.grid.spiel", None)  # as if open_spiel were missing
+    with pytest.raises(InputError, match="pip install -e '.\\[spiel\\]'"):
+        make_bot("spiel-ismcts")

@@ -1,0 +1,146 @@
+"""Each bad input found in issue 12 gets exit 2 and one line naming the problem, before any work."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from golfsolve.cards import CardError
+from golfsolve.errors import InputError
+from golfsolve.grid.rules import parse_rules
+from golfsolve.solitaire.dealcode import DealCodeError
+from golfsolve.solitaire.layout import LayoutError, read_layout_file
+from golfsolve.solitaire.rules import RulesError, get_rules
+
+
+def _one_line(r) -> bool:
+    lines = r.stderr.strip().splitlines()
+    return len(lines) == 1 and lines[0].startswith("golfsolve: ") and "internal error" not in r.stderr
+
+
+def test_every_domain_error_is_an_input_error():
+    for cls in (CardError, DealCodeError, LayoutError, RulesError):
+        assert issubclass(cls, InputError)
+
+
+def test_errors_module_imports_nothing_from_golfsolve():
+    src = open(sys.modules["golfsolve.errors"].__file__, encoding="utf-8").read()
+    assert "from ." not in src and "import golfsolve" not in src
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("easy+jokers1+jokers2", "'jokers1' and 'jokers2' contradict"),
+    ("easy+empty+empty", "'empty' is given twice"),
+    ("classic+stuck+anytime", "'stuck' and 'anytime' contradict"),
+    ("", "needs a name"),
+    ("easy+", "empty rule switch"),
+])
+def test_contradictory_repeated_or_empty_rule_switches_are_refused(spec, words):
+    with pytest.raises(RulesError, match=words):
+        get_rules(spec)
+
+
+def test_compatible_switches_still_work():
+    r = get_rules("classic+jokers2+empty+stuck")
+    assert (r.jokers, r.empty_start, r.draw_any_time) == (2, True, False)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("danish+knock10+knock-double", "'knock10' and 'knock-double' contradict"),
+    ("default+putt+putt", "'putt' is given twice"),
+    ("rows+anywhere", "contradict"),
+    ("", "needs a name"),
+    ("default++putt", "empty grid rule switch"),
+])
+def test_grid_rule_switches_are_checked(spec, words):
+    with pytest.raises(InputError, match=words):
+        parse_rules(spec)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["deal", "--pysol", "18446744073709551616"], "PySol deal numbers are 1 to"),
+    (["solve", "--pysol", "99999999999999999999"], "PySol deal numbers are 1 to"),
+    (["grid", "simulate", "--seed", "-1", "--matches", "1"], "--seed must be from 0"),
+    (["grid", "play", "--seed", "-1"], "--seed must be from 0"),
+    (["grid", "simulate", "--players", "0", "--matches", "1"], "2 to 6 players, not 0"),
+    (["grid", "play", "--players", "0"], "2 to 6 players, not 0"),
+    (["grid", "simulate", "--bots", "mc:,greedy", "--matches", "1"], "needs a count after the colon"),
+    (["solve", "GO1-E-AAAAAAB", "--rules", ""], "needs a name"),
+    (["fair-stats", "--count", "1", "--rules", "", "--out", "OUT"], "at least one rule set"),
+    (["stats", "--count", "3", "--jobs", "100000", "--out", "OUT"], "--jobs must be from 1 to"),
+    (["grid", "simulate", "--workers", "2"], "need --out"),
+    (["stats", "--count", "8031810176", "--out", "OUT"], "--chunk-size of at least"),
+])
+def test_out_of_range_numbers_and_bad_combinations_exit_2(run_cli, tmp_path, args, words):
+    r = run_cli([str(tmp_path / "out") if a == "OUT" else a for a in args])
+    assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_long_bad_code_is_clipped_in_the_message(run_cli):
+    r = run_cli(["deal", "G" * 100_000])
+    assert r.exit_code == 2 and _one_line(r)
+    assert len(r.stderr) < 300 and "100,000 characters" in r.stderr
+
+
+def test_layout_with_a_byte_order_mark_is_read(tmp_path, data_dir):
+    f = tmp_path / "bom.txt"
+    f.write_bytes(b"\xef\xbb\xbf" + (data_dir / "seed000_start.txt").read_bytes())
+    a, b = read_layout_file(f), read_layout_file(data_dir / "seed000_start.txt")
+    assert (a.columns, a.discard, a.stock) == (b.columns, b.discard, b.stock)
+
+
+def test_layout_reader_refuses_more_than_64_kb(tmp_path, run_cli):
+    f = tmp_path / "big.txt"
+    f.write_bytes(b"y\n" * 40_000)
+    with pytest.raises(LayoutError, match="larger than 64 KB"):
+        read_layout_file(f)
+    r = run_cli(["solve", "--layout", "-"], input=b"y\n" * 40_000)
+    assert r.exit_code == 2 and "larger than 64 KB" in r.stderr and _one_line(r)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_endless_input_stops_quickly():
+    # the subprocess timeouts are the bound: a reader that does not stop fails with TimeoutExpired
+    r = subprocess.run([sys.executable, "-m", "golfsolve", "solve", "--layout", "/dev/zero"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "larger than 64 KB" in r.stderr
+    yes = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
+    try:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", "solve", "--layout", "-"], stdin=yes.stdout,
+                           capture_output=True, text=True, timeout=60)
+    finally:
+        yes.kill()
+        yes.wait()
+    assert r.returncode == 2 and "larger than 64 KB" in r.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["grid"]])
+def test_bare_commands_print_the_whole_help(run_cli, args):
+    r = run_cli(args)
+    assert r.exit_code == 0 and r.stderr == ""
+    assert r.stdout.startswith("Usage: golfsolve") and "Commands:" in r.stdout
+    assert len(r.stdout.splitlines()) > 5
+
+
+def test_grid_play_help_states_its_own_holes_default(run_cli):
+    assert "(default 3)" in run_cli(["grid", "play", "--help"]).stdout
+    assert "(default 9)" in run_cli(["grid", "simulate", "--help"]).stdout
+
+
+def test_grid_play_quits_on_q_and_explains_a_refused_answer(run_cli):
+    answers = "1 2\nh\ns\nf 9\nq\n"
+    r = run_cli(["grid", "play", "--players", "2", "--grid", "4", "--holes", "1", "--seed", "3", "--ascii"],
+                input=answers)
+    assert r.exit_code == 0, r.stderr
+    assert "leave the match" in r.stdout  # the help
+    assert "not allowed: slots are numbered 1 to 4" in r.stdout
+    assert "Match left unfinished: you quit." in r.stdout
+
+
+def test_undecodable_stdin_is_bad_input(run_cli):
+    r = run_cli(["play", "GO1-E-AAAAAAB"], input=b"\x80\x81\n")
+    assert r.exit_code == 2 and "not UTF-8" in r.stderr and _one_line(r)
