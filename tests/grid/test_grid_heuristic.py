@@ -14,7 +14,7 @@ from golfsolve.grid.rules import GridRules, parse_rules
 
 from grid_helpers import ScriptBot, stack
 
-HONEST_BOTS = ["greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60"]
+HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60"]
 try:
     import pyspiel  # noqa: F401
 
