@@ -25,7 +25,7 @@ from numba import njit
 
 from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_ANY, P_COLS, P_G, P_KNOCK,
                       P_N, P_NOFL, P_PAIR, P_PUTT, P_ROWC, P_ROWS, P_TURN, R_RUNNING, S_CUR, S_DL, S_ENDS,
-                      S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn, final_scores)
+                      S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn)
 
 KEY_OFF = 2      # cancel keys run from -2 (a value) up to 13 (the joker's rank)
 N_KEYS = 20

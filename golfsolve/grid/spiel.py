@@ -26,9 +26,8 @@ from open_spiel.python.algorithms import ismcts as spiel_ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from ..errors import InputError
-from . import policy as P
 from . import search as S
-from .bots import Bot, HeuristicBot, kernel_tables
+from .bots import Bot, HeuristicBot, view_arrays
 from .engine import Hole
 from .rules import GridRules, parse_rules
 from .view import DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView
@@ -358,8 +357,6 @@ class HeuristicEvaluator(spiel_mcts.Evaluator):
         v = s.player_view(s.cur)
         tables = self.helper.tables(s.rules)
         prm, kt, vt = tables
-        from .bots import view_arrays
-
         grid0, up0, disc0, st0, _pool, _known, ucnt, pub = view_arrays(v, tables)
         n = s.rules.players
         grid = np.array(s.hole.grid, dtype=np.int64)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from golfsolve.errors import InputError
-from golfsolve.grid.bots import GreedyBot, GreedyMCBot, HeuristicBot, ISMCTSBot, MCBot, RandomBot, make_bot, parse_bots
+from golfsolve.grid.bots import GreedyBot, MCBot, RandomBot, make_bot, parse_bots
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.tournament import paired_difference, simulate
