@@ -18,16 +18,20 @@ from test_solver import RANDOM_RULES, brute_force_best_left, random_small_layout
 def test_bound_never_exceeds_the_true_best(spec):
     rules = get_rules(spec)
     rng = random.Random(f"bound {spec}")
-    positive = tight = 0
+    positive = tight = stronger = 0
     for _ in range(300):
         lay = random_small_layout(rng, rules)
         b = cards_left_bound(lay, rules)
+        blocked = cards_left_bound(lay, rules, blocking=True)
         best = brute_force_best_left(lay, rules)
-        assert b <= best, lay.to_text()
+        assert b <= best and blocked <= best, lay.to_text()
         positive += b > 0
         tight += b == best > 0
+        stronger += blocked > b
     # a bound that is never positive would pass trivially
     assert positive >= 50 and tight >= 20
+    if rules.jokers == 0 and not rules.empty_start:  # else every rank is reachable
+        assert stronger >= 20
 
 
 @pytest.mark.parametrize("name", ["easy", "classic", "dead-king"])

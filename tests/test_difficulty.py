@@ -10,7 +10,7 @@ from golfsolve.solitaire.dealcode import parse_code
 from golfsolve.solitaire.difficulty import BANDS, label_of, pick, rate
 from golfsolve.solitaire.fairvalue import odds
 from golfsolve.solitaire.layout import layout_from_number
-from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.rules import CLASSIC
 from golfsolve.solitaire.solver import Solver
 
 
@@ -27,11 +27,12 @@ def test_bands_cover_every_chance_once():
 
 
 def test_rate_is_the_fair_chance_of_odds_on_the_opening(solver):
-    lay = layout_from_number(3, EASY)
-    r = rate(lay, EASY, games=3, seed=4, solver=solver, player_samples=3, player_extra=0)
-    o = odds(lay.forget_stock(0), EASY, samples=3, seed=4, games=3, player_samples=3, player_extra=0, solver=solver)
+    lay = layout_from_number(3, CLASSIC, "C")
+    r = rate(lay, CLASSIC, games=3, seed=4, solver=solver, player_samples=3, player_extra=0)
+    o = odds(lay.forget_stock(0), CLASSIC, samples=3, seed=4, games=3, player_samples=3, player_extra=0,
+             solver=solver)
     assert (r.fair_wins, r.games) == (o.fair_wins, o.fair_games)
-    assert r.winnable == (solver.solve(lay, EASY).outcome == "won")
+    assert r.winnable == (solver.solve(lay, CLASSIC).outcome == "won")
     assert r.label == label_of(r.fair_chance)
 
 

@@ -202,7 +202,7 @@ def test_fair_player_never_beats_the_clairvoyant_verdict(solver):
 
 def test_cli_odds_json(run_cli, data_dir):
     r = run_cli(["odds", "--layout", str(data_dir / "seed000_start.txt"), "--samples", "20", "--seed", "3",
-                 "--json"])
+                 "--games", "2", "--json"])
     assert r.exit_code == 0, r.stderr
     j = json.loads(r.stdout)
     assert j["clairvoyant"]["samples"] == 20 and j["unknown_stock_cards"] == 15

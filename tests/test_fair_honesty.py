@@ -134,3 +134,16 @@ def test_cli_hint_fair_text_on_a_full_layout_does_not_show_the_next_card(run_cli
     assert r.exit_code == 0, r.stderr
     draw = [ln for ln in r.stdout.splitlines() if ln.strip().startswith("d ")]
     assert draw and "?" in draw[0]  # the draw's card is unknown to the player
+
+
+def test_rate_fair_chance_ignores_the_hidden_stock(solver):
+    """Only winnability may use the real stock; the fair chance and label come from the opening."""
+    from golfsolve.solitaire.difficulty import rate
+
+    a = layout_from_number(6, CLASSIC, "C")
+    b = reshuffled(a, 0, 5)
+    ra = rate(a, CLASSIC, games=3, seed=1, solver=solver, player_samples=3, player_extra=0)
+    rb = rate(b, CLASSIC, games=3, seed=1, solver=solver, player_samples=3, player_extra=0)
+    assert (ra.fair_wins, ra.games, ra.label) == (rb.fair_wins, rb.games, rb.label)
+    assert ra.winnable == (solver.solve(a, CLASSIC).outcome == "won")
+    assert rb.winnable == (solver.solve(b, CLASSIC).outcome == "won")

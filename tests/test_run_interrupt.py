@@ -1,5 +1,5 @@
-"""Kill ``fair-stats`` and ``grid simulate`` at a random point (SIGINT, SIGKILL), resume them,
-and get exactly the table of an uninterrupted run, row for row."""
+"""Kill ``stats``, ``fair-stats`` and ``grid simulate`` at a random point (SIGINT, SIGKILL),
+resume them, and get exactly the table of an uninterrupted run, row for row."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from golfsolve.stats.runfolder import chunk_files, read_manifest
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals and process groups")
 
 RUNS = {
+    "stats": (["stats", "--count", "60", "--rules", "easy,classic", "--chunk-size", "2"],
+              ["deal", "rules"], ["seconds", "cpu_seconds"]),
     "fair-stats": (["fair-stats", "--count", "10", "--rules", "easy", "--samples", "3", "--chunk-size", "1"],
                    ["deal", "rules"], ["seconds"]),
     "grid": (["grid", "simulate", "--bots", "mc:6,greedy", "--holes", "2", "--matches", "24", "--seed", "3",
@@ -49,7 +51,8 @@ def reference(tmp_path_factory):
 
 def _start(kind: str, out: Path) -> subprocess.Popen:
     args, _, _ = RUNS[kind]
-    return subprocess.Popen([sys.executable, "-m", "golfsolve", *args, "--workers", "2", "--out", str(out), "--quiet"],
+    workers = "--jobs" if kind == "stats" else "--workers"
+    return subprocess.Popen([sys.executable, "-m", "golfsolve", *args, workers, "2", "--out", str(out), "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 

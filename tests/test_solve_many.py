@@ -44,7 +44,7 @@ def test_pysol_ranges_include_both_ends(spec, deals):
     assert [n for r in parse_pysol_range(spec) for n in r] == deals
 
 
-@pytest.mark.parametrize("spec", ["0", "0-3", "3-1", "x", "1-", "1--3", "1...3", "", "1,,2"])
+@pytest.mark.parametrize("spec", ["0", "0-3", "3-1", "x", "1-", "1--3", "1...3", "", "1,,2", f"5-{2**64}"])
 def test_bad_pysol_ranges_are_refused(spec):
     with pytest.raises(LayoutError):
         parse_pysol_range(spec)

@@ -114,7 +114,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.option("--fair", is_flag=True,
               help="Don't peek at the stock: forget its order and rank moves by their value without it "
                    "(exact when few cards are unknown; see docs/fair.md).")
-@click.option("--samples", type=click.IntRange(min=1), default=48, show_default=True,
+@click.option("--samples", type=click.IntRange(min=1), default=40, show_default=True,
               help="Sampled stock orders for --fair.")
 @click.option("--seed", type=int, default=0, help="Random seed for --fair.")
 @click.option("--node-limit", type=click.IntRange(min=0), default=0, help="Per-move state limit (0: none).")

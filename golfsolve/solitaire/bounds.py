@@ -133,9 +133,10 @@ def raw_bound(T, S, s, top, n_left, links):
     How far one move can raise it (the search skips the program when even that stays
     below what would prune): a remove lowers ``n_left`` by 1 and ``U(a)`` by at most 3
     (its card leaves the table: ``T`` term 1 and ``b`` term 1; the old top stops being
-    a base: 1; the card itself becoming the top only adds), so it rises by at most 2;
-    a draw to the ``k``-th next stock card lowers ``U(a)`` by at most ``k``: the
-    ``k - 1`` cards passed over and the old top stop being bases, the drawn card
+    a base: 1) and by at most 2 when the card, now the top, is live (its ``b`` term
+    comes back), so it rises by at most 2, or 1 with a live new top; a draw to the
+    ``k``-th next stock card lowers ``U(a)`` by at most ``k``: the ``k - 1`` cards
+    passed over and the old top (when it was live) stop being bases, the drawn card
     moves from the stock to the top.
     """
     u = removable_bound(T, S, s, top, links) + S[s, JOKER] + 2 * T[JOKER]
@@ -150,6 +151,85 @@ def cards_left_bound(T, S, s, top, n_left, links):
     (arguments as for :func:`raw_bound`)."""
     return max(0, raw_bound(T, S, s, top, n_left, links))
 
-#: How much :func:`raw_bound` can rise with one remove (see there).
-REMOVE_RISE = 2
+#: How much :func:`raw_bound` can rise with one remove whose card is a live top (one
+#: more when it is not; see there).
+REMOVE_RISE = 1
 
+
+
+# -- blocking -------------------------------------------------------------------------
+# A table card can only be removed onto a top of a rank that takes it, and that top is a
+# base (stock card, live top) or a card removed before it: so only ranks reachable from
+# the bases through ranks that still have removable table cards can ever be removed. A
+# card of any other rank is dead, and so is every card it covers in its column (it is
+# never uncovered). Cards that are dead or covered by a dead card can neither go nor be a
+# base, so they count as left, and the rank-supply bound applies to the rest; losing
+# them may kill more ranks, so repeat until nothing changes. Jokers reach everything.
+
+
+@nb.njit(cache=True, inline="always")
+def _reach(bases, table, up, down, wrap_ak, wrap_ka):
+    """Ranks of ``table`` (bit mask) reachable from ``bases`` along the rank links."""
+    reach = 0
+    src = bases
+    while True:
+        nb_ = ((src & up) << 1) | ((src & down) >> 1)
+        if wrap_ak and src & 1:
+            nb_ |= 1 << (N_PLAIN - 1)
+        if wrap_ka and (src >> (N_PLAIN - 1)) & 1:
+            nb_ |= 1
+        new = nb_ & table & ~reach
+        if new == 0:
+            return reach
+        reach |= new
+        src = bases | reach
+
+
+@nb.njit(cache=True)
+def blocked_bound(cols, h, T, S, s, top, n_left, links, T2):
+    """:func:`raw_bound` with blocking: the cards that are dead or under a dead card
+    count as left, the bound applies to the others (``T2`` is scratch, 16 entries)."""
+    if T[JOKER] or S[s, JOKER] or top >= JOKER:
+        return raw_bound(T, S, s, top, n_left, links)
+    up = 0
+    down = 0
+    bases = 0
+    table = 0
+    for p in range(N_PLAIN):
+        up |= links[p, 1] << p
+        down |= links[p, 0] << p
+        if S[s, p]:
+            bases |= 1 << p
+        if T[p]:
+            table |= 1 << p
+    up &= ~(1 << (N_PLAIN - 1))
+    down &= ~1
+    if top >= 0:
+        bases |= 1 << top
+    blocked = 0
+    dead = 0
+    while True:
+        more = table & ~_reach(bases, table, up, down, links[0, 0], links[N_PLAIN - 1, 1])
+        if more == 0:
+            break
+        dead |= more
+        for q in range(T2.shape[0]):
+            T2[q] = T[q]
+        blocked = 0
+        for c in range(cols.shape[0]):
+            i = h[c] - 1
+            while i >= 0 and not (dead >> cols[c, i]) & 1:
+                i -= 1
+            for k in range(i + 1):
+                T2[cols[c, k]] -= 1
+            blocked += i + 1
+        now = 0
+        for p in range(N_PLAIN):
+            if T2[p]:
+                now |= 1 << p
+        if now == table:
+            break
+        table = now
+    if blocked == 0:
+        return raw_bound(T, S, s, top, n_left, links)
+    return blocked + raw_bound(T2, S, s, top, n_left - blocked, links)

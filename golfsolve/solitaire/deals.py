@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Optional, TextIO, Union
 
 from ..errors import InputError
 from .dealcode import DealCodeError, parse_code
-from .layout import Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
+from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
 from .rules import EASY, Rules
 from .solver import Solution, Solver, StockUnknownError, pack
 
@@ -27,7 +27,7 @@ def parse_pysol_range(spec: str) -> list[range]:
     """PySol deal numbers from ``"7"``, ``"1-1000"``, ``"1..1000"`` or a comma list of them.
 
     Ranges include both ends. Raises :class:`LayoutError` for anything else, for a
-    number below 1 (PySol deals start at 1) and for a range that runs backwards.
+    number outside 1..PYSOL_MAX and for a range that runs backwards.
     """
     out = []
     for part in spec.split(","):
@@ -36,8 +36,8 @@ def parse_pysol_range(spec: str) -> list[range]:
             raise LayoutError(f"--pysol {spec!r}: {part.strip()!r} is not a deal number or a range like 1-1000")
         lo = int(m.group(1))
         hi = int(m.group(2)) if m.group(2) is not None else lo
-        if lo < 1:
-            raise LayoutError(f"--pysol {spec!r}: PySol deal numbers start at 1")
+        if lo < 1 or hi > PYSOL_MAX:
+            raise LayoutError(f"--pysol {spec!r}: PySol deal numbers are 1 to {PYSOL_MAX}")
         if hi < lo:
             raise LayoutError(f"--pysol {spec!r}: the range {lo}-{hi} runs backwards")
         out.append(range(lo, hi + 1))

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Iterable, Optional, Sequence
 
@@ -360,11 +360,6 @@ __all__ = [
     "wilson",
     "unknown_pool",
     "sample_stocks",
-    "odds",
-    "OddsResult",
-    "fair_hint",
-    "FairHint",
-    "MoveChance",
     "play_fair",
     "FairGame",
 ]

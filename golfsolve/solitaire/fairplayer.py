@@ -6,8 +6,9 @@ picks the pre-draw state (:mod:`golfsolve.solitaire.infoset`) that keeps a win i
 most sampled stock orders, plays the chain of removes that reaches it, and draws. Ties
 after the first ``samples`` orders are raced on ``extra`` more orders; remaining ties
 go to the state with fewer cards on the table. When few cards are unknown it switches
-to the exact expectimax (:func:`~golfsolve.solitaire.expectimax.fair_value`), whose
-memo is kept for the rest of the game.
+to the exact expectimax (:func:`~golfsolve.solitaire.expectimax.fair_value`), whose memo
+is kept for the rest of the game; if that ever passes ``EXACT_STATES`` new states, it
+samples for the rest of the game instead.
 
 :func:`play_search` plays a deal whose real stock the referee knows; the player never
 sees it (the view it decides on has the stock forgotten, with the drawn cards known).
@@ -65,7 +66,8 @@ class SearchPlayer:
         try:
             ev = fair_value(view, self.rules, gone, max_states=EXACT_STATES, memo=self.exact_memo)
         except TooLargeError:
-            self._exact_failed = True  # it only shrinks from here, but do not pay for it twice in a row
+            # not tried again in this game: the next decision would pay nearly the same again
+            self._exact_failed = True
             self.exact_memo.clear()
             return None
         if not ev.moves:

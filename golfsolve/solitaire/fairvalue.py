@@ -325,7 +325,7 @@ def _card_of(layout: Layout, move: str) -> Optional[str]:
 def fair_hint(
     layout: Layout,
     rules: Optional[Rules] = None,
-    samples: int = 48,
+    samples: int = 40,
     seed: int = 0,
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,

@@ -160,7 +160,7 @@ class ChainValues:
                 got = True
             else:
                 self.solves += 1
-                got = self.solver.solve(child, self.rules).outcome == "won"
+                got = self.solver.solve(child, self.rules, verdict_only=True).outcome == "won"
             self._cache[key] = got
         return got
 

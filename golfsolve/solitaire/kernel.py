@@ -245,6 +245,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     # was computed): a child whose lbu cannot reach the pruning threshold needs no
     # program run (see bounds.raw_bound for how far one move can raise it)
     lbu = np.empty(MAX_PATH + 1, dtype=np.int64)
+    scratch = np.empty(bounds.N_BASE, dtype=np.int64)
+    blocking = cut > 1
     lbu[0] = bounds.raw_bound(tcnt, scnt, 0, top0 if f else -1, n_left, links)
     if bounded and outcome == LOST:
         if lbu[0] >= best_left or lbu[0] >= cut:
@@ -304,19 +306,33 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                 continue  # frees no column this state does not: dominated by it
         # the bound first: a state it prunes needs no look into the (large, so slow)
         # dominance table
-        lb = lbu[depth] + (bounds.REMOVE_RISE if m < N_COLS else ns - s)
+        if m < N_COLS:
+            lb = lbu[depth] + (bounds.REMOVE_RISE if f else bounds.REMOVE_RISE + 1)
+        else:
+            lb = lbu[depth] + ns - s - 1 + (1 if fcols[depth] else 0)
         if bounded and (lb >= best_left or lb >= cut):
+            # Blocking costs more than the states it saves when only a win matters,
+            # and saves about a third of the states of the search for cards-left.
             if m < N_COLS:
                 tcnt[r] -= 1
-                lb = bounds.raw_bound(tcnt, scnt, ns, r if f else -1, n_left - 1, links)
+                if blocking:
+                    h[m] -= 1
+                    lb = bounds.blocked_bound(cols, h, tcnt, scnt, ns, r if f else -1, n_left - 1, links, scratch)
+                    h[m] += 1
+                else:
+                    lb = bounds.raw_bound(tcnt, scnt, ns, r if f else -1, n_left - 1, links)
                 tcnt[r] += 1
+            elif blocking:
+                lb = bounds.blocked_bound(cols, h, tcnt, scnt, ns, r, n_left, links, scratch)
             else:
                 lb = bounds.raw_bound(tcnt, scnt, ns, r, n_left, links)
                 if lb >= best_left or lb >= cut:
                     # The drawn card is a live top, so this bound's bases are exactly
                     # the stock from ns - 1 on: it is the bound of this position, top
                     # left out, after ns - 1 draws, and that only grows with the
-                    # draws. Every later draw from here is pruned too.
+                    # draws (fewer bases: a higher program value, more dead cards, and
+                    # a card more counted as blocked lowers the program's part by at
+                    # most one). Every later draw from here is pruned too.
                     nxt[depth] = n_draws[depth]
                     continue
             if lb >= best_left or lb >= cut:

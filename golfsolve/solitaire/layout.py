@@ -355,14 +355,18 @@ def read_layout_file(path: str | Path) -> Layout:
     return parse_layout_text(text, "stdin" if str(path) == "-" else Path(path).name)
 
 
+#: the largest PySol FC deal number pysol-cards deals (its seeds are 64-bit)
+PYSOL_MAX = 2**64 - 1
+
+
 def pysol_board(number: int) -> str:
     """PySol FC's Golf deal ``number`` as the board text pysol-cards prints."""
     from pysol_cards.cards import CardRenderer
     from pysol_cards.deal_game import Game
     from pysol_cards.random_base import RandomBase
 
-    if not 1 <= number < 2**64:
-        raise LayoutError(f"PySol deal numbers are 1 to {2**64 - 1}, not {number}")
+    if not 1 <= number <= PYSOL_MAX:
+        raise LayoutError(f"PySol deal numbers are 1 to {PYSOL_MAX}, not {number}")
     return Game("golf", number, RandomBase.DEALS_PYSOL).calc_deal_string(number, CardRenderer(print_ts=True))
 
 

@@ -181,6 +181,8 @@ class Solver:
             first_left = int(best_left)
             self._keep[:n] = self._path[:n]
             limit = 0 if node_limit <= 0 else max(1, node_limit - nodes)
+            # the first search proved the deal lost: a line leaving 1 card is the best
+            at_least = max(at_least, 1)
             outcome, best_left, n2, nodes2 = run(kernel.NO_CUT, first_left, limit)
             nodes += nodes2
             if best_left >= first_left:
@@ -264,11 +266,12 @@ def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
     return not any(heights)
 
 
-def cards_left_bound(layout: Layout, rules: Optional[Rules] = None) -> int:
+def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bool = False) -> int:
     """The solver's lower bound on the cards any line from ``layout`` leaves on the table.
 
     The same bound the search prunes with (:mod:`golfsolve.solitaire.bounds`), read
-    from the table, the undrawn stock and the discard top; never above the true best.
+    from the table, the undrawn stock and the discard top, with ``blocking`` the
+    stronger form the search for the fewest cards left uses; never above the true best.
     """
     rules = rules or layout.rules or EASY
     p = pack(layout)
@@ -282,7 +285,12 @@ def cards_left_bound(layout: Layout, rules: Optional[Rules] = None) -> int:
         live |= bool(p.heights[c]) and bool(fits[p.top, p.cols[c, p.heights[c] - 1]])
     for r in p.stock:
         stock[0, r] += 1
-    return int(bounds.cards_left_bound(table, stock, 0, p.top if live else -1, int(table.sum()), _links(rules)))
+    top = p.top if live else -1
+    if blocking:
+        raw = bounds.blocked_bound(p.cols, p.heights.astype(np.int64), table, stock, 0, top, int(table.sum()),
+                                   _links(rules), np.zeros(bounds.N_BASE, dtype=np.int64))
+        return max(0, int(raw))
+    return int(bounds.cards_left_bound(table, stock, 0, top, int(table.sum()), _links(rules)))
 
 
 def _links(rules: Rules) -> np.ndarray:

@@ -14,7 +14,6 @@ local and the Dask engines produce the same files.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import threading
 import time
