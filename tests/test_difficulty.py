@@ -70,3 +70,51 @@ def test_cli_rate_and_pick(run_cli):
 def test_cli_bad_input_exits_2(run_cli, args):
     r = run_cli(args)
     assert r.exit_code == 2 and r.stderr.startswith("golfsolve: ") and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_stats_difficulty_columns_equal_rate_and_survive_resume(run_cli, tmp_path, solver):
+    """`stats --difficulty` adds each deal's label and fair chance, equal to `rate` with the
+    same games; a resumed run keeps the columns; `report` shows the label counts."""
+    import pandas as pd
+
+    from golfsolve.solitaire.rules import EASY
+    from golfsolve.stats.census import load_results, read_manifest
+
+    out = tmp_path / "run"
+    args = ["stats", "--start-number", "1", "--count", "2", "--rules", "easy,classic", "--difficulty",
+            "--difficulty-games", "2", "--chunk-size", "1", "--jobs", "1", "-q", "--out", str(out)]
+    r = run_cli(args)
+    assert r.exit_code == 0, r.stderr
+    assert read_manifest(out)["params"]["difficulty_games"] == 2
+    (out / "chunk-0000000002.parquet").unlink()
+    r = run_cli(["stats", "--out", str(out), "--resume", "--jobs", "1", "-q"])  # no --difficulty given again
+    assert r.exit_code == 0, r.stderr
+    df = load_results(out)
+    assert len(df) == 4 and df["difficulty"].notna().all()
+    for row in df.itertuples():
+        rules = EASY if row.rules == "easy" else CLASSIC
+        want = rate(layout_from_number(row.deal, rules, row.code.split("-")[1]), rules, 2, 0, solver)
+        assert (row.difficulty, row.fair_chance) == (want.label, want.fair_chance)
+    r = run_cli(["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.stderr
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "## Difficulty" in md and "--difficulty-games 2" in md
+    for name in ("easy", "classic"):
+        counts = df.loc[df["rules"] == name, "difficulty"].value_counts()
+        section = md.split("## Difficulty", 1)[1]
+        cells = next(ln for ln in section.splitlines() if ln.startswith(f"| {name} | 2 | ")).split(" | ")[2:6]
+        assert [int(c.split(" ")[0]) for c in cells] == [int(counts.get(lab, 0)) for lab, _ in BANDS]
+    # a plain run has no difficulty columns and no section
+    plain = tmp_path / "plain"
+    assert run_cli(["stats", "--count", "1", "--rules", "easy", "--jobs", "1", "-q", "--out", str(plain)]).exit_code == 0
+    assert "difficulty" not in pd.read_parquet(plain).columns
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--difficulty-games", "4"], "needs --difficulty"),
+    (["--difficulty", "--difficulty-games", "0"], "at least 1"),
+])
+def test_stats_difficulty_bad_input(run_cli, tmp_path, args, message):
+    r = run_cli(["stats", "--count", "1", "--out", str(tmp_path / "x"), *args])
+    assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()

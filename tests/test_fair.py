@@ -237,14 +237,54 @@ def test_cli_bad_input_exits_2(run_cli, args, tmp_path):
 def test_cli_fair_stats_writes_table_and_report(run_cli, tmp_path):
     import pandas as pd
 
-    r = run_cli(["fair-stats", "--start-number", "5", "--count", "2", "--rules", "classic", "--samples", "4",
-                 "--first-samples", "2", "--out", str(tmp_path), "--quiet"])
+    r = run_cli(["fair-stats", "--start-number", "5", "--count", "2", "--rules", "classic", "--player", "sampled",
+                 "--samples", "4", "--first-samples", "2", "--out", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.stderr
     df = pd.read_parquet(tmp_path)  # the run folder reads as one table
     assert sorted(df["deal"]) == [5, 6] and set(df["rules"]) == {"classic"}
     assert not (df["fair_won"] & ~df["clairvoyant_won"]).any()
     md = (tmp_path / "_fair.md").read_text()
-    assert "| classic | 2 (deals 5–6) |" in md and "--samples 4" in md
+    assert "| classic | 2 (deals 5–6) |" in md and "--samples 4" in md and "--player sampled" in md
+
+
+def test_fair_stats_plays_the_search_player_and_keeps_it(run_cli, tmp_path):
+    """The default player is the search player, rows equal play_search's games, and the
+    manifest's player cannot be swapped on --resume; a run from before names no player and
+    resumes as the sampled player."""
+    import json as _json
+
+    import pandas as pd
+
+    from golfsolve.solitaire.fairplayer import play_search
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.stats.runfolder import read_manifest
+
+    out = tmp_path / "s"
+    r = run_cli(["fair-stats", "--start-number", "3", "--count", "2", "--rules", "easy", "--samples", "3",
+                 "--extra", "2", "--out", str(out), "-q", "--json"])
+    assert r.exit_code == 0, r.stderr
+    m = read_manifest(out)
+    assert m["params"]["player"] == "search" and m["params"]["extra"] == 2 and "--player search" in m["command"]
+    df = pd.read_parquet(out).sort_values("deal")
+    for n, won, moves in zip(df["deal"], df["fair_won"], df["moves"]):
+        g = play_search(layout_from_number(int(n), EASY, "E"), EASY, 3, 2, f"0-easy-{n}")
+        assert (g.won, len(g.moves)) == (bool(won), int(moves))
+    assert "search fair player" in (out / "_fair.md").read_text()
+    r = run_cli(["fair-stats", "--player", "sampled", "--out", str(out), "--resume"])
+    assert r.exit_code == 2 and "different run" in r.stderr and "player search" in r.stderr
+    # a manifest written before --player existed: the sampled player, resumable as it is
+    old = tmp_path / "old"
+    r = run_cli(["fair-stats", "--count", "2", "--rules", "easy", "--player", "sampled", "--samples", "2",
+                 "--chunk-size", "1", "--out", str(old), "-q", "--json"])
+    assert r.exit_code == 0, r.stderr
+    mp = old / "_manifest.json"
+    m = _json.loads(mp.read_text())
+    del m["params"]["player"]
+    mp.write_text(_json.dumps(m))
+    (old / "chunk-0000000001.parquet").unlink()
+    r = run_cli(["fair-stats", "--out", str(old), "--resume", "-q", "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert read_manifest(old)["params"]["player"] == "sampled" and len(pd.read_parquet(old)) == 2
 
 
 def test_fair_stats_section_joins_the_stats_report(tmp_path):
@@ -256,7 +296,7 @@ def test_fair_stats_section_joins_the_stats_report(tmp_path):
     base = [sys.executable, "-m", "golfsolve"]
     subprocess.run(base + ["stats", "--count", "4", "--rules", "easy", "--jobs", "1", "-q", "--out", str(d)], check=True)
     subprocess.run(base + ["fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--samples", "3",
-                           "--out", str(f)], check=True, capture_output=True)
+                           "--extra", "2", "--out", str(f)], check=True, capture_output=True)
     subprocess.run(base + ["report", str(d), "--fair", str(f)], check=True, capture_output=True)
     md = (d / "_report" / "report.md").read_text(encoding="utf-8")
     assert "## Fair play against clairvoyant play" in md

@@ -239,3 +239,17 @@ def test_out_must_not_be_a_file(run_cli, tmp_path):
     r = run_cli(["stats", "--count", "2", "--out", str(f)])
     assert r.exit_code == 2 and "not a directory" in r.stderr
     assert os.path.isfile(f)
+
+
+def test_cli_fields_winnable_is_kept_by_resume(run_cli, tmp_path):
+    out = tmp_path / "quick"
+    r = run_cli(["stats", "--count", "6", "--rules", "classic,strict", "--fields", "winnable", "--out", str(out),
+                 "--chunk-size", "3", "--jobs", "1", "--quiet"])
+    assert r.exit_code == 0, r.stderr
+    df = load_results(out)
+    assert set(df.loc[~df["winnable"], "fields"]) == {"winnable"} and df.loc[~df["winnable"], "best_left"].isna().all()
+    # --resume without --fields continues the same verdict-only run
+    r = run_cli(["stats", "--out", str(out), "--resume", "--jobs", "1", "--quiet"])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli(["stats", "--out", str(out), "--resume", "--fields", "all", "--jobs", "1", "--quiet"])
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1

@@ -48,19 +48,26 @@ def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Opt
 @click.option("--fields", type=click.Choice(["all", "winnable"]), default=None,
               help="all (default): winnable and the fewest cards left; winnable: the verdict only, much faster "
                    "(a lost deal's best_left is left empty).")
+@click.option("--difficulty", is_flag=True,
+              help="Add each deal's difficulty label and fair chance (as 'golfsolve rate' gives them, seed 0). "
+                   "Costly: at 8 fair games about 5 s of CPU per Easy deal and 2 s per Classic deal (deals 0-4), "
+                   "against well under 1 ms for the solve; the cost grows with the games.")
+@click.option("--difficulty-games", type=int, default=None, metavar="N",
+              help="Fair-player games per deal and rule set for --difficulty (default 8; more games, a surer "
+                   "label, proportionally more CPU).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, jobs, chunk_size, engine, scheduler,
-          fields, quiet, as_json):
+          fields, difficulty, difficulty_games, quiet, as_json):
     """Solve every deal of a range under several rule sets; write Parquet chunks to DIR.
 
     One row per deal and rule set: deal, code, rules, winnable, best_left (cards left under
-    perfect play), app_score, nodes, seconds. Interrupt any time (Ctrl-C, kill) and run the
+    perfect play), app_score, fields (what was computed), nodes, seconds. Interrupt any time (Ctrl-C, kill) and run the
     same command with --resume: finished chunks are kept, nothing is solved twice.
 
     Example: golfsolve stats --start GO1-E-AAAAAAA --count 2000 --out stats-2000
     """
-    from ..stats.census import (CensusSpec, DEFAULT_RULES, default_chunk_size, load_results, parse_rules_list,
+    from ..stats.census import (CensusSpec, DEFAULT_DIFFICULTY_GAMES, DEFAULT_RULES, default_chunk_size, load_results, parse_rules_list,
                                 read_manifest, run_census, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, manifest_path
 
@@ -72,6 +79,11 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     if engine == "local":
         scheduler = None
     check_workers(jobs, "--jobs")
+    if difficulty_games is not None and not difficulty:
+        raise InputError("--difficulty-games needs --difficulty")
+    if difficulty_games is not None and difficulty_games < 1:
+        raise InputError(f"--difficulty-games must be at least 1, not {difficulty_games}")
+    games = (DEFAULT_DIFFICULTY_GAMES if difficulty_games is None else difficulty_games) if difficulty else None
     out = check_out_dir(out_dir, create=False)
     old = spec_from_manifest(read_manifest(out)) if (resume or extend) and manifest_path(out) else None
     if old is not None:
@@ -81,6 +93,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         count = old.count if count is None else count
         chunk_size = old.chunk_size if chunk_size is None else chunk_size
         fields = old.fields if fields is None else fields
+        games = old.difficulty if games is None else games
         if extend and rules is not None:
             rules = old.rules + tuple(r for r in rules if r not in old.rules)
         rules = old.rules if rules is None else rules
@@ -90,11 +103,14 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     rules = rules or DEFAULT_RULES
     n_jobs = jobs or os.cpu_count() or 1
     spec = CensusSpec(start, count, tuple(rules),
-                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs), fields or "all")
+                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs), fields or "all",
+                      games or 0)
     argv = ["golfsolve", "stats", "--start-number", str(spec.start), "--count", str(spec.count),
             "--rules", ",".join(spec.rules), "--out", str(out), "--chunk-size", str(spec.chunk_size)]
     if spec.fields != "all":
         argv += ["--fields", spec.fields]
+    if spec.difficulty:
+        argv += ["--difficulty", "--difficulty-games", str(spec.difficulty)]
     if jobs is not None:
         argv += ["--jobs", str(jobs)]
     if engine == "dask":

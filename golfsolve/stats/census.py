@@ -56,7 +56,15 @@ _DTYPES = {
     "nodes": "int64",
     "seconds": "float64",
     "cpu_seconds": "float64",
+    "difficulty": "string",
+    "fair_chance": "float64",
 }
+#: Columns a run made with ``--difficulty`` adds: :func:`golfsolve.solitaire.difficulty.rate`
+#: of each deal under each rule set (its label and fair chance, seed 0).
+DIFFICULTY_COLUMNS = ("difficulty", "fair_chance")
+#: Fair games per deal for ``--difficulty`` when none is given: half of ``golfsolve rate``'s
+#: default, since a census rates every deal (about 5 s of CPU per Easy deal at 8).
+DEFAULT_DIFFICULTY_GAMES = 8
 #: What a run computes per deal: everything, or only whether it is winnable.
 FIELDS = ("all", "winnable")
 #: Deal-code letter per rule set; other rule sets show the Easy letter (the letter never
@@ -103,8 +111,12 @@ class CensusSpec:
     rules: tuple[str, ...] = DEFAULT_RULES
     chunk_size: int = MAX_DEFAULT_CHUNK
     fields: str = "all"
+    #: Fair games per deal for the difficulty columns; 0: no difficulty columns.
+    difficulty: int = 0
 
     def __post_init__(self) -> None:
+        if self.difficulty < 0:
+            raise InputError(f"--difficulty-games must be at least 1, not {self.difficulty}")
         if self.count < 1:
             raise InputError(f"--count must be at least 1, not {self.count}")
         if not 0 <= self.start < N_DEALS:
@@ -134,7 +146,8 @@ class CensusSpec:
     def run_key(self) -> RunKey:
         """The run folder's key for this spec."""
         # a full run keeps the key it always had, so runs made before --fields still resume
-        params = () if self.fields == "all" else (("fields", self.fields),)
+        params = (() if self.difficulty == 0 else (("difficulty_games", self.difficulty),)) + (
+            () if self.fields == "all" else (("fields", self.fields),))
         return RunKey(FORMAT, self.start, self.count, self.rules, self.chunk_size, params)
 
 
@@ -156,8 +169,9 @@ def read_manifest(out: str | Path) -> dict:
 
 def spec_from_manifest(m: dict) -> CensusSpec:
     """The :class:`CensusSpec` a manifest describes (all its deals and rule sets)."""
+    p = m.get("params", {})
     return CensusSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),
-                      m.get("params", {}).get("fields", "all"))
+                      p.get("fields", "all"), int(p.get("difficulty_games", 0)))
 
 
 # ---------------------------------------------------------------------------
@@ -180,7 +194,8 @@ def _solver():
     return s
 
 
-def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all") -> pd.DataFrame:
+def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all",
+                difficulty: int = 0) -> pd.DataFrame:
     """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``.
 
     One row per deal and rule set, deal-major in the order of ``rules``, with the
@@ -193,6 +208,9 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
     so a stricter one starts from what the looser ones proved: lost there is lost here
     and the search stops at their best cards-left; a winning line that is legal here too
     is a win here (:meth:`~golfsolve.solitaire.solver.Solver.solve_given`).
+
+    ``difficulty`` (fair games per deal) adds the :data:`DIFFICULTY_COLUMNS`; their cost
+    is not in ``cpu_seconds``.
     """
     from ..solitaire.solver import nesting_order, pack
 
@@ -222,6 +240,14 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
             cols["nodes"].append(sol.nodes)
             cols["seconds"].append(sol.seconds)
             cols["cpu_seconds"].append(cpu)
+    if difficulty:
+        from ..solitaire.difficulty import rate
+
+        for n, name in zip(cols["deal"], cols["rules"]):
+            r = get_rules(name)
+            rating = rate(layout_from_number(n, r, _LETTER.get(name, "E")), r, difficulty, 0, solver)
+            cols.setdefault("difficulty", []).append(rating.label)
+            cols.setdefault("fair_chance", []).append(rating.fair_chance)
     return pd.DataFrame({c: pd.Series(v, dtype=_DTYPES[c]) for c, v in cols.items()})
 
 
@@ -233,8 +259,8 @@ def write_chunk(out: str | Path, first: int, df: pd.DataFrame) -> Path:
 # ---------------------------------------------------------------------------
 # engines: each yields (first, DataFrame) as chunks finish, in any order
 # ---------------------------------------------------------------------------
-def _solve_task(chunk: Chunk, fields: str = "all") -> pd.DataFrame:
-    return solve_chunk(chunk.first, chunk.count, chunk.groups, fields)
+def _solve_task(chunk: Chunk, fields: str = "all", difficulty: int = 0) -> pd.DataFrame:
+    return solve_chunk(chunk.first, chunk.count, chunk.groups, fields, difficulty)
 
 
 def _warm(rules: Sequence[str]) -> None:
@@ -269,9 +295,9 @@ def _dask_connect(jobs: int, scheduler: Optional[str]):
 
 
 def _dask_engine(todo: list[Chunk], rules: tuple[str, ...], fields: str,
-                 client) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+                 client, difficulty: int = 0) -> Iterator[tuple[Chunk, pd.DataFrame]]:
     _, _, as_completed = _import_dask()
-    futures = {client.submit(_dask_task, c, rules, fields, key=f"golfsolve-{c.name}-{'-'.join(c.groups)}", pure=False): c
+    futures = {client.submit(_dask_task, c, rules, fields, difficulty, key=f"golfsolve-{c.name}-{'-'.join(c.groups)}", pure=False): c
                for c in todo}
     try:
         for fut in as_completed(list(futures)):
@@ -281,11 +307,11 @@ def _dask_engine(todo: list[Chunk], rules: tuple[str, ...], fields: str,
         client.cancel(list(futures))
 
 
-def _dask_task(chunk: Chunk, rules: tuple[str, ...], fields: str = "all") -> pd.DataFrame:
+def _dask_task(chunk: Chunk, rules: tuple[str, ...], fields: str = "all", difficulty: int = 0) -> pd.DataFrame:
     if not getattr(_local, "warm", False):
         _warm(rules)
         _local.warm = True
-    return _solve_task(chunk, fields)
+    return _solve_task(chunk, fields, difficulty)
 
 
 @dataclass
@@ -355,8 +381,9 @@ def run_census(
         t0 = time.perf_counter()
         rules = folder.key.groups
         fields = dict(folder.key.params).get("fields", "all")
-        source = (compute(todo, partial(_solve_task, fields=fields), jobs, partial(_warm, rules)) if engine == "local"
-                  else _dask_engine(todo, rules, fields, dask[0]))
+        difficulty = int(dict(folder.key.params).get("difficulty_games", 0))
+        source = (compute(todo, partial(_solve_task, fields=fields, difficulty=difficulty), jobs, partial(_warm, rules))
+                  if engine == "local" else _dask_engine(todo, rules, fields, dask[0], difficulty))
         inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
                                 info={"engine": engine, "jobs": jobs, "scheduler": scheduler},
                                 on_chunk=None if on_chunk is None else (lambda c: on_chunk(c.first, c.count)))
@@ -383,7 +410,7 @@ def load_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame
     """
     m, frames = load_chunks(out, FORMAT, "deal", "rules", 1, allow_incomplete)
     if not frames:
-        return pd.DataFrame({c: pd.Series([], dtype=_DTYPES[c]) for c in COLUMNS})
+        return pd.DataFrame({c: pd.Series([], dtype=_DTYPES[c]) for c in COLUMNS + _rated(m)})
     df = pd.concat(frames, ignore_index=True)
     # chunks written before the fields column existed computed both fields
     df["fields"] = (df["fields"] if "fields" in df.columns else pd.Series(pd.NA, index=df.index, dtype="string")
@@ -392,7 +419,12 @@ def load_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame
     order = {r: i for i, r in enumerate(m["rules"])}
     df = (df.assign(_r=df["rules"].map(order)).sort_values(["deal", "_r"], kind="stable")
           .drop(columns="_r").reset_index(drop=True))
-    return df[list(COLUMNS)]
+    return df[list(COLUMNS + _rated(m))]
+
+
+def _rated(m: dict) -> tuple[str, ...]:
+    # the difficulty columns are there exactly when the run was made with --difficulty
+    return DIFFICULTY_COLUMNS if m.get("params", {}).get("difficulty_games") else ()
 
 
 def run_status(out: str | Path) -> dict:
@@ -406,7 +438,7 @@ def run_status(out: str | Path) -> dict:
 
 
 __all__ = [
-    "COLUMNS", "DEFAULT_RULES", "CensusSpec", "RunResult", "chunk_files", "chunk_name",
+    "COLUMNS", "DEFAULT_RULES", "DEFAULT_DIFFICULTY_GAMES", "DIFFICULTY_COLUMNS", "CensusSpec", "RunResult", "chunk_files", "chunk_name",
     "default_chunk_size", "load_results", "parse_rules_list", "read_manifest",
     "run_census", "run_status", "solve_chunk", "spec_from_manifest", "write_chunk",
 ]

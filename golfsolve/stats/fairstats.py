@@ -1,7 +1,10 @@
 """Fair play against clairvoyant play over a range of deals: the batch run and its report.
 
-The fair player itself is :func:`golfsolve.solitaire.fair.play_fair`; this module plays it
-over many deals (in worker processes), and turns the rows into the report's table.
+The players are :func:`golfsolve.solitaire.fairplayer.play_search` (``search``, the default)
+and :func:`golfsolve.solitaire.fair.play_fair` (``sampled``, the player of before, kept for
+paired comparisons); this module plays one of them over many deals (in worker processes),
+and turns the rows into the report's table. The run's manifest records which player, so a
+resumed or extended run never mixes them.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ import pandas as pd
 
 from ..errors import InputError
 from ..solitaire.fair import play_fair, wilson
+from ..solitaire.fairplayer import play_search
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
-from .runfolder import RunKey, compute, load_chunks, open_run, read_manifest, run_folder_chunks
+from .runfolder import (RunKey, compute, load_chunks, manifest_path, open_run, read_manifest, run_folder_chunks,
+                        write_json_atomic)
 
 FORMAT = "golfsolve-fair-stats/1"
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
@@ -29,6 +34,8 @@ FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", 
                 "lost_on_draw", "moves", "decisions", "solves", "seconds")
 #: The report written into the run folder (the underscore keeps it out of pandas' way).
 REPORT_NAME = "_fair.md"
+#: The fair players a run can use: the search player and the sampled player of before.
+PLAYERS = ("search", "sampled")
 
 _WORKER_SOLVER: Optional[Solver] = None
 
@@ -44,13 +51,18 @@ def _worker_init(rules: Sequence[str] = ()) -> None:
 
 
 def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int, seed: int,
-                  solver: Optional[Solver] = None) -> dict:
-    """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly."""
+                  solver: Optional[Solver] = None, player: str = "sampled", extra: int = 16) -> dict:
+    """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly by
+    ``player`` (``first_samples`` is the sampled player's, ``extra`` the search player's)."""
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
     layout = layout_from_number(number, rules, letter)
     # the seed names the deal and the rules, so a row does not depend on which worker ran it
-    g = play_fair(layout, rules, samples, f"{seed}-{rules_name}-{number}", solver or _WORKER_SOLVER, first_samples)
+    game_seed = f"{seed}-{rules_name}-{number}"
+    if player == "search":
+        g = play_search(layout, rules, samples, extra, game_seed, solver or _WORKER_SOLVER)
+    else:
+        g = play_fair(layout, rules, samples, game_seed, solver or _WORKER_SOLVER, first_samples)
     return {
         "rules": rules_name, "deal": number, "code": layout.name,
         "clairvoyant_won": g.clairvoyant_won, "clairvoyant_left": g.clairvoyant_left,
@@ -62,8 +74,9 @@ def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int
 @dataclass(frozen=True)
 class FairSpec:
     """A fair-stats run: deals ``start .. start + count - 1`` under each of ``rules``, the fair
-    player deciding on ``samples`` stock orders (``first_samples`` for a first look), seeded
-    by ``seed``, in chunks of ``chunk_size`` deals."""
+    ``player`` deciding on ``samples`` stock orders (the sampled player: ``first_samples`` for
+    a first look; the search player: ``extra`` more to race ties), seeded by ``seed``, in
+    chunks of ``chunk_size`` deals."""
 
     start: int
     count: int
@@ -72,10 +85,18 @@ class FairSpec:
     first_samples: Optional[int] = None
     seed: int = 0
     chunk_size: int = MAX_DEFAULT_CHUNK
+    player: str = "search"
+    extra: int = 16
 
     def __post_init__(self) -> None:
         from ..solitaire.dealcode import N_DEALS
 
+        if self.player not in PLAYERS:
+            raise InputError(f"--player must be one of {', '.join(PLAYERS)}, not {self.player!r}")
+        if self.extra < 0:
+            raise InputError(f"--extra must be at least 0, not {self.extra}")
+        if self.player == "search" and self.first_samples is not None and self.first_samples != self.samples:
+            raise InputError("--first-samples belongs to --player sampled; the search player uses --extra")
         for r in self.rules:
             get_rules(r)  # bad names are bad input before any work starts
         if not self.rules:
@@ -95,15 +116,33 @@ class FairSpec:
         return self.samples if self.first_samples is None else self.first_samples
 
     def run_key(self) -> RunKey:
+        # the player and its own settings are part of the key: a run never mixes players
+        own = (("extra", self.extra),) if self.player == "search" else (("first_samples", self.first),)
         return RunKey(FORMAT, self.start, self.count, tuple(self.rules), self.chunk_size,
-                      (("first_samples", self.first), ("samples", self.samples), ("seed", self.seed)))
+                      tuple(sorted(own + (("player", self.player), ("samples", self.samples), ("seed", self.seed)))))
 
 
 def spec_from_manifest(m: dict) -> FairSpec:
-    """The :class:`FairSpec` a fair-stats manifest describes."""
+    """The :class:`FairSpec` a fair-stats manifest describes (runs made before the search
+    player existed name no player: they played the sampled one)."""
     p = m["params"]
+    player = p.get("player", "sampled")
+    if player == "search":
+        return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), None,
+                        int(p["seed"]), int(m["chunk_size"]), "search", int(p["extra"]))
     return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), int(p["first_samples"]),
-                    int(p["seed"]), int(m["chunk_size"]))
+                    int(p["seed"]), int(m["chunk_size"]), "sampled")
+
+
+def _name_old_player(out: str | Path) -> None:
+    # a run made before the search player has no "player" in its manifest; it played the
+    # sampled player, and saying so lets it be resumed with the key that names it
+    if manifest_path(out) is None:
+        return
+    m = read_fair_manifest(out)
+    if "player" not in m["params"]:
+        m["params"] = {**m["params"], "player": "sampled"}
+        write_json_atomic(manifest_path(out), m)
 
 
 def read_fair_manifest(out: str | Path) -> dict:
@@ -113,8 +152,8 @@ def read_fair_manifest(out: str | Path) -> dict:
 
 def play_chunk(task: tuple) -> pd.DataFrame:
     """The rows of one chunk: its deals, deal-major, under each of its rule sets."""
-    chunk, samples, first_samples, seed = task
-    rows = [fair_deal_row(r, n, samples, first_samples, seed)
+    chunk, samples, first_samples, seed, player, extra = task
+    rows = [fair_deal_row(r, n, samples, first_samples, seed, player=player, extra=extra)
             for n in range(chunk.first, chunk.first + chunk.count) for r in chunk.groups]
     return pd.DataFrame(rows, columns=list(FAIR_COLUMNS))
 
@@ -138,10 +177,12 @@ def run_fair_stats(
     """
     if workers < 1:
         raise InputError(f"--workers must be at least 1, not {workers}")
+    if resume or extend:
+        _name_old_player(out)
     folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command)
     todo = folder.todo("deal", "rules", 1)
     full = spec_from_manifest(folder.manifest)
-    tasks = [(c, full.samples, full.first, full.seed) for c in todo]
+    tasks = [(c, full.samples, full.first, full.seed, full.player, full.extra) for c in todo]
     source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers, partial(_worker_init, full.rules)))
     inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
                             info={"workers": workers})
@@ -163,19 +204,26 @@ def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.Data
 FAIR_TITLE = "Fair play against clairvoyant play"
 
 
-def fair_intro(command: str, samples: int, first_samples: int, seed: int) -> str:
+def fair_intro(command: str, spec: FairSpec) -> str:
     """The paragraph that says what the fair-play table measures and how it was made."""
+    if spec.player == "search":
+        how = ("the search fair player's real result: before each blind draw it picks the pre-draw position "
+               f"that keeps a win in the most of {spec.samples} sampled stock orders (ties raced on "
+               f"{spec.extra} more orders, then fewer cards on the table; exact expectimax once few cards are "
+               "unknown), without seeing the stock, then the real next card is turned. ")
+    else:
+        how = ("the sampled fair player's real result (the player of before, `--player sampled`): at each step it "
+               "picks the move that keeps a win in the most sampled stock "
+               + (f"orders (first {spec.first} orders, {spec.samples} when the choice is contested; "
+                  if spec.first < spec.samples else f"orders ({spec.samples} per decision; ")
+               + f"every order once there are at most {spec.samples}), without seeing the stock, then the real "
+               "next card is turned. ")
     return (
         f"Command: `{command}`. "
-        "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: the "
-        "fair player's real result: at each step it picks the move that keeps a win in the most sampled stock "
-        + (f"orders (first {first_samples} orders, {samples} when the choice is contested; "
-           if first_samples < samples else f"orders ({samples} per decision; ")
-        + f"every order once there are at most {samples}), without seeing the stock, then the real next card "
-        "is turned. "
+        "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: " + how +
         "Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but lost "
         "by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
-        "95% Wilson intervals throughout; seed " + str(seed) + "."
+        f"95% Wilson intervals throughout; seed {spec.seed}."
     )
 
 
@@ -206,10 +254,10 @@ def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
     return head, out
 
 
-def fair_report_markdown(rows: Sequence[dict], command: str, samples: int, first_samples: int, seed: int) -> str:
+def fair_report_markdown(rows: Sequence[dict], command: str, spec: FairSpec) -> str:
     """The Markdown section of a fair-stats run: win rates, intervals and the paired gap."""
     head, table = fair_table(rows)
-    lines = [f"## {FAIR_TITLE}", "", fair_intro(command, samples, first_samples, seed), "",
+    lines = [f"## {FAIR_TITLE}", "", fair_intro(command, spec), "",
              "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     lines += ["| " + " | ".join(r) + " |" for r in table]
     lines.append("")
@@ -223,7 +271,7 @@ def write_fair_report(out: str | Path) -> dict[str, str]:
     spec = spec_from_manifest(m)
     rows = load_fair_results(out).to_dict("records")
     path = Path(out) / REPORT_NAME
-    path.write_text(fair_report_markdown(rows, m.get("command", ""), spec.samples, spec.first, spec.seed),
+    path.write_text(fair_report_markdown(rows, m.get("command", ""), spec),
                     encoding="utf-8")
     return {"table": str(out), "report": str(path)}
 
@@ -238,4 +286,4 @@ def load_fair_section(directory: str | Path) -> Optional[dict]:
         return None
     head, table = fair_table(rows)
     return {"title": FAIR_TITLE, "head": head, "rows": table,
-            "intro": fair_intro(m.get("command", ""), spec.samples, spec.first, spec.seed)}
+            "intro": fair_intro(m.get("command", ""), spec)}

@@ -138,6 +138,20 @@ def _solve_time(df: pd.DataFrame, rules: list[str]) -> dict:
     return out
 
 
+def _difficulty(df: pd.DataFrame, rules: list[str], games: int) -> Optional[dict]:
+    """Deals per difficulty label and rule set (a run made with ``stats --difficulty``), else None."""
+    from ..solitaire.difficulty import LABELS
+
+    if not games or "difficulty" not in df.columns:
+        return None
+    per = {}
+    for r in rules:
+        sub = df.loc[df["rules"] == r]
+        per[r] = {"deals": int(len(sub)), "labels": {lab: int((sub["difficulty"] == lab).sum()) for lab in LABELS},
+                  "mean_fair_chance": float(sub["fair_chance"].mean())}
+    return {"games": games, "labels": list(LABELS), "rules": per}
+
+
 def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
                 fair_dir: Optional[str | Path] = None) -> dict[str, Any]:
     """Every number of the report for the run in ``stats_dir`` (the ``--json`` output);
@@ -168,6 +182,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         "deals_total": spec.count,
         "complete": status["complete"],
         "fair": None if fair_dir is None else load_fair_section(fair_dir),
+        "difficulty": _difficulty(df, rules, spec.difficulty),
         "win_rates": _win_rates(df, rules),
         "paired": _paired(wide, rules),
         "cards_left": cards_left,
@@ -380,6 +395,24 @@ def _blocks(data: dict) -> list[tuple]:
                    "core = solves / their summed CPU time, which other programs on a shared machine do not "
                    "inflate."))
     b.append(("img", "solve_time.png", FIGURES["solve_time.png"]))
+    diff = data.get("difficulty")
+    if diff:
+        from ..solitaire.difficulty import BANDS
+
+        bands = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
+        b.append(("h2", "Difficulty"))
+        b.append(("p", f"Each deal's label under each rule set, as `golfsolve rate --games {diff['games']}` gives it "
+                       f"(seed 0): the search fair player's win rate over {diff['games']} stock orders consistent "
+                       f"with the opening, labelled by bands ({bands}). {plural(data['deals'], 'deal')}, deal "
+                       f"numbers {data['first_deal']}..{data['last_deal']}; command: `{data['command']}`. "
+                       f"With {diff['games']} games a chance has a wide interval, so a deal near a band edge can "
+                       "fall either side."))
+        rows = []
+        for r, d in diff["rules"].items():
+            n = d["deals"]
+            rows.append([r, f"{n:,}"] + [f"{d['labels'][lab]:,} ({_pct(d['labels'][lab] / n)})" for lab in diff["labels"]]
+                        + [_pct(d["mean_fair_chance"])])
+        b.append(("table", ["rules", "deals"] + diff["labels"] + ["mean fair chance"], rows))
     fair = data.get("fair")
     if fair:  # written into this directory by 'golfsolve fair-stats --out DIR'
         b.append(("h2", fair["title"]))
