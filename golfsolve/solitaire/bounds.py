@@ -21,10 +21,15 @@ and weak duality makes every ``U(a)`` an upper bound on the cards removable, so
 choice "a = even ranks": then ``U = 2 * odd + odd bases``, i.e. ``left >= even - odd -
 odd bases``. The minimum over ``a`` is a dynamic program along the ranks Ace..King:
 ``b[p]`` depends only on ``a[p - 1]`` and ``a[p + 1]`` (and the King–Ace link when
-wrapping, see :func:`removable_bound`). Jokers fit
-everything both ways: with any ``a`` set, a joker is a base for every rank, so
-``b[joker] = 1`` and a joker on the table costs ``2`` (removable, and a base); an empty
-discard is a base for anything, like a joker that cannot be removed.
+wrapping, see :func:`removable_bound`). Jokers fit everything both ways: with any ``a``
+set, a joker is a base for every rank, so ``b[joker] = 1`` and a joker on the table costs
+``2`` (removable, and a base); an empty discard is a base for anything, like a joker that
+cannot be removed.
+
+The arrays are ``T`` (table cards per rank) and ``S`` (one row per stock position:
+undrawn stock cards per rank), indexed in place so that a kernel passes no views.
+Editing this module does not invalidate numba's on-disk cache of the kernels that inline
+it (``kernel.py``): delete ``golfsolve/solitaire/__pycache__/*.nb[ic]`` after a change.
 """
 
 from __future__ import annotations
