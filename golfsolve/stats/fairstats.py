@@ -201,6 +201,32 @@ def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.Data
             .drop(columns="_r").reset_index(drop=True))
 
 
+def compare_fair_runs(a: str | Path, b: str | Path) -> list[dict]:
+    """Two fair-stats runs (say ``--player search`` and ``--player sampled`` with the same
+    deals and seed) paired deal by deal, per rule set, over the deals both have played:
+    each player's wins, the deals only one of them won, the mean per-deal difference
+    (a minus b) with its 95% normal interval, and the mean wall seconds per deal."""
+    import numpy as np
+
+    from ..intervals import mean_ci
+
+    players = [spec_from_manifest(read_fair_manifest(d)).player for d in (a, b)]
+    both = load_fair_results(a).merge(load_fair_results(b), on=["rules", "deal"], suffixes=("_a", "_b"))
+    out = []
+    for name in dict.fromkeys(both["rules"]):
+        rs = both[both["rules"] == name]
+        d = rs["fair_won_a"].astype(int).to_numpy() - rs["fair_won_b"].astype(int).to_numpy()
+        mean, lo, hi = mean_ci(d.astype(np.float64))
+        out.append({"rules": name, "deals": len(rs), "first": int(rs["deal"].min()), "last": int(rs["deal"].max()),
+                    "player_a": players[0], "player_b": players[1],
+                    "wins_a": int(rs["fair_won_a"].sum()), "wins_b": int(rs["fair_won_b"].sum()),
+                    "clairvoyant": int(rs["clairvoyant_won_a"].sum()),
+                    "only_a": int((d > 0).sum()), "only_b": int((d < 0).sum()),
+                    "difference": float(mean), "ci95": [float(lo), float(hi)],
+                    "seconds_a": float(rs["seconds_a"].mean()), "seconds_b": float(rs["seconds_b"].mean())})
+    return out
+
+
 FAIR_TITLE = "Fair play against clairvoyant play"
 
 
