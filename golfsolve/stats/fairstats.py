@@ -290,6 +290,15 @@ def fair_report_markdown(rows: Sequence[dict], command: str, spec: FairSpec) -> 
     return "\n".join(lines)
 
 
+def _last_command(m: dict) -> str:
+    # the latest invocation's command covers the whole run (an --extend grows its count), and
+    # the fair-stats command line never says --resume or --extend, so it remakes the table
+    for inv in reversed(m.get("invocations", [])):
+        if inv.get("command"):
+            return inv["command"]
+    return m.get("command", "")
+
+
 def write_fair_report(out: str | Path) -> dict[str, str]:
     """Write the fair-play section of the run in ``out`` to ``out/_fair.md``; return the paths
     of the run folder (its table) and of the report."""
@@ -297,7 +306,7 @@ def write_fair_report(out: str | Path) -> dict[str, str]:
     spec = spec_from_manifest(m)
     rows = load_fair_results(out).to_dict("records")
     path = Path(out) / REPORT_NAME
-    path.write_text(fair_report_markdown(rows, m.get("command", ""), spec),
+    path.write_text(fair_report_markdown(rows, _last_command(m), spec),
                     encoding="utf-8")
     return {"table": str(out), "report": str(path)}
 
@@ -312,4 +321,4 @@ def load_fair_section(directory: str | Path) -> Optional[dict]:
         return None
     head, table = fair_table(rows)
     return {"title": FAIR_TITLE, "head": head, "rows": table,
-            "intro": fair_intro(m.get("command", ""), spec)}
+            "intro": fair_intro(_last_command(m), spec)}
