@@ -22,8 +22,8 @@ from ..solitaire.fairplayer import play_search
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
-from .runfolder import (RunKey, compute, load_chunks, manifest_path, open_run, read_manifest, run_folder_chunks,
-                        write_json_atomic)
+from .runfolder import (RunKey, compute, latest_command, load_chunks, manifest_path, open_run, read_manifest,
+                        run_folder_chunks, write_json_atomic)
 
 FORMAT = "golfsolve-fair-stats/1"
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
@@ -290,15 +290,6 @@ def fair_report_markdown(rows: Sequence[dict], command: str, spec: FairSpec) -> 
     return "\n".join(lines)
 
 
-def _last_command(m: dict) -> str:
-    # the latest invocation's command covers the whole run (an --extend grows its count), and
-    # the fair-stats command line never says --resume or --extend, so it remakes the table
-    for inv in reversed(m.get("invocations", [])):
-        if inv.get("command"):
-            return inv["command"]
-    return m.get("command", "")
-
-
 def write_fair_report(out: str | Path) -> dict[str, str]:
     """Write the fair-play section of the run in ``out`` to ``out/_fair.md``; return the paths
     of the run folder (its table) and of the report."""
@@ -306,7 +297,7 @@ def write_fair_report(out: str | Path) -> dict[str, str]:
     spec = spec_from_manifest(m)
     rows = load_fair_results(out).to_dict("records")
     path = Path(out) / REPORT_NAME
-    path.write_text(fair_report_markdown(rows, _last_command(m), spec),
+    path.write_text(fair_report_markdown(rows, latest_command(m), spec),
                     encoding="utf-8")
     return {"table": str(out), "report": str(path)}
 
@@ -321,4 +312,4 @@ def load_fair_section(directory: str | Path) -> Optional[dict]:
         return None
     head, table = fair_table(rows)
     return {"title": FAIR_TITLE, "head": head, "rows": table,
-            "intro": fair_intro(_last_command(m), spec)}
+            "intro": fair_intro(latest_command(m), spec)}
