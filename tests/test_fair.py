@@ -257,6 +257,7 @@ def test_fair_stats_plays_the_search_player_and_keeps_it(run_cli, tmp_path):
 
     from golfsolve.solitaire.fairplayer import play_search
     from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.stats.fairstats import compare_fair_runs
     from golfsolve.stats.runfolder import read_manifest
 
     out = tmp_path / "s"
@@ -274,17 +275,24 @@ def test_fair_stats_plays_the_search_player_and_keeps_it(run_cli, tmp_path):
     assert r.exit_code == 2 and "different run" in r.stderr and "player search" in r.stderr
     # a manifest written before --player existed: the sampled player, resumable as it is
     old = tmp_path / "old"
-    r = run_cli(["fair-stats", "--count", "2", "--rules", "easy", "--player", "sampled", "--samples", "2",
-                 "--chunk-size", "1", "--out", str(old), "-q", "--json"])
+    r = run_cli(["fair-stats", "--start-number", "3", "--count", "2", "--rules", "easy", "--player", "sampled",
+                 "--samples", "2", "--chunk-size", "1", "--out", str(old), "-q", "--json"])
     assert r.exit_code == 0, r.stderr
     mp = old / "_manifest.json"
     m = _json.loads(mp.read_text())
     del m["params"]["player"]
     mp.write_text(_json.dumps(m))
-    (old / "chunk-0000000001.parquet").unlink()
+    (old / "chunk-0000000004.parquet").unlink()
     r = run_cli(["fair-stats", "--out", str(old), "--resume", "-q", "--json"])
     assert r.exit_code == 0, r.stderr
     assert read_manifest(old)["params"]["player"] == "sampled" and len(pd.read_parquet(old)) == 2
+    # the two runs paired deal by deal
+    (c,) = compare_fair_runs(out, old)
+    other = pd.read_parquet(old).sort_values("deal")
+    assert (c["player_a"], c["player_b"], c["deals"]) == ("search", "sampled", 2)
+    assert (c["wins_a"], c["wins_b"]) == (int(df["fair_won"].sum()), int(other["fair_won"].sum()))
+    assert c["only_a"] - c["only_b"] == c["wins_a"] - c["wins_b"]
+    assert c["difference"] == pytest.approx((c["wins_a"] - c["wins_b"]) / 2)
 
 
 def test_fair_stats_section_joins_the_stats_report(tmp_path):

@@ -29,6 +29,7 @@ from ..intervals import wilson
 from ..text import plural
 from .fairstats import load_fair_section
 from .census import load_results, read_manifest, run_status, spec_from_manifest
+from .runfolder import latest_command
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
@@ -138,7 +139,7 @@ def _solve_time(df: pd.DataFrame, rules: list[str]) -> dict:
     return out
 
 
-def _difficulty(df: pd.DataFrame, rules: list[str], games: int) -> Optional[dict]:
+def _difficulty(df: pd.DataFrame, rules: list[str], games: int, command: str) -> Optional[dict]:
     """Deals per difficulty label and rule set (a run made with ``stats --difficulty``), else None."""
     from ..solitaire.difficulty import LABELS
 
@@ -149,7 +150,7 @@ def _difficulty(df: pd.DataFrame, rules: list[str], games: int) -> Optional[dict
         sub = df.loc[df["rules"] == r]
         per[r] = {"deals": int(len(sub)), "labels": {lab: int((sub["difficulty"] == lab).sum()) for lab in LABELS},
                   "mean_fair_chance": float(sub["fair_chance"].mean())}
-    return {"games": games, "labels": list(LABELS), "rules": per}
+    return {"games": games, "labels": list(LABELS), "rules": per, "command": command}
 
 
 def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
@@ -182,7 +183,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         "deals_total": spec.count,
         "complete": status["complete"],
         "fair": None if fair_dir is None else load_fair_section(fair_dir),
-        "difficulty": _difficulty(df, rules, spec.difficulty),
+        "difficulty": _difficulty(df, rules, spec.difficulty, latest_command(m)),
         "win_rates": _win_rates(df, rules),
         "paired": _paired(wide, rules),
         "cards_left": cards_left,
@@ -404,7 +405,7 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", f"Each deal's label under each rule set, as `golfsolve rate --games {diff['games']}` gives it "
                        f"(seed 0): the search fair player's win rate over {diff['games']} stock orders consistent "
                        f"with the opening, labelled by bands ({bands}). {plural(data['deals'], 'deal')}, deal "
-                       f"numbers {data['first_deal']}..{data['last_deal']}; command: `{data['command']}`. "
+                       f"numbers {data['first_deal']}..{data['last_deal']}; command: `{diff['command']}`. "
                        f"With {diff['games']} games a chance has a wide interval, so a deal near a band edge can "
                        "fall either side."))
         rows = []

@@ -437,6 +437,15 @@ def load_chunks(out: str | Path, fmt: str, item_column: str, group_column: Optio
     return m, frames
 
 
+def latest_command(m: dict) -> str:
+    """The command of the run's latest invocation (after an --extend it covers the whole
+    run, where the manifest's ``command`` is the first one); the first when none is recorded."""
+    for inv in reversed(m.get("invocations", [])):
+        if inv.get("command"):
+            return inv["command"]
+    return m.get("command", "")
+
+
 def resume_command(m: dict, out: str | Path) -> str:
     """The command that finishes or repairs the run ``m`` in ``out``."""
     return f"{COMMANDS[m['format']]} --out {out} --resume"
