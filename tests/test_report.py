@@ -160,3 +160,15 @@ def test_report_bad_directories_exit_2(run_cli, tmp_path, run_dir):
     r = run_cli(["report", str(empty), "--out", str(tmp_path / "r")])
     assert r.exit_code == 2 and "nothing to report" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_an_extended_run_names_every_command_that_made_it(run_cli, tmp_path):
+    out = tmp_path / "ext"
+    assert run_cli(["stats", "--count", "4", "--rules", "easy", "--out", str(out), "--quiet", "--jobs", "1"]).exit_code == 0
+    r = run_cli(["stats", "--out", str(out), "--extend", "--rules", "dead-king", "--quiet", "--jobs", "1"])
+    assert r.exit_code == 0, r.stderr
+    assert run_cli(["report", str(out)]).exit_code == 0
+    made_by = (out / "_report" / "report.md").read_text().split("Made by:")[1].split("```")[1]
+    lines = [ln for ln in made_by.splitlines() if ln.startswith("golfsolve stats")]
+    assert len(lines) == 2 and "--extend" not in lines[0] and "--extend" in lines[1]
+    assert "dead-king" in lines[1]

@@ -29,7 +29,7 @@ from ..intervals import wilson
 from ..text import plural
 from .fairstats import load_fair_section
 from .census import load_results, read_manifest, run_status, spec_from_manifest
-from .runfolder import latest_command
+from .runfolder import latest_command, run_commands
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
@@ -174,7 +174,8 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
                   "share_0": float((a == 0).mean())}
     return {
         "stats_dir": str(stats_dir),
-        "command": m.get("command", ""),
+        # every command that made the run, one per line, so an extended run is reproducible
+        "command": "\n".join(run_commands(m)),
         "rules": rules,
         "rules_described": m.get("rules_described", {}),
         "first_deal": spec.start,
@@ -205,7 +206,8 @@ def footer(data: dict) -> str:
     """The provenance line every figure carries: deals, rules and the command."""
     span = f"deals {data['first_deal']}..{data['last_deal']}"
     head = f"{plural(data['deals'], 'deal')} ({span}{'' if data['complete'] else ', run incomplete'}); rules: {', '.join(data['rules'])}"
-    return head + "\n" + "\n".join(textwrap.wrap("$ " + (data["command"] or "(command not recorded)"), 120))
+    cmds = data["command"].splitlines() or ["(command not recorded)"]
+    return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
 
 
 def _finish(fig, data: dict, path: Path) -> Path:

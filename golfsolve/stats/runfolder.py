@@ -446,6 +446,17 @@ def latest_command(m: dict) -> str:
     return m.get("command", "")
 
 
+def run_commands(m: dict) -> list[str]:
+    """The commands that made the run as it stands: the first, then each --extend, in order
+    (a --resume only finishes what an earlier command asked for, so it is left out)."""
+    cmds = [m.get("command", "")] if m.get("command") else []
+    for inv in m.get("invocations", []):
+        c = inv.get("command") or ""
+        if "--extend" in c.split() and c not in cmds:
+            cmds.append(c)
+    return cmds
+
+
 def resume_command(m: dict, out: str | Path) -> str:
     """The command that finishes or repairs the run ``m`` in ``out``."""
     return f"{COMMANDS[m['format']]} --out {out} --resume"
