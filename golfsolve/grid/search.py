@@ -34,6 +34,17 @@ def _scratch(prm):
 
 
 @njit(cache=True)
+def _world(prm, cap):
+    """The arrays one sampled world is played in: the dealt grids, their copy for each
+    play-out, face-up flags, stock, discard, state, pool summary and final scores."""
+    n = prm[P_N]
+    g = prm[P_G]
+    return (np.zeros((n, g), np.int64), np.zeros((n, g), np.int64), np.zeros((n, g), np.bool_),
+            np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(N_ST, np.int64),
+            np.zeros(N_KEYS, np.int64), np.zeros(N_PUB, np.int64), np.zeros(n, np.int64))
+
+
+@njit(cache=True)
 def pool_counts(cards, key_tab, val100, ucnt, pub):
     """Fill the unseen-pool summary from a list of unseen cards."""
     ucnt[:] = 0
@@ -182,17 +193,9 @@ def h_mc_evaluate(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, c
     cap = disc0.shape[0]
     nc = cand_kind.shape[0]
     totals = np.zeros(nc, np.float64)
-    wgrid = np.zeros((n, g), np.int64)
-    grid = np.zeros((n, g), np.int64)
-    up = np.zeros((n, g), np.bool_)
+    wgrid, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, cap)
     wstock = np.zeros(cap, np.int64)
-    stock = np.zeros(cap, np.int64)
-    disc = np.zeros(cap, np.int64)
-    st = np.zeros(N_ST, np.int64)
-    ucnt = np.zeros(N_KEYS, np.int64)
-    pub = np.zeros(N_PUB, np.int64)
     sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
-    out = np.zeros(n, np.int64)
     perm = pool.copy()
     sl = st0[S_SL]
     dl = st0[S_DL]
@@ -289,16 +292,8 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     root_legal = np.ones(nc, np.bool_)
     best_k = np.zeros(N_KEYS, np.float64)
     stock_sum = 0.0
-    wgrid = np.zeros((n, g), np.int64)
-    grid = np.zeros((n, g), np.int64)
-    up = np.zeros((n, g), np.bool_)
-    stock = np.zeros(cap, np.int64)
-    disc = np.zeros(cap, np.int64)
-    st = np.zeros(N_ST, np.int64)
-    ucnt = np.zeros(N_KEYS, np.int64)
-    pub = np.zeros(N_PUB, np.int64)
+    wgrid, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, cap)
     sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
-    out = np.zeros(n, np.int64)
     perm = pool.copy()
     sl = st0[S_SL]
     dl = st0[S_DL]
