@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..cards import card_str, parse_card
@@ -138,7 +140,7 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
     lay = get_layout(code, layout_file, pysol, rules_spec)
     game = Game(lay)
     symbols = not ascii_cards
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin  # the one stdin object (CliRunner swaps it in tests); click 9 drops get_text_stream
     echo_typed = stdin.isatty()
     click.echo(f"{lay.name or 'layout'}  ({game.rules.describe()})   h for help")
     click.echo(game.render(symbols))
