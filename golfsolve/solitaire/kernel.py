@@ -245,8 +245,6 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     # was computed): a child whose lbu cannot reach the pruning threshold needs no
     # program run (see bounds.raw_bound for how far one move can raise it)
     lbu = np.empty(MAX_PATH + 1, dtype=np.int64)
-    scratch = np.empty(bounds.N_BASE, dtype=np.int64)
-    blocking = cut > 1
     lbu[0] = bounds.raw_bound(tcnt, scnt, 0, top0 if f else -1, n_left, links)
     if bounded and outcome == LOST:
         if lbu[0] >= best_left or lbu[0] >= cut:
@@ -311,19 +309,14 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         else:
             lb = lbu[depth] + ns - s - 1 + (1 if fcols[depth] else 0)
         if bounded and (lb >= best_left or lb >= cut):
-            # Blocking costs more than the states it saves when only a win matters,
-            # and saves about a third of the states of the search for cards-left.
+            # Blocking (bounds.blocked_bound) is not used here: recomputed per state it
+            # saves about a third of the cards-left search's states but costs more CPU
+            # than they did (PySol 1..400: 120 against 161 dead-king deals/s); it needs
+            # an incremental form first.
             if m < N_COLS:
                 tcnt[r] -= 1
-                if blocking:
-                    h[m] -= 1
-                    lb = bounds.blocked_bound(cols, h, tcnt, scnt, ns, r if f else -1, n_left - 1, links, scratch)
-                    h[m] += 1
-                else:
-                    lb = bounds.raw_bound(tcnt, scnt, ns, r if f else -1, n_left - 1, links)
+                lb = bounds.raw_bound(tcnt, scnt, ns, r if f else -1, n_left - 1, links)
                 tcnt[r] += 1
-            elif blocking:
-                lb = bounds.blocked_bound(cols, h, tcnt, scnt, ns, r, n_left, links, scratch)
             else:
                 lb = bounds.raw_bound(tcnt, scnt, ns, r, n_left, links)
                 if lb >= best_left or lb >= cut:
