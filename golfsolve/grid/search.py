@@ -74,15 +74,8 @@ def simulate_holes_h(decks, firsts, prm, hp, key_tab, val100, seed):
     g = prm[P_G]
     scores = np.zeros((m, n), np.int64)
     info = np.zeros((m, 3), np.int64)
-    grid = np.zeros((n, g), np.int64)
-    up = np.zeros((n, g), np.bool_)
-    stock = np.zeros(L, np.int64)
-    disc = np.zeros(L, np.int64)
-    st = np.zeros(N_ST, np.int64)
-    ucnt = np.zeros(N_KEYS, np.int64)
-    pub = np.zeros(N_PUB, np.int64)
+    _, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, L)
     sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
-    out = np.zeros(n, np.int64)
     for h in range(m):
         pool_counts(decks[h], key_tab, val100, ucnt, pub)
         for p in range(n):
