@@ -144,3 +144,53 @@ def test_grid_play_quits_on_q_and_explains_a_refused_answer(run_cli):
 def test_undecodable_stdin_is_bad_input(run_cli):
     r = run_cli(["play", "GO1-E-AAAAAAB"], input=b"\x80\x81\n")
     assert r.exit_code == 2 and "not UTF-8" in r.stderr and _one_line(r)
+
+
+# -- found by the audit: numbers no kernel can take, and counts that would fill the memory --------
+
+HUGE = str(2**70)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "GO1-E-AAAAAAB", "--node-limit", HUGE], "--node-limit"),  # was: internal error, OverflowError
+    (["hint", "GO1-E-AAAAAAB", "--node-limit", HUGE], "--node-limit"),
+    (["odds", "GO1-E-AAAAAAB", "--samples", HUGE], "--samples"),  # was: gigabytes of sampled orders
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--samples", HUGE], "--samples"),
+    (["rate", "GO1-E-AAAAAAB", "--games", HUGE], "--games"),
+    (["pick", "--difficulty", "easy", "--games", HUGE], "--games"),
+    (["odds", "GO1-E-AAAAAAB", "--seed", "-1"], "--seed"),  # was: accepted, and seeded like 1
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--seed", "-1"], "--seed"),
+    (["rate", "GO1-E-AAAAAAB", "--seed", "-1"], "--seed"),
+    (["pick", "--difficulty", "easy", "--seed", "-1"], "--seed"),
+    (["stats", "--count", "3", "--difficulty", "--difficulty-games", HUGE, "--out", "OUT"], "--difficulty-games"),
+    (["fair-stats", "--count", "1", "--extra", HUGE, "--out", "OUT"], "--extra"),
+    (["fair-stats", "--count", "1", "--samples", HUGE, "--out", "OUT"], "--samples"),
+    (["grid", "simulate", "--matches", "1", "--bots", "mc,greedy", "--mc-samples", HUGE], "--mc-samples"),  # was: numba TypingError
+    (["grid", "simulate", "--matches", "1", "--bots", f"mc:{HUGE},greedy"], "sample count in 'mc:"),
+    (["grid", "simulate", "--matches", "1", "--bots", f"ismcts:{HUGE},greedy"], "iteration count in 'ismcts:"),
+    (["grid", "play", "--bots", f"mc-greedy:{HUGE}"], "sample count in 'mc-greedy:"),
+])
+def test_numbers_out_of_range_for_the_work_exit_2(run_cli, tmp_path, args, words):
+    r = run_cli([str(tmp_path / "out") if a == "OUT" else a for a in args])
+    assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_limits_are_inclusive_at_the_top():
+    from golfsolve.errors import MAX_EFFORT, check_count
+    from golfsolve.grid.bots import make_bot
+
+    assert make_bot(f"mc:{MAX_EFFORT}").samples == MAX_EFFORT
+    assert check_count(MAX_EFFORT, "x") == MAX_EFFORT
+    with pytest.raises(InputError, match="x must be from 1 to 1,000,000, not 1,000,001"):
+        check_count(MAX_EFFORT + 1, "x")
+
+
+def test_pick_stops_at_the_last_deal_instead_of_failing_past_it():
+    from golfsolve.solitaire.dealcode import N_DEALS
+    from golfsolve.solitaire.difficulty import pick
+    from golfsolve.solitaire.rules import EASY
+
+    # was: a deal-code error (exit 2) after the last deal had been rated
+    seen = list(pick(EASY, "easy", count=5, start=N_DEALS - 1, winnable=False, games=1, max_deals=10))
+    assert [n for n, _ in seen] == [1]

@@ -11,7 +11,7 @@ import click
 import numpy as np
 
 from ..cards import card_str
-from ..errors import InputError
+from ..errors import MAX_EFFORT, InputError
 from .common import check_seed, check_workers, echo_json, plural, run_long
 
 
@@ -51,7 +51,7 @@ def grid() -> None:
                    "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all greedy).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
 @click.option("--seed", type=int, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
-@click.option("--mc-samples", type=int, default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
+@click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
 @click.option("--out", "out_dir", default=None, metavar="DIR",
               help="Run folder for the results: Parquet chunks written as matches finish (pandas.read_parquet "
                    "reads DIR), resumable.")

@@ -9,7 +9,7 @@ from typing import Optional
 
 import click
 
-from ..errors import InputError
+from ..errors import MAX_EFFORT, InputError
 from .common import check_workers, echo_json, plural, run_long
 
 
@@ -52,7 +52,7 @@ def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Opt
               help="Add each deal's difficulty label and fair chance (as 'golfsolve rate' gives them, seed 0). "
                    "Costly: at 8 fair games about 5 s of CPU per Easy deal and 2 s per Classic deal (deals 0-4), "
                    "against well under 1 ms for the solve; the cost grows with the games.")
-@click.option("--difficulty-games", type=int, default=None, metavar="N",
+@click.option("--difficulty-games", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Fair-player games per deal and rule set for --difficulty (default 8; more games, a surer "
                    "label, proportionally more CPU).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
