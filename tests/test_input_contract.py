@@ -194,3 +194,37 @@ def test_pick_stops_at_the_last_deal_instead_of_failing_past_it():
     # was: a deal-code error (exit 2) after the last deal had been rated
     seen = list(pick(EASY, "easy", count=5, start=N_DEALS - 1, winnable=False, games=1, max_deals=10))
     assert [n for n, _ in seen] == [1]
+
+
+def _shell(cmd: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "GOLFSOLVE_PY": sys.executable})
+
+
+@pytest.mark.skipif(not os.path.exists("/bin/bash"), reason="needs bash")
+def test_closed_standard_streams():
+    g = '"$GOLFSOLVE_PY" -m golfsolve'
+    # a closed stdin reads as empty input (was: internal error, AttributeError on None)
+    r = _shell(f"{g} solve --layout - <&-")
+    assert r.returncode == 2 and r.stderr.strip() == "golfsolve: the layout is empty", r.stderr
+    r = _shell(f"{g} play GO1-E-AAAAAAB --ascii <&-")
+    assert r.returncode == 0 and r.stderr == "" and "final: playing" in r.stdout, r.stderr
+    # a closed stdout is refused before any work (was: internal error after solving)
+    r = _shell(f"printf 'GO1-E-AAAAAAB\\n' | {g} solve --codes-from - >&-")
+    assert r.returncode == 2 and "standard output is closed" in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_one_line_not_an_internal_error():
+    r = _shell('"$GOLFSOLVE_PY" -m golfsolve deal GO1-E-AAAAAAB >/dev/full')
+    assert r.returncode == 1 and r.stderr.strip() == "golfsolve: cannot go on: No space left on device", r.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
+    (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
+    (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
+])
+def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
+    r = run_cli(args)
+    assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr

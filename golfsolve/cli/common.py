@@ -94,6 +94,12 @@ def check_workers(n: Optional[int], option: str) -> None:
         raise InputError(f"{option} must be from 1 to {MAX_WORKERS}, not {n}")
 
 
+def check_run_dir(path: str, what: str) -> None:
+    """A run folder to read must at least have a name ('' would mean the current directory)."""
+    if not path.strip():
+        raise InputError(f"{what} needs a run folder's name, not {path!r}")
+
+
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:
     """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take)."""
     if seed is not None and not 0 <= seed < 2**64:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import check_seed, check_workers, echo_json, plural, run_long
+from .common import check_run_dir, check_seed, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -162,6 +162,7 @@ def report(directory, out_dir, as_json):
     from ..stats.gridruns import load_tournament
     from ..stats.runfolder import check_out_dir
 
+    check_run_dir(directory, "DIRECTORY")
     t = load_tournament(Path(directory))
     out = check_out_dir(out_dir if out_dir is not None else Path(directory) / "_report")
     md, data = write_report(t, out)

@@ -10,7 +10,7 @@ from typing import Optional
 import click
 
 from ..errors import MAX_EFFORT, InputError
-from .common import check_workers, echo_json, plural, run_long
+from .common import check_run_dir, check_workers, echo_json, plural, run_long
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -154,6 +154,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     from ..stats.report import write_report
     from ..stats.runfolder import check_out_dir
 
+    check_run_dir(stats_dir, "DIR")
     read_manifest(stats_dir)  # not a stats run: say so before writing anything
     if fair_dir is not None:
         read_fair_manifest(fair_dir)
