@@ -14,6 +14,9 @@
    sampled world) at real draw decisions: today's ``mc-greedy`` against the new ``mc``
    (heuristic play-outs, :mod:`golfsolve.grid.search`), with play-outs to the end of the
    hole and cut after one lap (``--horizon``), timed decision by decision in turn.
+4. CPU per draw decision of the search bots at their budgets (``--search-bots``, e.g.
+   ``ismcts:1000`` and ``spiel-ismcts:23`` with the ``spiel`` extra), on the same draw
+   decisions, interleaved, so "equal time per decision" can be read off.
 
 Compilation happens before the clock starts. Times are CPU time of this process
 (``time.process_time``), so other load on the machine matters less; the ratios are the
@@ -28,7 +31,8 @@ from time import process_time as clock
 import numpy as np
 
 from golfsolve.grid import rollout as R
-from golfsolve.grid.bots import GreedyBot, GreedyMCBot, MCBot, kernel_tables
+from golfsolve.errors import InputError
+from golfsolve.grid.bots import GreedyBot, GreedyMCBot, MCBot, kernel_tables, make_bot
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.view import DISCARD, KNOCK, STOCK, PlayerView
@@ -121,6 +125,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rollout-decisions", type=int, default=200, help="decisions for the ms per 1,000 rollouts")
     ap.add_argument("--horizon", type=int, default=None, help="turns before a cut play-out is scored (default: players)")
+    ap.add_argument("--search-bots", default="ismcts:100,ismcts:300,ismcts:1000,mc,spiel-ismcts:23",
+                    help="bots timed per decision in section 4 (spiel ones skipped without open_spiel)")
+    ap.add_argument("--search-decisions", type=int, default=30, help="draw decisions for section 4")
     a = ap.parse_args()
     rules = GridRules(players=a.players, grid=a.grid)
     print(f"grid Golf benchmark: {rules.describe()}")
@@ -189,6 +196,26 @@ def main() -> None:
     print(f"ms per 1,000 rollouts at {len(views)} draw decisions ({rollouts:,} rollouts each side), CPU time:")
     for k, t in spent.items():
         print(f"  {k:<55} {1e6 * t / rollouts:7.2f} ms   {base / t:5.2f}x today's speed")
+
+    # -- CPU per decision of the search bots ----------------------------------------------
+    bots = {}
+    for spec in a.search_bots.split(","):
+        try:
+            bots[spec] = make_bot(spec, np.random.default_rng(a.seed))
+        except InputError as e:
+            print(f"  {spec}: skipped ({e})")
+    views = decision_points(rules, a.search_decisions, a.seed + 2)
+    for b in bots.values():
+        b.choose_draw(views[0])  # compile
+    spent = {k: 0.0 for k in bots}
+    for v in views:
+        for k, b in bots.items():
+            t0 = clock()
+            b.choose_draw(v)
+            spent[k] += clock() - t0
+    print(f"CPU per draw decision over {len(views)} draw decisions, interleaved:")
+    for k, t in spent.items():
+        print(f"  {k:<20} {1e3 * t / len(views):8.2f} ms")
 
 
 if __name__ == "__main__":

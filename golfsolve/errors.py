@@ -16,6 +16,23 @@ class InputError(ValueError):
 BAD_INPUT = (InputError,)
 
 
+#: The most samples, games, iterations or simulations one option may ask for. Far above any
+#: measurement in this project (they use at most a few thousand), and low enough that a
+#: typo cannot fill the memory with sampled orders or overflow a compiled kernel's
+#: 64-bit integers.
+MAX_EFFORT = 1_000_000
+
+#: The largest value a state or node limit may take: a compiled kernel's signed 64-bit integer.
+MAX_INT64 = 2**63 - 1
+
+
+def check_count(value: int, what: str, low: int = 1, high: int = MAX_EFFORT) -> int:
+    """``value`` if ``low <= value <= high``, else an :class:`InputError` naming ``what``."""
+    if not low <= value <= high:
+        raise InputError(f"{what} must be from {low:,} to {high:,}, not {value:,}")
+    return value
+
+
 def clip(text: str, limit: int = 40) -> str:
     """``repr(text)``, cut to about ``limit`` characters: user input quoted in a one-line
     message stays readable however long it was."""

@@ -144,3 +144,87 @@ def test_grid_play_quits_on_q_and_explains_a_refused_answer(run_cli):
 def test_undecodable_stdin_is_bad_input(run_cli):
     r = run_cli(["play", "GO1-E-AAAAAAB"], input=b"\x80\x81\n")
     assert r.exit_code == 2 and "not UTF-8" in r.stderr and _one_line(r)
+
+
+# -- found by the audit: numbers no kernel can take, and counts that would fill the memory --------
+
+HUGE = str(2**70)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "GO1-E-AAAAAAB", "--node-limit", HUGE], "--node-limit"),  # was: internal error, OverflowError
+    (["hint", "GO1-E-AAAAAAB", "--node-limit", HUGE], "--node-limit"),
+    (["odds", "GO1-E-AAAAAAB", "--samples", HUGE], "--samples"),  # was: gigabytes of sampled orders
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--samples", HUGE], "--samples"),
+    (["rate", "GO1-E-AAAAAAB", "--games", HUGE], "--games"),
+    (["pick", "--difficulty", "easy", "--games", HUGE], "--games"),
+    (["odds", "GO1-E-AAAAAAB", "--seed", "-1"], "--seed"),  # was: accepted, and seeded like 1
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--seed", "-1"], "--seed"),
+    (["rate", "GO1-E-AAAAAAB", "--seed", "-1"], "--seed"),
+    (["pick", "--difficulty", "easy", "--seed", "-1"], "--seed"),
+    (["stats", "--count", "3", "--difficulty", "--difficulty-games", HUGE, "--out", "OUT"], "--difficulty-games"),
+    (["fair-stats", "--count", "1", "--extra", HUGE, "--out", "OUT"], "--extra"),
+    (["fair-stats", "--count", "1", "--samples", HUGE, "--out", "OUT"], "--samples"),
+    (["grid", "simulate", "--matches", "1", "--bots", "mc,greedy", "--mc-samples", HUGE], "--mc-samples"),  # was: numba TypingError
+    (["grid", "simulate", "--matches", "1", "--bots", f"mc:{HUGE},greedy"], "sample count in 'mc:"),
+    (["grid", "simulate", "--matches", "1", "--bots", f"ismcts:{HUGE},greedy"], "iteration count in 'ismcts:"),
+    (["grid", "play", "--bots", f"mc-greedy:{HUGE}"], "sample count in 'mc-greedy:"),
+])
+def test_numbers_out_of_range_for_the_work_exit_2(run_cli, tmp_path, args, words):
+    r = run_cli([str(tmp_path / "out") if a == "OUT" else a for a in args])
+    assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_limits_are_inclusive_at_the_top():
+    from golfsolve.errors import MAX_EFFORT, check_count
+    from golfsolve.grid.bots import make_bot
+
+    assert make_bot(f"mc:{MAX_EFFORT}").samples == MAX_EFFORT
+    assert check_count(MAX_EFFORT, "x") == MAX_EFFORT
+    with pytest.raises(InputError, match="x must be from 1 to 1,000,000, not 1,000,001"):
+        check_count(MAX_EFFORT + 1, "x")
+
+
+def test_pick_stops_at_the_last_deal_instead_of_failing_past_it():
+    from golfsolve.solitaire.dealcode import N_DEALS
+    from golfsolve.solitaire.difficulty import pick
+    from golfsolve.solitaire.rules import EASY
+
+    # was: a deal-code error (exit 2) after the last deal had been rated
+    seen = list(pick(EASY, "easy", count=5, start=N_DEALS - 1, winnable=False, games=1, max_deals=10))
+    assert [n for n, _ in seen] == [1]
+
+
+def _shell(cmd: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "GOLFSOLVE_PY": sys.executable})
+
+
+@pytest.mark.skipif(not os.path.exists("/bin/bash"), reason="needs bash")
+def test_closed_standard_streams():
+    g = '"$GOLFSOLVE_PY" -m golfsolve'
+    # a closed stdin reads as empty input (was: internal error, AttributeError on None)
+    r = _shell(f"{g} solve --layout - <&-")
+    assert r.returncode == 2 and r.stderr.strip() == "golfsolve: the layout is empty", r.stderr
+    r = _shell(f"{g} play GO1-E-AAAAAAB --ascii <&-")
+    assert r.returncode == 0 and r.stderr == "" and "final: playing" in r.stdout, r.stderr
+    # a closed stdout is refused before any work (was: internal error after solving)
+    r = _shell(f"printf 'GO1-E-AAAAAAB\\n' | {g} solve --codes-from - >&-")
+    assert r.returncode == 2 and "standard output is closed" in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_one_line_not_an_internal_error():
+    r = _shell('"$GOLFSOLVE_PY" -m golfsolve deal GO1-E-AAAAAAB >/dev/full')
+    assert r.returncode == 1 and r.stderr.strip() == "golfsolve: cannot go on: No space left on device", r.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
+    (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
+    (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
+])
+def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
+    r = run_cli(args)
+    assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr

@@ -10,7 +10,7 @@ from typing import Callable, NoReturn, Optional, TypeVar
 
 import click
 
-from ..errors import InputError
+from ..errors import MAX_EFFORT, MAX_INT64, InputError
 from ..text import plural  # noqa: F401 - shared by the command modules
 from ..solitaire.layout import Layout, load_layout
 from ..solitaire.rules import Rules, get_rules
@@ -23,6 +23,18 @@ rules_option = click.option(
     "--rules", "rules_spec", default=None, metavar="NAME",
     help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), "
          "plus switches like +jokers2, +empty, +stuck. Default: the code's letter, else easy.")
+
+
+def effort(low: int = 1) -> click.IntRange:
+    """A count of samples, games or iterations: from ``low`` to :data:`~golfsolve.errors.MAX_EFFORT`."""
+    return click.IntRange(min=low, max=MAX_EFFORT)
+
+
+#: ``--node-limit``: 0 (none) or a state count a compiled kernel can hold
+NODE_LIMIT = click.IntRange(min=0, max=MAX_INT64)
+
+#: a seed: what numpy and the deal generator take
+SEED = click.IntRange(min=0, max=2**64 - 1)
 
 
 def layout_options(f):
@@ -80,6 +92,12 @@ def check_workers(n: Optional[int], option: str) -> None:
 
     if n is not None and not 1 <= n <= MAX_WORKERS:
         raise InputError(f"{option} must be from 1 to {MAX_WORKERS}, not {n}")
+
+
+def check_run_dir(path: str, what: str) -> None:
+    """A run folder to read must at least have a name ('' would mean the current directory)."""
+    if not path.strip():
+        raise InputError(f"{what} needs a run folder's name, not {path!r}")
 
 
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from ..solitaire.dealcode import parse_code
+from ..solitaire.dealcode import N_DEALS, parse_code
 from ..solitaire.difficulty import BANDS, LABELS, pick as pick_deals, rate as rate_deal
 from ..solitaire.layout import load_layout
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
-from .common import echo_json
+from .common import SEED, echo_json, effort
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
@@ -17,9 +17,9 @@ _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 @click.command()
 @click.argument("codes", nargs=-1, required=True)
 @click.option("--rules", "rules_spec", default=None, metavar="NAME", help="Rule set (default: each code's letter).")
-@click.option("--games", type=click.IntRange(min=1), default=16, show_default=True,
+@click.option("--games", type=effort(), default=16, show_default=True,
               help="Fair-player games on stock orders consistent with the opening.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (a list).")
 def rate(codes, rules_spec, games, seed, as_json):
     """Difficulty of deals: exact winnability, the fair chance and a label.
@@ -47,11 +47,11 @@ def rate(codes, rules_spec, games, seed, as_json):
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="Deals to find.")
 @click.option("--winnable", is_flag=True, help="Only deals the exact solver wins.")
 @click.option("--start", "start_code", default=None, metavar="CODE", help="First deal code to examine (default deal 0).")
-@click.option("--games", type=click.IntRange(min=1), default=16, show_default=True,
+@click.option("--games", type=effort(), default=16, show_default=True,
               help="Fair-player games per deal (see 'golfsolve rate').")
 @click.option("--max-deals", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Stop after examining this many deals.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def pick(rules_spec, difficulty, count, winnable, start_code, games, max_deals, seed, as_json, quiet):
@@ -87,6 +87,6 @@ def pick(rules_spec, difficulty, count, winnable, start_code, games, max_deals, 
     else:
         click.echo(f"found {len(found)} {difficulty} deal{'s' if len(found) != 1 else ''} "
                    f"({rules.name}{', winnable' if winnable else ''}) after examining {examined:,} deals "
-                   f"from deal {start}")
+                   f"from deal {start}" + (" (the last deal there is)" if start + examined >= N_DEALS else ""))
     if len(found) < count:
         raise SystemExit(1)

@@ -6,21 +6,21 @@ import shlex
 
 import click
 
-from ..errors import InputError
+from ..errors import MAX_EFFORT, InputError
 from ..solitaire.fairvalue import GAMES, odds as odds_of
-from .common import check_workers, echo_json, get_layout, layout_options, run_long
+from .common import SEED, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
 @click.command()
 @layout_options
 @click.option("--fair", is_flag=True, hidden=True,
               help="Kept for old scripts: the stock order is always forgotten now.")
-@click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--samples", type=effort(), default=200, show_default=True,
               help="Stock orders to sample for the clairvoyant chance (all of them when there are no more).")
-@click.option("--games", type=click.IntRange(min=0), default=GAMES, show_default=True,
+@click.option("--games", type=effort(0), default=GAMES, show_default=True,
               help="Fair-player games (on the first sampled orders) for the fair chance; about 0.3-0.5 s of "
                    "CPU each. The default gives an interval about 60 points wide; 100 games about 20.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed for the sampling.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def odds(code, layout_file, pysol, rules_spec, fair, samples, games, seed, as_json, quiet):
@@ -53,11 +53,11 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, seed, as_js
 @click.option("--player", type=click.Choice(["search", "sampled"]), default=None,
               help="The fair player: 'search' (default; the player of odds and rate) or 'sampled' (the player "
                    "of before, for paired comparisons). A run keeps its player on --resume and --extend.")
-@click.option("--samples", type=int, default=None, metavar="N",
+@click.option("--samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Stock orders per decision of the fair player (default 16).")
-@click.option("--extra", type=int, default=None, metavar="N",
+@click.option("--extra", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Search player: more orders to race tied choices on (default 16).")
-@click.option("--first-samples", type=int, default=None, metavar="N",
+@click.option("--first-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Sampled player: look at this many orders first and play at once when the best move keeps "
                    "every winnable one (cheaper, weaker). Default: --samples (no shortcut).")
 @click.option("--seed", type=int, default=None, metavar="N", help="Random seed (default 0).")

@@ -11,8 +11,8 @@ import click
 import numpy as np
 
 from ..cards import card_str
-from ..errors import InputError
-from .common import check_seed, check_workers, echo_json, plural, run_long
+from ..errors import MAX_EFFORT, InputError
+from .common import check_run_dir, check_seed, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -51,7 +51,7 @@ def grid() -> None:
                    "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all greedy).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
 @click.option("--seed", type=int, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
-@click.option("--mc-samples", type=int, default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
+@click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
 @click.option("--out", "out_dir", default=None, metavar="DIR",
               help="Run folder for the results: Parquet chunks written as matches finish (pandas.read_parquet "
                    "reads DIR), resumable.")
@@ -162,6 +162,7 @@ def report(directory, out_dir, as_json):
     from ..stats.gridruns import load_tournament
     from ..stats.runfolder import check_out_dir
 
+    check_run_dir(directory, "DIRECTORY")
     t = load_tournament(Path(directory))
     out = check_out_dir(out_dir if out_dir is not None else Path(directory) / "_report")
     md, data = write_report(t, out)

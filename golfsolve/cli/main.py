@@ -41,8 +41,17 @@ def _one_line(message: str, limit: int = 500) -> str:
     return message if len(message) <= limit else message[:limit] + "..."
 
 
+def _standard_streams() -> None:
+    """A closed stdin reads as empty input; a closed stdout is refused before any work."""
+    if sys.stdin is None:  # started with '<&-'
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    if sys.stdout is None:  # started with '>&-': every answer would be lost
+        fail("standard output is closed; send it to a file or a pipe (or /dev/null)", 2)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
+    _standard_streams()
     try:
         rv = cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
     except click.exceptions.Abort:
@@ -67,6 +76,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as e:
+        # the machine's fault, not ours and not the input's: a full disk, an I/O error
+        if os.environ.get("GOLFSOLVE_DEBUG"):
+            raise
+        sys.stdout = open(os.devnull, "w")  # nothing more to write where the writing failed
+        fail(f"cannot go on: {e.strerror or e}" + (f" ({e.filename})" if e.filename else ""), 1)
     except Exception as e:  # an internal error: one line unless debugging
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise

@@ -21,6 +21,8 @@ def deal(code, layout_file, pysol, rules_spec, as_json, as_text):
 
     Example: golfsolve deal GO1-E-AAAAAAB
     """
+    if as_json and as_text:
+        raise InputError("give --json or --text, not both")
     lay = get_layout(code, layout_file, pysol, rules_spec)
     if as_json:
         echo_json(lay.to_json())

@@ -13,7 +13,7 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import echo_json, fail, get_layout, layout_options, plural, rules_option
+from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
 @click.command()
@@ -25,7 +25,7 @@ from .common import echo_json, fail, get_layout, layout_options, plural, rules_o
 @click.option("--codes-from", "codes_from", type=click.File("r"), default=None, metavar="FILE",
               help="One deal code per line (- reads stdin), solved as each line arrives.")
 @rules_option
-@click.option("--node-limit", type=click.IntRange(min=0), default=0,
+@click.option("--node-limit", type=NODE_LIMIT, default=0,
               help="Stop after this many states and answer 'unknown' (0: no limit).")
 @click.option("--verdict-only", is_flag=True,
               help="Answer winnable or not only; skip the search for the fewest cards left (faster on lost deals).")
@@ -114,10 +114,10 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.option("--fair", is_flag=True,
               help="Don't peek at the stock: forget its order and rank moves by their value without it "
                    "(exact when few cards are unknown; see docs/fair.md).")
-@click.option("--samples", type=click.IntRange(min=1), default=40, show_default=True,
+@click.option("--samples", type=effort(), default=40, show_default=True,
               help="Sampled stock orders for --fair.")
-@click.option("--seed", type=int, default=0, help="Random seed for --fair.")
-@click.option("--node-limit", type=click.IntRange(min=0), default=0, help="Per-move state limit (0: none).")
+@click.option("--seed", type=SEED, default=0, help="Random seed for --fair.")
+@click.option("--node-limit", type=NODE_LIMIT, default=0, help="Per-move state limit (0: none).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, samples, seed, node_limit, as_json):
     """The best next move from a position, and why.

@@ -9,8 +9,8 @@ from typing import Optional
 
 import click
 
-from ..errors import InputError
-from .common import check_workers, echo_json, plural, run_long
+from ..errors import MAX_EFFORT, InputError
+from .common import check_run_dir, check_workers, echo_json, plural, run_long
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -52,7 +52,7 @@ def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Opt
               help="Add each deal's difficulty label and fair chance (as 'golfsolve rate' gives them, seed 0). "
                    "Costly: at 8 fair games about 5 s of CPU per Easy deal and 2 s per Classic deal (deals 0-4), "
                    "against well under 1 ms for the solve; the cost grows with the games.")
-@click.option("--difficulty-games", type=int, default=None, metavar="N",
+@click.option("--difficulty-games", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Fair-player games per deal and rule set for --difficulty (default 8; more games, a surer "
                    "label, proportionally more CPU).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -154,6 +154,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     from ..stats.report import write_report
     from ..stats.runfolder import check_out_dir
 
+    check_run_dir(stats_dir, "DIR")
     read_manifest(stats_dir)  # not a stats run: say so before writing anything
     if fair_dir is not None:
         read_fair_manifest(fair_dir)

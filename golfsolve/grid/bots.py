@@ -26,7 +26,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from ..cards import N_CARDS_MAX
-from ..errors import InputError
+from ..errors import MAX_EFFORT, InputError, check_count
 from . import policy as P
 from . import rollout as R
 from . import search as S
@@ -444,9 +444,12 @@ def register_bot(kind: str, factory: Callable[[Optional[np.random.Generator], st
 
 def _count(spec: str, arg: str, what: str) -> int:
     try:
-        return int(arg)
+        n = int(arg)
     except ValueError:
         raise InputError(f"bad {what} in {spec!r}") from None
+    if n > MAX_EFFORT:  # too few is refused by the bot itself, in its own words
+        check_count(n, f"the {what} in {spec!r}")
+    return n
 
 
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:

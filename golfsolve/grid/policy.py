@@ -21,7 +21,7 @@ opponents only when a move could end the hole.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import kernel
 
 from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_ANY, P_COLS, P_G, P_KNOCK,
                       P_N, P_NOFL, P_PAIR, P_PUTT, P_ROWC, P_ROWS, P_TURN, R_RUNNING, S_CUR, S_DL, S_ENDS,
@@ -43,14 +43,14 @@ N_HP = 5
 DEFAULT_HP = np.array([50, -100, 400, 1, 400], np.int64)
 
 
-@njit(cache=True)
+@kernel
 def _mean_unseen(pub):
     if pub[U_N] <= 0:
         return 0.0
     return pub[U_SUM] / pub[U_N]
 
 
-@njit(cache=True)
+@kernel
 def _line_est(cards, known, slots, m, pairwise, key_tab, val100, ucnt, pub, hmean, canc_known):
     """Estimated strokes of one line (a column) from its ``m`` slots.
 
@@ -130,7 +130,7 @@ def _line_est(cards, known, slots, m, pairwise, key_tab, val100, ucnt, pub, hmea
     return s
 
 
-@njit(cache=True)
+@kernel
 def grid_est(grid, up, p, slot, card, prm, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc):
     """Player ``p``'s estimated strokes (hundredths, float), with ``card`` face up in ``slot``
     when ``slot >= 0``.
@@ -168,7 +168,7 @@ def grid_est(grid, up, p, slot, card, prm, key_tab, val100, ucnt, pub, scr_c, sc
     return s
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def col_est(grid, up, p, c, slot, card, prm, key_tab, val100, ucnt, pub, hmean, scr_c, scr_k, scr_x):
     """Estimated strokes of column ``c`` of player ``p`` (``card`` in ``slot`` if it is there)."""
     rows = prm[P_ROWS]
@@ -204,12 +204,12 @@ def col_est(grid, up, p, c, slot, card, prm, key_tab, val100, ucnt, pub, hmean, 
     return _line_est(scr_c, scr_k, 0, rows, prm[P_PAIR] != 0, key_tab, val100, ucnt, pub, hmean, scr_x)
 
 
-@njit(cache=True)
+@kernel
 def _local(prm):
     return prm[P_ROWC] == 0 and prm[P_ANY] == 0
 
 
-@njit(cache=True)
+@kernel
 def opp_min_est(grid, up, p, prm, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc):
     """The lowest estimate among ``p``'s opponents."""
     m = 1e18
@@ -221,7 +221,7 @@ def opp_min_est(grid, up, p, prm, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_
     return m
 
 
-@njit(cache=True)
+@kernel
 def h_place(grid, up, p, card, from_discard, ending, prm, hp, key_tab, val100, ucnt, pub,
             scr_c, scr_k, scr_x, keys, canc, gains):
     """The heuristic's placement of ``card`` (``card < 0``: an average unseen card, for
@@ -320,7 +320,7 @@ def h_place(grid, up, p, card, from_discard, ending, prm, hp, key_tab, val100, u
     return A_SWAP, any_i, any_best
 
 
-@njit(cache=True)
+@kernel
 def h_knock(grid, up, p, ending, prm, hp, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc):
     """Knock with at most one card face down and an estimate ``hp[H_KNOCK]`` below everyone."""
     if prm[P_KNOCK] == 0 or ending:
@@ -336,7 +336,7 @@ def h_knock(grid, up, p, ending, prm, hp, key_tab, val100, ucnt, pub, scr_c, scr
     return now + hp[H_KNOCK] <= opp
 
 
-@njit(cache=True)
+@kernel
 def h_draw(grid, up, disc, st, p, prm, hp, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc, gains):
     """The heuristic's draw: (A_KNOCK | A_STOCK | A_DISCARD_SWAP, slot for the discard)."""
     ending = st[S_ENDS] >= 0
@@ -354,7 +354,7 @@ def h_draw(grid, up, disc, st, p, prm, hp, key_tab, val100, ucnt, pub, scr_c, sc
     return A_STOCK, -1
 
 
-@njit(cache=True)
+@kernel
 def see(card, key_tab, val100, ucnt, pub):
     """A card leaves the public unseen pool."""
     ucnt[key_tab[card] + KEY_OFF] -= 1
@@ -362,7 +362,7 @@ def see(card, key_tab, val100, ucnt, pub):
     pub[U_SUM] -= val100[card]
 
 
-@njit(cache=True)
+@kernel
 def h_turn(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc, gains):
     """One heuristic turn for the player to move, keeping the unseen pool current."""
     p = st[S_CUR]
@@ -388,7 +388,7 @@ def h_turn(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, scr_c
     place_and_end(grid, up, stock, disc, st, p, card, pk, slot, hb, prm, key_tab, val100, ucnt, pub)
 
 
-@njit(cache=True)
+@kernel
 def h_stock_card(stock, st, key_tab, val100, ucnt, pub):
     """Draw the next stock card; an unknown one leaves the unseen pool."""
     st[S_SL] -= 1
@@ -398,7 +398,7 @@ def h_stock_card(stock, st, key_tab, val100, ucnt, pub):
     return card
 
 
-@njit(cache=True)
+@kernel
 def place_and_end(grid, up, stock, disc, st, p, card, kind, slot, hb, prm, key_tab, val100, ucnt, pub):
     """Apply a placement (a turned card leaves the unseen pool) and end the turn."""
     if kind == A_FLIP or (kind == A_SWAP and not up[p, slot]):
@@ -408,7 +408,7 @@ def place_and_end(grid, up, stock, disc, st, p, card, kind, slot, hb, prm, key_t
     end_turn(grid, up, stock, disc, st, p, hb, False, prm)
 
 
-@njit(cache=True)
+@kernel
 def h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc, gains,
                stop_turn=1 << 40):
     """Heuristic turns until the hole ends (or turn ``stop_turn`` is reached)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import kernel
 from .policy import KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_stock_card, place_and_end
 from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
                       S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
@@ -44,7 +45,7 @@ def _world(prm, cap):
             np.zeros(N_KEYS, np.int64), np.zeros(N_PUB, np.int64), np.zeros(n, np.int64))
 
 
-@njit(cache=True)
+@kernel
 def pool_counts(cards, key_tab, val100, ucnt, pub):
     """Fill the unseen-pool summary from a list of unseen cards."""
     ucnt[:] = 0
@@ -55,7 +56,7 @@ def pool_counts(cards, key_tab, val100, ucnt, pub):
         pub[U_SUM] += val100[c]
 
 
-@njit(cache=True)
+@kernel
 def _unsee(c, key_tab, val100, ucnt, pub):
     ucnt[key_tab[c] + KEY_OFF] -= 1
     pub[U_N] -= 1
@@ -108,7 +109,7 @@ def simulate_holes_h(decks, firsts, prm, hp, key_tab, val100, seed):
     return scores, info
 
 
-@njit(cache=True)
+@kernel
 def _deal_world(grid0, up0, pool, known, stock_len, perm, wgrid, wstock):
     """One determinization: shuffle the unseen pool into the face-down slots and the stock."""
     npool = perm.shape[0]
@@ -141,7 +142,7 @@ def _deal_world(grid0, up0, pool, known, stock_len, perm, wgrid, wstock):
         wstock[j] = t
 
 
-@njit(cache=True)
+@kernel
 def _act(grid, up, stock, disc, st, me, kind, slot, drawn, prm, hp, key_tab, val100, ucnt, pub,
          sc, sk, sx, keys, canc, gains):
     """Play the searcher's candidate action; returns the card drawn from the stock (or -1)."""
@@ -213,7 +214,7 @@ def h_mc_evaluate(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, c
     return totals
 
 
-@njit(cache=True)
+@kernel
 def _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out):
     """The searcher's strokes at the end of a play-out: the hole's score if it ended, else
     (a play-out cut at its horizon) the world's cards of the searcher's grid as they lie."""
@@ -223,7 +224,7 @@ def _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out):
     return exact_score(grid, me, prm, key_tab, val100, keys, vals, canc)
 
 
-@njit(cache=True)
+@kernel
 def _ucb_pick(n_arr, w_arr, legal, total, c_ucb, default):
     """The legal action with the lowest mean strokes minus the exploration bonus.
 

@@ -26,8 +26,10 @@ set, a joker is a base for every rank, so ``b[joker] = 1`` and a joker on the ta
 ``2`` (removable, and a base); an empty discard is a base for anything, like a joker that
 cannot be removed.
 
-The arrays are ``T`` (table cards per rank) and ``S`` (one row per stock position:
-undrawn stock cards per rank), indexed in place so that a kernel passes no views.
+The kernels pass the counts packed into integers (``T``: table cards per rank, ``S``:
+undrawn stock cards per rank, 4 bits a rank; :func:`packed_raw_bound`), which made the
+program about a quarter cheaper than reading count arrays (numba also counted references
+to every array passed in); :func:`raw_bound` takes arrays, for tests and callers outside.
 Editing this module does not invalidate numba's on-disk cache of the kernels that inline
 it (``kernel.py``): delete ``golfsolve/solitaire/__pycache__/*.nb[ic]`` after a change.
 """
@@ -70,21 +72,51 @@ def rank_links(fits: np.ndarray) -> np.ndarray:
     return links
 
 
+# The kernels keep the counts packed, 4 bits per rank (Ace at bit 0, the joker's field at
+# bit 52): a state's counts are then one integer, a remove subtracts ``1 << 4 * rank``,
+# and the program reads no memory (0..4 table plus 0..4 stock cards plus the top fit 4 bits).
+FIELD = 4
+PLAIN_BITS = FIELD * N_PLAIN
+PLAIN_MASK = (1 << PLAIN_BITS) - 1
+RANKS_MASK = (1 << N_PLAIN) - 1
+
+
+@nb.njit(cache=True)
+def pack_counts(C) -> int:
+    """Counts per rank (Ace..King, joker) as one integer, 4 bits each."""
+    x = 0
+    for q in range(JOKER + 1):
+        x += np.int64(C[q]) << (FIELD * q)
+    return x
+
+
+@nb.njit(cache=True)
+def link_masks(links):
+    """The rank graph of :func:`rank_links` as two 13-bit masks: bit p of ``lo`` says rank
+    p takes p - 1, of ``hi`` that it takes p + 1 (round the circle)."""
+    lo = 0
+    hi = 0
+    for p in range(N_PLAIN):
+        lo |= np.int64(links[p, 0]) << p
+        hi |= np.int64(links[p, 1]) << p
+    return lo, hi
+
+
 @nb.njit(cache=True, inline="always")
-def _dual_path(T, S, s, top, links, first, m):
-    """min over ``a`` of the ranks' part of U(a) along ``m`` ranks from ``first`` round
-    the circle, with ``a = 0`` just outside both ends (so those links cost nothing)."""
+def _dual_path(tp, wp, lo, hi, m):
+    """min over ``a`` of the ranks' part of U(a) along the first ``m`` packed ranks, with
+    ``a = 0`` just outside both ends (so those links cost nothing); ``wp``: the base
+    plus table cards of each rank (its ``b`` weight)."""
     # d_xy: best cost of the ranks before the current one, a[previous] = x, a[current] = y
     d00 = 0
     d01 = 0
     d10 = INF
     d11 = INF
-    p = first
     for _ in range(m - 1):
-        t = T[p]
-        w = t + S[s, p] + (1 if p == top else 0)
-        wl = w * links[p, 0]
-        wh = w * links[p, 1]
+        t = tp & 15
+        w = wp & 15
+        wl = w if lo & 1 else 0
+        wh = w if hi & 1 else 0
         wlh = max(wl, wh)
         # finish rank p by choosing a[p + 1]: a[p] = 0 costs t, b[p] costs w
         n00 = min(d00 + t, d10 + t + wl)
@@ -95,45 +127,54 @@ def _dual_path(T, S, s, top, links, first, m):
         d01 = n01
         d10 = n10
         d11 = n11
-        p += 1
-        if p == N_PLAIN:
-            p = 0
-    t = T[p]
-    wl = (t + S[s, p] + (1 if p == top else 0)) * links[p, 0]
+        tp >>= FIELD
+        wp >>= FIELD
+        lo >>= 1
+        hi >>= 1
+    t = tp & 15
+    wl = (wp & 15) if lo & 1 else 0
     return min(min(d00 + t, d10 + t + wl), min(d01, d11 + wl))
 
 
 @nb.njit(cache=True, inline="always")
-def removable_bound(T, S, s, top, links):
+def packed_removable_bound(tp, wp, lo, hi):
     """An upper bound on the table cards removable: min over ``a`` of the Ace..King part
-    of U(a) (see the module doc), ``B = S[s]`` plus one card of rank ``top`` (-1: none).
+    of U(a) (see the module doc). ``tp``: packed table counts, ``wp``: packed bases plus
+    table counts, Ace..King only; ``lo``, ``hi``: :func:`link_masks`.
 
     Without wrap this is the exact minimum, one pass along Ace..King. With the King–Ace
     link the ranks form a circle; it is cut at the rank k with the least ``B + 2 T``,
     fixing ``a[k] = 0`` and ``b[k] = 1`` (a feasible, not always optimal, dual: the
     bound stays valid and is exact whenever some rank has no cards left at all).
     """
-    if links[0, 0] == 0 and links[N_PLAIN - 1, 1] == 0:
-        return _dual_path(T, S, s, top, links, 0, N_PLAIN)
+    if (lo & 1) == 0 and (hi >> (N_PLAIN - 1)) & 1 == 0:
+        return _dual_path(tp, wp, lo, hi, N_PLAIN)
     k = 0
     ck = INF
     for p in range(N_PLAIN):
-        c = 2 * T[p] + S[s, p] + (1 if p == top else 0)
+        c = ((tp >> (FIELD * p)) & 15) + ((wp >> (FIELD * p)) & 15)
         if c < ck:
             ck = c
             k = p
-    first = k + 1 if k + 1 < N_PLAIN else 0
-    return ck + _dual_path(T, S, s, top, links, first, N_PLAIN - 1)
+    # rotate the circle so that it starts just after k (and ends just before it)
+    j = k + 1 if k + 1 < N_PLAIN else 0
+    if j:
+        tp = ((tp >> (FIELD * j)) | (tp << (FIELD * (N_PLAIN - j)))) & PLAIN_MASK
+        wp = ((wp >> (FIELD * j)) | (wp << (FIELD * (N_PLAIN - j)))) & PLAIN_MASK
+        lo = ((lo >> j) | (lo << (N_PLAIN - j))) & RANKS_MASK
+        hi = ((hi >> j) | (hi << (N_PLAIN - j))) & RANKS_MASK
+    return ck + _dual_path(tp, wp, lo, hi, N_PLAIN - 1)
 
 
 @nb.njit(cache=True, inline="always")
-def raw_bound(T, S, s, top, n_left, links):
+def packed_raw_bound(tp, sp, top, n_left, lo, hi):
     """``n_left`` minus the removable bound: a lower bound on the cards left when
     positive, meaningless (but still what the search's shortcut adds to) when not.
 
-    ``T`` table cards per rank (index 13 jokers), ``S[s]`` undrawn stock cards per rank,
-    ``top`` the discard's rank (14: empty) when some free card fits it, else -1 (it will
-    be covered by a draw before anything goes on it). ``n_left`` = sum of ``T``.
+    ``tp`` table cards per rank and ``sp`` undrawn stock cards per rank, packed
+    (:func:`pack_counts`); ``top`` the discard's rank (14: empty) when some free card
+    fits it, else -1 (it will be covered by a draw before anything goes on it);
+    ``n_left`` the table cards; ``lo``, ``hi``: :func:`link_masks`.
 
     How far one move can raise it (the search skips the program when even that stays
     below what would prune): a remove lowers ``n_left`` by 1 and ``U(a)`` by at most 3
@@ -144,10 +185,33 @@ def raw_bound(T, S, s, top, n_left, links):
     passed over and the old top (when it was live) stop being bases, the drawn card
     moves from the stock to the top.
     """
-    u = removable_bound(T, S, s, top, links) + S[s, JOKER] + 2 * T[JOKER]
+    wp = (tp + sp) & PLAIN_MASK
+    if 0 <= top < N_PLAIN:
+        wp += np.int64(1) << (FIELD * top)
+    u = packed_removable_bound(tp & PLAIN_MASK, wp, lo, hi) + (sp >> PLAIN_BITS) + 2 * (tp >> PLAIN_BITS)
     if top >= JOKER:
         u += 1  # a joker or an empty discard takes any first card
     return n_left - u
+
+
+@nb.njit(cache=True)
+def removable_bound(T, S, s, top, links):
+    """:func:`packed_removable_bound` of count arrays: ``T`` table cards per rank,
+    ``S[s]`` undrawn stock cards per rank, plus one base of rank ``top`` (-1: none)."""
+    lo, hi = link_masks(links)
+    tp = pack_counts(T) & PLAIN_MASK
+    wp = (tp + pack_counts(S[s])) & PLAIN_MASK
+    if 0 <= top < N_PLAIN:
+        wp += np.int64(1) << (FIELD * top)
+    return packed_removable_bound(tp, wp, lo, hi)
+
+
+@nb.njit(cache=True)
+def raw_bound(T, S, s, top, n_left, links):
+    """:func:`packed_raw_bound` of count arrays (``T`` index 13 jokers, ``S[s]`` the
+    undrawn stock after ``s`` draws, ``links`` from :func:`rank_links`)."""
+    lo, hi = link_masks(links)
+    return packed_raw_bound(pack_counts(T), pack_counts(S[s]), top, n_left, lo, hi)
 
 
 @nb.njit(cache=True)
@@ -156,7 +220,7 @@ def cards_left_bound(T, S, s, top, n_left, links):
     (arguments as for :func:`raw_bound`)."""
     return max(0, raw_bound(T, S, s, top, n_left, links))
 
-#: How much :func:`raw_bound` can rise with one remove whose card is a live top (one
+#: How much :func:`packed_raw_bound` can rise with one remove whose card is a live top (one
 #: more when it is not; see there).
 REMOVE_RISE = 1
 

@@ -29,6 +29,7 @@ from typing import Iterator, Optional
 from ..errors import InputError
 from .fair import _stock_orders, wilson
 from .fairvalue import fair_games
+from .dealcode import N_DEALS
 from .layout import Layout, layout_from_number
 from .rules import Rules
 from .solver import Solver
@@ -142,7 +143,8 @@ def pick(
     solver = solver or Solver()
     letter = "C" if rules.name == "classic" else "E"
     found = 0
-    for examined, number in enumerate(range(start, start + max_deals), 1):
+    # the scan stops at the last deal there is rather than failing past it
+    for examined, number in enumerate(range(start, min(start + max_deals, N_DEALS)), 1):
         lay = layout_from_number(number, rules, letter)
         if winnable and solver.solve(lay, rules).outcome != "won":
             yield examined, None  # rejected by one exact solve, before any game

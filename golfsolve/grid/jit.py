@@ -1,0 +1,22 @@
+"""The decorator for the grid's compiled kernels that take arrays but never create one.
+
+numba's runtime counts references to every array a compiled function receives: each call
+between kernels that are not inlined increments and decrements every array argument, with
+atomic instructions. The play-out kernels pass a dozen arrays down four levels of calls
+every turn, and that bookkeeping was two thirds of a play-out's time. A kernel that never
+allocates has nothing for the runtime to free, so it is compiled without it
+(``_nrt=False``; allocating there is then a compile error, not a leak). The entry points
+that allocate (``np.zeros``, copies) keep the ordinary ``njit``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from numba import njit
+
+
+def kernel(fn: Optional[Callable] = None, **options):
+    """``njit(cache=True)`` without reference counting; ``@kernel`` or ``@kernel(inline="always")``."""
+    decorate = njit(cache=True, _nrt=False, **options)
+    return decorate if fn is None else decorate(fn)
