@@ -162,13 +162,12 @@ def fair_games(
     (per stock, when already known) skips the referee's first solve of a lost order."""
     solver = solver or Solver()
     played = tuple(played)
-    opening: dict = {}  # every game starts from the same visible position: decide it once
     for i, st in enumerate(stocks):
         if winnable is not None and not winnable[i]:
             yield False
             continue
         yield play_search(_with_stock(layout, st), rules, player_samples, player_extra, f"{seed}-{i}", solver,
-                          played, referee=True, shared=opening).won
+                          played, referee=True).won
 
 
 def odds(
