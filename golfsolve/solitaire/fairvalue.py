@@ -39,7 +39,7 @@ from .rules import EASY, Rules
 from .solver import MOVE_DRAW, Solver
 
 #: Fair games of ``odds`` by default: each costs about 0.3-0.5 s of CPU, so a few keep the
-#: command under 3 s; the interval is then wide, and the output says how wide.
+#: computation under 3 s; the interval is then wide, and the output says how wide.
 GAMES = 6
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
