@@ -148,19 +148,3 @@ def test_rate_fair_chance_ignores_the_hidden_stock(solver):
     assert ra.winnable == (solver.solve(a, CLASSIC).outcome == "won")
     assert rb.winnable == (solver.solve(b, CLASSIC).outcome == "won")
 
-
-def test_games_from_one_position_share_the_opening_decision(solver):
-    """odds plays its fair games from one visible position: the opening is decided once (the
-    first game's seed) and replayed, so every game opens alike whatever its hidden order."""
-    lay = next(x for x in (layout_from_number(n, CLASSIC) for n in range(20))
-               if solver.solve(x, CLASSIC).outcome == "won")
-    other = reshuffled(lay, 0, 1)
-    shared: dict = {}
-    ga = play_search(lay, CLASSIC, 3, 0, "s-0", solver, shared=shared)
-    gb = play_search(other, CLASSIC, 3, 0, "s-1", solver, shared=shared)
-    alone = play_search(lay, CLASSIC, 3, 0, "s-0", solver)
-    assert ga.moves == alone.moves  # sharing changes nothing for the game that decided
-    assert len(shared) == 1
-    k = _draws_before(ga.moves, 0)
-    if gb.moves:  # the referee stops a game whose real deal is lost before it opens
-        assert gb.moves[:k] == ga.moves[:k]

@@ -101,7 +101,6 @@ def play_search(
     solver: Optional[Solver] = None,
     played: Iterable[int] = (),
     referee: bool = True,
-    shared: Optional[dict] = None,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the search player.
 
@@ -109,9 +108,6 @@ def play_search(
     ``referee`` the deal is first solved with its real stock; an unwinnable deal is not
     played out (the player's line is a line of the real deal, so it cannot win), and a
     game is stopped as lost at the first decision where the real position is lost.
-    ``shared`` (a dict kept by the caller) holds the opening decision for games played
-    from the same visible position: the player sees the same thing there, so it decides
-    once (on the first game's seed) and every later game replays that decision.
     """
     rules = rules or layout.rules or EASY
     if not layout.stock_known:
@@ -147,18 +143,12 @@ def play_search(
                 if solver.solve(game.to_layout(), rules).outcome != "won":
                     return lost(line[-1] == MOVE_DRAW)
             decisions += 1
-            seen = (view.columns, view.discard, view.stock, tuple(sorted(gone)))
-            if shared is not None and seen in shared:
-                chain = shared[seen]
+            ex = player.exact_move(view, gone)
+            if ex is not None:
+                chain = (ex[0],)
             else:
-                ex = player.exact_move(view, gone)
-                if ex is not None:
-                    chain = (ex[0],)
-                else:
-                    best, _ = player.choose(view, gone)
-                    chain = best.chain + ((MOVE_DRAW,) if best.table and view.stock else ())
-                if shared is not None and not line:
-                    shared[seen] = chain
+                best, _ = player.choose(view, gone)
+                chain = best.chain + ((MOVE_DRAW,) if best.table and view.stock else ())
         for m in chain:
             res = game.play(m)
             assert res.ok, (m, res.message)

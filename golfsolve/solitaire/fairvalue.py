@@ -39,7 +39,7 @@ from .rules import EASY, Rules
 from .solver import MOVE_DRAW, Solver
 
 #: Fair games of ``odds`` by default: each costs about 0.3-0.5 s of CPU, so a few keep the
-#: command under 3 s; the interval is then wide, and the output says how wide.
+#: computation under 3 s; the interval is then wide, and the output says how wide.
 GAMES = 6
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
@@ -162,13 +162,12 @@ def fair_games(
     (per stock, when already known) skips the referee's first solve of a lost order."""
     solver = solver or Solver()
     played = tuple(played)
-    opening: dict = {}  # every game starts from the same visible position: decide it once
     for i, st in enumerate(stocks):
         if winnable is not None and not winnable[i]:
             yield False
             continue
         yield play_search(_with_stock(layout, st), rules, player_samples, player_extra, f"{seed}-{i}", solver,
-                          played, referee=True, shared=opening).won
+                          played, referee=True).won
 
 
 def odds(
