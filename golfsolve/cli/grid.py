@@ -160,11 +160,11 @@ def report(directory, out_dir, as_json):
     """Write report.md and plots for a 'grid simulate --out' directory, and print the report."""
     from ..grid.report import write_report
     from ..stats.gridruns import load_tournament
-    from ..stats.runfolder import check_out_dir
+    from ..stats.runfolder import check_report_dir
 
     check_run_dir(directory, "DIRECTORY")
     t = load_tournament(Path(directory))
-    out = check_out_dir(out_dir if out_dir is not None else Path(directory) / "_report")
+    out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report")
     md, data = write_report(t, out)
     if as_json:
         echo_json(data)
