@@ -84,3 +84,13 @@ def test_game_domains_write_no_files(domain):
     found = [f"{p.relative_to(ROOT)}:{i}" for p in sorted((ROOT / domain).rglob("*.py"))
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if WRITES.search(line)]
     assert not found, f"writing belongs in golfsolve/stats: {found}"
+
+
+def test_public_module_functions_and_classes_have_docstrings():
+    missing = []
+    for path in MODULES:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_") \
+                    and ast.get_docstring(node) is None:
+                missing.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert not missing, missing
