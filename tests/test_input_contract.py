@@ -228,3 +228,12 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)
     assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+
+
+def test_the_widest_pysol_range_starts_solving_instead_of_an_internal_error():
+    from golfsolve.solitaire.deals import DealBatch
+
+    # was: internal error, OverflowError from len(range(1, 2**64))
+    batch = DealBatch.build(pysol=["1-18446744073709551615"])
+    assert batch.size == 2**64 - 1
+    assert next(iter(batch)).name == "PySol Golf #1"

@@ -87,8 +87,13 @@ class DealBatch:
         ranges = tuple(r for spec in pysol for r in parse_pysol_range(spec))
         return cls(parsed, layouts, ranges, rules)
 
+    @property
+    def size(self) -> int:
+        """How many deals: any number (``len()`` stops at ``sys.maxsize``, and PySol ranges run to 2**64 - 1)."""
+        return len(self.codes) + len(self.layouts) + sum(r.stop - r.start for r in self.pysol)
+
     def __len__(self) -> int:
-        return len(self.codes) + len(self.layouts) + sum(len(r) for r in self.pysol)
+        return self.size
 
     def __iter__(self) -> Iterator[Layout]:
         for dc in self.codes:
