@@ -78,7 +78,8 @@ class DealBatch:
         :class:`StockUnknownError`: no exact answer exists for it.
         """
         parsed = tuple(parse_code(c) for c in codes)
-        layouts = tuple(read_layout_file(p) for p in layout_files)
+        # the rules are applied now, so a layout they do not fit is refused before any solving
+        layouts = tuple(_with_rules(read_layout_file(p), rules) for p in layout_files)
         for lay in layouts:
             try:
                 pack(lay)
