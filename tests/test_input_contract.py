@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -265,3 +266,11 @@ def test_solve_checks_every_layout_against_the_rules_before_solving(run_cli, dat
     assert r.exit_code == 2 and "discard is empty" in r.stderr and r.stdout == "", r.stderr
     r = run_cli(["solve", "GO1-E-AAAAAAB", "--layout", str(bad), "--rules", "easy+empty", "--verdict-only"])
     assert r.exit_code == 0, r.stderr
+
+
+def test_codes_from_takes_a_byte_order_mark_crlf_and_trailing_comments(run_cli):
+    # was: line 1 "unknown generator version '\ufeffGO1'", and a trailing comment made a bad line
+    r = run_cli(["solve", "--codes-from", "-", "--verdict-only"],
+                input="\ufeffGO1-E-AAAAAAB\r\nGO1-E-AAAAAAC   # the next deal\r\n# a whole line\r\n")
+    assert r.exit_code == 0, r.stderr
+    assert [json.loads(x)["deal"] for x in r.stdout.splitlines()] == ["GO1-E-AAAAAAB", "GO1-E-AAAAAAC"]

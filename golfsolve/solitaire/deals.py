@@ -125,7 +125,8 @@ MAX_LINE = 1024
 def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[Layout, BadLine]]:
     """One deal code per line of ``stream``, dealt as each line arrives.
 
-    Blank lines and lines starting with ``#`` are skipped. A line that is not a deal code
+    Blank lines are skipped, and so is everything from a ``#`` on (a comment, as in a
+    layout file); a UTF-8 byte-order mark before the first line is fine. A line that is not a deal code
     yields a :class:`BadLine` in its place, so one typo in 10,000 codes costs one record,
     not the run.
     """
@@ -139,8 +140,10 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
         if len(raw) > MAX_LINE:
             raise InputError(f"line {n} of the deal codes is longer than {MAX_LINE} characters; give one deal "
                              "code per line")
-        text = raw.strip()
-        if not text or text.startswith("#"):
+        if n == 1:
+            raw = raw.lstrip("\ufeff")  # what Windows editors put first
+        text = raw.split("#", 1)[0].strip()
+        if not text:
             continue
         try:
             dc = parse_code(text)
