@@ -10,7 +10,7 @@ one warm-up solve), "command" the CPU time of the whole `python -m golfsolve ...
 including start-up. Items: the fair hint on the opening of GO1 Easy and Classic deals
 (stock order forgotten) and `odds` on the seed 000 example (tests/data/seed000_start.txt).
 Today's defaults: hint 200 orders, odds 1,000 orders (clairvoyant only); the new ones:
-hint 40 orders, odds 200 orders and 8 fair-player games.
+hint 40 orders, odds 200 orders and 6 fair-player games.
 """
 
 from __future__ import annotations

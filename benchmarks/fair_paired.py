@@ -27,15 +27,44 @@ from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
 
 FIELDS = ["rules", "deal", "clairvoyant_won", "search_won", "old_won", "search_cpu", "old_cpu"]
+OLD_FIELDS = ["rules", "deal", "old_samples", "clairvoyant_won", "old_won", "old_cpu"]
 
 
-def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: int, old_samples: int) -> None:
+def _rows(path: str) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def run_old(rules_name: str, start: int, count: int, out: str, old_samples: int) -> None:
+    """Today's player alone (it does not change with the search player): rows to reuse with ``--old-csv``."""
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
-    done = set()
-    if os.path.exists(out):
-        with open(out, newline="") as f:
-            done = {int(r["deal"]) for r in csv.DictReader(f)}
+    done = {int(r["deal"]) for r in _rows(out) if r["rules"] == rules_name}
+    solver = Solver()
+    new_file = not os.path.exists(out)
+    with open(out, "a", newline="") as f:
+        w = csv.DictWriter(f, OLD_FIELDS)
+        if new_file:
+            w.writeheader()
+        for n in range(start, start + count):
+            if n in done:
+                continue
+            lay = layout_from_number(n, rules, letter)
+            t0 = time.process_time()
+            o = play_fair(lay, rules, old_samples, f"0-{rules_name}-{n}", solver)
+            w.writerow({"rules": rules_name, "deal": n, "old_samples": old_samples,
+                        "clairvoyant_won": int(o.clairvoyant_won), "old_won": int(o.won),
+                        "old_cpu": round(time.process_time() - t0, 3)})
+            f.flush()
+
+
+def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: int, old_samples: int,
+        old_csv: str | None = None) -> None:
+    rules = get_rules(rules_name)
+    letter = "C" if rules_name == "classic" else "E"
+    done = {int(r["deal"]) for r in _rows(out)}
     solver = Solver()
     new_file = not os.path.exists(out)
     with open(out, "a", newline="") as f:
@@ -50,17 +79,31 @@ def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: 
             t0 = time.process_time()
             g = play_search(lay, rules, samples, extra, seed, solver)
             t1 = time.process_time()
-            o = play_fair(lay, rules, old_samples, seed, solver)
-            t2 = time.process_time()
+            if old_csv:
+                old_won, old_cpu = "", ""  # today's player is in its own CSV (an --old-only run), joined by the summary
+            else:
+                o = play_fair(lay, rules, old_samples, seed, solver)
+                old_won, old_cpu = int(o.won), round(time.process_time() - t1, 3)
             w.writerow({"rules": rules_name, "deal": n, "clairvoyant_won": int(g.clairvoyant_won),
-                        "search_won": int(g.won), "old_won": int(o.won),
-                        "search_cpu": round(t1 - t0, 3), "old_cpu": round(t2 - t1, 3)})
+                        "search_won": int(g.won), "old_won": old_won,
+                        "search_cpu": round(t1 - t0, 3), "old_cpu": old_cpu})
             f.flush()
 
 
-def summary(path: str) -> None:
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+def summary(path: str, old_csv: str | None = None) -> None:
+    rows = _rows(path)
+    if old_csv:
+        # today's player is deterministic per deal and seed: its rows come from the --old-only run
+        old = {(r["rules"], r["deal"]): r for r in _rows(old_csv)}
+        for r in rows:
+            o = old.get((r["rules"], r["deal"]))
+            if r["old_won"] == "" and o is not None:
+                assert o["clairvoyant_won"] == r["clairvoyant_won"], (r["rules"], r["deal"])
+                r["old_won"], r["old_cpu"] = o["old_won"], o["old_cpu"]
+        missing = sum(1 for r in rows if r["old_won"] == "")
+        if missing:
+            print(f"({missing} deals not yet played by today's player are left out of the summary)")
+        rows = [r for r in rows if r["old_won"] != ""]
     for name in sorted({r["rules"] for r in rows}):
         rs = [r for r in rows if r["rules"] == name]
         n = len(rs)
@@ -93,14 +136,20 @@ def main() -> None:
     ap.add_argument("--extra", type=int, default=16, help="search player: orders to race tied states on")
     ap.add_argument("--old-samples", type=int, default=16, help="today's player: orders per decision")
     ap.add_argument("--out", default="results/paired.csv")
+    ap.add_argument("--old-only", action="store_true", help="play only today's player, rows for --old-csv")
+    ap.add_argument("--old-csv", help="take today's player's results from this --old-only CSV (same deals and seeds) "
+                                      "instead of playing it here")
     ap.add_argument("--summary", metavar="CSV", help="only print the summary of a finished CSV")
     a = ap.parse_args()
     if a.summary:
-        summary(a.summary)
+        summary(a.summary, a.old_csv)
         return
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples)
-    summary(a.out)
+    if a.old_only:
+        run_old(a.rules, a.start, a.count, a.out, a.old_samples)
+        return
+    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples, a.old_csv)
+    summary(a.out, a.old_csv)
 
 
 if __name__ == "__main__":

@@ -328,3 +328,23 @@ def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):
     expected = fair_hint(game.to_layout(), CLASSIC, samples=30, seed=0, played=game.pile[:-1])
     assert _json.loads(res.stdout)["ranked"] == expected.to_json()["ranked"]
     assert len(game.pile[:-1]) == 3  # AC, 8S and 9C lie under 8C
+
+
+def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver):
+    """The shortcuts of ChainValues (a lost root, the winning line's table credited, one solve
+    per table whatever the discard's top) give the verdict a direct solve gives."""
+    from golfsolve.solitaire.infoset import ChainValues, predraw_states
+    from golfsolve.solitaire.layout import Layout
+
+    for rules, number in ((EASY, 8), (CLASSIC, 8)):
+        view = layout_from_number(number, rules).forget_stock(0)
+        states = predraw_states(view, rules)
+        assert len({s.key[0] for s in states}) < len(states)  # some states differ only in the top
+        stocks = sample_stocks(view, random.Random(1), 5, rules)
+        cv = ChainValues(view, rules, states, solver)
+        cv.extend(stocks)
+        for i, st in enumerate(stocks):
+            for s in states:
+                direct = s.table == 0 or solver.solve(Layout(s.columns, st[0], st[1:], view.rules),
+                                                      rules).outcome == "won"
+                assert cv.won(i, s) == direct

@@ -51,7 +51,7 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
         batch = DealBatch.build(codes, layout_files, pysol, rules)
     except StockUnknownError as e:
         fail(str(e), 1)
-    if codes_from is None and len(batch) == 1:
+    if codes_from is None and batch.size == 1:
         _solve_one(next(iter(batch)), node_limit, verdict_only, as_json)
         return
     _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet)
@@ -82,7 +82,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     from tqdm import tqdm
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
-    total = None if codes_from is not None else len(batch)
+    total = None if codes_from is not None else batch.size
     # a bar only when the records go to a file or pipe and a person watches stderr
     bar = tqdm(total=total, unit="deal", file=sys.stderr, delay=0.5, leave=False,
                disable=quiet or not sys.stderr.isatty() or sys.stdout.isatty())

@@ -152,13 +152,13 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     from ..stats.census import read_manifest
     from ..stats.fairstats import read_fair_manifest
     from ..stats.report import write_report
-    from ..stats.runfolder import check_out_dir
+    from ..stats.runfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")
     read_manifest(stats_dir)  # not a stats run: say so before writing anything
     if fair_dir is not None:
         read_fair_manifest(fair_dir)
-    out = check_out_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report")
+    out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report")
     data = write_report(stats_dir, out, fair_dir)
     if as_json:
         echo_json(data)

@@ -38,6 +38,10 @@ from .layout import Layout
 from .rules import EASY, Rules
 from .solver import MOVE_DRAW, Solver
 
+#: Fair games of ``odds`` by default: each costs about 0.3-0.5 s of CPU, so a few keep the
+#: computation under 3 s; the interval is then wide, and the output says how wide.
+GAMES = 6
+
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
 
@@ -124,6 +128,11 @@ class OddsResult:
             fair = (f"fair chance:        {100 * self.fair_chance:.1f}%  (95% interval {100 * self.fair_low:.1f}%-"
                     f"{100 * self.fair_high:.1f}%; the fair player won {self.fair_wins:,} of {self.fair_games:,} "
                     "games on those orders without seeing them)")
+            if self.fair_games:
+                # a handful of games gives a wide interval: say how wide, and how to narrow it
+                fair += (f"\n                    that interval is {100 * (self.fair_high - self.fair_low):.0f} points wide "
+                         f"({plural(self.fair_games, 'game')}); --games 100 narrows it to about 20 points at "
+                         "about 0.3-0.5 s of CPU per game")
         return "\n".join([
             f"{self.name or 'layout'} ({self.rules.describe()})",
             f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
@@ -169,7 +178,7 @@ def odds(
     progress: bool = False,
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
-    games: int = 8,
+    games: int = GAMES,
     player_samples: int = 8,
     player_extra: int = 8,
     exact_states: int = 200_000,

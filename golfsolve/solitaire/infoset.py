@@ -116,7 +116,7 @@ class ChainValues:
         self.by_key = {s.key: s for s in self.states}
         self.stocks: list[tuple[int, ...]] = []
         self.root_won: list[bool] = []
-        self.credit: list[Optional[tuple]] = []
+        self.credit: list[Optional[tuple]] = []  # per sample: the table of its winning line's pre-draw state
         self.solves = 0
         self._cache: dict[tuple[int, tuple], bool] = {}
 
@@ -132,14 +132,13 @@ class ChainValues:
             self.credit.append(self._line_state(sol.moves) if won else None)
 
     def _line_state(self, moves: Sequence[str]) -> Optional[tuple]:
-        cols, top = self.layout.columns, self.layout.discard
+        cols = self.layout.columns
         for m in moves:
             if m == MOVE_DRAW:
                 break
             i = int(m) - 1
-            top = cols[i][-1]
             cols = cols[:i] + (cols[i][:-1],) + cols[i + 1:]
-        return (tuple(len(c) for c in cols), top)
+        return tuple(len(c) for c in cols)  # the table only: the draw covers the top
 
     def won(self, i: int, s: PreDraw) -> bool:
         """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
@@ -150,9 +149,10 @@ class ChainValues:
         st = self.stocks[i]
         if not st:
             return False
-        if self.credit[i] == s.key:
+        if self.credit[i] == s.key[0]:
             return True
-        key = (i, s.key)
+        # the draw covers the discard's top: states with the same table have the same child
+        key = (i, s.key[0])
         got = self._cache.get(key)
         if got is None:
             child = Layout(s.columns, st[0], tuple(st[1:]), self.layout.rules)
@@ -167,7 +167,7 @@ class ChainValues:
     def _credit_count(self, s: PreDraw, idx: Sequence[int]) -> int:
         if s.table == 0:
             return len(idx)
-        return sum(1 for i in idx if self.credit[i] == s.key)
+        return sum(1 for i in idx if self.credit[i] == s.key[0])
 
     def best_of(self, states: Sequence[PreDraw], idx: Optional[Sequence[int]] = None,
                 floor: int = -1) -> tuple[Optional[PreDraw], int, list[PreDraw]]:

@@ -26,9 +26,12 @@ class StockUnknownError(ValueError):
 MOVE_DRAW = "d"
 
 
+_MOVE_NAMES = tuple(str(c + 1) for c in range(kernel.N_COLS)) + (MOVE_DRAW,)
+
+
 def move_name(code: int) -> str:
     """Kernel move code (0..6 column, 7 draw) in move-list notation ('1'..'7', 'd')."""
-    return MOVE_DRAW if code == kernel.DRAW else str(code + 1)
+    return _MOVE_NAMES[code]
 
 
 def app_score(cards_left: int) -> int:
@@ -190,7 +193,7 @@ class Solver:
             else:
                 n = n2
         name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
-        line = tuple(move_name(int(m)) for m in self._path[:n])
+        line = tuple(_MOVE_NAMES[m] for m in self._path[:n].tolist())
         left = None if verdict_only and name == "lost" else int(best_left)
         if left is None:
             line = ()

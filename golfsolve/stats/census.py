@@ -221,11 +221,17 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
     cols: dict[str, list] = {c: [] for c in COLUMNS}
     for n in range(first, first + count):
         done: dict[int, tuple] = {}
+        # the cards depend only on the jokers and the empty start, so rule sets that share
+        # them share one dealt and packed position (its cost is charged to the first)
+        packed: dict[tuple, object] = {}
         for i in order:
             r = rule_sets[i]
             letter = _LETTER.get(r.name, "E")
             c0 = time.thread_time()
-            p = pack(layout_from_number(n, r, letter))
+            deck_key = (r.jokers, r.empty_start)
+            p = packed.get(deck_key)
+            if p is None:
+                p = packed[deck_key] = pack(layout_from_number(n, r, letter))
             sol = solver.solve_given(p, r, [d[0] for d in done.values()], verdict_only=verdict_only)
             done[i] = (sol, time.thread_time() - c0, letter)
         for i, r in enumerate(rule_sets):

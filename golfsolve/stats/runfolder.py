@@ -84,6 +84,26 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     return p
 
 
+def check_report_dir(out: str | os.PathLike, option: str = "--out") -> Path:
+    """Where a report may go: a new or empty directory, or one holding an earlier report.
+
+    Never a run folder (its plots would sit among the chunks, where ``pandas.read_parquet``
+    trips over them, and its report would replace another's) and never a directory of
+    other files; either is :class:`InputError` before anything is written.
+    """
+    p = Path(out)
+    if str(out).strip() and p.is_dir():
+        if manifest_path(p) is not None:
+            raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
+                             "new directory or into the run's _report folder (the default)")
+        others = sorted(n.name for n in p.iterdir() if not n.name.startswith("."))
+        if others and "report.md" not in others:
+            shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise InputError(f"{option} {p} is not empty ({shown}) and holds no report; "
+                             "choose an empty or new directory")
+    return check_out_dir(out, option)
+
+
 def check_out_file(out: str | os.PathLike, option: str = "--out") -> Path:
     """A file path that can be written: its directory is checked (and made) as in :func:`check_out_dir`."""
     if out is None or not str(out).strip():
@@ -590,7 +610,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "MANIFEST", "Block", "Chunk", "RunFolder", "RunKey", "block_chunks", "check_chunk", "check_out_dir",
+    "MANIFEST", "Block", "Chunk", "RunFolder", "RunKey", "block_chunks", "check_chunk", "check_out_dir", "check_report_dir",
     "check_out_file", "chunk_files", "chunk_name", "compute", "default_chunk_size", "extend_blocks",
     "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
     "write_parquet_atomic",
