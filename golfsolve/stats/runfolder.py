@@ -96,12 +96,21 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out") -> Path:
         if manifest_path(p) is not None:
             raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
                              "new directory or into the run's _report folder (the default)")
-        others = sorted(n.name for n in p.iterdir() if not n.name.startswith("."))
+        others = _contents(p)
         if others and "report.md" not in others:
-            shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-            raise InputError(f"{option} {p} is not empty ({shown}) and holds no report; "
+            raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no report; "
                              "choose an empty or new directory")
     return check_out_dir(out, option)
+
+
+def _contents(path: Path) -> list[str]:
+    """The names in ``path`` that are not hidden, sorted."""
+    return sorted(n.name for n in path.iterdir() if not n.name.startswith("."))
+
+
+def _some(names: list[str]) -> str:
+    """The first few names, for a one-line message."""
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
 
 
 def check_out_file(out: str | os.PathLike, option: str = "--out") -> Path:
@@ -387,10 +396,9 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
                          f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
     path = check_out_dir(out)
     if manifest_path(path) is None:
-        others = [p.name for p in path.iterdir() if not p.name.startswith(".")]
+        others = _contents(path)
         if others:
-            shown = ", ".join(sorted(others)[:3]) + (", ..." if len(others) > 3 else "")
-            raise InputError(f"--out {path} is not empty ({shown}) and holds no golfsolve run; "
+            raise InputError(f"--out {path} is not empty ({_some(others)}) and holds no golfsolve run; "
                              "choose an empty or new directory")
         manifest = {"format": key.fmt, **key.to_json(),
                     "blocks": [Block(key.groups, key.start, key.count).to_json()],
