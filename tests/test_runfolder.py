@@ -177,3 +177,17 @@ def test_grid_folders_from_before_run_folders_still_report(run_cli, tmp_path):
     new = load_tournament(tmp_path / "new")
     pd.testing.assert_frame_equal(new.holes, t.holes)
     pd.testing.assert_frame_equal(new.matches, t.matches, check_dtype=False)
+
+
+def test_a_directory_where_a_chunk_belongs_is_refused_before_any_work(run_cli, tmp_path):
+    out = tmp_path / "run"
+    assert run_cli(["stats", "--count", "4", "--rules", "easy", "--chunk-size", "2", "--jobs", "1",
+                    "--out", str(out), "-q"]).exit_code == 0
+    chunk = sorted(out.glob("chunk-*.parquet"))[1]
+    chunk.unlink()
+    chunk.mkdir()
+    # was: the chunk solved again, then "cannot go on: Is a directory" (exit 1), and report sent the user back
+    r = run_cli(["stats", "--out", str(out), "--resume", "-q"])
+    assert r.exit_code == 2 and "is not a file" in r.stderr and "move it out" in r.stderr, r.stderr
+    r = run_cli(["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 2 and "is not a file" in r.stderr

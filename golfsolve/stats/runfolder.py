@@ -322,6 +322,9 @@ class RunFolder:
             if p is None:
                 out.append(c)
                 continue
+            if not p.is_file():  # a new chunk file cannot replace it: say so before any work
+                raise InputError(f"{p} is not a file, so the chunk cannot be written there; move it out of "
+                                 "the folder and run the command again")
             problem = check_chunk(p, c, item_column, group_column, rows_per_item, columns_only=True)
             if problem:
                 self.repairs.append((p.name, problem))
@@ -363,6 +366,8 @@ def check_chunk(path: Path, chunk: Chunk, item_column: str, group_column: Option
     import pyarrow.parquet as pq
 
     cols = [item_column] + ([group_column] if group_column else [])
+    if not path.is_file():
+        return "is not a file"
     try:
         table = pq.read_table(path, columns=cols if columns_only else None)
     except Exception:  # pyarrow raises several types for a cut or garbled file
