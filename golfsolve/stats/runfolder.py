@@ -235,6 +235,26 @@ def write_json_atomic(path: Path, obj: dict) -> None:
     os.replace(tmp, path)
 
 
+def write_json_new(path: Path, obj: dict) -> bool:
+    """Write ``obj`` as JSON to ``path`` only if nothing is there yet, in one step (a hard
+    link of a finished temporary file); False, writing nothing, when ``path`` exists."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.new.tmp")
+    tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    except OSError:  # a file system without hard links: an exclusive create instead
+        try:
+            with open(path, "x", encoding="utf-8") as f:
+                f.write(tmp.read_text(encoding="utf-8"))
+        except FileExistsError:
+            return False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True
+
+
 def now() -> str:
     """The current UTC time, ISO format, for manifests."""
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -410,7 +430,10 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
                     **(extra or {}), "command": command, "created": now(), "golfsolve_version": _version(),
                     "complete": False, "invocations": []}
         folder = RunFolder(path, manifest)
-        folder.save_manifest()
+        if not write_json_new(path / MANIFEST, manifest):
+            # another command claimed the folder between the check above and now
+            raise InputError(f"{path} was just taken by another golfsolve run started at the same time; "
+                             "choose another --out")
     else:
         manifest = read_manifest(path, key.fmt)
         old = key_from_manifest(manifest)
