@@ -225,6 +225,7 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
     (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
     (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
+    (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
 ])
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)

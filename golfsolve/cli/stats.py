@@ -155,6 +155,8 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     from ..stats.runfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")
+    if fair_dir is not None:
+        check_run_dir(fair_dir, "--fair")
     read_manifest(stats_dir)  # not a stats run: say so before writing anything
     if fair_dir is not None:
         read_fair_manifest(fair_dir)
