@@ -226,6 +226,8 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
     (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
     (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
+    # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
+    (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
 ])
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)
