@@ -8,6 +8,7 @@ import click
 
 from ..errors import MAX_EFFORT, InputError
 from ..solitaire.fairvalue import GAMES, odds as odds_of
+from ..solitaire.hint import player_view
 from .common import SEED, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
@@ -35,9 +36,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, seed, as_js
 
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
-    lay = get_layout(code, layout_file, pysol, rules_spec)
-    if lay.stock_known:
-        lay = lay.forget_stock(0)
+    lay, _ = player_view(get_layout(code, layout_file, pysol, rules_spec))
     res = odds_of(lay, lay.rules, samples=samples, seed=seed, games=games, progress=not quiet and not as_json)
     if as_json:
         echo_json(res.to_json())
