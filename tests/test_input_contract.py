@@ -228,6 +228,10 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
     # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
     (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
+    # was: accepted, and quietly taken as --extend
+    (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    (["grid", "simulate", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
 ])
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)
