@@ -207,3 +207,19 @@ def test_player_view_is_what_the_cli_answers_from(data_dir):
     partial = read_layout_file(data_dir / "seed000_start.txt")
     pview, _ = player_view(partial)
     assert pview.stock[0] == partial.stock[0] and pview.stock == partial.stock  # 8S was declared
+
+
+@pytest.mark.parametrize("rules", [EASY, CLASSIC])
+def test_a_shared_solver_keeps_nothing_from_the_real_deal(rules):
+    """The referee and the fair player share one Solver: solving the real deal first must not
+    change any answer about a sampled order (no table entry keyed without the stock)."""
+    shared = Solver()
+    for n in range(6):
+        real = layout_from_number(n, rules)
+        sample = reshuffled(real, 0, n)
+        for verdict_only in (False, True):
+            shared.solve(real, rules, verdict_only=verdict_only)
+            got = shared.solve(sample, rules, verdict_only=verdict_only)
+            fresh = Solver().solve(sample, rules, verdict_only=verdict_only)
+            assert (got.outcome, got.best_left, got.moves, got.nodes) == \
+                (fresh.outcome, fresh.best_left, fresh.moves, fresh.nodes)
