@@ -189,3 +189,37 @@ def test_cli_odds_on_a_saved_mid_game_layout_forgets_its_stock(run_cli, tmp_path
         assert r.exit_code == 0, r.stderr
         outs.append(strip(json.loads(r.stdout)))
     assert outs[0] == outs[1] and outs[0]["unknown_stock_cards"] == len(mid.stock)
+
+
+def test_player_view_is_what_the_cli_answers_from(data_dir):
+    """The library's player_view forgets what the CLI forgets: a full stock entirely, a partial
+    layout's undeclared places only; the cards a game drew are under the discard's top."""
+    from golfsolve.solitaire.hint import player_view, position_after
+    from golfsolve.solitaire.layout import read_layout_file
+
+    real = layout_from_number(1, EASY, "E")
+    game = position_after(real, MID.split(), EASY)
+    view, played = player_view(real, game)
+    twin_view, twin_played = player_view(reshuffled(real, 2, 3), position_after(reshuffled(real, 2, 3),
+                                                                                 MID.split(), EASY))
+    assert (view, played) == (twin_view, twin_played)
+    assert all(c is None for c in view.stock) and len(played) == len(game.pile) - 1
+    partial = read_layout_file(data_dir / "seed000_start.txt")
+    pview, _ = player_view(partial)
+    assert pview.stock[0] == partial.stock[0] and pview.stock == partial.stock  # 8S was declared
+
+
+@pytest.mark.parametrize("rules", [EASY, CLASSIC])
+def test_a_shared_solver_keeps_nothing_from_the_real_deal(rules):
+    """The referee and the fair player share one Solver: solving the real deal first must not
+    change any answer about a sampled order (no table entry keyed without the stock)."""
+    shared = Solver()
+    for n in range(6):
+        real = layout_from_number(n, rules)
+        sample = reshuffled(real, 0, n)
+        for verdict_only in (False, True):
+            shared.solve(real, rules, verdict_only=verdict_only)
+            got = shared.solve(sample, rules, verdict_only=verdict_only)
+            fresh = Solver().solve(sample, rules, verdict_only=verdict_only)
+            assert (got.outcome, got.best_left, got.moves, got.nodes) == \
+                (fresh.outcome, fresh.best_left, fresh.moves, fresh.nodes)

@@ -225,6 +225,13 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
     (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
     (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
+    (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
+    # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
+    (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
+    # was: accepted, and quietly taken as --extend
+    (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    (["grid", "simulate", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
 ])
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)
@@ -274,3 +281,13 @@ def test_codes_from_takes_a_byte_order_mark_crlf_and_trailing_comments(run_cli):
                 input="\ufeffGO1-E-AAAAAAB\r\nGO1-E-AAAAAAC   # the next deal\r\n# a whole line\r\n")
     assert r.exit_code == 0, r.stderr
     assert [json.loads(x)["deal"] for x in r.stdout.splitlines()] == ["GO1-E-AAAAAAB", "GO1-E-AAAAAAC"]
+
+
+def test_a_terminal_without_suit_symbols_gets_letters_not_an_internal_error():
+    # was: internal error, UnicodeEncodeError, on a latin-1 or cp1252 terminal
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    r = subprocess.run([sys.executable, "-m", "golfsolve", "deal", "GO1-E-AAAAAAB"], capture_output=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    out = r.stdout.decode("latin-1")
+    assert "discard: KS" in out and "next: 6H" in out and " 10H" in out  # 10♥ in column 3

@@ -88,6 +88,12 @@ def run_long(job: Callable[[], T], out: Path) -> T:
         signal.signal(signal.SIGTERM, old_term)
 
 
+def check_resume_extend(resume: bool, extend: bool) -> None:
+    """--resume continues a run as it is; --extend grows it (and finishes what is missing): one or the other."""
+    if resume and extend:
+        raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
+
+
 def check_workers(n: Optional[int], option: str) -> None:
     """Worker processes: at least 1, and not so many that the machine drowns in them."""
     from ..stats.runfolder import MAX_WORKERS

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import check_run_dir, check_seed, check_workers, echo_json, plural, run_long
+from .common import check_resume_extend, check_run_dir, check_seed, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -80,6 +80,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
         raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
+    check_resume_extend(resume, extend)
     check_workers(workers, "--workers")
     check_seed(seed)
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None

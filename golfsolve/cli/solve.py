@@ -10,7 +10,7 @@ import click
 
 from ..solitaire.deals import BadLine, DealBatch, code_lines, record, solve_many
 from ..solitaire.engine import parse_moves
-from ..solitaire.hint import position_after, rank_moves
+from ..solitaire.hint import player_view, position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
 from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
@@ -131,13 +131,8 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     if fair:
         from ..solitaire.fairvalue import fair_hint
 
-        # honest by construction: a code, a --pysol deal or a full layout knows the stock
-        # order, which a player does not; forget it (a partial layout keeps the places it
-        # declares known). The cards under the discard's top were seen being played.
-        view = game.to_layout()
-        if lay.stock_known:
-            view = view.forget_stock(0)
-        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=game.pile[:-1])
+        view, played = player_view(lay, game)  # honest by construction: the stock order is forgotten
+        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=played)
         if as_json:
             echo_json(result.to_json())
         else:

@@ -21,6 +21,8 @@ from golfsolve.grid.engine import Hole
 from golfsolve.grid.rules import parse_rules
 from golfsolve.grid.view import STOCK
 
+# spiel-ismcts is checked at the start of a hole (test_grid_heuristic.py); its OpenSpiel
+# objects cannot be deep-copied, which this probe needs to ask the same bot twice
 BOTS = ["random", "greedy", "heuristic", "mc:6", "mc-greedy:4", "ismcts:30"]
 
 
