@@ -45,6 +45,7 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def is_joker(card: int) -> bool:
+    """Whether the card id is one of the jokers (ids past the 52 standard cards)."""
     return card >= N_STANDARD
 
 
@@ -110,6 +111,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
 
 
 def cards_str(cards: Iterable[int], symbols: bool = False) -> str:
+    """Cards as text separated by spaces (``TS`` or, with ``symbols``, ``10♠``)."""
     return " ".join(card_str(c, symbols) for c in cards)
 
 

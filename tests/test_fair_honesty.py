@@ -148,3 +148,78 @@ def test_rate_fair_chance_ignores_the_hidden_stock(solver):
     assert ra.winnable == (solver.solve(a, CLASSIC).outcome == "won")
     assert rb.winnable == (solver.solve(b, CLASSIC).outcome == "won")
 
+
+# -- audit probes: mid-game positions with several stock cards seen ----------------------------
+
+MID = "1 1 5 d 4 3 6 2 d 1 3"  # deal 1, Easy: two stock cards turned, 14 still hidden
+LATE = " ".join("d" * 13)  # thirteen turned, three hidden: the exact (expectimax) path
+
+
+@pytest.mark.parametrize("moves, keep", [(MID, 2), (LATE, 13)])
+def test_cli_hint_fair_mid_game_forgets_what_was_not_turned(moves, keep, run_cli, tmp_path):
+    """A code and full layouts whose stocks agree on the turned cards only: the same fair
+    hint, in JSON and in text, sampled and exact."""
+    real = layout_from_number(1, EASY, "E")
+    twins = [code_file(tmp_path, reshuffled(real, keep, s), f"t{s}.txt") for s in (7, 8)]
+    outs, texts = [], []
+    for src in (["GO1-E-AAAAAAB"], ["--layout", twins[0]], ["--layout", twins[1]]):
+        base = ["hint", *src, "--rules", "easy", "--fair", "--moves", moves, "--samples", "5", "--seed", "4"]
+        r = run_cli(base + ["--json"])
+        assert r.exit_code == 0, r.stderr
+        outs.append(strip(json.loads(r.stdout)))
+        r = run_cli(base + ["--all"])
+        assert r.exit_code == 0, r.stderr
+        texts.append(r.stdout)
+    assert outs[1] == outs[0] and outs[2] == outs[0]
+    assert texts[1] == texts[0] and texts[2] == texts[0]
+    assert outs[0]["method"] == ("exact" if keep == 13 else "sampled")
+
+
+def test_cli_odds_on_a_saved_mid_game_layout_forgets_its_stock(run_cli, tmp_path):
+    """A game in progress saved as a layout file, and the same file with its stock reordered."""
+    real = layout_from_number(1, EASY, "E")
+    game = Game(real, EASY)
+    for m in MID.split():
+        assert game.play(m).ok
+    mid = game.to_layout()
+    files = [code_file(tmp_path, lay, f"m{i}.txt") for i, lay in enumerate([mid, reshuffled(mid, 0, 9)])]
+    outs = []
+    for f in files:
+        r = run_cli(["odds", "--layout", f, "--rules", "easy", "--samples", "5", "--games", "1", "--json"])
+        assert r.exit_code == 0, r.stderr
+        outs.append(strip(json.loads(r.stdout)))
+    assert outs[0] == outs[1] and outs[0]["unknown_stock_cards"] == len(mid.stock)
+
+
+def test_player_view_is_what_the_cli_answers_from(data_dir):
+    """The library's player_view forgets what the CLI forgets: a full stock entirely, a partial
+    layout's undeclared places only; the cards a game drew are under the discard's top."""
+    from golfsolve.solitaire.hint import player_view, position_after
+    from golfsolve.solitaire.layout import read_layout_file
+
+    real = layout_from_number(1, EASY, "E")
+    game = position_after(real, MID.split(), EASY)
+    view, played = player_view(real, game)
+    twin_view, twin_played = player_view(reshuffled(real, 2, 3), position_after(reshuffled(real, 2, 3),
+                                                                                 MID.split(), EASY))
+    assert (view, played) == (twin_view, twin_played)
+    assert all(c is None for c in view.stock) and len(played) == len(game.pile) - 1
+    partial = read_layout_file(data_dir / "seed000_start.txt")
+    pview, _ = player_view(partial)
+    assert pview.stock[0] == partial.stock[0] and pview.stock == partial.stock  # 8S was declared
+
+
+@pytest.mark.parametrize("rules", [EASY, CLASSIC])
+def test_a_shared_solver_keeps_nothing_from_the_real_deal(rules):
+    """The referee and the fair player share one Solver: solving the real deal first must not
+    change any answer about a sampled order (no table entry keyed without the stock)."""
+    shared = Solver()
+    for n in range(6):
+        real = layout_from_number(n, rules)
+        sample = reshuffled(real, 0, n)
+        for verdict_only in (False, True):
+            shared.solve(real, rules, verdict_only=verdict_only)
+            got = shared.solve(sample, rules, verdict_only=verdict_only)
+            fresh = Solver().solve(sample, rules, verdict_only=verdict_only)
+            assert (got.outcome, got.best_left, got.moves, got.nodes) == \
+                (fresh.outcome, fresh.best_left, fresh.moves, fresh.nodes)

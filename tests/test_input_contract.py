@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -224,7 +225,69 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
     (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
     (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
+    (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
+    # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
+    (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
+    # was: accepted, and quietly taken as --extend
+    (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    (["grid", "simulate", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
 ])
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)
     assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+
+
+def test_the_widest_pysol_range_starts_solving_instead_of_an_internal_error():
+    from golfsolve.solitaire.deals import DealBatch
+
+    # was: internal error, OverflowError from len(range(1, 2**64))
+    batch = DealBatch.build(pysol=["1-18446744073709551615"])
+    assert batch.size == 2**64 - 1
+    assert next(iter(batch)).name == "PySol Golf #1"
+
+
+@pytest.mark.parametrize("edit, args, words", [
+    # was: a joker played under rules that deal none, and an empty discard under Easy, both accepted
+    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS JK"), [], "holds 1 joker(s) but rules 'easy' allow 0"),
+    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS JK"), ["--rules", "classic"], "rules 'classic' allow 0"),
+    (("discard: AC", "discard: -"), [], "the discard is empty but the rules do not start with an empty discard"),
+    # was: the last of two lines silently won
+    (("discard: AC", "rules: easy\nrules: classic\ndiscard: AC"), [], "rules is given twice (first on line"),
+    (("discard: AC", "discard: AC\ndiscard: AD"), [], "discard is given twice"),
+    (("stock: 8S ...", "stock: 8S ...\nstock: 8S ..."), [], "stock is given twice"),
+])
+def test_layouts_that_do_not_fit_their_rules_or_repeat_a_line(edit, args, words, run_cli, data_dir, tmp_path):
+    f = tmp_path / "lay.txt"
+    f.write_text((data_dir / "seed000_start.txt").read_text().replace(*edit))
+    for cmd in (["deal"], ["odds", "--samples", "2", "--games", "0"]):
+        r = run_cli(cmd + ["--layout", str(f)] + args)
+        assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+
+
+def test_solve_checks_every_layout_against_the_rules_before_solving(run_cli, data_dir, tmp_path):
+    bad = tmp_path / "bad.txt"
+    board = (data_dir / "pysol-golf-1.board").read_text()
+    bad.write_text(board.replace("Foundations: TH", "Foundations: -").replace("Talon: ", "Talon: TH "))
+    r = run_cli(["solve", "GO1-E-AAAAAAB", "--layout", str(bad)])
+    assert r.exit_code == 2 and "discard is empty" in r.stderr and r.stdout == "", r.stderr
+    r = run_cli(["solve", "GO1-E-AAAAAAB", "--layout", str(bad), "--rules", "easy+empty", "--verdict-only"])
+    assert r.exit_code == 0, r.stderr
+
+
+def test_codes_from_takes_a_byte_order_mark_crlf_and_trailing_comments(run_cli):
+    # was: line 1 "unknown generator version '\ufeffGO1'", and a trailing comment made a bad line
+    r = run_cli(["solve", "--codes-from", "-", "--verdict-only"],
+                input="\ufeffGO1-E-AAAAAAB\r\nGO1-E-AAAAAAC   # the next deal\r\n# a whole line\r\n")
+    assert r.exit_code == 0, r.stderr
+    assert [json.loads(x)["deal"] for x in r.stdout.splitlines()] == ["GO1-E-AAAAAAB", "GO1-E-AAAAAAC"]
+
+
+def test_a_terminal_without_suit_symbols_gets_letters_not_an_internal_error():
+    # was: internal error, UnicodeEncodeError, on a latin-1 or cp1252 terminal
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    r = subprocess.run([sys.executable, "-m", "golfsolve", "deal", "GO1-E-AAAAAAB"], capture_output=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    out = r.stdout.decode("latin-1")
+    assert "discard: KS" in out and "next: 6H" in out and " 10H" in out  # 10♥ in column 3

@@ -172,3 +172,24 @@ def test_an_extended_run_names_every_command_that_made_it(run_cli, tmp_path):
     lines = [ln for ln in made_by.splitlines() if ln.startswith("golfsolve stats")]
     assert len(lines) == 2 and "--extend" not in lines[0] and "--extend" in lines[1]
     assert "dead-king" in lines[1]
+
+
+def test_a_report_never_lands_in_a_run_folder_or_among_other_files(run_cli, run_dir, tmp_path):
+    import pandas as pd
+
+    rows = len(pd.read_parquet(run_dir))
+    # was: exit 0, plots written among the chunks, and pd.read_parquet(run_dir) then failed on a PNG
+    r = run_cli(["report", str(run_dir), "--out", str(run_dir)])
+    assert r.exit_code == 2 and "holds a golfsolve run, not a report" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert len(pd.read_parquet(run_dir)) == rows and not (run_dir / "report.md").exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    r = run_cli(["report", str(run_dir), "--out", str(other)])
+    assert r.exit_code == 2 and "not empty (notes.txt) and holds no report" in r.stderr
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+    # an earlier report may be written again
+    again = tmp_path / "again"
+    assert run_cli(["report", str(run_dir), "--out", str(again)]).exit_code == 0
+    assert run_cli(["report", str(run_dir), "--out", str(again)]).exit_code == 0

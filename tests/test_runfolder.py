@@ -177,3 +177,46 @@ def test_grid_folders_from_before_run_folders_still_report(run_cli, tmp_path):
     new = load_tournament(tmp_path / "new")
     pd.testing.assert_frame_equal(new.holes, t.holes)
     pd.testing.assert_frame_equal(new.matches, t.matches, check_dtype=False)
+
+
+def test_a_directory_where_a_chunk_belongs_is_refused_before_any_work(run_cli, tmp_path):
+    out = tmp_path / "run"
+    assert run_cli(["stats", "--count", "4", "--rules", "easy", "--chunk-size", "2", "--jobs", "1",
+                    "--out", str(out), "-q"]).exit_code == 0
+    chunk = sorted(out.glob("chunk-*.parquet"))[1]
+    chunk.unlink()
+    chunk.mkdir()
+    # was: the chunk solved again, then "cannot go on: Is a directory" (exit 1), and report sent the user back
+    r = run_cli(["stats", "--out", str(out), "--resume", "-q"])
+    assert r.exit_code == 2 and "is not a file" in r.stderr and "move it out" in r.stderr, r.stderr
+    r = run_cli(["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 2 and "is not a file" in r.stderr
+
+
+def test_two_runs_started_at_once_cannot_share_a_folder(tmp_path, monkeypatch):
+    from golfsolve.errors import InputError
+    from golfsolve.stats import runfolder as rf
+
+    key = rf.RunKey("fmt-test", 0, 4, ("a",), 2)
+    out = tmp_path / "run"
+    out.mkdir()
+    real_now = rf.now
+
+    def other_run_writes_first():
+        # the other command's manifest lands after this one found the folder empty
+        (out / rf.MANIFEST).write_text('{"format": "fmt-test", "count": 99}')
+        return real_now()
+
+    monkeypatch.setattr(rf, "now", other_run_writes_first)
+    with pytest.raises(InputError, match="just taken by another golfsolve run"):
+        rf.open_run(out, key)
+    assert '"count": 99' in (out / rf.MANIFEST).read_text()  # the other run's manifest stays
+    assert sorted(p.name for p in out.iterdir()) == [rf.MANIFEST]
+
+
+def test_write_json_new_never_replaces(tmp_path):
+    from golfsolve.stats.runfolder import write_json_new
+
+    p = tmp_path / "m.json"
+    assert write_json_new(p, {"a": 1}) and not write_json_new(p, {"a": 2})
+    assert '"a": 1' in p.read_text() and [x.name for x in tmp_path.iterdir()] == ["m.json"]

@@ -7,14 +7,16 @@ import random
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from golfsolve.cards import JOKERS, rank_of
 from golfsolve.solitaire.engine import Game, replay
 from golfsolve.solitaire.hint import position_after, rank_moves
-from golfsolve.solitaire.layout import Layout, layout_from_code, layout_from_pysol, make_layout
+from golfsolve.solitaire.layout import Layout, layout_from_code, layout_from_number, layout_from_pysol, make_layout
 from golfsolve.solitaire.rules import CLASSIC, DEAD_KING, EASY, PRESETS, STRICT, Rules, get_rules
-from golfsolve.solitaire.solver import Solver, StockUnknownError, app_score, line_wins, nesting_order, nests, pack
+from golfsolve.solitaire.solver import (Solver, StockUnknownError, app_score, line_wins, nesting_order, nests, pack,
+                                        pack_number)
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
 
@@ -261,3 +263,17 @@ def test_known_answers_under_looser_rules_give_the_same_answers(solver):
                 if got.outcome == "won":
                     assert line_wins(p, rules, got.moves)
             known.append(solver.solve_given(p, rules, known))
+
+
+@pytest.mark.parametrize("rules_name", ["easy", "classic", "strict", "easy+jokers2", "classic+empty", "easy+jokers1+empty"])
+def test_pack_number_deals_what_the_layout_does(rules_name):
+    """The batch runner's shortcut must pack exactly the layout's cards, under every switch
+    that changes the deal (jokers, empty start)."""
+    rules = get_rules(rules_name)
+    for n in [0, 1, 25, 7_777, 123_456_789, 8_031_810_175]:
+        want = pack(layout_from_number(n, rules))
+        got = pack_number(n, rules)
+        for a in ("cols", "heights", "stock"):
+            w, g = getattr(want, a), getattr(got, a)
+            assert g.dtype == w.dtype and g.flags.c_contiguous and np.array_equal(g, w), (n, a)
+        assert got.top == want.top, n

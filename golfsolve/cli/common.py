@@ -49,11 +49,13 @@ def layout_options(f):
 
 def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[int],
                rules_spec: Optional[str]) -> Layout:
+    """The one deal a command names (a code, a layout file or a PySol number), checked."""
     rules: Optional[Rules] = get_rules(rules_spec) if rules_spec is not None else None
     return load_layout(code, layout_file, pysol, rules)
 
 
 def echo_json(obj) -> None:
+    """Print ``obj`` as indented JSON on stdout (non-ASCII cards kept as they are)."""
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
@@ -84,6 +86,12 @@ def run_long(job: Callable[[], T], out: Path) -> T:
              "run the same command with --resume to finish", 130)
     finally:
         signal.signal(signal.SIGTERM, old_term)
+
+
+def check_resume_extend(resume: bool, extend: bool) -> None:
+    """--resume continues a run as it is; --extend grows it (and finishes what is missing): one or the other."""
+    if resume and extend:
+        raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
 
 
 def check_workers(n: Optional[int], option: str) -> None:

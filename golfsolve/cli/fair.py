@@ -8,7 +8,8 @@ import click
 
 from ..errors import MAX_EFFORT, InputError
 from ..solitaire.fairvalue import GAMES, odds as odds_of
-from .common import SEED, check_workers, echo_json, effort, get_layout, layout_options, run_long
+from ..solitaire.hint import player_view
+from .common import SEED, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
 @click.command()
@@ -35,9 +36,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, seed, as_js
 
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
-    lay = get_layout(code, layout_file, pysol, rules_spec)
-    if lay.stock_known:
-        lay = lay.forget_stock(0)
+    lay, _ = player_view(get_layout(code, layout_file, pysol, rules_spec))
     res = odds_of(lay, lay.rules, samples=samples, seed=seed, games=games, progress=not quiet and not as_json)
     if as_json:
         echo_json(res.to_json())
@@ -89,6 +88,7 @@ def fair_stats(start_number, count, rules_list, player, samples, extra, first_sa
                                    run_fair_stats, spec_from_manifest, write_fair_report)
     from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path
 
+    check_resume_extend(resume, extend)
     names = parse_rules_list(rules_list) if rules_list is not None else None
     check_workers(workers, "--workers")
     out = check_out_dir(out_dir, create=False)

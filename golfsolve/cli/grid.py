@@ -12,7 +12,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import check_run_dir, check_seed, check_workers, echo_json, plural, run_long
+from .common import check_resume_extend, check_run_dir, check_seed, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -72,7 +72,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     --holes 9 --matches 1000 --seed 1 --out results/
     """
     from ..grid.bots import parse_bots
-    from ..grid.report import report_data
+    from ..stats.gridreport import report_data
     from ..grid.tournament import simulate as run
     from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, load_tournament,
                                   run_grid_simulate, spec_from_manifest)
@@ -80,6 +80,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
         raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
+    check_resume_extend(resume, extend)
     check_workers(workers, "--workers")
     check_seed(seed)
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
@@ -158,13 +159,13 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(directory, out_dir, as_json):
     """Write report.md and plots for a 'grid simulate --out' directory, and print the report."""
-    from ..grid.report import write_report
+    from ..stats.gridreport import write_report
     from ..stats.gridruns import load_tournament
-    from ..stats.runfolder import check_out_dir
+    from ..stats.runfolder import check_report_dir
 
     check_run_dir(directory, "DIRECTORY")
     t = load_tournament(Path(directory))
-    out = check_out_dir(out_dir if out_dir is not None else Path(directory) / "_report")
+    out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report")
     md, data = write_report(t, out)
     if as_json:
         echo_json(data)

@@ -7,6 +7,7 @@ too. ``GOLFSOLVE_DEBUG=1`` shows tracebacks for unexpected errors.
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
 
@@ -41,8 +42,26 @@ def _one_line(message: str, limit: int = 500) -> str:
     return message if len(message) <= limit else message[:limit] + "..."
 
 
+#: Card symbols in letters, for a terminal whose encoding has no ♠ (latin-1, cp1252): 10♠ reads 10S.
+_SUIT_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "🃏": "JK"}
+
+
+def _suit_letters(err: UnicodeError) -> tuple[str, int]:
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    bad = err.object[err.start:err.end]
+    return "".join(_SUIT_LETTERS.get(ch, "?") for ch in bad), err.end
+
+
+codecs.register_error("golfsolve-suits", _suit_letters)
+
+
 def _standard_streams() -> None:
-    """A closed stdin reads as empty input; a closed stdout is refused before any work."""
+    """A closed stdin reads as empty input; a closed stdout is refused before any work;
+    output a terminal's encoding cannot show gets letters for the suits, not an error."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and hasattr(stream, "reconfigure") and (stream.errors or "strict") == "strict":
+            stream.reconfigure(errors="golfsolve-suits")
     if sys.stdin is None:  # started with '<&-'
         sys.stdin = open(os.devnull, encoding="utf-8")
     if sys.stdout is None:  # started with '>&-': every answer would be lost

@@ -139,6 +139,9 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
 
     Example: golfsolve play GO1-E-AAAAAAB   (then type d, 1-7, t COL ROW, u, h or q)
     """
+    if layout_file == "-":
+        raise InputError("play reads its commands from stdin, so --layout - cannot read the layout there too; "
+                         "give the layout as a file")
     lay = get_layout(code, layout_file, pysol, rules_spec)
     game = Game(lay)
     symbols = not ascii_cards

@@ -10,7 +10,7 @@ import click
 
 from ..solitaire.deals import BadLine, DealBatch, code_lines, record, solve_many
 from ..solitaire.engine import parse_moves
-from ..solitaire.hint import position_after, rank_moves
+from ..solitaire.hint import player_view, position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
 from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
@@ -51,7 +51,7 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
         batch = DealBatch.build(codes, layout_files, pysol, rules)
     except StockUnknownError as e:
         fail(str(e), 1)
-    if codes_from is None and len(batch) == 1:
+    if codes_from is None and batch.size == 1:
         _solve_one(next(iter(batch)), node_limit, verdict_only, as_json)
         return
     _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet)
@@ -82,7 +82,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     from tqdm import tqdm
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
-    total = None if codes_from is not None else len(batch)
+    total = None if codes_from is not None else batch.size
     # a bar only when the records go to a file or pipe and a person watches stderr
     bar = tqdm(total=total, unit="deal", file=sys.stderr, delay=0.5, leave=False,
                disable=quiet or not sys.stderr.isatty() or sys.stdout.isatty())
@@ -131,13 +131,8 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     if fair:
         from ..solitaire.fairvalue import fair_hint
 
-        # honest by construction: a code, a --pysol deal or a full layout knows the stock
-        # order, which a player does not; forget it (a partial layout keeps the places it
-        # declares known). The cards under the discard's top were seen being played.
-        view = game.to_layout()
-        if lay.stock_known:
-            view = view.forget_stock(0)
-        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=game.pile[:-1])
+        view, played = player_view(lay, game)  # honest by construction: the stock order is forgotten
+        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=played)
         if as_json:
             echo_json(result.to_json())
         else:

@@ -10,7 +10,7 @@ from typing import Optional
 import click
 
 from ..errors import MAX_EFFORT, InputError
-from .common import check_run_dir, check_workers, echo_json, plural, run_long
+from .common import check_resume_extend, check_run_dir, check_workers, echo_json, plural, run_long
 
 
 def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
@@ -71,6 +71,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
                                 read_manifest, run_census, spec_from_manifest)
     from ..stats.runfolder import check_out_dir, manifest_path
 
+    check_resume_extend(resume, extend)
     start = _start_number(start_code, start_number)
     rules = parse_rules_list(rules_spec) if rules_spec is not None else None
     src = click.get_current_context().get_parameter_source("scheduler")
@@ -152,13 +153,15 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     from ..stats.census import read_manifest
     from ..stats.fairstats import read_fair_manifest
     from ..stats.report import write_report
-    from ..stats.runfolder import check_out_dir
+    from ..stats.runfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")
+    if fair_dir is not None:
+        check_run_dir(fair_dir, "--fair")
     read_manifest(stats_dir)  # not a stats run: say so before writing anything
     if fair_dir is not None:
         read_fair_manifest(fair_dir)
-    out = check_out_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report")
+    out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report")
     data = write_report(stats_dir, out, fair_dir)
     if as_json:
         echo_json(data)

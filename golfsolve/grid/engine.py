@@ -63,6 +63,7 @@ class HoleResult:
 
 
 def needed_cards(rules: GridRules) -> int:
+    """The fewest cards that deal a hole: every grid and the first discard."""
     return rules.players * rules.grid + 1
 
 

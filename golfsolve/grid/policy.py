@@ -21,6 +21,7 @@ opponents only when a move could end the hole.
 from __future__ import annotations
 
 import numpy as np
+
 from .jit import kernel
 
 from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_ANY, P_COLS, P_G, P_KNOCK,

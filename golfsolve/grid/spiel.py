@@ -282,11 +282,13 @@ def _copy_state(s: GridGolfState, grid, stock) -> GridGolfState:
 
 
 def encode_place(a: Placement, g: int) -> int:
+    """A placement as an OpenSpiel action on a ``g``-card grid: swap 0..g-1, flip g..2g-1, pass 2g."""
     kind, slot = a
     return slot if kind == SWAP else g + slot if kind == FLIP else 2 * g
 
 
 def decode_place(action: int, g: int) -> Placement:
+    """The placement of an OpenSpiel action (the inverse of :func:`encode_place`)."""
     if action < g:
         return SWAP, int(action)
     if action < 2 * g:

@@ -69,6 +69,7 @@ def number_to_letters(n: int) -> str:
 
 
 def letters_to_number(letters: str) -> int:
+    """The deal number of checked letters A-Z, base 26, most significant first (A = 0)."""
     n = 0
     for ch in letters:
         n = n * 26 + (ord(ch) - ord("A"))

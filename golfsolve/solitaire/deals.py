@@ -78,7 +78,8 @@ class DealBatch:
         :class:`StockUnknownError`: no exact answer exists for it.
         """
         parsed = tuple(parse_code(c) for c in codes)
-        layouts = tuple(read_layout_file(p) for p in layout_files)
+        # the rules are applied now, so a layout they do not fit is refused before any solving
+        layouts = tuple(_with_rules(read_layout_file(p), rules) for p in layout_files)
         for lay in layouts:
             try:
                 pack(lay)
@@ -87,8 +88,13 @@ class DealBatch:
         ranges = tuple(r for spec in pysol for r in parse_pysol_range(spec))
         return cls(parsed, layouts, ranges, rules)
 
+    @property
+    def size(self) -> int:
+        """How many deals: any number (``len()`` stops at ``sys.maxsize``, and PySol ranges run to 2**64 - 1)."""
+        return len(self.codes) + len(self.layouts) + sum(r.stop - r.start for r in self.pysol)
+
     def __len__(self) -> int:
-        return len(self.codes) + len(self.layouts) + sum(len(r) for r in self.pysol)
+        return self.size
 
     def __iter__(self) -> Iterator[Layout]:
         for dc in self.codes:
@@ -119,7 +125,8 @@ MAX_LINE = 1024
 def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[Layout, BadLine]]:
     """One deal code per line of ``stream``, dealt as each line arrives.
 
-    Blank lines and lines starting with ``#`` are skipped. A line that is not a deal code
+    Blank lines are skipped, and so is everything from a ``#`` on (a comment, as in a
+    layout file); a UTF-8 byte-order mark before the first line is fine. A line that is not a deal code
     yields a :class:`BadLine` in its place, so one typo in 10,000 codes costs one record,
     not the run.
     """
@@ -133,8 +140,10 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
         if len(raw) > MAX_LINE:
             raise InputError(f"line {n} of the deal codes is longer than {MAX_LINE} characters; give one deal "
                              "code per line")
-        text = raw.strip()
-        if not text or text.startswith("#"):
+        if n == 1:
+            raw = raw.lstrip("\ufeff")  # what Windows editors put first
+        text = raw.split("#", 1)[0].strip()
+        if not text:
             continue
         try:
             dc = parse_code(text)

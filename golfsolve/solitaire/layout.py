@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
@@ -87,6 +87,8 @@ class Layout:
         return [c for c in range(N_STANDARD + jokers) if c not in seen]
 
     def with_rules(self, rules: Rules) -> "Layout":
+        """The same layout under ``rules``, which must fit it (its jokers, an empty discard)."""
+        _check_rules(self.seen_cards(), self.discard, self.columns, rules)
         return Layout(self.columns, self.discard, self.stock, rules, self.name, self.deal_number)
 
     def forget_stock(self, keep: int = 0) -> "Layout":
@@ -145,6 +147,18 @@ class Layout:
 # ---------------------------------------------------------------------------
 # construction and validation
 # ---------------------------------------------------------------------------
+def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[Sequence[int]], rules: Rules) -> None:
+    """A layout's cards must fit its rules: no more jokers than they deal, and an empty
+    discard at the start only under an empty-start rule. Checked whenever rules are set,
+    also when ``--rules`` overrides what a layout file says."""
+    jokers = sum(1 for c in seen if c >= N_STANDARD)
+    if jokers > rules.jokers:
+        raise LayoutError(f"the layout holds {jokers} joker(s) but rules {rules.name!r} allow {rules.jokers}"
+                          " (add +jokers1 or +jokers2 to the rules)")
+    if discard is None and not rules.empty_start and all(len(col) == COLUMN_HEIGHT for col in columns):
+        raise LayoutError("the discard is empty but the rules do not start with an empty discard (add +empty)")
+
+
 def make_layout(
     columns: Sequence[Sequence[int]],
     discard: Optional[int],
@@ -175,8 +189,8 @@ def make_layout(
         if c is not None:
             note(c, f"stock position {k + 1}")
     jokers = sum(1 for c in seen if c >= N_STANDARD)
-    if rules is not None and jokers > rules.jokers:
-        raise LayoutError(f"the layout holds {jokers} joker(s) but rules {rules.name!r} allow {rules.jokers}")
+    if rules is not None:
+        _check_rules(seen, discard, columns, rules)
     deck_jokers = max(jokers, rules.jokers if rules else 0)
     full_deal = all(len(col) == COLUMN_HEIGHT for col in columns)
     if full_deal:
@@ -190,8 +204,6 @@ def make_layout(
                     f"(a full deal shows {expected} cards, this one {total})"
                 )
             raise LayoutError(f"too many cards: a full deal has {expected}, this one has {total}")
-    if rules is not None and discard is None and not rules.empty_start and full_deal:
-        raise LayoutError("the discard is empty but the rules do not start with an empty discard")
     return Layout(
         tuple(tuple(int(c) for c in col) for col in columns),
         None if discard is None else int(discard),
@@ -244,11 +256,17 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
     have_discard = False
     stock_tokens: Optional[list[str]] = None
     columns: dict[int, list[int]] = {}
+    given: dict[str, int] = {}  # the line each of rules, discard and stock came on
     for n, ln in lines:
         if ":" not in ln:
             raise LayoutError(f"line {n}: expected 'key: value', got {clip(ln)}")
         key, val = (s.strip() for s in ln.split(":", 1))
         k = key.lower()
+        what = {"foundation": "discard", "foundations": "discard", "talon": "stock"}.get(k, k)
+        if what in ("rules", "discard", "stock"):
+            if what in given:
+                raise LayoutError(f"line {n}: {what} is given twice (first on line {given[what]})")
+            given[what] = n
         if k == "rules":
             try:
                 rules = get_rules(val)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..cards import RANK_OF
 from . import bounds, kernel
+from .dealcode import deal_deck
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
 
@@ -114,6 +115,20 @@ def pack(layout: Layout) -> PackedPosition:
     stock = np.array([RANK_OF[c] for c in layout.stock], dtype=np.int8)
     top = EMPTY_TOP if layout.discard is None else int(RANK_OF[layout.discard])
     return PackedPosition(cols, heights, stock, top)
+
+
+def pack_number(number: int, rules: Rules) -> PackedPosition:
+    """The packed position of GO1 deal ``number`` under ``rules``: what
+    ``pack(layout_from_number(number, rules))`` gives, without building and checking a
+    :class:`Layout` (100 against 250 µs here; the batch runner deals millions)."""
+    ranks = RANK_OF[deal_deck(number, rules.jokers)]
+    # dealt row by row: deck[row * 7 + column]
+    cols = ranks[:N_TABLEAU].reshape(COLUMN_HEIGHT, N_COLUMNS).T.copy()
+    heights = np.full(N_COLUMNS, COLUMN_HEIGHT, dtype=np.int8)
+    rest = ranks[N_TABLEAU:]
+    if rules.empty_start:
+        return PackedPosition(cols, heights, rest.copy(), EMPTY_TOP)
+    return PackedPosition(cols, heights, rest[1:].copy(), int(rest[0]))
 
 
 class Solver:

@@ -2,7 +2,9 @@
 
 :mod:`golfsolve.stats.census` solves ranges of deals in resumable chunks (locally or on
 Dask) and loads them back; :mod:`golfsolve.stats.report` turns a run into Markdown and
-HTML reports with plots. The report module imports matplotlib, so it is not imported here.
+HTML reports with plots; :mod:`golfsolve.stats.fairstats` and :mod:`golfsolve.stats.gridruns`
+are the fair-stats and grid simulate runs, and :mod:`golfsolve.stats.gridreport` a grid
+run's report. The report modules import matplotlib, so they are not imported here.
 """
 
 from .census import (  # noqa: F401

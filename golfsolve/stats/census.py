@@ -212,7 +212,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
     ``difficulty`` (fair games per deal) adds the :data:`DIFFICULTY_COLUMNS`; their cost
     is not in ``cpu_seconds``.
     """
-    from ..solitaire.solver import nesting_order, pack
+    from ..solitaire.solver import nesting_order, pack_number
 
     solver = _solver()
     verdict_only = fields == "winnable"
@@ -231,7 +231,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
             deck_key = (r.jokers, r.empty_start)
             p = packed.get(deck_key)
             if p is None:
-                p = packed[deck_key] = pack(layout_from_number(n, r, letter))
+                p = packed[deck_key] = pack_number(n, r)
             sol = solver.solve_given(p, r, [d[0] for d in done.values()], verdict_only=verdict_only)
             done[i] = (sol, time.thread_time() - c0, letter)
         for i, r in enumerate(rule_sets):

@@ -84,6 +84,35 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     return p
 
 
+def check_report_dir(out: str | os.PathLike, option: str = "--out") -> Path:
+    """Where a report may go: a new or empty directory, or one holding an earlier report.
+
+    Never a run folder (its plots would sit among the chunks, where ``pandas.read_parquet``
+    trips over them, and its report would replace another's) and never a directory of
+    other files; either is :class:`InputError` before anything is written.
+    """
+    p = Path(out)
+    if str(out).strip() and p.is_dir():
+        if manifest_path(p) is not None:
+            raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
+                             "new directory or into the run's _report folder (the default)")
+        others = _contents(p)
+        if others and "report.md" not in others:
+            raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no report; "
+                             "choose an empty or new directory")
+    return check_out_dir(out, option)
+
+
+def _contents(path: Path) -> list[str]:
+    """The names in ``path`` that are not hidden, sorted."""
+    return sorted(n.name for n in path.iterdir() if not n.name.startswith("."))
+
+
+def _some(names: list[str]) -> str:
+    """The first few names, for a one-line message."""
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+
+
 def check_out_file(out: str | os.PathLike, option: str = "--out") -> Path:
     """A file path that can be written: its directory is checked (and made) as in :func:`check_out_dir`."""
     if out is None or not str(out).strip():
@@ -206,6 +235,26 @@ def write_json_atomic(path: Path, obj: dict) -> None:
     os.replace(tmp, path)
 
 
+def write_json_new(path: Path, obj: dict) -> bool:
+    """Write ``obj`` as JSON to ``path`` only if nothing is there yet, in one step (a hard
+    link of a finished temporary file); False, writing nothing, when ``path`` exists."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.new.tmp")
+    tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    except OSError:  # a file system without hard links: an exclusive create instead
+        try:
+            with open(path, "x", encoding="utf-8") as f:
+                f.write(tmp.read_text(encoding="utf-8"))
+        except FileExistsError:
+            return False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True
+
+
 def now() -> str:
     """The current UTC time, ISO format, for manifests."""
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -293,6 +342,9 @@ class RunFolder:
             if p is None:
                 out.append(c)
                 continue
+            if not p.is_file():  # a new chunk file cannot replace it: say so before any work
+                raise InputError(f"{p} is not a file, so the chunk cannot be written there; move it out of "
+                                 "the folder and run the command again")
             problem = check_chunk(p, c, item_column, group_column, rows_per_item, columns_only=True)
             if problem:
                 self.repairs.append((p.name, problem))
@@ -334,6 +386,8 @@ def check_chunk(path: Path, chunk: Chunk, item_column: str, group_column: Option
     import pyarrow.parquet as pq
 
     cols = [item_column] + ([group_column] if group_column else [])
+    if not path.is_file():
+        return "is not a file"
     try:
         table = pq.read_table(path, columns=cols if columns_only else None)
     except Exception:  # pyarrow raises several types for a cut or garbled file
@@ -367,17 +421,19 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
                          f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
     path = check_out_dir(out)
     if manifest_path(path) is None:
-        others = [p.name for p in path.iterdir() if not p.name.startswith(".")]
+        others = _contents(path)
         if others:
-            shown = ", ".join(sorted(others)[:3]) + (", ..." if len(others) > 3 else "")
-            raise InputError(f"--out {path} is not empty ({shown}) and holds no golfsolve run; "
+            raise InputError(f"--out {path} is not empty ({_some(others)}) and holds no golfsolve run; "
                              "choose an empty or new directory")
         manifest = {"format": key.fmt, **key.to_json(),
                     "blocks": [Block(key.groups, key.start, key.count).to_json()],
                     **(extra or {}), "command": command, "created": now(), "golfsolve_version": _version(),
                     "complete": False, "invocations": []}
         folder = RunFolder(path, manifest)
-        folder.save_manifest()
+        if not write_json_new(path / MANIFEST, manifest):
+            # another command claimed the folder between the check above and now
+            raise InputError(f"{path} was just taken by another golfsolve run started at the same time; "
+                             "choose another --out")
     else:
         manifest = read_manifest(path, key.fmt)
         old = key_from_manifest(manifest)
@@ -590,7 +646,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "MANIFEST", "Block", "Chunk", "RunFolder", "RunKey", "block_chunks", "check_chunk", "check_out_dir",
+    "MANIFEST", "Block", "Chunk", "RunFolder", "RunKey", "block_chunks", "check_chunk", "check_out_dir", "check_report_dir",
     "check_out_file", "chunk_files", "chunk_name", "compute", "default_chunk_size", "extend_blocks",
     "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
     "write_parquet_atomic",

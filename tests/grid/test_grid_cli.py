@@ -37,6 +37,10 @@ def test_report_writes_markdown_and_plots(run_cli, tmp_path):
     assert len(pd.read_csv(out / "_holes.csv")) == 12 * 2
     js = json.loads(run_cli(["grid", "report", str(out), "--json"]).stdout)
     assert js["holes_played"] == 12 and js["differences"][0]["a"] == "greedy"
+    # the report never goes into a run folder (was: exit 0, pd.read_parquet(out) then failed on a PNG)
+    bad = run_cli(["grid", "report", str(out), "--out", str(out)])
+    assert bad.exit_code == 2 and "holds a golfsolve run, not a report" in bad.stderr
+    assert len(pd.read_parquet(out)) > 0
 
 
 @pytest.mark.parametrize("args,words", [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from golfsolve.grid.report import render_markdown, report_data
+from golfsolve.stats.gridreport import render_markdown, report_data
 from golfsolve.grid.ratings import rate_bots
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.tournament import simulate

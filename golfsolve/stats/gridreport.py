@@ -1,4 +1,4 @@
-"""A Markdown report with PNG plots for a simulated tournament."""
+"""A Markdown report with PNG plots for a simulated grid Golf tournament (a `grid simulate` run)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .ratings import rate_bots  # noqa: E402
-from .tournament import Tournament, all_differences, bot_summary  # noqa: E402
+from ..grid.ratings import rate_bots  # noqa: E402
+from ..grid.tournament import Tournament, all_differences, bot_summary  # noqa: E402
 
 
 def _save(fig, path):

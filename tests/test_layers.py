@@ -1,0 +1,96 @@
+"""The house's layers point one way, and the game domains write no files.
+
+Bottom: ``cards``, ``errors``, ``intervals``, ``text`` import nothing of golfsolve but each
+other. The game domains ``solitaire/`` and ``grid/`` import the bottom and themselves, not
+each other, and never the batch runs and reports of ``stats/`` or the CLI. ``stats/`` sits
+above the domains, and ``cli/`` on top of everything. Every import counts, also the ones
+inside functions (a lazy import is still a dependency).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import golfsolve
+
+ROOT = Path(golfsolve.__file__).parent
+BOTTOM = {"cards", "errors", "intervals", "text", "__init__"}
+# what each layer may import, by the first part of the module's name inside golfsolve
+ALLOWED = {
+    "bottom": BOTTOM,
+    "solitaire": BOTTOM | {"solitaire"},
+    "grid": BOTTOM | {"grid"},
+    "stats": BOTTOM | {"solitaire", "grid", "stats"},
+    "cli": BOTTOM | {"solitaire", "grid", "stats", "cli"},
+    "__main__": {"cli"},
+}
+
+
+def _layer(rel: Path) -> str:
+    top = rel.parts[0]
+    if len(rel.parts) == 1:
+        return "__main__" if rel.stem == "__main__" else "bottom"
+    return top
+
+
+def _imports(path: Path) -> set[str]:
+    """The golfsolve modules ``path`` imports, as names relative to the package (``solitaire.layout``)."""
+    rel = path.relative_to(ROOT)
+    package = list(rel.parts[:-1])  # where a relative import starts
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name[len("golfsolve."):] for a in node.names if a.name.startswith("golfsolve.")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                if node.module and (node.module == "golfsolve" or node.module.startswith("golfsolve.")):
+                    base = node.module[len("golfsolve."):] if node.module != "golfsolve" else ""
+                    out |= {f"{base}.{a.name}".strip(".") if not base else base for a in node.names}
+                continue
+            base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+            mod = ".".join(base + ([node.module] if node.module else []))
+            out |= {f"{mod}.{a.name}".strip(".") for a in node.names} if not node.module else {mod}
+    return out
+
+
+MODULES = sorted(p for p in ROOT.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_the_scan_sees_relative_and_lazy_imports():
+    deps = _imports(ROOT / "cli" / "stats.py")  # imports its library inside the commands
+    assert "stats.census" in deps and "errors" in deps
+    assert "solitaire.layout" in _imports(ROOT / "solitaire" / "hint.py") | _imports(ROOT / "solitaire" / "fair.py")
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_point_down(path):
+    rel = path.relative_to(ROOT)
+    layer = _layer(rel)
+    bad = sorted(d for d in _imports(path) if d.split(".")[0] not in ALLOWED[layer] and d)
+    assert not bad, f"{rel} ({layer}) imports {bad}"
+
+
+# writing files: what a run folder or a report does
+WRITES = re.compile(r"\.to_parquet\(|\.to_csv\(|\.write_text\(|\.write_bytes\(|\.savefig\(|\.mkdir\("
+                    r"|open\([^)]*['\"][wax]b?['\"]")
+
+
+@pytest.mark.parametrize("domain", ["solitaire", "grid"])
+def test_game_domains_write_no_files(domain):
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in sorted((ROOT / domain).rglob("*.py"))
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if WRITES.search(line)]
+    assert not found, f"writing belongs in golfsolve/stats: {found}"
+
+
+def test_public_module_functions_and_classes_have_docstrings():
+    missing = []
+    for path in MODULES:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_") \
+                    and ast.get_docstring(node) is None:
+                missing.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert not missing, missing
