@@ -37,57 +37,59 @@ def _rows(path: str) -> list[dict]:
         return list(csv.DictReader(f))
 
 
+def _append(out: str, fields: list[str], deals, play) -> None:
+    """Append ``play(n)``'s row for each deal not yet in ``out``, flushed one by one: a rerun resumes."""
+    done = {int(r["deal"]) for r in _rows(out)}
+    new_file = not os.path.exists(out)
+    with open(out, "a", newline="") as f:
+        w = csv.DictWriter(f, fields)
+        if new_file:
+            w.writeheader()
+        for n in deals:
+            if n not in done:
+                w.writerow(play(n))
+                f.flush()
+
+
 def run_old(rules_name: str, start: int, count: int, out: str, old_samples: int) -> None:
     """Today's player alone (it does not change with the search player): rows to reuse with ``--old-csv``."""
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
-    done = {int(r["deal"]) for r in _rows(out) if r["rules"] == rules_name}
     solver = Solver()
-    new_file = not os.path.exists(out)
-    with open(out, "a", newline="") as f:
-        w = csv.DictWriter(f, OLD_FIELDS)
-        if new_file:
-            w.writeheader()
-        for n in range(start, start + count):
-            if n in done:
-                continue
-            lay = layout_from_number(n, rules, letter)
-            t0 = time.process_time()
-            o = play_fair(lay, rules, old_samples, f"0-{rules_name}-{n}", solver)
-            w.writerow({"rules": rules_name, "deal": n, "old_samples": old_samples,
-                        "clairvoyant_won": int(o.clairvoyant_won), "old_won": int(o.won),
-                        "old_cpu": round(time.process_time() - t0, 3)})
-            f.flush()
+
+    def play(n: int) -> dict:
+        lay = layout_from_number(n, rules, letter)
+        t0 = time.process_time()
+        o = play_fair(lay, rules, old_samples, f"0-{rules_name}-{n}", solver)
+        return {"rules": rules_name, "deal": n, "old_samples": old_samples,
+                "clairvoyant_won": int(o.clairvoyant_won), "old_won": int(o.won),
+                "old_cpu": round(time.process_time() - t0, 3)}
+
+    _append(out, OLD_FIELDS, range(start, start + count), play)
 
 
 def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: int, old_samples: int,
         old_csv: str | None = None) -> None:
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
-    done = {int(r["deal"]) for r in _rows(out)}
     solver = Solver()
-    new_file = not os.path.exists(out)
-    with open(out, "a", newline="") as f:
-        w = csv.DictWriter(f, FIELDS)
-        if new_file:
-            w.writeheader()
-        for n in range(start, start + count):
-            if n in done:
-                continue
-            lay = layout_from_number(n, rules, letter)
-            seed = f"0-{rules_name}-{n}"
-            t0 = time.process_time()
-            g = play_search(lay, rules, samples, extra, seed, solver)
-            t1 = time.process_time()
-            if old_csv:
-                old_won, old_cpu = "", ""  # today's player is in its own CSV (an --old-only run), joined by the summary
-            else:
-                o = play_fair(lay, rules, old_samples, seed, solver)
-                old_won, old_cpu = int(o.won), round(time.process_time() - t1, 3)
-            w.writerow({"rules": rules_name, "deal": n, "clairvoyant_won": int(g.clairvoyant_won),
-                        "search_won": int(g.won), "old_won": old_won,
-                        "search_cpu": round(t1 - t0, 3), "old_cpu": old_cpu})
-            f.flush()
+
+    def play(n: int) -> dict:
+        lay = layout_from_number(n, rules, letter)
+        seed = f"0-{rules_name}-{n}"
+        t0 = time.process_time()
+        g = play_search(lay, rules, samples, extra, seed, solver)
+        t1 = time.process_time()
+        if old_csv:
+            old_won, old_cpu = "", ""  # today's player is in its own CSV (an --old-only run), joined by the summary
+        else:
+            o = play_fair(lay, rules, old_samples, seed, solver)
+            old_won, old_cpu = int(o.won), round(time.process_time() - t1, 3)
+        return {"rules": rules_name, "deal": n, "clairvoyant_won": int(g.clairvoyant_won),
+                "search_won": int(g.won), "old_won": old_won,
+                "search_cpu": round(t1 - t0, 3), "old_cpu": old_cpu}
+
+    _append(out, FIELDS, range(start, start + count), play)
 
 
 def summary(path: str, old_csv: str | None = None) -> None:
