@@ -17,7 +17,7 @@ from golfsolve.stats.census import CensusSpec, chunk_files, load_results, read_m
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals and process groups")
 
-COUNT, CHUNK, RULES = 40, 2, ("easy", "classic")
+COUNT, CHUNK, RULES = 200, 4, ("easy", "classic")  # long enough that a kill lands mid-run
 TIMING = ["seconds", "cpu_seconds"]
 
 
