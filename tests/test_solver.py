@@ -18,11 +18,13 @@ from golfsolve.solitaire.rules import CLASSIC, DEAD_KING, EASY, PRESETS, STRICT,
 from golfsolve.solitaire.solver import (Solver, StockUnknownError, app_score, line_wins, nesting_order, nests, pack,
                                         pack_number)
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
+_SHARED = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
+# shared/ lies beside the checkout on a developer's machine; a clone elsewhere uses the copy
+# kept with the tests (the same file, black-hole-solve's verdicts), so the check never skips
+REFERENCE = _SHARED if _SHARED.exists() else Path(__file__).parent / "data" / _SHARED.name
 
 
 def _reference_rows() -> dict[tuple[int, str], dict]:
-    # shared/ lies beside the checkout, in CI as on a developer's machine
     with open(REFERENCE, newline="") as f:
         return {(int(r["pysol_deal"]), r["rules"]): r for r in csv.DictReader(f)}
 
@@ -34,8 +36,6 @@ def solver() -> Solver:
 
 @pytest.fixture(scope="module")
 def reference() -> dict:
-    if not REFERENCE.exists():
-        pytest.skip(f"reference verdicts not found at {REFERENCE}")
     return _reference_rows()
 
 
