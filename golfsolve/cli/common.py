@@ -33,8 +33,6 @@ def effort(low: int = 1) -> click.IntRange:
 #: ``--node-limit``: 0 (none) or a state count a compiled kernel can hold
 NODE_LIMIT = click.IntRange(min=0, max=MAX_INT64)
 
-#: a seed: what numpy and the deal generator take
-SEED = click.IntRange(min=0, max=2**64 - 1)
 
 
 def layout_options(f):
@@ -112,3 +110,18 @@ def check_seed(seed: Optional[int], option: str = "--seed") -> None:
     """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take)."""
     if seed is not None and not 0 <= seed < 2**64:
         raise InputError(f"{option} must be from 0 to 2**64-1, not {seed}")
+
+
+class _Seed(click.ParamType):
+    """A ``--seed`` option's type: an integer that :func:`check_seed` accepts, checked as it is parsed."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        n = click.INT.convert(value, param, ctx)
+        check_seed(n, param.opts[0] if param is not None else "--seed")
+        return n
+
+
+#: a seed: what numpy and the deal generator take
+SEED = _Seed()

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import check_resume_extend, check_run_dir, check_seed, check_workers, echo_json, plural, run_long
+from .common import SEED, check_resume_extend, check_run_dir, check_workers, echo_json, plural, run_long
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -50,7 +50,7 @@ def grid() -> None:
               help="One bot per player, comma-separated: random, greedy, heuristic, mc[:SAMPLES], mc-greedy[:SAMPLES], "
                    "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all greedy).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
-@click.option("--seed", type=int, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
+@click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
 @click.option("--out", "out_dir", default=None, metavar="DIR",
               help="Run folder for the results: Parquet chunks written as matches finish (pandas.read_parquet "
@@ -82,7 +82,6 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
     check_resume_extend(resume, extend)
     check_workers(workers, "--workers")
-    check_seed(seed)
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
     old = None
     if out is not None and (resume or extend) and manifest_path(out):
@@ -393,14 +392,13 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 @_table_options(holes_default=3)
 @click.option("--bots", "bots_spec", default="greedy", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")
-@click.option("--seed", type=int, default=None, help="Seed for a repeatable game.")
+@click.option("--seed", type=SEED, default=None, help="Seed for a repeatable game.")
 @click.option("--ascii", "plain", is_flag=True, help="TS instead of 10♠.")
 def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     """Play grid Golf in the terminal against bots (you are the first seat)."""
     from ..grid.bots import make_bot
     from ..grid.engine import play_match
 
-    check_seed(seed)
     if players is not None and not 2 <= players <= 6:
         raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
     names_in = [b.strip() for b in bots_spec.split(",") if b.strip()]
