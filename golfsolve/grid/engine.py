@@ -35,11 +35,14 @@ class GridPlayer(Protocol):
 
     name: str
 
-    def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]: ...
+    def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
+        """Which ``count`` grid positions to turn face up before the first turn."""
 
-    def choose_draw(self, view: PlayerView) -> str: ...
+    def choose_draw(self, view: PlayerView) -> str:
+        """Where to take a card from: the stock, the discard, or knock (:data:`STOCK`, :data:`DISCARD`, :data:`KNOCK`)."""
 
-    def choose_place(self, view: PlayerView) -> Placement: ...
+    def choose_place(self, view: PlayerView) -> Placement:
+        """What to do with the card in hand: swap it into a slot, or throw it away and flip a slot (or pass)."""
 
 
 class RuleViolation(RuntimeError):
@@ -135,6 +138,7 @@ class Hole:
             self.on_event(ev)
 
     def hidden_count(self, p: int) -> int:
+        """How many of player ``p``'s cards are still face down."""
         return sum(1 for u in self.up[p] if not u)
 
     # -- play ----------------------------------------------------------------
@@ -267,6 +271,7 @@ class MatchResult:
 
     @property
     def totals(self) -> list[int]:
+        """Each player's strokes so far in the match."""
         return self.card.totals
 
 

@@ -85,10 +85,12 @@ class GridRules:
 
     @property
     def rows(self) -> int:
+        """Rows of each player's grid."""
         return GRID_SHAPES[self.grid][0]
 
     @property
     def cols(self) -> int:
+        """Columns of each player's grid."""
         return GRID_SHAPES[self.grid][1]
 
     @property
@@ -98,6 +100,7 @@ class GridRules:
 
     @property
     def n_decks(self) -> int:
+        """Decks shuffled together: two above 24 dealt cards (above four players with ``decks_by_players``)."""
         if self.decks_by_players:
             return 2 if self.players > 4 else 1
         return 2 if self.players * self.grid > 24 else 1
@@ -132,9 +135,11 @@ class GridRules:
         return self.card_value(card) if self.cancel_by_value else rank_of(card)
 
     def value_table(self) -> np.ndarray:
+        """Stroke value of every card index, for the compiled kernels."""
         return np.array([self.card_value(c) for c in range(N_CARDS_MAX)], dtype=np.int64)
 
     def key_table(self) -> np.ndarray:
+        """Cancel key (:meth:`cancel_key`) of every card index, for the compiled kernels."""
         return np.array([self.cancel_key(c) for c in range(N_CARDS_MAX)], dtype=np.int64)
 
     def hidden_estimate100(self) -> int:
@@ -153,6 +158,7 @@ class GridRules:
         return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
+        """The rules as a plain dict (JSON manifests, run keys)."""
         return asdict(self)
 
     def spec(self) -> str:

@@ -103,10 +103,12 @@ class ScoreCard:
     holes: list[list[int]] = field(default_factory=list)
 
     def add(self, strokes: Sequence[int]) -> None:
+        """Record one hole's strokes, one per player in seat order."""
         self.holes.append(list(strokes))
 
     @property
     def totals(self) -> list[int]:
+        """Each player's strokes summed over the holes played."""
         return [sum(h[i] for h in self.holes) for i in range(len(self.names))]
 
     def standings(self) -> list[tuple[int, str, int, int]]:

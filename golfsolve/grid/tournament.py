@@ -36,6 +36,7 @@ class Tournament:
     samples: Optional[int] = None
 
     def meta(self) -> dict[str, Any]:
+        """What the tournament ran: rules, bots, seed and match count, for its manifest and report."""
         return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
                 "seed": self.seed, "matches": int(self.matches["match"].nunique()) if len(self.matches) else 0,
                 "mc_samples": self.samples}

@@ -54,6 +54,7 @@ class PlayerView:
 
     @property
     def my_grid(self) -> tuple[Optional[int], ...]:
+        """The deciding player's own grid (None where a card is still face down)."""
         return self.grids[self.me]
 
     @property
@@ -63,6 +64,7 @@ class PlayerView:
 
     @property
     def top(self) -> Optional[int]:
+        """The discard pile's top card, or None when it is empty."""
         return self.discard[-1] if self.discard else None
 
     def legal_draws(self) -> list[str]:

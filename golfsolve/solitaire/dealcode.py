@@ -51,6 +51,7 @@ class DealCode:
 
     @property
     def rules(self) -> Rules:
+        """The rule set the code's letter names."""
         return CODE_LETTER_RULES[self.letter]
 
     def __str__(self) -> str:

@@ -67,10 +67,12 @@ class Rating:
 
     @property
     def fair_chance(self) -> float:
+        """Share of the fair games won."""
         return self.fair_wins / self.games if self.games else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the fair chance."""
         return wilson(self.fair_wins, self.games)
 
     def to_json(self) -> dict:

@@ -23,6 +23,7 @@ class MoveAdvice:
 
     @property
     def reason(self) -> str:
+        """Why the move is suggested, in words."""
         s = self.solution
         if s.outcome == "won":
             return "keeps a win"

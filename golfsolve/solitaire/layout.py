@@ -62,6 +62,7 @@ class Layout:
 
     @property
     def known_stock_prefix(self) -> tuple[int, ...]:
+        """The stock cards known from the top down, up to the first unknown place."""
         out = []
         for c in self.stock:
             if c is None:
@@ -71,6 +72,7 @@ class Layout:
 
     @property
     def tableau_count(self) -> int:
+        """Cards left on the table."""
         return sum(len(c) for c in self.columns)
 
     def seen_cards(self) -> list[int]:

@@ -56,6 +56,7 @@ class Rules:
     # -- derived sizes -------------------------------------------------------
     @property
     def deck_size(self) -> int:
+        """Cards in the deck: 52 plus the jokers."""
         return 52 + self.jokers
 
     @property

@@ -154,6 +154,7 @@ class Chunk:
 
     @property
     def last(self) -> int:
+        """The last item number of the chunk."""
         return self.first + self.count - 1
 
 
@@ -314,10 +315,12 @@ class RunFolder:
 
     @property
     def key(self) -> RunKey:
+        """The run key recorded in the folder's manifest."""
         return key_from_manifest(self.manifest)
 
     @property
     def blocks(self) -> list[Block]:
+        """The blocks of work the manifest records, in the order they were added."""
         return [Block.from_json(b) for b in self.manifest["blocks"]]
 
     def chunks(self) -> list[Chunk]:
@@ -325,6 +328,7 @@ class RunFolder:
         return block_chunks(self.blocks, self.key.chunk_size)
 
     def save_manifest(self) -> None:
+        """Write the manifest atomically (a kill never leaves half a manifest)."""
         write_json_atomic(self.path / MANIFEST, self.manifest)
         old = self.path / OLD_MANIFEST
         if old.exists():  # the old name would stop pandas reading the folder
