@@ -8,9 +8,11 @@ give the same numbers.
 A state is the column heights ``lens`` over fixed column arrays ``cols`` (ranks; a game only
 ever shortens its columns, so one array serves every decision of a game), the discard's top
 rank, the stock position ``si`` over a fixed stock array (a rank, or -1 where the card is
-unknown) and ``pool``: how many cards of each rank may still fill the unknown places. It
-packs into one int64 (pool in base 5, the joker in base 3, heights in base 8, top in base
-16, cards left in base 32: under 2**62). The memo is a linear-probing hash table of
+unknown) and ``pool``: how many cards of each rank may still fill the unknown places. The
+top matters only through the set of columns whose free card it takes (a remove replaces
+it, a draw covers it), so the memo keys that set instead of the rank, which merges states
+of equal value. A key packs into one int64 (pool in base 5, the joker in base 3, heights
+in base 6, the freed columns in 7 bits, cards left in base 32: under 2**62). The memo is a linear-probing hash table of
 ``keys`` (-1 empty) and ``vals``; ``meta`` holds ``[stored, limit, aborted]``: past
 ``limit`` stored states the search stops and reports ``aborted``.
 """
@@ -22,20 +24,20 @@ import numpy as np
 
 N_POOL = 14  # ranks 0..12 and the joker
 MAX_COLS = 7
-MAX_HEIGHT = 7
+MAX_HEIGHT = 5
 MAX_STOCK = 31
 EMPTY_KEY = -1
 
 
 @nb.njit(cache=True, inline="always")
-def _pack(lens, top, left, pool):
+def _pack(lens, frees, left, pool):
     k = np.int64(0)
     for r in range(N_POOL - 1):
         k = k * 5 + pool[r]
     k = k * 3 + pool[N_POOL - 1]
     for c in range(lens.shape[0]):
-        k = k * 8 + lens[c]
-    return (k * 16 + top) * 32 + left
+        k = k * 6 + lens[c]
+    return (k * 128 + frees) * 32 + left
 
 
 @nb.njit(cache=True, inline="always")
@@ -61,29 +63,32 @@ def _value(cols, lens, table, top, stock, si, pool, ptotal, fits, any_time, keys
     removes = False
     k = np.int64(0)
     if not draw_now:
-        k = _pack(lens, top, left, pool)
+        # the top matters only through the columns whose free card it takes
+        frees = 0
+        for i in range(lens.shape[0]):
+            if lens[i] > 0 and fits[top, cols[i, lens[i] - 1]]:
+                frees |= 1 << i
+        k = _pack(lens, frees, left, pool)
         s = _slot(keys, k)
         if keys[s] == k:
             return vals[s]
         if meta[0] >= meta[1]:
             meta[2] = 1
             return 0.0
+        removes = frees != 0
         for i in range(lens.shape[0]):
-            h = lens[i]
-            if h > 0:
-                c = cols[i, h - 1]
-                if fits[top, c]:
-                    removes = True
-                    lens[i] = h - 1
-                    v = _value(cols, lens, table - 1, c, stock, si, pool, ptotal, fits, any_time, keys, vals, meta,
-                               False)
-                    lens[i] = h
-                    if meta[2]:
-                        return 0.0
-                    if v > best:
-                        best = v
-                        if best >= 1.0:
-                            break
+            if frees & (1 << i):
+                h = lens[i]
+                lens[i] = h - 1
+                v = _value(cols, lens, table - 1, cols[i, h - 1], stock, si, pool, ptotal, fits, any_time, keys, vals,
+                           meta, False)
+                lens[i] = h
+                if meta[2]:
+                    return 0.0
+                if v > best:
+                    best = v
+                    if best >= 1.0:
+                        break
     if best < 1.0 and left > 0 and (draw_now or any_time or not removes):
         nxt = stock[si]
         if nxt >= 0:
