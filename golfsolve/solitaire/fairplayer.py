@@ -57,7 +57,7 @@ class SearchPlayer:
     def __init__(self, rules: Rules, samples: int = 16, extra: int = 16, seed: int | str = 0,
                  solver: Optional[Solver] = None, exact: bool = True, race_budget: int = 0,
                  race_batch: int = 16, race_slack: int = 2, race_z: float = 1.5,
-                 race_width: int = 6, exact_unknown: int = EXACT_UNKNOWN, exact_states: int = EXACT_STATES,
+                 race_width: int = 6, race_settle: int = 0, exact_unknown: int = EXACT_UNKNOWN, exact_states: int = EXACT_STATES,
                  compiled_exact: bool = False) -> None:
         if samples < 1 or extra < 0:
             raise InputError("samples must be at least 1 and extra samples at least 0")
@@ -65,7 +65,7 @@ class SearchPlayer:
             raise InputError("race batch must be at least 1, slack at least 0 and width at least 2")
         self.rules, self.samples, self.extra, self.exact = rules, samples, extra, exact
         self.race_budget, self.race_batch, self.race_slack = race_budget, race_batch, race_slack
-        self.race_z, self.race_width = race_z, race_width
+        self.race_z, self.race_width, self.race_settle = race_z, race_width, race_settle
         self.exact_unknown, self.exact_states, self.compiled_exact = exact_unknown, exact_states, compiled_exact
         self._compiled: Optional[CompiledExpectimax] = None
         self._exact_failed_at = 0  # compiled: the unknown count where the state cap was last hit
@@ -147,6 +147,8 @@ class SearchPlayer:
         valued for the contenders only, and drops a state when the leader beats it by
         more than ``race_z`` standard errors of the paired difference (orders where
         exactly one of the two wins), until one is left or ``race_budget`` orders are used.
+        With ``race_settle``, it also stops once that many orders are used and the
+        contenders have won exactly the same orders.
         """
         near = cv.counts_near(states, slack=self.race_slack)
         reps: dict[tuple, PreDraw] = {}
@@ -170,6 +172,9 @@ class SearchPlayer:
                 if s is lead or sum(d) <= self.race_z * sum(x * x for x in d) ** 0.5:
                     kept.append(s)
             cont = kept
+            if self.race_settle and len(cv.stocks) >= self.race_settle and \
+                    len({tuple(wins[s.key[0]]) for s in cont}) == 1:
+                break  # no order tells the contenders apart yet: more are unlikely to pay
         return min(cont, key=lambda s: (-sum(wins[s.key[0]]), s.table, s.chain))
 
 
