@@ -15,12 +15,11 @@ cheaper player; :data:`STRONG_KNOBS` turns both on for batch runs):
 
 * ``race_budget``: instead of racing exact ties only, every state within ``race_slack``
   orders of the best is raced on common orders added ``race_batch`` at a time, and
-  dropped once the leader is ahead by more than ``race_z`` standard errors of the paired
-  difference, up to ``race_budget`` orders in all (:meth:`SearchPlayer._race`).
+  dropped once the leader's lead in orders exceeds ``race_z`` times the square root of
+  the orders where exactly one of the two wins, up to ``race_budget`` orders in all (:meth:`SearchPlayer._race`).
 * ``compiled_exact``: the exact endgame by the compiled kernel
   (:class:`~golfsolve.solitaire.expectimax.CompiledExpectimax`), fast enough to start at
   ``exact_unknown`` = 8 unknown cards; a state cap hit is tried again two draws later.
-
 
 :func:`play_search` plays a deal whose real stock the referee knows; the player never
 sees it (the view it decides on has the stock forgotten, with the drawn cards known).
@@ -57,8 +56,8 @@ class SearchPlayer:
     def __init__(self, rules: Rules, samples: int = 16, extra: int = 16, seed: int | str = 0,
                  solver: Optional[Solver] = None, exact: bool = True, race_budget: int = 0,
                  race_batch: int = 16, race_slack: int = 2, race_z: float = 1.5,
-                 race_width: int = 6, race_settle: int = 0, exact_unknown: int = EXACT_UNKNOWN, exact_states: int = EXACT_STATES,
-                 compiled_exact: bool = False) -> None:
+                 race_width: int = 6, race_settle: int = 0, exact_unknown: int = EXACT_UNKNOWN,
+                 exact_states: int = EXACT_STATES, compiled_exact: bool = False) -> None:
         if samples < 1 or extra < 0:
             raise InputError("samples must be at least 1 and extra samples at least 0")
         if race_budget and (race_batch < 1 or race_slack < 0 or race_width < 2):
@@ -144,9 +143,9 @@ class SearchPlayer:
         Contenders are the states within ``race_slack`` orders of the best on the first
         orders (at most ``race_width`` of them, one per table: states with the same table
         have the same value on every order). Each round adds ``race_batch`` common orders,
-        valued for the contenders only, and drops a state when the leader beats it by
-        more than ``race_z`` standard errors of the paired difference (orders where
-        exactly one of the two wins), until one is left or ``race_budget`` orders are used.
+        valued for the contenders only, and drops a state when the leader's lead over it
+        exceeds ``race_z`` times the square root of the orders where exactly one of the
+        two wins (a sign test), until one is left or ``race_budget`` orders are used.
         With ``race_settle``, it also stops once that many orders are used and the
         contenders have won exactly the same orders.
         """
