@@ -129,7 +129,7 @@ def _accept_masks(cols, fits):
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bounded, cut, best0, floor):
     """Depth-first search with stock jumps and dominance (draw-any-time rules only).
 
@@ -413,7 +413,7 @@ def _record(keys, parents, moves, levels, n, key, parent, move, level):
     levels[n] = level
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
            seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, path,
            links, bounded, cut, best0, floor):
