@@ -28,6 +28,7 @@ MOVE_DRAW = "d"
 
 
 _MOVE_NAMES = tuple(str(c + 1) for c in range(kernel.N_COLS)) + (MOVE_DRAW,)
+_MOVE_CODES = {name: code for code, name in enumerate(_MOVE_NAMES)}
 
 
 def move_name(code: int) -> str:
@@ -160,13 +161,17 @@ class Solver:
         return self.solve_packed(p, rules, node_limit, verdict_only)
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0,
-                     verdict_only: bool = False, at_least: int = 0) -> Solution:
+                     verdict_only: bool = False, at_least: int = 0,
+                     known_line: Optional[tuple[int, Sequence[str]]] = None) -> Solution:
         """Solve a packed position exactly (or up to ``node_limit`` states); see :meth:`solve`.
 
         ``at_least``: cards-left that no line can beat, known from elsewhere (e.g. the
         best under rules that allow every move these allow); the search stops on
         reaching it. Above 0 it says the position is lost, so only the cards-left
         search runs (and a verdict-only solve searches nothing).
+        ``known_line``: ``(cards left, moves)`` of a line that is legal here and leaves
+        that many cards (e.g. the best under rules that allow fewer moves); the search
+        for the fewest cards left then only looks for better lines.
         """
         t0 = time.perf_counter()
         fits = rules.fits_table()
@@ -186,6 +191,8 @@ class Solver:
 
         if at_least > 0 and verdict_only:
             return Solution("lost", None, (), 0, time.perf_counter() - t0, rules)
+        if known_line is not None and 0 < known_line[0] <= at_least:
+            return Solution("lost", int(known_line[0]), tuple(known_line[1]), 0, time.perf_counter() - t0, rules)
         nodes = 0
         n = 0
         best_left = kernel.NO_CUT
@@ -197,6 +204,10 @@ class Solver:
             outcome, best_left, n, nodes = run(1 if self.bounds else kernel.NO_CUT, kernel.NO_CUT, node_limit)
         if outcome == kernel.LOST and not verdict_only and (self.bounds or at_least > 0):
             first_left = int(best_left)
+            if known_line is not None and known_line[0] < first_left:
+                first_left = int(known_line[0])
+                n = len(known_line[1])
+                self._path[:n] = [_MOVE_CODES[mv] for mv in known_line[1]]
             self._keep[:n] = self._path[:n]
             limit = 0 if node_limit <= 0 else max(1, node_limit - nodes)
             # the first search proved the deal lost: a line leaving 1 card is the best
@@ -224,14 +235,22 @@ class Solver:
         """
         t0 = time.perf_counter()
         floor = 0
+        upper = None
         for k in known:
-            if k.outcome == "unknown" or not nests(k.rules, rules):
+            if k.outcome == "unknown":
                 continue
-            if k.outcome == "lost":
-                floor = max(floor, 1 if k.best_left is None else k.best_left)
-            elif line_wins(p, rules, k.moves):
-                return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
-        return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor)
+            if nests(k.rules, rules):
+                if k.outcome == "lost":
+                    floor = max(floor, 1 if k.best_left is None else k.best_left)
+                elif line_wins(p, rules, k.moves):
+                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+            elif nests(rules, k.rules):
+                # stricter rules: their line is legal here
+                if k.outcome == "won":
+                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+                if k.best_left is not None and (upper is None or k.best_left < upper[0]):
+                    upper = (k.best_left, k.moves)
+        return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor, known_line=upper)
 
 
 def nests(looser: Rules, stricter: Rules) -> bool:
