@@ -385,6 +385,38 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
 
 
 @nb.njit(cache=True)
+def line_wins(cols, h0, stock, top0, fits, draw_any_time, codes):
+    """Is ``codes`` (0..6 remove from that column, 7 draw, anything else illegal) a
+    legal line that clears the table? Arguments as for :func:`search`."""
+    h = np.empty(N_COLS, dtype=np.int64)
+    for c in range(N_COLS):
+        h[c] = h0[c]
+    top = top0
+    s = 0
+    for mv in codes:
+        if mv == DRAW:
+            if s >= stock.shape[0]:
+                return False
+            if not draw_any_time:
+                for c in range(N_COLS):
+                    if h[c] and fits[top, cols[c, h[c] - 1]]:
+                        return False
+            top = stock[s]
+            s += 1
+        elif 0 <= mv < N_COLS:
+            if h[mv] == 0 or not fits[top, cols[mv, h[mv] - 1]]:
+                return False
+            h[mv] -= 1
+            top = cols[mv, h[mv]]
+        else:
+            return False
+    for c in range(N_COLS):
+        if h[c]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
 def _stock_packed(stock):
     """``spk[s]``: the stock cards not yet drawn after s draws, per rank, packed."""
     n_stock = stock.shape[0]

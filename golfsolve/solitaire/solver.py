@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional, Sequence
 
 import numpy as np
@@ -253,6 +254,7 @@ class Solver:
         return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor, known_line=upper)
 
 
+@lru_cache(maxsize=None)
 def nests(looser: Rules, stricter: Rules) -> bool:
     """Does every line of play legal under ``stricter`` stay legal under ``looser``, on the
     same cards?
@@ -283,24 +285,17 @@ def nesting_order(rule_sets: Sequence[Rules]) -> list[int]:
 
 def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
     """Is ``moves`` (as in :attr:`Solution.moves`) a legal, winning line under ``rules``?"""
-    fits = rules.fits_table()
-    heights = [int(x) for x in p.heights]
-    top, s = p.top, 0
-    for mv in moves:
-        if mv == MOVE_DRAW:
-            if s >= len(p.stock):
-                return False
-            if not rules.draw_any_time and any(h and fits[top, p.cols[c, h - 1]] for c, h in enumerate(heights)):
-                return False
-            top, s = int(p.stock[s]), s + 1
-        else:
-            c = int(mv) - 1
-            h = heights[c]
-            if not h or not fits[top, p.cols[c, h - 1]]:
-                return False
-            top = int(p.cols[c, h - 1])
-            heights[c] = h - 1
-    return not any(heights)
+    # one move a character: '1'..'7' columns, 'd' a draw, anything else no move at all
+    codes = _CODE_OF[np.frombuffer("".join(moves).encode("latin-1", "replace"), dtype=np.uint8)]
+    if len(codes) != len(moves):
+        return False
+    return kernel.line_wins(p.cols, p.heights, p.stock, np.int64(p.top), rules.fits_table(), rules.draw_any_time,
+                            codes)
+
+
+_CODE_OF = np.full(256, -1, dtype=np.int8)
+for _code, _name in enumerate(_MOVE_NAMES):
+    _CODE_OF[ord(_name)] = _code
 
 
 def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bool = False) -> int:
