@@ -219,6 +219,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         if lbu[0] >= best_left or lbu[0] >= cut:
             untried[0] = 0
             n_draws[0] = 0
+        # no line leaves fewer cards than the root's bound: a line that reaches it is best
+        floor = max(floor, lbu[0])
     depth = 0
     done = best_left <= floor
     while outcome == LOST and not done:
@@ -505,6 +507,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             n0 += h[c]
         lb = bounds.packed_raw_bound(tp, spk[0], top0 if key % N_TOP != STUCK else -1, n0, link_lo, link_hi)
         done = lb >= best_left or lb >= cut
+        floor = max(floor, lb)  # no line leaves fewer cards than the root's bound
     lo = 0  # first record of the current level
     s = 0
     while outcome == LOST and not done:
