@@ -247,8 +247,27 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                 fm |= a
                 f |= ((a >> r) & 1) << c
         else:
+            # the next draw worth trying, skipped to in one tight loop: a draw to a card that
+            # fits nothing (this state dominates it) or that frees no column this state
+            # does not (dominated by it) is not one
             j = nxt[depth]
-            if j >= n_draws[depth]:
+            nd = n_draws[depth]
+            fm = fmask[depth]
+            fc = fcols[depth]
+            found = False
+            while j < nd:
+                ns = jumps[s, j]
+                r = stock[ns - 1]
+                j += 1
+                if (fm >> r) & 1:
+                    f = 0
+                    for c in range(N_COLS):
+                        f |= ((av[c] >> r) & 1) << c
+                    if f & ~fc:
+                        found = True
+                        break
+            nxt[depth] = j
+            if not found:
                 if depth == 0:
                     break
                 # back to the parent: undo the remove that led here
@@ -260,19 +279,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                     n_left += 1
                     tp += np.int64(1) << (bounds.FIELD * cols[pm, h[pm] - 1])
                 continue
-            nxt[depth] = j + 1
-            m = N_COLS + j
-            ns = jumps[s, j]
-            r = stock[ns - 1]
-            fm = fmask[depth]
-            if not (fm >> r) & 1:
-                continue  # a draw to a card that fits nothing: this state dominates it
+            m = N_COLS
             nid = hidx[depth]
-            f = 0
-            for c in range(N_COLS):
-                f |= ((av[c] >> r) & 1) << c
-            if (f & ~fcols[depth]) == 0:
-                continue  # frees no column this state does not: dominated by it
         # Dominance: a recorded entry (F', s') of these heights with F' ⊇ F and s' <= s
         # can do everything this state can. If none does, record the state, dropping the
         # entries it dominates. This comes before the bound: about 40% of the states that
