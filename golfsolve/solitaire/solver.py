@@ -29,7 +29,15 @@ MOVE_DRAW = "d"
 
 
 _MOVE_NAMES = tuple(str(c + 1) for c in range(kernel.N_COLS)) + (MOVE_DRAW,)
-_MOVE_CODES = {name: code for code, name in enumerate(_MOVE_NAMES)}
+_CODE_OF = np.full(256, -1, dtype=np.int8)
+_CODE_OF[[ord(name) for name in _MOVE_NAMES]] = np.arange(len(_MOVE_NAMES))
+
+
+def _move_codes(moves: Sequence[str]) -> Optional[np.ndarray]:
+    """Kernel move codes of a move list (as in :attr:`Solution.moves`); -1 for a name that
+    is no move, None when some name is not one character."""
+    codes = _CODE_OF[np.frombuffer("".join(moves).encode("latin-1", "replace"), dtype=np.uint8)]
+    return codes if len(codes) == len(moves) else None
 
 
 def move_name(code: int) -> str:
@@ -208,7 +216,7 @@ class Solver:
             if known_line is not None and known_line[0] < first_left:
                 first_left = int(known_line[0])
                 n = len(known_line[1])
-                self._path[:n] = [_MOVE_CODES[mv] for mv in known_line[1]]
+                self._path[:n] = _move_codes(known_line[1])
             self._keep[:n] = self._path[:n]
             limit = 0 if node_limit <= 0 else max(1, node_limit - nodes)
             # the first search proved the deal lost: a line leaving 1 card is the best
@@ -232,7 +240,10 @@ class Solver:
 
         For a known answer under rules that :func:`nests` these: lost there means lost
         here, and its cards-left is a floor the search stops at (a verdict-only solve then
-        searches nothing); a winning line there that is legal here is a win here.
+        searches nothing); a winning line there that is legal here is a win here. For one
+        under rules these nest (stricter ones), its line is legal here: a win there is a
+        win here, and its cards-left is a line the search for the fewest only has to beat
+        (it is the answer outright when it meets the floor).
         """
         t0 = time.perf_counter()
         floor = 0
@@ -285,17 +296,11 @@ def nesting_order(rule_sets: Sequence[Rules]) -> list[int]:
 
 def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
     """Is ``moves`` (as in :attr:`Solution.moves`) a legal, winning line under ``rules``?"""
-    # one move a character: '1'..'7' columns, 'd' a draw, anything else no move at all
-    codes = _CODE_OF[np.frombuffer("".join(moves).encode("latin-1", "replace"), dtype=np.uint8)]
-    if len(codes) != len(moves):
+    codes = _move_codes(moves)
+    if codes is None:
         return False
     return kernel.line_wins(p.cols, p.heights, p.stock, np.int64(p.top), rules.fits_table(), rules.draw_any_time,
                             codes)
-
-
-_CODE_OF = np.full(256, -1, dtype=np.int8)
-for _code, _name in enumerate(_MOVE_NAMES):
-    _CODE_OF[ord(_name)] = _code
 
 
 def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bool = False) -> int:
