@@ -255,7 +255,7 @@ def test_fair_stats_plays_the_search_player_and_keeps_it(run_cli, tmp_path):
 
     import pandas as pd
 
-    from golfsolve.solitaire.fairplayer import play_search
+    from golfsolve.solitaire.fairplayer import STRONG_KNOBS, play_search
     from golfsolve.solitaire.layout import layout_from_number
     from golfsolve.stats.fairstats import compare_fair_runs
     from golfsolve.stats.runfolder import read_manifest
@@ -265,14 +265,15 @@ def test_fair_stats_plays_the_search_player_and_keeps_it(run_cli, tmp_path):
                  "--extra", "2", "--out", str(out), "-q", "--json"])
     assert r.exit_code == 0, r.stderr
     m = read_manifest(out)
-    assert m["params"]["player"] == "search" and m["params"]["extra"] == 2 and "--player search" in m["command"]
+    # the default player is the strong one: the search player with STRONG_KNOBS
+    assert m["params"]["player"] == "strong" and m["params"]["extra"] == 2 and "--player strong" in m["command"]
     df = pd.read_parquet(out).sort_values("deal")
     for n, won, moves in zip(df["deal"], df["fair_won"], df["moves"]):
-        g = play_search(layout_from_number(int(n), EASY, "E"), EASY, 3, 2, f"0-easy-{n}")
+        g = play_search(layout_from_number(int(n), EASY, "E"), EASY, 3, 2, f"0-easy-{n}", **STRONG_KNOBS)
         assert (g.won, len(g.moves)) == (bool(won), int(moves))
-    assert "search fair player" in (out / "_fair.md").read_text()
+    assert "strong settings" in (out / "_fair.md").read_text()
     r = run_cli(["fair-stats", "--player", "sampled", "--out", str(out), "--resume"])
-    assert r.exit_code == 2 and "different run" in r.stderr and "player search" in r.stderr
+    assert r.exit_code == 2 and "different run" in r.stderr and "player strong" in r.stderr
     # a manifest written before --player existed: the sampled player, resumable as it is
     old = tmp_path / "old"
     r = run_cli(["fair-stats", "--start-number", "3", "--count", "2", "--rules", "easy", "--player", "sampled",
@@ -289,7 +290,7 @@ def test_fair_stats_plays_the_search_player_and_keeps_it(run_cli, tmp_path):
     # the two runs paired deal by deal
     (c,) = compare_fair_runs(out, old)
     other = pd.read_parquet(old).sort_values("deal")
-    assert (c["player_a"], c["player_b"], c["deals"]) == ("search", "sampled", 2)
+    assert (c["player_a"], c["player_b"], c["deals"]) == ("strong", "sampled", 2)
     assert (c["wins_a"], c["wins_b"]) == (int(df["fair_won"].sum()), int(other["fair_won"].sum()))
     assert c["only_a"] - c["only_b"] == c["wins_a"] - c["wins_b"]
     assert c["difference"] == pytest.approx((c["wins_a"] - c["wins_b"]) / 2)

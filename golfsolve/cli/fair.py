@@ -49,9 +49,10 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, seed, as_js
 @click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
 @click.option("--rules", "rules_list", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic).")
-@click.option("--player", type=click.Choice(["search", "sampled"]), default=None,
-              help="The fair player: 'search' (default; the player of odds and rate) or 'sampled' (the player "
-                   "of before, for paired comparisons). A run keeps its player on --resume and --extend.")
+@click.option("--player", type=click.Choice(["strong", "search", "sampled"]), default=None,
+              help="The fair player: 'strong' (default; the search player with a budgeted race and the exact "
+                   "endgame from 8 unknown cards), 'search' (the cheaper settings of odds and rate) or 'sampled' "
+                   "(the player of before, for paired comparisons). A run keeps its player on --resume and --extend.")
 @click.option("--samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Stock orders per decision of the fair player (default 16).")
 @click.option("--extra", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
@@ -76,8 +77,8 @@ def fair_stats(start_number, count, rules_list, player, samples, extra, first_sa
 
     Writes one Parquet chunk per range of deals into DIR (one row per deal and rule set;
     pandas.read_parquet(DIR) reads them all) and _fair.md (win rates, 95% intervals, the
-    paired gap). Interrupt any time and run the same command with --resume. The search
-    player costs about 1.2 s of CPU per Easy deal and 0.5 s per Classic deal at the
+    paired gap). Interrupt any time and run the same command with --resume. The strong
+    player costs about 1.0 s of CPU per Easy deal and 0.45 s per Classic deal at the
     defaults (docs/fair.md). Two runs with the same deals and seed, one per --player,
     compare the players deal by deal.
 
@@ -111,12 +112,12 @@ def fair_stats(start_number, count, rules_list, player, samples, extra, first_sa
     count = 100 if count is None else count
     samples = 16 if samples is None else samples
     if player == "sampled" and extra is not None:
-        raise InputError("--extra belongs to --player search; the sampled player uses --first-samples")
+        raise InputError("--extra belongs to --player strong or search; the sampled player uses --first-samples")
     spec = FairSpec(0 if start_number is None else start_number, count, names or ("easy", "classic"), samples,
                     first_samples, 0 if seed is None else seed,
                     chunk_size if chunk_size is not None else default_chunk_size(count, workers, MAX_DEFAULT_CHUNK),
-                    player or "search", 16 if extra is None else extra)
-    own = ["--extra", str(spec.extra)] if spec.player == "search" else ["--first-samples", str(spec.first)]
+                    player or "strong", 16 if extra is None else extra)
+    own = ["--extra", str(spec.extra)] if spec.player != "sampled" else ["--first-samples", str(spec.first)]
     argv = ["golfsolve", "fair-stats", "--start-number", str(spec.start), "--count", str(spec.count),
             "--rules", ",".join(spec.rules), "--player", spec.player, "--samples", str(spec.samples), *own,
             "--seed", str(spec.seed), "--chunk-size", str(spec.chunk_size), "--workers", str(workers),

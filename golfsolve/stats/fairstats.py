@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..solitaire.fair import play_fair, wilson
-from ..solitaire.fairplayer import play_search
+from ..solitaire.fairplayer import STRONG_KNOBS, play_search
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
@@ -34,8 +34,13 @@ FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", 
                 "lost_on_draw", "moves", "decisions", "solves", "seconds")
 #: The report written into the run folder (the underscore keeps it out of pandas' way).
 REPORT_NAME = "_fair.md"
-#: The fair players a run can use: the search player and the sampled player of before.
-PLAYERS = ("search", "sampled")
+#: The fair players a run can use: the search player with its stronger settings
+#: (:data:`~golfsolve.solitaire.fairplayer.STRONG_KNOBS`: a budgeted race of the near-best
+#: states and the compiled exact endgame), the search player at the settings of ``odds`` and
+#: ``rate``, and the sampled player of before.
+PLAYERS = ("strong", "search", "sampled")
+#: The players that decide by information-set search (they take ``extra``).
+SEARCH_PLAYERS = ("strong", "search")
 
 _WORKER_SOLVER: Optional[Solver] = None
 
@@ -59,8 +64,9 @@ def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int
     layout = layout_from_number(number, rules, letter)
     # the seed names the deal and the rules, so a row does not depend on which worker ran it
     game_seed = f"{seed}-{rules_name}-{number}"
-    if player == "search":
-        g = play_search(layout, rules, samples, extra, game_seed, solver or _WORKER_SOLVER)
+    if player in SEARCH_PLAYERS:
+        knobs = STRONG_KNOBS if player == "strong" else {}
+        g = play_search(layout, rules, samples, extra, game_seed, solver or _WORKER_SOLVER, **knobs)
     else:
         g = play_fair(layout, rules, samples, game_seed, solver or _WORKER_SOLVER, first_samples)
     return {
@@ -85,7 +91,7 @@ class FairSpec:
     first_samples: Optional[int] = None
     seed: int = 0
     chunk_size: int = MAX_DEFAULT_CHUNK
-    player: str = "search"
+    player: str = "strong"
     extra: int = 16
 
     def __post_init__(self) -> None:
@@ -95,7 +101,7 @@ class FairSpec:
             raise InputError(f"--player must be one of {', '.join(PLAYERS)}, not {self.player!r}")
         if self.extra < 0:
             raise InputError(f"--extra must be at least 0, not {self.extra}")
-        if self.player == "search" and self.first_samples is not None and self.first_samples != self.samples:
+        if self.player in SEARCH_PLAYERS and self.first_samples is not None and self.first_samples != self.samples:
             raise InputError("--first-samples belongs to --player sampled; the search player uses --extra")
         for r in self.rules:
             get_rules(r)  # bad names are bad input before any work starts
@@ -117,7 +123,7 @@ class FairSpec:
 
     def run_key(self) -> RunKey:
         # the player and its own settings are part of the key: a run never mixes players
-        own = (("extra", self.extra),) if self.player == "search" else (("first_samples", self.first),)
+        own = (("extra", self.extra),) if self.player in SEARCH_PLAYERS else (("first_samples", self.first),)
         return RunKey(FORMAT, self.start, self.count, tuple(self.rules), self.chunk_size,
                       tuple(sorted(own + (("player", self.player), ("samples", self.samples), ("seed", self.seed)))))
 
@@ -127,9 +133,9 @@ def spec_from_manifest(m: dict) -> FairSpec:
     player existed name no player: they played the sampled one)."""
     p = m["params"]
     player = p.get("player", "sampled")
-    if player == "search":
+    if player in SEARCH_PLAYERS:
         return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), None,
-                        int(p["seed"]), int(m["chunk_size"]), "search", int(p["extra"]))
+                        int(p["seed"]), int(m["chunk_size"]), player, int(p["extra"]))
     return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), int(p["first_samples"]),
                     int(p["seed"]), int(m["chunk_size"]), "sampled")
 
@@ -232,7 +238,15 @@ FAIR_TITLE = "Fair play against clairvoyant play"
 
 def fair_intro(command: str, spec: FairSpec) -> str:
     """The paragraph that says what the fair-play table measures and how it was made."""
-    if spec.player == "search":
+    if spec.player == "strong":
+        k = STRONG_KNOBS
+        how = ("the search fair player's real result at its strong settings (`--player strong`): before each "
+               "blind draw it picks the pre-draw position that keeps a win in the most sampled stock orders "
+               f"({spec.samples} orders, then the states near the best raced on common orders up to "
+               f"{k['race_budget']} in all, then fewer cards on the table; exact expectimax by the compiled kernel "
+               f"once at most {k['exact_unknown']} stock cards are unknown), without seeing the stock, then the "
+               "real next card is turned. ")
+    elif spec.player == "search":
         how = ("the search fair player's real result: before each blind draw it picks the pre-draw position "
                f"that keeps a win in the most of {spec.samples} sampled stock orders (ties raced on "
                f"{spec.extra} more orders, then fewer cards on the table; exact expectimax once few cards are "
