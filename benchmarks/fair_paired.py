@@ -69,7 +69,8 @@ def run_old(rules_name: str, start: int, count: int, out: str, old_samples: int)
 
 
 def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: int, old_samples: int,
-        old_csv: str | None = None) -> None:
+        old_csv: str | None = None, **player: int) -> None:
+    """Both players on each deal not yet in ``out``; ``player`` holds more search-player knobs (``deep``, ...)."""
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
     solver = Solver()
@@ -78,7 +79,7 @@ def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: 
         lay = layout_from_number(n, rules, letter)
         seed = f"0-{rules_name}-{n}"
         t0 = time.process_time()
-        g = play_search(lay, rules, samples, extra, seed, solver)
+        g = play_search(lay, rules, samples, extra, seed, solver, **player)
         t1 = time.process_time()
         if old_csv:
             old_won, old_cpu = "", ""  # today's player is in its own CSV (an --old-only run), joined by the summary
@@ -136,6 +137,11 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--samples", type=int, default=16, help="search player: orders per decision")
     ap.add_argument("--extra", type=int, default=16, help="search player: orders to race tied states on")
+    ap.add_argument("--deep", type=int, default=0,
+                    help="search player: continuation orders per rank for two fair steps on ties (0: off)")
+    ap.add_argument("--deep-top", type=int, default=6, help="search player: tied states valued two steps deep")
+    ap.add_argument("--deep-unknown", type=int, default=7,
+                    help="search player: two steps only with at least this many unknown stock cards")
     ap.add_argument("--old-samples", type=int, default=16, help="today's player: orders per decision")
     ap.add_argument("--out", default="results/paired.csv")
     ap.add_argument("--old-only", action="store_true", help="play only today's player, rows for --old-csv")
@@ -150,7 +156,8 @@ def main() -> None:
     if a.old_only:
         run_old(a.rules, a.start, a.count, a.out, a.old_samples)
         return
-    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples, a.old_csv)
+    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples, a.old_csv,
+        deep=a.deep, deep_top=a.deep_top, deep_unknown=a.deep_unknown)
     summary(a.out, a.old_csv)
 
 

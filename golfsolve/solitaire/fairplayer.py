@@ -29,6 +29,7 @@ from .infoset import ChainValues, PreDraw, predraw_states
 from .layout import Layout
 from .rules import EASY, Rules
 from .solver import MOVE_DRAW, Solver
+from .twostep import TwoStep
 
 #: Expectimax is tried when at most this many stock cards are unknown ...
 EXACT_UNKNOWN = 6
@@ -40,10 +41,16 @@ class SearchPlayer:
     """A fair player's memory across the decisions of one game (reused work lives here)."""
 
     def __init__(self, rules: Rules, samples: int = 16, extra: int = 16, seed: int | str = 0,
-                 solver: Optional[Solver] = None, exact: bool = True) -> None:
-        if samples < 1 or extra < 0:
-            raise InputError("samples must be at least 1 and extra samples at least 0")
+                 solver: Optional[Solver] = None, exact: bool = True, deep: int = 0, deep_top: int = 6,
+                 deep_unknown: int = 7, deep_margin: int = -1) -> None:
+        if samples < 1 or extra < 0 or deep < 0 or deep_top < 1:
+            raise InputError("samples and deep_top must be at least 1, extra and deep samples at least 0")
         self.rules, self.samples, self.extra, self.exact = rules, samples, extra, exact
+        # two fair steps (twostep.TwoStep) for states still tied, when at least deep_unknown cards are unknown
+        # deep_margin < 0: only states still tied after the race; else every state within that many
+        # orders of the best on the first samples, before the race
+        self.deep, self.deep_top, self.deep_unknown = deep, deep_top, deep_unknown
+        self.deep_margin = deep_margin
         self.rng = random.Random(seed)
         self.solver = solver or Solver()
         self.solves = 0
@@ -81,15 +88,52 @@ class SearchPlayer:
         stocks, exact = self._orders(view, gone, self.samples)
         cv.extend(stocks)
         best, n, tied = cv.best_of(states)
+        deep = bool(self.deep) and not exact and any(cv.root_won) \
+            and sum(1 for c in view.stock if c is None) >= self.deep_unknown
+        if deep and self.deep_margin >= 0:
+            near = self._near_best(cv, states, n)
+            if len(near) > 1:
+                tied = self._deep_ties(view, gone, near)
+                best = tied[0]
         if len(tied) > 1 and not exact and self.extra and any(cv.root_won):
             # race the tied states on fresh orders; only they are valued there
             first = len(cv.stocks)
             cv.extend(sample_stocks(view, self.rng, self.extra, self.rules, gone))
             best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
+        if len(tied) > 1 and deep and self.deep_margin < 0:
+            tied = self._deep_ties(view, gone, sorted(tied, key=lambda s: (s.table, s.chain)))
         if len(tied) > 1:
             best = min(tied, key=lambda s: (s.table, s.chain))
         self.solves += cv.solves
         return best, cv
+
+    def _near_best(self, cv: ChainValues, states: list[PreDraw], n: int) -> list[PreDraw]:
+        """States within ``deep_margin`` orders of the best count ``n``, most orders first."""
+        low = n - self.deep_margin
+        live = [i for i in range(len(cv.stocks)) if cv.root_won[i]]
+        got = []
+        for s in states:
+            if s.table == 0:
+                got.append((len(cv.stocks), s))
+                continue
+            k, remaining = 0, len(live)
+            for i in live:
+                remaining -= 1
+                k += cv.won(i, s)
+                if k + remaining < low:
+                    break
+            if k >= low:
+                got.append((k, s))
+        got.sort(key=lambda ks: (-ks[0], ks[1].table, ks[1].chain))
+        return [s for _, s in got]
+
+    def _deep_ties(self, view: Layout, gone: tuple[int, ...], cands: list[PreDraw]) -> list[PreDraw]:
+        """Of the first ``deep_top`` of ``cands`` (most promising first), those with the best two-step value."""
+        cands = cands[: self.deep_top]
+        ts = TwoStep(view, self.rules, gone, self.solver, self.rng, self.deep)
+        best, _ = ts.best_of(cands)
+        self.solves += ts.solves
+        return best
 
 
 def play_search(
@@ -101,6 +145,10 @@ def play_search(
     solver: Optional[Solver] = None,
     played: Iterable[int] = (),
     referee: bool = True,
+    deep: int = 0,
+    deep_top: int = 6,
+    deep_unknown: int = 7,
+    deep_margin: int = -1,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the search player.
 
@@ -114,7 +162,8 @@ def play_search(
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
     solver = solver or Solver()
     t0 = time.perf_counter()
-    player = SearchPlayer(rules, samples, extra, seed, solver)
+    player = SearchPlayer(rules, samples, extra, seed, solver, deep=deep, deep_top=deep_top,
+                          deep_unknown=deep_unknown, deep_margin=deep_margin)
     solves = 0
     known = tuple(played)
     if referee:
