@@ -130,6 +130,22 @@ def summary(path: str, old_csv: str | None = None) -> None:
         print(f"  search player's gap to clairvoyant {pct(c - s)}")
 
 
+def against(path: str, base: str) -> None:
+    """Two search-player runs (e.g. a variant and the player as is) paired on the deals both played."""
+    b = {(r["rules"], r["deal"]): r for r in _rows(base)}
+    rows = [(r, b[(r["rules"], r["deal"])]) for r in _rows(path) if (r["rules"], r["deal"]) in b]
+    for name in sorted({r["rules"] for r, _ in rows}):
+        rs = [(r, o) for r, o in rows if r["rules"] == name]
+        d = np.array([int(r["search_won"]) - int(o["search_won"]) for r, o in rs])
+        m, lo, hi = mean_ci(d)
+        deals = sorted(int(r["deal"]) for r, _ in rs)
+        print(f"{name}: {len(rs)} deals ({deals[0]}..{deals[-1]}): this run {sum(int(r['search_won']) for r, _ in rs)}, "
+              f"base {sum(int(o['search_won']) for _, o in rs)} wins; paired difference {100 * m:+.1f} points "
+              f"({100 * lo:+.1f} to {100 * hi:+.1f}); won only here {int((d > 0).sum())}, only by base "
+              f"{int((d < 0).sum())}; CPU s per deal {np.mean([float(r['search_cpu']) for r, _ in rs]):.2f} / "
+              f"{np.mean([float(o['search_cpu']) for _, o in rs]):.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="easy")
@@ -148,7 +164,12 @@ def main() -> None:
     ap.add_argument("--old-csv", help="take today's player's results from this --old-only CSV (same deals and seeds) "
                                       "instead of playing it here")
     ap.add_argument("--summary", metavar="CSV", help="only print the summary of a finished CSV")
+    ap.add_argument("--against", metavar="CSV", help="with --summary: pair the search player's wins with "
+                                                     "another run's (e.g. --deep against the player as is)")
     a = ap.parse_args()
+    if a.summary and a.against:
+        against(a.summary, a.against)
+        return
     if a.summary:
         summary(a.summary, a.old_csv)
         return

@@ -83,8 +83,8 @@ def test_two_step_value_lies_between_the_fair_and_the_one_step_value(solver):
     assert gap_two < gap_one - 1e-9
 
 
-@pytest.mark.parametrize("rules, number", [(EASY, 2), (CLASSIC, 4)])
-def test_deep_player_lines_agree_until_a_hidden_card_differs(rules, number, solver, monkeypatch):
+@pytest.mark.parametrize("rules, number, margin", [(EASY, 2, -1), (EASY, 2, 1), (CLASSIC, 4, 2)])
+def test_deep_player_lines_agree_until_a_hidden_card_differs(rules, number, margin, solver, monkeypatch):
     """Two real stocks equal in their first k cards: the deep player's lines agree until the
     k+1th draw, and the two-step valuation was used on the way."""
     from tests.test_fair_honesty import _draws_before, reshuffled
@@ -100,9 +100,27 @@ def test_deep_player_lines_agree_until_a_hidden_card_differs(rules, number, solv
     a = layout_from_number(number, rules)
     keep = 3
     b = reshuffled(a, keep, 1)
-    ga = play_search(a, rules, 4, 2, 5, solver, referee=False, deep=3, deep_top=3, deep_unknown=1)
-    gb = play_search(b, rules, 4, 2, 5, solver, referee=False, deep=3, deep_top=3, deep_unknown=1)
+    ga = play_search(a, rules, 4, 2, 5, solver, referee=False, deep=3, deep_top=3, deep_unknown=1,
+                     deep_margin=margin)
+    gb = play_search(b, rules, 4, 2, 5, solver, referee=False, deep=3, deep_top=3, deep_unknown=1,
+                     deep_margin=margin)
     assert calls  # ties were broken by two fair steps
     n = min(_draws_before(ga.moves, keep), _draws_before(gb.moves, keep))
     assert n > keep
     assert ga.moves[:n] == gb.moves[:n]
+
+
+@pytest.mark.parametrize("rules", [EASY, CLASSIC])
+def test_near_best_is_every_state_within_the_margin_most_orders_first(rules, solver):
+    from golfsolve.solitaire.fair import sample_stocks
+
+    view = layout_from_number(8, rules).forget_stock(0)
+    states = predraw_states(view, rules)
+    cv = ChainValues(view, rules, states, solver)
+    cv.extend(sample_stocks(view, random.Random(2), 8, rules))
+    counts = {s.key: sum(cv.won(i, s) for i in range(8)) for s in states}
+    best = max(counts.values())
+    player = SearchPlayer(rules, deep=2, deep_margin=1)
+    near = player._near_best(cv, states, best)
+    assert {s.key for s in near} == {k for k, c in counts.items() if c >= best - 1}
+    assert [counts[s.key] for s in near] == sorted((counts[s.key] for s in near), reverse=True)

@@ -5,7 +5,10 @@ cards may still be in the stock) and the stock cards already turned, nothing els
 picks the pre-draw state (:mod:`golfsolve.solitaire.infoset`) that keeps a win in the
 most sampled stock orders, plays the chain of removes that reaches it, and draws. Ties
 after the first ``samples`` orders are raced on ``extra`` more orders; remaining ties
-go to the state with fewer cards on the table. When few cards are unknown it switches
+go to the state with fewer cards on the table. With ``deep`` (off by default), states
+within ``deep_margin`` orders of the best are first valued two fair steps deep
+(:mod:`golfsolve.solitaire.twostep`) when at least ``deep_unknown`` stock cards are
+unknown, and only the best of them go on to the race. When few cards are unknown it switches
 to the exact expectimax (:func:`~golfsolve.solitaire.expectimax.fair_value`), whose memo
 is kept for the rest of the game; if that ever passes ``EXACT_STATES`` new states, it
 samples for the rest of the game instead.
@@ -38,11 +41,20 @@ EXACT_STATES = 40_000
 
 
 class SearchPlayer:
-    """A fair player's memory across the decisions of one game (reused work lives here)."""
+    """A fair player's memory across the decisions of one game (reused work lives here).
+
+    Two fair steps (off when ``deep`` is 0): with at least ``deep_unknown`` unknown stock
+    cards (and at most ``deep_max_unknown``: the openings, where it costs most), the states
+    within ``deep_margin`` orders of the best on the first ``samples``
+    orders (at most ``deep_top`` of them, most orders first) are valued by
+    :class:`~golfsolve.solitaire.twostep.TwoStep` with ``deep`` orders per rank of the
+    next card; only the best of them are raced. A negative ``deep_margin`` values only the
+    states still tied after the race instead.
+    """
 
     def __init__(self, rules: Rules, samples: int = 16, extra: int = 16, seed: int | str = 0,
                  solver: Optional[Solver] = None, exact: bool = True, deep: int = 0, deep_top: int = 6,
-                 deep_unknown: int = 7, deep_margin: int = -1) -> None:
+                 deep_unknown: int = 7, deep_margin: int = -1, deep_max_unknown: int = 52) -> None:
         if samples < 1 or extra < 0 or deep < 0 or deep_top < 1:
             raise InputError("samples and deep_top must be at least 1, extra and deep samples at least 0")
         self.rules, self.samples, self.extra, self.exact = rules, samples, extra, exact
@@ -50,7 +62,7 @@ class SearchPlayer:
         # deep_margin < 0: only states still tied after the race; else every state within that many
         # orders of the best on the first samples, before the race
         self.deep, self.deep_top, self.deep_unknown = deep, deep_top, deep_unknown
-        self.deep_margin = deep_margin
+        self.deep_margin, self.deep_max_unknown = deep_margin, deep_max_unknown
         self.rng = random.Random(seed)
         self.solver = solver or Solver()
         self.solves = 0
@@ -88,8 +100,9 @@ class SearchPlayer:
         stocks, exact = self._orders(view, gone, self.samples)
         cv.extend(stocks)
         best, n, tied = cv.best_of(states)
+        unknown = sum(1 for c in view.stock if c is None)
         deep = bool(self.deep) and not exact and any(cv.root_won) \
-            and sum(1 for c in view.stock if c is None) >= self.deep_unknown
+            and self.deep_unknown <= unknown <= self.deep_max_unknown
         if deep and self.deep_margin >= 0:
             near = self._near_best(cv, states, n)
             if len(near) > 1:
@@ -149,6 +162,7 @@ def play_search(
     deep_top: int = 6,
     deep_unknown: int = 7,
     deep_margin: int = -1,
+    deep_max_unknown: int = 52,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the search player.
 
@@ -156,6 +170,7 @@ def play_search(
     ``referee`` the deal is first solved with its real stock; an unwinnable deal is not
     played out (the player's line is a line of the real deal, so it cannot win), and a
     game is stopped as lost at the first decision where the real position is lost.
+    ``deep``, ``deep_top``, ``deep_unknown``, ``deep_margin``, ``deep_max_unknown``: see :class:`SearchPlayer`.
     """
     rules = rules or layout.rules or EASY
     if not layout.stock_known:
@@ -163,7 +178,8 @@ def play_search(
     solver = solver or Solver()
     t0 = time.perf_counter()
     player = SearchPlayer(rules, samples, extra, seed, solver, deep=deep, deep_top=deep_top,
-                          deep_unknown=deep_unknown, deep_margin=deep_margin)
+                          deep_unknown=deep_unknown, deep_margin=deep_margin,
+                          deep_max_unknown=deep_max_unknown)
     solves = 0
     known = tuple(played)
     if referee:
