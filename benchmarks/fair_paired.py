@@ -69,8 +69,7 @@ def run_old(rules_name: str, start: int, count: int, out: str, old_samples: int)
 
 
 def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: int, old_samples: int,
-        old_csv: str | None = None, **player: int) -> None:
-    """Both players on each deal not yet in ``out``; ``player`` holds more search-player knobs (``deep``, ...)."""
+        old_csv: str | None = None) -> None:
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
     solver = Solver()
@@ -79,7 +78,7 @@ def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: 
         lay = layout_from_number(n, rules, letter)
         seed = f"0-{rules_name}-{n}"
         t0 = time.process_time()
-        g = play_search(lay, rules, samples, extra, seed, solver, **player)
+        g = play_search(lay, rules, samples, extra, seed, solver)
         t1 = time.process_time()
         if old_csv:
             old_won, old_cpu = "", ""  # today's player is in its own CSV (an --old-only run), joined by the summary
@@ -130,22 +129,6 @@ def summary(path: str, old_csv: str | None = None) -> None:
         print(f"  search player's gap to clairvoyant {pct(c - s)}")
 
 
-def against(path: str, base: str) -> None:
-    """Two search-player runs (e.g. a variant and the player as is) paired on the deals both played."""
-    b = {(r["rules"], r["deal"]): r for r in _rows(base)}
-    rows = [(r, b[(r["rules"], r["deal"])]) for r in _rows(path) if (r["rules"], r["deal"]) in b]
-    for name in sorted({r["rules"] for r, _ in rows}):
-        rs = [(r, o) for r, o in rows if r["rules"] == name]
-        d = np.array([int(r["search_won"]) - int(o["search_won"]) for r, o in rs])
-        m, lo, hi = mean_ci(d)
-        deals = sorted(int(r["deal"]) for r, _ in rs)
-        print(f"{name}: {len(rs)} deals ({deals[0]}..{deals[-1]}): this run {sum(int(r['search_won']) for r, _ in rs)}, "
-              f"base {sum(int(o['search_won']) for _, o in rs)} wins; paired difference {100 * m:+.1f} points "
-              f"({100 * lo:+.1f} to {100 * hi:+.1f}); won only here {int((d > 0).sum())}, only by base "
-              f"{int((d < 0).sum())}; CPU s per deal {np.mean([float(r['search_cpu']) for r, _ in rs]):.2f} / "
-              f"{np.mean([float(o['search_cpu']) for _, o in rs]):.2f}")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="easy")
@@ -153,23 +136,13 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--samples", type=int, default=16, help="search player: orders per decision")
     ap.add_argument("--extra", type=int, default=16, help="search player: orders to race tied states on")
-    ap.add_argument("--deep", type=int, default=0,
-                    help="search player: continuation orders per rank for two fair steps on ties (0: off)")
-    ap.add_argument("--deep-top", type=int, default=6, help="search player: tied states valued two steps deep")
-    ap.add_argument("--deep-unknown", type=int, default=7,
-                    help="search player: two steps only with at least this many unknown stock cards")
     ap.add_argument("--old-samples", type=int, default=16, help="today's player: orders per decision")
     ap.add_argument("--out", default="results/paired.csv")
     ap.add_argument("--old-only", action="store_true", help="play only today's player, rows for --old-csv")
     ap.add_argument("--old-csv", help="take today's player's results from this --old-only CSV (same deals and seeds) "
                                       "instead of playing it here")
     ap.add_argument("--summary", metavar="CSV", help="only print the summary of a finished CSV")
-    ap.add_argument("--against", metavar="CSV", help="with --summary: pair the search player's wins with "
-                                                     "another run's (e.g. --deep against the player as is)")
     a = ap.parse_args()
-    if a.summary and a.against:
-        against(a.summary, a.against)
-        return
     if a.summary:
         summary(a.summary, a.old_csv)
         return
@@ -177,8 +150,7 @@ def main() -> None:
     if a.old_only:
         run_old(a.rules, a.start, a.count, a.out, a.old_samples)
         return
-    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples, a.old_csv,
-        deep=a.deep, deep_top=a.deep_top, deep_unknown=a.deep_unknown)
+    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples, a.old_csv)
     summary(a.out, a.old_csv)
 
 

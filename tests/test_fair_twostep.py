@@ -109,18 +109,3 @@ def test_deep_player_lines_agree_until_a_hidden_card_differs(rules, number, marg
     assert n > keep
     assert ga.moves[:n] == gb.moves[:n]
 
-
-@pytest.mark.parametrize("rules", [EASY, CLASSIC])
-def test_near_best_is_every_state_within_the_margin_most_orders_first(rules, solver):
-    from golfsolve.solitaire.fair import sample_stocks
-
-    view = layout_from_number(8, rules).forget_stock(0)
-    states = predraw_states(view, rules)
-    cv = ChainValues(view, rules, states, solver)
-    cv.extend(sample_stocks(view, random.Random(2), 8, rules))
-    counts = {s.key: sum(cv.won(i, s) for i in range(8)) for s in states}
-    best = max(counts.values())
-    player = SearchPlayer(rules, deep=2, deep_margin=1)
-    near = player._near_best(cv, states, best)
-    assert {s.key for s in near} == {k for k, c in counts.items() if c >= best - 1}
-    assert [counts[s.key] for s in near] == sorted((counts[s.key] for s in near), reverse=True)

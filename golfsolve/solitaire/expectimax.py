@@ -164,4 +164,91 @@ def clairvoyant_value(
     return ExactValue(won / n, tuple(vals), n)
 
 
-__all__ = ["fair_value", "clairvoyant_value", "ExactValue", "TooLargeError"]
+class CompiledExpectimax:
+    """:func:`fair_value` by the compiled kernel (:mod:`golfsolve.solitaire.exactkernel`).
+
+    One object serves the decisions of one game: its memo (a hash table of ``capacity``
+    slots, at most half of them filled) is kept while each new position's columns are
+    prefixes of the first one's and its stock a suffix of the first one's stock (a game only
+    shortens both); another position starts it afresh, as does a call that could overfill
+    it. Positions the kernel cannot pack (more than 7 columns, a column over 7 cards, a
+    stock over 31) raise :class:`TooLargeError`, as does a call past ``max_states`` new states.
+    """
+
+    def __init__(self, rules: Rules, capacity: int = 1 << 22) -> None:
+        import numpy as np
+
+        self.rules = rules
+        self._np = np
+        self.keys = np.full(capacity, -1, dtype=np.int64)
+        self.vals = np.zeros(capacity, dtype=np.float64)
+        self.fits = rules.fits_table()
+        self.stored = 0
+        self._cols: Optional[tuple] = None  # the column ranks and stock the memo's keys refer to
+        self._stock: tuple = ()
+
+    def clear(self) -> None:
+        """Forget every memoised state."""
+        self.keys.fill(-1)
+        self.stored = 0
+        self._cols = None
+
+    def fair_value(self, layout: Layout, played: Iterable[int] = (), max_states: int = 2_000_000) -> ExactValue:
+        """The same answer as :func:`fair_value` for ``layout`` (the rules of this object)."""
+        from . import exactkernel as K
+
+        np = self._np
+        rules = self.rules
+        _, pool_cards = unknown_pool(layout, rules, played)
+        cols = tuple(tuple(rank_of(c) for c in col) for col in layout.columns)
+        stock = tuple(-1 if c is None else rank_of(c) for c in layout.stock)
+        if (len(cols) > K.MAX_COLS or any(len(c) > K.MAX_HEIGHT for c in cols) or len(stock) > K.MAX_STOCK):
+            raise TooLargeError("the position is too large for the compiled exact fair value")
+        if not self._reusable(cols, stock) or self.stored + max_states > self.keys.shape[0] // 2:
+            self.clear()
+        if self._cols is None:
+            self._cols, self._stock = cols, stock
+        base_cols, base_stock = self._cols, self._stock
+        arr = np.zeros((K.MAX_COLS, K.MAX_HEIGHT), dtype=np.int64)
+        for i, c in enumerate(base_cols):
+            arr[i, :len(c)] = c
+        lens = np.zeros(K.MAX_COLS, dtype=np.int64)
+        for i, c in enumerate(cols):
+            lens[i] = len(c)
+        st = np.array(base_stock, dtype=np.int64)
+        si = len(base_stock) - len(stock)
+        pool = np.zeros(K.N_POOL, dtype=np.int64)
+        for c in pool_cards:
+            pool[rank_of(c)] += 1
+        ptotal = int(pool.sum())
+        table = layout.tableau_count
+        meta = np.array([self.stored, self.stored + max_states, 0], dtype=np.int64)
+        args = (self.fits, rules.draw_any_time, self.keys, self.vals, meta)
+        start = self.stored
+        out = []
+        for m in _legal_moves(layout, rules):
+            if m == MOVE_DRAW:
+                v = K.draw_value(arr, lens, table, st, si, pool, ptotal, *args)
+            else:
+                i = int(m) - 1
+                h = lens[i]
+                lens[i] = h - 1
+                v = K.state_value(arr, lens, table - 1, arr[i, h - 1], st, si, pool, ptotal, *args)
+                lens[i] = h
+            self.stored = int(meta[0])
+            if meta[2]:
+                raise TooLargeError(f"more than {max_states:,} states: too large for the exact fair value")
+            out.append((m, v))
+        out.sort(key=lambda mv: (-mv[1], mv[0] == MOVE_DRAW, mv[0]))
+        overall = 1.0 if table == 0 else (out[0][1] if out else 0.0)
+        return ExactValue(overall, tuple(out), self.stored - start)
+
+    def _reusable(self, cols: tuple, stock: tuple) -> bool:
+        if self._cols is None or len(cols) != len(self._cols) or len(stock) > len(self._stock):
+            return False
+        if stock != self._stock[len(self._stock) - len(stock):]:
+            return False
+        return all(c == b[:len(c)] for c, b in zip(cols, self._cols))
+
+
+__all__ = ["fair_value", "clairvoyant_value", "ExactValue", "TooLargeError", "CompiledExpectimax"]

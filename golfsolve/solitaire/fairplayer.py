@@ -26,7 +26,7 @@ from typing import Iterable, Optional
 
 from ..errors import InputError
 from .engine import Game
-from .expectimax import TooLargeError, fair_value
+from .expectimax import CompiledExpectimax, TooLargeError, fair_value
 from .fair import FairGame, _fill, arrangements, sample_stocks, unknown_pool
 from .infoset import ChainValues, PreDraw, predraw_states
 from .layout import Layout
@@ -53,14 +53,23 @@ class SearchPlayer:
     """
 
     def __init__(self, rules: Rules, samples: int = 16, extra: int = 16, seed: int | str = 0,
-                 solver: Optional[Solver] = None, exact: bool = True, deep: int = 0, deep_top: int = 6,
-                 deep_unknown: int = 7, deep_margin: int = -1, deep_max_unknown: int = 52) -> None:
-        if samples < 1 or extra < 0 or deep < 0 or deep_top < 1:
-            raise InputError("samples and deep_top must be at least 1, extra and deep samples at least 0")
+                 solver: Optional[Solver] = None, exact: bool = True, race_budget: int = 0,
+                 race_batch: int = 16, race_slack: int = 2, race_z: float = 1.5,
+                 race_width: int = 6, exact_unknown: int = EXACT_UNKNOWN, exact_states: int = EXACT_STATES,
+                 compiled_exact: bool = False, deep: int = 0, deep_top: int = 6, deep_unknown: int = 7,
+                 deep_margin: int = -1, deep_max_unknown: int = 52) -> None:
+        if samples < 1 or extra < 0:
+            raise InputError("samples must be at least 1 and extra samples at least 0")
+        if race_budget and (race_batch < 1 or race_slack < 0 or race_width < 2):
+            raise InputError("race batch must be at least 1, slack at least 0 and width at least 2")
+        if deep < 0 or deep_top < 1:
+            raise InputError("deep samples must be at least 0 and deep_top at least 1")
         self.rules, self.samples, self.extra, self.exact = rules, samples, extra, exact
-        # two fair steps (twostep.TwoStep) for states still tied, when at least deep_unknown cards are unknown
-        # deep_margin < 0: only states still tied after the race; else every state within that many
-        # orders of the best on the first samples, before the race
+        self.race_budget, self.race_batch, self.race_slack = race_budget, race_batch, race_slack
+        self.race_z, self.race_width = race_z, race_width
+        self.exact_unknown, self.exact_states, self.compiled_exact = exact_unknown, exact_states, compiled_exact
+        self._compiled: Optional[CompiledExpectimax] = None
+        self._exact_failed_at = 0  # compiled: the unknown count where the state cap was last hit
         self.deep, self.deep_top, self.deep_unknown = deep, deep_top, deep_unknown
         self.deep_margin, self.deep_max_unknown = deep_margin, deep_max_unknown
         self.rng = random.Random(seed)
@@ -80,10 +89,12 @@ class SearchPlayer:
         if not self.exact or self._exact_failed:
             return None
         unknown = sum(1 for c in view.stock if c is None)
-        if unknown > EXACT_UNKNOWN:
+        if unknown > self.exact_unknown:
             return None
+        if self.compiled_exact:
+            return self._compiled_move(view, gone, unknown)
         try:
-            ev = fair_value(view, self.rules, gone, max_states=EXACT_STATES, memo=self.exact_memo)
+            ev = fair_value(view, self.rules, gone, max_states=self.exact_states, memo=self.exact_memo)
         except TooLargeError:
             # not tried again in this game: the next decision would pay nearly the same again
             self._exact_failed = True
@@ -93,18 +104,39 @@ class SearchPlayer:
             return None
         return ev.moves[0]
 
+    def _compiled_move(self, view: Layout, gone: tuple[int, ...], unknown: int) -> Optional[tuple[str, float]]:
+        # a cap hit with k unknown cards is tried again two draws later, not at once: the
+        # next decision would pay nearly the same again, but two cards fewer is far smaller
+        if self._exact_failed_at and unknown > self._exact_failed_at - 2:
+            return None
+        if self._compiled is None:
+            cap = 1 << max(20, (4 * self.exact_states - 1).bit_length())
+            self._compiled = CompiledExpectimax(self.rules, capacity=cap)
+        try:
+            ev = self._compiled.fair_value(view, gone, max_states=self.exact_states)
+        except TooLargeError:
+            self._exact_failed_at = unknown
+            self._compiled.clear()
+            return None
+        return ev.moves[0] if ev.moves else None
+
     def choose(self, view: Layout, gone: tuple[int, ...]) -> tuple[PreDraw, ChainValues]:
         """The pre-draw state to play to (then draw), and the values it was chosen on."""
         states = predraw_states(view, self.rules)
         cv = ChainValues(view, self.rules, states, self.solver)
         stocks, exact = self._orders(view, gone, self.samples)
         cv.extend(stocks)
+        if self.race_budget > len(cv.stocks) and not exact and any(cv.root_won):
+            best = self._race(cv, states, view, gone)
+            self.solves += cv.solves
+            return best, cv
         best, n, tied = cv.best_of(states)
         unknown = sum(1 for c in view.stock if c is None)
         deep = bool(self.deep) and not exact and any(cv.root_won) \
             and self.deep_unknown <= unknown <= self.deep_max_unknown
         if deep and self.deep_margin >= 0:
-            near = self._near_best(cv, states, n)
+            counts = cv.counts_near(states, slack=self.deep_margin)
+            near = sorted(counts, key=lambda s: (-counts[s], s.table, s.chain))
             if len(near) > 1:
                 tied = self._deep_ties(view, gone, near)
                 best = tied[0]
@@ -120,26 +152,6 @@ class SearchPlayer:
         self.solves += cv.solves
         return best, cv
 
-    def _near_best(self, cv: ChainValues, states: list[PreDraw], n: int) -> list[PreDraw]:
-        """States within ``deep_margin`` orders of the best count ``n``, most orders first."""
-        low = n - self.deep_margin
-        live = [i for i in range(len(cv.stocks)) if cv.root_won[i]]
-        got = []
-        for s in states:
-            if s.table == 0:
-                got.append((len(cv.stocks), s))
-                continue
-            k, remaining = 0, len(live)
-            for i in live:
-                remaining -= 1
-                k += cv.won(i, s)
-                if k + remaining < low:
-                    break
-            if k >= low:
-                got.append((k, s))
-        got.sort(key=lambda ks: (-ks[0], ks[1].table, ks[1].chain))
-        return [s for _, s in got]
-
     def _deep_ties(self, view: Layout, gone: tuple[int, ...], cands: list[PreDraw]) -> list[PreDraw]:
         """Of the first ``deep_top`` of ``cands`` (most promising first), those with the best two-step value."""
         cands = cands[: self.deep_top]
@@ -147,6 +159,40 @@ class SearchPlayer:
         best, _ = ts.best_of(cands)
         self.solves += ts.solves
         return best
+
+    def _race(self, cv: ChainValues, states: list[PreDraw], view: Layout, gone: tuple[int, ...]) -> PreDraw:
+        """A budgeted race: the states near the best get more orders until one leads clearly.
+
+        Contenders are the states within ``race_slack`` orders of the best on the first
+        orders (at most ``race_width`` of them, one per table: states with the same table
+        have the same value on every order). Each round adds ``race_batch`` common orders,
+        valued for the contenders only, and drops a state when the leader beats it by
+        more than ``race_z`` standard errors of the paired difference (orders where
+        exactly one of the two wins), until one is left or ``race_budget`` orders are used.
+        """
+        near = cv.counts_near(states, slack=self.race_slack)
+        reps: dict[tuple, PreDraw] = {}
+        for s in sorted(near, key=lambda s: (-near[s], s.table, s.chain)):
+            reps.setdefault(s.key[0], s)
+        cont = list(reps.values())[: self.race_width]
+        if len(cont) == 1:
+            return cont[0]
+        wins = {s.key[0]: [cv.won(i, s) for i in range(len(cv.stocks))] for s in cont}
+        while len(cont) > 1 and len(cv.stocks) < self.race_budget:
+            first = len(cv.stocks)
+            cv.extend(sample_stocks(view, self.rng, min(self.race_batch, self.race_budget - first),
+                                    self.rules, gone))
+            for s in cont:
+                wins[s.key[0]].extend(cv.won(i, s) for i in range(first, len(cv.stocks)))
+            lead = max(cont, key=lambda s: (sum(wins[s.key[0]]), -s.table))
+            lw = wins[lead.key[0]]
+            kept = []
+            for s in cont:
+                d = [a - b for a, b in zip(lw, wins[s.key[0]])]
+                if s is lead or sum(d) <= self.race_z * sum(x * x for x in d) ** 0.5:
+                    kept.append(s)
+            cont = kept
+        return min(cont, key=lambda s: (-sum(wins[s.key[0]]), s.table, s.chain))
 
 
 def play_search(
@@ -158,11 +204,7 @@ def play_search(
     solver: Optional[Solver] = None,
     played: Iterable[int] = (),
     referee: bool = True,
-    deep: int = 0,
-    deep_top: int = 6,
-    deep_unknown: int = 7,
-    deep_margin: int = -1,
-    deep_max_unknown: int = 52,
+    **knobs,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the search player.
 
@@ -170,16 +212,15 @@ def play_search(
     ``referee`` the deal is first solved with its real stock; an unwinnable deal is not
     played out (the player's line is a line of the real deal, so it cannot win), and a
     game is stopped as lost at the first decision where the real position is lost.
-    ``deep``, ``deep_top``, ``deep_unknown``, ``deep_margin``, ``deep_max_unknown``: see :class:`SearchPlayer`.
+    ``knobs`` are further :class:`SearchPlayer` settings (the race, the exact endgame, two
+    fair steps).
     """
     rules = rules or layout.rules or EASY
     if not layout.stock_known:
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
     solver = solver or Solver()
     t0 = time.perf_counter()
-    player = SearchPlayer(rules, samples, extra, seed, solver, deep=deep, deep_top=deep_top,
-                          deep_unknown=deep_unknown, deep_margin=deep_margin,
-                          deep_max_unknown=deep_max_unknown)
+    player = SearchPlayer(rules, samples, extra, seed, solver, **knobs)
     solves = 0
     known = tuple(played)
     if referee:

@@ -200,5 +200,34 @@ class ChainValues:
                 tied.append(s)
         return best, max(best_n, 0), tied
 
+    def counts_near(self, states: Sequence[PreDraw], idx: Optional[Sequence[int]] = None,
+                    slack: int = 0) -> dict[PreDraw, int]:
+        """Exact counts over samples ``idx`` of every state within ``slack`` of the best one.
+
+        Branch and bound as :meth:`best_of`, but a state is dropped only when it cannot come
+        within ``slack`` of the best count so far, so the contenders of a race are known
+        exactly; states missing from the answer are more than ``slack`` below the best.
+        """
+        idx = list(range(len(self.stocks))) if idx is None else list(idx)
+        live = [i for i in idx if self.root_won[i]]
+        order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
+        best_n = -1
+        out: dict[PreDraw, int] = {}
+        for s in order:
+            if s.table == 0:
+                n = len(idx)
+            else:
+                n, remaining = 0, len(live)
+                for i in live:
+                    remaining -= 1
+                    n += self.won(i, s)
+                    if n + remaining < best_n - slack:
+                        break
+                if n + remaining < best_n - slack:
+                    continue
+            out[s] = n
+            best_n = max(best_n, n)
+        return {s: n for s, n in out.items() if n >= best_n - slack}
+
 
 __all__ = ["PreDraw", "predraw_states", "ChainValues"]

@@ -1,0 +1,106 @@
+"""Screen a variant of the search fair player against the search player's recorded games.
+
+    nice -n 10 python benchmarks/fair_screen.py --rules easy --start 0 --count 300 \
+        --base /work/scratch/fair-results/paired-easy.csv --player '{"race_budget": 64}' --out results/screen.csv
+    python benchmarks/fair_screen.py --summary results/screen.csv
+
+The search player is deterministic per deal and seed (``f"0-{rules}-{n}"``, as
+``fair_paired.py`` plays it), so only the variant is played here, with the same seeds,
+and compared deal by deal with the base CSV's ``search_won`` column (paired difference,
+normal interval on the per-deal differences). ``--player`` is a JSON object of keyword
+arguments for :func:`~golfsolve.solitaire.fairplayer.play_search`. One CSV row per deal,
+appended as it finishes: a rerun resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import time
+
+import numpy as np
+
+from golfsolve.intervals import mean_ci, wilson
+from golfsolve.solitaire.fairplayer import play_search
+from golfsolve.solitaire.layout import layout_from_number
+from golfsolve.solitaire.rules import get_rules
+from golfsolve.solitaire.solver import Solver
+
+FIELDS = ["rules", "deal", "clairvoyant_won", "base_won", "new_won", "base_cpu", "new_cpu", "solves", "player"]
+
+
+def _rows(path: str) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def run(rules_name: str, start: int, count: int, base: str, player: str, out: str) -> None:
+    rules = get_rules(rules_name)
+    letter = "C" if rules_name == "classic" else "E"
+    kw = json.loads(player)
+    solver = Solver()
+    base_rows = {int(r["deal"]): r for r in _rows(base) if r["rules"] == rules_name}
+    done = {int(r["deal"]) for r in _rows(out)}
+    new_file = not os.path.exists(out)
+    with open(out, "a", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        if new_file:
+            w.writeheader()
+        for n in range(start, start + count):
+            if n in done or n not in base_rows:
+                continue
+            b = base_rows[n]
+            lay = layout_from_number(n, rules, letter)
+            t0 = time.process_time()
+            g = play_search(lay, rules, seed=f"0-{rules_name}-{n}", solver=solver, **kw)
+            cpu = time.process_time() - t0
+            assert int(g.clairvoyant_won) == int(b["clairvoyant_won"]), n
+            w.writerow({"rules": rules_name, "deal": n, "clairvoyant_won": int(g.clairvoyant_won),
+                        "base_won": b["search_won"], "new_won": int(g.won), "base_cpu": b["search_cpu"],
+                        "new_cpu": round(cpu, 3), "solves": g.solves, "player": player})
+            f.flush()
+
+
+def summary(path: str) -> None:
+    rows = _rows(path)
+    for name in sorted({r["rules"] for r in rows}):
+        rs = [r for r in rows if r["rules"] == name]
+        n = len(rs)
+        deals = sorted(int(r["deal"]) for r in rs)
+        new = sum(int(r["new_won"]) for r in rs)
+        base = sum(int(r["base_won"]) for r in rs)
+        d = np.array([int(r["new_won"]) - int(r["base_won"]) for r in rs])
+        m, lo, hi = mean_ci(d)
+        p, plo, phi = wilson(new, n)
+        print(f"{name}: {n} deals ({deals[0]}..{deals[-1]}), player {rs[0]['player']}")
+        print(f"  new {new} ({100 * p:.1f}% [{100 * plo:.1f}, {100 * phi:.1f}])  base {base}  "
+              f"paired {100 * m:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]  "
+              f"only new {int((d > 0).sum())}, only base {int((d < 0).sum())}")
+        print(f"  CPU s per deal: new {np.mean([float(r['new_cpu']) for r in rs]):.3f}, "
+              f"base {np.mean([float(r['base_cpu']) for r in rs]):.3f} (base measured in its own run)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rules", default="easy")
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--base", help="a fair_paired.py CSV with the search player's games (search_won)")
+    ap.add_argument("--player", default="{}", help="play_search keyword arguments, as JSON")
+    ap.add_argument("--out", default="results/screen.csv")
+    ap.add_argument("--summary", metavar="CSV")
+    a = ap.parse_args()
+    if a.summary:
+        summary(a.summary)
+        return
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+    run(a.rules, a.start, a.count, a.base, a.player, a.out)
+    summary(a.out)
+
+
+if __name__ == "__main__":
+    main()

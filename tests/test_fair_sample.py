@@ -1,0 +1,132 @@
+"""The search fair player's budgeted race and its compiled exact endgame.
+
+The compiled expectimax must give the numbers of the pure-Python one (same positions, same
+move values), keep them when its memo is reused across the decisions of a game, and stop at
+its state cap. The race and the compiled endgame are fair play: two real stocks equal in
+their first cards get the same choices until a hidden card differs.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golfsolve.errors import InputError
+from golfsolve.solitaire.engine import Game
+from golfsolve.solitaire.expectimax import CompiledExpectimax, TooLargeError, fair_value
+from golfsolve.solitaire.fairplayer import SearchPlayer, play_search
+from golfsolve.solitaire.infoset import ChainValues, predraw_states
+from golfsolve.solitaire.fair import sample_stocks
+from golfsolve.solitaire.layout import layout_from_number
+from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.solver import Solver
+from test_fair import AGREE, DIFFER, ENDGAME, endgame
+from test_fair_honesty import _draws_before, reshuffled
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+def views_along_a_line(number: int, rules, letter: str, solver: Solver, stock_left: int):
+    """Views (stock forgotten, played cards known) along the solver's winning line from
+    ``stock_left`` stock cards on: the positions a fair player meets late in a game."""
+    lay = layout_from_number(number, rules, letter)
+    sol = solver.solve(lay, rules)
+    game = Game(lay, rules)
+    out = []
+    for m in sol.moves if sol.outcome == "won" else []:
+        lay_now = game.to_layout()
+        if len(lay_now.stock) <= stock_left and lay_now.tableau_count:
+            out.append((lay_now.forget_stock(0), tuple(game.pile[:-1])))
+        assert game.play(m).ok
+    return out
+
+
+@pytest.mark.parametrize("text,rules", [(ENDGAME, EASY), (DIFFER, CLASSIC), (AGREE, CLASSIC), (ENDGAME, CLASSIC)])
+def test_compiled_expectimax_equals_the_python_one_on_the_test_endgames(text, rules):
+    lay, played = endgame(text)
+    pos = lay.forget_stock(0)
+    want = fair_value(pos, rules, played)
+    got = CompiledExpectimax(rules, capacity=1 << 16).fair_value(pos, played, max_states=20_000)
+    assert got.value == want.value and got.moves == want.moves
+    # the known stock too (nothing hidden): both then play the one order
+    assert CompiledExpectimax(rules, 1 << 16).fair_value(lay, played, 20_000).moves == fair_value(lay, rules,
+                                                                                                 played).moves
+
+
+@pytest.mark.parametrize("rules,letter", [(EASY, "E"), (CLASSIC, "C")])
+def test_compiled_expectimax_equals_the_python_one_along_games_with_its_memo_kept(rules, letter, solver):
+    """Positions with up to 5 unknown stock cards along winning lines of several deals, valued
+    by one compiled object per game (its memo reused) and afresh by the Python one."""
+    compared = 0
+    for number in range(6):
+        cx = CompiledExpectimax(rules, capacity=1 << 18)
+        for view, gone in views_along_a_line(number, rules, letter, solver, 5):
+            want = fair_value(view, rules, gone)
+            got = cx.fair_value(view, gone, max_states=100_000)
+            assert [m for m, _ in got.moves] == [m for m, _ in want.moves]
+            assert [v for _, v in got.moves] == pytest.approx([v for _, v in want.moves], abs=1e-12)
+            assert got.value == pytest.approx(want.value, abs=1e-12)
+            compared += 1
+    assert compared >= 10
+
+
+def test_compiled_expectimax_stops_at_its_state_cap_and_starts_afresh():
+    lay, played = endgame(ENDGAME)
+    pos = lay.forget_stock(0)
+    cx = CompiledExpectimax(EASY, capacity=1 << 16)
+    with pytest.raises(TooLargeError):
+        cx.fair_value(pos, played, max_states=5)
+    cx.clear()
+    assert cx.fair_value(pos, played, max_states=20_000).value == pytest.approx(2 / 3)
+    # a position that is not a continuation of the memo's game is valued afresh, not from stale keys
+    other, played2 = endgame(DIFFER)
+    cx2 = CompiledExpectimax(CLASSIC, capacity=1 << 16)
+    first = cx2.fair_value(other.forget_stock(0), played2, 20_000)
+    assert cx2.fair_value(other.forget_stock(0), played2, 20_000).states == 0  # all memoised
+    again = cx2.fair_value(endgame(AGREE)[0].forget_stock(0), endgame(AGREE)[1], 20_000)
+    assert first.value == 1.0 and again.value == fair_value(endgame(AGREE)[0].forget_stock(0), CLASSIC,
+                                                            endgame(AGREE)[1]).value
+
+
+def test_counts_near_gives_exact_counts_of_the_contenders(solver):
+    view = layout_from_number(3, EASY, "E").forget_stock(0)
+    states = predraw_states(view, EASY)
+    cv = ChainValues(view, EASY, states, solver)
+    cv.extend(sample_stocks(view, random.Random(1), 10, EASY))
+    full = {s: sum(cv.won(i, s) for i in range(10)) for s in states}
+    best = max(full.values())
+    for slack in (0, 1, 3):
+        near = cv.counts_near(states, slack=slack)
+        assert near == {s: n for s, n in full.items() if n >= best - slack}
+
+
+def test_race_knobs_are_checked():
+    with pytest.raises(InputError):
+        SearchPlayer(EASY, race_budget=32, race_batch=0)
+
+
+@pytest.mark.parametrize("knobs", [{"race_budget": 12, "race_batch": 4},
+                                   {"compiled_exact": True, "exact_unknown": 8, "exact_states": 200_000}])
+def test_race_and_compiled_endgame_choose_the_same_until_a_hidden_card_differs(knobs, solver):
+    a = layout_from_number(2, EASY)
+    keep = 9 if knobs.get("compiled_exact") else 3  # the compiled endgame starts with 8 unknown cards
+    b = reshuffled(a, keep, 1)
+    ga = play_search(a, EASY, 4, 2, 5, solver, referee=False, **knobs)
+    gb = play_search(b, EASY, 4, 2, 5, solver, referee=False, **knobs)
+    n = min(_draws_before(ga.moves, keep), _draws_before(gb.moves, keep))
+    assert n > keep
+    assert ga.moves[:n] == gb.moves[:n]
+    assert ga.moves != gb.moves or ga.won == gb.won
+
+
+def test_compiled_endgame_plays_the_python_endgame_moves(solver):
+    """With the same threshold and a cap neither reaches, both exact endgames play the same game."""
+    for number in (0, 4):
+        lay = layout_from_number(number, EASY, "E")
+        py = play_search(lay, EASY, 4, 2, 3, solver, referee=False, exact_states=10**6)
+        nb = play_search(lay, EASY, 4, 2, 3, solver, referee=False, exact_states=10**6, compiled_exact=True)
+        assert py.moves == nb.moves and py.won == nb.won
