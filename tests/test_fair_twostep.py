@@ -8,28 +8,15 @@ from itertools import permutations
 import pytest
 
 from golfsolve.cards import rank_of
-
 from golfsolve.solitaire.expectimax import fair_value
 from golfsolve.solitaire.fair import unknown_pool
 from golfsolve.solitaire.fairplayer import SearchPlayer, play_search
 from golfsolve.solitaire.infoset import ChainValues, predraw_states
-from golfsolve.solitaire.layout import Layout, layout_from_number, parse_layout_text
+from golfsolve.solitaire.layout import Layout, layout_from_number
 from golfsolve.solitaire.rules import CLASSIC, EASY
 from golfsolve.solitaire.solver import Solver
 from golfsolve.solitaire.twostep import TwoStep, next_rank_draws
-
-# Easy: deal 111 after a winning line down to 8 table cards and 6 stock cards (tests/test_fair.py).
-ENDGAME = """rules: easy
-discard: JC
-stock: 3S JH TD QD 5S JS
-1: KH 9C
-2:
-3:
-4: 7H QH QS
-5: TS
-6: 6S
-7: 4C
-"""
+from tests.test_fair import ENDGAME, endgame  # Easy, deal 111 down to 8 table and 6 stock cards
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +43,8 @@ def test_next_rank_draws_are_the_rank_shares_of_the_unseen_cards():
 def test_two_step_value_lies_between_the_fair_and_the_one_step_value(solver):
     """Exact over every order: fair value <= two-step value <= one-step (blind-draw) value for each
     pre-draw state of a small endgame, and the two-step value is strictly closer somewhere."""
-    lay = parse_layout_text(ENDGAME)
+    lay, played = endgame(ENDGAME)
     stock = set(lay.stock)
-    played = [c for c in lay.unseen_cards(0) if c not in stock]
     view = lay.forget_stock(0)
     states = predraw_states(view, EASY)
     assert len(states) > 3

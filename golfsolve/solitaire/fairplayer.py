@@ -49,7 +49,8 @@ class SearchPlayer:
     orders (at most ``deep_top`` of them, most orders first) are valued by
     :class:`~golfsolve.solitaire.twostep.TwoStep` with ``deep`` orders per rank of the
     next card; only the best of them are raced. A negative ``deep_margin`` values only the
-    states still tied after the race instead.
+    states still tied after the race instead. With ``race_budget`` the budgeted race
+    decides alone (the two are not combined yet).
     """
 
     def __init__(self, rules: Rules, samples: int = 16, extra: int = 16, seed: int | str = 0,
