@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import time
 
@@ -69,7 +70,7 @@ def run_old(rules_name: str, start: int, count: int, out: str, old_samples: int)
 
 
 def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: int, old_samples: int,
-        old_csv: str | None = None) -> None:
+        old_csv: str | None = None, knobs: dict | None = None) -> None:
     rules = get_rules(rules_name)
     letter = "C" if rules_name == "classic" else "E"
     solver = Solver()
@@ -78,7 +79,7 @@ def run(rules_name: str, start: int, count: int, out: str, samples: int, extra: 
         lay = layout_from_number(n, rules, letter)
         seed = f"0-{rules_name}-{n}"
         t0 = time.process_time()
-        g = play_search(lay, rules, samples, extra, seed, solver)
+        g = play_search(lay, rules, samples, extra, seed, solver, **(knobs or {}))
         t1 = time.process_time()
         if old_csv:
             old_won, old_cpu = "", ""  # today's player is in its own CSV (an --old-only run), joined by the summary
@@ -141,6 +142,8 @@ def main() -> None:
     ap.add_argument("--old-only", action="store_true", help="play only today's player, rows for --old-csv")
     ap.add_argument("--old-csv", help="take today's player's results from this --old-only CSV (same deals and seeds) "
                                       "instead of playing it here")
+    ap.add_argument("--knobs", default="{}", help="further SearchPlayer settings for the search player, as JSON "
+                                                  "(e.g. fairplayer.STRONG_KNOBS)")
     ap.add_argument("--summary", metavar="CSV", help="only print the summary of a finished CSV")
     a = ap.parse_args()
     if a.summary:
@@ -150,7 +153,7 @@ def main() -> None:
     if a.old_only:
         run_old(a.rules, a.start, a.count, a.out, a.old_samples)
         return
-    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples, a.old_csv)
+    run(a.rules, a.start, a.count, a.out, a.samples, a.extra, a.old_samples, a.old_csv, json.loads(a.knobs))
     summary(a.out, a.old_csv)
 
 

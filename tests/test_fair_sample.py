@@ -104,12 +104,29 @@ def test_counts_near_gives_exact_counts_of_the_contenders(solver):
         assert near == {s: n for s, n in full.items() if n >= best - slack}
 
 
+@pytest.mark.parametrize("number", [1, 3, 7])
+def test_race_picks_a_contender_and_values_it_on_more_orders(number, solver):
+    """The raced choice is within the slack of the best on the first orders, and when more than
+    one table was near the best, the race used more orders than the first ones."""
+    view = layout_from_number(number, EASY, "E").forget_stock(0)
+    player = SearchPlayer(EASY, samples=8, seed=2, solver=solver, race_budget=24, race_batch=8, race_slack=1)
+    best, cv = player.choose(view, ())
+    states = predraw_states(view, EASY)
+    first = {s: sum(cv.won(i, s) for i in range(8)) for s in states}
+    top = max(first.values())
+    assert first[best] >= top - 1
+    near_tables = {s.key[0] for s, n in first.items() if n >= top - 1}
+    assert (len(cv.stocks) > 8) == (len(near_tables) > 1 and any(cv.root_won[:8]))
+    assert len(cv.stocks) <= 24
+
+
 def test_race_knobs_are_checked():
     with pytest.raises(InputError):
         SearchPlayer(EASY, race_budget=32, race_batch=0)
 
 
 @pytest.mark.parametrize("knobs", [{"race_budget": 12, "race_batch": 4},
+                                   {"race_budget": 16, "race_batch": 4, "race_settle": 8},
                                    {"compiled_exact": True, "exact_unknown": 8, "exact_states": 200_000}])
 def test_race_and_compiled_endgame_choose_the_same_until_a_hidden_card_differs(knobs, solver):
     a = layout_from_number(2, EASY)

@@ -265,6 +265,22 @@ def test_known_answers_under_looser_rules_give_the_same_answers(solver):
             known.append(solver.solve_given(p, rules, known))
 
 
+def test_known_answers_under_stricter_rules_give_the_same_answers(solver):
+    """A stricter rule set's line is legal under looser rules: its win is a win there and
+    its cards-left a line to beat; answers must not change, and lines must replay."""
+    other = Solver()
+    for deal in range(1, 31):
+        lay = layout_from_pysol(deal)
+        p = pack(lay)
+        known = []
+        for rules in (EASY, STRICT, DEAD_KING, CLASSIC):
+            got = solver.solve_given(p, rules, known)
+            alone = other.solve_packed(p, rules)
+            assert (got.outcome, got.best_left) == (alone.outcome, alone.best_left), (deal, rules.name)
+            assert_replays_to(lay, rules, got)
+            known.append(got)
+
+
 @pytest.mark.parametrize("rules_name", ["easy", "classic", "strict", "easy+jokers2", "classic+empty", "easy+jokers1+empty"])
 def test_pack_number_deals_what_the_layout_does(rules_name):
     """The batch runner's shortcut must pack exactly the layout's cards, under every switch

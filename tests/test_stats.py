@@ -25,6 +25,7 @@ from golfsolve.stats.census import (
     run_census,
     run_status,
     solve_chunk,
+    solve_order,
     write_chunk,
 )
 
@@ -79,11 +80,12 @@ def test_chunk_names_sort_in_deal_order():
 
 # -- solving -----------------------------------------------------------------
 def test_solve_chunk_rows_agree_with_the_solver_deal_by_deal():
-    # the chunk solves each deal's rule sets loosest first and reuses what it proved;
-    # every answer must still be the one a solve on its own gives
-    df = solve_chunk(7, 3, RULES)
+    # the chunk solves each deal's rule sets in solve_order and reuses what the others
+    # proved (looser bounds from below, stricter lines from above); every answer must
+    # still be the one a solve on its own gives
+    df = solve_chunk(7, 24, RULES)
     assert list(df.columns) == list(COLUMNS)
-    assert list(zip(df["deal"], df["rules"])) == [(d, r) for d in (7, 8, 9) for r in RULES]
+    assert list(zip(df["deal"], df["rules"])) == [(d, r) for d in range(7, 31) for r in RULES]
     solver = Solver()
     for row in df.itertuples():
         rules = get_rules(row.rules)
@@ -92,6 +94,12 @@ def test_solve_chunk_rows_agree_with_the_solver_deal_by_deal():
             sol.outcome == "won", sol.best_left, sol.app_score, "winnable,best_left")
     assert df.loc[df["rules"] == "classic", "code"].str.startswith("GO1-C-").all()
     assert df.loc[df["rules"] == "easy", "code"].iloc[0] == "GO1-E-AAAAAAH"
+
+
+def test_solve_order_puts_the_loosest_first_and_strict_before_classic_for_full_answers():
+    rule_sets = [get_rules(r) for r in ("classic", "strict", "easy")]
+    assert solve_order(rule_sets, verdict_only=True) == [2, 0, 1]  # easy, classic, strict
+    assert solve_order(rule_sets, verdict_only=False) == [2, 1, 0]  # easy, strict, classic
 
 
 def test_verdict_only_chunk_says_which_fields_it_computed():

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 N_PLAIN = 13  # Ace..King
 JOKER = 13
@@ -103,22 +104,47 @@ def link_masks(links):
 
 
 @nb.njit(cache=True, inline="always")
-def _dual_path(tp, wp, lo, hi, m):
-    """min over ``a`` of the ranks' part of U(a) along the first ``m`` packed ranks, with
-    ``a = 0`` just outside both ends (so those links cost nothing); ``wp``: the base
-    plus table cards of each rank (its ``b`` weight)."""
-    # d_xy: best cost of the ranks before the current one, a[previous] = x, a[current] = y
+def _linked_half(tp, wp, n, p, step):
+    """:func:`_half_path` when every rank walked takes both neighbours: then ``wl = wh
+    = w``, and each step is four additions and four minima."""
     d00 = 0
     d01 = 0
     d10 = INF
     d11 = INF
-    for _ in range(m - 1):
-        t = tp & 15
-        w = wp & 15
-        wl = w if lo & 1 else 0
-        wh = w if hi & 1 else 0
+    for _ in range(n):
+        t = (tp >> (FIELD * p)) & 15
+        w = (wp >> (FIELD * p)) & 15
+        n00 = t + min(d00, d10 + w)
+        n01 = t + w + min(d00, d10)
+        n10 = min(d01, d11 + w)
+        n11 = w + min(d01, d11)
+        d00 = n00
+        d01 = n01
+        d10 = n10
+        d11 = n11
+        p += step
+    return d00, d01, d10, d11
+
+
+@nb.njit(cache=True, inline="always")
+def _half_path(tp, wp, prev, nxt, n, p, step):
+    """The program's states after finishing ``n`` ranks from rank ``p`` on in steps of
+    ``step`` (-1: downwards, which is the same program on the reversed ranks), with
+    ``a = 0`` just before the first (so that link costs nothing): ``d_xy``, the least
+    cost of the ranks finished, a[last finished] = x, a[next] = y. ``wp``: the base plus
+    table cards of each rank (its ``b`` weight); ``prev``, ``nxt``: bit q says rank q
+    takes the rank before it, after it, in the order walked."""
+    d00 = 0
+    d01 = 0
+    d10 = INF
+    d11 = INF
+    for _ in range(n):
+        t = (tp >> (FIELD * p)) & 15
+        w = (wp >> (FIELD * p)) & 15
+        wl = w if (prev >> p) & 1 else 0
+        wh = w if (nxt >> p) & 1 else 0
         wlh = max(wl, wh)
-        # finish rank p by choosing a[p + 1]: a[p] = 0 costs t, b[p] costs w
+        # finish rank p by choosing the next a: a[p] = 0 costs t, b[p] costs w
         n00 = min(d00 + t, d10 + t + wl)
         n10 = min(d01, d11 + wl)
         n01 = min(d00 + t + wh, d10 + t + wlh)
@@ -127,13 +153,42 @@ def _dual_path(tp, wp, lo, hi, m):
         d01 = n01
         d10 = n10
         d11 = n11
-        tp >>= FIELD
-        wp >>= FIELD
-        lo >>= 1
-        hi >>= 1
-    t = tp & 15
-    wl = (wp & 15) if lo & 1 else 0
-    return min(min(d00 + t, d10 + t + wl), min(d01, d11 + wl))
+        p += step
+    return d00, d01, d10, d11
+
+
+@nb.njit(cache=True, inline="always")
+def _dual_path_halves(tp, wp, lo, hi, m):
+    """min over ``a`` of the ranks' part of U(a) along the first ``m`` packed ranks, with
+    ``a = 0`` just outside both ends (so those links cost nothing).
+
+    A dynamic program along the ranks, computed from both ends at once: the two halves
+    are independent chains of minima, which the processor runs side by side (a state
+    waits for the program's latency, not its work); they meet at the middle rank ``j``,
+    whose ``b`` sees ``a[j - 1]`` and ``a[j + 1]``. Per call of the whole bound in a chain
+    of dependent calls here, against one pass from Ace to King: Classic 31 -> 21 ns,
+    Easy 40 -> 24 ns (with the cut rank's test), Strict 31 -> 28 ns."""
+    j = (m - 1) // 2
+    # f_xy: ranks before j done, a[j - 1] = x, a[j] = y; g_xy: ranks after j, a[j + 1] = x
+    inner = (1 << (m - 1)) - 1
+    if (lo >> 1) & inner == inner and hi & inner == inner:  # every link along the path
+        f00, f01, f10, f11 = _linked_half(tp, wp, j, 0, 1)
+        g00, g01, g10, g11 = _linked_half(tp, wp, m - 1 - j, m - 1, -1)
+    else:
+        f00, f01, f10, f11 = _half_path(tp, wp, lo, hi, j, 0, 1)
+        g00, g01, g10, g11 = _half_path(tp, wp, hi, lo, m - 1 - j, m - 1, -1)
+    t = (tp >> (FIELD * j)) & 15
+    w = (wp >> (FIELD * j)) & 15
+    wl = w if (lo >> j) & 1 else 0
+    wh = w if (hi >> j) & 1 else 0
+    wlh = max(wl, wh)
+    y0 = t + min(min(f00 + g00, f10 + g00 + wl), min(f00 + g10 + wh, f10 + g10 + wlh))
+    y1 = min(min(f01 + g01, f11 + g01 + wl), min(f01 + g11 + wh, f11 + g11 + wlh))
+    return min(y0, y1)
+
+
+#: One in every rank's field.
+NIBBLES = 0x1111111111111
 
 
 @nb.njit(cache=True, inline="always")
@@ -148,14 +203,19 @@ def packed_removable_bound(tp, wp, lo, hi):
     bound stays valid and is exact whenever some rank has no cards left at all).
     """
     if (lo & 1) == 0 and (hi >> (N_PLAIN - 1)) & 1 == 0:
-        return _dual_path(tp, wp, lo, hi, N_PLAIN)
-    k = 0
-    ck = INF
-    for p in range(N_PLAIN):
-        c = ((tp >> (FIELD * p)) & 15) + ((wp >> (FIELD * p)) & 15)
-        if c < ck:
-            ck = c
-            k = p
+        return _dual_path_halves(tp, wp, lo, hi, N_PLAIN)
+    # k: the first rank with the least c = B + 2T, found a value at a time (usually 0 or
+    # 1) with the zero-field test on the packed sums: the fields hold at most 8, no carries
+    x = tp + wp
+    ck = 0
+    while True:
+        y = x ^ (ck * NIBBLES)
+        z = (y - NIBBLES) & ~y & (NIBBLES << 3)
+        if z:
+            break
+        ck += 1
+    # the lowest flagged field is the lowest field equal to ck (a borrow only flags above it)
+    k = trailing_zeros(z) >> 2
     # rotate the circle so that it starts just after k (and ends just before it)
     j = k + 1 if k + 1 < N_PLAIN else 0
     if j:
@@ -163,7 +223,7 @@ def packed_removable_bound(tp, wp, lo, hi):
         wp = ((wp >> (FIELD * j)) | (wp << (FIELD * (N_PLAIN - j)))) & PLAIN_MASK
         lo = ((lo >> j) | (lo << (N_PLAIN - j))) & RANKS_MASK
         hi = ((hi >> j) | (hi << (N_PLAIN - j))) & RANKS_MASK
-    return ck + _dual_path(tp, wp, lo, hi, N_PLAIN - 1)
+    return ck + _dual_path_halves(tp, wp, lo, hi, N_PLAIN - 1)
 
 
 @nb.njit(cache=True, inline="always")

@@ -12,8 +12,8 @@ unknown) and ``pool``: how many cards of each rank may still fill the unknown pl
 top matters only through the set of columns whose free card it takes (a remove replaces
 it, a draw covers it), so the memo keys that set instead of the rank, which merges states
 of equal value. A key packs into one int64 (pool in base 5, the joker in base 3, heights
-in base 6, the freed columns in 7 bits, cards left in base 32: under 2**62). The memo is a linear-probing hash table of
-``keys`` (-1 empty) and ``vals``; ``meta`` holds ``[stored, limit, aborted]``: past
+in base 6, the freed columns in 7 bits, cards left in base 32: under 2**62). The memo is
+a linear-probing hash table of ``keys`` (-1 empty) and ``vals``; ``meta`` holds ``[stored, limit, aborted]``: past
 ``limit`` stored states the search stops and reports ``aborted``.
 """
 
@@ -50,83 +50,156 @@ def _slot(keys, k):
     return i
 
 
-# Not cached: numba's cache does not reload self-recursive functions correctly (the loaded
-# code crashes), so these compile once per process (about a second).
-@nb.njit(cache=False)
+MAX_DEPTH = 96  # removes (at most 35) plus draws (at most 31), with room to spare
+# frame stages
+_REMOVES, _CHANCE, _KNOWN = 0, 1, 2
+
+
+@nb.njit(cache=True)
 def _value(cols, lens, table, top, stock, si, pool, ptotal, fits, any_time, keys, vals, meta, draw_now):
-    # one self-recursive function (numba does not resolve mutual recursion): with
-    # ``draw_now`` it is the chance node "draw the next card", without the memo
-    if table == 0:
-        return 1.0
-    left = stock.shape[0] - si
-    best = 0.0
-    removes = False
-    k = np.int64(0)
-    if not draw_now:
-        # the top matters only through the columns whose free card it takes
-        frees = 0
-        for i in range(lens.shape[0]):
-            if lens[i] > 0 and fits[top, cols[i, lens[i] - 1]]:
-                frees |= 1 << i
-        k = _pack(lens, frees, left, pool)
-        s = _slot(keys, k)
-        if keys[s] == k:
-            return vals[s]
-        if meta[0] >= meta[1]:
-            meta[2] = 1
-            return 0.0
-        removes = frees != 0
-        for i in range(lens.shape[0]):
-            if frees & (1 << i):
-                h = lens[i]
-                lens[i] = h - 1
-                v = _value(cols, lens, table - 1, cols[i, h - 1], stock, si, pool, ptotal, fits, any_time, keys, vals,
-                           meta, False)
-                lens[i] = h
-                if meta[2]:
+    # the recursion of fair_value on an explicit stack of frames (numba's cache does not
+    # reload self-recursive functions correctly: the loaded code crashes): a frame is a state (or with ``draw_now`` the root's chance node)
+    # whose children are being valued one at a time; lens and pool are changed in place
+    # on the way down and restored on the way up
+    f_key = np.zeros(MAX_DEPTH, np.int64)
+    f_best = np.zeros(MAX_DEPTH, np.float64)
+    f_acc = np.zeros(MAX_DEPTH, np.float64)
+    f_stage = np.zeros(MAX_DEPTH, np.int64)
+    f_i = np.zeros(MAX_DEPTH, np.int64)
+    f_frees = np.zeros(MAX_DEPTH, np.int64)
+    f_table = np.zeros(MAX_DEPTH, np.int64)
+    f_si = np.zeros(MAX_DEPTH, np.int64)
+    f_ptotal = np.zeros(MAX_DEPTH, np.int64)
+    f_draw = np.zeros(MAX_DEPTH, np.bool_)
+    n_slots = stock.shape[0]
+    d = -1
+    # the child to enter next
+    c_table, c_top, c_si, c_ptotal, c_draw = table, top, si, ptotal, draw_now
+    entering = True
+    v = 0.0
+    while True:
+        if entering:
+            entering = False
+            have = False
+            if c_table == 0:
+                v = 1.0
+                have = True
+            elif c_draw:
+                d += 1
+                f_table[d], f_si[d], f_ptotal[d], f_draw[d] = c_table, c_si, c_ptotal, True
+                f_best[d], f_frees[d], f_stage[d], f_i[d] = 0.0, 0, _REMOVES, lens.shape[0]
+            else:
+                frees = 0
+                for i in range(lens.shape[0]):
+                    if lens[i] > 0 and fits[c_top, cols[i, lens[i] - 1]]:
+                        frees |= 1 << i
+                k = _pack(lens, frees, n_slots - c_si, pool)
+                s = _slot(keys, k)
+                if keys[s] == k:
+                    v = vals[s]
+                    have = True
+                elif meta[0] >= meta[1]:
+                    meta[2] = 1
+                    # undo what the frames changed, so the caller's arrays are as given
+                    while d >= 0:
+                        if f_stage[d] == _REMOVES and 0 <= f_i[d] < lens.shape[0]:
+                            lens[f_i[d]] += 1
+                        elif f_stage[d] == _CHANCE:
+                            pool[f_i[d]] += 1
+                        d -= 1
                     return 0.0
-                if v > best:
-                    best = v
-                    if best >= 1.0:
-                        break
-    if best < 1.0 and left > 0 and (draw_now or any_time or not removes):
-        nxt = stock[si]
-        if nxt >= 0:
-            v = _value(cols, lens, table, nxt, stock, si + 1, pool, ptotal, fits, any_time, keys, vals, meta, False)
+                else:
+                    d += 1
+                    f_key[d], f_table[d], f_si[d], f_ptotal[d], f_draw[d] = k, c_table, c_si, c_ptotal, False
+                    f_best[d], f_frees[d], f_stage[d], f_i[d] = 0.0, frees, _REMOVES, -1
         else:
-            acc = 0.0
-            for r in range(N_POOL):
-                n = pool[r]
-                if n:
-                    pool[r] = n - 1
-                    acc += n * _value(cols, lens, table, r, stock, si + 1, pool, ptotal - 1, fits, any_time,
-                                      keys, vals, meta, False)
-                    pool[r] = n
-                    if meta[2]:
-                        return 0.0
-            v = acc / ptotal
-        if meta[2]:
-            return 0.0
-        if draw_now:
-            return v
-        if v > best:
-            best = v
-    if draw_now:
-        return 0.0  # no stock left to draw
-    s = _slot(keys, k)  # the table was written to below: find the slot again
-    keys[s] = k
-    vals[s] = best
-    meta[0] += 1
-    return best
+            have = True  # v holds the value of frame d's current child
+        if have:
+            if d < 0:
+                return v
+            st = f_stage[d]
+            if st == _REMOVES:
+                lens[f_i[d]] += 1
+                if v > f_best[d]:
+                    f_best[d] = v
+            elif st == _CHANCE:
+                r = f_i[d]
+                pool[r] += 1
+                f_acc[d] += pool[r] * v
+            else:
+                f_acc[d] = v
+        # advance frame d: enter its next child, or finish it
+        finished = False
+        st = f_stage[d]
+        if st == _REMOVES:
+            nxt = -1
+            if f_best[d] < 1.0:
+                for i in range(f_i[d] + 1, lens.shape[0]):
+                    if f_frees[d] & (1 << i):
+                        nxt = i
+                        break
+            if nxt >= 0:
+                f_i[d] = nxt
+                lens[nxt] -= 1
+                c_table, c_top, c_si, c_ptotal, c_draw = f_table[d] - 1, cols[nxt, lens[nxt]], f_si[d], f_ptotal[d], False
+                entering = True
+            elif f_best[d] < 1.0 and f_si[d] < n_slots and (f_draw[d] or any_time or f_frees[d] == 0):
+                f_i[d] = lens.shape[0]
+                f_acc[d] = 0.0
+                if stock[f_si[d]] >= 0:
+                    f_stage[d] = _KNOWN
+                    c_table, c_top, c_si, c_ptotal, c_draw = f_table[d], stock[f_si[d]], f_si[d] + 1, f_ptotal[d], False
+                    entering = True
+                else:
+                    f_stage[d] = _CHANCE
+                    f_i[d] = -1
+            else:
+                finished = True
+                if f_draw[d]:
+                    f_best[d] = 0.0  # no stock left to draw
+        if not entering and not finished:
+            st = f_stage[d]
+            if st == _CHANCE:
+                nxt = -1
+                for r in range(f_i[d] + 1, N_POOL):
+                    if pool[r]:
+                        nxt = r
+                        break
+                if nxt >= 0:
+                    f_i[d] = nxt
+                    pool[nxt] -= 1
+                    c_table, c_top, c_si, c_ptotal, c_draw = f_table[d], nxt, f_si[d] + 1, f_ptotal[d] - 1, False
+                    entering = True
+                else:
+                    dv = f_acc[d] / f_ptotal[d]
+                    if f_draw[d] or dv > f_best[d]:
+                        f_best[d] = dv
+                    finished = True
+            elif st == _KNOWN:
+                dv = f_acc[d]
+                if f_draw[d] or dv > f_best[d]:
+                    f_best[d] = dv
+                finished = True
+        if finished:
+            v = f_best[d]
+            if not f_draw[d]:
+                s = _slot(keys, f_key[d])
+                keys[s] = f_key[d]
+                vals[s] = v
+                meta[0] += 1
+            d -= 1
+            if d < 0:
+                return v
+            # deliver v to the parent on the next pass
 
 
-@nb.njit(cache=False)
+@nb.njit(cache=True)
 def state_value(cols, lens, table, top, stock, si, pool, ptotal, fits, any_time, keys, vals, meta):
     """The win chance of the best fair player from this state (0.0 and ``meta[2] = 1`` if aborted)."""
     return _value(cols, lens, table, top, stock, si, pool, ptotal, fits, any_time, keys, vals, meta, False)
 
 
-@nb.njit(cache=False)
+@nb.njit(cache=True)
 def draw_value(cols, lens, table, stock, si, pool, ptotal, fits, any_time, keys, vals, meta):
     """The value of drawing the next stock card now: its known rank, or the average over the pool."""
     return _value(cols, lens, table, 0, stock, si, pool, ptotal, fits, any_time, keys, vals, meta, True)

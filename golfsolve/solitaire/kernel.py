@@ -129,7 +129,7 @@ def _accept_masks(cols, fits):
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bounded, cut, best0, floor):
     """Depth-first search with stock jumps and dominance (draw-any-time rules only).
 
@@ -219,6 +219,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         if lbu[0] >= best_left or lbu[0] >= cut:
             untried[0] = 0
             n_draws[0] = 0
+        # no line leaves fewer cards than the root's bound: a line that reaches it is best
+        floor = max(floor, lbu[0])
     depth = 0
     done = best_left <= floor
     while outcome == LOST and not done:
@@ -245,8 +247,27 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                 fm |= a
                 f |= ((a >> r) & 1) << c
         else:
+            # the next draw worth trying, skipped to in one tight loop: a draw to a card that
+            # fits nothing (this state dominates it) or that frees no column this state
+            # does not (dominated by it) is not one
             j = nxt[depth]
-            if j >= n_draws[depth]:
+            nd = n_draws[depth]
+            fm = fmask[depth]
+            fc = fcols[depth]
+            found = False
+            while j < nd:
+                ns = jumps[s, j]
+                r = stock[ns - 1]
+                j += 1
+                if (fm >> r) & 1:
+                    f = 0
+                    for c in range(N_COLS):
+                        f |= ((av[c] >> r) & 1) << c
+                    if f & ~fc:
+                        found = True
+                        break
+            nxt[depth] = j
+            if not found:
                 if depth == 0:
                     break
                 # back to the parent: undo the remove that led here
@@ -258,19 +279,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                     n_left += 1
                     tp += np.int64(1) << (bounds.FIELD * cols[pm, h[pm] - 1])
                 continue
-            nxt[depth] = j + 1
-            m = N_COLS + j
-            ns = jumps[s, j]
-            r = stock[ns - 1]
-            fm = fmask[depth]
-            if not (fm >> r) & 1:
-                continue  # a draw to a card that fits nothing: this state dominates it
+            m = N_COLS
             nid = hidx[depth]
-            f = 0
-            for c in range(N_COLS):
-                f |= ((av[c] >> r) & 1) << c
-            if (f & ~fcols[depth]) == 0:
-                continue  # frees no column this state does not: dominated by it
         # Dominance: a recorded entry (F', s') of these heights with F' ⊇ F and s' <= s
         # can do everything this state can. If none does, record the state, dropping the
         # entries it dominates. This comes before the bound: about 40% of the states that
@@ -385,6 +395,38 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
 
 
 @nb.njit(cache=True)
+def line_wins(cols, h0, stock, top0, fits, draw_any_time, codes):
+    """Is ``codes`` (0..6 remove from that column, 7 draw, anything else illegal) a
+    legal line that clears the table? Arguments as for :func:`search`."""
+    h = np.empty(N_COLS, dtype=np.int64)
+    for c in range(N_COLS):
+        h[c] = h0[c]
+    top = top0
+    s = 0
+    for mv in codes:
+        if mv == DRAW:
+            if s >= stock.shape[0]:
+                return False
+            if not draw_any_time:
+                for c in range(N_COLS):
+                    if h[c] and fits[top, cols[c, h[c] - 1]]:
+                        return False
+            top = stock[s]
+            s += 1
+        elif 0 <= mv < N_COLS:
+            if h[mv] == 0 or not fits[top, cols[mv, h[mv] - 1]]:
+                return False
+            h[mv] -= 1
+            top = cols[mv, h[mv]]
+        else:
+            return False
+    for c in range(N_COLS):
+        if h[c]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
 def _stock_packed(stock):
     """``spk[s]``: the stock cards not yet drawn after s draws, per rank, packed."""
     n_stock = stock.shape[0]
@@ -413,7 +455,7 @@ def _record(keys, parents, moves, levels, n, key, parent, move, level):
     levels[n] = level
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
            seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, path,
            links, bounded, cut, best0, floor):
@@ -473,6 +515,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             n0 += h[c]
         lb = bounds.packed_raw_bound(tp, spk[0], top0 if key % N_TOP != STUCK else -1, n0, link_lo, link_hi)
         done = lb >= best_left or lb >= cut
+        floor = max(floor, lb)  # no line leaves fewer cards than the root's bound
     lo = 0  # first record of the current level
     s = 0
     while outcome == LOST and not done:

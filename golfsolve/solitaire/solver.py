@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional, Sequence
 
 import numpy as np
@@ -28,6 +29,15 @@ MOVE_DRAW = "d"
 
 
 _MOVE_NAMES = tuple(str(c + 1) for c in range(kernel.N_COLS)) + (MOVE_DRAW,)
+_CODE_OF = np.full(256, -1, dtype=np.int8)
+_CODE_OF[[ord(name) for name in _MOVE_NAMES]] = np.arange(len(_MOVE_NAMES))
+
+
+def _move_codes(moves: Sequence[str]) -> Optional[np.ndarray]:
+    """Kernel move codes of a move list (as in :attr:`Solution.moves`); -1 for a name that
+    is no move, None when some name is not one character."""
+    codes = _CODE_OF[np.frombuffer("".join(moves).encode("latin-1", "replace"), dtype=np.uint8)]
+    return codes if len(codes) == len(moves) else None
 
 
 def move_name(code: int) -> str:
@@ -160,13 +170,17 @@ class Solver:
         return self.solve_packed(p, rules, node_limit, verdict_only)
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0,
-                     verdict_only: bool = False, at_least: int = 0) -> Solution:
+                     verdict_only: bool = False, at_least: int = 0,
+                     known_line: Optional[tuple[int, Sequence[str]]] = None) -> Solution:
         """Solve a packed position exactly (or up to ``node_limit`` states); see :meth:`solve`.
 
         ``at_least``: cards-left that no line can beat, known from elsewhere (e.g. the
         best under rules that allow every move these allow); the search stops on
         reaching it. Above 0 it says the position is lost, so only the cards-left
         search runs (and a verdict-only solve searches nothing).
+        ``known_line``: ``(cards left, moves)`` of a line that is legal here and leaves
+        that many cards (e.g. the best under rules that allow fewer moves); the search
+        for the fewest cards left then only looks for better lines.
         """
         t0 = time.perf_counter()
         fits = rules.fits_table()
@@ -186,6 +200,8 @@ class Solver:
 
         if at_least > 0 and verdict_only:
             return Solution("lost", None, (), 0, time.perf_counter() - t0, rules)
+        if known_line is not None and 0 < known_line[0] <= at_least:
+            return Solution("lost", int(known_line[0]), tuple(known_line[1]), 0, time.perf_counter() - t0, rules)
         nodes = 0
         n = 0
         best_left = kernel.NO_CUT
@@ -197,6 +213,10 @@ class Solver:
             outcome, best_left, n, nodes = run(1 if self.bounds else kernel.NO_CUT, kernel.NO_CUT, node_limit)
         if outcome == kernel.LOST and not verdict_only and (self.bounds or at_least > 0):
             first_left = int(best_left)
+            if known_line is not None and known_line[0] < first_left:
+                first_left = int(known_line[0])
+                n = len(known_line[1])
+                self._path[:n] = _move_codes(known_line[1])
             self._keep[:n] = self._path[:n]
             limit = 0 if node_limit <= 0 else max(1, node_limit - nodes)
             # the first search proved the deal lost: a line leaving 1 card is the best
@@ -220,20 +240,32 @@ class Solver:
 
         For a known answer under rules that :func:`nests` these: lost there means lost
         here, and its cards-left is a floor the search stops at (a verdict-only solve then
-        searches nothing); a winning line there that is legal here is a win here.
+        searches nothing); a winning line there that is legal here is a win here. For one
+        under rules these nest (stricter ones), its line is legal here: a win there is a
+        win here, and its cards-left is a line the search for the fewest only has to beat
+        (it is the answer outright when it meets the floor).
         """
         t0 = time.perf_counter()
         floor = 0
+        upper = None
         for k in known:
-            if k.outcome == "unknown" or not nests(k.rules, rules):
+            if k.outcome == "unknown":
                 continue
-            if k.outcome == "lost":
-                floor = max(floor, 1 if k.best_left is None else k.best_left)
-            elif line_wins(p, rules, k.moves):
-                return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
-        return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor)
+            if nests(k.rules, rules):
+                if k.outcome == "lost":
+                    floor = max(floor, 1 if k.best_left is None else k.best_left)
+                elif line_wins(p, rules, k.moves):
+                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+            elif nests(rules, k.rules):
+                # stricter rules: their line is legal here
+                if k.outcome == "won":
+                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+                if k.best_left is not None and (upper is None or k.best_left < upper[0]):
+                    upper = (k.best_left, k.moves)
+        return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor, known_line=upper)
 
 
+@lru_cache(maxsize=None)
 def nests(looser: Rules, stricter: Rules) -> bool:
     """Does every line of play legal under ``stricter`` stay legal under ``looser``, on the
     same cards?
@@ -264,24 +296,11 @@ def nesting_order(rule_sets: Sequence[Rules]) -> list[int]:
 
 def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
     """Is ``moves`` (as in :attr:`Solution.moves`) a legal, winning line under ``rules``?"""
-    fits = rules.fits_table()
-    heights = [int(x) for x in p.heights]
-    top, s = p.top, 0
-    for mv in moves:
-        if mv == MOVE_DRAW:
-            if s >= len(p.stock):
-                return False
-            if not rules.draw_any_time and any(h and fits[top, p.cols[c, h - 1]] for c, h in enumerate(heights)):
-                return False
-            top, s = int(p.stock[s]), s + 1
-        else:
-            c = int(mv) - 1
-            h = heights[c]
-            if not h or not fits[top, p.cols[c, h - 1]]:
-                return False
-            top = int(p.cols[c, h - 1])
-            heights[c] = h - 1
-    return not any(heights)
+    codes = _move_codes(moves)
+    if codes is None:
+        return False
+    return kernel.line_wins(p.cols, p.heights, p.stock, np.int64(p.top), rules.fits_table(), rules.draw_any_time,
+                            codes)
 
 
 def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bool = False) -> int:

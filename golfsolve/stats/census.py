@@ -194,6 +194,24 @@ def _solver():
     return s
 
 
+def solve_order(rule_sets: Sequence, verdict_only: bool) -> list[int]:
+    """The order :func:`solve_chunk` solves a deal's rule sets in (indices of ``rule_sets``).
+
+    Loosest first (:func:`~golfsolve.solitaire.solver.nesting_order`): its verdict and
+    cards-left bound every stricter one from below. For the verdict only, stricter after
+    looser, so that a deal lost under Classic is lost under Strict with no search. With
+    the fewest cards left, the rest from the strictest up: Strict's best line is a line
+    under Classic too, so Classic's search for the fewest cards left starts from it (and
+    a Strict win is a Classic win), which saves more than Strict loses by not starting
+    from Classic's bound (Easy, Strict, Classic against Easy, Classic, Strict, deals
+    0..1999 interleaved deal by deal, same answers: 4.5-4.9% less CPU in all).
+    """
+    from ..solitaire.solver import nesting_order
+
+    order = nesting_order(rule_sets)
+    return order if verdict_only else order[:1] + order[:0:-1]
+
+
 def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all",
                 difficulty: int = 0) -> pd.DataFrame:
     """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``.
@@ -204,20 +222,21 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
     time of the solve (including dealing the layout): on a shared machine only the
     latter measures the solver's speed.
 
-    Each deal's rule sets are solved loosest first (:func:`~golfsolve.solitaire.solver.nesting_order`),
-    so a stricter one starts from what the looser ones proved: lost there is lost here
-    and the search stops at their best cards-left; a winning line that is legal here too
-    is a win here (:meth:`~golfsolve.solitaire.solver.Solver.solve_given`).
+    Each deal's rule sets are solved in :func:`solve_order`, so that each starts from
+    what the others proved (:meth:`~golfsolve.solitaire.solver.Solver.solve_given`):
+    lost under looser rules is lost here and the search stops at their best cards-left;
+    a winning line that is legal here too is a win here; a stricter rule set's best line
+    is a line here, which the search for the fewest cards left only has to beat.
 
     ``difficulty`` (fair games per deal) adds the :data:`DIFFICULTY_COLUMNS`; their cost
     is not in ``cpu_seconds``.
     """
-    from ..solitaire.solver import nesting_order, pack_number
+    from ..solitaire.solver import pack_number
 
     solver = _solver()
     verdict_only = fields == "winnable"
     rule_sets = [get_rules(r) for r in rules]
-    order = nesting_order(rule_sets)
+    order = solve_order(rule_sets, verdict_only)
     cols: dict[str, list] = {c: [] for c in COLUMNS}
     for n in range(first, first + count):
         done: dict[int, tuple] = {}
