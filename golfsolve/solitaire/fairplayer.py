@@ -5,7 +5,10 @@ cards may still be in the stock) and the stock cards already turned, nothing els
 picks the pre-draw state (:mod:`golfsolve.solitaire.infoset`) that keeps a win in the
 most sampled stock orders, plays the chain of removes that reaches it, and draws. Ties
 after the first ``samples`` orders are raced on ``extra`` more orders; remaining ties
-go to the state with fewer cards on the table. When few cards are unknown it switches
+go to the state with fewer cards on the table. With ``deep`` (off by default), states
+within ``deep_margin`` orders of the best are first valued two fair steps deep
+(:mod:`golfsolve.solitaire.twostep`) when at least ``deep_unknown`` stock cards are
+unknown, and only the best of them go on to the race. When few cards are unknown it switches
 to the exact expectimax (:func:`~golfsolve.solitaire.expectimax.fair_value`), whose memo
 is kept for the rest of the game; if that ever passes ``EXACT_STATES`` new states, it
 samples for the rest of the game instead.
@@ -40,6 +43,7 @@ from .infoset import ChainValues, PreDraw, predraw_states
 from .layout import Layout
 from .rules import EASY, Rules
 from .solver import MOVE_DRAW, Solver
+from .twostep import TwoStep
 
 #: Expectimax is tried when at most this many stock cards are unknown ...
 EXACT_UNKNOWN = 6
@@ -51,23 +55,38 @@ STRONG_KNOBS = {"race_budget": 64, "compiled_exact": True, "exact_unknown": 8, "
 
 
 class SearchPlayer:
-    """A fair player's memory across the decisions of one game (reused work lives here)."""
+    """A fair player's memory across the decisions of one game (reused work lives here).
+
+    Two fair steps (off when ``deep`` is 0): with at least ``deep_unknown`` unknown stock
+    cards (and at most ``deep_max_unknown``: the openings, where it costs most), the states
+    within ``deep_margin`` orders of the best on the first ``samples``
+    orders (at most ``deep_top`` of them, most orders first) are valued by
+    :class:`~golfsolve.solitaire.twostep.TwoStep` with ``deep`` orders per rank of the
+    next card; only the best of them are raced. A negative ``deep_margin`` values only the
+    states still tied after the race instead. With ``race_budget`` the budgeted race
+    decides alone (the two are not combined yet).
+    """
 
     def __init__(self, rules: Rules, samples: int = 16, extra: int = 16, seed: int | str = 0,
                  solver: Optional[Solver] = None, exact: bool = True, race_budget: int = 0,
                  race_batch: int = 16, race_slack: int = 2, race_z: float = 1.5,
                  race_width: int = 6, race_settle: int = 0, exact_unknown: int = EXACT_UNKNOWN,
-                 exact_states: int = EXACT_STATES, compiled_exact: bool = False) -> None:
+                 exact_states: int = EXACT_STATES, compiled_exact: bool = False, deep: int = 0, deep_top: int = 6,
+                 deep_unknown: int = 7, deep_margin: int = -1, deep_max_unknown: int = 52) -> None:
         if samples < 1 or extra < 0:
             raise InputError("samples must be at least 1 and extra samples at least 0")
         if race_budget and (race_batch < 1 or race_slack < 0 or race_width < 2):
             raise InputError("race batch must be at least 1, slack at least 0 and width at least 2")
+        if deep < 0 or deep_top < 1:
+            raise InputError("deep samples must be at least 0 and deep_top at least 1")
         self.rules, self.samples, self.extra, self.exact = rules, samples, extra, exact
         self.race_budget, self.race_batch, self.race_slack = race_budget, race_batch, race_slack
         self.race_z, self.race_width, self.race_settle = race_z, race_width, race_settle
         self.exact_unknown, self.exact_states, self.compiled_exact = exact_unknown, exact_states, compiled_exact
         self._compiled: Optional[CompiledExpectimax] = None
         self._exact_failed_at = 0  # compiled: the unknown count where the state cap was last hit
+        self.deep, self.deep_top, self.deep_unknown = deep, deep_top, deep_unknown
+        self.deep_margin, self.deep_max_unknown = deep_margin, deep_max_unknown
         self.rng = random.Random(seed)
         self.solver = solver or Solver()
         self.solves = 0
@@ -127,15 +146,34 @@ class SearchPlayer:
             self.solves += cv.solves
             return best, cv
         best, n, tied = cv.best_of(states)
+        unknown = sum(1 for c in view.stock if c is None)
+        deep = bool(self.deep) and not exact and any(cv.root_won) \
+            and self.deep_unknown <= unknown <= self.deep_max_unknown
+        if deep and self.deep_margin >= 0:
+            counts = cv.counts_near(states, slack=self.deep_margin)
+            near = sorted(counts, key=lambda s: (-counts[s], s.table, s.chain))
+            if len(near) > 1:
+                tied = self._deep_ties(view, gone, near)
+                best = tied[0]
         if len(tied) > 1 and not exact and self.extra and any(cv.root_won):
             # race the tied states on fresh orders; only they are valued there
             first = len(cv.stocks)
             cv.extend(sample_stocks(view, self.rng, self.extra, self.rules, gone))
             best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
+        if len(tied) > 1 and deep and self.deep_margin < 0:
+            tied = self._deep_ties(view, gone, sorted(tied, key=lambda s: (s.table, s.chain)))
         if len(tied) > 1:
             best = min(tied, key=lambda s: (s.table, s.chain))
         self.solves += cv.solves
         return best, cv
+
+    def _deep_ties(self, view: Layout, gone: tuple[int, ...], cands: list[PreDraw]) -> list[PreDraw]:
+        """Of the first ``deep_top`` of ``cands`` (most promising first), those with the best two-step value."""
+        cands = cands[: self.deep_top]
+        ts = TwoStep(view, self.rules, gone, self.solver, self.rng, self.deep)
+        best, _ = ts.best_of(cands)
+        self.solves += ts.solves
+        return best
 
     def _race(self, cv: ChainValues, states: list[PreDraw], view: Layout, gone: tuple[int, ...]) -> PreDraw:
         """A budgeted race: the states near the best get more orders until one leads clearly.
@@ -194,7 +232,8 @@ def play_search(
     ``referee`` the deal is first solved with its real stock; an unwinnable deal is not
     played out (the player's line is a line of the real deal, so it cannot win), and a
     game is stopped as lost at the first decision where the real position is lost.
-    ``knobs`` are further :class:`SearchPlayer` settings (the race, the exact endgame).
+    ``knobs`` are further :class:`SearchPlayer` settings (the race, the exact endgame, two
+    fair steps).
     """
     rules = rules or layout.rules or EASY
     if not layout.stock_known:
