@@ -183,22 +183,27 @@ class ChainValues:
         order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
         best, best_n, tied = None, floor, []
         for s in order:
-            if s.table == 0:
-                n = len(idx)
-            else:
-                n, remaining = 0, len(live)
-                for i in live:
-                    remaining -= 1
-                    n += self.won(i, s)
-                    if n + remaining < best_n:
-                        break
-                if n + remaining < best_n:
-                    continue
+            n = self._count_reaching(s, idx, live, best_n)
+            if n is None:
+                continue
             if n > best_n:
                 best, best_n, tied = s, n, [s]
             elif n == best_n and best is not None:
                 tied.append(s)
         return best, max(best_n, 0), tied
+
+    def _count_reaching(self, s: PreDraw, idx: Sequence[int], live: Sequence[int], floor: int) -> Optional[int]:
+        # the orders of idx in which s is won, or None as soon as it cannot reach floor (the
+        # orders whose root is lost are lost after any chain, so only the live ones are solved)
+        if s.table == 0:
+            return len(idx)
+        n, remaining = 0, len(live)
+        for i in live:
+            remaining -= 1
+            n += self.won(i, s)
+            if n + remaining < floor:
+                return None
+        return n if n >= floor else None
 
     def counts_near(self, states: Sequence[PreDraw], idx: Optional[Sequence[int]] = None,
                     slack: int = 0) -> dict[PreDraw, int]:
@@ -214,17 +219,9 @@ class ChainValues:
         best_n = -1
         out: dict[PreDraw, int] = {}
         for s in order:
-            if s.table == 0:
-                n = len(idx)
-            else:
-                n, remaining = 0, len(live)
-                for i in live:
-                    remaining -= 1
-                    n += self.won(i, s)
-                    if n + remaining < best_n - slack:
-                        break
-                if n + remaining < best_n - slack:
-                    continue
+            n = self._count_reaching(s, idx, live, best_n - slack)
+            if n is None:
+                continue
             out[s] = n
             best_n = max(best_n, n)
         return {s: n for s, n in out.items() if n >= best_n - slack}
