@@ -107,6 +107,21 @@ def test_odds_seed000_interval_and_seed(seed000_start, solver):
     assert j["undo"] is False
 
 
+def test_odds_strong_plays_the_strong_player(seed000_start, solver):
+    """odds(strong=True) plays each fair game with STRONG_KNOBS: each game's result is that of
+    play_search with those settings on the same order and seed."""
+    from golfsolve.solitaire.fairplayer import STRONG_KNOBS, play_search
+    from golfsolve.solitaire.fairvalue import _stock_orders, _with_stock
+
+    res = odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=3, strong=True)
+    stocks, _ = _stock_orders(seed000_start, EASY, 8, 5, ())
+    wins = [play_search(_with_stock(seed000_start, st), EASY, 8, 8, f"5-{i}", solver, (), referee=True,
+                        **STRONG_KNOBS).won for i, st in enumerate(stocks[:3])]
+    assert res.strong and res.fair_games == 3 and res.fair_wins == sum(wins)
+    assert "strong settings" in res.to_json()["fair"]["what"] and "strong fair player" in res.render()
+    assert not odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=1).strong
+
+
 def test_odds_of_a_known_stock_is_exact(solver):
     lay = layout_from_number(1, EASY)
     res = odds(lay, EASY, samples=10, solver=solver)

@@ -109,7 +109,8 @@ def test_cli_hint_fair_and_odds_forget_the_stock(source, run_cli, tmp_path):
              for i, lay in enumerate([real, reshuffled(real, 0, 2), reshuffled(real, 0, 3), reshuffled(real, 1, 4)])]
     for cmd in (["hint", "--fair", "--samples", "6", "--seed", "2", "--json"],
                 ["hint", "--fair", "--samples", "6", "--moves", "d", "--json"],
-                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--json"]):
+                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--json"],
+                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--strong", "--json"]):
         if "--moves" in cmd:
             # after a draw the hidden orders must agree on the drawn card, as a player saw it
             runs = [args, files[3]]

@@ -32,7 +32,7 @@ from ..errors import InputError
 from ..text import plural
 from .expectimax import TooLargeError, fair_value
 from .fair import _legal_moves, _progress, _stock_orders, _with_stock, unknown_pool, wilson
-from .fairplayer import EXACT_STATES, EXACT_UNKNOWN, play_search
+from .fairplayer import EXACT_STATES, EXACT_UNKNOWN, STRONG_KNOBS, play_search
 from .infoset import ChainValues, predraw_states
 from .layout import Layout
 from .rules import EASY, Rules
@@ -88,6 +88,7 @@ class OddsResult:
     fair_wins: int
     fair_exact: bool
     seconds: float = field(compare=False)
+    strong: bool = False
 
     @property
     def chance(self) -> float:
@@ -106,8 +107,8 @@ class OddsResult:
             },
             "fair": {
                 "what": ("exact expectimax over the unknown stock cards" if self.fair_exact else
-                         "win rate of the search fair player over sampled stock orders, hidden from it "
-                         "(a lower bound on the best fair player)"),
+                         f"win rate of the search fair player{' (strong settings)' if self.strong else ''} over "
+                         "sampled stock orders, hidden from it (a lower bound on the best fair player)"),
                 "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
                 "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
             },
@@ -126,7 +127,7 @@ class OddsResult:
             fair = f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: expectimax over the unknown stock cards)"
         else:
             fair = (f"fair chance:        {100 * self.fair_chance:.1f}%  (95% interval {100 * self.fair_low:.1f}%-"
-                    f"{100 * self.fair_high:.1f}%; the fair player won {self.fair_wins:,} of {self.fair_games:,} "
+                    f"{100 * self.fair_high:.1f}%; the {'strong ' if self.strong else ''}fair player won {self.fair_wins:,} of {self.fair_games:,} "
                     "games on those orders without seeing them)")
             if self.fair_games:
                 # a handful of games gives a wide interval: say how wide, and how to narrow it
@@ -156,10 +157,12 @@ def fair_games(
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     winnable: Optional[Sequence[bool]] = None,
+    knobs: Optional[dict] = None,
 ) -> Iterator[bool]:
     """The search fair player's results on ``layout`` (unknown places ``None``) completed by each
     of ``stocks`` in turn; the order is the referee's, hidden from the player. ``winnable``
-    (per stock, when already known) skips the referee's first solve of a lost order."""
+    (per stock, when already known) skips the referee's first solve of a lost order; ``knobs``
+    are further :class:`~golfsolve.solitaire.fairplayer.SearchPlayer` settings."""
     solver = solver or Solver()
     played = tuple(played)
     for i, st in enumerate(stocks):
@@ -167,7 +170,7 @@ def fair_games(
             yield False
             continue
         yield play_search(_with_stock(layout, st), rules, player_samples, player_extra, f"{seed}-{i}", solver,
-                          played, referee=True).won
+                          played, referee=True, **(knobs or {})).won
 
 
 def odds(
@@ -182,13 +185,16 @@ def odds(
     player_samples: int = 8,
     player_extra: int = 8,
     exact_states: int = 200_000,
+    strong: bool = False,
 ) -> OddsResult:
     """Both win chances of ``layout``, whose unknown stock places are ``None`` (see the module doc).
 
     ``samples`` orders are solved for the clairvoyant chance; the fair player plays the
     first ``games`` of them (``player_samples`` and ``player_extra`` orders per decision,
-    see :class:`~golfsolve.solitaire.fairplayer.SearchPlayer`). Each fair game uses an
-    order of the same sample, so a fair win is always a clairvoyant win.
+    see :class:`~golfsolve.solitaire.fairplayer.SearchPlayer`); ``strong`` plays them with
+    :data:`~golfsolve.solitaire.fairplayer.STRONG_KNOBS` (a stronger player, 1.3-2.5 times
+    the CPU per game). Each fair game uses an order of the same sample, so a fair win is
+    always a clairvoyant win.
     """
     if samples < 1 or games < 0:
         raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
@@ -215,12 +221,13 @@ def odds(
         fair = (ex.value, ex.value, ex.value, 0, 0, True)
     else:
         k = min(games, n)
-        results = fair_games(layout, rules, stocks[:k], seed, player_samples, player_extra, played, solver, won)
+        results = fair_games(layout, rules, stocks[:k], seed, player_samples, player_extra, played, solver, won,
+                             STRONG_KNOBS if strong else None)
         fw = sum(_progress(results, k, progress, "fair games"))
         flo, fhi = wilson(fw, k)
         fair = (fw / k if k else 0.0, flo, fhi, k, fw, False)
     return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
-                      *fair, time.perf_counter() - t0)
+                      *fair, time.perf_counter() - t0, strong)
 
 
 # ---------------------------------------------------------------------------
