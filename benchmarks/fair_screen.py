@@ -15,7 +15,6 @@ appended as it finishes: a rerun resumes.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import time
@@ -28,14 +27,9 @@ from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
 
+from fair_paired import _append, _rows  # the same resumable CSV writer (this folder is on sys.path)
+
 FIELDS = ["rules", "deal", "clairvoyant_won", "base_won", "new_won", "base_cpu", "new_cpu", "solves", "player"]
-
-
-def _rows(path: str) -> list[dict]:
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def run(rules_name: str, start: int, count: int, base: str, player: str, out: str) -> None:
@@ -44,25 +38,19 @@ def run(rules_name: str, start: int, count: int, base: str, player: str, out: st
     kw = json.loads(player)
     solver = Solver()
     base_rows = {int(r["deal"]): r for r in _rows(base) if r["rules"] == rules_name}
-    done = {int(r["deal"]) for r in _rows(out)}
-    new_file = not os.path.exists(out)
-    with open(out, "a", newline="") as f:
-        w = csv.DictWriter(f, FIELDS)
-        if new_file:
-            w.writeheader()
-        for n in range(start, start + count):
-            if n in done or n not in base_rows:
-                continue
-            b = base_rows[n]
-            lay = layout_from_number(n, rules, letter)
-            t0 = time.process_time()
-            g = play_search(lay, rules, seed=f"0-{rules_name}-{n}", solver=solver, **kw)
-            cpu = time.process_time() - t0
-            assert int(g.clairvoyant_won) == int(b["clairvoyant_won"]), n
-            w.writerow({"rules": rules_name, "deal": n, "clairvoyant_won": int(g.clairvoyant_won),
-                        "base_won": b["search_won"], "new_won": int(g.won), "base_cpu": b["search_cpu"],
-                        "new_cpu": round(cpu, 3), "solves": g.solves, "player": player})
-            f.flush()
+
+    def play(n: int) -> dict:
+        b = base_rows[n]
+        lay = layout_from_number(n, rules, letter)
+        t0 = time.process_time()
+        g = play_search(lay, rules, seed=f"0-{rules_name}-{n}", solver=solver, **kw)
+        cpu = time.process_time() - t0
+        assert int(g.clairvoyant_won) == int(b["clairvoyant_won"]), n
+        return {"rules": rules_name, "deal": n, "clairvoyant_won": int(g.clairvoyant_won),
+                "base_won": b["search_won"], "new_won": int(g.won), "base_cpu": b["search_cpu"],
+                "new_cpu": round(cpu, 3), "solves": g.solves, "player": player}
+
+    _append(out, FIELDS, [n for n in range(start, start + count) if n in base_rows], play)
 
 
 def _paired(label: str, new: np.ndarray, other: np.ndarray) -> str:
