@@ -171,7 +171,7 @@ class CompiledExpectimax:
     slots, at most half of them filled) is kept while each new position's columns are
     prefixes of the first one's and its stock a suffix of the first one's stock (a game only
     shortens both); another position starts it afresh, as does a call that could overfill
-    it. Positions the kernel cannot pack (more than 7 columns, a column over 7 cards, a
+    it. Positions the kernel cannot pack (more than 7 columns, a column over 5 cards, a
     stock over 31) raise :class:`TooLargeError`, as does a call past ``max_states`` new states.
     """
 
