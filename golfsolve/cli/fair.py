@@ -23,7 +23,7 @@ from .common import SEED, check_resume_extend, check_workers, echo_json, effort,
                    "CPU each. The default gives an interval about 60 points wide; 100 games about 20.")
 @click.option("--strong", is_flag=True,
               help="Play the fair games with the strong player (as fair-stats does by default): a higher, "
-                   "surer lower bound at about 1.3-2.5 times the CPU per game.")
+                   "surer lower bound at about 1.3-2.4 times the CPU per game.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")

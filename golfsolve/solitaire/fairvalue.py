@@ -192,7 +192,7 @@ def odds(
     ``samples`` orders are solved for the clairvoyant chance; the fair player plays the
     first ``games`` of them (``player_samples`` and ``player_extra`` orders per decision,
     see :class:`~golfsolve.solitaire.fairplayer.SearchPlayer`); ``strong`` plays them with
-    :data:`~golfsolve.solitaire.fairplayer.STRONG_KNOBS` (a stronger player, 1.3-2.5 times
+    :data:`~golfsolve.solitaire.fairplayer.STRONG_KNOBS` (a stronger player, 1.3-2.4 times
     the CPU per game). Each fair game uses an order of the same sample, so a fair win is
     always a clairvoyant win.
     """
