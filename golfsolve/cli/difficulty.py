@@ -9,12 +9,12 @@ from ..solitaire.difficulty import BANDS, LABELS, pick as pick_deals, rate as ra
 from ..solitaire.layout import load_layout
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
-from .common import SEED, echo_json, effort
+from .common import Command, SEED, echo_json, effort
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("codes", nargs=-1, required=True)
 @click.option("--rules", "rules_spec", default=None, metavar="NAME", help="Rule set (default: each code's letter).")
 @click.option("--games", type=effort(), default=16, show_default=True,
@@ -41,7 +41,7 @@ def rate(codes, rules_spec, games, seed, as_json):
             click.echo(f"{r.render()}  ({r.rules.name})")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--rules", "rules_spec", default="easy", show_default=True, metavar="NAME", help="Rule set.")
 @click.option("--difficulty", type=click.Choice(LABELS), required=True, help=f"Wanted label ({_BANDS_HELP}).")
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="Deals to find.")

@@ -9,10 +9,10 @@ import click
 from ..errors import MAX_EFFORT, InputError
 from ..solitaire.fairvalue import GAMES, odds as odds_of
 from ..solitaire.hint import player_view
-from .common import SEED, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
+from .common import Command, SEED, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--fair", is_flag=True, hidden=True,
               help="Kept for old scripts: the stock order is always forgotten now.")
@@ -48,7 +48,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, strong, see
         click.echo(res.render())
 
 
-@click.command("fair-stats")
+@click.command("fair-stats", cls=Command)
 @click.option("--start-number", type=int, default=None, metavar="N", help="First GO1 deal number (default 0).")
 @click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
 @click.option("--rules", "rules_list", default=None, metavar="LIST",

@@ -9,10 +9,10 @@ import click
 from ..cards import card_str, parse_card
 from ..errors import InputError
 from ..solitaire.engine import Game, parse_moves
-from .common import echo_json, get_layout, layout_options, plural
+from .common import Command, echo_json, get_layout, layout_options, plural
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--text", "as_text", is_flag=True, help="The layout in golfsolve's layout-file format.")
@@ -47,7 +47,7 @@ def _card(c, symbols: bool = False):
     return None if c is None else card_str(c, symbols)
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.argument("moves", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -131,7 +131,7 @@ PLAY_HELP = """commands:
   q            quit"""
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as TS instead of 10♠.")
 def play(code, layout_file, pysol, rules_spec, ascii_cards):

@@ -13,10 +13,10 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import player_view, position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
+from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("codes", nargs=-1)
 @click.option("--layout", "layout_files", multiple=True, metavar="FILE",
               help="A layout file (golfsolve text or black-hole-solve board); - reads stdin. Repeatable.")
@@ -106,7 +106,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
         raise SystemExit(1)
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--moves", "moves_text", default="", metavar="MOVES",
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")

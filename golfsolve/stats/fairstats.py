@@ -22,8 +22,8 @@ from ..solitaire.fairplayer import STRONG_KNOBS, play_search
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver
-from .runfolder import (RunKey, compute, latest_command, load_chunks, manifest_path, open_run, read_manifest,
-                        run_folder_chunks, write_json_atomic)
+from .runfolder import (ChunkSchema, RunKey, compute, latest_command, load_chunks, manifest_path, open_run,
+                        read_manifest, run_folder_chunks, write_json_atomic)
 
 FORMAT = "golfsolve-fair-stats/1"
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
@@ -32,6 +32,11 @@ MAX_DEFAULT_CHUNK = 20
 #: Columns of every chunk (one row per deal and rule set).
 FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", "fair_won", "lost_at",
                 "lost_on_draw", "moves", "decisions", "solves", "seconds")
+#: What every chunk holds.
+SCHEMA = ChunkSchema((("rules", "string"), ("deal", "int64"), ("code", "string"), ("clairvoyant_won", "bool"),
+                      ("clairvoyant_left", "int64"), ("fair_won", "bool"), ("lost_at", "int64"),
+                      ("lost_on_draw", "bool"), ("moves", "int64"), ("decisions", "int64"), ("solves", "int64"),
+                      ("seconds", "double")), "deal", "rules")
 #: The report written into the run folder (the underscore keeps it out of pandas' way).
 REPORT_NAME = "_fair.md"
 #: The fair players a run can use: the search player with its stronger settings
@@ -185,20 +190,20 @@ def run_fair_stats(
         raise InputError(f"--workers must be at least 1, not {workers}")
     if resume or extend:
         _name_old_player(out)
-    folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command)
-    todo = folder.todo("deal", "rules", 1)
-    full = spec_from_manifest(folder.manifest)
-    tasks = [(c, full.samples, full.first, full.seed, full.player, full.extra) for c in todo]
-    source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers, partial(_worker_init, full.rules)))
-    inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
-                            info={"workers": workers})
+    with open_run(out, spec.run_key(), resume=resume, extend=extend, command=command) as folder:
+        todo = folder.todo(SCHEMA)
+        full = spec_from_manifest(folder.manifest)
+        tasks = [(c, full.samples, full.first, full.seed, full.player, full.extra) for c in todo]
+        source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers, partial(_worker_init, full.rules)))
+        inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
+                                info={"workers": workers})
     inv["repaired"] = [f"{name}: {why}" for name, why in folder.repairs]
     return inv
 
 
 def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame:
     """Every row of the fair-stats run in ``out``, sorted by rule order then deal."""
-    m, frames = load_chunks(out, FORMAT, "deal", "rules", 1, allow_incomplete)
+    m, frames = load_chunks(out, FORMAT, SCHEMA, allow_incomplete)
     if not frames:
         return pd.DataFrame(columns=list(FAIR_COLUMNS))
     df = pd.concat(frames, ignore_index=True)

@@ -26,9 +26,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..intervals import wilson
+from ..solitaire.rules import get_rules
 from ..text import plural
 from .fairstats import load_fair_section
-from .census import load_results, read_manifest, run_status, spec_from_manifest
+from .census import CENSUS, load_results, read_manifest, run_status
 from .runfolder import latest_command, run_commands
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
@@ -158,7 +159,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
     """Every number of the report for the run in ``stats_dir`` (the ``--json`` output);
     ``fair_dir``, a fair-stats run, adds its fair-play section."""
     m = read_manifest(stats_dir)
-    spec = spec_from_manifest(m)
+    spec = CENSUS.from_manifest(m)
     if df is None:
         df = load_results(stats_dir)
     rules = [r for r in spec.rules if (df["rules"] == r).any()]
@@ -177,7 +178,8 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         # every command that made the run, one per line, so an extended run is reproducible
         "command": "\n".join(run_commands(m)),
         "rules": rules,
-        "rules_described": m.get("rules_described", {}),
+        # from the rule sets themselves, not the manifest's copy (which only a person reads)
+        "rules_described": {r: get_rules(r).describe() for r in m["rules"]},
         "first_deal": spec.start,
         "last_deal": spec.end - 1,
         "deals": int(df["deal"].nunique()),
