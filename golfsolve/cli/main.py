@@ -14,7 +14,7 @@ import sys
 import click
 
 from ..errors import InputError
-from . import difficulty, fair, grid, solitaire, solve, stats
+from . import difficulty, fair, grid, serve, solitaire, solve, stats
 from .common import fail
 
 
@@ -32,6 +32,7 @@ for _command in (
     fair.odds, fair.fair_stats,
     difficulty.rate, difficulty.pick,
     grid.grid,
+    serve.serve,
 ):
     cli.add_command(_command)
 
