@@ -58,15 +58,15 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
 
 def _solve_one(lay, node_limit, verdict_only, as_json):
-    from ..solitaire.deals import record
-    from ..solitaire.solver import Solver, StockUnknownError
+    from ..solitaire.answers import solve_answer, solve_layout
+    from ..solitaire.solver import StockUnknownError
 
     try:
-        sol = Solver().solve(lay, lay.rules, node_limit, verdict_only=verdict_only)
+        sol = solve_layout(lay, node_limit, verdict_only)
     except StockUnknownError as e:
-        fail(f"{lay.name or 'layout'}: {e}", 1)
+        fail(str(e), 1)
     if as_json:
-        echo_json(record((lay, sol)))
+        echo_json(solve_answer(lay, sol))
     else:
         verdict = {"won": "winnable", "lost": "not winnable", "unknown": "unknown (node limit reached)"}[sol.outcome]
         click.echo(f"{lay.name or 'layout'} ({lay.rules.describe()}): {verdict}")
@@ -129,14 +129,14 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
+    from ..solitaire.answers import hint_answer, hint_position, peeking_hint
     from ..solitaire.engine import parse_moves
-    from ..solitaire.hint import player_view, position_after, rank_moves
+    from ..solitaire.hint import player_view
     from ..solitaire.solver import StockUnknownError
 
     lay = get_layout(code, layout_file, pysol, rules_spec)
-    game = position_after(lay, parse_moves(moves_text), lay.rules)
-    if game.over:
-        fail(f"the game is already over: {game.status_message()}", 2)
+    moves = parse_moves(moves_text)
+    game = hint_position(lay, moves)
     if fair:
         from ..solitaire.fairvalue import fair_hint
 
@@ -148,14 +148,11 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
             click.echo(result.render(show_all))
         return
     try:
-        ranked = rank_moves(game, node_limit=node_limit)
+        ranked = peeking_hint(game, node_limit)
     except StockUnknownError as e:
-        fail(f"{e}; try 'golfsolve hint --fair'", 1)
-    if not ranked:  # no remove fits and the next stock card is not known, so a draw cannot be judged
-        fail("no card fits the discard and the next stock card is unknown; try 'golfsolve hint --fair'", 1)
+        fail(str(e), 1)
     if as_json:
-        echo_json({"deal": lay.name, "moves_played": " ".join(parse_moves(moves_text)),
-                   "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]})
+        echo_json(hint_answer(lay, moves, ranked))
         return
     best = ranked[0]
     what = "draw" if best.move == "d" else f"remove {best.card} from column {best.move}"
