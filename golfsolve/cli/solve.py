@@ -8,12 +8,7 @@ from itertools import chain
 
 import click
 
-from ..solitaire.deals import BadLine, DealBatch, code_lines, record, solve_many
-from ..solitaire.engine import parse_moves
-from ..solitaire.answers import hint_answer, hint_position, peeking_hint, solve_answer, solve_layout
-from ..solitaire.hint import player_view
-from ..solitaire.rules import get_rules
-from ..solitaire.solver import StockUnknownError
+# The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
 from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
@@ -43,6 +38,10 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
     Examples: golfsolve solve GO1-E-AAAAAAB; golfsolve solve --pysol 1-1000 --rules classic
     """
+    from ..solitaire.deals import DealBatch
+    from ..solitaire.rules import get_rules
+    from ..solitaire.solver import StockUnknownError
+
     rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol or codes_from):
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
@@ -59,6 +58,9 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
 
 def _solve_one(lay, node_limit, verdict_only, as_json):
+    from ..solitaire.answers import solve_answer, solve_layout
+    from ..solitaire.solver import StockUnknownError
+
     try:
         sol = solve_layout(lay, node_limit, verdict_only)
     except StockUnknownError as e:
@@ -81,6 +83,8 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
 
 def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     from tqdm import tqdm
+
+    from ..solitaire.deals import BadLine, code_lines, record, solve_many
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
     total = None if codes_from is not None else batch.size
@@ -125,6 +129,11 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
+    from ..solitaire.answers import hint_answer, hint_position, peeking_hint
+    from ..solitaire.engine import parse_moves
+    from ..solitaire.hint import player_view
+    from ..solitaire.solver import StockUnknownError
+
     lay = get_layout(code, layout_file, pysol, rules_spec)
     moves = parse_moves(moves_text)
     game = hint_position(lay, moves)
