@@ -3,7 +3,8 @@
 Bottom: ``cards``, ``errors``, ``intervals``, ``text`` import nothing of golfsolve but each
 other. The game domains ``solitaire/`` and ``grid/`` import the bottom and themselves, not
 each other, and never the batch runs and reports of ``stats/`` or the CLI. ``stats/`` sits
-above the domains, and ``cli/`` on top of everything. Every import counts, also the ones
+above the domains, ``serve/`` (the HTTP API and the web page) above them, and ``cli/`` on top
+of everything. Every import counts, also the ones
 inside functions (a lazy import is still a dependency).
 """
 
@@ -25,7 +26,8 @@ ALLOWED = {
     "solitaire": BOTTOM | {"solitaire"},
     "grid": BOTTOM | {"grid"},
     "stats": BOTTOM | {"solitaire", "grid", "stats"},
-    "cli": BOTTOM | {"solitaire", "grid", "stats", "cli"},
+    "serve": BOTTOM | {"solitaire", "fair", "grid", "stats", "serve"},
+    "cli": BOTTOM | {"solitaire", "fair", "grid", "stats", "serve", "cli"},
     "__main__": {"cli"},
 }
 
