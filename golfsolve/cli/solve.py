@@ -10,7 +10,7 @@ import click
 
 from ..solitaire.deals import BadLine, DealBatch, code_lines, record, solve_many
 from ..solitaire.engine import parse_moves
-from ..solitaire.hint import player_view, position_after, rank_moves
+from ..solitaire.hint import position_after, rank_moves
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
 from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
@@ -129,12 +129,12 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     if game.over:
         fail(f"the game is already over: {game.status_message()}", 2)
     if fair:
-        from ..solitaire.fairvalue import fair_hint
+        from ..fair import fair_hint, player_view
 
         view, played = player_view(lay, game)  # honest by construction: the stock order is forgotten
         result = fair_hint(view, game.rules, samples=samples, seed=seed, played=played)
         if as_json:
-            echo_json(result.to_json())
+            echo_json(result.as_json())
         else:
             click.echo(result.render(show_all))
         return
