@@ -175,4 +175,5 @@ def test_ci_runs_exactly_the_readme_test_command():
     ci = [ln for ln in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           if ln.strip() and not ln.startswith("#") and not ln.startswith(("set ", "cd "))]
     assert readme[1].strip() == "pip install -e '.[test]' && python -m pytest -q"
-    assert ci == [readme[1].strip()]
+    # before it, only what the machine needs (the browser of the browser test)
+    assert ci[-1] == readme[1].strip() and all("apt-get install" in ln for ln in ci[:-1])

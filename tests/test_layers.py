@@ -4,7 +4,8 @@ Bottom: ``cards``, ``errors``, ``intervals``, ``text`` import nothing of golfsol
 other. The game domains ``solitaire/`` and ``grid/`` import the bottom and themselves, not
 each other, and never fair play, the batch runs and reports of ``stats/`` or the CLI.
 ``fair/`` (play without seeing the stock) sits above ``solitaire/``; ``stats/`` above the
-domains and ``fair/``, and ``cli/`` on top of everything. Every import counts, also the ones
+domains and ``fair/``, ``serve/`` (the HTTP API and the web page) above them, and ``cli/`` on
+top of everything. Every import counts, also the ones
 inside functions (a lazy import is still a dependency).
 """
 
@@ -27,7 +28,8 @@ ALLOWED = {
     "fair": BOTTOM | {"solitaire", "fair"},
     "grid": BOTTOM | {"grid"},
     "stats": BOTTOM | {"solitaire", "fair", "grid", "stats"},
-    "cli": BOTTOM | {"solitaire", "fair", "grid", "stats", "cli"},
+    "serve": BOTTOM | {"solitaire", "fair", "grid", "stats", "serve"},
+    "cli": BOTTOM | {"solitaire", "fair", "grid", "stats", "serve", "cli"},
     "__main__": {"cli"},
 }
 

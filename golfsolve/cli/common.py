@@ -6,14 +6,16 @@ import json
 import signal
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
 
 import click
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError
 from ..text import plural  # noqa: F401 - shared by the command modules
-from ..solitaire.layout import Layout, load_layout
-from ..solitaire.rules import Rules, get_rules
+
+if TYPE_CHECKING:  # imported when used: 'golfsolve solve --help' must not load the solver (numba)
+    from ..solitaire.layout import Layout
+    from ..solitaire.rules import Rules
 
 T = TypeVar("T")
 
@@ -48,6 +50,9 @@ def layout_options(f):
 def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[int],
                rules_spec: Optional[str]) -> Layout:
     """The one deal a command names (a code, a layout file or a PySol number), checked."""
+    from ..solitaire.layout import load_layout
+    from ..solitaire.rules import get_rules
+
     rules: Optional[Rules] = get_rules(rules_spec) if rules_spec is not None else None
     return load_layout(code, layout_file, pysol, rules)
 

@@ -14,26 +14,42 @@ import sys
 import click
 
 from ..errors import InputError
-from . import difficulty, fair, grid, solitaire, solve, stats
 from .common import fail
+from .lazy import LazyCommand, LazyGroup
+
+#: Every command: its name, where it lives and its one-line help (shown by 'golfsolve --help'
+#: without importing the command). To add a command, add one line here.
+COMMANDS: dict[str, LazyCommand] = {
+    "deal": LazyCommand("golfsolve.cli.solitaire:deal", "Show the layout of a deal code, a layout file or a PySol deal."),
+    "replay": LazyCommand("golfsolve.cli.solitaire:replay", "Play a move list and show every step."),
+    "play": LazyCommand("golfsolve.cli.solitaire:play",
+                        "Play a deal in the terminal (commands are read from stdin, so a pipe works too)."),
+    "solve": LazyCommand("golfsolve.cli.solve:solve",
+                         "Is the deal winnable, and how? Exact: a win with its moves, or the fewest cards left."),
+    "hint": LazyCommand("golfsolve.cli.solve:hint", "The best next move from a position, and why."),
+    "stats": LazyCommand("golfsolve.cli.stats:stats",
+                         "Solve every deal of a range under several rule sets; write Parquet chunks to DIR."),
+    "report": LazyCommand("golfsolve.cli.stats:report",
+                          "Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run."),
+    "odds": LazyCommand("golfsolve.cli.fair:odds",
+                        "Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval."),
+    "fair-stats": LazyCommand("golfsolve.cli.fair:fair_stats",
+                              "The fair player's win rate against the clairvoyant rate over a deal range."),
+    "rate": LazyCommand("golfsolve.cli.difficulty:rate",
+                        "Difficulty of deals: exact winnability, the fair chance and a label."),
+    "pick": LazyCommand("golfsolve.cli.difficulty:pick",
+                        "Deal codes of a chosen difficulty, scanning forward from a start deal."),
+    "grid": LazyCommand("golfsolve.cli.grid:grid",
+                        "Grid Golf (2-6 players): simulate bots, report, or play against them."),
+    "serve": LazyCommand("golfsolve.cli.serve:serve",
+                         "Answer deal, solve, hint, odds and rate over HTTP, and serve a page to play a deal."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="golfsolve")
 def cli() -> None:
     """Solve and analyse Golf solitaire, and simulate grid Golf with bots."""
-
-
-# The command modules know nothing of this group; it attaches them here, in one place.
-for _command in (
-    solitaire.deal, solitaire.replay, solitaire.play,
-    solve.solve, solve.hint,
-    stats.stats, stats.report,
-    fair.odds, fair.fair_stats,
-    difficulty.rate, difficulty.pick,
-    grid.grid,
-):
-    cli.add_command(_command)
 
 
 def _one_line(message: str, limit: int = 500) -> str:

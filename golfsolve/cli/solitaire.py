@@ -8,6 +8,7 @@ import click
 
 from ..cards import card_str, parse_card
 from ..errors import InputError
+from ..solitaire.answers import deal_answer
 from ..solitaire.engine import Game, parse_moves
 from .common import echo_json, get_layout, layout_options, plural
 
@@ -25,7 +26,7 @@ def deal(code, layout_file, pysol, rules_spec, as_json, as_text):
         raise InputError("give --json or --text, not both")
     lay = get_layout(code, layout_file, pysol, rules_spec)
     if as_json:
-        echo_json(lay.to_json())
+        echo_json(deal_answer(lay))
     elif as_text:
         click.echo(lay.to_text(), nl=False)
     else:

@@ -8,11 +8,7 @@ from itertools import chain
 
 import click
 
-from ..solitaire.deals import BadLine, DealBatch, code_lines, record, solve_many
-from ..solitaire.engine import parse_moves
-from ..solitaire.hint import position_after, rank_moves
-from ..solitaire.rules import get_rules
-from ..solitaire.solver import Solver, StockUnknownError
+# The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
 from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
@@ -42,6 +38,10 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
     Examples: golfsolve solve GO1-E-AAAAAAB; golfsolve solve --pysol 1-1000 --rules classic
     """
+    from ..solitaire.deals import DealBatch
+    from ..solitaire.rules import get_rules
+    from ..solitaire.solver import StockUnknownError
+
     rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol or codes_from):
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
@@ -58,12 +58,15 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
 
 def _solve_one(lay, node_limit, verdict_only, as_json):
+    from ..solitaire.answers import solve_answer, solve_layout
+    from ..solitaire.solver import StockUnknownError
+
     try:
-        sol = Solver().solve(lay, lay.rules, node_limit, verdict_only=verdict_only)
+        sol = solve_layout(lay, node_limit, verdict_only)
     except StockUnknownError as e:
-        fail(f"{lay.name or 'layout'}: {e}", 1)
+        fail(str(e), 1)
     if as_json:
-        echo_json(record((lay, sol)))
+        echo_json(solve_answer(lay, sol))
     else:
         verdict = {"won": "winnable", "lost": "not winnable", "unknown": "unknown (node limit reached)"}[sol.outcome]
         click.echo(f"{lay.name or 'layout'} ({lay.rules.describe()}): {verdict}")
@@ -80,6 +83,8 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
 
 def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     from tqdm import tqdm
+
+    from ..solitaire.deals import BadLine, code_lines, record, solve_many
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
     total = None if codes_from is not None else batch.size
@@ -124,10 +129,13 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
+    from ..solitaire.answers import hint_answer, hint_position, peeking_hint
+    from ..solitaire.engine import parse_moves
+    from ..solitaire.solver import StockUnknownError
+
     lay = get_layout(code, layout_file, pysol, rules_spec)
-    game = position_after(lay, parse_moves(moves_text), lay.rules)
-    if game.over:
-        fail(f"the game is already over: {game.status_message()}", 2)
+    moves = parse_moves(moves_text)
+    game = hint_position(lay, moves)
     if fair:
         from ..fair import fair_hint, player_view
 
@@ -139,14 +147,11 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
             click.echo(result.render(show_all))
         return
     try:
-        ranked = rank_moves(game, node_limit=node_limit)
+        ranked = peeking_hint(game, node_limit)
     except StockUnknownError as e:
-        fail(f"{e}; try 'golfsolve hint --fair'", 1)
-    if not ranked:  # no remove fits and the next stock card is not known, so a draw cannot be judged
-        fail("no card fits the discard and the next stock card is unknown; try 'golfsolve hint --fair'", 1)
+        fail(str(e), 1)
     if as_json:
-        echo_json({"deal": lay.name, "moves_played": " ".join(parse_moves(moves_text)),
-                   "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]})
+        echo_json(hint_answer(lay, moves, ranked))
         return
     best = ranked[0]
     what = "draw" if best.move == "d" else f"remove {best.card} from column {best.move}"
