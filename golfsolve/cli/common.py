@@ -57,6 +57,17 @@ def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[
     return load_layout(code, layout_file, pysol, rules)
 
 
+def start_deal(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
+    """The first deal's number from ``--start CODE`` or ``--start-number N`` (at most one of them)."""
+    from ..solitaire.dealcode import parse_code
+
+    if start_code is not None and start_number is not None:
+        raise InputError("give --start CODE or --start-number N, not both")
+    if start_code is not None:
+        return parse_code(start_code).number
+    return start_number
+
+
 def echo_json(obj) -> None:
     """Print ``obj`` as indented JSON on stdout (non-ASCII cards kept as they are)."""
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))

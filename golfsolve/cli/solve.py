@@ -131,19 +131,18 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     """
     from ..solitaire.answers import hint_answer, hint_position, peeking_hint
     from ..solitaire.engine import parse_moves
-    from ..solitaire.hint import player_view
     from ..solitaire.solver import StockUnknownError
 
     lay = get_layout(code, layout_file, pysol, rules_spec)
     moves = parse_moves(moves_text)
     game = hint_position(lay, moves)
     if fair:
-        from ..solitaire.fairvalue import fair_hint
+        from ..fair import fair_hint, player_view
 
         view, played = player_view(lay, game)  # honest by construction: the stock order is forgotten
         result = fair_hint(view, game.rules, samples=samples, seed=seed, played=played)
         if as_json:
-            echo_json(result.to_json())
+            echo_json(result.as_json())
         else:
             click.echo(result.render(show_all))
         return

@@ -10,17 +10,7 @@ from typing import Optional
 import click
 
 from ..errors import MAX_EFFORT, InputError
-from .common import check_resume_extend, check_run_dir, check_workers, echo_json, plural, run_long
-
-
-def _start_number(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
-    from ..solitaire.dealcode import parse_code
-
-    if start_code is not None and start_number is not None:
-        raise InputError("give --start CODE or --start-number N, not both")
-    if start_code is not None:
-        return parse_code(start_code).number
-    return start_number
+from .common import check_resume_extend, check_run_dir, check_workers, echo_json, plural, run_long, start_deal
 
 
 @click.command()
@@ -72,7 +62,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     from ..stats.runfolder import check_out_dir, manifest_path
 
     check_resume_extend(resume, extend)
-    start = _start_number(start_code, start_number)
+    start = start_deal(start_code, start_number)
     rules = parse_rules_list(rules_spec) if rules_spec is not None else None
     src = click.get_current_context().get_parameter_source("scheduler")
     if engine == "local" and src == click.core.ParameterSource.COMMANDLINE:

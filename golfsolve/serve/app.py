@@ -12,8 +12,8 @@ endpoint      answer                                                 options
 /api/solve    ``golfsolve solve --json``                              verdict_only, node_limit
 /api/hint     ``golfsolve hint --json`` (``fair``: ``--fair``)        moves, fair, samples, seed,
                                                                      node_limit
-/api/odds     ``golfsolve odds --json``                               samples, games, seed, strong
-/api/rate     ``golfsolve rate --json`` (a list of one)               games, seed
+/api/odds     ``golfsolve odds --json``                               samples, games, seed, player
+/api/rate     ``golfsolve rate --json`` (a list of one)               games, seed, player
 /api/play     the game after ``moves`` and one more ``action``        moves, action, tap ("col,row")
 ============  =====================================================  ===========================
 
@@ -57,8 +57,8 @@ PARAMS = {
     "deal": _SOURCE,
     "solve": _SOURCE | {"verdict_only", "node_limit"},
     "hint": _SOURCE | {"moves", "fair", "samples", "seed", "node_limit"},
-    "odds": _SOURCE | {"samples", "games", "seed", "strong"},
-    "rate": _SOURCE | {"games", "seed"},
+    "odds": _SOURCE | {"samples", "games", "seed", "player"},
+    "rate": _SOURCE | {"games", "seed", "player"},
     "play": _SOURCE | {"moves", "action", "tap"},
 }
 
@@ -210,6 +210,15 @@ def _bool(params: dict, name: str) -> bool:
     raise InputError(f"{name} must be true or false, not {clip(str(v))}")
 
 
+def _player(params: dict) -> str:
+    # the fair player's preset by name, checked here so a bad name is a 400 before any work
+    from ..fair import player_settings
+
+    name = _text(params, "player", 40) or "fast"
+    player_settings(name)
+    return name
+
+
 def layout_of(params: dict) -> Layout:
     """The one deal a request names, checked: ``code``, ``pysol`` or ``layout`` (text), and ``rules``."""
     code, text, rules_spec = _text(params, "code", 200), _text(params, "layout"), _text(params, "rules", 200)
@@ -284,9 +293,10 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             elif endpoint == "odds":
                 job = ("odds", {"samples": _int(params, "samples", 200, 1, MAX_EFFORT), "seed": seed,
                                 "games": None if params.get("games") is None else _int(params, "games", 0, 0, MAX_EFFORT),
-                                "strong": _bool(params, "strong")})
+                                "player": _player(params)})
             else:
-                job = ("rate", {"games": _int(params, "games", 16, 1, MAX_EFFORT), "seed": seed})
+                job = ("rate", {"games": _int(params, "games", 16, 1, MAX_EFFORT), "seed": seed,
+                                "player": _player(params)})
             return JSONResponse(await pool.run(job[0], layout=lay, **job[1]))
         except InputError as e:
             return _error(400, " ".join(str(e).split()))

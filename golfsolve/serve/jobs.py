@@ -40,31 +40,30 @@ def hint(layout: Layout, moves: str = "", node_limit: int = 0) -> dict:
 
 def fair_hint(layout: Layout, moves: str = "", samples: int = 40, seed: int = 0) -> dict:
     """``golfsolve hint --fair --json``: the stock order forgotten first."""
+    from ..fair import fair_hint as fair_hint_of, player_view
     from ..solitaire.answers import hint_position
-    from ..solitaire.fairvalue import fair_hint as fair_hint_of
-    from ..solitaire.hint import player_view
 
     game = hint_position(layout, parse_moves(moves))
     view, played = player_view(layout, game)
     return fair_hint_of(view, game.rules, samples=samples, seed=seed, played=played,
-                        solver=_the_solver()).to_json()
+                        solver=_the_solver()).as_json()
 
 
-def odds(layout: Layout, samples: int = 200, games: int | None = None, seed: int = 0, strong: bool = False) -> dict:
+def odds(layout: Layout, samples: int = 200, games: int | None = None, seed: int = 0, player: str = "fast") -> dict:
     """``golfsolve odds --json``."""
-    from ..solitaire.fairvalue import GAMES, odds as odds_of
-    from ..solitaire.hint import player_view
+    from ..fair import odds as odds_of, player_view
+    from ..fair.api import GAMES
 
     view, _ = player_view(layout)
     return odds_of(view, view.rules, samples=samples, seed=seed, games=GAMES if games is None else games,
-                   strong=strong, solver=_the_solver()).to_json()
+                   player=player, solver=_the_solver()).as_json()
 
 
-def rate(layout: Layout, games: int = 16, seed: int = 0) -> list:
+def rate(layout: Layout, games: int = 16, seed: int = 0, player: str = "fast") -> list:
     """``golfsolve rate CODE --json`` for one deal (a list of one rating, as the CLI prints)."""
-    from ..solitaire.difficulty import rate as rate_deal
+    from ..fair import rate as rate_deal
 
-    return [rate_deal(layout, layout.rules, games, seed, _the_solver()).to_json()]
+    return [rate_deal(layout, layout.rules, games, seed, _the_solver(), player).as_json()]
 
 
 JOBS: dict[str, Callable[..., Any]] = {"solve": solve, "hint": hint, "fair_hint": fair_hint, "odds": odds,

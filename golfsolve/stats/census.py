@@ -59,7 +59,7 @@ _DTYPES = {
     "difficulty": "string",
     "fair_chance": "float64",
 }
-#: Columns a run made with ``--difficulty`` adds: :func:`golfsolve.solitaire.difficulty.rate`
+#: Columns a run made with ``--difficulty`` adds: :func:`golfsolve.fair.rate`
 #: of each deal under each rule set (its label and fair chance, seed 0).
 DIFFICULTY_COLUMNS = ("difficulty", "fair_chance")
 #: Fair games per deal for ``--difficulty`` when none is given: half of ``golfsolve rate``'s
@@ -266,7 +266,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
             cols["seconds"].append(sol.seconds)
             cols["cpu_seconds"].append(cpu)
     if difficulty:
-        from ..solitaire.difficulty import rate
+        from ..fair.difficulty import rate
 
         for n, name in zip(cols["deal"], cols["rules"]):
             r = get_rules(name)

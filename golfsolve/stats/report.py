@@ -141,7 +141,7 @@ def _solve_time(df: pd.DataFrame, rules: list[str]) -> dict:
 
 def _difficulty(df: pd.DataFrame, rules: list[str], games: int, command: str) -> Optional[dict]:
     """Deals per difficulty label and rule set (a run made with ``stats --difficulty``), else None."""
-    from ..solitaire.difficulty import LABELS
+    from ..fair.difficulty import LABELS
 
     if not games or "difficulty" not in df.columns:
         return None
@@ -400,7 +400,7 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("img", "solve_time.png", FIGURES["solve_time.png"]))
     diff = data.get("difficulty")
     if diff:
-        from ..solitaire.difficulty import BANDS
+        from ..fair.difficulty import BANDS
 
         bands = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
         b.append(("h2", "Difficulty"))
