@@ -36,9 +36,12 @@ def worker(kind: str, arg: str, rules_name: str) -> None:
     from golfsolve.solitaire.solver import Solver
 
     try:
-        from golfsolve.solitaire import fairvalue as api  # the current code
+        from golfsolve.fair import api  # the current code
     except ImportError:
-        from golfsolve.solitaire import fair as api  # the baseline
+        try:
+            from golfsolve.solitaire import fairvalue as api  # a baseline of round 2
+        except ImportError:
+            from golfsolve.solitaire import fair as api  # the baseline of round 1
     rules = get_rules(rules_name)
     solver = Solver()
     lay = layout_from_number(int(arg), rules) if kind == "hint" else read_layout_file(arg)

@@ -4,8 +4,7 @@
 
 The fair games `odds` plays on the seed 000 example (tests/data/seed000_start.txt, stock
 order unknown beyond 8S): the same stock orders and seeds as `odds`, each played by the
-default search player (8 orders per decision, 8 to race ties) and by the strong one
-(:data:`~golfsolve.solitaire.fairplayer.STRONG_KNOBS`) in turn, which one goes first
+fast preset and by the strong one (:data:`golfsolve.fair.PRESETS`) in turn, which one goes first
 alternating, in one process after a warm-up; CPU time of each game
 (``time.process_time``). Prints wins and CPU seconds per game of each and the ratio.
 """
@@ -16,9 +15,8 @@ import argparse
 import time
 from pathlib import Path
 
-from golfsolve.solitaire.fair import _stock_orders
-from golfsolve.solitaire.fairplayer import STRONG_KNOBS, play_search
-from golfsolve.solitaire.fairvalue import _with_stock
+from golfsolve.fair import play, stock_orders
+from golfsolve.fair.orders import with_stock
 from golfsolve.solitaire.layout import read_layout_file
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
@@ -33,22 +31,21 @@ def main() -> None:
     a = ap.parse_args()
     lay = read_layout_file(SEED000)
     solver = Solver()
-    players = {"default": {}, "strong": STRONG_KNOBS}
+    players = {"default": "fast", "strong": "strong"}
     print(f"seed 000 opening, {a.games} fair games per rule set, seed {a.seed}, CPU seconds per game")
     print(f"{'rules':8} {'default wins':>12} {'strong wins':>11} {'default s':>9} {'strong s':>9} {'ratio':>6}")
     for name in ("easy", "classic"):
         rules = get_rules(name)
-        stocks, _ = _stock_orders(lay, rules, a.games, a.seed)
-        for knobs in players.values():  # warm-up: every kernel loaded before timing
-            play_search(_with_stock(lay, stocks[0]), rules, 8, 8, "warm", solver, **knobs)
+        stocks, _ = stock_orders(lay, rules, a.games, a.seed)
+        for preset in players.values():  # warm-up: every kernel loaded before timing
+            play(with_stock(lay, stocks[0]), rules, preset, "warm", solver)
         cpu = {p: 0.0 for p in players}
         wins = {p: 0 for p in players}
         for i, st in enumerate(stocks[: a.games]):
             order = list(players) if i % 2 == 0 else list(reversed(players))
             for p in order:
                 t0 = time.process_time()
-                g = play_search(_with_stock(lay, st), rules, 8, 8, f"{a.seed}-{i}", solver, referee=True,
-                                **players[p])
+                g = play(with_stock(lay, st), rules, players[p], f"{a.seed}-{i}", solver)
                 cpu[p] += time.process_time() - t0
                 wins[p] += g.won
         n = min(a.games, len(stocks))

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
+from golfsolve.fair import BANDS, PlayerSettings, label_of, odds, pick, rate
 from golfsolve.solitaire.dealcode import parse_code
-from golfsolve.solitaire.difficulty import BANDS, label_of, pick, rate
-from golfsolve.solitaire.fairvalue import odds
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import CLASSIC
 from golfsolve.solitaire.solver import Solver
@@ -28,22 +27,21 @@ def test_bands_cover_every_chance_once():
 
 def test_rate_is_the_fair_chance_of_odds_on_the_opening(solver):
     lay = layout_from_number(3, CLASSIC, "C")
-    r = rate(lay, CLASSIC, games=3, seed=4, solver=solver, player_samples=3, player_extra=0)
-    o = odds(lay.forget_stock(0), CLASSIC, samples=3, seed=4, games=3, player_samples=3, player_extra=0,
-             solver=solver)
+    tiny = PlayerSettings(samples=3, extra=0)
+    r = rate(lay, CLASSIC, games=3, seed=4, solver=solver, player=tiny)
+    o = odds(lay.forget_stock(0), CLASSIC, samples=3, seed=4, games=3, player=tiny, solver=solver)
     assert (r.fair_wins, r.games) == (o.fair_wins, o.fair_games)
     assert r.winnable == (solver.solve(lay, CLASSIC).outcome == "won")
     assert r.label == label_of(r.fair_chance)
 
 
 def test_pick_returns_winnable_deals_of_the_band_and_counts_what_it_examined(solver):
-    found = []
-    examined = 0
-    for examined, r in pick(CLASSIC, "very-hard", 2, start=0, winnable=True, games=2, solver=solver):
-        if r is not None:
-            found.append((examined, r))
-    assert len(found) == 2 and examined == found[-1][0] >= 2
-    for _, r in found:
+    seen: list = []
+    res = pick(CLASSIC, "very-hard", 2, start=0, winnable=True, games=2, solver=solver, on_deal=seen.append)
+    assert len(res.deals) == 2 and res.examined == len(seen) >= 2 and seen[-1] is res.deals[-1]
+    assert [r for r in seen if r is not None] == list(res.deals)
+    assert res.as_json()["found"] == 2 and res.as_json()["player"]["preset"] == "fast"
+    for r in res.deals:
         number = parse_code(r.code).number
         assert r.code.startswith("GO1-C-") and r.winnable and r.label == "very-hard"
         again = rate(layout_from_number(number, CLASSIC, "C"), CLASSIC, games=2, solver=solver)
@@ -62,7 +60,28 @@ def test_cli_rate_and_pick(run_cli):
     assert j["found"] == 1 and j["start"] == 2 and j["examined"] >= 1 and j["deals"][0]["winnable"]
     r = run_cli(["pick", "--difficulty", "hard", "--count", "1", "--games", "1", "--max-deals", "1",
                  "--start", "GO1-E-AAAAAAB"])  # deal 1 under Easy is not hard at one game: nothing found
-    assert r.exit_code in (0, 1) and "after examining 1 deals" in r.stdout
+    assert r.exit_code in (0, 1) and "after examining 1 deal from deal 1" in r.stdout
+    r = run_cli(["pick", "--difficulty", "hard", "--count", "1", "--games", "1", "--max-deals", "1",
+                 "--start-number", "1"])
+    assert r.exit_code in (0, 1) and "after examining 1 deal from deal 1" in r.stdout
+
+
+def test_cli_rate_takes_layouts_and_pysol_deals(run_cli, tmp_path, data_dir):
+    """rate reads --layout and --pysol like the other commands: a layout file of a deal rates
+    as its code does; a layout without its whole stock is bad input."""
+    lay = layout_from_number(1, CLASSIC, "C")
+    f = tmp_path / "d1.txt"
+    f.write_text(lay.to_text(), encoding="utf-8")
+    r = run_cli(["rate", "GO1-C-AAAAAAB", "--layout", str(f), "--rules", "classic", "--games", "2", "--json"])
+    assert r.exit_code == 0, r.stderr
+    a, b = json.loads(r.stdout)
+    assert {k: v for k, v in a.items() if k != "code"} == {k: v for k, v in b.items() if k != "code"}
+    r = run_cli(["rate", "--pysol", "1", "--games", "1", "--json"])
+    assert r.exit_code == 0, r.stderr
+    (row,) = json.loads(r.stdout)
+    assert row["games"] == 1 and row["player"]["preset"] == "fast"
+    r = run_cli(["rate", "--layout", str(data_dir / "seed000_start.txt")])  # its stock beyond 8S is unknown
+    assert r.exit_code == 2 and "real stock" in r.stderr and len(r.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize("args", [["rate", "GO1-X-AAAAAAB"], ["rate"], ["rate", "GO1-E-AAAAAAB", "--games", "0"],

@@ -10,9 +10,10 @@ import pytest
 from golfsolve.cards import parse_card
 from golfsolve.errors import InputError
 from golfsolve.solitaire.engine import Game
-from golfsolve.solitaire.expectimax import TooLargeError, clairvoyant_value, fair_value
-from golfsolve.solitaire.fair import play_fair, sample_stocks, unknown_pool, wilson
-from golfsolve.solitaire.fairvalue import fair_hint, odds
+from golfsolve.fair import PlayerSettings, fair_hint, odds, play, stock_orders, unknown_pool
+from golfsolve.fair.exact import TooLargeError, clairvoyant_value, fair_value
+from golfsolve.fair.orders import sample_stocks, with_stock
+from golfsolve.intervals import wilson
 from golfsolve.solitaire.hint import rank_moves
 from golfsolve.solitaire.layout import layout_from_number, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY
@@ -62,12 +63,15 @@ stock: KD 2C
 """
 
 
+TINY = PlayerSettings(samples=3, extra=0)  # a cheap player for tests that only need some player
+
+
 def test_wilson_interval():
-    lo, hi = wilson(0, 10)
+    _, lo, hi = wilson(0, 10)
     assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)  # the textbook value
-    lo, hi = wilson(50, 100)
+    _, lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
-    lo, hi = wilson(100, 100)
+    _, lo, hi = wilson(100, 100)
     assert hi == 1.0 and 0.96 < lo < 1.0
 
 
@@ -92,34 +96,35 @@ def test_too_few_unseen_cards_is_bad_input(seed000_move35):
 
 
 def test_odds_seed000_interval_and_seed(seed000_start, solver):
-    a = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver, games=3, player_samples=3, player_extra=0)
-    b = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver, games=3, player_samples=3, player_extra=0)
+    a = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver, games=3, player=TINY)
+    b = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver, games=3, player=TINY)
     assert a.samples == 40 and not a.exact
     assert a.low <= a.chance <= a.high and a.high - a.low < 0.5
     assert (a.wins, a.mean_left, a.fair_wins) == (b.wins, b.mean_left, b.fair_wins)
     # Easy's wrap only adds moves, so over the same sampled orders it wins at least as often
     e = odds(seed000_start, EASY, samples=40, seed=7, solver=solver, games=0)
     assert e.wins >= a.wins
-    j = a.to_json()
+    j = a.as_json()
     assert j["clairvoyant"]["samples"] == 40
     assert j["clairvoyant"]["ci95"][0] <= j["clairvoyant"]["chance"] <= j["clairvoyant"]["ci95"][1]
     assert j["fair"]["games"] == 3 and j["fair"]["ci95"][0] <= j["fair"]["chance"] <= j["fair"]["ci95"][1]
-    assert j["undo"] is False
+    assert j["undo"] is False and j["player"] == {"preset": "custom", **TINY.__dict__}
+    assert PlayerSettings.from_dict(j["player"]) == TINY
+    # no games: no fair chance at all, not 0%
+    assert e.fair_chance is None and e.as_json()["fair"]["chance"] is None
+    assert "not computed" in e.render() and "0.0%" not in e.render().splitlines()[2]
 
 
-def test_odds_strong_plays_the_strong_player(seed000_start, solver):
-    """odds(strong=True) plays each fair game with STRONG_KNOBS: each game's result is that of
-    play_search with those settings on the same order and seed."""
-    from golfsolve.solitaire.fairplayer import STRONG_KNOBS, play_search
-    from golfsolve.solitaire.fairvalue import _stock_orders, _with_stock
-
-    res = odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=3, strong=True)
-    stocks, _ = _stock_orders(seed000_start, EASY, 8, 5, ())
-    wins = [play_search(_with_stock(seed000_start, st), EASY, 8, 8, f"5-{i}", solver, (), referee=True,
-                        **STRONG_KNOBS).won for i, st in enumerate(stocks[:3])]
-    assert res.strong and res.fair_games == 3 and res.fair_wins == sum(wins)
-    assert "strong settings" in res.to_json()["fair"]["what"] and "strong fair player" in res.render()
-    assert not odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=1).strong
+def test_odds_plays_the_preset_it_is_given(seed000_start, solver):
+    """odds(player="strong") plays each fair game with the strong preset: each game's result is
+    that of play() with those settings on the same order and seed."""
+    res = odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=3, player="strong")
+    stocks, _ = stock_orders(seed000_start, EASY, 8, 5, ())
+    wins = [play(with_stock(seed000_start, st), EASY, "strong", f"5-{i}", solver).won
+            for i, st in enumerate(stocks[:3])]
+    assert res.settings.preset == "strong" and res.fair_games == 3 and res.fair_wins == sum(wins)
+    assert res.as_json()["player"]["preset"] == "strong" and "strong fair player" in res.render()
+    assert odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=1).settings.preset == "fast"
 
 
 def test_odds_of_a_known_stock_is_exact(solver):
@@ -203,15 +208,13 @@ def test_expectimax_at_most_clairvoyant_on_small_endgame(solver):
 
 def test_fair_player_never_beats_the_clairvoyant_verdict(solver):
     for number in (2, 5):
-        g = play_fair(layout_from_number(number, CLASSIC), CLASSIC, samples=6, seed=1, solver=solver,
-                      first_samples=3)
+        g = play(layout_from_number(number, CLASSIC), CLASSIC, TINY, seed=1, solver=solver)
         assert not g.won or g.clairvoyant_won
         if not g.clairvoyant_won:
             assert g.moves == () and g.solves == 1  # an unwinnable deal is not played out
         elif not g.won:
             assert g.lost_at == len(g.moves) > 0
-        again = play_fair(layout_from_number(number, CLASSIC), CLASSIC, samples=6, seed=1, solver=solver,
-                          first_samples=3)
+        again = play(layout_from_number(number, CLASSIC), CLASSIC, TINY, seed=1, solver=solver)
         assert again.moves == g.moves  # the seed makes a game reproducible
 
 
@@ -252,63 +255,66 @@ def test_cli_bad_input_exits_2(run_cli, args, tmp_path):
 def test_cli_fair_stats_writes_table_and_report(run_cli, tmp_path):
     import pandas as pd
 
-    r = run_cli(["fair-stats", "--start-number", "5", "--count", "2", "--rules", "classic", "--player", "sampled",
-                 "--samples", "4", "--first-samples", "2", "--out", str(tmp_path), "--quiet"])
+    r = run_cli(["fair-stats", "--start-number", "5", "--count", "2", "--rules", "classic", "--player", "fast",
+                 "--workers", "1", "--out", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.stderr
     df = pd.read_parquet(tmp_path)  # the run folder reads as one table
     assert sorted(df["deal"]) == [5, 6] and set(df["rules"]) == {"classic"}
     assert not (df["fair_won"] & ~df["clairvoyant_won"]).any()
     md = (tmp_path / "_fair.md").read_text()
-    assert "| classic | 2 (deals 5–6) |" in md and "--samples 4" in md and "--player sampled" in md
+    assert "| classic | 2 (deals 5–6) |" in md and "--player fast" in md and "the fast preset" in md
 
 
-def test_fair_stats_plays_the_search_player_and_keeps_it(run_cli, tmp_path):
-    """The default player is the search player, rows equal play_search's games, and the
-    manifest's player cannot be swapped on --resume; a run from before names no player and
-    resumes as the sampled player."""
+def test_fair_stats_records_the_settings_and_refuses_others(run_cli, tmp_path):
+    """The manifest records the player's full settings, rows equal play()'s games, and a
+    --resume or --extend whose settings differ is refused with one line naming the setting."""
     import json as _json
 
     import pandas as pd
 
-    from golfsolve.solitaire.fairplayer import STRONG_KNOBS, play_search
-    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.fair import PRESETS
     from golfsolve.stats.fairstats import compare_fair_runs
     from golfsolve.stats.runfolder import read_manifest
 
     out = tmp_path / "s"
-    r = run_cli(["fair-stats", "--start-number", "3", "--count", "2", "--rules", "easy", "--samples", "3",
-                 "--extra", "2", "--out", str(out), "-q", "--json"])
+    r = run_cli(["fair-stats", "--start-number", "3", "--count", "2", "--rules", "easy", "--player", "fast",
+                 "--workers", "1", "--chunk-size", "1", "--out", str(out), "-q", "--json"])
     assert r.exit_code == 0, r.stderr
     m = read_manifest(out)
-    # the default player is the strong one: the search player with STRONG_KNOBS
-    assert m["params"]["player"] == "strong" and m["params"]["extra"] == 2 and "--player strong" in m["command"]
+    assert m["params"]["player"] == PRESETS["fast"].as_dict() and "--player fast" in m["command"]
     df = pd.read_parquet(out).sort_values("deal")
     for n, won, moves in zip(df["deal"], df["fair_won"], df["moves"]):
-        g = play_search(layout_from_number(int(n), EASY, "E"), EASY, 3, 2, f"0-easy-{n}", **STRONG_KNOBS)
+        g = play(layout_from_number(int(n), EASY, "E"), EASY, "fast", f"0-easy-{n}")
         assert (g.won, len(g.moves)) == (bool(won), int(moves))
-    assert "strong settings" in (out / "_fair.md").read_text()
-    r = run_cli(["fair-stats", "--player", "sampled", "--out", str(out), "--resume"])
-    assert r.exit_code == 2 and "different run" in r.stderr and "player strong" in r.stderr
-    # a manifest written before --player existed: the sampled player, resumable as it is
-    old = tmp_path / "old"
-    r = run_cli(["fair-stats", "--start-number", "3", "--count", "2", "--rules", "easy", "--player", "sampled",
-                 "--samples", "2", "--chunk-size", "1", "--out", str(old), "-q", "--json"])
-    assert r.exit_code == 0, r.stderr
-    mp = old / "_manifest.json"
+    # another preset: refused, naming the first setting that differs
+    r = run_cli(["fair-stats", "--player", "strong", "--out", str(out), "--resume"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "player.samples = 8" in r.stderr
+    # the same preset name whose settings changed since: refused too
+    mp = out / "_manifest.json"
     m = _json.loads(mp.read_text())
-    del m["params"]["player"]
+    m["params"]["player"]["race_z"] = 2.0
     mp.write_text(_json.dumps(m))
-    (old / "chunk-0000000004.parquet").unlink()
-    r = run_cli(["fair-stats", "--out", str(old), "--resume", "-q", "--json"])
+    for flag in ("--resume", "--extend"):
+        r = run_cli(["fair-stats", "--out", str(out), flag, "--count", "3"])
+        assert r.exit_code == 2 and "player.race_z = 2.0" in r.stderr and flag in r.stderr, r.stderr
+    m["params"]["player"]["race_z"] = PRESETS["fast"].race_z
+    mp.write_text(_json.dumps(m))
+    (out / "chunk-0000000004.parquet").unlink()
+    r = run_cli(["fair-stats", "--out", str(out), "--resume", "-q", "--json"])
     assert r.exit_code == 0, r.stderr
-    assert read_manifest(old)["params"]["player"] == "sampled" and len(pd.read_parquet(old)) == 2
-    # the two runs paired deal by deal
-    (c,) = compare_fair_runs(out, old)
-    other = pd.read_parquet(old).sort_values("deal")
-    assert (c["player_a"], c["player_b"], c["deals"]) == ("strong", "sampled", 2)
-    assert (c["wins_a"], c["wins_b"]) == (int(df["fair_won"].sum()), int(other["fair_won"].sum()))
-    assert c["only_a"] - c["only_b"] == c["wins_a"] - c["wins_b"]
-    assert c["difference"] == pytest.approx((c["wins_a"] - c["wins_b"]) / 2)
+    assert len(pd.read_parquet(out)) == 2
+    # a run of a player golfsolve no longer has
+    m = _json.loads(mp.read_text())
+    m["params"]["player"] = "sampled"
+    mp.write_text(_json.dumps(m))
+    r = run_cli(["fair-stats", "--out", str(out), "--resume"])
+    assert r.exit_code == 2 and "no longer has" in r.stderr
+    m["params"]["player"] = PRESETS["fast"].as_dict()
+    mp.write_text(_json.dumps(m))
+    # two runs paired deal by deal (here a run against itself)
+    (c,) = compare_fair_runs(out, out)
+    assert (c["player_a"], c["player_b"], c["deals"]) == ("fast", "fast", 2)
+    assert c["only_a"] == c["only_b"] == 0 and c["difference"] == 0
 
 
 def test_fair_stats_section_joins_the_stats_report(tmp_path):
@@ -319,8 +325,8 @@ def test_fair_stats_section_joins_the_stats_report(tmp_path):
     d, f = tmp_path / "run", tmp_path / "fair"
     base = [sys.executable, "-m", "golfsolve"]
     subprocess.run(base + ["stats", "--count", "4", "--rules", "easy", "--jobs", "1", "-q", "--out", str(d)], check=True)
-    subprocess.run(base + ["fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--samples", "3",
-                           "--extra", "2", "--out", str(f)], check=True, capture_output=True)
+    subprocess.run(base + ["fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--player", "fast",
+                           "--workers", "1", "--out", str(f)], check=True, capture_output=True)
     subprocess.run(base + ["report", str(d), "--fair", str(f)], check=True, capture_output=True)
     md = (d / "_report" / "report.md").read_text(encoding="utf-8")
     assert "## Fair play against clairvoyant play" in md
@@ -342,14 +348,14 @@ def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):
     assert res.exit_code == 0
     game = position_after(read_layout_file(data_dir / "seed000_start.txt"), ["d", "5", "2"], CLASSIC)
     expected = fair_hint(game.to_layout(), CLASSIC, samples=30, seed=0, played=game.pile[:-1])
-    assert _json.loads(res.stdout)["ranked"] == expected.to_json()["ranked"]
+    assert _json.loads(res.stdout)["ranked"] == expected.as_json()["ranked"]
     assert len(game.pile[:-1]) == 3  # AC, 8S and 9C lie under 8C
 
 
 def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver):
     """The shortcuts of ChainValues (a lost root, the winning line's table credited, one solve
     per table whatever the discard's top) give the verdict a direct solve gives."""
-    from golfsolve.solitaire.infoset import ChainValues, predraw_states
+    from golfsolve.fair.infoset import ChainValues, predraw_states
     from golfsolve.solitaire.layout import Layout
 
     for rules, number in ((EASY, 8), (CLASSIC, 8)):

@@ -2,8 +2,9 @@
 
 Two positions with the same table, discard, played cards, stock size and already-seen
 stock cards, but different hidden stock orders, must get identical fair answers for one
-seed: from the library (the fair hint, both win chances, both fair players) and from the
-CLI (``hint --fair`` and ``odds`` on a deal code, ``--pysol 1`` and a full layout file).
+seed: from the library (the fair hint, both win chances, the fair player at every preset,
+the difficulty rating) and from the CLI (``hint --fair``, ``odds`` and ``rate`` on a deal
+code, ``--pysol 1`` and a full layout file).
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ import random
 
 import pytest
 
+from golfsolve.fair import PRESETS, PlayerSettings, fair_hint, odds, play, rate
 from golfsolve.solitaire.engine import Game
-from golfsolve.solitaire.fair import play_fair
-from golfsolve.solitaire.fairplayer import play_search
-from golfsolve.solitaire.fairvalue import fair_hint, odds
 from golfsolve.solitaire.layout import Layout, layout_from_number, layout_from_pysol
 from golfsolve.solitaire.rules import CLASSIC, EASY
 from golfsolve.solitaire.solver import MOVE_DRAW, Solver
@@ -38,7 +37,9 @@ def reshuffled(lay: Layout, keep: int, seed: int) -> Layout:
 
 def strip(j: dict) -> dict:
     """A JSON answer without what names the source or measures time."""
-    return {k: v for k, v in j.items() if k not in ("deal", "seconds")}
+    if isinstance(j, list):
+        return [strip(x) for x in j]
+    return {k: v for k, v in j.items() if k not in ("deal", "seconds", "code")}
 
 
 def view_after(lay: Layout, moves: list[str], rules) -> tuple[Layout, tuple[int, ...]]:
@@ -57,10 +58,11 @@ def test_fair_hint_and_odds_same_for_hidden_orders_after_the_same_moves(solver):
     assert (va, pa) == (vb, pb)
     ha = fair_hint(va, CLASSIC, samples=6, seed=3, played=pa, solver=solver)
     hb = fair_hint(vb, CLASSIC, samples=6, seed=3, played=pb, solver=solver)
-    assert ha.to_json() == hb.to_json()
-    oa = odds(va, CLASSIC, samples=6, seed=3, played=pa, games=1, player_samples=2, player_extra=0, solver=solver)
-    ob = odds(vb, CLASSIC, samples=6, seed=3, played=pb, games=1, player_samples=2, player_extra=0, solver=solver)
-    assert strip(oa.to_json()) == strip(ob.to_json())
+    assert ha.as_json() == hb.as_json()
+    tiny = PlayerSettings(samples=2, extra=0)
+    oa = odds(va, CLASSIC, samples=6, seed=3, played=pa, games=1, player=tiny, solver=solver)
+    ob = odds(vb, CLASSIC, samples=6, seed=3, played=pb, games=1, player=tiny, solver=solver)
+    assert strip(oa.as_json()) == strip(ob.as_json())
 
 
 def _draws_before(line: tuple[str, ...], k: int) -> int:
@@ -74,19 +76,16 @@ def _draws_before(line: tuple[str, ...], k: int) -> int:
     return len(line)
 
 
-@pytest.mark.parametrize("player", ["search", "today"])
+@pytest.mark.parametrize("player", ["small", *PRESETS])
 def test_fair_players_choose_the_same_until_a_hidden_card_differs(player, solver):
     """Two real stocks equal in their first k cards: the players' lines agree until the k+1th draw
-    (the referee may stop one game earlier, when its real position is lost)."""
+    (the referee may stop one game earlier, when its real position is lost), at every preset."""
     a = layout_from_number(2, EASY)
     keep = 3
     b = reshuffled(a, keep, 1)
-    if player == "search":
-        ga = play_search(a, EASY, 4, 2, 5, solver, referee=False)
-        gb = play_search(b, EASY, 4, 2, 5, solver, referee=False)
-    else:
-        ga = play_fair(a, EASY, 4, 5, solver)
-        gb = play_fair(b, EASY, 4, 5, solver)
+    settings = PlayerSettings(samples=4, extra=2) if player == "small" else player
+    ga = play(a, EASY, settings, 5, solver, referee=False)
+    gb = play(b, EASY, settings, 5, solver, referee=False)
     n = min(_draws_before(ga.moves, keep), _draws_before(gb.moves, keep))
     assert n > keep  # the games went on past the shared cards
     assert ga.moves[:n] == gb.moves[:n]
@@ -110,7 +109,7 @@ def test_cli_hint_fair_and_odds_forget_the_stock(source, run_cli, tmp_path):
     for cmd in (["hint", "--fair", "--samples", "6", "--seed", "2", "--json"],
                 ["hint", "--fair", "--samples", "6", "--moves", "d", "--json"],
                 ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--json"],
-                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--strong", "--json"]):
+                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--player", "strong", "--json"]):
         if "--moves" in cmd:
             # after a draw the hidden orders must agree on the drawn card, as a player saw it
             runs = [args, files[3]]
@@ -139,12 +138,11 @@ def test_cli_hint_fair_text_on_a_full_layout_does_not_show_the_next_card(run_cli
 
 def test_rate_fair_chance_ignores_the_hidden_stock(solver):
     """Only winnability may use the real stock; the fair chance and label come from the opening."""
-    from golfsolve.solitaire.difficulty import rate
-
     a = layout_from_number(6, CLASSIC, "C")
     b = reshuffled(a, 0, 5)
-    ra = rate(a, CLASSIC, games=3, seed=1, solver=solver, player_samples=3, player_extra=0)
-    rb = rate(b, CLASSIC, games=3, seed=1, solver=solver, player_samples=3, player_extra=0)
+    tiny = PlayerSettings(samples=3, extra=0)
+    ra = rate(a, CLASSIC, games=3, seed=1, solver=solver, player=tiny)
+    rb = rate(b, CLASSIC, games=3, seed=1, solver=solver, player=tiny)
     assert (ra.fair_wins, ra.games, ra.label) == (rb.fair_wins, rb.games, rb.label)
     assert ra.winnable == (solver.solve(a, CLASSIC).outcome == "won")
     assert rb.winnable == (solver.solve(b, CLASSIC).outcome == "won")
@@ -195,7 +193,8 @@ def test_cli_odds_on_a_saved_mid_game_layout_forgets_its_stock(run_cli, tmp_path
 def test_player_view_is_what_the_cli_answers_from(data_dir):
     """The library's player_view forgets what the CLI forgets: a full stock entirely, a partial
     layout's undeclared places only; the cards a game drew are under the discard's top."""
-    from golfsolve.solitaire.hint import player_view, position_after
+    from golfsolve.fair import player_view
+    from golfsolve.solitaire.hint import position_after
     from golfsolve.solitaire.layout import read_layout_file
 
     real = layout_from_number(1, EASY, "E")

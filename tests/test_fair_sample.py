@@ -14,10 +14,10 @@ import pytest
 
 from golfsolve.errors import InputError
 from golfsolve.solitaire.engine import Game
-from golfsolve.solitaire.expectimax import CompiledExpectimax, TooLargeError, fair_value
-from golfsolve.solitaire.fairplayer import SearchPlayer, play_search
-from golfsolve.solitaire.infoset import ChainValues, predraw_states
-from golfsolve.solitaire.fair import sample_stocks
+from golfsolve.fair.exact import CompiledExpectimax, TooLargeError, fair_value
+from golfsolve.fair.infoset import ChainValues, predraw_states
+from golfsolve.fair.orders import sample_stocks
+from golfsolve.fair.player import Player, PlayerSettings, play
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import CLASSIC, EASY
 from golfsolve.solitaire.solver import Solver
@@ -109,7 +109,7 @@ def test_race_picks_a_contender_and_values_it_on_more_orders(number, solver):
     """The raced choice is within the slack of the best on the first orders, and when more than
     one table was near the best, the race used more orders than the first ones."""
     view = layout_from_number(number, EASY, "E").forget_stock(0)
-    player = SearchPlayer(EASY, samples=8, seed=2, solver=solver, race_budget=24, race_batch=8, race_slack=1)
+    player = Player(EASY, PlayerSettings(samples=8, race_budget=24, race_batch=8, race_slack=1), 2, solver)
     best, cv = player.choose(view, ())
     states = predraw_states(view, EASY)
     first = {s: sum(cv.won(i, s) for i in range(8)) for s in states}
@@ -122,18 +122,17 @@ def test_race_picks_a_contender_and_values_it_on_more_orders(number, solver):
 
 def test_race_knobs_are_checked():
     with pytest.raises(InputError):
-        SearchPlayer(EASY, race_budget=32, race_batch=0)
+        PlayerSettings(race_budget=32, race_batch=0)
 
 
 @pytest.mark.parametrize("knobs", [{"race_budget": 12, "race_batch": 4},
-                                   {"race_budget": 16, "race_batch": 4, "race_settle": 8},
                                    {"compiled_exact": True, "exact_unknown": 8, "exact_states": 200_000}])
 def test_race_and_compiled_endgame_choose_the_same_until_a_hidden_card_differs(knobs, solver):
     a = layout_from_number(2, EASY)
     keep = 9 if knobs.get("compiled_exact") else 3  # the compiled endgame starts with 8 unknown cards
     b = reshuffled(a, keep, 1)
-    ga = play_search(a, EASY, 4, 2, 5, solver, referee=False, **knobs)
-    gb = play_search(b, EASY, 4, 2, 5, solver, referee=False, **knobs)
+    ga = play(a, EASY, PlayerSettings(4, 2, **knobs), 5, solver, referee=False)
+    gb = play(b, EASY, PlayerSettings(4, 2, **knobs), 5, solver, referee=False)
     n = min(_draws_before(ga.moves, keep), _draws_before(gb.moves, keep))
     assert n > keep
     assert ga.moves[:n] == gb.moves[:n]
@@ -144,6 +143,6 @@ def test_compiled_endgame_plays_the_python_endgame_moves(solver):
     """With the same threshold and a cap neither reaches, both exact endgames play the same game."""
     for number in (0, 4):
         lay = layout_from_number(number, EASY, "E")
-        py = play_search(lay, EASY, 4, 2, 3, solver, referee=False, exact_states=10**6)
-        nb = play_search(lay, EASY, 4, 2, 3, solver, referee=False, exact_states=10**6, compiled_exact=True)
+        py = play(lay, EASY, PlayerSettings(4, 2, exact_states=10**6), 3, solver, referee=False)
+        nb = play(lay, EASY, PlayerSettings(4, 2, exact_states=10**6, compiled_exact=True), 3, solver, referee=False)
         assert py.moves == nb.moves and py.won == nb.won

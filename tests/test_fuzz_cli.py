@@ -110,7 +110,7 @@ def _command(draw, where: Path) -> tuple[list[str], bytes | None]:
     if kind == "fair-stats":
         return ["fair-stats", "--count", _str(draw(mostly(st.just(1), st.integers(-1, 0)))),
                 "--start-number", _str(draw(numbers)),
-                "--rules", draw(sol_rules), "--samples", _str(draw(mostly(st.just(2), st.integers(-1, 0)))), "--seed",
+                "--rules", draw(sol_rules), "--player", draw(mostly(st.just("fast"), junk)), "--workers", "1", "--seed",
                 _str(draw(numbers)), "-q", "--out", out], None
     if kind == "grid-simulate":
         n = draw(players)

@@ -108,6 +108,11 @@ def test_endless_input_stops_quickly():
     # the subprocess timeouts are the bound: a reader that does not stop fails with TimeoutExpired
     r = subprocess.run([sys.executable, "-m", "golfsolve", "solve", "--layout", "/dev/zero"],
                        capture_output=True, text=True, timeout=60)
+    # a device is not a layout file: refused before it is opened
+    assert r.returncode == 2 and "not a regular file" in r.stderr
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", "solve", "--layout", "-"], stdin=zero,
+                           capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "larger than 64 KB" in r.stderr
     yes = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
     try:
@@ -164,8 +169,7 @@ HUGE = str(2**70)
     (["rate", "GO1-E-AAAAAAB", "--seed", "-1"], "--seed"),
     (["pick", "--difficulty", "easy", "--seed", "-1"], "--seed"),
     (["stats", "--count", "3", "--difficulty", "--difficulty-games", HUGE, "--out", "OUT"], "--difficulty-games"),
-    (["fair-stats", "--count", "1", "--extra", HUGE, "--out", "OUT"], "--extra"),
-    (["fair-stats", "--count", "1", "--samples", HUGE, "--out", "OUT"], "--samples"),
+    (["fair-stats", "--count", "1", "--player", "huge", "--out", "OUT"], "--player"),
     (["grid", "simulate", "--matches", "1", "--bots", "mc,greedy", "--mc-samples", HUGE], "--mc-samples"),  # was: numba TypingError
     (["grid", "simulate", "--matches", "1", "--bots", f"mc:{HUGE},greedy"], "sample count in 'mc:"),
     (["grid", "simulate", "--matches", "1", "--bots", f"ismcts:{HUGE},greedy"], "iteration count in 'ismcts:"),
@@ -189,12 +193,12 @@ def test_limits_are_inclusive_at_the_top():
 
 def test_pick_stops_at_the_last_deal_instead_of_failing_past_it():
     from golfsolve.solitaire.dealcode import N_DEALS
-    from golfsolve.solitaire.difficulty import pick
+    from golfsolve.fair import pick
     from golfsolve.solitaire.rules import EASY
 
     # was: a deal-code error (exit 2) after the last deal had been rated
-    seen = list(pick(EASY, "easy", count=5, start=N_DEALS - 1, winnable=False, games=1, max_deals=10))
-    assert [n for n, _ in seen] == [1]
+    res = pick(EASY, "easy", count=5, start=N_DEALS - 1, winnable=False, games=1, max_deals=10)
+    assert res.examined == 1 and res.last_deal
 
 
 def _shell(cmd: str) -> subprocess.CompletedProcess:

@@ -81,13 +81,13 @@ def test_a_non_empty_folder_without_a_run_is_refused(run_cli, tmp_path):
 def test_a_run_of_another_kind_or_the_same_run_without_resume_is_refused(run_cli, run_dir, tmp_path):
     r = run_cli(["fair-stats", "--count", "1", "--out", str(run_dir), "--resume"])
     assert r.exit_code == 2 and "'golfsolve stats' run" in r.stderr and _one_line(r)
-    r = run_cli(["fair-stats", "--count", "1", "--rules", "easy", "--samples", "2", "--out", str(tmp_path / "f"),
+    r = run_cli(["fair-stats", "--count", "1", "--rules", "easy", "--player", "fast", "--out", str(tmp_path / "f"),
                  "-q", "--json"])
     assert r.exit_code == 0, r.stderr
     before = pd.read_parquet(tmp_path / "f")
     r = run_cli(["fair-stats", "--count", "2", "--rules", "easy", "--out", str(tmp_path / "f")])
     assert r.exit_code == 2 and "--resume" in r.stderr and "--extend" in r.stderr and _one_line(r)
-    r = run_cli(["fair-stats", "--count", "1", "--samples", "5", "--out", str(tmp_path / "f"), "--resume"])
+    r = run_cli(["fair-stats", "--count", "1", "--seed", "5", "--out", str(tmp_path / "f"), "--resume"])
     assert r.exit_code == 2 and "different run" in r.stderr
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "f"), before)  # nothing was replaced
 
@@ -211,7 +211,7 @@ def test_two_runs_started_at_once_cannot_share_a_folder(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="just taken by another golfsolve run"):
         rf.open_run(out, key)
     assert '"count": 99' in (out / rf.MANIFEST).read_text()  # the other run's manifest stays
-    assert sorted(p.name for p in out.iterdir()) == [rf.MANIFEST]
+    assert sorted(p.name for p in out.iterdir() if p.name != rf.LOCK) == [rf.MANIFEST]
 
 
 def test_write_json_new_never_replaces(tmp_path):

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import shlex
+import os
 
 import click
 
-from ..errors import MAX_EFFORT, InputError
-from ..solitaire.fairvalue import GAMES, odds as odds_of
-from ..solitaire.hint import player_view
-from .common import SEED, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
+from ..errors import MAX_EFFORT
+from ..fair import PRESETS, odds as odds_of, player_view
+from ..fair.api import GAMES
+from .common import Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--fair", is_flag=True, hidden=True,
               help="Kept for old scripts: the stock order is always forgotten now.")
@@ -21,13 +21,13 @@ from .common import SEED, check_resume_extend, check_workers, echo_json, effort,
 @click.option("--games", type=effort(0), default=GAMES, show_default=True,
               help="Fair-player games (on the first sampled orders) for the fair chance; about 0.3-0.5 s of "
                    "CPU each. The default gives an interval about 60 points wide; 100 games about 20.")
-@click.option("--strong", is_flag=True,
-              help="Play the fair games with the strong player (as fair-stats does by default): a higher, "
-                   "surer lower bound at about 1.3-2.4 times the CPU per game.")
+@click.option("--player", type=click.Choice(list(PRESETS)), default="fast", show_default=True,
+              help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
+                   "at several times the CPU per game).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def odds(code, layout_file, pysol, rules_spec, fair, samples, games, strong, seed, as_json, quiet):
+def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, seed, as_json, quiet):
     """Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval.
 
     Clairvoyant chance: the share of stock orders consistent with what is shown that can
@@ -40,32 +40,24 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, strong, see
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
     lay, _ = player_view(get_layout(code, layout_file, pysol, rules_spec))
-    res = odds_of(lay, lay.rules, samples=samples, seed=seed, games=games, strong=strong,
+    res = odds_of(lay, lay.rules, samples=samples, seed=seed, games=games, player=player,
                   progress=not quiet and not as_json)
     if as_json:
-        echo_json(res.to_json())
+        echo_json(res.as_json())
     else:
         click.echo(res.render())
 
 
-@click.command("fair-stats")
+@click.command("fair-stats", cls=Command)
 @click.option("--start-number", type=int, default=None, metavar="N", help="First GO1 deal number (default 0).")
 @click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
 @click.option("--rules", "rules_list", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic).")
-@click.option("--player", type=click.Choice(["strong", "search", "sampled"]), default=None,
-              help="The fair player: 'strong' (default; the search player with a budgeted race and the exact "
-                   "endgame from 8 unknown cards), 'search' (the cheaper settings of odds and rate) or 'sampled' "
-                   "(the player of before, for paired comparisons). A run keeps its player on --resume and --extend.")
-@click.option("--samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
-              help="Stock orders per decision of the fair player (default 16).")
-@click.option("--extra", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
-              help="Search player: more orders to race tied choices on (default 16).")
-@click.option("--first-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
-              help="Sampled player: look at this many orders first and play at once when the best move keeps "
-                   "every winnable one (cheaper, weaker). Default: --samples (no shortcut).")
+@click.option("--player", type=click.Choice(list(PRESETS)), default=None,
+              help="The fair player's preset: strong (default) or fast. The run records its full settings; "
+                   "--resume and --extend refuse to go on with different ones.")
 @click.option("--seed", type=int, default=None, metavar="N", help="Random seed (default 0).")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
+@click.option("--workers", type=int, default=None, metavar="N", help="Processes (default: all cores).")
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Deals per chunk file (default: about 10 chunks per worker, at most 20).")
 @click.option("--out", "out_dir", required=True, metavar="DIR",
@@ -75,59 +67,34 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, strong, see
               help="Grow the run in DIR: --count N makes it N deals, --rules adds rule sets; nothing is replayed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def fair_stats(start_number, count, rules_list, player, samples, extra, first_samples, seed, workers, chunk_size, out_dir, resume,
-               extend, as_json, quiet):
+def fair_stats(start_number, count, rules_list, player, seed, workers, chunk_size, out_dir, resume, extend, as_json,
+               quiet):
     """The fair player's win rate against the clairvoyant rate over a deal range.
 
     Writes one Parquet chunk per range of deals into DIR (one row per deal and rule set;
     pandas.read_parquet(DIR) reads them all) and _fair.md (win rates, 95% intervals, the
     paired gap). Interrupt any time and run the same command with --resume. The strong
-    player costs about 1.0 s of CPU per Easy deal and 0.45 s per Classic deal at the
-    defaults (docs/fair.md). Two runs with the same deals and seed, one per --player,
-    compare the players deal by deal.
+    player costs about 1.0 s of CPU per Easy deal and 0.45 s per Classic deal (docs/fair.md).
 
     Example: golfsolve fair-stats --count 200 --workers 2 --out results/fair
     """
-    from ..stats.census import parse_rules_list
-    from ..stats.fairstats import (FairSpec, MAX_DEFAULT_CHUNK, load_fair_results, read_fair_manifest,
-                                   run_fair_stats, spec_from_manifest, write_fair_report)
-    from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path
+    from ..stats.fairstats import FAIR, load_fair_results, run_fair_stats, write_fair_report
+    from ..stats.runfolder import check_out_dir
+    from ..stats.runkind import parse_rules_list
 
     check_resume_extend(resume, extend)
-    names = parse_rules_list(rules_list) if rules_list is not None else None
     check_workers(workers, "--workers")
+    workers = workers or os.cpu_count() or 1
     out = check_out_dir(out_dir, create=False)
-    old = spec_from_manifest(read_fair_manifest(out)) if (resume or extend) and manifest_path(out) else None
-    if old is not None:
-        # whatever is not given again comes from the manifest
-        start_number = old.start if start_number is None else start_number
-        count = old.count if count is None else count
-        if extend and names is not None:
-            names = old.rules + tuple(r for r in names if r not in old.rules)
-        names = old.rules if names is None else names
-        player = old.player if player is None else player
-        samples = old.samples if samples is None else samples
-        if player == old.player == "sampled":
-            first_samples = old.first if first_samples is None else first_samples
-        elif player == old.player:
-            extra = old.extra if extra is None else extra
-        seed = old.seed if seed is None else seed
-        chunk_size = old.chunk_size if chunk_size is None else chunk_size
-    count = 100 if count is None else count
-    samples = 16 if samples is None else samples
-    if player == "sampled" and extra is not None:
-        raise InputError("--extra belongs to --player strong or search; the sampled player uses --first-samples")
-    spec = FairSpec(0 if start_number is None else start_number, count, names or ("easy", "classic"), samples,
-                    first_samples, 0 if seed is None else seed,
-                    chunk_size if chunk_size is not None else default_chunk_size(count, workers, MAX_DEFAULT_CHUNK),
-                    player or "strong", 16 if extra is None else extra)
-    own = ["--extra", str(spec.extra)] if spec.player != "sampled" else ["--first-samples", str(spec.first)]
-    argv = ["golfsolve", "fair-stats", "--start-number", str(spec.start), "--count", str(spec.count),
-            "--rules", ",".join(spec.rules), "--player", spec.player, "--samples", str(spec.samples), *own,
-            "--seed", str(spec.seed), "--chunk-size", str(spec.chunk_size), "--workers", str(workers),
-            "--out", str(out)]
+    spec = FAIR.resolve(out, {"start": start_number, "count": count, "seed": seed, "chunk_size": chunk_size,
+                              "rules": parse_rules_list(rules_list) if rules_list is not None else None,
+                              "player": PRESETS[player] if player is not None else None},
+                        resume=resume, extend=extend, jobs=workers)
+    command = command_line(click.get_current_context(), start_number=spec.start, count=spec.count,
+                           rules_list=",".join(spec.rules), player=spec.player.preset, seed=spec.seed,
+                           chunk_size=spec.chunk_size, workers=workers)
     inv = run_long(lambda: run_fair_stats(out, spec, resume=resume, extend=extend, workers=workers,
-                                          command=shlex.join(argv), progress=False if quiet or as_json else None), out)
+                                          command=command, progress=False if quiet or as_json else None), out)
     for r in inv["repaired"]:
         click.echo(f"golfsolve: note: played again: {r}", err=True)
     paths = write_fair_report(out)

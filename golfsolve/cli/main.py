@@ -10,30 +10,47 @@ from __future__ import annotations
 import codecs
 import os
 import sys
+from typing import NoReturn
 
 import click
 
 from ..errors import InputError
-from . import difficulty, fair, grid, solitaire, solve, stats
 from .common import fail
+from .lazy import LazyCommand, LazyGroup
+
+#: Every command: its name, where it lives and its one-line help (shown by 'golfsolve --help'
+#: without importing the command). To add a command, add one line here.
+COMMANDS: dict[str, LazyCommand] = {
+    "deal": LazyCommand("golfsolve.cli.solitaire:deal", "Show the layout of a deal code, a layout file or a PySol deal."),
+    "replay": LazyCommand("golfsolve.cli.solitaire:replay", "Play a move list and show every step."),
+    "play": LazyCommand("golfsolve.cli.solitaire:play",
+                        "Play a deal in the terminal (commands are read from stdin, so a pipe works too)."),
+    "solve": LazyCommand("golfsolve.cli.solve:solve",
+                         "Is the deal winnable, and how? Exact: a win with its moves, or the fewest cards left."),
+    "hint": LazyCommand("golfsolve.cli.solve:hint", "The best next move from a position, and why."),
+    "stats": LazyCommand("golfsolve.cli.stats:stats",
+                         "Solve every deal of a range under several rule sets; write Parquet chunks to DIR."),
+    "report": LazyCommand("golfsolve.cli.stats:report",
+                          "Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run."),
+    "odds": LazyCommand("golfsolve.cli.fair:odds",
+                        "Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval."),
+    "fair-stats": LazyCommand("golfsolve.cli.fair:fair_stats",
+                              "The fair player's win rate against the clairvoyant rate over a deal range."),
+    "rate": LazyCommand("golfsolve.cli.difficulty:rate",
+                        "Difficulty of deals: exact winnability, the fair chance and a label."),
+    "pick": LazyCommand("golfsolve.cli.difficulty:pick",
+                        "Deal codes of a chosen difficulty, scanning forward from a start deal."),
+    "grid": LazyCommand("golfsolve.cli.grid:grid",
+                        "Grid Golf (2-6 players): simulate bots, report, or play against them."),
+    "serve": LazyCommand("golfsolve.cli.serve:serve",
+                         "Answer deal, solve, hint, odds and rate over HTTP, and serve a page to play a deal."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="golfsolve")
 def cli() -> None:
     """Solve and analyse Golf solitaire, and simulate grid Golf with bots."""
-
-
-# The command modules know nothing of this group; it attaches them here, in one place.
-for _command in (
-    solitaire.deal, solitaire.replay, solitaire.play,
-    solve.solve, solve.hint,
-    stats.stats, stats.report,
-    fair.odds, fair.fair_stats,
-    difficulty.rate, difficulty.pick,
-    grid.grid,
-):
-    cli.add_command(_command)
 
 
 def _one_line(message: str, limit: int = 500) -> str:
@@ -58,21 +75,58 @@ codecs.register_error("golfsolve-suits", _suit_letters)
 
 def _standard_streams() -> None:
     """A closed stdin reads as empty input; a closed stdout is refused before any work;
-    output a terminal's encoding cannot show gets letters for the suits, not an error."""
+    output a terminal's encoding cannot show gets letters for the suits, not an error;
+    stdin is read as UTF-8 whatever the locale, and bytes that are not UTF-8 are an error
+    (under the C locale Python would otherwise let them through as surrogates)."""
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure") and (stream.errors or "strict") == "strict":
             stream.reconfigure(errors="golfsolve-suits")
     if sys.stdin is None:  # started with '<&-'
         sys.stdin = open(os.devnull, encoding="utf-8")
+    elif hasattr(sys.stdin, "reconfigure"):
+        try:
+            sys.stdin.reconfigure(encoding="utf-8", errors="strict")
+        except (ValueError, OSError):  # already read from (an embedding caller): leave it as it is
+            pass
     if sys.stdout is None:  # started with '>&-': every answer would be lost
         fail("standard output is closed; send it to a file or a pipe (or /dev/null)", 2)
+
+
+#: The exit code when the reader of standard output goes away (``golfsolve ... | head -1``):
+#: the reader has what it wanted, so every command ends quietly and successfully.
+CLOSED_PIPE_EXIT = 0
+
+
+def _closed_pipe() -> "NoReturn":
+    # Nothing more can be written to stdout; point it at /dev/null so that the flush at
+    # exit does not fail a second time (which would turn the exit code into 120).
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(CLOSED_PIPE_EXIT)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
     _standard_streams()
     try:
-        rv = cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
+        rv = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here when the output was small
+    except BrokenPipeError:
+        _closed_pipe()
+    except SystemExit:
+        # click turns a closed pipe into exit code 1 after wrapping the streams; make it ours
+        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            _closed_pipe()
+        raise
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _run(argv: list[str] | None):
+    try:
+        return cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)
@@ -94,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
-        sys.exit(0)
+        _closed_pipe()
     except OSError as e:
         # the machine's fault, not ours and not the input's: a full disk, an I/O error
         if os.environ.get("GOLFSOLVE_DEBUG"):
@@ -105,4 +159,3 @@ def main(argv: list[str] | None = None) -> None:
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise
         fail(f"internal error: {type(e).__name__}: {e} (set GOLFSOLVE_DEBUG=1 for details)", 1)
-    sys.exit(rv if isinstance(rv, int) else 0)

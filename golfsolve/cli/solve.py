@@ -8,15 +8,11 @@ from itertools import chain
 
 import click
 
-from ..solitaire.deals import BadLine, DealBatch, code_lines, record, solve_many
-from ..solitaire.engine import parse_moves
-from ..solitaire.hint import player_view, position_after, rank_moves
-from ..solitaire.rules import get_rules
-from ..solitaire.solver import Solver, StockUnknownError
-from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
+# The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
+from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("codes", nargs=-1)
 @click.option("--layout", "layout_files", multiple=True, metavar="FILE",
               help="A layout file (golfsolve text or black-hole-solve board); - reads stdin. Repeatable.")
@@ -42,6 +38,10 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
     Examples: golfsolve solve GO1-E-AAAAAAB; golfsolve solve --pysol 1-1000 --rules classic
     """
+    from ..solitaire.deals import DealBatch
+    from ..solitaire.rules import get_rules
+    from ..solitaire.solver import StockUnknownError
+
     rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol or codes_from):
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
@@ -58,12 +58,15 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
 
 
 def _solve_one(lay, node_limit, verdict_only, as_json):
+    from ..solitaire.answers import solve_answer, solve_layout
+    from ..solitaire.solver import StockUnknownError
+
     try:
-        sol = Solver().solve(lay, lay.rules, node_limit, verdict_only=verdict_only)
+        sol = solve_layout(lay, node_limit, verdict_only)
     except StockUnknownError as e:
-        fail(f"{lay.name or 'layout'}: {e}", 1)
+        fail(str(e), 1)
     if as_json:
-        echo_json(record((lay, sol)))
+        echo_json(solve_answer(lay, sol))
     else:
         verdict = {"won": "winnable", "lost": "not winnable", "unknown": "unknown (node limit reached)"}[sol.outcome]
         click.echo(f"{lay.name or 'layout'} ({lay.rules.describe()}): {verdict}")
@@ -80,6 +83,8 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
 
 def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     from tqdm import tqdm
+
+    from ..solitaire.deals import BadLine, code_lines, record, solve_many
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
     total = None if codes_from is not None else batch.size
@@ -106,7 +111,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
         raise SystemExit(1)
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--moves", "moves_text", default="", metavar="MOVES",
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
@@ -124,29 +129,38 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
+    from ..solitaire.answers import GameOverError, hint_answer, hint_position, peeking_hint
+    from ..solitaire.engine import parse_moves
+    from ..solitaire.solver import StockUnknownError
+
     lay = get_layout(code, layout_file, pysol, rules_spec)
-    game = position_after(lay, parse_moves(moves_text), lay.rules)
-    if game.over:
-        fail(f"the game is already over: {game.status_message()}", 2)
+    moves = parse_moves(moves_text)
+    try:
+        game = hint_position(lay, moves)
+    except GameOverError as e:
+        # a won or locked game is an answer (there is no next move), not bad input
+        if as_json:
+            echo_json({"deal": lay.name, "moves_played": " ".join(moves), "best": None, "ranked": [],
+                       "message": str(e)})
+        else:
+            click.echo(str(e))
+        return
     if fair:
-        from ..solitaire.fairvalue import fair_hint
+        from ..fair import fair_hint, player_view
 
         view, played = player_view(lay, game)  # honest by construction: the stock order is forgotten
         result = fair_hint(view, game.rules, samples=samples, seed=seed, played=played)
         if as_json:
-            echo_json(result.to_json())
+            echo_json(result.as_json())
         else:
             click.echo(result.render(show_all))
         return
     try:
-        ranked = rank_moves(game, node_limit=node_limit)
+        ranked = peeking_hint(game, node_limit)
     except StockUnknownError as e:
-        fail(f"{e}; try 'golfsolve hint --fair'", 1)
-    if not ranked:  # no remove fits and the next stock card is not known, so a draw cannot be judged
-        fail("no card fits the discard and the next stock card is unknown; try 'golfsolve hint --fair'", 1)
+        fail(str(e), 1)
     if as_json:
-        echo_json({"deal": lay.name, "moves_played": " ".join(parse_moves(moves_text)),
-                   "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]})
+        echo_json(hint_answer(lay, moves, ranked))
         return
     best = ranked[0]
     what = "draw" if best.move == "d" else f"remove {best.card} from column {best.move}"

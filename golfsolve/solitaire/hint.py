@@ -51,18 +51,6 @@ def position_after(layout: Layout, moves: Sequence[str], rules: Optional[Rules] 
     return game
 
 
-def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tuple[int, ...]]:
-    """What a player sees of ``game`` (started from ``layout``; none played: its start):
-    the position with every stock card not yet turned forgotten, and the cards under the
-    discard's top. A deal code, a PySol deal or a full layout knows the real stock order,
-    which a player does not; a partial layout keeps the places it declares known. Every
-    fair answer (``hint --fair``, ``odds``) starts from this view."""
-    view = game.to_layout() if game is not None else layout
-    if layout.stock_known:
-        view = view.forget_stock(0)
-    return view, tuple(game.pile[:-1]) if game is not None else ()
-
-
 def rank_moves(game: Game, solver: Optional[Solver] = None, node_limit: int = 0) -> list[MoveAdvice]:
     """Every legal move of ``game``'s position, best first, each with its exact outcome."""
     solver = solver or Solver()

@@ -1,46 +1,44 @@
 """Fair play against clairvoyant play over a range of deals: the batch run and its report.
 
-The players are :func:`golfsolve.solitaire.fairplayer.play_search` (``search``, the default)
-and :func:`golfsolve.solitaire.fair.play_fair` (``sampled``, the player of before, kept for
-paired comparisons); this module plays one of them over many deals (in worker processes),
-and turns the rows into the report's table. The run's manifest records which player, so a
-resumed or extended run never mixes them.
+The player is :func:`golfsolve.fair.play` with one of the :data:`~golfsolve.fair.PRESETS`;
+this module plays it over many deals (in worker processes) and turns the rows into the
+report's table. The run's manifest records the player's full settings (``params.player``),
+so a resumed or extended run never mixes two players.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence, Union
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, create_model
 
 from ..errors import InputError
-from ..solitaire.fair import play_fair, wilson
-from ..solitaire.fairplayer import STRONG_KNOBS, play_search
+from ..fair import PRESETS, PlayerSettings, play
+from ..intervals import wilson
 from ..solitaire.layout import layout_from_number
-from ..solitaire.rules import get_rules
+from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
-from .runfolder import (RunKey, compute, latest_command, load_chunks, manifest_path, open_run, read_manifest,
-                        run_folder_chunks, write_json_atomic)
+from .runfolder import Chunk, ChunkSchema, RunKey, compute, latest_command, manifest_path
+from .runkind import RunKind, parse_rules_list
 
-FORMAT = "golfsolve-fair-stats/1"
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
 #: well under a minute per worker.
 MAX_DEFAULT_CHUNK = 20
 #: Columns of every chunk (one row per deal and rule set).
 FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", "fair_won", "lost_at",
                 "lost_on_draw", "moves", "decisions", "solves", "seconds")
+#: What every chunk holds.
+SCHEMA = ChunkSchema((("rules", "string"), ("deal", "int64"), ("code", "string"), ("clairvoyant_won", "bool"),
+                      ("clairvoyant_left", "int64"), ("fair_won", "bool"), ("lost_at", "int64"),
+                      ("lost_on_draw", "bool"), ("moves", "int64"), ("decisions", "int64"), ("solves", "int64"),
+                      ("seconds", "double")), "deal", "rules")
 #: The report written into the run folder (the underscore keeps it out of pandas' way).
 REPORT_NAME = "_fair.md"
-#: The fair players a run can use: the search player with its stronger settings
-#: (:data:`~golfsolve.solitaire.fairplayer.STRONG_KNOBS`: a budgeted race of the near-best
-#: states and the compiled exact endgame), the search player at the settings of ``odds`` and
-#: ``rate``, and the sampled player of before.
-PLAYERS = ("strong", "search", "sampled")
-#: The players that decide by information-set search (they take ``extra``).
-SEARCH_PLAYERS = ("strong", "search")
 
 _WORKER_SOLVER: Optional[Solver] = None
 
@@ -55,20 +53,13 @@ def _worker_init(rules: Sequence[str] = ()) -> None:
         _WORKER_SOLVER.solve(layout_from_number(0, rs), rs)
 
 
-def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int, seed: int,
-                  solver: Optional[Solver] = None, player: str = "sampled", extra: int = 16) -> dict:
-    """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly by
-    ``player`` (``first_samples`` is the sampled player's, ``extra`` the search player's)."""
+def fair_deal_row(rules_name: str, number: int, seed: int, player: "str | PlayerSettings" = "strong",
+                  solver: Optional[Solver] = None) -> dict:
+    """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly by ``player``."""
     rules = get_rules(rules_name)
-    letter = "C" if rules_name == "classic" else "E"
-    layout = layout_from_number(number, rules, letter)
+    layout = layout_from_number(number, rules, code_letter(rules))
     # the seed names the deal and the rules, so a row does not depend on which worker ran it
-    game_seed = f"{seed}-{rules_name}-{number}"
-    if player in SEARCH_PLAYERS:
-        knobs = STRONG_KNOBS if player == "strong" else {}
-        g = play_search(layout, rules, samples, extra, game_seed, solver or _WORKER_SOLVER, **knobs)
-    else:
-        g = play_fair(layout, rules, samples, game_seed, solver or _WORKER_SOLVER, first_samples)
+    g = play(layout, rules, player, f"{seed}-{rules_name}-{number}", solver or _WORKER_SOLVER)
     return {
         "rules": rules_name, "deal": number, "code": layout.name,
         "clairvoyant_won": g.clairvoyant_won, "clairvoyant_left": g.clairvoyant_left,
@@ -79,36 +70,24 @@ def fair_deal_row(rules_name: str, number: int, samples: int, first_samples: int
 
 @dataclass(frozen=True)
 class FairSpec:
-    """A fair-stats run: deals ``start .. start + count - 1`` under each of ``rules``, the fair
-    ``player`` deciding on ``samples`` stock orders (the sampled player: ``first_samples`` for
-    a first look; the search player: ``extra`` more to race ties), seeded by ``seed``, in
-    chunks of ``chunk_size`` deals."""
+    """A fair-stats run: deals ``start .. start + count - 1`` under each of ``rules``, played
+    by the fair player with ``player``'s settings, seeded by ``seed``, in chunks of
+    ``chunk_size`` deals."""
 
     start: int
     count: int
     rules: tuple[str, ...]
-    samples: int = 16
-    first_samples: Optional[int] = None
     seed: int = 0
     chunk_size: int = MAX_DEFAULT_CHUNK
-    player: str = "strong"
-    extra: int = 16
+    player: PlayerSettings = PRESETS["strong"]
 
     def __post_init__(self) -> None:
         from ..solitaire.dealcode import N_DEALS
 
-        if self.player not in PLAYERS:
-            raise InputError(f"--player must be one of {', '.join(PLAYERS)}, not {self.player!r}")
-        if self.extra < 0:
-            raise InputError(f"--extra must be at least 0, not {self.extra}")
-        if self.player in SEARCH_PLAYERS and self.first_samples is not None and self.first_samples != self.samples:
-            raise InputError("--first-samples belongs to --player sampled; the search player uses --extra")
-        for r in self.rules:
-            get_rules(r)  # bad names are bad input before any work starts
         if not self.rules:
             raise InputError("--rules needs at least one rule set, e.g. easy,classic")
-        for name, v in (("--count", self.count), ("--samples", self.samples), ("--chunk-size", self.chunk_size),
-                        ("--first-samples", self.first)):
+        parse_rules_list(self.rules)  # bad names, or one rule set twice, are bad input before any work starts
+        for name, v in (("--count", self.count), ("--chunk-size", self.chunk_size)):
             if v < 1:
                 raise InputError(f"{name} must be at least 1, not {v}")
         if not 0 <= self.start or self.start + self.count > N_DEALS:
@@ -116,52 +95,104 @@ class FairSpec:
         if not 0 <= self.seed < 2**64:
             raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
 
-    @property
-    def first(self) -> int:
-        """The first look's sample count (``samples`` when there is no first look)."""
-        return self.samples if self.first_samples is None else self.first_samples
-
     def run_key(self) -> RunKey:
-        # the player and its own settings are part of the key: a run never mixes players
-        own = (("extra", self.extra),) if self.player in SEARCH_PLAYERS else (("first_samples", self.first),)
-        return RunKey(FORMAT, self.start, self.count, tuple(self.rules), self.chunk_size,
-                      tuple(sorted(own + (("player", self.player), ("samples", self.samples), ("seed", self.seed)))))
+        # the player's full settings are part of the key: a run never mixes players
+        return RunKey(FairKind.format, self.start, self.count, tuple(self.rules), self.chunk_size,
+                      (("player", self.player.as_dict()), ("seed", self.seed)))
 
 
-def spec_from_manifest(m: dict) -> FairSpec:
-    """The :class:`FairSpec` a fair-stats manifest describes (runs made before the search
-    player existed name no player: they played the sampled one)."""
-    p = m["params"]
-    player = p.get("player", "sampled")
-    if player in SEARCH_PLAYERS:
-        return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), None,
-                        int(p["seed"]), int(m["chunk_size"]), player, int(p["extra"]))
-    return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(p["samples"]), int(p["first_samples"]),
-                    int(p["seed"]), int(m["chunk_size"]), "sampled")
+def recorded_player(m: dict) -> dict:
+    """The player settings a fair-stats manifest records; :class:`InputError` for a run made
+    with a player golfsolve no longer has."""
+    p = m["params"].get("player", "sampled")
+    if not isinstance(p, dict):
+        raise InputError(f"this run was made with the {p!r} player, which golfsolve no longer has; "
+                         "start a new run in another --out")
+    return p
 
 
-def _name_old_player(out: str | Path) -> None:
-    # a run made before the search player has no "player" in its manifest; it played the
-    # sampled player, and saying so lets it be resumed with the key that names it
-    if manifest_path(out) is None:
-        return
-    m = read_fair_manifest(out)
-    if "player" not in m["params"]:
-        m["params"] = {**m["params"], "player": "sampled"}
-        write_json_atomic(manifest_path(out), m)
+def check_same_player(m: dict, player: PlayerSettings, flag: str) -> None:
+    """Refuse (:class:`InputError`, one line) to continue a run whose recorded player differs
+    from ``player``, naming the first setting that differs."""
+    old = recorded_player(m)
+    new = player.as_dict()
+    for k in new:
+        if k != "preset" and old.get(k) != new[k]:
+            raise InputError(f"{flag}: the run was played with player.{k} = {old.get(k)!r}, the {new['preset']} "
+                             f"player has {new[k]!r}; start a new run in another --out")
 
 
 def read_fair_manifest(out: str | Path) -> dict:
-    """The manifest of the fair-stats run in ``out``; :class:`InputError` when there is none."""
-    return read_manifest(out, FORMAT)
+    """The checked manifest of the fair-stats run in ``out``; :class:`InputError` when there is
+    none or a field of it is wrong."""
+    return FAIR.read_manifest(out)
 
 
 def play_chunk(task: tuple) -> pd.DataFrame:
     """The rows of one chunk: its deals, deal-major, under each of its rule sets."""
-    chunk, samples, first_samples, seed, player, extra = task
-    rows = [fair_deal_row(r, n, samples, first_samples, seed, player=player, extra=extra)
-            for n in range(chunk.first, chunk.first + chunk.count) for r in chunk.groups]
+    chunk, seed, player = task
+    rows = [fair_deal_row(r, n, seed, player) for n in range(chunk.first, chunk.first + chunk.count)
+            for r in chunk.groups]
     return pd.DataFrame(rows, columns=list(FAIR_COLUMNS))
+
+
+_STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr, float: Union[StrictFloat, StrictInt]}
+#: A manifest's player: every field of :class:`PlayerSettings` with its exact type, and its preset's name.
+_Player = create_model("PlayerModel", __config__=ConfigDict(extra="forbid"), preset=(StrictStr, ""),
+                       **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(PlayerSettings)})
+
+
+class _Params(BaseModel):
+    """The ``params`` of a fair-stats manifest (runs of players golfsolve no longer has name
+    the player by a string and keep their settings beside it)."""
+
+    model_config = ConfigDict(extra="allow")
+    seed: StrictInt = Field(ge=0, le=2**64 - 1)
+    player: Union[_Player, StrictStr] = "sampled"
+
+
+class FairKind(RunKind[FairSpec]):
+    """``golfsolve fair-stats``: deals x rule sets, played by the fair player."""
+
+    format = "golfsolve-fair-stats/1"
+    command = "golfsolve fair-stats"
+    item = "deal"
+    params_type = FairSpec
+    params_model = _Params
+    max_default_chunk = MAX_DEFAULT_CHUNK
+
+    def key(self, p: FairSpec) -> RunKey:
+        return p.run_key()
+
+    def from_manifest(self, m: dict) -> FairSpec:
+        return FairSpec(m["start"], m["count"], tuple(m["rules"]), m["params"]["seed"], m["chunk_size"],
+                        PlayerSettings.from_dict(recorded_player(m)))
+
+    def schema(self, p: FairSpec) -> ChunkSchema:
+        return SCHEMA
+
+    def resolve(self, out, given: dict, *, resume: bool = False, extend: bool = False, jobs: int = 1) -> FairSpec:
+        # Not given again, the player is the run's preset by name: if that preset's settings
+        # changed since, the run is refused (check_same_player), never continued with others.
+        if given.get("player") is None and (resume or extend) and manifest_path(out) is not None:
+            named = recorded_player(self.read_manifest(out)).get("preset")
+            given = {**given, "player": PRESETS.get(named)}
+        return super().resolve(out, given, resume=resume, extend=extend, jobs=jobs)
+
+    def complete(self, v: dict, jobs: int) -> FairSpec:
+        count = 100 if v["count"] is None else v["count"]
+        return FairSpec(0 if v["start"] is None else v["start"], count, tuple(v["rules"] or ("easy", "classic")),
+                        0 if v["seed"] is None else v["seed"],
+                        self.default_chunk_size(count, jobs) if v["chunk_size"] is None else v["chunk_size"],
+                        v["player"] or PRESETS["strong"])
+
+    def source(self, todo: Sequence[Chunk], p: FairSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        tasks = [(c, p.seed, p.player) for c in todo]
+        return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs, partial(_worker_init, p.rules)))
+
+
+#: The fair-stats run kind.
+FAIR = FairKind()
 
 
 def run_fair_stats(
@@ -177,28 +208,23 @@ def run_fair_stats(
     """Play the deals of ``spec`` fairly into the run folder ``out``, chunk by chunk.
 
     Only the chunks that are missing or damaged are played (``resume``); ``extend`` grows
-    the run in ``out`` to ``spec``. Every finished chunk is on disk at once, so an
-    interrupted run (KeyboardInterrupt, kill) keeps them. Returns the invocation's
-    manifest entry, with ``repaired`` naming the chunks that were damaged.
+    the run in ``out`` to ``spec``. A run recorded with other player settings is refused,
+    naming the setting. Every finished chunk is on disk at once, so an interrupted run
+    (KeyboardInterrupt, kill) keeps them. Returns the invocation's manifest entry, with
+    ``repaired`` naming the chunks that were damaged.
     """
     if workers < 1:
         raise InputError(f"--workers must be at least 1, not {workers}")
-    if resume or extend:
-        _name_old_player(out)
-    folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command)
-    todo = folder.todo("deal", "rules", 1)
-    full = spec_from_manifest(folder.manifest)
-    tasks = [(c, full.samples, full.first, full.seed, full.player, full.extra) for c in todo]
-    source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers, partial(_worker_init, full.rules)))
-    inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
-                            info={"workers": workers})
-    inv["repaired"] = [f"{name}: {why}" for name, why in folder.repairs]
+    if (resume or extend) and manifest_path(out) is not None:
+        check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
+    inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=workers, command=command, progress=progress,
+                      info={"workers": workers})
     return inv
 
 
 def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame:
     """Every row of the fair-stats run in ``out``, sorted by rule order then deal."""
-    m, frames = load_chunks(out, FORMAT, "deal", "rules", 1, allow_incomplete)
+    m, _, frames = FAIR.load(out, allow_incomplete)
     if not frames:
         return pd.DataFrame(columns=list(FAIR_COLUMNS))
     df = pd.concat(frames, ignore_index=True)
@@ -208,7 +234,7 @@ def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.Data
 
 
 def compare_fair_runs(a: str | Path, b: str | Path) -> list[dict]:
-    """Two fair-stats runs (say ``--player search`` and ``--player sampled`` with the same
+    """Two fair-stats runs (say ``--player strong`` and ``--player fast`` with the same
     deals and seed) paired deal by deal, per rule set, over the deals both have played:
     each player's wins, the deals only one of them won, the mean per-deal difference
     (a minus b) with its 95% normal interval, and the mean wall seconds per deal."""
@@ -216,7 +242,7 @@ def compare_fair_runs(a: str | Path, b: str | Path) -> list[dict]:
 
     from ..intervals import mean_ci
 
-    players = [spec_from_manifest(read_fair_manifest(d)).player for d in (a, b)]
+    players = [FAIR.from_manifest(read_fair_manifest(d)).player.preset for d in (a, b)]
     both = load_fair_results(a).merge(load_fair_results(b), on=["rules", "deal"], suffixes=("_a", "_b"))
     out = []
     for name in dict.fromkeys(both["rules"]):
@@ -236,33 +262,24 @@ def compare_fair_runs(a: str | Path, b: str | Path) -> list[dict]:
 FAIR_TITLE = "Fair play against clairvoyant play"
 
 
+def describe_player(p: PlayerSettings) -> str:
+    """The fair player's settings in words, for reports."""
+    race = (f"the states within {p.race_slack} orders of the best raced on common orders up to {p.race_budget} "
+            "in all" if p.race_budget else f"ties raced on {p.extra} more orders")
+    exact = (f"exact expectimax{' by the compiled kernel' if p.compiled_exact else ''} once at most "
+             f"{p.exact_unknown} stock cards are unknown")
+    return (f"the {p.preset} preset: before each blind draw it picks the pre-draw position that keeps a win in the "
+            f"most of {p.samples} sampled stock orders ({race}, then fewer cards on the table; {exact})")
+
+
 def fair_intro(command: str, spec: FairSpec) -> str:
     """The paragraph that says what the fair-play table measures and how it was made."""
-    if spec.player == "strong":
-        k = STRONG_KNOBS
-        how = ("the search fair player's real result at its strong settings (`--player strong`): before each "
-               "blind draw it picks the pre-draw position that keeps a win in the most sampled stock orders "
-               f"({spec.samples} orders, then the states near the best raced on common orders up to "
-               f"{k['race_budget']} in all, then fewer cards on the table; exact expectimax by the compiled kernel "
-               f"once at most {k['exact_unknown']} stock cards are unknown), without seeing the stock, then the "
-               "real next card is turned. ")
-    elif spec.player == "search":
-        how = ("the search fair player's real result: before each blind draw it picks the pre-draw position "
-               f"that keeps a win in the most of {spec.samples} sampled stock orders (ties raced on "
-               f"{spec.extra} more orders, then fewer cards on the table; exact expectimax once few cards are "
-               "unknown), without seeing the stock, then the real next card is turned. ")
-    else:
-        how = ("the sampled fair player's real result (the player of before, `--player sampled`): at each step it "
-               "picks the move that keeps a win in the most sampled stock "
-               + (f"orders (first {spec.first} orders, {spec.samples} when the choice is contested; "
-                  if spec.first < spec.samples else f"orders ({spec.samples} per decision; ")
-               + f"every order once there are at most {spec.samples}), without seeing the stock, then the real "
-               "next card is turned. ")
     return (
         f"Command: `{command}`. "
-        "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: " + how +
-        "Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but lost "
-        "by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
+        "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: the fair "
+        f"player's real result, {describe_player(spec.player)}, without seeing the stock; then the real next card "
+        "is turned. Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but "
+        "lost by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
         f"95% Wilson intervals throughout; seed {spec.seed}."
     )
 
@@ -277,7 +294,7 @@ def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
             names.append(r["rules"])
 
     def pct(k: int, n: int) -> str:
-        lo, hi = wilson(k, n)
+        _, lo, hi = wilson(k, n)
         return f"{100 * k / n:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})" if n else "–"
 
     out = []
@@ -308,7 +325,7 @@ def write_fair_report(out: str | Path) -> dict[str, str]:
     """Write the fair-play section of the run in ``out`` to ``out/_fair.md``; return the paths
     of the run folder (its table) and of the report."""
     m = read_fair_manifest(out)
-    spec = spec_from_manifest(m)
+    spec = FAIR.from_manifest(m)
     rows = load_fair_results(out).to_dict("records")
     path = Path(out) / REPORT_NAME
     path.write_text(fair_report_markdown(rows, latest_command(m), spec),
@@ -320,7 +337,7 @@ def load_fair_section(directory: str | Path) -> Optional[dict]:
     """The fair-play section of the fair-stats run in ``directory``:
     ``{"title", "intro", "head", "rows"}``, ready for a report; None when it has no rows yet."""
     m = read_fair_manifest(directory)
-    spec = spec_from_manifest(m)
+    spec = FAIR.from_manifest(m)
     rows = load_fair_results(directory).to_dict("records")
     if not rows:
         return None

@@ -25,10 +25,11 @@ from typing import Iterable, Optional
 
 from ..cards import JOKER_RANK, rank_of
 from ..errors import InputError
-from .fair import _fill, _legal_moves, arrangements, unknown_pool
-from .layout import Layout
-from .rules import EASY, EMPTY_TOP, Rules
-from .solver import MOVE_DRAW, Solver
+from ..solitaire.layout import Layout
+from ..solitaire.rules import EASY, EMPTY_TOP, Rules
+from ..solitaire.solver import MOVE_DRAW, Solver
+from .orders import arrangements, fill_stock, unknown_pool, with_stock
+from .view import after_move, legal_moves
 
 N_POOL = JOKER_RANK + 1
 
@@ -114,7 +115,7 @@ def fair_value(
     stock0 = tuple(None if c is None else rank_of(c) for c in layout.stock)
     pool0 = tuple(counts)
     out = []
-    for m in _legal_moves(layout, rules):
+    for m in legal_moves(layout, rules):
         if m == MOVE_DRAW:
             v = draw_value(cols0, stock0, pool0)
         else:
@@ -137,27 +138,25 @@ def clairvoyant_value(
     """The exact chance that the position is winnable, over every possible stock order.
 
     Each order is solved exactly with the whole stock visible (what :func:`odds
-    <golfsolve.solitaire.fair.odds>` estimates by sampling). Per move: the chance the
+    <golfsolve.fair.api.odds>` estimates by sampling). Per move: the chance the
     position after it is winnable. Raises :class:`TooLargeError` past ``max_orders``.
     """
-    from .fair import _child, _with_stock
-
     rules = rules or layout.rules or EASY
     positions, pool = unknown_pool(layout, rules, played)
     n = arrangements(len(pool), len(positions))
     if n > max_orders:
         raise TooLargeError(f"{n:,} stock orders: more than {max_orders:,} for the exact clairvoyant value")
     solver = solver or Solver()
-    moves = _legal_moves(layout, rules)
+    moves = legal_moves(layout, rules)
     won = 0
     per_move = {m: 0 for m in moves}
     for p in permutations(pool, len(positions)):
-        st = _fill(layout, positions, p)
-        if solver.solve(_with_stock(layout, st), rules).outcome != "won":
+        st = fill_stock(layout, positions, p)
+        if solver.solve(with_stock(layout, st), rules).outcome != "won":
             continue  # lost before any move, so lost after every move
         won += 1
         for m in moves:
-            child = _child(layout, st, m)
+            child = after_move(layout, st, m)
             if child.tableau_count == 0 or solver.solve(child, rules).outcome == "won":
                 per_move[m] += 1
     vals = sorted(((m, per_move[m] / n) for m in moves), key=lambda mv: (-mv[1], mv[0] == MOVE_DRAW, mv[0]))
@@ -165,7 +164,7 @@ def clairvoyant_value(
 
 
 class CompiledExpectimax:
-    """:func:`fair_value` by the compiled kernel (:mod:`golfsolve.solitaire.exactkernel`).
+    """:func:`fair_value` by the compiled kernel (:mod:`golfsolve.fair._exactkernel`).
 
     One object serves the decisions of one game: its memo (a hash table of ``capacity``
     slots, at most half of them filled) is kept while each new position's columns are
@@ -195,7 +194,7 @@ class CompiledExpectimax:
 
     def fair_value(self, layout: Layout, played: Iterable[int] = (), max_states: int = 2_000_000) -> ExactValue:
         """The same answer as :func:`fair_value` for ``layout`` (the rules of this object)."""
-        from . import exactkernel as K
+        from . import _exactkernel as K
 
         np = self._np
         rules = self.rules
@@ -226,7 +225,7 @@ class CompiledExpectimax:
         args = (self.fits, rules.draw_any_time, self.keys, self.vals, meta)
         start = self.stored
         out = []
-        for m in _legal_moves(layout, rules):
+        for m in legal_moves(layout, rules):
             if m == MOVE_DRAW:
                 v = K.draw_value(arr, lens, table, st, si, pool, ptotal, *args)
             else:

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from ..cards import rank_of
-from .layout import Layout
-from .rules import EMPTY_TOP, Rules
-from .solver import MOVE_DRAW, Solver
+from ..solitaire.layout import Layout
+from ..solitaire.rules import EMPTY_TOP, Rules
+from ..solitaire.solver import MOVE_DRAW, Solver
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The compiled core of the exact fair value: expectimax over ranks with an open-addressing memo.
 
 Pure numba functions over numpy arrays; the Python-facing API is
-:class:`golfsolve.solitaire.expectimax.CompiledExpectimax`, and the recurrence is the one of
-:func:`golfsolve.solitaire.expectimax.fair_value` (same move order, same sums), so the two
+:class:`golfsolve.fair.exact.CompiledExpectimax`, and the recurrence is the one of
+:func:`golfsolve.fair.exact.fair_value` (same move order, same sums), so the two
 give the same numbers.
 
 A state is the column heights ``lens`` over fixed column arrays ``cols`` (ranks; a game only

@@ -12,7 +12,7 @@ Two numbers, named for what they are:
   be won at all, each order solved with its whole stock visible. An upper bound on any
   player who cannot see the stock.
 * **fair chance**: the win rate of the search fair player
-  (:mod:`golfsolve.solitaire.fairplayer`) from this position, played out on sampled
+  (:mod:`golfsolve.fair.player`) from this position, played out on sampled
   orders (the order is the referee's; the player only sees what it turns), with a
   Wilson interval; exact (expectimax over the unknown cards) when few are unknown. A
   lower bound on the best fair player.
@@ -30,13 +30,15 @@ from typing import Iterable, Iterator, Optional, Sequence
 from ..cards import card_str
 from ..errors import InputError
 from ..text import plural
-from .expectimax import TooLargeError, fair_value
-from .fair import _legal_moves, _progress, _stock_orders, _with_stock, unknown_pool, wilson
-from .fairplayer import EXACT_STATES, EXACT_UNKNOWN, STRONG_KNOBS, play_search
+from ..intervals import wilson
+from ..solitaire.layout import Layout
+from ..solitaire.rules import EASY, Rules
+from ..solitaire.solver import MOVE_DRAW, Solver
+from .exact import TooLargeError, fair_value
 from .infoset import ChainValues, predraw_states
-from .layout import Layout
-from .rules import EASY, Rules
-from .solver import MOVE_DRAW, Solver
+from .orders import stock_orders, unknown_pool, with_stock
+from .player import PlayerSettings, play, player_settings
+from .view import legal_moves
 
 #: Fair games of ``odds`` by default: each costs about 0.3-0.5 s of CPU, so a few keep the
 #: computation under 3 s; the interval is then wide, and the output says how wide.
@@ -44,6 +46,25 @@ GAMES = 6
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
+
+
+#: The exact fair value is tried when at most this many stock cards are unknown ...
+EXACT_UNKNOWN = 6
+#: ... and given up past this many states.
+EXACT_STATES = 200_000
+
+
+def _progress(it: Iterable, total: int, enabled: bool, desc: str) -> Iterable:
+    """A tqdm bar on a terminal only; it appears after half a second so quick runs stay quiet."""
+    if not enabled:
+        return it
+    import sys
+
+    if not sys.stderr.isatty():
+        return it
+    from tqdm import tqdm
+
+    return tqdm(it, total=total, desc=desc, unit="sample", delay=0.5, leave=False)
 
 
 def _exact_fair(layout: Layout, rules: Rules, played: tuple[int, ...], max_states: int):
@@ -65,9 +86,10 @@ class OddsResult:
 
     Clairvoyant: ``wins`` of ``samples`` consistent stock orders are winnable, each solved
     with its stock visible (``exact``: every possible order was solved once). Fair: the
-    search fair player won ``fair_wins`` of ``fair_games`` of those orders (the first ones,
-    played with the order hidden from it); with ``fair_exact`` the fair chance is the exact
-    expectimax value instead and no games were played.
+    fair player (``settings``) won ``fair_wins`` of ``fair_games`` of those orders (the
+    first ones, played with the order hidden from it); with ``fair_exact`` the fair chance
+    is the exact expectimax value instead and no games were played. With no games and no
+    exact value there is no fair chance (``fair_chance`` is None).
     """
 
     name: str
@@ -81,20 +103,33 @@ class OddsResult:
     unknown: int
     unseen: int
     seed: int
-    fair_chance: float
-    fair_low: float
-    fair_high: float
+    fair_chance: Optional[float]
+    fair_low: Optional[float]
+    fair_high: Optional[float]
     fair_games: int
     fair_wins: int
     fair_exact: bool
+    settings: PlayerSettings
     seconds: float = field(compare=False)
-    strong: bool = False
 
     @property
     def chance(self) -> float:
+        """The clairvoyant chance: share of the orders that are winnable."""
         return self.wins / self.samples if self.samples else 0.0
 
-    def to_json(self) -> dict:
+    def as_json(self) -> dict:
+        """The answer as ``golfsolve odds --json`` prints it."""
+        if self.fair_chance is None:
+            fair: dict = {"chance": None, "games": 0, "exact": False,
+                          "what": "no fair chance: no fair games were played"}
+        else:
+            fair = {
+                "what": ("exact expectimax over the unknown stock cards" if self.fair_exact else
+                         "win rate of the fair player over sampled stock orders, hidden from it "
+                         "(a lower bound on the best fair player)"),
+                "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
+                "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
+            }
         return {
             "deal": self.name,
             "rules": self.rules.name,
@@ -105,13 +140,8 @@ class OddsResult:
                 "wins": self.wins, "samples": self.samples, "exact": self.exact,
                 "mean_best_cards_left": round(self.mean_left, 4),
             },
-            "fair": {
-                "what": ("exact expectimax over the unknown stock cards" if self.fair_exact else
-                         f"win rate of the search fair player{' (strong settings)' if self.strong else ''} over "
-                         "sampled stock orders, hidden from it (a lower bound on the best fair player)"),
-                "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
-                "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
-            },
+            "fair": fair,
+            "player": self.settings.as_dict(),
             "undo": False,
             "unknown_stock_cards": self.unknown,
             "unseen_cards": self.unseen,
@@ -120,20 +150,18 @@ class OddsResult:
         }
 
     def render(self) -> str:
+        """The answer as ``golfsolve odds`` prints it."""
         how = ("the one possible stock order" if self.exact and self.samples == 1
                else f"all {self.samples:,} possible stock orders (exact)" if self.exact
                else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
-        if self.fair_exact:
+        if self.fair_chance is None:
+            fair = "fair chance:        not computed (--games 0)"
+        elif self.fair_exact:
             fair = f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: expectimax over the unknown stock cards)"
         else:
             fair = (f"fair chance:        {100 * self.fair_chance:.1f}%  (95% interval {100 * self.fair_low:.1f}%-"
-                    f"{100 * self.fair_high:.1f}%; the {'strong ' if self.strong else ''}fair player won {self.fair_wins:,} of {self.fair_games:,} "
-                    "games on those orders without seeing them)")
-            if self.fair_games:
-                # a handful of games gives a wide interval: say how wide, and how to narrow it
-                fair += (f"\n                    that interval is {100 * (self.fair_high - self.fair_low):.0f} points wide "
-                         f"({plural(self.fair_games, 'game')}); --games 100 narrows it to about 20 points at "
-                         "about 0.3-0.5 s of CPU per game")
+                    f"{100 * self.fair_high:.1f}%; the {self.settings.preset} fair player won {self.fair_wins:,} of "
+                    f"{self.fair_games:,} games on those orders without seeing them)")
         return "\n".join([
             f"{self.name or 'layout'} ({self.rules.describe()})",
             f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
@@ -152,25 +180,22 @@ def fair_games(
     rules: Rules,
     stocks: Sequence[tuple[int, ...]],
     seed: int | str = 0,
-    player_samples: int = 8,
-    player_extra: int = 8,
+    player: "str | PlayerSettings" = "fast",
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     winnable: Optional[Sequence[bool]] = None,
-    knobs: Optional[dict] = None,
 ) -> Iterator[bool]:
-    """The search fair player's results on ``layout`` (unknown places ``None``) completed by each
+    """The fair player's results on ``layout`` (unknown places ``None``) completed by each
     of ``stocks`` in turn; the order is the referee's, hidden from the player. ``winnable``
-    (per stock, when already known) skips the referee's first solve of a lost order; ``knobs``
-    are further :class:`~golfsolve.solitaire.fairplayer.SearchPlayer` settings."""
+    (per stock, when already known) skips the referee's first solve of a lost order."""
     solver = solver or Solver()
+    settings = player_settings(player)
     played = tuple(played)
     for i, st in enumerate(stocks):
         if winnable is not None and not winnable[i]:
             yield False
             continue
-        yield play_search(_with_stock(layout, st), rules, player_samples, player_extra, f"{seed}-{i}", solver,
-                          played, referee=True, **(knobs or {})).won
+        yield play(with_stock(layout, st), rules, settings, f"{seed}-{i}", solver, played, referee=True).won
 
 
 def odds(
@@ -182,52 +207,51 @@ def odds(
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     games: int = GAMES,
-    player_samples: int = 8,
-    player_extra: int = 8,
-    exact_states: int = 200_000,
-    strong: bool = False,
+    player: "str | PlayerSettings" = "fast",
+    exact_states: int = EXACT_STATES,
 ) -> OddsResult:
     """Both win chances of ``layout``, whose unknown stock places are ``None`` (see the module doc).
 
-    ``samples`` orders are solved for the clairvoyant chance; the fair player plays the
-    first ``games`` of them (``player_samples`` and ``player_extra`` orders per decision,
-    see :class:`~golfsolve.solitaire.fairplayer.SearchPlayer`); ``strong`` plays them with
-    :data:`~golfsolve.solitaire.fairplayer.STRONG_KNOBS` (a stronger player, 1.3-2.4 times
-    the CPU per game). Each fair game uses an order of the same sample, so a fair win is
-    always a clairvoyant win.
+    ``samples`` orders are solved for the clairvoyant chance; the fair player (a preset
+    name or :class:`~golfsolve.fair.player.PlayerSettings`) plays the first ``games`` of
+    them. Each fair game uses an order of the same sample, so a fair win is always a
+    clairvoyant win.
     """
     if samples < 1 or games < 0:
         raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
+    settings = player_settings(player)
     rules = rules or layout.rules or EASY
     played = tuple(played)
     positions, pool = unknown_pool(layout, rules, played)
-    stocks, exact = _stock_orders(layout, rules, samples, seed, played)
+    stocks, exact = stock_orders(layout, rules, samples, seed, played)
     solver = solver or Solver()
     t0 = time.perf_counter()
     won: list[bool] = []
     left = 0
     for st in _progress(stocks, len(stocks), progress, "solving samples"):
-        sol = solver.solve(_with_stock(layout, st), rules)
+        sol = solver.solve(with_stock(layout, st), rules)
         won.append(sol.outcome == "won")
         left += sol.best_left
     n = len(stocks)
     wins = sum(won)
-    lo, hi = (wins / n, wins / n) if exact else wilson(wins, n)
+    lo, hi = (wins / n, wins / n) if exact else wilson(wins, n)[1:]
     ex = _exact_fair(layout, rules, played, exact_states) if positions else None
+    fair: tuple
     if not positions:
         # nothing is hidden: the player sees what the solver sees
         fair = (wins / n, wins / n, wins / n, 0, 0, True)
     elif ex is not None:
         fair = (ex.value, ex.value, ex.value, 0, 0, True)
+    elif games == 0:
+        fair = (None, None, None, 0, 0, False)
     else:
         k = min(games, n)
-        results = fair_games(layout, rules, stocks[:k], seed, player_samples, player_extra, played, solver, won,
-                             STRONG_KNOBS if strong else None)
+        results = fair_games(layout, rules, stocks[:k], seed, settings, played, solver, won)
         fw = sum(_progress(results, k, progress, "fair games"))
-        flo, fhi = wilson(fw, k)
-        fair = (fw / k if k else 0.0, flo, fhi, k, fw, False)
+        _, flo, fhi = wilson(fw, k)
+        fair = (fw / k, flo, fhi, k, fw, False)
     return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
-                      *fair, time.perf_counter() - t0, strong)
+                      *fair, settings, time.perf_counter() - t0)
 
 
 # ---------------------------------------------------------------------------
@@ -256,7 +280,7 @@ class MoveChance:
     def describe(self) -> str:
         return "draw" if self.move == MOVE_DRAW else f"remove {self.card} from column {self.move}"
 
-    def to_json(self) -> dict:
+    def as_json(self) -> dict:
         return {
             "move": self.move, "card": self.card, "fair_value": round(self.chance, 6),
             "ci95": [round(self.low, 6), round(self.high, 6)], "plan": " ".join(self.plan),
@@ -291,7 +315,7 @@ class FairHint:
                 "it), then a draw of an unseen card, leaves a winnable position; play after that draw is scored "
                 "as if the stock were visible, so it is an upper bound on the fair chance")
 
-    def to_json(self) -> dict:
+    def as_json(self) -> dict:
         return {
             "deal": self.name,
             "rules": self.rules.name,
@@ -302,8 +326,8 @@ class FairHint:
             "samples": self.samples,
             "all_orders": self.all_orders,
             "seed": self.seed,
-            "best": self.best.to_json(),
-            "ranked": [m.to_json() for m in self.ranked],
+            "best": self.best.as_json(),
+            "ranked": [m.as_json() for m in self.ranked],
             "solves": self.solves,
         }
 
@@ -351,7 +375,7 @@ def fair_hint(
 
     With few unknown stock cards the values are exact (expectimax). Otherwise each move
     gets the best blind-draw value of the pre-draw states it starts a chain to
-    (:mod:`golfsolve.solitaire.infoset`), on the same ``samples`` orders for every move
+    (:mod:`golfsolve.fair.infoset`), on the same ``samples`` orders for every move
     (all orders when there are no more). ``played``: cards known to be under the
     discard's top (they cannot be in the stock).
     """
@@ -359,17 +383,17 @@ def fair_hint(
         raise InputError(f"samples must be at least 1, not {samples}")
     rules = rules or layout.rules or EASY
     played = tuple(played)
-    moves = _legal_moves(layout, rules)
+    moves = legal_moves(layout, rules)
     if not moves:
         raise InputError("no legal move: the game is over")
     unknown_pool(layout, rules, played)  # bad input before any work
     t0 = time.perf_counter()
-    ex = _exact_fair(layout, rules, played, EXACT_STATES) if exact else None
+    ex = _exact_fair(layout, rules, played, 40_000) if exact else None
     if ex is not None:
         ranked = tuple(MoveChance(m, _card_of(layout, m), v, v, v, (m,)) for m, v in ex.moves)
         return FairHint(layout.name, rules, "exact", 0, True, seed, ranked, 0, time.perf_counter() - t0)
     solver = solver or Solver()
-    stocks, all_orders = _stock_orders(layout, rules, samples, seed, played)
+    stocks, all_orders = stock_orders(layout, rules, samples, seed, played)
     states = predraw_states(layout, rules)
     cv = ChainValues(layout, rules, states, solver)
     cv.extend(stocks)
@@ -391,7 +415,7 @@ def fair_hint(
     for m in order:
         s, k = per_move[m]
         v = vector(m)
-        lo, hi = (k / n, k / n) if all_orders else wilson(k, n)
+        lo, hi = (k / n, k / n) if all_orders else wilson(k, n)[1:]
         plan = (s.chain if m != MOVE_DRAW else ()) if s is not None else (m,)
         if s is not None and (s.table and layout.stock):
             plan = plan + (MOVE_DRAW,)
@@ -401,4 +425,4 @@ def fair_hint(
                     time.perf_counter() - t0)
 
 
-__all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO"]
+__all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO", "GAMES"]

@@ -1,6 +1,6 @@
 """Deal difficulty: exact winnability, the fair chance and a label by fair-chance bands.
 
-A deal's *fair chance* is the one :func:`~golfsolve.solitaire.fairvalue.odds` reports
+A deal's *fair chance* is the one :func:`~golfsolve.fair.api.odds` reports
 for its opening with the stock order forgotten: the search fair player's win rate over
 ``games`` stock orders consistent with what the opening shows (the same orders for the
 same seed). Winnability is exact, from the deal's real stock. The label:
@@ -24,15 +24,18 @@ so a deal near a band edge can get a neighbouring label with another seed or cou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
-from .fair import _stock_orders, wilson
-from .fairvalue import fair_games
-from .dealcode import N_DEALS
-from .layout import Layout, layout_from_number
-from .rules import Rules
-from .solver import Solver
+from ..intervals import wilson
+from ..text import plural
+from ..solitaire.dealcode import N_DEALS
+from ..solitaire.layout import Layout, layout_from_number
+from ..solitaire.rules import EASY, Rules, code_letter
+from ..solitaire.solver import Solver
+from .api import fair_games
+from .orders import stock_orders
+from .player import PlayerSettings, player_settings
 
 #: (label, lowest fair chance), hardest last; a chance falls in the first band it reaches.
 BANDS: tuple[tuple[str, float], ...] = (("easy", 0.60), ("medium", 0.35), ("hard", 0.15), ("very-hard", 0.0))
@@ -63,6 +66,7 @@ class Rating:
     fair_wins: int
     games: int
     label: str
+    settings: PlayerSettings
     complete: bool = True  # False: games stopped early once the label could no longer be the wanted one
 
     @property
@@ -73,15 +77,18 @@ class Rating:
     @property
     def interval(self) -> tuple[float, float]:
         """95% Wilson interval of the fair chance."""
-        return wilson(self.fair_wins, self.games)
+        return wilson(self.fair_wins, self.games)[1:]
 
-    def to_json(self) -> dict:
+    def as_json(self) -> dict:
+        """The rating as ``golfsolve rate --json`` prints it."""
         lo, hi = self.interval
         return {"code": self.code, "rules": self.rules.name, "winnable": self.winnable,
                 "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
-                "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete}
+                "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete,
+                "player": self.settings.as_dict()}
 
     def render(self) -> str:
+        """One line: code, winnability, fair chance with its interval, label."""
         lo, hi = self.interval
         return (f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance "
                 f"{100 * self.fair_chance:5.1f}% ({100 * lo:.0f}-{100 * hi:.0f}%, {self.fair_wins}/{self.games})  "
@@ -90,12 +97,11 @@ class Rating:
 
 def rate(
     layout: Layout,
-    rules: Rules,
+    rules: Optional[Rules] = None,
     games: int = 16,
     seed: int = 0,
     solver: Optional[Solver] = None,
-    player_samples: int = 8,
-    player_extra: int = 8,
+    player: "str | PlayerSettings" = "fast",
     want: Optional[str] = None,
 ) -> Rating:
     """Rate a deal whose real stock is known (a code or a full layout).
@@ -107,19 +113,56 @@ def rate(
         raise InputError(f"games must be at least 1, not {games}")
     if not layout.stock_known:
         raise InputError("rating needs the real stock: give a deal code or a full layout")
+    settings = player_settings(player)
+    rules = rules or layout.rules or EASY
     solver = solver or Solver()
     winnable = solver.solve(layout, rules).outcome == "won"
     view = layout.forget_stock(0)
-    stocks, _ = _stock_orders(view, rules, games, seed)
+    stocks, _ = stock_orders(view, rules, games, seed)
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
     wins = played = 0
-    for won in fair_games(view, rules, stocks, seed, player_samples, player_extra, (), solver):
+    for won in fair_games(view, rules, stocks, seed, settings, (), solver):
         wins += won
         played += 1
         left = len(stocks) - played
         if want and (wins / len(stocks) >= hi_band or (wins + left) / len(stocks) < lo_band):
-            return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), complete=False)
-    return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played))
+            return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings,
+                          complete=False)
+    return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings)
+
+
+@dataclass(frozen=True)
+class PickResult:
+    """The deals :func:`pick` found, and how far it looked."""
+
+    rules: Rules
+    difficulty: str
+    winnable_only: bool
+    games: int
+    seed: int
+    start: int
+    examined: int
+    deals: tuple[Rating, ...]
+    settings: PlayerSettings
+
+    @property
+    def last_deal(self) -> bool:
+        """The scan reached the last deal there is."""
+        return self.start + self.examined >= N_DEALS
+
+    def as_json(self) -> dict:
+        """The answer as ``golfsolve pick --json`` prints it."""
+        return {"rules": self.rules.name, "difficulty": self.difficulty, "winnable_only": self.winnable_only,
+                "games": self.games, "seed": self.seed, "start": self.start, "examined": self.examined,
+                "found": len(self.deals), "player": self.settings.as_dict(),
+                "deals": [r.as_json() for r in self.deals]}
+
+    def render(self) -> str:
+        """The closing line of ``golfsolve pick`` (each deal's line is printed as it is found)."""
+        n = len(self.deals)
+        return (f"found {n} {self.difficulty} deal{'s' if n != 1 else ''} "
+                f"({self.rules.name}{', winnable' if self.winnable_only else ''}) after examining "
+                f"{plural(self.examined, 'deal')} from deal {self.start}" + (" (the last deal there is)" if self.last_deal else ""))
 
 
 def pick(
@@ -132,9 +175,12 @@ def pick(
     seed: int = 0,
     max_deals: int = 100_000,
     solver: Optional[Solver] = None,
-) -> Iterator[tuple[int, Optional[Rating]]]:
-    """Scan deals ``start, start+1, ...``; yield ``(examined, rating)`` for each deal examined,
-    the rating only for a deal that matches, until ``count`` matched or ``max_deals`` examined.
+    player: "str | PlayerSettings" = "fast",
+    on_deal: Optional[Callable[[Optional[Rating]], None]] = None,
+) -> PickResult:
+    """Scan deals ``start, start+1, ...`` until ``count`` have the label ``difficulty`` or
+    ``max_deals`` were examined. ``on_deal`` is called after each deal examined with its
+    rating when it matched, else None (for progress and for printing as deals are found).
 
     ``winnable`` skips deals the exact solver loses before any game is played.
     """
@@ -142,8 +188,23 @@ def pick(
         raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")
     if count < 1 or max_deals < 1:
         raise InputError("count and max deals must be at least 1")
-    solver = solver or Solver()
-    letter = "C" if rules.name == "classic" else "E"
+    if not 0 <= start < N_DEALS:
+        raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start}")
+    settings = player_settings(player)
+    found: list[Rating] = []
+    examined = 0
+    for examined, r in _scan(rules, difficulty, count, start, winnable, games, seed, max_deals,
+                             solver or Solver(), settings):
+        if r is not None:
+            found.append(r)
+        if on_deal is not None:
+            on_deal(r)
+    return PickResult(rules, difficulty, winnable, games, seed, start, examined, tuple(found), settings)
+
+
+def _scan(rules: Rules, difficulty: str, count: int, start: int, winnable: bool, games: int, seed: int,
+          max_deals: int, solver: Solver, settings: PlayerSettings) -> Iterator[tuple[int, Optional[Rating]]]:
+    letter = code_letter(rules)
     found = 0
     # the scan stops at the last deal there is rather than failing past it
     for examined, number in enumerate(range(start, min(start + max_deals, N_DEALS)), 1):
@@ -151,7 +212,7 @@ def pick(
         if winnable and solver.solve(lay, rules).outcome != "won":
             yield examined, None  # rejected by one exact solve, before any game
             continue
-        r = rate(lay, rules, games, seed, solver, want=difficulty)
+        r = rate(lay, rules, games, seed, solver, settings, want=difficulty)
         if r.complete and r.label == difficulty and (r.winnable or not winnable):
             found += 1
             yield examined, r
@@ -161,4 +222,4 @@ def pick(
             yield examined, None
 
 
-__all__ = ["BANDS", "LABELS", "Rating", "label_of", "rate", "pick"]
+__all__ = ["BANDS", "LABELS", "Rating", "PickResult", "label_of", "rate", "pick"]

@@ -1,0 +1,53 @@
+"""The serve command: the JSON API and the web page over HTTP."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import InputError
+from .common import Command, check_workers
+
+
+@click.command(cls=Command)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default answers this machine only (0.0.0.0: every network).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--workers", type=int, default=None, metavar="N",
+              help="Worker processes for searches (default: one per core).")
+@click.option("--cpu-budget", type=click.FloatRange(0.1, 3600), default=None, metavar="SECONDS",
+              help="CPU seconds one request may use before it is stopped with HTTP 503 (default 15).")
+@click.option("--cors", "cors_origin", default=None, metavar="ORIGIN",
+              help="Let pages from ORIGIN (e.g. http://localhost:3000) call the API; none by default.")
+def serve(host, port, workers, cpu_budget, cors_origin):
+    """Answer deal, solve, hint, odds and rate over HTTP, and serve a page to play a deal.
+
+    The answers are the --json answers of the commands (see /api/... in the README);
+    the page at http://HOST:PORT/ shows a deal, its solution step by step, hints and
+    odds, and lets you play it. Kernels are loaded and warmed before it says it is ready.
+
+    Example: golfsolve serve --port 8000
+    """
+    check_workers(workers, "--workers")
+    try:
+        import uvicorn
+
+        from ..serve.app import create_app
+        from ..serve.pool import CPU_BUDGET
+    except ImportError as e:
+        raise InputError(f"golfsolve serve needs the serve extra ({e.name} is missing): "
+                         "pip install -e '.[serve]'") from None
+    app = create_app(workers, CPU_BUDGET if cpu_budget is None else cpu_budget, cors_origin)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets)
+            if self.started:
+                bound = [s.getsockname() for srv in self.servers for s in srv.sockets]
+                where = ", ".join(f"http://{h}:{p}/" for h, p, *_ in bound) or f"http://{host}:{port}/"
+                click.echo(f"golfsolve serve: ready on {where} ({len(app.state.pool.pids)} workers, warm); "
+                           "Ctrl-C stops it", err=True)
+
+    click.echo("golfsolve serve: starting the workers and warming the kernels...", err=True)
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                          timeout_graceful_shutdown=5)).run()

@@ -1,0 +1,109 @@
+"""The stock orders consistent with what a player has seen.
+
+What counts as unknown: the ``None`` positions of ``layout.stock``. They are filled with
+the cards the layout does not show (:meth:`Layout.unseen_cards`), minus ``played``, the
+cards the caller knows went to the discard pile earlier (a mid-game layout only shows the
+discard's top card). When more cards are unseen than there are unknown positions (a
+mid-game layout whose played cards are not given), each unknown position gets a card from
+a uniformly random subset of the unseen cards: the stock is then modelled as any of them.
+
+Every fair answer draws its orders through :func:`stock_orders`: every possible order
+when there are few, else a seeded sample, so equal views and seeds give equal orders.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from itertools import permutations
+from typing import Iterable, Optional, Sequence
+
+from ..cards import card_str
+from ..errors import InputError
+from ..solitaire.layout import N_TABLEAU, Layout
+from ..solitaire.rules import EASY, Rules
+
+
+def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable[int] = ()) -> tuple[list[int], list[int]]:
+    """``(positions, pool)``: the stock indices whose card is unknown, and the cards that may fill them.
+
+    Raises :class:`InputError` when the pool cannot fill the positions, or when a full
+    deal (35 cards on the table) shows a different number of unseen cards than it has
+    unknown stock positions (nothing has been played, so the two must match).
+    """
+    rules = rules or layout.rules or EASY
+    positions = [i for i, c in enumerate(layout.stock) if c is None]
+    played_set = set(played)
+    shown = set(layout.seen_cards())
+    clash = sorted(played_set & shown)
+    if clash:
+        raise InputError(f"card {card_str(clash[0])} is listed as played but the layout shows it")
+    pool = [c for c in layout.unseen_cards(rules.jokers) if c not in played_set]
+    if len(pool) < len(positions):
+        raise InputError(
+            f"the stock has {len(positions)} unknown cards but only {len(pool)} cards are unseen"
+        )
+    if len(pool) != len(positions) and layout.tableau_count == N_TABLEAU and not played_set:
+        raise InputError(
+            f"a full deal with {len(positions)} unknown stock cards must leave exactly that many cards unseen, "
+            f"not {len(pool)}"
+        )
+    return positions, pool
+
+
+def arrangements(n_pool: int, n_positions: int) -> int:
+    """How many distinct ways ``n_positions`` unknown stock places can be filled from ``n_pool`` cards."""
+    return math.perm(n_pool, n_positions)
+
+
+def fill_stock(layout: Layout, positions: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
+    """``layout``'s stock with the places ``positions`` filled by ``cards``, in that order."""
+    stock = list(layout.stock)
+    for i, c in zip(positions, cards):
+        stock[i] = c
+    return tuple(stock)  # type: ignore[arg-type]
+
+
+def with_stock(layout: Layout, stock: Sequence[int]) -> Layout:
+    """``layout`` with its stock replaced by ``stock`` (a complete order)."""
+    return Layout(layout.columns, layout.discard, tuple(stock), layout.rules, layout.name, layout.deal_number)
+
+
+def sample_stocks(
+    layout: Layout,
+    rng: random.Random,
+    n: int,
+    rules: Optional[Rules] = None,
+    played: Iterable[int] = (),
+) -> list[tuple[int, ...]]:
+    """``n`` complete stocks: the known cards where they are, the unknown places filled at random.
+
+    Each unknown place gets a card of a uniformly random permutation of the unseen
+    cards (of a uniformly random subset of them when more cards are unseen than places).
+    """
+    positions, pool = unknown_pool(layout, rules, played)
+    k = len(positions)
+    return [fill_stock(layout, positions, rng.sample(pool, k)) for _ in range(n)]
+
+
+def stock_orders(
+    layout: Layout,
+    rules: Optional[Rules],
+    n: int,
+    rng: random.Random | int | str,
+    played: Iterable[int] = (),
+) -> tuple[list[tuple[int, ...]], bool]:
+    """``(stocks, every)``: every possible stock when there are no more than ``n``, else ``n`` sampled ones.
+
+    With ``every`` each arrangement appears once, so a fraction over them is the exact
+    probability, not an estimate. ``rng`` is a generator to draw from, or a seed.
+    """
+    positions, pool = unknown_pool(layout, rules, played)
+    if arrangements(len(pool), len(positions)) <= n:
+        return [fill_stock(layout, positions, p) for p in permutations(pool, len(positions))], True
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    return sample_stocks(layout, rng, n, rules, played), False
+
+
+__all__ = ["unknown_pool", "arrangements", "fill_stock", "with_stock", "sample_stocks", "stock_orders"]

@@ -1,0 +1,320 @@
+"""The fair player: information-set search before every blind draw, with named settings.
+
+At each point where it may draw, the player knows the table, the discard pile (so which
+cards may still be in the stock) and the stock cards already turned, nothing else. It
+picks the pre-draw state (:mod:`golfsolve.fair.infoset`) that keeps a win in the most
+sampled stock orders, plays the chain of removes that reaches it, and draws. States near
+the best are then told apart on more orders (ties raced on ``extra`` more orders, or,
+with ``race_budget``, a budgeted race of every state within ``race_slack`` orders of the
+best); remaining ties go to the state with fewer cards on the table. When at most
+``exact_unknown`` stock cards are unknown it plays the exact expectimax
+(:mod:`golfsolve.fair.exact`) instead, in Python or by the compiled kernel.
+
+Its settings are one frozen :class:`PlayerSettings`; :data:`PRESETS` names the ones a
+user chooses from (``fast`` and ``strong``). Every answer records the full settings.
+
+:func:`play` plays a deal whose real stock the referee knows; the player never sees it
+(the view it decides on has the stock forgotten, with the drawn cards known).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Iterable, Optional
+
+from ..errors import InputError
+from ..solitaire.engine import Game
+from ..solitaire.layout import Layout
+from ..solitaire.rules import EASY, Rules
+from ..solitaire.solver import MOVE_DRAW, Solver
+from .exact import CompiledExpectimax, TooLargeError, fair_value
+from .infoset import ChainValues, PreDraw, predraw_states
+from .orders import sample_stocks, stock_orders
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    """Everything that decides the fair player's moves (with the seed and the position).
+
+    ``samples``: stock orders per decision; ``extra``: more orders to race exactly tied
+    states on. ``race_budget`` (0: off): instead, every state within ``race_slack`` orders
+    of the best is raced on common orders added ``race_batch`` at a time, at most
+    ``race_width`` of them, and dropped once the leader's lead exceeds ``race_z`` times the
+    square root of the orders where exactly one of the two wins, up to ``race_budget``
+    orders in all. ``exact_unknown``: play by exact expectimax once at most this many
+    stock cards are unknown, giving up past ``exact_states`` new states (then sampling
+    again); ``compiled_exact`` runs it by the compiled kernel (a cap hit is tried again
+    two draws later).
+    """
+
+    samples: int = 8
+    extra: int = 8
+    race_budget: int = 0
+    race_batch: int = 16
+    race_slack: int = 2
+    race_z: float = 1.5
+    race_width: int = 6
+    exact_unknown: int = 6
+    exact_states: int = 40_000
+    compiled_exact: bool = False
+
+    def __post_init__(self) -> None:
+        if self.samples < 1 or self.extra < 0:
+            raise InputError("samples must be at least 1 and extra samples at least 0")
+        if self.race_budget < 0 or self.race_batch < 1 or self.race_slack < 0 or self.race_width < 2:
+            raise InputError("race budget must be at least 0, batch at least 1, slack at least 0 and width at least 2")
+        if self.exact_unknown < 0 or self.exact_states < 1:
+            raise InputError("exact_unknown must be at least 0 and exact_states at least 1")
+
+    @property
+    def preset(self) -> str:
+        """The name of the preset these settings are, or ``custom``."""
+        return next((name for name, s in PRESETS.items() if s == self), "custom")
+
+    def as_dict(self) -> dict:
+        """Every setting by name, with the preset's name first (``custom`` when none matches)."""
+        return {"preset": self.preset, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "PlayerSettings":
+        """The settings :meth:`as_dict` wrote (``preset`` is ignored: the fields decide)."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - names - {"preset"})
+        if unknown:
+            raise InputError(f"unknown player setting {unknown[0]!r}")
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+#: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
+#: ``rate``; ``strong``: more orders, a budgeted race and the compiled exact endgame from
+#: 8 unknown cards (the player of ``fair-stats`` and ``hint --fair``).
+PRESETS: dict[str, PlayerSettings] = {
+    "fast": PlayerSettings(),
+    "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
+                             compiled_exact=True),
+}
+
+
+def player_settings(player: "str | PlayerSettings") -> PlayerSettings:
+    """The settings of a preset name, or ``player`` itself; an unknown name is :class:`InputError`."""
+    if isinstance(player, PlayerSettings):
+        return player
+    try:
+        return PRESETS[player]
+    except KeyError:
+        raise InputError(f"player must be one of {', '.join(PRESETS)}, not {player!r}") from None
+
+
+class Player:
+    """A fair player's memory across the decisions of one game (reused work lives here)."""
+
+    def __init__(self, rules: Rules, settings: "str | PlayerSettings" = "strong", seed: int | str = 0,
+                 solver: Optional[Solver] = None) -> None:
+        self.rules = rules
+        self.settings = player_settings(settings)
+        self.rng = random.Random(seed)
+        self.solver = solver or Solver()
+        self.solves = 0
+        self.exact_memo: dict = {}
+        self._exact_failed = False
+        self._compiled: Optional[CompiledExpectimax] = None
+        self._exact_failed_at = 0  # compiled: the unknown count where the state cap was last hit
+
+    def exact_move(self, view: Layout, gone: tuple[int, ...]) -> Optional[tuple[str, float]]:
+        """The best move by exact expectimax, or None when the position is too large for it."""
+        s = self.settings
+        if self._exact_failed:
+            return None
+        unknown = sum(1 for c in view.stock if c is None)
+        if unknown > s.exact_unknown:
+            return None
+        if s.compiled_exact:
+            return self._compiled_move(view, gone, unknown)
+        try:
+            ev = fair_value(view, self.rules, gone, max_states=s.exact_states, memo=self.exact_memo)
+        except TooLargeError:
+            # not tried again in this game: the next decision would pay nearly the same again
+            self._exact_failed = True
+            self.exact_memo.clear()
+            return None
+        return ev.moves[0] if ev.moves else None
+
+    def _compiled_move(self, view: Layout, gone: tuple[int, ...], unknown: int) -> Optional[tuple[str, float]]:
+        # a cap hit with k unknown cards is tried again two draws later, not at once: the
+        # next decision would pay nearly the same again, but two cards fewer is far smaller
+        if self._exact_failed_at and unknown > self._exact_failed_at - 2:
+            return None
+        states = self.settings.exact_states
+        if self._compiled is None:
+            cap = 1 << max(20, (4 * states - 1).bit_length())
+            self._compiled = CompiledExpectimax(self.rules, capacity=cap)
+        try:
+            ev = self._compiled.fair_value(view, gone, max_states=states)
+        except TooLargeError:
+            self._exact_failed_at = unknown
+            self._compiled.clear()
+            return None
+        return ev.moves[0] if ev.moves else None
+
+    def choose(self, view: Layout, gone: tuple[int, ...]) -> tuple[PreDraw, ChainValues]:
+        """The pre-draw state to play to (then draw), and the values it was chosen on."""
+        s = self.settings
+        states = predraw_states(view, self.rules)
+        cv = ChainValues(view, self.rules, states, self.solver)
+        stocks, every = stock_orders(view, self.rules, s.samples, self.rng, gone)
+        cv.extend(stocks)
+        if s.race_budget > len(cv.stocks) and not every and any(cv.root_won):
+            best = self._race(cv, states, view, gone)
+            self.solves += cv.solves
+            return best, cv
+        best, _, tied = cv.best_of(states)
+        if len(tied) > 1 and not every and s.extra and any(cv.root_won):
+            # race the tied states on fresh orders; only they are valued there
+            first = len(cv.stocks)
+            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone))
+            best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
+        if len(tied) > 1:
+            best = min(tied, key=lambda st: (st.table, st.chain))
+        self.solves += cv.solves
+        return best, cv
+
+    def move(self, view: Layout, gone: tuple[int, ...]) -> tuple[str, ...]:
+        """The moves the player makes from ``view`` before its next decision: one exact move,
+        or the chain of removes to the chosen pre-draw state and the draw after it."""
+        ex = self.exact_move(view, gone)
+        if ex is not None:
+            return (ex[0],)
+        best, _ = self.choose(view, gone)
+        return best.chain + ((MOVE_DRAW,) if best.table and view.stock else ())
+
+    def _race(self, cv: ChainValues, states: list[PreDraw], view: Layout, gone: tuple[int, ...]) -> PreDraw:
+        """A budgeted race: the states near the best get more orders until one leads clearly.
+
+        Contenders are the states within ``race_slack`` orders of the best on the first
+        orders (at most ``race_width`` of them, one per table: states with the same table
+        have the same value on every order). Each round adds ``race_batch`` common orders,
+        valued for the contenders only, and drops a state when the leader's lead over it
+        exceeds ``race_z`` times the square root of the orders where exactly one of the
+        two wins (a sign test), until one is left or ``race_budget`` orders are used.
+        """
+        s = self.settings
+        near = cv.counts_near(states, slack=s.race_slack)
+        reps: dict[tuple, PreDraw] = {}
+        for st in sorted(near, key=lambda st: (-near[st], st.table, st.chain)):
+            reps.setdefault(st.key[0], st)
+        cont = list(reps.values())[: s.race_width]
+        if len(cont) == 1:
+            return cont[0]
+        wins = {st.key[0]: [cv.won(i, st) for i in range(len(cv.stocks))] for st in cont}
+        while len(cont) > 1 and len(cv.stocks) < s.race_budget:
+            first = len(cv.stocks)
+            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone))
+            for st in cont:
+                wins[st.key[0]].extend(cv.won(i, st) for i in range(first, len(cv.stocks)))
+            lead = max(cont, key=lambda st: (sum(wins[st.key[0]]), -st.table))
+            lw = wins[lead.key[0]]
+            kept = []
+            for st in cont:
+                d = [a - b for a, b in zip(lw, wins[st.key[0]])]
+                if st is lead or sum(d) <= s.race_z * sum(x * x for x in d) ** 0.5:
+                    kept.append(st)
+            cont = kept
+        return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
+
+
+@dataclass(frozen=True)
+class FairGame:
+    """A game played by the fair player on a deal with a real (hidden) stock.
+
+    ``won`` is the real result. ``clairvoyant_won``: is the deal winnable at all (exact
+    solve with the real stock)? ``lost_at``: the number of moves played when the real
+    position first became unwinnable (None if it never did); play stops there, since no
+    continuation can win. ``lost_on_draw``: that move was a draw (the card turned up
+    broke the win) rather than a remove. ``decisions`` counts the steps with a choice.
+    """
+
+    won: bool
+    clairvoyant_won: bool
+    clairvoyant_left: int
+    moves: tuple[str, ...]
+    lost_at: Optional[int]
+    lost_on_draw: bool
+    decisions: int
+    solves: int
+    seconds: float
+    settings: PlayerSettings = PRESETS["strong"]
+
+    def as_json(self) -> dict:
+        """The game as ``golfsolve`` prints it under ``--json``."""
+        return {"won": self.won, "clairvoyant_won": self.clairvoyant_won, "clairvoyant_left": self.clairvoyant_left,
+                "moves": " ".join(self.moves), "lost_at": self.lost_at, "lost_on_draw": self.lost_on_draw,
+                "decisions": self.decisions, "solves": self.solves, "player": self.settings.as_dict(),
+                "seconds": round(self.seconds, 3)}
+
+
+def play(
+    layout: Layout,
+    rules: Optional[Rules] = None,
+    player: "str | PlayerSettings" = "strong",
+    seed: int | str = 0,
+    solver: Optional[Solver] = None,
+    played: Iterable[int] = (),
+    referee: bool = True,
+) -> FairGame:
+    """Play ``layout`` (stock known to the referee, hidden from the player) with the fair player.
+
+    ``player`` is a preset name or :class:`PlayerSettings`. ``played`` lists cards the
+    player knows to be under the discard's top already. With ``referee`` the deal is first
+    solved with its real stock; an unwinnable deal is not played out (the player's line is
+    a line of the real deal, so it cannot win), and a game is stopped as lost at the first
+    decision where the real position is lost.
+    """
+    rules = rules or layout.rules or EASY
+    settings = player_settings(player)
+    if not layout.stock_known:
+        raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
+    solver = solver or Solver()
+    t0 = time.perf_counter()
+    me = Player(rules, settings, seed, solver)
+    solves = 0
+    known = tuple(played)
+    if referee:
+        sol = solver.solve(layout, rules)
+        solves += 1
+        if sol.outcome != "won":
+            return FairGame(False, False, sol.best_left, (), 0, False, 0, solves, time.perf_counter() - t0, settings)
+    game = Game(layout, rules)
+    line: list[str] = []
+    decisions = 0
+
+    def lost(on_draw: bool) -> FairGame:
+        return FairGame(False, True, 0, tuple(line), len(line), on_draw, decisions, solves + me.solves,
+                        time.perf_counter() - t0, settings)
+
+    while not game.over:
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            chain: tuple[str, ...] = (moves[0],)
+        else:
+            if referee and line:
+                # the referee (not the player) stops a game whose real position is lost
+                solves += 1
+                if solver.solve(game.to_layout(), rules).outcome != "won":
+                    return lost(line[-1] == MOVE_DRAW)
+            decisions += 1
+            chain = me.move(game.to_layout().forget_stock(0), known + tuple(game.pile[:-1]))
+        for m in chain:
+            res = game.play(m)
+            assert res.ok, (m, res.message)
+            line.append(m)
+            if game.over:
+                break
+    if game.won:
+        return FairGame(True, True, 0, tuple(line), None, False, decisions, solves + me.solves,
+                        time.perf_counter() - t0, settings)
+    return lost(bool(line) and line[-1] == MOVE_DRAW)
+
+
+__all__ = ["PlayerSettings", "PRESETS", "player_settings", "Player", "FairGame", "play"]

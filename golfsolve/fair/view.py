@@ -1,0 +1,47 @@
+"""What a player sees of a position, and what it may do there without knowing the stock."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..solitaire.engine import Game
+from ..solitaire.layout import Layout
+from ..solitaire.rules import Rules
+from ..solitaire.solver import MOVE_DRAW
+
+
+def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tuple[int, ...]]:
+    """What a player sees of ``game`` (started from ``layout``; none played: its start):
+    the position with every stock card not yet turned forgotten, and the cards under the
+    discard's top. A deal code, a PySol deal or a full layout knows the real stock order,
+    which a player does not; a partial layout keeps the places it declares known. Every
+    fair answer (``hint --fair``, ``odds``) starts from this view."""
+    view = game.to_layout() if game is not None else layout
+    if layout.stock_known:
+        view = view.forget_stock(0)
+    return view, tuple(game.pile[:-1]) if game is not None else ()
+
+
+def legal_moves(layout: Layout, rules: Rules) -> list[str]:
+    """The legal moves, asked of the referee; a draw is legal when the stock is non-empty.
+
+    The engine refuses to draw an unknown card, so it is asked about the position with a
+    stand-in first stock card: legality of a draw never depends on which card it is.
+    """
+    probe = layout
+    if layout.stock and layout.stock[0] is None:
+        probe = Layout(layout.columns, layout.discard, (0,) + layout.stock[1:], layout.rules)
+    return Game(probe, rules).legal_moves()
+
+
+def after_move(layout: Layout, stock: tuple[int, ...], move: str) -> Layout:
+    """The position after ``move`` with the complete stock ``stock`` (the referee's rules, built directly for speed)."""
+    if move == MOVE_DRAW:
+        return Layout(layout.columns, stock[0], stock[1:], layout.rules)
+    ci = int(move) - 1
+    col = layout.columns[ci]
+    cols = layout.columns[:ci] + (col[:-1],) + layout.columns[ci + 1:]
+    return Layout(cols, col[-1], stock, layout.rules)
+
+
+__all__ = ["player_view", "legal_moves", "after_move"]

@@ -1,0 +1,336 @@
+"""``golfsolve serve``: the CLI's ``--json`` answers over HTTP, and a web page to play a deal.
+
+Every endpoint takes its parameters from the query string (GET) or a JSON object (POST)
+and names the deal with exactly one of ``code`` (a GO1 deal code), ``pysol`` (a PySol FC
+deal number) or ``layout`` (a layout's text, golfsolve's format or a black-hole-solve
+board; never a path), plus an optional ``rules``:
+
+============  =====================================================  ===========================
+endpoint      answer                                                 options
+============  =====================================================  ===========================
+/api/deal     ``golfsolve deal --json``
+/api/solve    ``golfsolve solve --json``                              verdict_only, node_limit
+/api/hint     ``golfsolve hint --json`` (``fair``: ``--fair``)        moves, fair, samples, seed,
+                                                                     node_limit
+/api/odds     ``golfsolve odds --json``                               samples, games, seed, player
+/api/rate     ``golfsolve rate --json`` (a list of one)               games, seed, player
+/api/play     the game after ``moves`` and one more ``action``        moves, action, tap ("col,row")
+============  =====================================================  ===========================
+
+Bad input is HTTP 400 with ``{"error": "..."}`` and the library's message; a question
+with no exact answer (a stock of unknown order) 422; a body over 64 KB 413; a request
+that uses up its CPU budget 503 (its worker is replaced). Searches run in a pool of
+worker processes (:mod:`golfsolve.serve.pool`), so the event loop only parses, checks
+and answers the cheap questions itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import MAX_EFFORT, MAX_INT64, InputError, check_count, clip
+from ..solitaire.answers import deal_answer, play_answer
+from ..solitaire.layout import Layout, LayoutError, layout_from_code, layout_from_pysol, parse_layout_text
+from ..solitaire.rules import EASY, get_rules
+from .pool import CPU_BUDGET, BudgetExceeded, JobError, PoolBusy, WorkerPool
+
+#: The largest request body taken in (a layout is a few hundred bytes).
+MAX_BODY = 64 * 1024
+#: The longest move list one request may replay (a game with undos is a few hundred moves).
+MAX_MOVES = 5_000
+STATIC = Path(__file__).parent / "static"
+
+# every parameter an endpoint knows; anything else is refused, as click refuses an unknown option
+_SOURCE = {"code", "pysol", "layout", "rules"}
+PARAMS = {
+    "deal": _SOURCE,
+    "solve": _SOURCE | {"verdict_only", "node_limit"},
+    "hint": _SOURCE | {"moves", "fair", "samples", "seed", "node_limit"},
+    "odds": _SOURCE | {"samples", "games", "seed", "player"},
+    "rate": _SOURCE | {"games", "seed", "player"},
+    "play": _SOURCE | {"moves", "action", "tap"},
+}
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes is refused with 413, whether it
+    says its length or streams (chunked), before the application reads it whole."""
+
+    def __init__(self, app, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                return await self._refuse(send)
+        seen = 0
+        started = False
+
+        async def limited_receive():
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise _BodyTooLarge
+            return msg
+
+        async def tracking_send(msg):
+            nonlocal started
+            started = started or msg["type"] == "http.response.start"
+            await send(msg)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send) -> None:
+        body = json.dumps({"error": f"the request body is larger than {self.limit // 1024} KB; "
+                                    "a layout is a few lines of cards"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """ASGI middleware: the page loads nothing from elsewhere and is not framed."""
+
+    HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+               (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
+               (b"referrer-policy", b"no-referrer")]
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(msg):
+            if msg["type"] == "http.response.start":
+                msg = {**msg, "headers": list(msg.get("headers", [])) + self.HEADERS}
+            await send(msg)
+
+        await self.app(scope, receive, with_headers)
+
+
+# ---------------------------------------------------------------------------
+# parameters
+# ---------------------------------------------------------------------------
+async def _params(request: Request, endpoint: str) -> dict[str, Any]:
+    if request.method == "POST":
+        raw = await request.body()
+        if not raw.strip():
+            params: dict[str, Any] = {}
+        else:
+            try:
+                params = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise InputError("the request body is not UTF-8 text") from None
+            except json.JSONDecodeError as e:
+                raise InputError(f"the request body is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") \
+                    from None
+            if not isinstance(params, dict):
+                raise InputError("the request body must be a JSON object of parameters, e.g. {\"code\": \"GO1-E-AAAAAAB\"}")
+    else:
+        params = {}
+        for key, value in request.query_params.multi_items():
+            if key in params:
+                raise InputError(f"parameter {key!r} is given twice")
+            params[key] = value
+    unknown = sorted(set(params) - PARAMS[endpoint])
+    if unknown:
+        raise InputError(f"unknown parameter {clip(unknown[0])} for /api/{endpoint} "
+                         f"(it takes {', '.join(sorted(PARAMS[endpoint]))})")
+    return params
+
+
+def _text(params: dict, name: str, limit: int = MAX_BODY) -> Optional[str]:
+    v = params.get(name)
+    if v is None:
+        return None
+    if not isinstance(v, str):
+        raise InputError(f"{name} must be text, not {type(v).__name__}")
+    if "\x00" in v:
+        raise InputError(f"{name} is not text (it holds NUL characters)")
+    if len(v) > limit:
+        raise InputError(f"{name} is longer than {limit:,} characters")
+    return v
+
+
+def _whole(params: dict, name: str) -> Optional[int]:
+    v = params.get(name)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise InputError(f"{name} must be a whole number, not {clip(str(v))}")
+    if isinstance(v, str):
+        s = v.strip()
+        if not (s.isascii() and s.lstrip("+-").isdigit()) or len(s) > 40:
+            raise InputError(f"{name} must be a whole number, not {clip(v)}")
+        v = int(s)
+    return v
+
+
+def _int(params: dict, name: str, default: int, low: int, high: int) -> int:
+    v = _whole(params, name)
+    return default if v is None else check_count(v, name, low, high)
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _bool(params: dict, name: str) -> bool:
+    v = params.get(name)
+    if v is None or isinstance(v, bool):
+        return bool(v)
+    if isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
+        return v.strip().lower() in _TRUE
+    raise InputError(f"{name} must be true or false, not {clip(str(v))}")
+
+
+def _player(params: dict) -> str:
+    # the fair player's preset by name, checked here so a bad name is a 400 before any work
+    from ..fair import player_settings
+
+    name = _text(params, "player", 40) or "fast"
+    player_settings(name)
+    return name
+
+
+def layout_of(params: dict) -> Layout:
+    """The one deal a request names, checked: ``code``, ``pysol`` or ``layout`` (text), and ``rules``."""
+    code, text, rules_spec = _text(params, "code", 200), _text(params, "layout"), _text(params, "rules", 200)
+    pysol = params.get("pysol")
+    given = [name for name, v in (("code", code), ("pysol", pysol), ("layout", text)) if v is not None]
+    if len(given) != 1:
+        raise LayoutError("give exactly one of code (a deal code), pysol (a PySol deal number) or layout "
+                          "(a layout's text)" + (f", not {' and '.join(given)}" if given else ""))
+    rules = get_rules(rules_spec) if rules_spec is not None else None
+    if code is not None:
+        lay = layout_from_code(code, rules)
+    elif text is not None:
+        lay = parse_layout_text(text, "posted layout")
+    else:
+        lay = layout_from_pysol(_whole(params, "pysol"))  # the library checks the range, as for --pysol
+    if rules is not None:
+        return lay.with_rules(rules)
+    return lay if lay.rules is not None else lay.with_rules(EASY)
+
+
+def _moves(params: dict) -> str:
+    text = _text(params, "moves") or ""
+    if sum(1 for ch in text if ch.isalnum()) > MAX_MOVES:
+        raise InputError(f"moves: at most {MAX_MOVES:,} moves")
+    return text
+
+
+def _tap(params: dict) -> Optional[tuple[int, int]]:
+    text = _text(params, "tap", 20)
+    if text is None:
+        return None
+    parts = text.replace(" ", ",").split(",")
+    parts = [p for p in parts if p]
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise InputError(f"tap must be 'COLUMN,ROW', e.g. '3,5', not {clip(text)}")
+    return int(parts[0]), int(parts[1])
+
+
+# ---------------------------------------------------------------------------
+# the application
+# ---------------------------------------------------------------------------
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, cors: Optional[str] = None,
+               warm: bool = True, pool: Optional[WorkerPool] = None) -> Starlette:
+    """The server as an ASGI application; its lifespan starts (and warms) ``workers``
+    worker processes (default: one per core) and stops them. ``cors``: one origin allowed
+    to call the API from its pages (none by default)."""
+    pool = pool or WorkerPool(workers or os.cpu_count() or 1, cpu_budget=cpu_budget, warm=warm)
+
+    async def answer(endpoint: str, request: Request) -> Response:
+        try:
+            params = await _params(request, endpoint)
+            lay = layout_of(params)
+            if endpoint == "deal":
+                return JSONResponse(deal_answer(lay))
+            if endpoint == "play":
+                return JSONResponse(play_answer(lay, _moves(params), _text(params, "action", 20), _tap(params)))
+            node_limit = _int(params, "node_limit", 0, 0, MAX_INT64)
+            seed = _int(params, "seed", 0, 0, 2**64 - 1)
+            if endpoint == "solve":
+                job = ("solve", {"node_limit": node_limit, "verdict_only": _bool(params, "verdict_only")})
+            elif endpoint == "hint":
+                moves = _moves(params)
+                if _bool(params, "fair"):
+                    job = ("fair_hint", {"moves": moves, "seed": seed,
+                                         "samples": _int(params, "samples", 40, 1, MAX_EFFORT)})
+                else:
+                    job = ("hint", {"moves": moves, "node_limit": node_limit})
+            elif endpoint == "odds":
+                job = ("odds", {"samples": _int(params, "samples", 200, 1, MAX_EFFORT), "seed": seed,
+                                "games": None if params.get("games") is None else _int(params, "games", 0, 0, MAX_EFFORT),
+                                "player": _player(params)})
+            else:
+                job = ("rate", {"games": _int(params, "games", 16, 1, MAX_EFFORT), "seed": seed,
+                                "player": _player(params)})
+            return JSONResponse(await pool.run(job[0], layout=lay, **job[1]))
+        except InputError as e:
+            return _error(400, " ".join(str(e).split()))
+        except JobError as e:
+            return _error(e.status, e.message)
+        except (BudgetExceeded, PoolBusy) as e:
+            return _error(503, str(e))
+
+    def endpoint(name: str):
+        async def handle(request: Request) -> Response:
+            return await answer(name, request)
+        return Route(f"/api/{name}", handle, methods=["GET", "POST"], name=name)
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "workers": pool.pids, "replaced": pool.replaced})
+
+    async def index(request: Request) -> Response:
+        return Response((STATIC / "index.html").read_bytes(), media_type="text/html; charset=utf-8")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await pool.start()
+        app.state.pool = pool
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    middleware = [Middleware(BodyLimit), Middleware(SecurityHeaders)]
+    if cors:
+        from starlette.middleware.cors import CORSMiddleware
+
+        middleware.append(Middleware(CORSMiddleware, allow_origins=[cors], allow_methods=["GET", "POST"],
+                                     allow_headers=["content-type"]))
+    routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

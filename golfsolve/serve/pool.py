@@ -1,0 +1,210 @@
+"""Worker processes for the server's CPU-heavy requests, each under a CPU budget.
+
+The event loop must never run a search: a solve, a hint, odds or a rating goes to one of
+a few long-lived worker processes, each with its kernels loaded and warm. A worker runs
+one job at a time under a CPU budget kept by the operating system: before each job it
+arms ``ITIMER_PROF`` (process CPU time), whose signal, left at its default action, ends
+the process even inside a compiled kernel that never returns to Python. The pool sees
+the worker gone, reaps it (no zombie, no leaked process), answers that request with
+:class:`BudgetExceeded` and starts a fresh worker in its place. A wall-clock ceiling
+backs the budget up, for a worker that stops without using CPU.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, Callable, Optional
+
+from ..errors import InputError
+
+#: The default CPU seconds one request may use.
+CPU_BUDGET = 15.0
+#: How many requests may wait for a worker before new ones are turned away as "busy".
+MAX_WAITING = 64
+
+
+class BudgetExceeded(RuntimeError):
+    """A job used up its CPU budget (or its wall-clock ceiling) and its worker was stopped."""
+
+
+class PoolBusy(RuntimeError):
+    """Too many requests are waiting for a worker."""
+
+
+@dataclass(frozen=True)
+class JobError(Exception):
+    """A job refused its input: an HTTP status and the one-line message."""
+
+    status: int
+    message: str
+
+
+def _worker_main(conn: Connection, jobs_module: str, warm: bool) -> None:
+    """A worker's life: warm up, say ready, then run jobs one at a time until told to stop."""
+    import importlib
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it stops us
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)  # the budget's signal ends the process
+    jobs = importlib.import_module(jobs_module)
+    if warm:
+        jobs.warm()
+    conn.send(("ready", os.getpid()))
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:  # the server is gone
+            return
+        if msg is None:
+            return
+        name, kwargs, budget = msg
+        signal.setitimer(signal.ITIMER_PROF, budget)
+        try:
+            out = ("ok", jobs.run(name, kwargs))
+        except InputError as e:
+            out = ("error", 400, " ".join(str(e).split()))
+        except jobs.NO_ANSWER as e:  # a question without an exact answer: the CLI's exit 1
+            out = ("error", 422, " ".join(str(e).split()))
+        except Exception as e:  # noqa: BLE001 - an internal error is an answer too, not a dead worker
+            out = ("error", 500, f"internal error: {type(e).__name__}: {e}")
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        conn.send(out)
+
+
+class _Worker:
+    def __init__(self, ctx, jobs_module: str, warm: bool) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child, jobs_module, warm), daemon=True,
+                                name="golfsolve-serve-worker")
+        self.proc.start()
+        child.close()
+        self.pid = self.proc.pid
+
+    async def receive(self, timeout: Optional[float] = None) -> Any:
+        """The worker's next message; EOFError when it died; TimeoutError after ``timeout`` s."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        fd = self.conn.fileno()
+
+        def ready() -> None:
+            if not fut.done():
+                fut.set_result(None)
+
+        loop.add_reader(fd, ready)
+        try:
+            await asyncio.wait_for(fut, timeout)
+        finally:
+            loop.remove_reader(fd)
+        return self.conn.recv()  # raises EOFError when the worker is gone
+
+    def kill(self) -> None:
+        """Stop the process now and reap it."""
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(5)
+        self.conn.close()
+
+
+class WorkerPool:
+    """``size`` worker processes running the jobs of ``jobs_module`` (its ``run``,
+    ``warm`` and ``NO_ANSWER``), one request each at a time, each under ``cpu_budget``
+    seconds of CPU."""
+
+    def __init__(self, size: int, jobs_module: str = "golfsolve.serve.jobs", cpu_budget: float = CPU_BUDGET,
+                 warm: bool = True, max_waiting: int = MAX_WAITING,
+                 on_replace: Optional[Callable[[int, int], None]] = None) -> None:
+        self.size = size
+        self.jobs_module = jobs_module
+        self.cpu_budget = cpu_budget
+        self.warm = warm
+        self.max_waiting = max_waiting
+        self.on_replace = on_replace
+        self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        self._idle: Optional[asyncio.Queue] = None
+        self._workers: dict[int, _Worker] = {}
+        self._waiting = 0
+        self._closed = False
+        self.replaced = 0  # workers stopped for their budget (or lost) and started afresh
+        self.jobs_done = 0
+
+    @property
+    def pids(self) -> list[int]:
+        """The process ids of the live workers."""
+        return sorted(self._workers)
+
+    async def start(self) -> None:
+        """Start every worker and wait until each has warmed up and said it is ready."""
+        self._idle = asyncio.Queue()
+        await asyncio.gather(*(self._spawn() for _ in range(self.size)))
+
+    async def _spawn(self) -> None:
+        w = _Worker(self._ctx, self.jobs_module, self.warm)
+        self._workers[w.pid] = w
+        try:
+            msg = await w.receive(timeout=600)
+        except (EOFError, asyncio.TimeoutError):
+            self._workers.pop(w.pid, None)
+            w.kill()
+            raise RuntimeError("a worker process failed to start") from None
+        assert msg[0] == "ready"
+        self._idle.put_nowait(w)
+
+    def _replace(self, w: _Worker) -> None:
+        self._workers.pop(w.pid, None)
+        w.kill()
+        self.replaced += 1
+        if not self._closed:
+            asyncio.get_running_loop().create_task(self._spawn())
+
+    async def run(self, name: str, **kwargs: Any) -> Any:
+        """Run job ``name`` in a worker and return its answer.
+
+        Raises :class:`JobError` (bad input, no answer, internal error),
+        :class:`BudgetExceeded` (the worker was stopped and is being replaced) or
+        :class:`PoolBusy`. A caller that goes away (a client that disconnects) does not
+        take the worker with it: the job finishes and the worker goes back to the pool.
+        """
+        if self._waiting >= self.max_waiting:
+            raise PoolBusy(f"the server is busy ({self._waiting} requests waiting); try again shortly")
+        self._waiting += 1
+        try:
+            w = await self._idle.get()
+        finally:
+            self._waiting -= 1
+        return await asyncio.shield(self._run_on(w, name, kwargs))
+
+    async def _run_on(self, w: _Worker, name: str, kwargs: dict) -> Any:
+        budget = self.cpu_budget
+        try:
+            w.conn.send((name, kwargs, budget))
+            # the CPU budget is the operating system's to keep; this ceiling only catches a worker that hangs
+            msg = await w.receive(timeout=max(4 * budget, budget + 30))
+        except (EOFError, OSError, asyncio.TimeoutError):
+            self._replace(w)
+            raise BudgetExceeded(f"the request used up its CPU budget of {budget:g} s and was stopped; ask for "
+                                 "less work (fewer samples or games, or a node limit)") from None
+        self.jobs_done += 1
+        self._idle.put_nowait(w)
+        if msg[0] == "ok":
+            return msg[1]
+        raise JobError(msg[1], msg[2])
+
+    async def close(self) -> None:
+        """Stop every worker and reap it."""
+        self._closed = True
+        for w in list(self._workers.values()):
+            try:
+                w.conn.send(None)
+            except OSError:
+                pass
+        deadline = time.monotonic() + 5
+        for w in list(self._workers.values()):
+            w.proc.join(max(0.0, deadline - time.monotonic()))
+            w.kill()
+        self._workers.clear()

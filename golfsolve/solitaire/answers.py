@@ -1,0 +1,115 @@
+"""The answers of ``deal``, ``solve`` and ``hint`` as plain data: what ``--json`` prints.
+
+One place builds each answer, so the CLI's ``--json`` and the HTTP server
+(:mod:`golfsolve.serve`) give the same dict for the same question and cannot drift
+apart. Bad input raises :class:`~golfsolve.errors.InputError` before any search; a
+question with no exact answer (a stock order that is not known) raises
+:class:`~golfsolve.solitaire.solver.StockUnknownError` with the message the CLI prints.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ..cards import card_str
+from ..errors import InputError
+from .deals import record
+from .engine import Game, MoveResult, parse_moves
+from .hint import MoveAdvice, position_after, rank_moves
+from .layout import Layout
+from .solver import Solution, Solver, StockUnknownError
+
+
+class GameOverError(InputError):
+    """A hint was asked for a position that is already won or locked."""
+
+
+def deal_answer(layout: Layout) -> dict:
+    """``golfsolve deal --json``: the layout as plain data."""
+    return layout.to_json()
+
+
+def solve_layout(layout: Layout, node_limit: int = 0, verdict_only: bool = False,
+                 solver: Optional[Solver] = None) -> Solution:
+    """Solve one deal as ``golfsolve solve`` does; a stock of unknown order raises
+    :class:`StockUnknownError` naming the deal."""
+    try:
+        return (solver or Solver()).solve(layout, layout.rules, node_limit, verdict_only=verdict_only)
+    except StockUnknownError as e:
+        raise StockUnknownError(f"{layout.name or 'layout'}: {e}") from None
+
+
+def solve_answer(layout: Layout, solution: Solution) -> dict:
+    """``golfsolve solve --json`` for one deal (full or ``--verdict-only``)."""
+    return record((layout, solution))
+
+
+def hint_position(layout: Layout, moves: Sequence[str]) -> Game:
+    """The game after ``moves`` from ``layout``; a rejected move or a finished game is bad input."""
+    game = position_after(layout, moves, layout.rules)
+    if game.over:
+        raise GameOverError(f"the game is already over: {game.status_message()}")
+    return game
+
+
+def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = None) -> list[MoveAdvice]:
+    """Every legal move of ``game``, best first, judged with the stock order known."""
+    try:
+        ranked = rank_moves(game, solver, node_limit=node_limit)
+    except StockUnknownError as e:
+        raise StockUnknownError(f"{e}; try 'golfsolve hint --fair'") from None
+    if not ranked:  # no remove fits and the next stock card is not known, so a draw cannot be judged
+        raise StockUnknownError("no card fits the discard and the next stock card is unknown; "
+                                "try 'golfsolve hint --fair'")
+    return ranked
+
+
+def hint_answer(layout: Layout, moves: Sequence[str], ranked: Sequence[MoveAdvice]) -> dict:
+    """``golfsolve hint --json`` (peeking at the stock) for the position after ``moves``."""
+    return {"deal": layout.name, "moves_played": " ".join(moves),
+            "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]}
+
+
+def peeking_hint_answer(layout: Layout, moves_text: str = "", node_limit: int = 0,
+                        solver: Optional[Solver] = None) -> dict:
+    """The whole of ``golfsolve hint --json``: moves read and checked, every move ranked."""
+    moves = parse_moves(moves_text)
+    game = hint_position(layout, moves)
+    return hint_answer(layout, moves, peeking_hint(game, node_limit, solver))
+
+
+def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = None,
+                tap: Optional[tuple[int, int]] = None) -> dict:
+    """The game after ``moves_text`` (moves already played, undo ``u`` included), then one
+    more action when given: a move (``d``, ``1``-``7``, ``u``) or a tap on the card in
+    column ``tap[0]``, row ``tap[1]`` (1 = the covered top card). Returns the state and the
+    action's result with the app's message. A rejected move in ``moves_text`` is bad
+    input (those were played already); a rejected action is an answer (``ok`` false and
+    why, e.g. "This card is blocked"), and changes nothing."""
+    if action is not None and tap is not None:
+        raise InputError("give one action: a move or a tap, not both")
+    moves = parse_moves(moves_text)
+    game = position_after(layout, moves, layout.rules)
+    last: Optional[MoveResult] = None
+    if tap is not None:
+        last = game.tap(*tap)
+    elif action is not None:
+        one = parse_moves(action)
+        if len(one) != 1:
+            raise InputError(f"give one action (d, 1-7 or u), not {action!r}")
+        last = game.play(one[0])
+    played = moves + ([last.move] if last is not None and last.ok else [])
+    return {
+        "deal": layout.name,
+        "rules": game.rules.name,
+        "moves_played": " ".join(played),
+        "ok": True if last is None else last.ok,
+        "move": None if last is None else last.move,
+        "card": None if last is None or last.card is None else card_str(last.card),
+        "message": last.message if last is not None and not last.ok else game.status_message(),
+        "state": game.to_json(),
+    }
+
+
+__all__ = ["GameOverError", "deal_answer", "solve_layout", "solve_answer", "hint_position", "peeking_hint",
+           "hint_answer", "peeking_hint_answer", "play_answer"]

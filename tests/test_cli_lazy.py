@@ -1,0 +1,56 @@
+"""Commands load lazily: help needs neither the solver (numba) nor the fair-play package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+from golfsolve.cli.main import COMMANDS, cli, main
+
+HEAVY = ("numba", "golfsolve.fair", "golfsolve.solitaire.fair", "golfsolve.solitaire.fairvalue",
+         "pandas", "pyarrow", "matplotlib")
+
+
+def _imported(*args: str) -> tuple[set[str], str]:
+    """The modules a real ``golfsolve ARGS`` process imports (from ``-X importtime``), and its stdout."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "golfsolve", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    modules = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert "golfsolve.cli.main" in modules  # the listing is real
+    return modules, proc.stdout
+
+
+@pytest.mark.parametrize("args", [("--help",), ("solve", "--help"), ("hint", "--help")])
+def test_help_imports_no_solver_and_no_fair_play(args):
+    modules, out = _imported(*args)
+    assert "Usage: golfsolve" in out
+    heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY or m in HEAVY or m.startswith("golfsolve.fair."))
+    assert heavy == []
+
+
+def test_top_help_lists_every_command_without_importing_them():
+    modules, out = _imported("--help")
+    for name in COMMANDS:
+        assert f"  {name} " in out
+    assert not any(m.startswith("golfsolve.cli.") and m not in {"golfsolve.cli.main", "golfsolve.cli.lazy",
+                                                                  "golfsolve.cli.common"} for m in modules)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_map_names_a_command_and_its_own_short_help(name):
+    command = cli.load(name)
+    assert isinstance(command, click.Command)
+    # the listing shows the map's line; it must be what the command itself says
+    assert COMMANDS[name].short_help == command.get_short_help_str(limit=1000)
+
+
+def test_an_unknown_command_is_one_line_and_exit_2(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["sovle", "GO1-E-AAAAAAB"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "sovle" in err

@@ -1,0 +1,290 @@
+"""The HTTP API of ``golfsolve serve`` through Starlette's test client, with real worker processes.
+
+Every answer is compared with what the CLI prints for ``--json`` (only the timings
+differ), and every class of bad input the CLI refuses is refused here with HTTP 400 and
+the same message where the library writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from golfsolve.errors import MAX_EFFORT  # noqa: E402
+from golfsolve.serve.app import MAX_BODY, create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=2)) as c:
+        yield c
+
+
+def _no_timings(d):
+    """A JSON answer without its wall-clock figures (which differ from run to run)."""
+    if isinstance(d, dict):
+        return {k: _no_timings(v) for k, v in d.items() if k not in ("seconds", "cpu_seconds", "search_seconds")}
+    if isinstance(d, list):
+        return [_no_timings(v) for v in d]
+    return d
+
+
+def _cli_json(run_cli, args):
+    r = run_cli(args + ["--json"])
+    assert r.exit_code in (0, 1) and not r.stderr, r.stderr  # 1: a node limit stopped the search
+    return json.loads(r.stdout)
+
+
+
+@pytest.fixture(scope="module")
+def seed000_text(data_dir_module):
+    return (data_dir_module / "seed000_start.txt").read_text()
+
+
+@pytest.fixture(scope="module")
+def data_dir_module():
+    from pathlib import Path
+
+    return Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("cli, api", [
+    (["deal", "GO1-E-AAAAAAB"], ("deal", {"code": "GO1-E-AAAAAAB"})),
+    (["deal", "go1-c-aaaaaac ", "--rules", "strict"], ("deal", {"code": "go1-c-aaaaaac ", "rules": "strict"})),
+    (["deal", "--pysol", "7"], ("deal", {"pysol": "7"})),
+    (["solve", "GO1-E-AAAAAAB"], ("solve", {"code": "GO1-E-AAAAAAB"})),
+    (["solve", "GO1-C-AAAAAAD"], ("solve", {"code": "GO1-C-AAAAAAD"})),
+    (["solve", "GO1-C-AAAAAAD", "--verdict-only"], ("solve", {"code": "GO1-C-AAAAAAD", "verdict_only": "true"})),
+    (["solve", "--pysol", "12", "--rules", "strict"], ("solve", {"pysol": 12, "rules": "strict"})),
+    (["solve", "GO1-E-AAAAAAZ", "--node-limit", "3"], ("solve", {"code": "GO1-E-AAAAAAZ", "node_limit": 3})),
+    (["hint", "GO1-E-AAAAAAB", "--moves", "d 4"], ("hint", {"code": "GO1-E-AAAAAAB", "moves": "d 4"})),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "8"],
+     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "samples": 8})),
+    (["odds", "GO1-E-AAAAAAB", "--samples", "20", "--games", "2"],
+     ("odds", {"code": "GO1-E-AAAAAAB", "samples": 20, "games": 2})),
+    (["rate", "GO1-C-AAAAAAB", "--games", "2"], ("rate", {"code": "GO1-C-AAAAAAB", "games": 2})),
+])
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_answers_are_the_clis_json(client, run_cli, cli, api, method):
+    endpoint, params = api
+    if method == "GET":
+        r = client.get(f"/api/{endpoint}", params={k: str(v).lower() if isinstance(v, bool) else str(v)
+                                                    for k, v in params.items()})
+    else:
+        r = client.post(f"/api/{endpoint}", json=params)
+    assert r.status_code == 200, r.text
+    assert _no_timings(r.json()) == _no_timings(_cli_json(run_cli, cli))
+
+
+def test_a_posted_layout_is_answered_as_the_same_layout_file(client, run_cli, data_dir, seed000_text):
+    path = str(data_dir / "seed000_move35.txt")
+    text = (data_dir / "seed000_move35.txt").read_text()
+    for endpoint, cli, extra in (("deal", ["deal"], {}), ("hint", ["hint", "--fair"], {"fair": True}),
+                                 ("odds", ["odds", "--samples", "10", "--games", "1"], {"samples": 10, "games": 1})):
+        r = client.post(f"/api/{endpoint}", json={"layout": text, **extra})
+        assert r.status_code == 200, r.text
+        want = _cli_json(run_cli, cli + ["--layout", path])
+        got = r.json()
+        # the CLI names a layout by its file, the server "posted layout"
+        for d in (want, got):
+            for key in ("name", "deal"):
+                d.pop(key, None)
+        assert _no_timings(got) == _no_timings(want)
+
+
+def _cli_error(run_cli, args):
+    r = run_cli(args)
+    assert r.exit_code in (1, 2) and r.stderr.startswith("golfsolve: ") and len(r.stderr.splitlines()) == 1, r
+    return r.exit_code, r.stderr.strip()[len("golfsolve: "):]
+
+
+# (CLI arguments, endpoint, parameters): the library's message, the same on both sides
+SAME_MESSAGE = [
+    (["solve", "GO1-E-AAAAAB"], "solve", {"code": "GO1-E-AAAAAB"}),  # 6 letters
+    (["solve", "GO2-E-AAAAAAB"], "solve", {"code": "GO2-E-AAAAAAB"}),  # generator version
+    (["deal", "GO1-X-AAAAAAB"], "deal", {"code": "GO1-X-AAAAAAB"}),  # rule letter
+    (["deal", "GO1-E-AAAA1AB"], "deal", {"code": "GO1-E-AAAA1AB"}),
+    (["deal", "GO1-E-AAAAAAB", "--rules", "easyish"], "deal", {"code": "GO1-E-AAAAAAB", "rules": "easyish"}),
+    (["deal", "GO1-E-AAAAAAB", "--rules", "easy+jokers1+jokers2"], "deal",
+     {"code": "GO1-E-AAAAAAB", "rules": "easy+jokers1+jokers2"}),
+    (["deal", "--pysol", "18446744073709551616"], "deal", {"pysol": "18446744073709551616"}),
+    (["hint", "GO1-E-AAAAAAB", "--moves", "d x"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "d x"}),
+    (["hint", "GO1-E-AAAAAAB", "--moves", "2"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "2"}),  # not legal
+    (["hint", "GO1-E-AAAAAAB", "--moves", "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 "
+      "6 d d d d 2 5 d 7"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 "
+                                      "4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"}),  # the game is over
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--moves", "u"], "hint", {"code": "GO1-E-AAAAAAB", "fair": True,
+                                                                  "moves": "u"}),  # nothing to undo
+]
+
+
+@pytest.mark.parametrize("cli, endpoint, params", SAME_MESSAGE)
+def test_bad_input_is_400_with_the_clis_message(client, run_cli, cli, endpoint, params):
+    code, message = _cli_error(run_cli, cli)
+    assert code == 2
+    r = client.post(f"/api/{endpoint}", json=params)
+    assert r.status_code == 400 and r.json() == {"error": message}
+
+
+LAYOUT_EDITS = [
+    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS 6C"), "6C"),  # a duplicate card is named
+    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS 1H"), "1H"),  # an invalid card is named
+    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS JK"), "joker"),
+    (("discard: AC", "discard: -"), "empty"),
+    (("7: 3S 7S 3H 9S 5C\n", ""), "column 7 is missing"),
+    (("discard: AC", "discard: AC\ndiscard: AD"), "given twice"),
+    (("1:", "8:"), "unknown key"),
+]
+
+
+@pytest.mark.parametrize("edit, words", LAYOUT_EDITS)
+def test_bad_layout_text_is_400_with_the_clis_message(client, run_cli, tmp_path, seed000_text, edit, words):
+    text = seed000_text.replace(*edit)
+    f = tmp_path / "lay.txt"
+    f.write_text(text)
+    code, message = _cli_error(run_cli, ["deal", "--layout", str(f)])
+    r = client.post("/api/deal", json={"layout": text})
+    assert code == 2 and r.status_code == 400 and r.json() == {"error": message} and words in message
+
+
+def test_no_exact_answer_is_422_with_the_clis_message(client, run_cli, data_dir, seed000_text):
+    code, message = _cli_error(run_cli, ["solve", "--layout", str(data_dir / "seed000_start.txt")])
+    r = client.post("/api/solve", json={"layout": seed000_text})
+    assert code == 1 and r.status_code == 422
+    assert r.json()["error"] == message.replace("seed000_start.txt", "posted layout")
+    r = client.post("/api/hint", json={"layout": seed000_text})  # the peeking hint cannot judge a draw of '?'
+    assert r.status_code == 422 and "try 'golfsolve hint --fair'" in r.json()["error"]
+
+
+HUGE = str(2**70)
+
+
+@pytest.mark.parametrize("endpoint, params, words", [
+    # numbers out of range for the work, capped as the CLI caps them
+    ("solve", {"code": "GO1-E-AAAAAAB", "node_limit": HUGE}, "node_limit must be from 0"),
+    ("solve", {"code": "GO1-E-AAAAAAB", "node_limit": -1}, "node_limit must be from 0"),
+    ("odds", {"code": "GO1-E-AAAAAAB", "samples": MAX_EFFORT + 1}, f"samples must be from 1 to {MAX_EFFORT:,}"),
+    ("odds", {"code": "GO1-E-AAAAAAB", "samples": 0}, "samples must be from 1"),
+    ("odds", {"code": "GO1-E-AAAAAAB", "games": HUGE}, "games must be from 0"),
+    ("odds", {"code": "GO1-E-AAAAAAB", "seed": -1}, "seed must be from 0"),
+    ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "samples": HUGE}, "samples must be from 1"),
+    ("rate", {"code": "GO1-E-AAAAAAB", "games": 0}, "games must be from 1"),
+    ("rate", {"code": "GO1-E-AAAAAAB", "games": MAX_EFFORT + 1}, "games must be from 1"),
+    ("deal", {"pysol": "0"}, "PySol deal numbers are 1 to"),
+    ("deal", {"pysol": "seven"}, "pysol must be a whole number"),
+    ("deal", {"pysol": True}, "pysol must be a whole number"),
+    ("solve", {"code": "GO1-E-AAAAAAB", "verdict_only": "maybe"}, "verdict_only must be true or false"),
+    # what names the deal
+    ("deal", {}, "give exactly one of code"),
+    ("deal", {"code": "GO1-E-AAAAAAB", "pysol": 3}, "not code and pysol"),
+    ("deal", {"code": 12}, "code must be text"),
+    ("deal", {"layout": "   "}, "the layout is empty"),
+    ("deal", {"layout": "discard: AC\x00"}, "NUL"),
+    # what the request itself gets wrong
+    ("deal", {"code": "GO1-E-AAAAAAB", "layout_file": "/etc/passwd"}, "unknown parameter 'layout_file'"),
+    ("solve", {"code": "GO1-E-AAAAAAB", "moves": "d"}, "unknown parameter 'moves'"),
+    ("hint", {"code": "GO1-E-AAAAAAB", "moves": "d" * 5001}, "at most 5,000 moves"),
+    ("play", {"code": "GO1-E-AAAAAAB", "tap": "one,two"}, "tap must be 'COLUMN,ROW'"),
+    ("play", {"code": "GO1-E-AAAAAAB", "tap": "9,1"}, "column 9 is outside 1..7"),
+    ("play", {"code": "GO1-E-AAAAAAB", "action": "d4"}, "give one action"),
+    ("play", {"code": "GO1-E-AAAAAAB", "action": "d", "tap": "1,5"}, "not both"),
+])
+def test_bad_parameters_are_400(client, endpoint, params, words):
+    r = client.post(f"/api/{endpoint}", json=params)
+    assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert "\n" not in r.json()["error"]
+
+
+def test_a_layout_is_only_ever_text_never_a_path(client):
+    r = client.get("/api/deal", params={"layout": "/etc/passwd"})
+    assert r.status_code == 400 and "expected 'key: value'" in r.json()["error"]
+    assert "root" not in r.text
+
+
+@pytest.mark.parametrize("body, words", [
+    (b"{not json", "not JSON"),
+    (b"[1, 2]", "must be a JSON object"),
+    (b"\xff\xfe{}", "not UTF-8"),
+])
+def test_broken_bodies_are_400(client, body, words):
+    r = client.post("/api/solve", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and words in r.json()["error"]
+
+
+def test_a_parameter_twice_in_the_query_is_400(client):
+    r = client.get("/api/deal?code=GO1-E-AAAAAAB&code=GO1-E-AAAAAAC")
+    assert r.status_code == 400 and "given twice" in r.json()["error"]
+
+
+def test_bodies_over_64_kb_are_413_with_or_without_a_length(client):
+    big = json.dumps({"layout": "#" * MAX_BODY})
+    r = client.post("/api/deal", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "64 KB" in r.json()["error"]
+
+    def chunks():  # no content-length: the limit counts what arrives
+        for _ in range(20):
+            yield b" " * 4096
+
+    r = client.post("/api/deal", content=chunks())
+    assert r.status_code == 413
+    ok = client.post("/api/deal", content=json.dumps({"code": "GO1-E-AAAAAAB"}) + " " * (MAX_BODY - 100))
+    assert ok.status_code == 200
+
+
+def test_play_applies_one_action_with_the_apps_rules_and_messages(client):
+    base = {"code": "GO1-E-AAAAAAB"}
+    r = client.post("/api/play", json=base).json()
+    assert r["ok"] and r["state"]["status"] == "playing" and r["state"]["discard"] == "KS" and r["moves_played"] == ""
+    blocked = client.post("/api/play", json={**base, "tap": "1,4"}).json()
+    assert not blocked["ok"] and blocked["message"] == "This card is blocked" and blocked["moves_played"] == ""
+    no_fit = client.post("/api/play", json={**base, "action": "2"}).json()  # 4S on KS
+    assert not no_fit["ok"] and no_fit["message"] == "Must be one rank higher or lower"
+    tap = client.post("/api/play", json={**base, "tap": "1,5"}).json()  # QC on KS: a remove
+    assert tap["ok"] and tap["move"] == "1" and tap["card"] == "QC" and tap["state"]["score"] == 10
+    drawn = client.post("/api/play", json={**base, "moves": tap["moves_played"], "action": "d"}).json()
+    assert drawn["ok"] and drawn["moves_played"] == "1 d" and drawn["state"]["discard"] == "6H"
+    undone = client.post("/api/play", json={**base, "moves": drawn["moves_played"], "action": "u"}).json()
+    assert undone["ok"] and undone["state"]["discard"] == "QC" and undone["state"]["moves"] == 2
+    assert undone["moves_played"] == "1 d u"
+    nothing = client.post("/api/play", json={**base, "action": "u"}).json()
+    assert not nothing["ok"] and nothing["message"] == "Nothing to undo"
+    won = client.post("/api/play", json={**base, "moves": client.get("/api/solve", params=base).json()["moves"]})
+    assert won.json()["state"]["status"] == "won" and won.json()["message"] == "You won! Score 350"
+
+
+def test_no_cors_unless_asked_and_the_page_is_served(client):
+    r = client.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}, headers={"origin": "http://evil.example"})
+    assert "access-control-allow-origin" not in r.headers
+    page = client.get("/")
+    assert page.status_code == 200 and "golfsolve" in page.text and "text/html" in page.headers["content-type"]
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert client.get("/api/health").json()["ok"]
+
+
+def test_cors_for_the_one_origin_asked_for():
+    with TestClient(create_app(workers=1, warm=False, cors="http://localhost:3000")) as c:
+        ok = c.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}, headers={"origin": "http://localhost:3000"})
+        other = c.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}, headers={"origin": "http://evil.example"})
+    assert ok.headers["access-control-allow-origin"] == "http://localhost:3000"
+    assert "access-control-allow-origin" not in other.headers
+
+
+def test_a_runaway_request_is_stopped_with_503_and_its_worker_replaced():
+    with TestClient(create_app(workers=1, cpu_budget=0.5, warm=False)) as c:
+        first = c.get("/api/health").json()["workers"]
+        r = c.post("/api/odds", json={"code": "GO1-E-AAAAAAB", "samples": 100000, "games": 100000})
+        assert r.status_code == 503 and "CPU budget of 0.5 s" in r.json()["error"]
+        after = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB", "verdict_only": "1"})  # waits for the new worker
+        assert after.status_code == 200 and after.json()["winnable"] is True
+        health = c.get("/api/health").json()
+        assert health["replaced"] == 1 and len(health["workers"]) == 1 and health["workers"] != first
+        old = first[0]
+        # reaped: no process (not even a zombie) is left of the stopped worker
+        assert not os.path.exists(f"/proc/{old}") or "zombie" not in open(f"/proc/{old}/status").read().lower()
