@@ -58,7 +58,7 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
     """Play a move list and show every step.
 
     MOVES: d draws, 1-7 removes the free card of that column, u undoes; write them
-    apart or together ("d 5 2", "d52", "d,5,2"). Exit code 1 if a move was rejected.
+    apart or together ("d 5 2", "d52", "d,5,2", "d;5;2"). Exit code 1 if a move was rejected.
 
     Examples: golfsolve replay GO1-E-AAAAAAB d 4 d 1 ...;
     golfsolve replay --layout tests/data/seed000_start.txt d52
@@ -117,8 +117,8 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
             click.echo(game.render())
         click.echo(
             f"result: {game.status}, score {game.score}, {plural(game.traditional_score(), 'card')} left, "
-            f"{summary['moves_played']} of {plural(len(move_list), 'move')} played"
-            + (f", {rejected} rejected" if rejected else "")
+            f"{summary['moves_played']:,} of {plural(len(move_list), 'move')} played"
+            + (f", {rejected:,} rejected" if rejected else "")
         )
     return 1 if rejected else 0
 

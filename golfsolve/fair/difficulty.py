@@ -28,6 +28,7 @@ from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
 from ..intervals import wilson
+from ..text import plural
 from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import Layout, layout_from_number
 from ..solitaire.rules import EASY, Rules, code_letter
@@ -160,8 +161,8 @@ class PickResult:
         """The closing line of ``golfsolve pick`` (each deal's line is printed as it is found)."""
         n = len(self.deals)
         return (f"found {n} {self.difficulty} deal{'s' if n != 1 else ''} "
-                f"({self.rules.name}{', winnable' if self.winnable_only else ''}) after examining {self.examined:,} "
-                f"deals from deal {self.start}" + (" (the last deal there is)" if self.last_deal else ""))
+                f"({self.rules.name}{', winnable' if self.winnable_only else ''}) after examining "
+                f"{plural(self.examined, 'deal')} from deal {self.start}" + (" (the last deal there is)" if self.last_deal else ""))
 
 
 def pick(
