@@ -36,8 +36,7 @@ def test_cheap_answers_come_while_every_worker_is_busy():
 
     from golfsolve.serve.app import create_app
 
-    with TestClient(create_app(workers=1, warm=False)) as c:
-        c.get("/api/solve", params={"code": "GO1-E-AAAAAAB"})  # the worker has its kernels
+    with TestClient(create_app(workers=1)) as c:
         slow = threading.Thread(target=lambda: c.post("/api/odds", json={"code": "GO1-E-AAAAAAB", "samples": 200,
                                                                          "games": 8}))
         slow.start()
