@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from .common import check_workers
+from .common import Command, check_workers
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; the default answers this machine only (0.0.0.0: every network).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
