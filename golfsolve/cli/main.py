@@ -17,6 +17,7 @@ import click
 from ..errors import InputError
 from .common import fail
 from .lazy import LazyCommand, LazyGroup
+from .startup import skip_blas_check
 
 #: Every command: its name, where it lives and its one-line help (shown by 'golfsolve --help'
 #: without importing the command). To add a command, add one line here.
@@ -111,6 +112,7 @@ def _closed_pipe() -> "NoReturn":
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
     _standard_streams()
+    skip_blas_check()
     try:
         rv = _run(argv)
         sys.stdout.flush()  # a closed pipe shows here when the output was small
