@@ -47,3 +47,16 @@ def test_cheap_answers_come_while_every_worker_is_busy():
         slow.join()
     # the odds run many seconds in the only worker; the event loop answered the deals meanwhile
     assert answered_while_busy == [True, True, True]
+
+
+def test_a_port_in_use_is_one_line_before_any_worker_starts():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "golfsolve", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == f"golfsolve: cannot listen on 127.0.0.1:{port}: Address already in use"
