@@ -129,7 +129,7 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
-    from ..solitaire.answers import GameOverError, hint_answer, hint_position, peeking_hint
+    from ..solitaire.answers import GameOverError, game_over_answer, hint_answer, hint_position, peeking_hint
     from ..solitaire.engine import parse_moves
     from ..solitaire.solver import StockUnknownError
 
@@ -140,8 +140,7 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     except GameOverError as e:
         # a won or locked game is an answer (there is no next move), not bad input
         if as_json:
-            echo_json({"deal": lay.name, "moves_played": " ".join(moves), "best": None, "ranked": [],
-                       "message": str(e)})
+            echo_json(game_over_answer(lay, moves, e))
         else:
             click.echo(str(e))
         return

@@ -410,6 +410,7 @@ class CensusKind(RunKind[CensusSpec]):
     params_type = CensusSpec
     params_model = _Params
     max_default_chunk = MAX_DEFAULT_CHUNK
+    max_items = N_DEALS
 
     def key(self, p: CensusSpec) -> RunKey:
         return p.run_key()

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 from ..errors import InputError
 from ..fair import PRESETS, PlayerSettings, play
 from ..intervals import wilson
+from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
@@ -160,6 +161,7 @@ class FairKind(RunKind[FairSpec]):
     params_type = FairSpec
     params_model = _Params
     max_default_chunk = MAX_DEFAULT_CHUNK
+    max_items = N_DEALS
 
     def key(self, p: FairSpec) -> RunKey:
         return p.run_key()

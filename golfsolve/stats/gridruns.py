@@ -108,6 +108,7 @@ class GridKind(RunKind[GridSpec]):
     params_model = _Params
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK
+    max_items = MAX_EFFORT
 
     def key(self, p: GridSpec) -> RunKey:
         # JSON round trip: the manifest's copy must compare equal to a fresh one

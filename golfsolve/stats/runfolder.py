@@ -264,29 +264,32 @@ class ManifestModel(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> "ManifestModel":
         if self.format not in COMMANDS:
-            raise ValueError(f"unknown run kind {self.format!r} (known: {', '.join(COMMANDS)})")
+            raise ValueError(f"format: unknown run kind {self.format!r} (known: {', '.join(COMMANDS)})")
         if len(set(self.rules)) != len(self.rules):
-            raise ValueError("a rule set is listed twice")
+            raise ValueError("rules: a rule set is listed twice")
         end = self.start + self.count
         blocks = self.blocks or [_Block(rules=self.rules, start=self.start, count=self.count)]
         n_chunks = 0
         for b in blocks:
             if b.start < self.start or b.start + b.count > end:
-                raise ValueError(f"a block ({b.start}..{b.start + b.count - 1}) lies outside the run "
+                raise ValueError(f"blocks: a block ({b.start}..{b.start + b.count - 1}) lies outside the run "
                                  f"({self.start}..{end - 1})")
             if not set(b.rules) <= set(self.rules) or len(set(b.rules)) != len(b.rules):
-                raise ValueError(f"a block's rule sets ({','.join(b.rules)}) are not distinct rule sets of the run")
+                raise ValueError(f"blocks: a block's rule sets ({','.join(b.rules)}) are not distinct rule sets "
+                                 f"of the run ({','.join(self.rules)})")
             n_chunks += -(-b.count // self.chunk_size)
             if n_chunks > MAX_CHUNKS:  # checked before any list of chunks is made
-                raise ValueError(f"the run would have more than {MAX_CHUNKS:,} chunk files")
+                raise ValueError(f"count: the run would have more than {MAX_CHUNKS:,} chunk files")
         return self
 
 
 def _field_error(path: Path, e: ValidationError) -> InputError:
     """One line naming the manifest, the first bad field and what is wrong with it."""
     err = e.errors()[0]
-    where = ".".join(str(x) for x in err["loc"]) or "(the whole file)"
     msg = err["msg"].removeprefix("Value error, ")
+    where = ".".join(str(x) for x in err["loc"])
+    if not where:  # a check across fields names its field first
+        where, _, msg = msg.partition(": ")
     return InputError(f"{path}: field {where}: {msg}; repair or remove the file (a run folder's manifest "
                       "is written by golfsolve)")
 

@@ -87,6 +87,8 @@ class RunKind(Generic[P]):
     group_field: ClassVar[Optional[str]] = "rules"
     #: the largest default chunk
     max_default_chunk: ClassVar[int]
+    #: items are numbered below this (the same bound as on the command line)
+    max_items: ClassVar[int]
 
     # -- what each kind says ------------------------------------------------------
     def key(self, p: P) -> RunKey:
@@ -130,6 +132,9 @@ class RunKind(Generic[P]):
             where = ".".join(str(x) for x in ("params", *err["loc"]))
             raise InputError(f"{path}: field {where}: {err['msg'].removeprefix('Value error, ')}; repair or "
                              "remove the file (a run folder's manifest is written by golfsolve)") from None
+        if m["start"] + m["count"] > self.max_items:
+            raise InputError(f"{path}: field count: {self.item}s {m['start']}..{m['start'] + m['count'] - 1} run "
+                             f"past the last {self.item}, {self.max_items - 1}; repair or remove the file")
         if self.group_field is not None:
             try:
                 parse_rules_list(m["rules"], "its rules")
