@@ -27,7 +27,7 @@ import numpy as np
 from golfsolve.fair import PlayerSettings, play, player_settings
 from golfsolve.intervals import mean_ci, wilson
 from golfsolve.solitaire.layout import layout_from_number
-from golfsolve.solitaire.rules import get_rules
+from golfsolve.solitaire.rules import code_letter, get_rules
 from golfsolve.solitaire.solver import Solver
 
 FIELDS = ["rules", "deal", "clairvoyant_won", "a_won", "b_won", "a_cpu", "b_cpu", "a", "b"]
@@ -48,7 +48,7 @@ def _rows(path: str) -> list[dict]:
 def run(rules_name: str, start: int, count: int, out: str, a: str, b: str) -> None:
     """Play deals ``start..start+count-1`` with both players, appending one row per deal to ``out``."""
     rules = get_rules(rules_name)
-    letter = "C" if rules_name == "classic" else "E"
+    letter = code_letter(rules)
     solver = Solver()
     players = {"a": settings_of(a), "b": settings_of(b)}
     solver.solve(layout_from_number(0, rules, letter), rules)  # the kernel loaded before any timing

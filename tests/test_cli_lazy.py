@@ -37,7 +37,7 @@ def test_top_help_lists_every_command_without_importing_them():
     for name in COMMANDS:
         assert f"  {name} " in out
     assert not any(m.startswith("golfsolve.cli.") and m not in {"golfsolve.cli.main", "golfsolve.cli.lazy",
-                                                                  "golfsolve.cli.common"} for m in modules)
+                                                                  "golfsolve.cli.common", "golfsolve.cli.startup"} for m in modules)
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -54,3 +54,19 @@ def test_an_unknown_command_is_one_line_and_exit_2(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "sovle" in err
+
+
+def test_a_warm_solve_loads_no_scipy_linear_algebra():
+    modules, out = _imported("solve", "GO1-E-AAAAAAB")
+    assert "winnable" in out
+    assert "numba.np.arraymath" in modules  # the kernels were loaded ...
+    assert "scipy.linalg" not in modules  # ... without numba's BLAS check importing SciPy's linear algebra
+
+
+def test_after_the_blas_check_scipy_imports_normally():
+    code = ("import sys; from golfsolve.cli.startup import skip_blas_check; skip_blas_check(); "
+            "import numba.np.arraymath as am; import scipy.linalg.cython_blas, scipy.stats; "
+            "print(am._HAVE_BLAS, 'scipy.linalg' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["False", "True"]

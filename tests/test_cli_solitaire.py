@@ -177,3 +177,29 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert readme[1].strip() == "pip install -e '.[test]' && python -m pytest -q"
     # before it, only what the machine needs (the browser of the browser test)
     assert ci[-1] == readme[1].strip() and all("apt-get install" in ln for ln in ci[:-1])
+
+
+WIN_1 = "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"
+
+
+def test_hint_on_a_finished_game_is_an_answer_exit_0(run_cli):
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", WIN_1])
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == "the game is already over: You won! Score 350\n" and r.stderr == ""
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", WIN_1, "--json"])
+    assert r.exit_code == 0
+    j = json.loads(r.stdout)
+    assert j["best"] is None and j["ranked"] == [] and j["message"].startswith("the game is already over")
+
+
+def test_semicolons_separate_moves_as_spaces_do(run_cli):
+    spaced = run_cli(["replay", "GO1-E-AAAAAAB", "1 1 d 5"])
+    semi = run_cli(["replay", "GO1-E-AAAAAAB", "1;1;d;5"])
+    assert semi.exit_code == spaced.exit_code == 1  # column 5 is rejected
+    assert semi.stdout == spaced.stdout
+
+
+def test_replay_counts_are_grouped(run_cli):
+    r = run_cli(["replay", "GO1-E-AAAAAAB", "--quiet", "4" * 1200])  # 7♣ never fits the K♠ on the discard
+    assert r.exit_code == 1
+    assert r.stdout.rstrip().endswith("0 of 1,200 moves played, 1,200 rejected")

@@ -108,6 +108,11 @@ def test_endless_input_stops_quickly():
     # the subprocess timeouts are the bound: a reader that does not stop fails with TimeoutExpired
     r = subprocess.run([sys.executable, "-m", "golfsolve", "solve", "--layout", "/dev/zero"],
                        capture_output=True, text=True, timeout=60)
+    # a device is not a layout file: refused before it is opened
+    assert r.returncode == 2 and "not a regular file" in r.stderr
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", "solve", "--layout", "-"], stdin=zero,
+                           capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "larger than 64 KB" in r.stderr
     yes = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
     try:

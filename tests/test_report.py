@@ -148,7 +148,18 @@ def test_report_of_an_incomplete_run_says_so(run_cli, run_dir, tmp_path):
     r = run_cli(["report", str(part), "--out", str(tmp_path / "r")])
     assert r.exit_code == 0
     assert "incomplete (24 of 36 deals)" in r.stderr
-    assert "incomplete" in (tmp_path / "r" / "report.md").read_text()
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "incomplete" in md
+    # it says which deals it holds, not the run's whole range
+    assert "24 deals (GO1 deal numbers 0..11, 24..35)" in md
+    assert "24 of its 36 deals (deal numbers 0..35) are done" in md
+
+
+def test_deal_numbers_name_the_stretches_present():
+    assert rep.deal_numbers([3, 0, 1, 2]) == "0..3"
+    assert rep.deal_numbers([0, 1, 5, 7, 8]) == "0..1, 5, 7..8"
+    assert rep.deal_numbers(range(0, 20, 2)) == "0..18 in 10 stretches"
+    assert rep.deal_numbers([]) == "none"
 
 
 def test_report_bad_directories_exit_2(run_cli, tmp_path, run_dir):

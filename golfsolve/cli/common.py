@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -47,9 +50,26 @@ def layout_options(f):
     return f
 
 
+def check_input_file(path: Optional[str], option: str) -> None:
+    """A file to read must be a regular file (or ``-``, stdin): a FIFO with no writer, a
+    directory or a device would hang or fail half-way, so it is refused before reading."""
+    import stat
+
+    if path is None or path == "-":
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # a missing file: the reader says so in its own words
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+        raise InputError(f"{option} {path} is {kind}; give a regular file, or - for stdin")
+
+
 def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[int],
                rules_spec: Optional[str]) -> Layout:
     """The one deal a command names (a code, a layout file or a PySol number), checked."""
+    check_input_file(layout_file, "--layout")
     from ..solitaire.layout import load_layout
     from ..solitaire.rules import get_rules
 
@@ -141,3 +161,94 @@ class _Seed(click.ParamType):
 
 #: a seed: what numpy and the deal generator take
 SEED = _Seed()
+
+
+# ---------------------------------------------------------------------------
+# parsing: every option once, numbers in ASCII digits, the command line recorded as parsed
+# ---------------------------------------------------------------------------
+_ASCII_INT = re.compile(r"[+-]?[0-9]+\Z")
+
+
+def _is_int_type(t: click.ParamType) -> bool:
+    return isinstance(t, click.types.IntParamType) or getattr(t, "name", "") == "integer"
+
+
+class Command(click.Command):
+    """A click command that refuses what click lets through silently: a single-valued option
+    given twice (click keeps the last; ``--layout A --layout B``), a number written with
+    other than ASCII digits (Python's ``int`` reads ``٣`` as 3 and ``1_0`` as 10), and an
+    input ``FILE`` that is not a regular file (a FIFO with no writer would hang)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            parser = self.make_parser(ctx)
+            try:
+                opts, _, order = parser.parse_args(args=list(args))
+            except click.UsageError:
+                opts, order = {}, []  # click's own parse below says what is wrong
+            seen: set[str] = set()
+            for param in order:
+                if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
+                    continue
+                if param.name in seen:
+                    raise click.UsageError(f"{_opt(param)} is given more than once; give it once", ctx)
+                seen.add(param.name)
+            for param in self.params:
+                raw = opts.get(param.name)
+                if raw is None:
+                    continue
+                for v in raw if isinstance(raw, (list, tuple)) else [raw]:
+                    if _is_int_type(param.type) and isinstance(v, str) and not _ASCII_INT.match(v.strip()):
+                        raise click.BadParameter(f"{v!r} is not a whole number in digits 0-9", ctx, param)
+                    if getattr(param, "metavar", None) == "FILE" and isinstance(v, str):
+                        # before click opens it: a FIFO without a writer would block for ever
+                        check_input_file(v, _opt(param))
+        return super().parse_args(ctx, args)
+
+
+class Group(click.Group):
+    """A click group whose commands are :class:`Command` (and whose subgroups are groups of it)."""
+
+    command_class = Command
+
+
+Group.group_class = Group
+
+
+def _opt(param: click.Parameter) -> str:
+    longs = [o for o in param.opts if o.startswith("--")]
+    return (longs or param.opts)[0]
+
+
+def command_line(ctx: click.Context, **resolved) -> str:
+    """The command as click parsed it, for a run's manifest: every option given (on the
+    command line or from the environment) and every option in ``resolved`` (what the run
+    resolved it to: a resumed run records all its parameters, so its command stands alone).
+
+    ``resolved`` maps click parameter names to values; None or False leaves an option out.
+    """
+    names = []
+    c: Optional[click.Context] = ctx
+    while c is not None:
+        names.append(c.info_name or "")
+        c = c.parent
+    argv = ["golfsolve"] + names[::-1][1:]
+    given = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+    for param in ctx.command.params:
+        name = param.name or ""
+        if name in resolved:
+            value = resolved[name]
+        elif ctx.get_parameter_source(name) in given:
+            value = ctx.params.get(name)
+        else:
+            continue
+        if value is None or value is False or value == ():
+            continue
+        if isinstance(param, click.Argument):
+            argv += [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+        elif isinstance(param, click.Option) and param.is_flag:
+            argv.append(_opt(param))
+        else:
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                argv += [_opt(param), getattr(v, "name", None) or str(v)]
+    return shlex.join(argv)

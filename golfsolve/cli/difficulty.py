@@ -8,7 +8,7 @@ from ..fair import BANDS, LABELS, PRESETS, pick as pick_deals, rate as rate_deal
 from ..solitaire.deals import DealBatch
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import SEED, echo_json, effort, fail, start_deal
+from .common import Command, SEED, echo_json, effort, fail, start_deal
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
@@ -18,7 +18,7 @@ player_option = click.option(
     help="The fair player's preset: fast (cheap) or strong (stronger, about 2-4 times the CPU per game).")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("codes", nargs=-1)
 @click.option("--layout", "layout_files", multiple=True, metavar="FILE",
               help="A layout file with its whole stock (golfsolve text or black-hole-solve board); - reads stdin. "
@@ -56,7 +56,7 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
             click.echo(f"{r.render()}  ({r.rules.name})")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--rules", "rules_spec", default="easy", show_default=True, metavar="NAME", help="Rule set.")
 @click.option("--difficulty", type=click.Choice(LABELS), required=True, help=f"Wanted label ({_BANDS_HELP}).")
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="Deals to find.")

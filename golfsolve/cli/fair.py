@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
-import shlex
 
 import click
 
 from ..errors import MAX_EFFORT
 from ..fair import PRESETS, odds as odds_of, player_view
-from .common import SEED, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
+from .common import Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--fair", is_flag=True, hidden=True,
               help="Kept for old scripts: the stock order is always forgotten now.")
@@ -48,7 +47,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
         click.echo(res.render())
 
 
-@click.command("fair-stats")
+@click.command("fair-stats", cls=Command)
 @click.option("--start-number", type=int, default=None, metavar="N", help="First GO1 deal number (default 0).")
 @click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
 @click.option("--rules", "rules_list", default=None, metavar="LIST",
@@ -78,40 +77,23 @@ def fair_stats(start_number, count, rules_list, player, seed, workers, chunk_siz
 
     Example: golfsolve fair-stats --count 200 --workers 2 --out results/fair
     """
-    from ..stats.census import parse_rules_list
-    from ..stats.fairstats import (FairSpec, MAX_DEFAULT_CHUNK, load_fair_results, read_fair_manifest,
-                                   recorded_player, run_fair_stats, spec_from_manifest, write_fair_report)
-    from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path
+    from ..stats.fairstats import FAIR, load_fair_results, run_fair_stats, write_fair_report
+    from ..stats.runfolder import check_out_dir
+    from ..stats.runkind import parse_rules_list
 
     check_resume_extend(resume, extend)
-    names = parse_rules_list(rules_list) if rules_list is not None else None
     check_workers(workers, "--workers")
     workers = workers or os.cpu_count() or 1
     out = check_out_dir(out_dir, create=False)
-    m = read_fair_manifest(out) if (resume or extend) and manifest_path(out) else None
-    if m is not None:
-        # whatever is not given again comes from the manifest
-        old = spec_from_manifest(m)
-        start_number = old.start if start_number is None else start_number
-        count = old.count if count is None else count
-        if extend and names is not None:
-            names = old.rules + tuple(r for r in names if r not in old.rules)
-        names = old.rules if names is None else names
-        # the preset the run was made with, by name: if its settings changed since, the run is refused below
-        named = recorded_player(m).get("preset")
-        player = named if player is None and named in PRESETS else player
-        seed = old.seed if seed is None else seed
-        chunk_size = old.chunk_size if chunk_size is None else chunk_size
-    count = 100 if count is None else count
-    spec = FairSpec(0 if start_number is None else start_number, count, names or ("easy", "classic"),
-                    0 if seed is None else seed,
-                    chunk_size if chunk_size is not None else default_chunk_size(count, workers, MAX_DEFAULT_CHUNK),
-                    PRESETS[player or "strong"])
-    argv = ["golfsolve", "fair-stats", "--start-number", str(spec.start), "--count", str(spec.count),
-            "--rules", ",".join(spec.rules), "--player", spec.player.preset, "--seed", str(spec.seed),
-            "--chunk-size", str(spec.chunk_size), "--workers", str(workers), "--out", str(out)]
+    spec = FAIR.resolve(out, {"start": start_number, "count": count, "seed": seed, "chunk_size": chunk_size,
+                              "rules": parse_rules_list(rules_list) if rules_list is not None else None,
+                              "player": PRESETS[player] if player is not None else None},
+                        resume=resume, extend=extend, jobs=workers)
+    command = command_line(click.get_current_context(), start_number=spec.start, count=spec.count,
+                           rules_list=",".join(spec.rules), player=spec.player.preset, seed=spec.seed,
+                           chunk_size=spec.chunk_size, workers=workers)
     inv = run_long(lambda: run_fair_stats(out, spec, resume=resume, extend=extend, workers=workers,
-                                          command=shlex.join(argv), progress=False if quiet or as_json else None), out)
+                                          command=command, progress=False if quiet or as_json else None), out)
     for r in inv["repaired"]:
         click.echo(f"golfsolve: note: played again: {r}", err=True)
     paths = write_fair_report(out)

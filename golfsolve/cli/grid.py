@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -12,7 +11,8 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import SEED, check_resume_extend, check_run_dir, check_workers, echo_json, plural, run_long
+from .common import (SEED, Group, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, plural,
+                     run_long)
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -39,7 +39,7 @@ def _table_options(holes_default: int = 9):
     return add
 
 
-@click.group()
+@click.group(cls=Group)
 def grid() -> None:
     """Grid Golf (2-6 players): simulate bots, report, or play against them."""
 
@@ -74,18 +74,15 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     from ..grid.bots import parse_bots
     from ..stats.gridreport import report_data
     from ..grid.tournament import simulate as run
-    from ..stats.gridruns import (FORMAT, MAX_DEFAULT_CHUNK, GridSpec, export_csv, load_tournament,
-                                  run_grid_simulate, spec_from_manifest)
-    from ..stats.runfolder import check_out_dir, default_chunk_size, manifest_path, read_manifest
+    from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
+    from ..stats.runfolder import check_out_dir, manifest_path
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
         raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
     check_resume_extend(resume, extend)
     check_workers(workers, "--workers")
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
-    old = None
-    if out is not None and (resume or extend) and manifest_path(out):
-        old = spec_from_manifest(read_manifest(out, FORMAT))
+    old = GRID.read(out) if out is not None and (resume or extend) and manifest_path(out) else None
     if old is not None and rules_spec is None and players is None and grid is None and holes is None \
             and openers is None:
         rules = old.rules  # resuming: the table comes from the run unless given again
@@ -99,38 +96,30 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         bots = list(old.bots) if old is not None else ["greedy"] * rules.players
     else:
         bots = parse_bots(bots_spec, rules.players)
-    if old is not None:
-        matches = old.matches if matches is None else matches
-        seed = old.seed if seed is None else seed
-        mc_samples = old.samples if mc_samples is None else mc_samples
-        chunk_size = old.chunk_size if chunk_size is None else chunk_size
-    matches = 100 if matches is None else matches
-    seed = 0 if seed is None else seed
-    if matches < 1:
+    if matches is not None and matches < 1:
         raise InputError(f"--matches must be at least 1, not {matches}")
     if mc_samples is not None and mc_samples < 1:
         raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
     if out is None:
         from tqdm import tqdm
 
+        matches = 100 if matches is None else matches
+        seed = 0 if seed is None else seed
         bar = tqdm(total=matches, unit="match", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
         try:
             t = run(rules, bots, matches, seed, samples=mc_samples, progress=bar.update)
         finally:
             bar.close()
     else:
-        spec = GridSpec(rules, tuple(bots), matches, seed, mc_samples,
-                        chunk_size if chunk_size is not None else default_chunk_size(matches, workers,
-                                                                                     MAX_DEFAULT_CHUNK))
-        argv = ["golfsolve", "grid", "simulate", "--rules", rules.spec(), "--players", str(rules.players),
-                "--grid", str(rules.grid), "--holes", str(rules.holes), "--openers", str(rules.openers),
-                "--bots", ",".join(bots), "--matches", str(matches), "--seed", str(seed),
-                "--chunk-size", str(spec.chunk_size), "--workers", str(workers), "--out", str(out)]
-        if mc_samples is not None:
-            argv += ["--mc-samples", str(mc_samples)]
+        spec = GRID.resolve(out, {"rules": rules, "bots": tuple(bots), "matches": matches, "seed": seed,
+                                  "samples": mc_samples, "chunk_size": chunk_size},
+                            resume=resume, extend=extend, jobs=workers)
+        command = command_line(click.get_current_context(), rules_spec=rules.spec(), players=rules.players,
+                               grid=rules.grid, holes=rules.holes, openers=rules.openers, bots_spec=",".join(bots),
+                               matches=spec.matches, seed=spec.seed, mc_samples=spec.samples,
+                               chunk_size=spec.chunk_size)
         inv = run_long(lambda: run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
-                                                 command=shlex.join(argv),
-                                                 progress=False if quiet or as_json else None), out)
+                                                 command=command, progress=False if quiet or as_json else None), out)
         for r in inv["repaired"]:
             click.echo(f"golfsolve: note: played again: {r}", err=True)
         t = load_tournament(out)
@@ -164,7 +153,7 @@ def report(directory, out_dir, as_json):
 
     check_run_dir(directory, "DIRECTORY")
     t = load_tournament(Path(directory))
-    out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report")
+    out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
     md, data = write_report(t, out)
     if as_json:
         echo_json(data)

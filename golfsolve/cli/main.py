@@ -10,12 +10,14 @@ from __future__ import annotations
 import codecs
 import os
 import sys
+from typing import NoReturn
 
 import click
 
 from ..errors import InputError
 from .common import fail
 from .lazy import LazyCommand, LazyGroup
+from .startup import skip_blas_check
 
 #: Every command: its name, where it lives and its one-line help (shown by 'golfsolve --help'
 #: without importing the command). To add a command, add one line here.
@@ -74,21 +76,59 @@ codecs.register_error("golfsolve-suits", _suit_letters)
 
 def _standard_streams() -> None:
     """A closed stdin reads as empty input; a closed stdout is refused before any work;
-    output a terminal's encoding cannot show gets letters for the suits, not an error."""
+    output a terminal's encoding cannot show gets letters for the suits, not an error;
+    stdin is read as UTF-8 whatever the locale, and bytes that are not UTF-8 are an error
+    (under the C locale Python would otherwise let them through as surrogates)."""
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure") and (stream.errors or "strict") == "strict":
             stream.reconfigure(errors="golfsolve-suits")
     if sys.stdin is None:  # started with '<&-'
         sys.stdin = open(os.devnull, encoding="utf-8")
+    elif hasattr(sys.stdin, "reconfigure"):
+        try:
+            sys.stdin.reconfigure(encoding="utf-8", errors="strict")
+        except (ValueError, OSError):  # already read from (an embedding caller): leave it as it is
+            pass
     if sys.stdout is None:  # started with '>&-': every answer would be lost
         fail("standard output is closed; send it to a file or a pipe (or /dev/null)", 2)
+
+
+#: The exit code when the reader of standard output goes away (``golfsolve ... | head -1``):
+#: the reader has what it wanted, so every command ends quietly and successfully.
+CLOSED_PIPE_EXIT = 0
+
+
+def _closed_pipe() -> "NoReturn":
+    # Nothing more can be written to stdout; point it at /dev/null so that the flush at
+    # exit does not fail a second time (which would turn the exit code into 120).
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(CLOSED_PIPE_EXIT)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
     _standard_streams()
+    skip_blas_check()
     try:
-        rv = cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
+        rv = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here when the output was small
+    except BrokenPipeError:
+        _closed_pipe()
+    except SystemExit:
+        # click turns a closed pipe into exit code 1 after wrapping the streams; make it ours
+        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            _closed_pipe()
+        raise
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _run(argv: list[str] | None):
+    try:
+        return cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)
@@ -110,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
-        sys.exit(0)
+        _closed_pipe()
     except OSError as e:
         # the machine's fault, not ours and not the input's: a full disk, an I/O error
         if os.environ.get("GOLFSOLVE_DEBUG"):
@@ -121,4 +161,3 @@ def main(argv: list[str] | None = None) -> None:
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise
         fail(f"internal error: {type(e).__name__}: {e} (set GOLFSOLVE_DEBUG=1 for details)", 1)
-    sys.exit(rv if isinstance(rv, int) else 0)

@@ -10,10 +10,10 @@ from ..cards import card_str, parse_card
 from ..errors import InputError
 from ..solitaire.answers import deal_answer
 from ..solitaire.engine import Game, parse_moves
-from .common import echo_json, get_layout, layout_options, plural
+from .common import Command, echo_json, get_layout, layout_options, plural
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--text", "as_text", is_flag=True, help="The layout in golfsolve's layout-file format.")
@@ -48,7 +48,7 @@ def _card(c, symbols: bool = False):
     return None if c is None else card_str(c, symbols)
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.argument("moves", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -58,7 +58,7 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
     """Play a move list and show every step.
 
     MOVES: d draws, 1-7 removes the free card of that column, u undoes; write them
-    apart or together ("d 5 2", "d52", "d,5,2"). Exit code 1 if a move was rejected.
+    apart or together ("d 5 2", "d52", "d,5,2", "d;5;2"). Exit code 1 if a move was rejected.
 
     Examples: golfsolve replay GO1-E-AAAAAAB d 4 d 1 ...;
     golfsolve replay --layout tests/data/seed000_start.txt d52
@@ -117,8 +117,8 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
             click.echo(game.render())
         click.echo(
             f"result: {game.status}, score {game.score}, {plural(game.traditional_score(), 'card')} left, "
-            f"{summary['moves_played']} of {plural(len(move_list), 'move')} played"
-            + (f", {rejected} rejected" if rejected else "")
+            f"{summary['moves_played']:,} of {plural(len(move_list), 'move')} played"
+            + (f", {rejected:,} rejected" if rejected else "")
         )
     return 1 if rejected else 0
 
@@ -132,7 +132,7 @@ PLAY_HELP = """commands:
   q            quit"""
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as TS instead of 10♠.")
 def play(code, layout_file, pysol, rules_spec, ascii_cards):

@@ -9,10 +9,10 @@ from itertools import chain
 import click
 
 # The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
-from .common import NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
+from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("codes", nargs=-1)
 @click.option("--layout", "layout_files", multiple=True, metavar="FILE",
               help="A layout file (golfsolve text or black-hole-solve board); - reads stdin. Repeatable.")
@@ -111,7 +111,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
         raise SystemExit(1)
 
 
-@click.command()
+@click.command(cls=Command)
 @layout_options
 @click.option("--moves", "moves_text", default="", metavar="MOVES",
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
@@ -129,13 +129,21 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
-    from ..solitaire.answers import hint_answer, hint_position, peeking_hint
+    from ..solitaire.answers import GameOverError, game_over_answer, hint_answer, hint_position, peeking_hint
     from ..solitaire.engine import parse_moves
     from ..solitaire.solver import StockUnknownError
 
     lay = get_layout(code, layout_file, pysol, rules_spec)
     moves = parse_moves(moves_text)
-    game = hint_position(lay, moves)
+    try:
+        game = hint_position(lay, moves)
+    except GameOverError as e:
+        # a won or locked game is an answer (there is no next move), not bad input
+        if as_json:
+            echo_json(game_over_answer(lay, moves, e))
+        else:
+            click.echo(str(e))
+        return
     if fair:
         from ..fair import fair_hint, player_view
 

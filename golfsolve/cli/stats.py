@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 from typing import Optional
 
 import click
 
 from ..errors import MAX_EFFORT, InputError
-from .common import check_resume_extend, check_run_dir, check_workers, echo_json, plural, run_long, start_deal
+from .common import (Command, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, plural,
+                     run_long, start_deal)
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
 @click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
 @click.option("--count", type=int, default=None, metavar="N", help="How many consecutive deals to solve.")
@@ -57,13 +57,11 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
 
     Example: golfsolve stats --start GO1-E-AAAAAAA --count 2000 --out stats-2000
     """
-    from ..stats.census import (CensusSpec, DEFAULT_DIFFICULTY_GAMES, DEFAULT_RULES, default_chunk_size, load_results, parse_rules_list,
-                                read_manifest, run_census, spec_from_manifest)
-    from ..stats.runfolder import check_out_dir, manifest_path
+    from ..stats.census import CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census
+    from ..stats.runfolder import check_out_dir
 
     check_resume_extend(resume, extend)
     start = start_deal(start_code, start_number)
-    rules = parse_rules_list(rules_spec) if rules_spec is not None else None
     src = click.get_current_context().get_parameter_source("scheduler")
     if engine == "local" and src == click.core.ParameterSource.COMMANDLINE:
         raise InputError("--scheduler needs --engine dask")
@@ -76,41 +74,19 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         raise InputError(f"--difficulty-games must be at least 1, not {difficulty_games}")
     games = (DEFAULT_DIFFICULTY_GAMES if difficulty_games is None else difficulty_games) if difficulty else None
     out = check_out_dir(out_dir, create=False)
-    old = spec_from_manifest(read_manifest(out)) if (resume or extend) and manifest_path(out) else None
-    if old is not None:
-        # Whatever is not given again comes from the manifest; what is given must agree
-        # with it (resume) or grow it (extend).
-        start = old.start if start is None else start
-        count = old.count if count is None else count
-        chunk_size = old.chunk_size if chunk_size is None else chunk_size
-        fields = old.fields if fields is None else fields
-        games = old.difficulty if games is None else games
-        if extend and rules is not None:
-            rules = old.rules + tuple(r for r in rules if r not in old.rules)
-        rules = old.rules if rules is None else rules
-    if count is None:
-        raise InputError("--count N is required (how many deals to solve)")
-    start = 0 if start is None else start
-    rules = rules or DEFAULT_RULES
     n_jobs = jobs or os.cpu_count() or 1
-    spec = CensusSpec(start, count, tuple(rules),
-                      chunk_size if chunk_size is not None else default_chunk_size(count, n_jobs), fields or "all",
-                      games or 0)
-    argv = ["golfsolve", "stats", "--start-number", str(spec.start), "--count", str(spec.count),
-            "--rules", ",".join(spec.rules), "--out", str(out), "--chunk-size", str(spec.chunk_size)]
-    if spec.fields != "all":
-        argv += ["--fields", spec.fields]
-    if spec.difficulty:
-        argv += ["--difficulty", "--difficulty-games", str(spec.difficulty)]
-    if jobs is not None:
-        argv += ["--jobs", str(jobs)]
-    if engine == "dask":
-        argv += ["--engine", "dask"] + (["--scheduler", scheduler] if scheduler else [])
-    if resume or extend:
-        argv.append("--extend" if extend else "--resume")
+    spec = CENSUS.resolve(out, {"start": start, "count": count, "chunk_size": chunk_size, "fields": fields,
+                                "difficulty": games,
+                                "rules": parse_rules_list(rules_spec) if rules_spec is not None else None},
+                          resume=resume, extend=extend, jobs=n_jobs)
+    command = command_line(click.get_current_context(), start_code=None, start_number=spec.start, count=spec.count,
+                           rules_spec=",".join(spec.rules), chunk_size=spec.chunk_size,
+                           fields=None if spec.fields == "all" else spec.fields, difficulty=bool(spec.difficulty),
+                           difficulty_games=spec.difficulty or None, scheduler=scheduler)
     result = run_long(lambda: run_census(out, spec, resume=resume, extend=extend, engine=engine, jobs=n_jobs,
-                                         scheduler=scheduler, command=shlex.join(argv),
+                                         scheduler=scheduler, command=command,
                                          progress=False if quiet or as_json else None), out)
+    spec = result.spec
     df = load_results(out)
     rates = {r: float(df.loc[df["rules"] == r, "winnable"].mean()) for r in spec.rules}
     if as_json:
@@ -127,7 +103,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
                + f" (deals {spec.start}..{spec.end - 1})")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("stats_dir", metavar="DIR")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
               help="Where report.md, report.html and the PNG plots go (default: DIR/_report, which pandas "
@@ -140,18 +116,20 @@ def report(stats_dir, out_dir, fair_dir, as_json):
 
     Example: golfsolve report stats-2000 --out stats-2000/_report
     """
-    from ..stats.census import read_manifest
-    from ..stats.fairstats import read_fair_manifest
+    from ..stats.census import CENSUS, load_results
+    from ..stats.fairstats import load_fair_results
     from ..stats.report import write_report
     from ..stats.runfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")
     if fair_dir is not None:
         check_run_dir(fair_dir, "--fair")
-    read_manifest(stats_dir)  # not a stats run: say so before writing anything
+    # not a stats run, a bad manifest or a damaged chunk: say so before writing anything
+    CENSUS.read_manifest(stats_dir)
+    load_results(stats_dir)
     if fair_dir is not None:
-        read_fair_manifest(fair_dir)
-    out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report")
+        load_fair_results(fair_dir)
+    out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
     data = write_report(stats_dir, out, fair_dir)
     if as_json:
         echo_json(data)

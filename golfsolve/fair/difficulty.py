@@ -28,9 +28,10 @@ from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
 from ..intervals import wilson
+from ..text import plural
 from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import Layout, layout_from_number
-from ..solitaire.rules import EASY, Rules
+from ..solitaire.rules import EASY, Rules, code_letter
 from ..solitaire.solver import Solver
 from .api import fair_games
 from .orders import stock_orders
@@ -160,8 +161,8 @@ class PickResult:
         """The closing line of ``golfsolve pick`` (each deal's line is printed as it is found)."""
         n = len(self.deals)
         return (f"found {n} {self.difficulty} deal{'s' if n != 1 else ''} "
-                f"({self.rules.name}{', winnable' if self.winnable_only else ''}) after examining {self.examined:,} "
-                f"deals from deal {self.start}" + (" (the last deal there is)" if self.last_deal else ""))
+                f"({self.rules.name}{', winnable' if self.winnable_only else ''}) after examining "
+                f"{plural(self.examined, 'deal')} from deal {self.start}" + (" (the last deal there is)" if self.last_deal else ""))
 
 
 def pick(
@@ -203,7 +204,7 @@ def pick(
 
 def _scan(rules: Rules, difficulty: str, count: int, start: int, winnable: bool, games: int, seed: int,
           max_deals: int, solver: Solver, settings: PlayerSettings) -> Iterator[tuple[int, Optional[Rating]]]:
-    letter = "C" if rules.name == "classic" else "E"
+    letter = code_letter(rules)
     found = 0
     # the scan stops at the last deal there is rather than failing past it
     for examined, number in enumerate(range(start, min(start + max_deals, N_DEALS)), 1):

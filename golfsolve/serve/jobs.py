@@ -41,9 +41,13 @@ def hint(layout: Layout, moves: str = "", node_limit: int = 0) -> dict:
 def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "strong") -> dict:
     """``golfsolve hint --fair --json``: the stock order forgotten first."""
     from ..fair import fair_hint as fair_hint_of, player_view
-    from ..solitaire.answers import hint_position
+    from ..solitaire.answers import GameOverError, game_over_answer, hint_position
 
-    game = hint_position(layout, parse_moves(moves))
+    played_moves = parse_moves(moves)
+    try:
+        game = hint_position(layout, played_moves)
+    except GameOverError as e:
+        return game_over_answer(layout, played_moves, e)
     view, played = player_view(layout, game)
     return fair_hint_of(view, game.rules, seed=seed, played=played, solver=_the_solver(),
                         player=player).as_json()

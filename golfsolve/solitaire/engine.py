@@ -313,7 +313,7 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def parse_moves(text: str) -> list[str]:
-    """Read a move list: ``"d 5 2"``, ``"d52"`` and ``"d,5,2"`` all give ``["d", "5", "2"]``.
+    """Read a move list: ``"d 5 2"``, ``"d52"``, ``"d,5,2"`` and ``"d;5;2"`` all give ``["d", "5", "2"]``.
 
     Moves are ``d`` (draw), ``1`` .. ``7`` (remove from that column) and ``u`` (undo),
     any case. A bad token raises :class:`InputError` naming it.

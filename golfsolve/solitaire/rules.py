@@ -101,6 +101,12 @@ class Rules:
             parts.append("empty starting discard")
         return f"{self.name}: " + ", ".join(parts)
 
+    @property
+    def meaning(self) -> tuple:
+        """What the rule set does, whatever it is called: two rule sets with equal meanings
+        play every deal alike (``wrap+nowrap`` is ``classic``, ``strict+stuck`` is ``strict``)."""
+        return (self.fits_table().tobytes(), self.draw_any_time, self.jokers, self.empty_start)
+
 
 @lru_cache(maxsize=None)
 def _fits_table(rules: Rules) -> np.ndarray:
@@ -132,6 +138,12 @@ PRESETS: dict[str, Rules] = {
 
 #: The rule letter of a deal code and the preset it selects.
 CODE_LETTER_RULES = {"E": EASY, "C": CLASSIC, "N": EASY}
+
+
+def code_letter(rules: Rules) -> str:
+    """The rule letter of a deal code under ``rules``: ``C`` when they mean Classic, else ``E``
+    (the letter never changes the cards; a run's ``rules`` column says which rules were used)."""
+    return "C" if rules.meaning == CLASSIC.meaning else "E"
 
 
 def get_rules(spec: str) -> Rules:

@@ -20,22 +20,20 @@ import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Callable, Iterator, Literal, Optional, Sequence
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from ..errors import InputError
+from ..errors import MAX_EFFORT, InputError
 from ..solitaire.dealcode import N_DEALS, format_code
 from ..solitaire.layout import layout_from_number
-from ..solitaire.rules import get_rules
-from .runfolder import (Chunk, RunFolder, RunKey, check_out_dir, chunk_name, compute, load_chunks, open_run,
-                        run_folder_chunks, write_parquet_atomic)
+from ..solitaire.rules import code_letter, get_rules
+from .runfolder import ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, chunk_name, compute, write_parquet_atomic
 from .runfolder import chunk_files as _chunk_files
-from .runfolder import default_chunk_size as _default_chunk_size
-from .runfolder import read_manifest as _read_manifest
 from .runfolder import status as _status
+from .runkind import RunKind, parse_rules_list
 
-FORMAT = "golfsolve-stats/1"
 DEFAULT_RULES = ("easy", "classic", "strict")
 #: The largest default chunk: big enough that 1,000,000 deals make 2,000 files, small
 #: enough that an interrupted run loses well under a minute of work per worker.
@@ -67,38 +65,18 @@ DIFFICULTY_COLUMNS = ("difficulty", "fair_chance")
 DEFAULT_DIFFICULTY_GAMES = 8
 #: What a run computes per deal: everything, or only whether it is winnable.
 FIELDS = ("all", "winnable")
-#: Deal-code letter per rule set; other rule sets show the Easy letter (the letter never
-#: changes the cards, the ``rules`` column says which rules were used).
-_LETTER = {"easy": "E", "classic": "C"}
+#: Arrow type of every chunk column (as pandas writes :data:`_DTYPES`).
+_ARROW = {"int64": "int64", "string": "string", "bool": "bool", "Int8": "int8", "Int16": "int16",
+          "float64": "double"}
 
 
 # ---------------------------------------------------------------------------
 # the parameters of a run
 # ---------------------------------------------------------------------------
-def parse_rules_list(spec: str | Sequence[str]) -> tuple[str, ...]:
-    """Rule set names from ``"easy,classic,strict"`` (or a list), checked and canonical.
-
-    Aliases map to the preset's own name (``wrap`` is ``easy``), so that a rule set cannot
-    be counted twice under two names. Raises :class:`InputError` (or ``RulesError``) on
-    an empty list, an unknown name or a repeat.
-    """
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
-    names = [n.strip() for n in names if n.strip()]
-    if not names:
-        raise InputError("--rules needs at least one rule set, e.g. easy,classic,strict")
-    out: list[str] = []
-    for n in names:
-        canonical = get_rules(n).name
-        if canonical in out:
-            raise InputError(f"rule set {canonical!r} is listed twice in --rules")
-        out.append(canonical)
-    return tuple(out)
-
-
 def default_chunk_size(count: int, jobs: int) -> int:
     """About ten chunks per worker for small runs (so the progress bar moves and the
     workers share the load evenly), at most :data:`MAX_DEFAULT_CHUNK` deals."""
-    return _default_chunk_size(count, jobs, MAX_DEFAULT_CHUNK)
+    return CENSUS.default_chunk_size(count, jobs)
 
 
 @dataclass(frozen=True)
@@ -127,6 +105,9 @@ class CensusSpec:
             raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
         if not self.rules:
             raise InputError("a run needs at least one rule set")
+        parse_rules_list(self.rules)  # unknown names, or one rule set under two names
+        if self.difficulty > MAX_EFFORT:
+            raise InputError(f"--difficulty-games must be at most {MAX_EFFORT}, not {self.difficulty}")
         if self.fields not in FIELDS:
             raise InputError(f"--fields must be one of {', '.join(FIELDS)}, not {self.fields!r}")
 
@@ -148,7 +129,7 @@ class CensusSpec:
         # a full run keeps the key it always had, so runs made before --fields still resume
         params = (() if self.difficulty == 0 else (("difficulty_games", self.difficulty),)) + (
             () if self.fields == "all" else (("fields", self.fields),))
-        return RunKey(FORMAT, self.start, self.count, self.rules, self.chunk_size, params)
+        return RunKey(CensusKind.format, self.start, self.count, self.rules, self.chunk_size, params)
 
 
 def chunk_files(out: str | Path) -> dict[int, Path]:
@@ -163,15 +144,9 @@ def chunk_files(out: str | Path) -> dict[int, Path]:
 
 
 def read_manifest(out: str | Path) -> dict:
-    """The manifest of the stats run in ``out``; :class:`InputError` when there is none."""
-    return _read_manifest(out, FORMAT)
-
-
-def spec_from_manifest(m: dict) -> CensusSpec:
-    """The :class:`CensusSpec` a manifest describes (all its deals and rule sets)."""
-    p = m.get("params", {})
-    return CensusSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),
-                      p.get("fields", "all"), int(p.get("difficulty_games", 0)))
+    """The checked manifest of the stats run in ``out``; :class:`InputError` when there is none
+    or a field of it is wrong."""
+    return CENSUS.read_manifest(out)
 
 
 # ---------------------------------------------------------------------------
@@ -245,7 +220,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
         packed: dict[tuple, object] = {}
         for i in order:
             r = rule_sets[i]
-            letter = _LETTER.get(r.name, "E")
+            letter = code_letter(r)
             c0 = time.thread_time()
             deck_key = (r.jokers, r.empty_start)
             p = packed.get(deck_key)
@@ -270,7 +245,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
 
         for n, name in zip(cols["deal"], cols["rules"]):
             r = get_rules(name)
-            rating = rate(layout_from_number(n, r, _LETTER.get(name, "E")), r, difficulty, 0, solver)
+            rating = rate(layout_from_number(n, r, code_letter(r)), r, difficulty, 0, solver)
             cols.setdefault("difficulty", []).append(rating.label)
             cols.setdefault("fair_chance", []).append(rating.fair_chance)
     return pd.DataFrame({c: pd.Series(v, dtype=_DTYPES[c]) for c, v in cols.items()})
@@ -395,32 +370,81 @@ def run_census(
     check_out_dir(out, create=False)
     # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
     dask = _dask_connect(jobs, scheduler) if engine == "dask" else None
+    t0 = time.perf_counter()
     try:
-        folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command,
-                          extra={"columns": list(COLUMNS),
-                                 "rules_described": {r: get_rules(r).describe() for r in spec.rules}})
-        if extend:
-            folder.manifest["rules_described"] = {r: get_rules(r).describe() for r in folder.key.groups}
-            folder.save_manifest()
-        todo = folder.todo("deal", "rules", 1)
-        t0 = time.perf_counter()
-        rules = folder.key.groups
-        fields = dict(folder.key.params).get("fields", "all")
-        difficulty = int(dict(folder.key.params).get("difficulty_games", 0))
-        source = (compute(todo, partial(_solve_task, fields=fields, difficulty=difficulty), jobs, partial(_warm, rules))
-                  if engine == "local" else _dask_engine(todo, rules, fields, dask[0], difficulty))
-        inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
-                                info={"engine": engine, "jobs": jobs, "scheduler": scheduler},
-                                on_chunk=None if on_chunk is None else (lambda c: on_chunk(c.first, c.count)))
+        source = None if dask is None else (lambda todo, full: _dask_engine(todo, full.rules, full.fields, dask[0],
+                                                                             full.difficulty))
+        inv, folder = CENSUS.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command,
+                                 progress=progress, info={"engine": engine, "jobs": jobs, "scheduler": scheduler},
+                                 source=source,
+                                 on_chunk=None if on_chunk is None else (lambda c: on_chunk(c.first, c.count)))
     finally:
         if dask is not None:
             dask[0].close()
             if dask[1] is not None:
                 dask[1].close()
-    full = spec_from_manifest(folder.manifest)
+    full = CENSUS.from_manifest(folder.manifest)
     return RunResult(Path(out), full, len(folder.chunks()), inv["chunks_before"], inv["chunks_solved"],
                      inv["items_solved"], time.perf_counter() - t0, inv["status"] == "complete", engine, jobs,
-                     [f"{name}: {why}" for name, why in folder.repairs], folder.manifest)
+                     inv["repaired"], folder.manifest)
+
+
+class _Params(BaseModel):
+    """The ``params`` of a stats manifest."""
+
+    model_config = ConfigDict(extra="forbid")
+    fields: Literal["all", "winnable"] = "all"
+    difficulty_games: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
+
+
+def _given(v, default):
+    return default if v is None else v
+
+
+class CensusKind(RunKind[CensusSpec]):
+    """``golfsolve stats``: deals x rule sets, solved exactly."""
+
+    format = "golfsolve-stats/1"
+    command = "golfsolve stats"
+    item = "deal"
+    params_type = CensusSpec
+    params_model = _Params
+    max_default_chunk = MAX_DEFAULT_CHUNK
+    max_items = N_DEALS
+
+    def key(self, p: CensusSpec) -> RunKey:
+        return p.run_key()
+
+    def from_manifest(self, m: dict) -> CensusSpec:
+        p = m.get("params", {})
+        return CensusSpec(m["start"], m["count"], tuple(m["rules"]), m["chunk_size"],
+                          p.get("fields", "all"), p.get("difficulty_games") or 0)
+
+    def schema(self, p: CensusSpec) -> ChunkSchema:
+        cols = COLUMNS + (DIFFICULTY_COLUMNS if p.difficulty else ())
+        return ChunkSchema(tuple((c, _ARROW[_DTYPES[c]]) for c in cols), "deal", "rules",
+                           nullable=frozenset({"best_left", "app_score"}),
+                           # chunks written before the fields column existed computed both fields
+                           optional=frozenset({"fields"}))
+
+    def complete(self, v: dict, jobs: int) -> CensusSpec:
+        if v["count"] is None:
+            raise InputError("--count N is required (how many deals to solve)")
+        return CensusSpec(_given(v["start"], 0), v["count"], tuple(_given(v["rules"], DEFAULT_RULES)),
+                          _given(v["chunk_size"], self.default_chunk_size(v["count"], jobs)),
+                          _given(v["fields"], "all"), _given(v["difficulty"], 0))
+
+    def source(self, todo: Sequence[Chunk], p: CensusSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        return compute(todo, partial(_solve_task, fields=p.fields, difficulty=p.difficulty), jobs,
+                       partial(_warm, p.rules))
+
+    def manifest_extra(self, p: CensusSpec) -> dict:
+        return {"columns": list(COLUMNS + (DIFFICULTY_COLUMNS if p.difficulty else ())),
+                "rules_described": {r: get_rules(r).describe() for r in p.rules}}
+
+
+#: The stats run kind.
+CENSUS = CensusKind()
 
 
 # ---------------------------------------------------------------------------
@@ -433,7 +457,7 @@ def load_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame
     :class:`InputError` naming a damaged chunk and the command that repairs it, and on an
     incomplete run unless ``allow_incomplete``.
     """
-    m, frames = load_chunks(out, FORMAT, "deal", "rules", 1, allow_incomplete)
+    m, _, frames = CENSUS.load(out, allow_incomplete)
     if not frames:
         return pd.DataFrame({c: pd.Series([], dtype=_DTYPES[c]) for c in COLUMNS + _rated(m)})
     df = pd.concat(frames, ignore_index=True)
@@ -464,6 +488,6 @@ def run_status(out: str | Path) -> dict:
 
 __all__ = [
     "COLUMNS", "DEFAULT_RULES", "DEFAULT_DIFFICULTY_GAMES", "DIFFICULTY_COLUMNS", "CensusSpec", "RunResult", "chunk_files", "chunk_name",
-    "default_chunk_size", "load_results", "parse_rules_list", "read_manifest",
-    "run_census", "run_status", "solve_chunk", "spec_from_manifest", "write_chunk",
+    "CENSUS", "default_chunk_size", "load_results", "parse_rules_list", "read_manifest",
+    "run_census", "run_status", "solve_chunk", "write_chunk",
 ]

@@ -8,29 +8,36 @@ so a resumed or extended run never mixes two players.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence, Union
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, create_model
 
 from ..errors import InputError
-from ..fair import PRESETS, PlayerSettings, play, player_settings
+from ..fair import PRESETS, PlayerSettings, play
 from ..intervals import wilson
+from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
-from ..solitaire.rules import get_rules
+from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
-from .runfolder import (RunKey, compute, latest_command, load_chunks, manifest_path, open_run, read_manifest,
-                        run_folder_chunks)
+from .runfolder import Chunk, ChunkSchema, RunKey, compute, latest_command, manifest_path
+from .runkind import RunKind, parse_rules_list
 
-FORMAT = "golfsolve-fair-stats/1"
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
 #: well under a minute per worker.
 MAX_DEFAULT_CHUNK = 20
 #: Columns of every chunk (one row per deal and rule set).
 FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", "fair_won", "lost_at",
                 "lost_on_draw", "moves", "decisions", "solves", "seconds")
+#: What every chunk holds.
+SCHEMA = ChunkSchema((("rules", "string"), ("deal", "int64"), ("code", "string"), ("clairvoyant_won", "bool"),
+                      ("clairvoyant_left", "int64"), ("fair_won", "bool"), ("lost_at", "int64"),
+                      ("lost_on_draw", "bool"), ("moves", "int64"), ("decisions", "int64"), ("solves", "int64"),
+                      ("seconds", "double")), "deal", "rules")
 #: The report written into the run folder (the underscore keeps it out of pandas' way).
 REPORT_NAME = "_fair.md"
 
@@ -51,8 +58,7 @@ def fair_deal_row(rules_name: str, number: int, seed: int, player: "str | Player
                   solver: Optional[Solver] = None) -> dict:
     """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly by ``player``."""
     rules = get_rules(rules_name)
-    letter = "C" if rules_name == "classic" else "E"
-    layout = layout_from_number(number, rules, letter)
+    layout = layout_from_number(number, rules, code_letter(rules))
     # the seed names the deal and the rules, so a row does not depend on which worker ran it
     g = play(layout, rules, player, f"{seed}-{rules_name}-{number}", solver or _WORKER_SOLVER)
     return {
@@ -79,10 +85,9 @@ class FairSpec:
     def __post_init__(self) -> None:
         from ..solitaire.dealcode import N_DEALS
 
-        for r in self.rules:
-            get_rules(r)  # bad names are bad input before any work starts
         if not self.rules:
             raise InputError("--rules needs at least one rule set, e.g. easy,classic")
+        parse_rules_list(self.rules)  # bad names, or one rule set twice, are bad input before any work starts
         for name, v in (("--count", self.count), ("--chunk-size", self.chunk_size)):
             if v < 1:
                 raise InputError(f"{name} must be at least 1, not {v}")
@@ -93,7 +98,7 @@ class FairSpec:
 
     def run_key(self) -> RunKey:
         # the player's full settings are part of the key: a run never mixes players
-        return RunKey(FORMAT, self.start, self.count, tuple(self.rules), self.chunk_size,
+        return RunKey(FairKind.format, self.start, self.count, tuple(self.rules), self.chunk_size,
                       (("player", self.player.as_dict()), ("seed", self.seed)))
 
 
@@ -105,12 +110,6 @@ def recorded_player(m: dict) -> dict:
         raise InputError(f"this run was made with the {p!r} player, which golfsolve no longer has; "
                          "start a new run in another --out")
     return p
-
-
-def spec_from_manifest(m: dict) -> FairSpec:
-    """The :class:`FairSpec` a fair-stats manifest describes."""
-    return FairSpec(int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["params"]["seed"]),
-                    int(m["chunk_size"]), PlayerSettings.from_dict(recorded_player(m)))
 
 
 def check_same_player(m: dict, player: PlayerSettings, flag: str) -> None:
@@ -125,8 +124,9 @@ def check_same_player(m: dict, player: PlayerSettings, flag: str) -> None:
 
 
 def read_fair_manifest(out: str | Path) -> dict:
-    """The manifest of the fair-stats run in ``out``; :class:`InputError` when there is none."""
-    return read_manifest(out, FORMAT)
+    """The checked manifest of the fair-stats run in ``out``; :class:`InputError` when there is
+    none or a field of it is wrong."""
+    return FAIR.read_manifest(out)
 
 
 def play_chunk(task: tuple) -> pd.DataFrame:
@@ -135,6 +135,66 @@ def play_chunk(task: tuple) -> pd.DataFrame:
     rows = [fair_deal_row(r, n, seed, player) for n in range(chunk.first, chunk.first + chunk.count)
             for r in chunk.groups]
     return pd.DataFrame(rows, columns=list(FAIR_COLUMNS))
+
+
+_STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr, float: Union[StrictFloat, StrictInt]}
+#: A manifest's player: every field of :class:`PlayerSettings` with its exact type, and its preset's name.
+_Player = create_model("PlayerModel", __config__=ConfigDict(extra="forbid"), preset=(StrictStr, ""),
+                       **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(PlayerSettings)})
+
+
+class _Params(BaseModel):
+    """The ``params`` of a fair-stats manifest (runs of players golfsolve no longer has name
+    the player by a string and keep their settings beside it)."""
+
+    model_config = ConfigDict(extra="allow")
+    seed: StrictInt = Field(ge=0, le=2**64 - 1)
+    player: Union[_Player, StrictStr] = "sampled"
+
+
+class FairKind(RunKind[FairSpec]):
+    """``golfsolve fair-stats``: deals x rule sets, played by the fair player."""
+
+    format = "golfsolve-fair-stats/1"
+    command = "golfsolve fair-stats"
+    item = "deal"
+    params_type = FairSpec
+    params_model = _Params
+    max_default_chunk = MAX_DEFAULT_CHUNK
+    max_items = N_DEALS
+
+    def key(self, p: FairSpec) -> RunKey:
+        return p.run_key()
+
+    def from_manifest(self, m: dict) -> FairSpec:
+        return FairSpec(m["start"], m["count"], tuple(m["rules"]), m["params"]["seed"], m["chunk_size"],
+                        PlayerSettings.from_dict(recorded_player(m)))
+
+    def schema(self, p: FairSpec) -> ChunkSchema:
+        return SCHEMA
+
+    def resolve(self, out, given: dict, *, resume: bool = False, extend: bool = False, jobs: int = 1) -> FairSpec:
+        # Not given again, the player is the run's preset by name: if that preset's settings
+        # changed since, the run is refused (check_same_player), never continued with others.
+        if given.get("player") is None and (resume or extend) and manifest_path(out) is not None:
+            named = recorded_player(self.read_manifest(out)).get("preset")
+            given = {**given, "player": PRESETS.get(named)}
+        return super().resolve(out, given, resume=resume, extend=extend, jobs=jobs)
+
+    def complete(self, v: dict, jobs: int) -> FairSpec:
+        count = 100 if v["count"] is None else v["count"]
+        return FairSpec(0 if v["start"] is None else v["start"], count, tuple(v["rules"] or ("easy", "classic")),
+                        0 if v["seed"] is None else v["seed"],
+                        self.default_chunk_size(count, jobs) if v["chunk_size"] is None else v["chunk_size"],
+                        v["player"] or PRESETS["strong"])
+
+    def source(self, todo: Sequence[Chunk], p: FairSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        tasks = [(c, p.seed, p.player) for c in todo]
+        return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs, partial(_worker_init, p.rules)))
+
+
+#: The fair-stats run kind.
+FAIR = FairKind()
 
 
 def run_fair_stats(
@@ -159,20 +219,14 @@ def run_fair_stats(
         raise InputError(f"--workers must be at least 1, not {workers}")
     if (resume or extend) and manifest_path(out) is not None:
         check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
-    folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command)
-    todo = folder.todo("deal", "rules", 1)
-    full = spec_from_manifest(folder.manifest)
-    tasks = [(c, full.seed, full.player) for c in todo]
-    source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers, partial(_worker_init, full.rules)))
-    inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="deal",
-                            info={"workers": workers})
-    inv["repaired"] = [f"{name}: {why}" for name, why in folder.repairs]
+    inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=workers, command=command, progress=progress,
+                      info={"workers": workers})
     return inv
 
 
 def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame:
     """Every row of the fair-stats run in ``out``, sorted by rule order then deal."""
-    m, frames = load_chunks(out, FORMAT, "deal", "rules", 1, allow_incomplete)
+    m, _, frames = FAIR.load(out, allow_incomplete)
     if not frames:
         return pd.DataFrame(columns=list(FAIR_COLUMNS))
     df = pd.concat(frames, ignore_index=True)
@@ -190,7 +244,7 @@ def compare_fair_runs(a: str | Path, b: str | Path) -> list[dict]:
 
     from ..intervals import mean_ci
 
-    players = [spec_from_manifest(read_fair_manifest(d)).player.preset for d in (a, b)]
+    players = [FAIR.from_manifest(read_fair_manifest(d)).player.preset for d in (a, b)]
     both = load_fair_results(a).merge(load_fair_results(b), on=["rules", "deal"], suffixes=("_a", "_b"))
     out = []
     for name in dict.fromkeys(both["rules"]):
@@ -273,7 +327,7 @@ def write_fair_report(out: str | Path) -> dict[str, str]:
     """Write the fair-play section of the run in ``out`` to ``out/_fair.md``; return the paths
     of the run folder (its table) and of the report."""
     m = read_fair_manifest(out)
-    spec = spec_from_manifest(m)
+    spec = FAIR.from_manifest(m)
     rows = load_fair_results(out).to_dict("records")
     path = Path(out) / REPORT_NAME
     path.write_text(fair_report_markdown(rows, latest_command(m), spec),
@@ -285,7 +339,7 @@ def load_fair_section(directory: str | Path) -> Optional[dict]:
     """The fair-play section of the fair-stats run in ``directory``:
     ``{"title", "intro", "head", "rows"}``, ready for a report; None when it has no rows yet."""
     m = read_fair_manifest(directory)
-    spec = spec_from_manifest(m)
+    spec = FAIR.from_manifest(m)
     rows = load_fair_results(directory).to_dict("records")
     if not rows:
         return None

@@ -12,23 +12,30 @@ group-by away. Folders written before run folders (``holes.parquet``, ``matches.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional, Sequence
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, create_model
 
-from ..errors import InputError
+from ..errors import MAX_EFFORT, InputError
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, Tournament, simulate
-from .runfolder import RunKey, compute, load_chunks, manifest_path, open_run, run_folder_chunks
+from .runfolder import Chunk, ChunkSchema, RunKey, compute, manifest_path
+from .runkind import RunKind
 
-FORMAT = "golfsolve-grid-simulate/1"
 #: The largest default chunk, in matches.
 MAX_DEFAULT_CHUNK = 50
 MATCH_COLUMNS = ["total", "winner", "win_share"]
 COLUMNS = HOLE_COLUMNS + MATCH_COLUMNS
+#: Arrow type of every chunk column.
+_TYPES = {"bot": "string", "reason": "string", "winner": "bool", "win_share": "double"}
+#: Most holes one match can have: its holes plus sudden-death extra holes (at most 10).
+_MAX_EXTRA_HOLES = 10
 
 
 @dataclass(frozen=True)
@@ -45,25 +52,38 @@ class GridSpec:
     extra: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        if self.matches < 1:
-            raise InputError(f"--matches must be at least 1, not {self.matches}")
+        from ..grid.bots import parse_bots
+
+        if not 1 <= self.matches <= MAX_EFFORT:
+            raise InputError(f"--matches must be from 1 to {MAX_EFFORT:,}, not {self.matches}")
         if self.chunk_size < 1:
             raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
+        if self.samples is not None and not 1 <= self.samples <= MAX_EFFORT:
+            raise InputError(f"--mc-samples must be from 1 to {MAX_EFFORT:,}, not {self.samples}")
+        if not 0 <= self.seed < 2**64:
+            raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
         if len(self.bots) != self.rules.players:
             raise InputError(f"{len(self.bots)} bots for {self.rules.players} players")
+        parse_bots(",".join(self.bots), self.rules.players)  # every name is a bot
 
     def run_key(self) -> RunKey:
-        # JSON round trip: the manifest's copy must compare equal to a fresh one
-        params = json.loads(json.dumps({"bots": ",".join(self.bots), "mc_samples": self.samples,
-                                        "seed": self.seed, "table": self.rules.to_dict()}))
-        return RunKey(FORMAT, 0, self.matches, (), self.chunk_size, tuple(sorted(params.items())))
+        return GRID.key(self)
 
 
-def spec_from_manifest(m: dict) -> GridSpec:
-    """The :class:`GridSpec` a grid-simulate manifest describes."""
-    p = m["params"]
-    return GridSpec(GridRules(**p["table"]), tuple(p["bots"].split(",")), int(m["count"]), int(p["seed"]),
-                    p["mc_samples"], int(m["chunk_size"]))
+_STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr}
+#: A manifest's table: every field of :class:`GridRules` with its exact type.
+_Table = create_model("GridTable", __config__=ConfigDict(extra="forbid"),
+                      **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(GridRules)})
+
+
+class _Params(BaseModel):
+    """The ``params`` of a grid-simulate manifest."""
+
+    model_config = ConfigDict(extra="forbid")
+    bots: StrictStr
+    mc_samples: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
+    seed: StrictInt = Field(ge=0, le=2**64 - 1)
+    table: _Table
 
 
 def play_chunk(task: tuple) -> pd.DataFrame:
@@ -78,6 +98,52 @@ def _one_table(holes: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     return df[COLUMNS]
 
 
+class GridKind(RunKind[GridSpec]):
+    """``golfsolve grid simulate --out DIR``: seeded matches between bots."""
+
+    format = "golfsolve-grid-simulate/1"
+    command = "golfsolve grid simulate"
+    item = "match"
+    params_type = GridSpec
+    params_model = _Params
+    group_field = None
+    max_default_chunk = MAX_DEFAULT_CHUNK
+    max_items = MAX_EFFORT
+
+    def key(self, p: GridSpec) -> RunKey:
+        # JSON round trip: the manifest's copy must compare equal to a fresh one
+        params = json.loads(json.dumps({"bots": ",".join(p.bots), "mc_samples": p.samples,
+                                        "seed": p.seed, "table": p.rules.to_dict()}))
+        return RunKey(self.format, 0, p.matches, (), p.chunk_size, tuple(sorted(params.items())))
+
+    def from_manifest(self, m: dict) -> GridSpec:
+        p = m["params"]
+        if m["start"] != 0:
+            raise InputError("a grid run starts at match 0")
+        return GridSpec(GridRules(**p["table"]), tuple(p["bots"].split(",")), m["count"], p["seed"],
+                        p.get("mc_samples"), m["chunk_size"])
+
+    def schema(self, p: GridSpec) -> ChunkSchema:
+        return ChunkSchema(tuple((c, _TYPES.get(c, "int64")) for c in COLUMNS), "match", None, rows_per_cell=None,
+                           max_rows_per_item=p.rules.players * (p.rules.holes + _MAX_EXTRA_HOLES))
+
+    def complete(self, v: dict, jobs: int) -> GridSpec:
+        matches = 100 if v["matches"] is None else v["matches"]
+        return GridSpec(v["rules"], tuple(v["bots"]), matches, 0 if v["seed"] is None else v["seed"], v["samples"],
+                        self.default_chunk_size(matches, jobs) if v["chunk_size"] is None else v["chunk_size"])
+
+    def source(self, todo: Sequence[Chunk], p: GridSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        tasks = [(c, p.rules.to_dict(), list(p.bots), p.seed, p.samples) for c in todo]
+        return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))
+
+    def manifest_extra(self, p: GridSpec) -> dict:
+        return {"rules_described": p.rules.describe()}
+
+
+#: The grid-simulate run kind.
+GRID = GridKind()
+
+
 def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, extend: bool = False,
                       workers: int = 1, command: str = "", progress: Optional[bool] = None) -> dict:
     """Play the matches of ``spec`` into the run folder ``out``, writing each chunk as it ends.
@@ -87,15 +153,8 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     """
     if workers < 1:
         raise InputError(f"--workers must be at least 1, not {workers}")
-    folder = open_run(out, spec.run_key(), resume=resume, extend=extend, command=command,
-                      extra={"rules_described": spec.rules.describe()})
-    todo = folder.todo("match", None, None)
-    full = spec_from_manifest(folder.manifest)
-    tasks = [(c, full.rules.to_dict(), list(full.bots), full.seed, full.samples) for c in todo]
-    source = ((task[0], df) for task, df in compute(tasks, play_chunk, workers))
-    inv = run_folder_chunks(folder, todo, source, command=command, progress=progress, unit="match",
-                            info={"workers": workers})
-    inv["repaired"] = [f"{name}: {why}" for name, why in folder.repairs]
+    inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=workers, command=command, progress=progress,
+                      info={"workers": workers})
     return inv
 
 
@@ -106,8 +165,7 @@ def load_tournament(out: str | Path) -> Tournament:
         raise InputError(f"no results directory {str(out)!r}")
     if manifest_path(out) is None and (out / "meta.json").exists():
         return _load_old(out)
-    m, frames = load_chunks(out, FORMAT, "match", None, None)
-    spec = spec_from_manifest(m)
+    m, spec, frames = GRID.load(out)
     if not frames:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
     df = pd.concat(frames, ignore_index=True).sort_values(["match", "hole", "seat"], kind="stable")
@@ -146,5 +204,4 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     return paths
 
 
-__all__ = ["COLUMNS", "FORMAT", "GridSpec", "export_csv", "load_tournament", "play_chunk", "run_grid_simulate",
-           "spec_from_manifest"]
+__all__ = ["COLUMNS", "GRID", "GridSpec", "export_csv", "load_tournament", "play_chunk", "run_grid_simulate"]

@@ -26,9 +26,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..intervals import wilson
+from ..solitaire.rules import get_rules
 from ..text import plural
 from .fairstats import load_fair_section
-from .census import load_results, read_manifest, run_status, spec_from_manifest
+from .census import CENSUS, load_results, read_manifest, run_status
 from .runfolder import latest_command, run_commands
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
@@ -158,7 +159,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
     """Every number of the report for the run in ``stats_dir`` (the ``--json`` output);
     ``fair_dir``, a fair-stats run, adds its fair-play section."""
     m = read_manifest(stats_dir)
-    spec = spec_from_manifest(m)
+    spec = CENSUS.from_manifest(m)
     if df is None:
         df = load_results(stats_dir)
     rules = [r for r in spec.rules if (df["rules"] == r).any()]
@@ -177,11 +178,14 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         # every command that made the run, one per line, so an extended run is reproducible
         "command": "\n".join(run_commands(m)),
         "rules": rules,
-        "rules_described": m.get("rules_described", {}),
+        # from the rule sets themselves, not the manifest's copy (which only a person reads)
+        "rules_described": {r: get_rules(r).describe() for r in m["rules"]},
         "first_deal": spec.start,
         "last_deal": spec.end - 1,
         "deals": int(df["deal"].nunique()),
         "deals_total": spec.count,
+        # what the table really holds: an interrupted run may have gaps
+        "deal_numbers": deal_numbers(df["deal"].unique()),
         "complete": status["complete"],
         "fair": None if fair_dir is None else load_fair_section(fair_dir),
         "difficulty": _difficulty(df, rules, spec.difficulty, latest_command(m)),
@@ -202,9 +206,26 @@ def _meaning(name: str, described: str) -> str:
     return described.removeprefix(f"{name}: ") or name
 
 
+def deal_numbers(deals, most: int = 4) -> str:
+    """The deal numbers present, as stretches: ``"0..599, 2000..2599"``; with more than ``most``
+    stretches, the span and how many stretches (``"0..3999 in 12 stretches"``)."""
+    numbers = sorted(int(d) for d in deals)
+    if not numbers:
+        return "none"
+    stretches: list[list[int]] = []
+    for n in numbers:
+        if stretches and n == stretches[-1][1] + 1:
+            stretches[-1][1] = n
+        else:
+            stretches.append([n, n])
+    if len(stretches) > most:
+        return f"{numbers[0]}..{numbers[-1]} in {len(stretches)} stretches"
+    return ", ".join(f"{a}..{b}" if a != b else f"{a}" for a, b in stretches)
+
+
 def footer(data: dict) -> str:
     """The provenance line every figure carries: deals, rules and the command."""
-    span = f"deals {data['first_deal']}..{data['last_deal']}"
+    span = f"deals {data['deal_numbers']}"
     head = f"{plural(data['deals'], 'deal')} ({span}{'' if data['complete'] else ', run incomplete'}); rules: {', '.join(data['rules'])}"
     cmds = data["command"].splitlines() or ["(command not recorded)"]
     return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
@@ -324,11 +345,12 @@ def _p(p: float) -> str:
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
-    b.append(("p", f"{plural(data['deals'], 'deal')} (GO1 deal numbers {data['first_deal']}..{data['last_deal']}), "
+    b.append(("p", f"{plural(data['deals'], 'deal')} (GO1 deal numbers {data['deal_numbers']}), "
                    f"each solved exactly under {plural(len(data['rules']), 'rule set')}; every number is for perfect play "
                    "with the whole stock known (the solver's verdict)."))
     if not data["complete"]:
-        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of {plural(data['deals_total'], 'deal')} are done."))
+        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of its {plural(data['deals_total'], 'deal')} "
+                       f"(deal numbers {data['first_deal']}..{data['last_deal']}) are done."))
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
     b.append(("table", ["rules", "meaning"], [[r, _meaning(r, data["rules_described"].get(r, ""))]
@@ -407,7 +429,7 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", f"Each deal's label under each rule set, as `golfsolve rate --games {diff['games']}` gives it "
                        f"(seed 0): the search fair player's win rate over {diff['games']} stock orders consistent "
                        f"with the opening, labelled by bands ({bands}). {plural(data['deals'], 'deal')}, deal "
-                       f"numbers {data['first_deal']}..{data['last_deal']}; command: `{diff['command']}`. "
+                       f"numbers {data['deal_numbers']}; command: `{diff['command']}`. "
                        f"With {diff['games']} games a chance has a wide interval, so a deal near a band edge can "
                        "fall either side."))
         rows = []

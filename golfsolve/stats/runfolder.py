@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
-from ..errors import InputError
+from ..errors import MAX_INT64, InputError
 
 MANIFEST = "_manifest.json"
 #: The manifest's name in runs made before it was renamed (pandas could not read those folders).
@@ -44,7 +45,15 @@ CHUNK_PREFIX = "chunk-"
 MAX_CHUNKS = 1_000_000
 #: The most worker processes a local run starts.
 MAX_WORKERS = 256
+#: The most groups (rule sets) and blocks a run may have.
+MAX_GROUPS = 64
+MAX_BLOCKS = 1000
+#: The advisory lock of a run folder: held by the one command writing it (hidden, so
+#: pandas never reads it and an empty folder with only this file still counts as empty).
+LOCK = ".golfsolve.lock"
 
+#: A manifest larger than this is not one golfsolve wrote (one line per invocation).
+MAX_MANIFEST_BYTES = 64 * 2**20
 #: Kinds of run: the manifest's ``format`` and the command that makes it.
 COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "golfsolve fair-stats",
             "golfsolve-grid-simulate/1": "golfsolve grid simulate"}
@@ -84,14 +93,28 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     return p
 
 
-def check_report_dir(out: str | os.PathLike, option: str = "--out") -> Path:
-    """Where a report may go: a new or empty directory, or one holding an earlier report.
+def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optional[str | os.PathLike] = None) -> Path:
+    """Where a report of the run in ``run`` may go: a new or empty directory, or one holding
+    an earlier report.
 
     Never a run folder (its plots would sit among the chunks, where ``pandas.read_parquet``
-    trips over them, and its report would replace another's) and never a directory of
-    other files; either is :class:`InputError` before anything is written.
+    trips over them, and its report would replace another's), never inside another run's
+    folder (its ``_report`` belongs to that run), inside ``run`` only in a folder pandas
+    skips (``_report``), and never a directory of other files; each is :class:`InputError`
+    before anything is written.
     """
     p = Path(out)
+    if str(out).strip():
+        outer = enclosing_run(p)
+        if outer is not None:
+            inside = p.resolve().relative_to(outer)
+            if run is None or outer != Path(run).resolve():
+                raise InputError(f"{option} {p} is inside the run folder {outer}, not the run reported on; "
+                                 "write the report into a new directory or the run's own _report folder")
+            if not inside.parts[0].startswith(("_", ".")):
+                raise InputError(f"{option} {p} is inside the run folder {outer}, where pandas would read its "
+                                 "files as part of the run; use a folder whose name starts with _ (the default "
+                                 "is _report)")
     if str(out).strip() and p.is_dir():
         if manifest_path(p) is not None:
             raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
@@ -208,40 +231,124 @@ def manifest_path(out: str | Path) -> Optional[Path]:
     return None
 
 
+class _Block(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rules: list[StrictStr] = Field(max_length=MAX_GROUPS)
+    start: StrictInt = Field(ge=0, le=MAX_INT64)
+    count: StrictInt = Field(ge=1, le=MAX_INT64)
+
+
+class _Invocation(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    command: Optional[StrictStr] = None
+
+
+class ManifestModel(BaseModel):
+    """The fields every run manifest has, with their types and bounds (the run kind checks
+    its own ``params``): a manifest edited by hand is checked here before anything uses it."""
+
+    model_config = ConfigDict(extra="allow")
+    format: StrictStr
+    start: StrictInt = Field(ge=0, le=MAX_INT64)
+    count: StrictInt = Field(ge=1, le=MAX_INT64)
+    rules: list[StrictStr] = Field(max_length=MAX_GROUPS)
+    chunk_size: StrictInt = Field(ge=1, le=MAX_INT64)
+    params: dict[StrictStr, Any] = Field(default_factory=dict)
+    blocks: Optional[list[_Block]] = Field(default=None, min_length=1, max_length=MAX_BLOCKS)
+    command: StrictStr = ""
+    complete: StrictBool = False
+    invocations: list[_Invocation] = Field(default_factory=list)
+    rules_described: dict[StrictStr, StrictStr] | StrictStr = Field(default_factory=dict)
+    columns: Optional[list[StrictStr]] = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "ManifestModel":
+        if self.format not in COMMANDS:
+            raise ValueError(f"format: unknown run kind {self.format!r} (known: {', '.join(COMMANDS)})")
+        if len(set(self.rules)) != len(self.rules):
+            raise ValueError("rules: a rule set is listed twice")
+        end = self.start + self.count
+        blocks = self.blocks or [_Block(rules=self.rules, start=self.start, count=self.count)]
+        n_chunks = 0
+        for b in blocks:
+            if b.start < self.start or b.start + b.count > end:
+                raise ValueError(f"blocks: a block ({b.start}..{b.start + b.count - 1}) lies outside the run "
+                                 f"({self.start}..{end - 1})")
+            if not set(b.rules) <= set(self.rules) or len(set(b.rules)) != len(b.rules):
+                raise ValueError(f"blocks: a block's rule sets ({','.join(b.rules)}) are not distinct rule sets "
+                                 f"of the run ({','.join(self.rules)})")
+            n_chunks += -(-b.count // self.chunk_size)
+            if n_chunks > MAX_CHUNKS:  # checked before any list of chunks is made
+                raise ValueError(f"count: the run would have more than {MAX_CHUNKS:,} chunk files")
+        return self
+
+
+def _field_error(path: Path, e: ValidationError) -> InputError:
+    """One line naming the manifest, the first bad field and what is wrong with it."""
+    err = e.errors()[0]
+    msg = err["msg"].removeprefix("Value error, ")
+    where = ".".join(str(x) for x in err["loc"])
+    if not where:  # a check across fields names its field first
+        where, _, msg = msg.partition(": ")
+    return InputError(f"{path}: field {where}: {msg}; repair or remove the file (a run folder's manifest "
+                      "is written by golfsolve)")
+
+
+def validate_manifest(m: Any, path: Path) -> dict:
+    """``m`` checked against :class:`ManifestModel`, with its blocks filled in; :class:`InputError`
+    naming ``path`` and the field otherwise."""
+    try:
+        model = ManifestModel.model_validate(m)
+    except ValidationError as e:
+        raise _field_error(path, e) from None
+    out = dict(m)
+    if model.blocks is None:  # a run from before extending existed: one block
+        out["blocks"] = [Block(tuple(model.rules), model.start, model.count).to_json()]
+    out.setdefault("params", {})
+    return out
+
+
 def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
-    """The manifest of the run in ``out`` (of kind ``fmt`` if given); :class:`InputError` if there is none."""
+    """The manifest of the run in ``out`` (of kind ``fmt`` if given), checked against
+    :class:`ManifestModel`; :class:`InputError` if there is none or it is not valid."""
     p = manifest_path(out)
     what = COMMANDS.get(fmt or "", "golfsolve")
     if p is None:
         raise InputError(f"{out} holds no {what} run (no {MANIFEST})")
+    if not p.is_file():
+        raise InputError(f"{p} is not a file")
+    if p.stat().st_size > MAX_MANIFEST_BYTES:
+        raise InputError(f"{p} is larger than {MAX_MANIFEST_BYTES // 2**20} MB; it is not a golfsolve manifest")
     try:
         m = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         raise InputError(f"cannot read {p}: {e}") from None
     if not isinstance(m, dict) or m.get("format") not in COMMANDS:
         raise InputError(f"{p} is not a golfsolve run manifest")
     if fmt is not None and m["format"] != fmt:
         raise InputError(f"{out} holds a '{COMMANDS[m['format']]}' run, not a '{COMMANDS[fmt]}' run; "
                          "choose another directory")
-    if "blocks" not in m:  # a run from before extending existed: one block
-        m["blocks"] = [Block(tuple(m["rules"]), int(m["start"]), int(m["count"])).to_json()]
-    m.setdefault("params", {})
-    return m
+    return validate_manifest(m, p)
 
 
 def write_json_atomic(path: Path, obj: dict) -> None:
-    """Write ``obj`` as JSON to ``path`` through a temporary file and a rename."""
+    """Write ``obj`` as JSON to ``path`` through a temporary file and a rename (the
+    temporary file is removed whatever stops the writing: a full disk, Ctrl-C)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_json_new(path: Path, obj: dict) -> bool:
     """Write ``obj`` as JSON to ``path`` only if nothing is there yet, in one step (a hard
     link of a finished temporary file); False, writing nothing, when ``path`` exists."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.new.tmp")
-    tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
     try:
+        tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
         os.link(tmp, path)
     except FileExistsError:
         return False
@@ -305,13 +412,30 @@ def key_from_manifest(m: dict) -> RunKey:
 
 
 class RunFolder:
-    """An open run folder: its manifest, its chunks and what is still to do."""
+    """An open run folder: its manifest, its chunks and what is still to do.
 
-    def __init__(self, path: Path, manifest: dict) -> None:
+    One opened by :func:`open_run` holds the folder's lock until :meth:`close` (or the end of
+    a ``with`` block): no other command writes the folder meanwhile.
+    """
+
+    def __init__(self, path: Path, manifest: dict, lock: Optional[int] = None) -> None:
         self.path = path
         self.manifest = manifest
+        self._lock = lock
         #: ``(chunk file, reason)`` for each chunk found truncated or damaged and to be redone.
         self.repairs: list[tuple[str, str]] = []
+
+    def close(self) -> None:
+        """Release the folder's lock (if this object holds it)."""
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the flock
+            self._lock = None
+
+    def __enter__(self) -> "RunFolder":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
     @property
     def key(self) -> RunKey:
@@ -334,8 +458,9 @@ class RunFolder:
         if old.exists():  # the old name would stop pandas reading the folder
             old.unlink()
 
-    def todo(self, item_column: str, group_column: Optional[str], rows_per_item: Optional[int]) -> list[Chunk]:
-        """The chunks still to compute: missing, unreadable or holding the wrong rows.
+    def todo(self, schema: ChunkSchema) -> list[Chunk]:
+        """The chunks still to compute: missing, unreadable, or not what ``schema`` says
+        (a column missing or of another type, the wrong rows).
 
         Each damaged one is recorded in :attr:`repairs`; its file is replaced when it is redone.
         """
@@ -349,7 +474,7 @@ class RunFolder:
             if not p.is_file():  # a new chunk file cannot replace it: say so before any work
                 raise InputError(f"{p} is not a file, so the chunk cannot be written there; move it out of "
                                  "the folder and run the command again")
-            problem = check_chunk(p, c, item_column, group_column, rows_per_item, columns_only=True)
+            problem, _ = check_chunk(p, c, schema)
             if problem:
                 self.repairs.append((p.name, problem))
                 out.append(c)
@@ -374,56 +499,176 @@ def chunk_files(out: str | Path) -> dict[str, Path]:
 def write_parquet_atomic(final: Path, df: pd.DataFrame) -> Path:
     """Write ``df`` to ``final`` through a hidden temporary file, fsync and a rename."""
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        df.to_parquet(f, index=False)
-        f.flush()
-        # On disk before the rename, so that even a power cut leaves either the whole
-        # chunk or no chunk under the final name.
-        os.fsync(f.fileno())
-    os.replace(tmp, final)
+    try:
+        with open(tmp, "wb") as f:
+            df.to_parquet(f, index=False)
+            f.flush()
+            # On disk before the rename, so that even a power cut leaves either the whole
+            # chunk or no chunk under the final name.
+            os.fsync(f.fileno())
+        os.replace(tmp, final)
+    except BaseException:  # a full disk, Ctrl-C: no temporary file stays behind
+        tmp.unlink(missing_ok=True)
+        raise
     return final
 
 
-def check_chunk(path: Path, chunk: Chunk, item_column: str, group_column: Optional[str],
-                rows_per_item: Optional[int], columns_only: bool = False) -> Optional[str]:
-    """Why the chunk file at ``path`` is not the chunk ``chunk`` (None when it is)."""
+@dataclass(frozen=True)
+class ChunkSchema:
+    """What every chunk file of a run kind holds: its columns with their Arrow types, which
+    column numbers the items and which names the group, and how many rows each item has."""
+
+    #: ``(name, Arrow type)`` of every column, e.g. ``("deal", "int64")``
+    columns: tuple[tuple[str, str], ...]
+    item: str
+    group: Optional[str] = None
+    #: columns that may hold nulls (all others may not)
+    nullable: frozenset = frozenset()
+    #: columns that chunks written by older versions may lack
+    optional: frozenset = frozenset()
+    #: rows per item and group; None when it varies (then at most ``max_rows_per_item`` per item)
+    rows_per_cell: Optional[int] = 1
+    max_rows_per_item: int = 1
+
+
+#: Arrow types that hold the same values (pandas writes strings as large_string).
+_SAME_TYPE = {"large_string": "string", "large_utf8": "string", "utf8": "string"}
+
+
+def _type_name(t: Any) -> str:
+    s = str(t)
+    return _SAME_TYPE.get(s, s)
+
+
+def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional[str], Any]:
+    """Why the chunk file at ``path`` is not the chunk ``chunk`` of a run whose chunks follow
+    ``schema`` (None when it is), and the file's table when it is.
+
+    The columns and their types are checked from the file's footer, and its row count,
+    before any data is read, so a damaged or hostile file costs no more memory than a good one.
+    """
     import pyarrow.parquet as pq
 
-    cols = [item_column] + ([group_column] if group_column else [])
     if not path.is_file():
-        return "is not a file"
+        return "is not a file", None
     try:
-        table = pq.read_table(path, columns=cols if columns_only else None)
+        pf = pq.ParquetFile(path)
+        have = pf.schema_arrow
+        n_rows = pf.metadata.num_rows
     except Exception:  # pyarrow raises several types for a cut or garbled file
-        return "is empty" if path.stat().st_size == 0 else "cannot be read (truncated, or not a Parquet file)"
+        return ("is empty" if path.stat().st_size == 0 else "cannot be read (truncated, or not a Parquet file)"), None
+    for name, typ in schema.columns:
+        i = have.get_field_index(name)
+        if i < 0:
+            if name in schema.optional:
+                continue
+            return f"lacks the column {name!r}", None
+        if _type_name(have.field(i).type) != _type_name(typ):
+            return f"has the column {name!r} as {have.field(i).type}, not {typ}", None
+    cells = chunk.count * max(1, len(chunk.groups))
+    if schema.rows_per_cell is not None and n_rows != cells * schema.rows_per_cell:
+        return f"has {n_rows} rows, not {cells * schema.rows_per_cell}", None
+    if n_rows > chunk.count * schema.max_rows_per_item * max(1, len(chunk.groups)):
+        return f"has {n_rows} rows, more than {chunk.count} {schema.item}s can make", None
     try:
-        items = table.column(item_column).to_pylist()
-        groups = table.column(group_column).to_pylist() if group_column else None
-    except KeyError:
-        return f"lacks the column {cols}"
+        table = pf.read()
+    except Exception:
+        return "cannot be read (damaged data pages)", None
+    for name, _ in schema.columns:
+        if name in table.column_names and name not in schema.nullable and table.column(name).null_count:
+            return f"has empty values in the column {name!r}", None
+    items = table.column(schema.item).to_pylist()
     if set(items) != set(range(chunk.first, chunk.first + chunk.count)):
-        return f"does not hold exactly items {chunk.first}..{chunk.last}"
-    if groups is not None and set(groups) != set(chunk.groups):
-        return f"does not hold exactly the rule sets {','.join(chunk.groups)}"
-    if rows_per_item is not None and len(items) != chunk.count * max(1, len(chunk.groups)) * rows_per_item:
-        return f"has {len(items)} rows, not {chunk.count * max(1, len(chunk.groups)) * rows_per_item}"
+        return f"does not hold exactly {schema.item}s {chunk.first}..{chunk.last}", None
+    if schema.group is not None:
+        cells_found = set(zip(items, table.column(schema.group).to_pylist()))
+        if len(cells_found) != cells or {g for _, g in cells_found} != set(chunk.groups):
+            return f"does not hold exactly the rule sets {','.join(chunk.groups)} for each {schema.item}", None
+    return None, table
+
+
+def _lock_folder(path: Path) -> Optional[int]:
+    """Take the run folder's advisory lock (a file descriptor to keep open), or raise
+    :class:`InputError` naming the process that holds it. None where there are no locks."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no advisory locks
+        return None
+    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "another process"
+        os.close(fd)
+        raise InputError(f"{path} is being written by another golfsolve command (process {holder}); "
+                         "wait for it to finish (or stop it), then run this command again") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+    return fd
+
+
+def enclosing_run(path: str | Path) -> Optional[Path]:
+    """The nearest folder above ``path`` (not ``path`` itself) that holds a run, or None."""
+    p = Path(path).resolve()
+    for parent in p.parents:
+        if manifest_path(parent) is not None:
+            return parent
     return None
+
+
+def check_no_nested_run(path: Path) -> None:
+    """Refuse a run folder that has another run inside it: ``pandas.read_parquet`` would
+    read that run's chunks as part of this one."""
+    for sub in path.iterdir():
+        if sub.is_dir() and not sub.name.startswith((".", "_")) and (
+                manifest_path(sub) is not None or any(sub.glob("*.parquet"))):
+            raise InputError(f"{sub} inside the run folder {path} holds another run's files, which "
+                             "pandas.read_parquet would read as part of this run; move it out of the folder")
+
+
+def _check_not_nested(path: Path, option: str) -> None:
+    outer = enclosing_run(path)
+    if outer is not None:
+        raise InputError(f"{option} {path} is inside the run folder {outer}, whose table would then "
+                         "include this run's chunks; choose a directory outside it")
 
 
 def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool = False, command: str = "",
              extra: Optional[dict] = None) -> RunFolder:
-    """Create or reopen the run folder ``out`` for the run ``key``.
+    """Create or reopen the run folder ``out`` for the run ``key``, and take its lock.
 
-    A new run needs an empty (or new) directory. ``resume`` continues the same run (every
-    field of ``key`` must agree); ``extend`` grows it to ``key`` (more items, more groups,
-    everything else equal). Anything else is :class:`InputError` saying what to do. Stale
-    temporary files of a killed run are removed. ``extra`` goes into a new manifest.
+    A new run needs an empty (or new) directory that is not inside another run. ``resume``
+    continues the same run (every field of ``key`` must agree); ``extend`` grows it to
+    ``key`` (more items, more groups, everything else equal). Anything else is
+    :class:`InputError` saying what to do, as is a folder another command is writing. Stale
+    temporary files of a killed run are removed. ``extra`` goes into a new manifest. Use the
+    result in a ``with`` block (or :meth:`RunFolder.close` it) to release the lock.
     """
     n_chunks = math.ceil(key.count / key.chunk_size)
     if n_chunks > MAX_CHUNKS:
         raise InputError(f"{key.count:,} items in chunks of {key.chunk_size:,} make {n_chunks:,} chunk files; "
                          f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
+    _check_not_nested(Path(out), "--out")
     path = check_out_dir(out)
+    lock = _lock_folder(path)
+    try:
+        folder = _open_locked(path, key, resume, extend, command, extra)
+    except BaseException:
+        if lock is not None:
+            if manifest_path(path) is None:  # refused: leave a folder that is not a run as it was
+                (path / LOCK).unlink(missing_ok=True)
+            os.close(lock)
+        raise
+    folder._lock = lock
+    # A killed run can leave hidden temporary files behind (chunks, the manifest); they are
+    # never read, and with the lock held no other command is writing them.
+    for tmp in path.glob(".*.tmp"):
+        tmp.unlink(missing_ok=True)
+    return folder
+
+
+def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: str,
+                 extra: Optional[dict]) -> RunFolder:
     if manifest_path(path) is None:
         others = _contents(path)
         if others:
@@ -438,46 +683,74 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
             # another command claimed the folder between the check above and now
             raise InputError(f"{path} was just taken by another golfsolve run started at the same time; "
                              "choose another --out")
-    else:
-        manifest = read_manifest(path, key.fmt)
-        old = key_from_manifest(manifest)
-        if not (resume or extend):
-            raise InputError(f"{path} already holds a run ({old.describe()}); add --resume to continue it, "
-                             "--extend to add to it, or choose another --out")
-        if extend:
-            fixed_old = (old.start, old.chunk_size, old.params)
-            fixed_new = (key.start, key.chunk_size, key.params)
-            if fixed_old != fixed_new:
-                raise InputError(f"--extend: {path} holds a run ({old.describe()}) that differs from "
-                                 f"({key.describe()}) in more than its count and rule sets; "
-                                 "keep its start, chunk size and settings, or choose another --out")
-            blocks, groups = extend_blocks([Block.from_json(b) for b in manifest["blocks"]], old.groups,
-                                           old.start, old.count, key.groups, key.count)
-            grown = len(blocks) > len(manifest["blocks"])
-            manifest = {**manifest, "rules": list(groups), "count": key.count,
-                        "blocks": [b.to_json() for b in blocks], **(extra or {}),
-                        "complete": manifest.get("complete", False) and not grown}
-        elif old != key:
-            raise InputError(f"--resume: {path} holds a different run ({old.describe()}), not "
-                             f"({key.describe()}); repeat its options, use --extend to add deals or rule sets, "
-                             "or choose another --out")
-        folder = RunFolder(path, manifest)
-        folder.save_manifest()
-    # A killed run can leave hidden temporary files behind; they are never read.
-    for tmp in path.glob(f".{CHUNK_PREFIX}*.tmp"):
-        tmp.unlink(missing_ok=True)
+        return folder
+    manifest = read_manifest(path, key.fmt)
+    check_no_nested_run(path)
+    old = key_from_manifest(manifest)
+    if not (resume or extend):
+        raise InputError(f"{path} already holds a run ({old.describe()}); add --resume to continue it, "
+                         "--extend to add to it, or choose another --out")
+    if extend:
+        fixed_old = (old.start, old.chunk_size, old.params)
+        fixed_new = (key.start, key.chunk_size, key.params)
+        if fixed_old != fixed_new:
+            raise InputError(f"--extend: {path} holds a run ({old.describe()}) that differs from "
+                             f"({key.describe()}) in {differences(old, key)}; keep its start, chunk size and "
+                             "settings, or choose another --out")
+        blocks, groups = extend_blocks([Block.from_json(b) for b in manifest["blocks"]], old.groups,
+                                       old.start, old.count, key.groups, key.count)
+        grown = len(blocks) > len(manifest["blocks"])
+        if sum(math.ceil(b.count / key.chunk_size) for b in blocks) > MAX_CHUNKS or len(blocks) > MAX_BLOCKS:
+            raise InputError(f"--extend: the run would have more than {MAX_CHUNKS:,} chunk files or "
+                             f"{MAX_BLOCKS} blocks; start a new run")
+        manifest = {**manifest, "rules": list(groups), "count": key.count,
+                    "blocks": [b.to_json() for b in blocks], **(extra or {}),
+                    "complete": manifest.get("complete", False) and not grown}
+    elif old != key:
+        raise InputError(f"--resume: {path} holds a different run ({old.describe()}); this command asks for "
+                         f"another {differences(old, key)}; repeat the run's options, use --extend to add deals or "
+                         "rule sets, or choose another --out")
+    folder = RunFolder(path, manifest)
+    folder.save_manifest()
     return folder
 
 
-def load_chunks(out: str | Path, fmt: str, item_column: str, group_column: Optional[str],
-                rows_per_item: Optional[int], allow_incomplete: bool = True) -> tuple[dict, list[pd.DataFrame]]:
+def _flat(prefix: str, v: Any) -> dict[str, Any]:
+    if isinstance(v, dict):
+        out: dict[str, Any] = {}
+        for k, x in v.items():
+            out.update(_flat(f"{prefix}.{k}", x))
+        return out
+    return {prefix: v}
+
+
+def differences(old: RunKey, new: RunKey) -> str:
+    """The fields in which two run keys differ, named (a nested setting as ``player.field``)
+    with both values: ``chunk size 4 (here 5)``."""
+    a = {"start": old.start, "count": old.count, "rules": ",".join(old.groups), "chunk_size": old.chunk_size}
+    b = {"start": new.start, "count": new.count, "rules": ",".join(new.groups), "chunk_size": new.chunk_size}
+    for k, v in old.params:
+        a.update(_flat(k, v))
+    for k, v in new.params:
+        b.update(_flat(k, v))
+    diff = [f"{k} {a.get(k, '(none)')} (here {b.get(k, '(none)')})" for k in dict.fromkeys([*a, *b])
+            if a.get(k) != b.get(k)]
+    return ", ".join(diff) if diff else "nothing"
+
+
+def load_chunks(out: str | Path, fmt: str, schema: ChunkSchema,
+                allow_incomplete: bool = True) -> tuple[dict, list[pd.DataFrame]]:
     """The manifest and every finished chunk of the run in ``out`` (as DataFrames, in chunk order).
 
-    A chunk that cannot be read or holds the wrong rows is :class:`InputError` naming it
-    and the command that repairs it.
+    A chunk that cannot be read, lacks a column of ``schema`` or holds the wrong rows is
+    :class:`InputError` naming it and the command that repairs it; so is a file that does
+    not belong to the run, and a run inside another one.
     """
     m = read_manifest(out, fmt)
-    folder = RunFolder(Path(out), m)
+    path = Path(out)
+    _check_not_nested(path, "the run folder")
+    check_no_nested_run(path)
+    folder = RunFolder(path, m)
     files = chunk_files(out)
     expected = {c.name: c for c in folder.chunks()}
     frames = []
@@ -486,11 +759,11 @@ def load_chunks(out: str | Path, fmt: str, item_column: str, group_column: Optio
         if c is None:
             raise InputError(f"{files[name]} does not belong to this run ({folder.key.describe()}); "
                              "move it out of the folder")
-        problem = check_chunk(files[name], c, item_column, group_column, rows_per_item)
+        problem, table = check_chunk(files[name], c, schema)
         if problem:
             raise InputError(f"chunk {files[name]} is damaged: it {problem}; repair it with "
                              f"'{resume_command(m, out)}'")
-        frames.append(pd.read_parquet(files[name]))
+        frames.append(table.to_pandas())
     if not allow_incomplete and len(frames) != len(expected):
         raise InputError(f"{out}: only {len(frames)} of {len(expected)} chunks are done; finish with "
                          f"'{resume_command(m, out)}'")
@@ -519,7 +792,9 @@ def run_commands(m: dict) -> list[str]:
 
 def resume_command(m: dict, out: str | Path) -> str:
     """The command that finishes or repairs the run ``m`` in ``out``."""
-    return f"{COMMANDS[m['format']]} --out {out} --resume"
+    import shlex
+
+    return f"{COMMANDS[m['format']]} --out {shlex.quote(str(out))} --resume"
 
 
 def status(folder: RunFolder) -> dict:

@@ -1,0 +1,98 @@
+"""Start-up of short commands: this tree against the code before, interleaved run by run.
+
+    python benchmarks/bench_startup.py                       # against commit 52838a4 (before lazy commands)
+    python benchmarks/bench_startup.py --reference main --runs 20
+
+Each tree is unpacked (``git archive``) or used in place and run as ``python -m golfsolve``
+with that tree first on ``PYTHONPATH``, from an empty folder, so both sides start the same
+way. Every command runs once per tree untimed first (the reference compiles its numba kernels
+then, into its own cache), then the timed runs go round: run i does every command on both
+trees, the tree that goes first alternating. Each run's wall time and CPU time (user +
+system of the child, from ``getrusage``) are recorded; the table gives medians and the
+ratio reference / this tree (above 1: this tree is faster). The machine's load is printed:
+quote figures from an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TREE = HERE.parent
+
+COMMANDS = [
+    ["--help"],
+    ["solve", "--help"],
+    ["solve", "GO1-E-AAAAAAB"],
+    ["deal", "GO1-E-AAAAAAB"],
+]
+
+
+def unpack(commit: str, into: Path) -> Path:
+    """The source of ``commit`` in ``into`` (golfsolve/ only: that is what runs)."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(TREE), "archive", commit, "golfsolve"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one ``python -m golfsolve ARGS`` from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "golfsolve", *args], cwd=cwd, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{tree}: golfsolve {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reference", default="52838a4", help="commit to compare against (default: 52838a4)")
+    ap.add_argument("--runs", type=int, default=10, help="timed runs per command and tree (default 10)")
+    opts = ap.parse_args()
+
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    with tempfile.TemporaryDirectory(prefix="golfsolve-startup-") as tmp:
+        ref = unpack(opts.reference, Path(tmp) / "reference")
+        cwd = Path(tmp) / "cwd"
+        cwd.mkdir()
+        trees = {"this tree": TREE, f"reference {opts.reference}": ref}
+        for tree in trees.values():  # warm: compile or load each tree's kernels once, untimed
+            for args in COMMANDS:
+                run_once(tree, args, cwd)
+        times = {(name, i): [] for name in trees for i in range(len(COMMANDS))}
+        for r in range(opts.runs):
+            order = list(trees.items()) if r % 2 == 0 else list(trees.items())[::-1]
+            for i, args in enumerate(COMMANDS):
+                for name, tree in order:
+                    times[(name, i)].append(run_once(tree, args, cwd))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    this, ref_name = list(trees)
+    print(f"\nmedian of {opts.runs} runs, interleaved; ratio = reference / this tree\n")
+    print(f"| command | this tree: wall s | CPU s | {ref_name}: wall s | CPU s | wall ratio | CPU ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for i, args in enumerate(COMMANDS):
+        w1 = statistics.median(w for w, _ in times[(this, i)])
+        c1 = statistics.median(c for _, c in times[(this, i)])
+        w0 = statistics.median(w for w, _ in times[(ref_name, i)])
+        c0 = statistics.median(c for _, c in times[(ref_name, i)])
+        print(f"| `golfsolve {' '.join(args)}` | {w1:.3f} | {c1:.3f} | {w0:.3f} | {c0:.3f} | {w0 / w1:.2f}x | {c0 / c1:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

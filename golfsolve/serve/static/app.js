@@ -1,0 +1,317 @@
+// golfsolve's page: every rule is the server's (POST /api/play applies a move with the real
+// engine); this file only draws what the answers say and sends what the player does.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const RANKS = { T: "10" };
+
+const game = {
+  source: null,      // {code: ...} or {pysol: ...}, plus rules
+  moves: [],         // moves played (d, 1-7, u), as /api/play replays them
+  solution: [],      // the solver's line
+  step: null,        // index into the solution while following it, else null
+  state: null,       // the last /api/play state
+  timer: null,       // the solution playing by itself
+  busy: 0,
+};
+
+async function api(endpoint, params) {
+  const r = await fetch(`/api/${endpoint}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...game.source, ...params }),
+  });
+  let body;
+  try { body = await r.json(); } catch (e) { body = { error: `the server answered ${r.status}` }; }
+  if (!r.ok) throw new Error(body.error || `the server answered ${r.status}`);
+  return body;
+}
+
+function cardName(c) {
+  if (c === "JK") return "Joker";
+  return (RANKS[c[0]] || c[0]) + SUITS[c[1]];
+}
+
+function cardEl(c, tag = "div") {
+  const el = document.createElement(tag);
+  el.className = "card face" + (c && "HD".includes(c[1]) ? " red" : "");
+  el.dataset.card = c;
+  const rank = c === "JK" ? "★" : (RANKS[c[0]] || c[0]);
+  const suit = c === "JK" ? "" : SUITS[c[1]];
+  el.innerHTML = `<span class="corner">${rank}<br>${suit}</span><span class="pip">${suit || "★"}</span>`;
+  el.setAttribute("aria-label", cardName(c));
+  return el;
+}
+
+function say(text, kind = "") {
+  const m = $("message");
+  m.textContent = text;
+  m.className = kind;
+}
+
+function draw(state) {
+  game.state = state;
+  const cols = $("columns");
+  cols.innerHTML = "";
+  state.columns.forEach((col, i) => {
+    const wrap = document.createElement("div");
+    wrap.className = "column";
+    wrap.setAttribute("role", "group");
+    wrap.setAttribute("aria-label", `Column ${i + 1}`);
+    const num = document.createElement("div");
+    num.className = "col-num";
+    num.textContent = i + 1;
+    wrap.appendChild(num);
+    if (!col.length) {
+      const slot = document.createElement("div");
+      slot.className = "card slot";
+      wrap.appendChild(slot);
+    }
+    col.forEach((c, row) => {
+      const free = row === col.length - 1;
+      const el = cardEl(c, "button");
+      el.type = "button";
+      el.style.setProperty("--row", row);
+      el.classList.add(free ? "free" : "covered");
+      if (free && state.legal_moves.includes(String(i + 1))) el.classList.add("fits");
+      el.setAttribute("aria-label", `${cardName(c)}, column ${i + 1}, row ${row + 1}` +
+        (free ? " (free)" : " (covered)"));
+      if (!free) el.tabIndex = -1;  // the keyboard reaches the free cards; 1-7 play them too
+      el.addEventListener("click", () => act({ tap: `${i + 1},${row + 1}` }));
+      wrap.appendChild(el);
+    });
+    cols.appendChild(wrap);
+  });
+  const disc = $("discard");
+  disc.className = "card";
+  disc.innerHTML = "";
+  if (state.discard) {
+    const c = cardEl(state.discard);
+    disc.replaceWith(c);
+    c.id = "discard";
+    c.setAttribute("aria-live", "polite");
+    c.setAttribute("aria-label", `Discard pile: ${cardName(state.discard)}`);
+  } else {
+    disc.classList.add("slot");
+  }
+  const n = state.stock.length;
+  $("stock-count").textContent = n;
+  $("stock").className = "card " + (n ? "back" : "slot");
+  $("stock").setAttribute("aria-label", n ? `Stock: ${n} cards; draw one (D)` : "Stock: empty");
+  $("score").textContent = state.score;
+  $("moves").textContent = state.moves;
+  $("left").textContent = state.cards_left;
+  document.body.dataset.status = state.status;
+}
+
+function stepInfo() {
+  const n = game.solution.length;
+  if (!n) { $("step-info").textContent = ""; return; }
+  $("step-info").textContent = game.step === null
+    ? "Off the solution's line: Start goes back to its beginning."
+    : `Step ${game.step} of ${n}` + (game.step === n ? (game.state && game.state.status === "won" ? ": won!" : ": its end") : "");
+  document.querySelectorAll("#solution-moves li").forEach((li, k) => {
+    li.classList.toggle("done", game.step !== null && k < game.step);
+    li.classList.toggle("next", game.step !== null && k === game.step);
+  });
+}
+
+async function act(action) {
+  if (!game.source) return;
+  stopPlaying();
+  try {
+    const r = await api("play", { moves: game.moves.join(" "), ...action });
+    if (r.ok) {
+      game.moves = r.moves_played ? r.moves_played.split(" ") : [];
+      // a move that follows the solution keeps the stepper on it
+      const onLine = game.moves.length <= game.solution.length && game.moves.every((m, k) => m === game.solution[k]);
+      game.step = onLine && game.solution.length ? game.moves.length : null;
+      draw(r.state);
+      clearHint();
+      say(r.message || describe(r), r.state.status === "won" ? "won" : r.state.status === "locked" ? "locked" : "");
+    } else {
+      say(r.message, "rejected");
+    }
+    stepInfo();
+  } catch (e) {
+    say(e.message, "error");
+  }
+}
+
+function describe(r) {
+  if (!r.move) return "";
+  if (r.move === "d") return `Drew ${cardName(r.card)}.`;
+  if (r.move === "u") return `Undid: ${cardName(r.card)} went back.`;
+  return `${cardName(r.card)} from column ${r.move} onto the discard.`;
+}
+
+async function goToStep(k) {
+  const n = game.solution.length;
+  k = Math.max(0, Math.min(n, k));
+  try {
+    const r = await api("play", { moves: game.solution.slice(0, k).join(" ") });
+    game.moves = game.solution.slice(0, k);
+    game.step = k;
+    draw(r.state);
+    clearHint();
+    const mv = k > 0 ? game.solution[k - 1] : null;
+    say(r.message || (mv ? `Solution step ${k}: ` + (mv === "d" ? "draw" : `column ${mv}`) : "The start of the deal."),
+        r.state.status === "won" ? "won" : "");
+    stepInfo();
+  } catch (e) {
+    say(e.message, "error");
+  }
+}
+
+function stopPlaying() {
+  if (game.timer) {
+    clearInterval(game.timer);
+    game.timer = null;
+    $("step-play").textContent = "▶ Play";
+  }
+}
+
+function togglePlay() {
+  if (game.timer) { stopPlaying(); return; }
+  if (!game.solution.length) return;
+  if (game.step === null || game.step >= game.solution.length) goToStep(0);
+  $("step-play").textContent = "⏸ Pause";
+  game.timer = setInterval(() => {
+    if (game.step === null || game.step >= game.solution.length) { stopPlaying(); return; }
+    goToStep(game.step + 1);
+  }, 600);
+}
+
+function pct(x) { return (100 * x).toFixed(1) + "%"; }
+function interval(ci) { return ci ? ` <span class="ci">95% interval ${pct(ci[0])}–${pct(ci[1])}</span>` : ""; }
+
+function clearHint() {
+  $("hint").innerHTML = "";
+  document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+}
+
+function markHint(move) {
+  document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+  if (move === "d") { $("stock").classList.add("hinted"); return; }
+  const col = $("columns").children[Number(move) - 1];
+  if (col) col.lastElementChild.classList.add("hinted");
+}
+
+function moveWords(a) {
+  return a.move === "d" ? "draw" + (a.card ? ` (${cardName(a.card)})` : "")
+    : `${a.card ? cardName(a.card) : "the free card"} from column ${a.move}`;
+}
+
+function valueOf(a) {
+  for (const k of ["fair_value", "value", "chance"]) if (typeof a[k] === "number") return a[k];
+  return null;
+}
+
+async function hint() {
+  if (!game.source) return;
+  const fair = $("fair").checked;
+  $("hint").innerHTML = `<p class="wait">Thinking${fair ? " without peeking" : ""}…</p>`;
+  try {
+    const r = await api("hint", { moves: game.moves.join(" "), fair });
+    if (!r.best) { $("hint").innerHTML = `<p class="best">${r.message}</p>`; return; }
+    const best = r.best;
+    const rows = r.ranked.map((a) => {
+      const v = valueOf(a);
+      const why = fair ? (v === null ? "" : `${pct(v)}${interval(a.ci95)}`) : a.reason;
+      return `<li><span class="mv">${moveWords(a)}</span> <span class="why">${why}</span></li>`;
+    }).join("");
+    $("hint").innerHTML =
+      `<p class="best">${fair ? "Without peeking" : "Peeking at the stock"}, play <strong>${moveWords(best)}</strong>.</p>` +
+      `<ol class="ranked">${rows}</ol>` +
+      (fair && r.estimate ? `<p class="note">${r.estimate.split(";")[0]}.</p>` : "");
+    markHint(best.move);
+  } catch (e) {
+    $("hint").innerHTML = "";
+    say(e.message, "error");
+  }
+}
+
+async function odds() {
+  if (!game.source) return;
+  $("odds").innerHTML = `<p class="wait">Solving sampled stock orders and playing fair games… (a few seconds)</p>`;
+  try {
+    const r = await api("odds", {});
+    const c = r.clairvoyant, f = r.fair;
+    $("odds").innerHTML =
+      `<dl><dt>Clairvoyant<br><span class="note">stock seen</span></dt><dd><b>${pct(c.chance)}</b>${interval(c.ci95)}</dd>` +
+      (f ? `<dt>Fair<br><span class="note">stock unseen</span></dt><dd><b>${pct(f.chance)}</b>${interval(f.ci95)}</dd>` : "") +
+      `</dl><p class="note">Over ${c.samples} stock orders consistent with the opening` +
+      (f && f.games ? `; the fair player played ${f.games} of them` : "") + ".</p>";
+  } catch (e) {
+    $("odds").innerHTML = "";
+    say(e.message, "error");
+  }
+}
+
+async function deal(ev) {
+  if (ev) ev.preventDefault();
+  stopPlaying();
+  const text = $("deal-input").value.trim();
+  const source = /^\d+$/.test(text) ? { pysol: text } : { code: text };
+  if ($("rules").value) source.rules = $("rules").value;
+  const old = game.source;
+  game.source = source;
+  try {
+    const r = await api("play", {});
+    game.moves = [];
+    game.solution = [];
+    game.step = 0;
+    draw(r.state);
+    clearHint();
+    $("odds").innerHTML = "";
+    say(`${r.deal} (${r.rules}). Click a free card or the stock, or step through the solution.`);
+    history.replaceState(null, "", "#" + encodeURIComponent(text));
+    $("verdict").textContent = "Solving…";
+    const s = await api("solve", {});
+    game.solution = s.moves ? s.moves.split(" ") : [];
+    $("verdict").innerHTML = s.outcome === "won"
+      ? `<strong class="yes">Winnable</strong> in ${game.solution.length} moves (searched ${s.nodes.toLocaleString()} states).`
+      : s.outcome === "lost"
+        ? `<strong class="no">Not winnable</strong>: at best ${s.best_cards_left} card${s.best_cards_left === 1 ? "" : "s"} left (app score ${s.best_app_score}).`
+        : `Unknown: the search stopped.`;
+    $("solution-moves").innerHTML = game.solution.map((m) => `<li>${m === "d" ? "d" : m}</li>`).join("");
+    stepInfo();
+  } catch (e) {
+    game.source = old;
+    say(e.message, "error");
+  }
+}
+
+function onKey(ev) {
+  if (ev.target.matches("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const k = ev.key;
+  const keys = {
+    d: () => act({ action: "d" }), " ": () => act({ action: "d" }), u: () => act({ action: "u" }),
+    h: hint, o: odds, p: togglePlay,
+    ArrowRight: () => game.solution.length && goToStep((game.step ?? -1) + 1),
+    ArrowLeft: () => game.solution.length && goToStep((game.step ?? 1) - 1),
+    Home: () => goToStep(0), End: () => goToStep(game.solution.length),
+    "/": () => $("deal-input").focus(),
+  };
+  if (/^[1-7]$/.test(k)) { ev.preventDefault(); act({ action: k }); return; }
+  const f = keys[k.length === 1 ? k.toLowerCase() : k];
+  if (f) { ev.preventDefault(); f(); }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("deal-form").addEventListener("submit", deal);
+  $("stock").addEventListener("click", () => act({ action: "d" }));
+  $("undo").addEventListener("click", () => act({ action: "u" }));
+  $("hint-button").addEventListener("click", hint);
+  $("odds-button").addEventListener("click", odds);
+  $("step-first").addEventListener("click", () => goToStep(0));
+  $("step-back").addEventListener("click", () => goToStep((game.step ?? 1) - 1));
+  $("step-forward").addEventListener("click", () => goToStep((game.step ?? -1) + 1));
+  $("step-last").addEventListener("click", () => goToStep(game.solution.length));
+  $("step-play").addEventListener("click", togglePlay);
+  document.addEventListener("keydown", onKey);
+  const fromHash = decodeURIComponent(location.hash.slice(1));
+  if (fromHash) $("deal-input").value = fromHash;
+  deal();
+});

@@ -1,0 +1,226 @@
+"""One kind of batch run, declared once: what ``stats``, ``fair-stats`` and ``grid simulate``
+have in common.
+
+A run kind (:class:`RunKind`) says
+
+* its parameters, as a frozen dataclass whose constructor checks them (bad values are
+  :class:`~golfsolve.errors.InputError`, the same bounds whether they come from the
+  command line or from a manifest);
+* how they go into a run folder's manifest and come back (:meth:`RunKind.key`,
+  :meth:`RunKind.from_manifest`), with the manifest's ``params`` checked by a pydantic
+  model (:attr:`RunKind.params_model`) before anything uses them;
+* how ``--resume`` and ``--extend`` merge what a command gives with what the run holds
+  (:meth:`RunKind.resolve`: what is not given comes from the run; ``--extend`` adds
+  groups);
+* its chunk schema (:meth:`RunKind.schema`): every chunk's columns, Arrow types and row
+  keys are checked against it before anything reads the chunk, and ``--resume`` redoes a
+  chunk that fails;
+* how its chunks are computed (:meth:`RunKind.source`).
+
+:meth:`RunKind.run` and :meth:`RunKind.load` do the rest the same way for every kind, in a
+locked run folder (:mod:`golfsolve.stats.runfolder`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
+
+import pandas as pd
+from pydantic import BaseModel, ValidationError
+
+from ..errors import InputError
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
+                        open_run, read_manifest, run_folder_chunks)
+from .runfolder import default_chunk_size as _default_chunk_size
+
+P = TypeVar("P")
+
+
+def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tuple[str, ...]:
+    """Rule set names from ``"easy,classic,strict"`` (or a list), checked and canonical.
+
+    Aliases map to the preset's own name (``wrap`` is ``easy``), and two names for one rule
+    set (``strict`` and ``strict+stuck``, ``classic`` and ``wrap+nowrap``) are refused naming
+    both, so that no rule set is counted twice. Raises :class:`InputError` on an empty list,
+    an unknown name or a repeat.
+    """
+    from ..solitaire.rules import get_rules
+
+    names = spec.split(",") if isinstance(spec, str) else list(spec)
+    names = [n.strip() for n in names if n.strip()]
+    if not names:
+        raise InputError(f"{option} needs at least one rule set, e.g. easy,classic,strict")
+    out: list[str] = []
+    seen: dict[tuple, str] = {}
+    for n in names:
+        rules = get_rules(n)
+        if rules.meaning in seen:
+            first = seen[rules.meaning]
+            raise InputError(f"rule set {rules.name!r} is listed twice in {option}" if first == rules.name else
+                             f"{first!r} and {rules.name!r} in {option} are the same rule set under two names; "
+                             "give one of them")
+        seen[rules.meaning] = rules.name
+        out.append(rules.name)
+    return tuple(out)
+
+
+class RunKind(Generic[P]):
+    """The protocol every batch run implements (see the module's docstring).
+
+    Subclasses set the class attributes and implement :meth:`key`, :meth:`from_manifest`,
+    :meth:`schema`, :meth:`complete` and :meth:`source`.
+    """
+
+    #: the manifest's ``format``
+    format: ClassVar[str]
+    #: the command that makes the run
+    command: ClassVar[str]
+    #: what one item is (``deal``, ``match``)
+    item: ClassVar[str] = "deal"
+    #: the parameters' dataclass
+    params_type: ClassVar[type]
+    #: the pydantic model of the manifest's ``params``
+    params_model: ClassVar[type[BaseModel]]
+    #: the field of :attr:`params_type` holding the groups (rule sets), or None
+    group_field: ClassVar[Optional[str]] = "rules"
+    #: the largest default chunk
+    max_default_chunk: ClassVar[int]
+    #: items are numbered below this (the same bound as on the command line)
+    max_items: ClassVar[int]
+
+    # -- what each kind says ------------------------------------------------------
+    def key(self, p: P) -> RunKey:
+        """The run folder's key of the run ``p``: what a resumed run must agree on."""
+        raise NotImplementedError
+
+    def from_manifest(self, m: dict) -> P:
+        """The parameters a checked manifest records (all its items and groups)."""
+        raise NotImplementedError
+
+    def schema(self, p: P) -> ChunkSchema:
+        """What every chunk of the run ``p`` holds."""
+        raise NotImplementedError
+
+    def complete(self, values: dict, jobs: int) -> P:
+        """The parameters from ``values`` (one per field; None: neither given nor in the run),
+        defaults filled in for ``jobs`` workers."""
+        raise NotImplementedError
+
+    def source(self, todo: Sequence[Chunk], p: P, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        """``(chunk, table)`` for each chunk of ``todo`` as it finishes, in ``jobs`` processes."""
+        raise NotImplementedError
+
+    def manifest_extra(self, p: P) -> dict:
+        """What else goes into the manifest (descriptions a reader wants), rewritten on --extend."""
+        return {}
+
+    # -- the same for every kind ---------------------------------------------------
+    def default_chunk_size(self, count: int, jobs: int) -> int:
+        """About ten chunks per worker for small runs, at most :attr:`max_default_chunk` items."""
+        return _default_chunk_size(count, jobs, self.max_default_chunk)
+
+    def check_manifest(self, m: dict, out: str | Path) -> P:
+        """The parameters of the manifest ``m`` of the run in ``out``, every field checked:
+        :class:`InputError` naming the file and the field otherwise."""
+        path = manifest_path(out) or Path(out)
+        try:
+            self.params_model.model_validate(m["params"])
+        except ValidationError as e:
+            err = e.errors()[0]
+            where = ".".join(str(x) for x in ("params", *err["loc"]))
+            raise InputError(f"{path}: field {where}: {err['msg'].removeprefix('Value error, ')}; repair or "
+                             "remove the file (a run folder's manifest is written by golfsolve)") from None
+        if m["start"] + m["count"] > self.max_items:
+            raise InputError(f"{path}: field count: {self.item}s {m['start']}..{m['start'] + m['count'] - 1} run "
+                             f"past the last {self.item}, {self.max_items - 1}; repair or remove the file")
+        if self.group_field is not None:
+            try:
+                parse_rules_list(m["rules"], "its rules")
+            except InputError as e:
+                raise InputError(f"{path}: field rules: {e}") from None
+        elif m["rules"]:
+            raise InputError(f"{path}: field rules: a '{self.command}' run has no rule sets")
+        try:
+            return self.from_manifest(m)
+        except InputError as e:
+            raise InputError(f"{path}: {e} (a value in the manifest)") from None
+
+    def read_manifest(self, out: str | Path) -> dict:
+        """The checked manifest of the run of this kind in ``out``."""
+        m = read_manifest(out, self.format)
+        self.check_manifest(m, out)
+        return m
+
+    def read(self, out: str | Path) -> P:
+        """The parameters of the run of this kind in ``out``."""
+        return self.check_manifest(read_manifest(out, self.format), out)
+
+    def resolve(self, out: str | Path, given: dict, *, resume: bool = False, extend: bool = False,
+                jobs: int = 1) -> P:
+        """The run a command asks for: ``given`` maps fields to values (None: not given).
+
+        With ``resume`` or ``extend`` on a run in ``out``, what is not given comes from the
+        run; ``extend`` adds the groups given to the run's. Whatever is given must still
+        agree with the run; :meth:`run` checks that.
+        """
+        if resume and extend:
+            raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
+        out = check_out_dir(out, create=False)
+        values = {f.name: given.get(f.name) for f in dataclasses.fields(self.params_type)}
+        if (resume or extend) and manifest_path(out) is not None:
+            old = self.read(out)
+            for name, v in values.items():
+                was = getattr(old, name)
+                if v is None:
+                    values[name] = was
+                elif extend and name == self.group_field:
+                    # the run's groups first, then the new ones; a new name for an old rule set is refused
+                    values[name] = parse_rules_list(list(was) + [g for g in v if g not in was])
+        return self.complete(values, jobs)
+
+    def open(self, out: str | Path, p: P, *, resume: bool = False, extend: bool = False,
+             command: str = "") -> RunFolder:
+        """Create or reopen (and lock) the run folder ``out`` for the run ``p``."""
+        folder = open_run(out, self.key(p), resume=resume, extend=extend, command=command,
+                          extra=self.manifest_extra(p))
+        try:
+            self.check_manifest(folder.manifest, out)
+            if extend:
+                folder.manifest.update(self.manifest_extra(self.from_manifest(folder.manifest)))
+                folder.save_manifest()
+        except BaseException:
+            folder.close()
+            raise
+        return folder
+
+    def run(self, out: str | Path, p: P, *, resume: bool = False, extend: bool = False, jobs: int = 1,
+            command: str = "", progress: Optional[bool] = None, info: Optional[dict] = None,
+            source: Optional[Callable[[Sequence[Chunk], P], Iterator[tuple[Chunk, pd.DataFrame]]]] = None,
+            on_chunk: Optional[Callable[[Chunk], None]] = None) -> tuple[dict, RunFolder]:
+        """Compute every chunk of ``p`` that is missing or damaged in ``out``, writing each as it ends.
+
+        ``resume`` continues the run in ``out``, ``extend`` grows it to ``p``. ``source``
+        replaces :meth:`source` (another engine). Returns the invocation's manifest entry
+        (``repaired``: the chunks found damaged and redone, with why) and the folder (closed).
+        A KeyboardInterrupt stops the work; every chunk written before it stays.
+        """
+        with self.open(out, p, resume=resume, extend=extend, command=command) as folder:
+            full = self.from_manifest(folder.manifest)
+            todo = folder.todo(self.schema(full))
+            src = source(todo, full) if source is not None else self.source(todo, full, jobs)
+            inv = run_folder_chunks(folder, todo, src, command=command, progress=progress, unit=self.item,
+                                    info=info, on_chunk=on_chunk)
+        inv["repaired"] = [f"{name}: {why}" for name, why in folder.repairs]
+        return inv, folder
+
+    def load(self, out: str | Path, allow_incomplete: bool = True) -> tuple[dict, P, list[pd.DataFrame]]:
+        """The manifest, the parameters and every finished chunk (checked) of the run in ``out``."""
+        m = read_manifest(out, self.format)
+        p = self.check_manifest(m, out)
+        m, frames = load_chunks(out, self.format, self.schema(p), allow_incomplete)
+        return m, p, frames
+
+
+__all__ = ["RunKind", "parse_rules_list"]

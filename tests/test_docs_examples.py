@@ -1,0 +1,209 @@
+"""Every console example in README.md and docs/*.md is run and must print what it shows.
+
+A ```console block holds ``$ golfsolve ...`` lines, each followed by that command's output
+(stdout, then stderr, as a terminal shows them when nothing is printed on both). A command
+may go on over lines ending in ``\\``; ``# ...`` after it is a comment. In the output,
+timings ("in 7.2 ms", "0.4 s") are normalised, trailing spaces are ignored, and a line
+holding only ``...`` stands for any number of lines. ```sh blocks are shown, not run.
+The one-time notice that numba is compiling kernels (on stderr, cold cache only) is not
+part of an example's output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import os
+import re
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+_TIMING = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|s)\b")
+
+
+@dataclass
+class Example:
+    """One ``$ golfsolve ...`` line of a console block and the output shown under it."""
+
+    path: Path
+    line: int  # 1-based line of the command in the file
+    argv: list[str]
+    expected: list[str]
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path}:{self.line}"
+
+
+class DocExampleError(ValueError):
+    """A console block that is not made of ``$ golfsolve ...`` commands and their output."""
+
+
+def examples(path: Path) -> list[Example]:
+    """The console examples of a Markdown file, in order."""
+    out: list[Example] = []
+    in_console = False
+    current: Example | None = None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        text = lines[i]
+        fence = text.strip()
+        if fence.startswith("```"):
+            if not in_console and fence == "```console":
+                in_console = True
+            elif in_console:
+                in_console, current = False, None
+            i += 1
+            continue
+        if in_console:
+            if text.startswith("$ "):
+                start = i
+                command = text[2:]
+                while command.endswith("\\") and i + 1 < len(lines):
+                    i += 1
+                    command = command[:-1] + " " + lines[i].strip()
+                argv = shlex.split(command, comments=True)
+                if not argv or argv[0] != "golfsolve":
+                    raise DocExampleError(f"{path}:{start + 1}: a console example runs golfsolve only: {text!r}")
+                current = Example(path, start + 1, argv[1:], [])
+                out.append(current)
+            elif current is None:
+                raise DocExampleError(f"{path}:{i + 1}: output before any '$ golfsolve' line")
+            else:
+                current.expected.append(text)
+        i += 1
+    return out
+
+
+def run(argv: list[str]) -> list[str]:
+    """What ``golfsolve ARGV`` prints (stdout, then stderr), run through main() from the repository root."""
+    from golfsolve.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with _inside(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(argv))
+        except SystemExit:
+            pass
+    notes = [ln for ln in err.getvalue().splitlines() if not ln.startswith("golfsolve: compiling")]
+    return out.getvalue().splitlines() + notes
+
+
+@contextlib.contextmanager
+def _inside(folder: Path):
+    """In ``folder`` with an empty stdin (contextlib.chdir is Python 3.11+)."""
+    old_dir, old_stdin = os.getcwd(), sys.stdin
+    os.chdir(folder)
+    sys.stdin = io.StringIO("")
+    try:
+        yield
+    finally:
+        os.chdir(old_dir)
+        sys.stdin = old_stdin
+
+
+def _norm(line: str) -> str:
+    return _TIMING.sub("<time>", line.rstrip())
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether ``actual`` is ``expected``, where a line holding only ``...`` stands for any lines."""
+    want = [None if ln.strip() == "..." else _norm(ln) for ln in expected]
+    got = [_norm(ln) for ln in actual]
+
+    @lru_cache(maxsize=None)
+    def fit(i: int, j: int) -> bool:
+        if i == len(want):
+            return j == len(got)
+        if want[i] is None:
+            return any(fit(i + 1, k) for k in range(j, len(got) + 1))
+        return j < len(got) and want[i] == got[j] and fit(i + 1, j + 1)
+
+    return fit(0, 0)
+
+
+def check(example: Example) -> str | None:
+    """None when the example prints what it shows, else a diff that says where it differs."""
+    actual = run(example.argv)
+    if matches(example.expected, actual):
+        return None
+    diff = difflib.unified_diff(example.expected, actual, "shown", "printed", lineterm="")
+    return f"{example.where}: $ golfsolve {shlex.join(example.argv)}\n" + "\n".join(diff)
+
+
+ALL = [ex for path in DOC_FILES for ex in examples(path)]
+
+
+@pytest.mark.parametrize("example", ALL, ids=[ex.where for ex in ALL])
+def test_example_prints_what_the_docs_show(example):
+    problem = check(example)
+    assert problem is None, problem
+
+
+def test_the_docs_have_examples():
+    assert len([ex for ex in ALL if ex.path.name == "README.md"]) >= 5
+
+
+def test_an_edited_output_line_fails(tmp_path):
+    readme = tmp_path / "README.md"
+    shutil.copy(ROOT / "README.md", readme)
+    first = next(ex for ex in examples(readme) if any(ln.strip() not in ("", "...") for ln in ex.expected))
+    assert check(first) is None
+    lines = readme.read_text(encoding="utf-8").splitlines(keepends=True)
+    k = next(k for k, ln in enumerate(first.expected) if ln.strip() not in ("", "..."))
+    at = first.line + k  # the output starts on the line after the command (0-based: first.line)
+    assert lines[at].rstrip("\n") == first.expected[k]
+    lines[at] = lines[at].rstrip("\n") + " (edited)\n"
+    readme.write_text("".join(lines), encoding="utf-8")
+    edited = next(ex for ex in examples(readme) if ex.line == first.line)
+    problem = check(edited)
+    assert problem is not None and f"README.md:{first.line}" in problem
+
+
+def test_dots_stand_for_any_lines_and_timings_are_normalised():
+    assert matches(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert matches(["a", "...", "d"], ["a", "d"])
+    assert not matches(["a", "...", "d"], ["a", "b", "c"])
+    assert matches(["searched 44 states in 7.2 ms"], ["searched 44 states in 11.9 ms  "])
+    assert not matches(["searched 44 states in 7.2 ms"], ["searched 45 states in 7.2 ms"])
+
+
+def test_a_console_block_runs_only_golfsolve(tmp_path):
+    doc = tmp_path / "x.md"
+    doc.write_text("```console\n$ rm -rf stuff\n```\n", encoding="utf-8")
+    with pytest.raises(DocExampleError):
+        examples(doc)
+    doc.write_text("```sh\n$ rm -rf stuff\n```\n```console\n$ golfsolve deal \\\n   GO1-E-AAAAAAB  # a comment\nout\n```\n",
+                   encoding="utf-8")
+    (ex,) = examples(doc)
+    assert ex.argv == ["deal", "GO1-E-AAAAAAB"] and ex.expected == ["out"] and ex.line == 5
+
+
+def test_readme_is_short_and_starts_with_the_two_setup_lines():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250
+    assert lines[0].startswith("pip install -e . && golfsolve stats ")
+    assert lines[1] == "pip install -e '.[test]' && python -m pytest -q"
+
+
+_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=[p.name for p in DOC_FILES])
+def test_docs_link_only_to_files_a_clone_has(path):
+    text = path.read_text(encoding="utf-8")
+    missing = [t for t in _LINK.findall(text)
+               if "://" not in t and not (path.parent / t).exists()]
+    assert missing == []
+    assert "shared/reference" not in text  # beside this repository on one machine only

@@ -1,0 +1,283 @@
+"""Run folders touched by something else, and inputs a hostile user types: every repro of
+issue 18 as the real command in a subprocess (exit 0 or 2, one line, never an internal error)."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX pipes, FIFOs and locks")
+
+TIMING = ["seconds", "cpu_seconds"]
+CODE = "GO1-E-AAAAAAB"
+
+
+def golfsolve(*args: str, input: bytes | None = None, env: dict | None = None, timeout: float = 120,
+              stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """``golfsolve ARGS`` as a user runs it: a new process, bytes in, text out."""
+    r = subprocess.run([sys.executable, "-m", "golfsolve", *args], input=input, stdout=stdout,
+                       stderr=subprocess.PIPE, timeout=timeout, env={**os.environ, **(env or {})})
+    r.stderr = r.stderr.decode("utf-8", "replace")
+    if isinstance(r.stdout, bytes):
+        r.stdout = r.stdout.decode("utf-8", "replace")
+    return r
+
+
+def refused(r: subprocess.CompletedProcess, *words: str) -> bool:
+    """Exit 2 with one line on stderr holding every word, and no internal error."""
+    return (r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "internal error" not in r.stderr
+            and "Traceback" not in r.stderr and all(w in r.stderr for w in words))
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> Path:
+    """A finished stats run: deals 0..5 under easy and classic, chunks of 2 deals."""
+    out = tmp_path_factory.mktemp("hostile") / "run"
+    r = golfsolve("stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--jobs", "1",
+                  "--out", str(out), "-q")
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def table(out: Path) -> pd.DataFrame:
+    return (pd.read_parquet(out).drop(columns=TIMING).sort_values(["deal", "rules"], kind="stable")
+            .reset_index(drop=True))
+
+
+@pytest.fixture
+def run(finished, tmp_path) -> Path:
+    """A private copy of the finished run."""
+    return Path(shutil.copytree(finished, tmp_path / "run"))
+
+
+def _edit(run: Path, change) -> None:
+    p = run / "_manifest.json"
+    m = json.loads(p.read_text())
+    change(m)
+    p.write_text(json.dumps(m))
+
+
+# -- manifests that are JSON but wrong -------------------------------------------------
+@pytest.mark.parametrize("change,field", [
+    (lambda m: m.update(start="x"), "start"),
+    (lambda m: m.pop("rules"), "rules"),
+    (lambda m: m.update(blocks="all"), "blocks"),
+    (lambda m: m.update(chunk_size=0), "chunk_size"),
+    (lambda m: m.update(count=10**15), "count"),
+    (lambda m: m.update(params={"fields": "most"}), "params.fields"),
+    (lambda m: m.update(rules=["easy", "classic", "wrap"]), "rules"),
+    (lambda m: m.update(rules=["easy"]), "blocks"),
+    (lambda m: m.update(invocations=[{"command": 7}]), "invocations"),
+])
+def test_a_wrong_manifest_is_refused_naming_the_file_and_the_field(run, change, field):
+    _edit(run, change)
+    for args in (["report", str(run), "--out", str(run.parent / "rep")], ["stats", "--out", str(run), "--resume"]):
+        r = golfsolve(*args)
+        # was: "internal error" (exit 1); a count of 10**15 made report grow past 7 GB
+        assert refused(r, "_manifest.json", field), (args, r.stderr)
+    assert not (run.parent / "rep").exists()
+
+
+def test_a_fair_run_with_an_unknown_player_is_refused(run, tmp_path):
+    fair = Path(shutil.copytree(run, tmp_path / "fair"))
+    _edit(fair, lambda m: m.update(format="golfsolve-fair-stats/1", params={"seed": 0, "player": {"samples": "8"}}))
+    r = golfsolve("report", str(run), "--fair", str(fair), "--out", str(tmp_path / "rep"))
+    assert refused(r, "_manifest.json", "params.player"), r.stderr
+
+
+# -- chunks with the right rows and the wrong columns ---------------------------------
+def _rewrite(chunk: Path, change) -> None:
+    t = pq.read_table(chunk)
+    pq.write_table(change(t), chunk)
+
+
+@pytest.mark.parametrize("change,what", [
+    (lambda t: t.drop(["winnable"]), "lacks the column 'winnable'"),
+    (lambda t: t.set_column(t.schema.get_field_index("winnable"), "winnable",
+                            pa.array([str(v) for v in t.column("winnable").to_pylist()])), "'winnable' as"),
+    (lambda t: t.set_column(t.schema.get_field_index("deal"), "deal",
+                            pa.array([str(v) for v in t.column("deal").to_pylist()])), "'deal' as"),
+])
+def test_a_chunk_short_of_a_column_or_of_the_wrong_type_is_redone_on_resume(run, finished, change, what):
+    chunk = sorted(run.glob("chunk-*.parquet"))[1]
+    _rewrite(chunk, change)
+    r = golfsolve("report", str(run), "--out", str(run.parent / "rep"))
+    assert refused(r, chunk.name, what, "--resume"), r.stderr
+    # was: "nothing to do" and wrong win rates (a missing column), or an internal error (strings)
+    r = golfsolve("stats", "--out", str(run), "--resume")
+    assert r.returncode == 0 and f"solved again: {chunk.name}" in r.stderr and what in r.stderr, r.stderr
+    pd.testing.assert_frame_equal(table(run), table(finished))
+
+
+# -- runs inside runs ------------------------------------------------------------------
+def test_a_run_inside_another_run_is_refused(run, tmp_path):
+    r = golfsolve("stats", "--count", "2", "--rules", "strict", "--out", str(run / "inner"), "--jobs", "1")
+    # was: created, and pd.read_parquet(run) then read 129 rows instead of 120
+    assert refused(r, "inside the run folder"), r.stderr
+    assert not (run / "inner").exists() or not any((run / "inner").iterdir())
+    # one made by other means (copied in) stops the outer run being read, and the inner one too
+    other = Path(shutil.copytree(run, tmp_path / "other"))
+    shutil.copytree(other, run / "copied")
+    r = golfsolve("report", str(run), "--out", str(tmp_path / "rep"))
+    assert refused(r, "copied", "move it out"), r.stderr
+    r = golfsolve("stats", "--out", str(run / "copied"), "--resume")
+    assert refused(r, "inside the run folder"), r.stderr
+
+
+def test_a_report_cannot_go_into_another_runs_report_folder(run, tmp_path):
+    other = Path(shutil.copytree(run, tmp_path / "other"))
+    r = golfsolve("report", str(run), "--out", str(other / "_report"))
+    assert refused(r, "inside the run folder", "not the run reported on"), r.stderr
+    assert not (other / "_report").exists()
+    r = golfsolve("report", str(run), "--out", str(run / "plots"))
+    assert refused(r, "_report"), r.stderr
+    assert golfsolve("report", str(run), "--json").returncode == 0  # its own _report: the default
+
+
+# -- one rule set under two names ------------------------------------------------------
+@pytest.mark.parametrize("rules,names", [
+    ("classic,wrap+nowrap", ("'classic'", "'wrap+nowrap'")),
+    ("strict,strict+stuck", ("'strict'", "'strict+stuck'")),
+    ("easy,wrap", ("'easy'",)),
+])
+def test_two_names_for_one_rule_set_are_refused(tmp_path, rules, names):
+    r = golfsolve("stats", "--count", "2", "--rules", rules, "--out", str(tmp_path / "s"))
+    assert refused(r, *names), r.stderr
+    assert not (tmp_path / "s").exists() or not any((tmp_path / "s").iterdir())
+
+
+def test_extend_with_a_new_name_for_a_rule_set_of_the_run_is_refused(run):
+    r = golfsolve("stats", "--out", str(run), "--extend", "--rules", "queen-on-king+nowrap,strict")
+    assert r.returncode == 2 and "same rule set" in r.stderr, r.stderr
+
+
+# -- options ---------------------------------------------------------------------------
+@pytest.mark.parametrize("args,words", [
+    (["solve", "--codes-from", "bad.txt", "--codes-from", "good.txt"], ["--codes-from", "more than once"]),
+    (["deal", "--layout", "A", "--layout", "B"], ["--layout", "more than once"]),
+    (["stats", "--count", "2", "--count", "3", "--out", "x"], ["--count", "more than once"]),
+    (["deal", "--pysol", "٣"], ["--pysol", "digits"]),
+    (["deal", "--pysol", "1_0"], ["--pysol", "digits"]),
+    (["stats", "--count", "１２", "--out", "x"], ["--count", "digits"]),
+])
+def test_repeated_options_and_numbers_not_in_ascii_digits_are_refused(tmp_path, args, words):
+    for name in ("good.txt", "bad.txt"):
+        (tmp_path / name).write_text(CODE + "\n")
+    r = subprocess.run([sys.executable, "-m", "golfsolve", *args], capture_output=True, text=True, cwd=tmp_path,
+                       timeout=60)
+    assert refused(r, *words), r.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_fifo_as_a_layout_file_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for args in (["deal", "--layout", str(fifo)], ["solve", "--layout", str(fifo)],
+                 ["solve", "--codes-from", str(fifo)], ["rate", "--layout", str(fifo)]):
+        r = golfsolve(*args, timeout=60)  # a hang fails with TimeoutExpired
+        assert refused(r, "FIFO"), (args, r.stderr)
+
+
+# -- streams ---------------------------------------------------------------------------
+@pytest.mark.parametrize("locale", ["C.UTF-8", "C"])
+@pytest.mark.parametrize("command", [["play", CODE], ["grid", "play", "--seed", "1"]])
+def test_stdin_that_is_not_utf8_is_refused_whatever_the_locale(command, locale):
+    r = golfsolve(*command, input=b"\x80\x81\n", env={"LC_ALL": locale, "LANG": locale})
+    # was: exit 0 ("bad move") under the C locale
+    assert refused(r, "not UTF-8"), r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", CODE], ["solve", CODE], ["replay", CODE, "d"], ["rate", CODE, "--games", "1"],
+    ["play", CODE], ["grid", "simulate", "--matches", "2", "--holes", "1"], ["stats", "--count", "2", "--rules",
+                                                                              "easy", "--jobs", "1", "--out", "NEW"],
+    ["report", "RUN", "--out", "REP"],
+])
+def test_a_closed_pipe_on_stdout_exits_0_quietly_from_every_command(args, run, tmp_path):
+    args = [str(tmp_path / "new") if a == "NEW" else str(run) if a == "RUN" else str(tmp_path / "rep") if a == "REP"
+            else a for a in args]
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone, as after '| head -1'
+    try:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", *args], stdout=write, stderr=subprocess.PIPE,
+                           input=b"d\nq\n", timeout=120)
+    finally:
+        os.close(write)
+    # was: exit 0 from deal and report, 1 (silently) from the others
+    assert r.returncode == 0 and r.stderr == b"", (args, r.returncode, r.stderr)
+
+
+# -- one writer at a time --------------------------------------------------------------
+def test_a_second_command_on_a_folder_being_written_is_refused_and_no_record_is_lost(run, finished):
+    (run / "chunk-0000000002.parquet").unlink()
+    before = len(json.loads((run / "_manifest.json").read_text())["invocations"])
+    fd = os.open(run / ".golfsolve.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running 'stats --resume' holds it
+        os.pwrite(fd, b"4242", 0)
+        r = golfsolve("stats", "--out", str(run), "--resume")
+        assert refused(r, "being written by another golfsolve command", "4242"), r.stderr
+        assert not (run / "chunk-0000000002.parquet").exists()  # nothing solved
+    finally:
+        os.close(fd)
+    # two at once: one solves, the other waits for nothing and is refused; both records kept
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(golfsolve("stats", "--out", str(run), "--resume")))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    codes = sorted(r.returncode for r in results)
+    assert codes in ([0, 0], [0, 2]), [r.stderr for r in results]
+    m = json.loads((run / "_manifest.json").read_text())
+    assert len(m["invocations"]) == before + codes.count(0)
+    assert sum(inv["chunks_solved"] for inv in m["invocations"][before:]) == 1  # never solved twice
+    pd.testing.assert_frame_equal(table(run), table(finished))
+
+
+def test_a_full_disk_leaves_no_temporary_file_and_resume_completes_the_table(finished, tmp_path, run_cli,
+                                                                             monkeypatch):
+    import errno
+
+    out = tmp_path / "run"
+    real = pd.DataFrame.to_parquet
+    calls = {"n": 0}
+
+    def to_parquet(self, f, *a, **k):
+        calls["n"] += 1
+        if calls["n"] == 2:  # the disk fills up half-way through the second chunk
+            f.write(b"PAR1 half a chunk")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, f, *a, **k)
+
+    real_write = Path.write_text
+
+    def write_text(self, data, *a, **k):
+        if calls["n"] >= 2 and self.name.endswith(".tmp"):
+            real_write(self, data[:10], *a, **k)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(self, data, *a, **k)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", to_parquet)
+    monkeypatch.setattr(Path, "write_text", write_text)
+    r = run_cli(["stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--jobs", "1",
+                 "--out", str(out), "-q"])
+    assert r.exit_code == 1 and "No space left on device" in r.stderr, r.stderr
+    monkeypatch.undo()
+    assert [p.name for p in out.iterdir() if p.name.endswith(".tmp")] == []
+    assert len(list(out.glob("chunk-*.parquet"))) == 1
+    r = golfsolve("stats", "--out", str(out), "--resume", "-q")
+    assert r.returncode == 0, r.stderr
+    pd.testing.assert_frame_equal(table(out), table(finished))

@@ -1,0 +1,151 @@
+"""The web page in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+It loads the page from a running ``golfsolve serve``, enters a deal code, steps the
+solution to the win, plays moves by clicking cards (and is told the app's messages),
+asks for a fair hint and checks that the page shows what the server answers. Without
+chromium or Playwright on a developer's machine the test skips and says why; under
+``CI=true`` it must run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _need(what: str, ok: bool) -> None:
+    if ok:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing, and under CI=true the browser test must run (.ci/run installs it)")
+    pytest.skip(f"{what} is missing (apt-get install -y chromium; pip install -e '.[test]')")
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    _need("chromium (/usr/bin/chromium)", CHROMIUM is not None)
+    try:
+        import playwright.sync_api  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        _need(f"the Python package {e.name}", False)
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from load_serve import running_server
+
+    with running_server(workers=2) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page(page_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.goto(page_url + "/")
+        yield pg
+        browser.close()
+        assert errors == []  # no script error and no failed load, all along
+
+
+def _text(pg, sel: str) -> str:
+    return pg.locator(sel).inner_text()
+
+
+def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
+    import httpx
+    from playwright.sync_api import expect
+
+    pg = page
+    code = "GO1-E-AAAAAAB"
+    solution = httpx.get(page_url + "/api/solve", params={"code": code}).json()["moves"].split()
+
+    # enter the code as a person would
+    pg.fill("#deal-input", "")
+    pg.type("#deal-input", code.lower())
+    pg.press("#deal-input", "Enter")
+    pg.wait_for_selector("#verdict strong")
+    assert _text(pg, "#verdict").startswith(f"Winnable in {len(solution)} moves")
+    assert pg.locator("#columns .column").count() == 7 and pg.locator("#columns .card").count() == 35
+    assert pg.locator("#discard").get_attribute("data-card") == "KS" and _text(pg, "#stock-count") == "16"
+
+    # step the solution forward to the win, one click per move
+    for k in range(1, len(solution) + 1):
+        pg.click("#step-forward")
+        expect(pg.locator("#step-info")).to_have_text(re.compile(f"^Step {k} of"))
+    assert _text(pg, "#message") == "You won! Score 350"
+    assert pg.locator("body").get_attribute("data-status") == "won"
+    assert _text(pg, "#left") == "0" and _text(pg, "#score") == "350" and pg.locator("#columns .card.face").count() == 0
+    pg.click("#step-back")  # and back one
+    expect(pg.locator("#step-info")).to_have_text(re.compile(f"^Step {len(solution) - 1} of"))
+    assert pg.locator("body").get_attribute("data-status") == "playing" and _text(pg, "#left") == "1"
+
+    # play: back to the start, then click cards
+    pg.keyboard.press("Home")
+    expect(pg.locator("#step-info")).to_have_text(re.compile("^Step 0 of"))
+    pg.click("#columns .column:nth-child(1) .card >> nth=0", position={"x": 30, "y": 12})  # 7D, covered: its visible edge
+    expect(pg.locator("#message")).to_have_text("This card is blocked")
+    pg.click("#columns .column:nth-child(2) .card.free")  # 4S on KS
+    expect(pg.locator("#message")).to_have_text("Must be one rank higher or lower")
+    assert _text(pg, "#moves") == "0"
+    pg.click("#columns .column:nth-child(1) .card.free")  # QC on KS: a remove
+    expect(pg.locator("#score")).to_have_text("10")
+    assert pg.locator("#discard").get_attribute("data-card") == "QC" and _text(pg, "#moves") == "1"
+    assert pg.locator("#columns .card").count() == 34
+    pg.keyboard.press("d")  # the keyboard draws
+    expect(pg.locator("#stock-count")).to_have_text("15")
+    pg.keyboard.press("u")  # and undoes: the card goes back, the move counter does not go down
+    expect(pg.locator("#stock-count")).to_have_text("16")
+    assert _text(pg, "#moves") == "2" and pg.locator("#discard").get_attribute("data-card") == "QC"
+
+    # a fair hint: the choice is labelled, and the page shows the server's answer
+    assert "Don't peek at the stock" in _text(pg, ".nopeek")
+    if not pg.is_checked("#fair"):
+        pg.check("#fair")
+    pg.click("#hint-button")
+    pg.wait_for_selector("#hint .best")
+    want = httpx.post(page_url + "/api/hint", json={"code": code, "moves": "1", "fair": True}).json()
+    best = want["best"]
+    shown = _text(pg, "#hint .best")
+    assert shown.startswith("Without peeking, play")
+    assert (f"from column {best['move']}" in shown) if best["move"] != "d" else ("draw" in shown)
+    assert pg.locator("#hint .ranked li").count() == len(want["ranked"])
+    assert pg.locator(".hinted").count() == 1
+
+
+def test_screenshot_for_the_docs(page):
+    """``GOLFSOLVE_SCREENSHOT=docs/serve.png python -m pytest tests/test_serve_browser.py`` retakes
+    the README's picture: a deal five steps into its solution, a fair hint and the odds."""
+    from playwright.sync_api import expect
+
+    out = os.environ.get("GOLFSOLVE_SCREENSHOT")
+    if not out:
+        pytest.skip("set GOLFSOLVE_SCREENSHOT=PATH to take the docs' screenshot")
+    pg = page
+    pg.fill("#deal-input", "GO1-E-AAAAAAB")
+    pg.press("#deal-input", "Enter")
+    expect(pg.locator("#verdict")).to_have_text(re.compile("^Winnable"))
+    pg.focus("#step-forward")  # off the deal box, where keys are typed, not played
+    for k in range(1, 6):
+        pg.keyboard.press("ArrowRight")
+        expect(pg.locator("#step-info")).to_have_text(re.compile(f"^Step {k} of"))
+    pg.check("#fair")
+    pg.click("#hint-button")
+    pg.wait_for_selector("#hint .best")
+    pg.click("#odds-button")
+    pg.wait_for_selector("#odds dl", timeout=120_000)
+    pg.screenshot(path=out, full_page=True)
+    assert Path(out).stat().st_size > 10_000
