@@ -68,7 +68,7 @@ def main() -> None:
                 http.get("/api/solve", params={"code": c}).raise_for_status()
                 solve_answer(lay := layout_from_code(c), solve_layout(lay, solver=solver))
             http_ms, lib_ms = [], []
-            cpu0 = cpu_seconds(pids)
+            cpu0, parent0 = cpu_seconds(pids), cpu_seconds(pids[:1])
             for c in codes:
                 t0 = time.perf_counter()
                 r = http.get("/api/solve", params={"code": c})
@@ -78,7 +78,7 @@ def main() -> None:
                 lay = layout_from_code(c)
                 solve_answer(lay, solve_layout(lay, solver=solver))
                 lib_ms.append((time.process_time() - t0) * 1000)
-            server_cpu = cpu_seconds(pids) - cpu0
+            server_cpu, parent_cpu = cpu_seconds(pids) - cpu0, cpu_seconds(pids[:1]) - parent0
 
             def run(block: list[str], clients: int) -> float:
                 parts = [block[i::clients] for i in range(clients)]
@@ -108,7 +108,8 @@ def main() -> None:
     for name, xs in (("HTTP solve (wall)", http_ms), ("library solve in-process (CPU)", lib_ms)):
         print(f"| {name} | {pct(xs, .5):.2f} | {pct(xs, .9):.2f} | {pct(xs, .99):.2f} | {max(xs):.2f} | "
               f"{statistics.mean(xs):.2f} |")
-    print(f"server CPU (server + workers) per request: {1000 * server_cpu / len(codes):.2f} ms; "
+    print(f"server CPU per request: {1000 * server_cpu / len(codes):.2f} ms (event loop "
+          f"{1000 * parent_cpu / len(codes):.2f} ms, workers {1000 * (server_cpu - parent_cpu) / len(codes):.2f} ms); "
           f"HTTP p50 / library p50: {pct(http_ms, .5) / max(pct(lib_ms, .5), 1e-6):.1f}x")
     print(f"throughput: one client {statistics.mean(one):.0f} req/s, two clients {statistics.mean(two):.0f} req/s, "
           f"ratio {statistics.mean(two) / statistics.mean(one):.2f} (blocks: "

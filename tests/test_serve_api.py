@@ -65,11 +65,14 @@ def data_dir_module():
     (["solve", "--pysol", "12", "--rules", "strict"], ("solve", {"pysol": 12, "rules": "strict"})),
     (["solve", "GO1-E-AAAAAAZ", "--node-limit", "3"], ("solve", {"code": "GO1-E-AAAAAAZ", "node_limit": 3})),
     (["hint", "GO1-E-AAAAAAB", "--moves", "d 4"], ("hint", {"code": "GO1-E-AAAAAAB", "moves": "d 4"})),
-    (["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "8"],
-     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "samples": 8})),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--player", "fast"],
+     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "player": "fast"})),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--moves", "d"], ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "moves": "d"})),
     (["odds", "GO1-E-AAAAAAB", "--samples", "20", "--games", "2"],
      ("odds", {"code": "GO1-E-AAAAAAB", "samples": 20, "games": 2})),
     (["rate", "GO1-C-AAAAAAB", "--games", "2"], ("rate", {"code": "GO1-C-AAAAAAB", "games": 2})),
+    (["rate", "GO1-C-AAAAAAB", "--games", "1", "--player", "strong"],
+     ("rate", {"code": "GO1-C-AAAAAAB", "games": 1, "player": "strong"})),
 ])
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_answers_are_the_clis_json(client, run_cli, cli, api, method):
@@ -182,7 +185,8 @@ HUGE = str(2**70)
     ("odds", {"code": "GO1-E-AAAAAAB", "samples": 0}, "samples must be from 1"),
     ("odds", {"code": "GO1-E-AAAAAAB", "games": HUGE}, "games must be from 0"),
     ("odds", {"code": "GO1-E-AAAAAAB", "seed": -1}, "seed must be from 0"),
-    ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "samples": HUGE}, "samples must be from 1"),
+    ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "player": "huge"}, "player must be one of fast, strong"),
+    ("odds", {"code": "GO1-E-AAAAAAB", "player": "x"}, "player must be one of fast, strong"),
     ("rate", {"code": "GO1-E-AAAAAAB", "games": 0}, "games must be from 1"),
     ("rate", {"code": "GO1-E-AAAAAAB", "games": MAX_EFFORT + 1}, "games must be from 1"),
     ("deal", {"pysol": "0"}, "PySol deal numbers are 1 to"),
