@@ -36,7 +36,8 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-def _direct_imports(path: Path) -> set[Path]:
+@lru_cache(maxsize=None)  # kernel files share most of their imports: parse each file once per process
+def _direct_imports(path: Path) -> frozenset[Path]:
     """The golfsolve files ``path`` imports anywhere in its text."""
     rel = path.relative_to(PACKAGE)
     package = list(rel.parts[:-1])
@@ -55,7 +56,7 @@ def _direct_imports(path: Path) -> set[Path]:
             names.add(mod)
             # ``from . import bounds`` names modules, not attributes
             names |= {f"{mod}.{a.name}".strip(".") for a in node.names}
-    return {p for p in map(_module_file, names) if p is not None and p != path}
+    return frozenset(p for p in map(_module_file, names) if p is not None and p != path)
 
 
 @lru_cache(maxsize=None)

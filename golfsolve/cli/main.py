@@ -112,8 +112,9 @@ def _closed_pipe() -> "NoReturn":
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
     _standard_streams()
-    skip_blas_check()
-    install_compile_notice()
+    if argv is None:  # the golfsolve process itself; a caller's own process is left as it is
+        skip_blas_check()
+        install_compile_notice()
     try:
         rv = _run(argv)
         sys.stdout.flush()  # a closed pipe shows here when the output was small

@@ -10,7 +10,7 @@ endpoint      answer                                                 options
 ============  =====================================================  ===========================
 /api/deal     ``golfsolve deal --json``
 /api/solve    ``golfsolve solve --json``                              verdict_only, node_limit
-/api/hint     ``golfsolve hint --json`` (``fair``: ``--fair``)        moves, fair, samples, seed,
+/api/hint     ``golfsolve hint --json`` (``fair``: ``--fair``)        moves, fair, player, seed,
                                                                      node_limit
 /api/odds     ``golfsolve odds --json``                               samples, games, seed, player
 /api/rate     ``golfsolve rate --json`` (a list of one)               games, seed, player
@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -56,7 +57,7 @@ _SOURCE = {"code", "pysol", "layout", "rules"}
 PARAMS = {
     "deal": _SOURCE,
     "solve": _SOURCE | {"verdict_only", "node_limit"},
-    "hint": _SOURCE | {"moves", "fair", "samples", "seed", "node_limit"},
+    "hint": _SOURCE | {"moves", "fair", "player", "seed", "node_limit"},
     "odds": _SOURCE | {"samples", "games", "seed", "player"},
     "rate": _SOURCE | {"games", "seed", "player"},
     "play": _SOURCE | {"moves", "action", "tap"},
@@ -210,11 +211,11 @@ def _bool(params: dict, name: str) -> bool:
     raise InputError(f"{name} must be true or false, not {clip(str(v))}")
 
 
-def _player(params: dict) -> str:
+def _player(params: dict, default: str = "fast") -> str:
     # the fair player's preset by name, checked here so a bad name is a 400 before any work
     from ..fair import player_settings
 
-    name = _text(params, "player", 40) or "fast"
+    name = _text(params, "player", 40) or default
     player_settings(name)
     return name
 
@@ -286,8 +287,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             elif endpoint == "hint":
                 moves = _moves(params)
                 if _bool(params, "fair"):
-                    job = ("fair_hint", {"moves": moves, "seed": seed,
-                                         "samples": _int(params, "samples", 40, 1, MAX_EFFORT)})
+                    job = ("fair_hint", {"moves": moves, "seed": seed, "player": _player(params, "strong")})
                 else:
                     job = ("hint", {"moves": moves, "node_limit": node_limit})
             elif endpoint == "odds":
@@ -333,4 +333,11 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
                                      allow_headers=["content-type"]))
     routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        # unknown paths and methods answer as every other error does
+        what = {404: f"no such page or endpoint: {clip(request.url.path)}",
+                405: f"{request.method} is not allowed here (the endpoints take GET and POST)"}
+        return _error(exc.status_code, what.get(exc.status_code, str(exc.detail)))
+
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                     exception_handlers={HTTPException: http_error})
