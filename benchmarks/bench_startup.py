@@ -2,6 +2,7 @@
 
     python benchmarks/bench_startup.py                       # against commit 52838a4 (before lazy commands)
     python benchmarks/bench_startup.py --reference main --runs 20
+    python benchmarks/bench_startup.py --breakdown               # where a warm solve's time goes
 
 Each tree is unpacked (``git archive``) or used in place and run as ``python -m golfsolve``
 with that tree first on ``PYTHONPATH``, from an empty folder, so both sides start the same
@@ -60,11 +61,63 @@ def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
     return wall, cpu
 
 
+#: stages of a warm ``golfsolve solve CODE``, each a whole process, cumulative
+STAGES = [
+    ("the interpreter alone", "pass"),
+    ("+ click and golfsolve's command table", "import golfsolve.cli.main"),
+    ("+ numpy", "import golfsolve.cli.main, numpy"),
+    ("+ numba", "import golfsolve.cli.main, numba"),
+    ("+ numba's array code with its BLAS check (scipy.linalg): what the command skips",
+     "import golfsolve.cli.main, numba.np.arraymath"),
+    ("+ numba's array code, BLAS check skipped (as the command does)",
+     "from golfsolve.cli.startup import skip_blas_check; skip_blas_check(); import numba.np.arraymath"),
+    ("+ numba's CPU target ready (what loading the first cached kernel needs)",
+     "from golfsolve.cli.startup import skip_blas_check; skip_blas_check(); "
+     "from numba.core.registry import cpu_target; cpu_target.target_context.refresh(); "
+     "cpu_target.typing_context.refresh()"),
+    ("+ golfsolve's solver modules", "from golfsolve.cli.startup import skip_blas_check; skip_blas_check(); "
+     "from numba.core.registry import cpu_target; cpu_target.target_context.refresh(); "
+     "cpu_target.typing_context.refresh(); import golfsolve.cli.solve, golfsolve.solitaire.answers, "
+     "golfsolve.solitaire.deals"),
+    ("the whole `golfsolve solve GO1-E-AAAAAAB`",
+     "from golfsolve.cli.main import main; main(['solve', 'GO1-E-AAAAAAB'])"),
+]
+
+
+def breakdown(runs: int) -> None:
+    """CPU time of each stage of a warm solve, stage by stage in turn, median of ``runs``."""
+    times: dict[str, list[float]] = {name: [] for name, _ in STAGES}
+    env = dict(os.environ, PYTHONPATH=str(TREE))
+    for _, code in STAGES:  # warm
+        _cpu_of([sys.executable, "-c", code], env)
+    for _ in range(runs):
+        for name, code in STAGES:
+            times[name].append(_cpu_of([sys.executable, "-c", code], env))
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; median CPU s of {runs} runs\n")
+    print("| stage | CPU s |")
+    print("|---|---:|")
+    for name, _ in STAGES:
+        print(f"| {name} | {statistics.median(times[name]):.3f} |")
+
+
+def _cpu_of(cmd: list[str], env: dict) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0,):
+        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reference", default="52838a4", help="commit to compare against (default: 52838a4)")
     ap.add_argument("--runs", type=int, default=10, help="timed runs per command and tree (default 10)")
+    ap.add_argument("--breakdown", action="store_true", help="where a warm solve's CPU time goes, stage by stage")
     opts = ap.parse_args()
+    if opts.breakdown:
+        breakdown(opts.runs)
+        return
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="golfsolve-startup-") as tmp:

@@ -8,7 +8,7 @@ status its kind expects, the server still answers, it has exactly its workers (n
 leaked, none missing) and its memory (server plus workers) stayed flat. It stops by
 itself. The test suite runs it small (tests/test_serve_load.py); bigger:
 
-    python benchmarks/load_serve.py --clients 16 --requests 200
+    python benchmarks/load_serve.py --clients 16 --requests 60 --rounds 3
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def load_test(clients: int = 16, requests: int = 20, workers: int = 2, cpu_budge
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, default=16)
-    ap.add_argument("--requests", type=int, default=200, help="per client and round")
+    ap.add_argument("--requests", type=int, default=60, help="per client and round")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--cpu-budget", type=float, default=2.0)

@@ -139,11 +139,12 @@ def test_fair_and_clairvoyant_hints_differ(solver):
     lay, played = endgame(DIFFER)
     clair = rank_moves(Game(lay, CLASSIC), solver)
     assert clair[0].move == "2" and clair[0].solution.outcome == "won"
-    fair = fair_hint(lay.forget_stock(0), CLASSIC, samples=200, played=played, solver=solver)
+    fair = fair_hint(lay.forget_stock(0), CLASSIC, played=played, solver=solver)
     assert fair.method == "exact" and fair.best.move == "4" and fair.best.chance == pytest.approx(1.0)
     # the exact fair value (expectimax): 5H wins for sure, 3H four times in five
     assert {m.move: m.chance for m in fair.ranked}["2"] == pytest.approx(0.8)
-    sampled = fair_hint(lay.forget_stock(0), CLASSIC, samples=200, played=played, solver=solver, exact=False)
+    sampled = fair_hint(lay.forget_stock(0), CLASSIC, played=played, solver=solver,
+                        player=PlayerSettings(samples=200, exact_unknown=0))
     assert sampled.method == "sampled" and sampled.all_orders and sampled.samples == 120  # 5! orders, all solved
     assert sampled.best.move == "4" and sampled.best.wins == 120
 
@@ -155,7 +156,7 @@ def test_blind_draw_values_lie_between_fair_and_clairvoyant(text, solver):
     lay, played = endgame(globals()[text])
     rules = lay.rules
     view = lay.forget_stock(0)
-    blind = fair_hint(view, rules, samples=10**6, played=played, solver=solver, exact=False)
+    blind = fair_hint(view, rules, played=played, solver=solver, player=PlayerSettings(samples=10**6, exact_unknown=0))
     assert blind.all_orders
     fair = dict(fair_value(view, rules, played).moves)
     clair = dict(clairvoyant_value(view, rules, played, solver).moves)
@@ -166,7 +167,7 @@ def test_blind_draw_values_lie_between_fair_and_clairvoyant(text, solver):
 def test_fair_and_clairvoyant_hints_agree_for_every_stock_order(solver):
     lay, played = endgame(AGREE)
     view = lay.forget_stock(0)
-    fair = fair_hint(view, CLASSIC, samples=50, played=played, solver=solver)
+    fair = fair_hint(view, CLASSIC, played=played, solver=solver)
     assert fair.best.move == "1" and fair.best.chance == 1.0
     for order in (("KD", "2C"), ("2C", "KD")):
         text = AGREE.replace("stock: KD 2C", "stock: " + " ".join(order))
@@ -232,11 +233,11 @@ def test_cli_odds_fair_on_a_code_and_hint_fair(run_cli):
     r = run_cli(["odds", "GO1-C-AAAAAAB", "--fair", "--samples", "10", "--games", "1", "--json"])
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["unknown_stock_cards"] == 16
-    r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "10", "--json"])
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--player", "fast", "--json"])
     assert r.exit_code == 0, r.stderr
     j = json.loads(r.stdout)
     assert j["fair"] and j["best"]["move"] in {m["move"] for m in j["ranked"]}
-    r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "10", "--all"])
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--player", "fast", "--all"])
     assert r.exit_code == 0 and r.stdout.startswith("fair best move:")
 
 
@@ -343,11 +344,11 @@ def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):
     from golfsolve.solitaire.rules import CLASSIC
 
     args = ["hint", "--layout", str(data_dir / "seed000_start.txt"), "--rules", "classic", "--moves", "d 5 2",
-            "--fair", "--samples", "30", "--json"]
+            "--fair", "--player", "fast", "--json"]
     res = run_cli(args)
     assert res.exit_code == 0
     game = position_after(read_layout_file(data_dir / "seed000_start.txt"), ["d", "5", "2"], CLASSIC)
-    expected = fair_hint(game.to_layout(), CLASSIC, samples=30, seed=0, played=game.pile[:-1])
+    expected = fair_hint(game.to_layout().forget_stock(0), CLASSIC, seed=0, played=game.pile[:-1], player="fast")
     assert _json.loads(res.stdout)["ranked"] == expected.as_json()["ranked"]
     assert len(game.pile[:-1]) == 3  # AC, 8S and 9C lie under 8C
 

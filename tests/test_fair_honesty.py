@@ -56,9 +56,10 @@ def test_fair_hint_and_odds_same_for_hidden_orders_after_the_same_moves(solver):
     va, pa = view_after(a, ["d"], CLASSIC)
     vb, pb = view_after(b, ["d"], CLASSIC)
     assert (va, pa) == (vb, pb)
-    ha = fair_hint(va, CLASSIC, samples=6, seed=3, played=pa, solver=solver)
-    hb = fair_hint(vb, CLASSIC, samples=6, seed=3, played=pb, solver=solver)
-    assert ha.as_json() == hb.as_json()
+    for preset in PRESETS:
+        ha = fair_hint(va, CLASSIC, seed=3, played=pa, solver=solver, player=preset)
+        hb = fair_hint(vb, CLASSIC, seed=3, played=pb, solver=solver, player=preset)
+        assert ha.as_json() == hb.as_json()
     tiny = PlayerSettings(samples=2, extra=0)
     oa = odds(va, CLASSIC, samples=6, seed=3, played=pa, games=1, player=tiny, solver=solver)
     ob = odds(vb, CLASSIC, samples=6, seed=3, played=pb, games=1, player=tiny, solver=solver)
@@ -106,10 +107,13 @@ def test_cli_hint_fair_and_odds_forget_the_stock(source, run_cli, tmp_path):
         real, args = layout_from_pysol(1), ["--pysol", "1"]
     files = [["--layout", code_file(tmp_path, lay, f"f{i}.txt")]
              for i, lay in enumerate([real, reshuffled(real, 0, 2), reshuffled(real, 0, 3), reshuffled(real, 1, 4)])]
-    for cmd in (["hint", "--fair", "--samples", "6", "--seed", "2", "--json"],
-                ["hint", "--fair", "--samples", "6", "--moves", "d", "--json"],
+    for cmd in (["hint", "--fair", "--seed", "2", "--json"],
+                ["hint", "--fair", "--player", "fast", "--moves", "d", "--json"],
                 ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--json"],
-                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--player", "strong", "--json"]):
+                ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--player", "strong", "--json"],
+                ["odds", "--samples", "24", "--seed", "2", "--json"],  # the default: games until narrow enough
+                ["rate", "--games", "2", "--seed", "2", "--json"],
+                ["rate", "--games", "1", "--player", "strong", "--json"]):
         if "--moves" in cmd:
             # after a draw the hidden orders must agree on the drawn card, as a player saw it
             runs = [args, files[3]]
@@ -119,18 +123,23 @@ def test_cli_hint_fair_and_odds_forget_the_stock(source, run_cli, tmp_path):
         for a in runs:
             r = run_cli(cmd[:1] + a + cmd[1:] + ["--rules", "easy"])
             assert r.exit_code == 0, r.stderr
-            outs.append(strip(json.loads(r.stdout)))
+            out = strip(json.loads(r.stdout))
+            if cmd[0] == "rate":
+                # only winnability may use the real stock: the rest comes from the opening
+                (out,) = out
+                out.pop("winnable")
+            outs.append(out)
         assert all(o == outs[0] for o in outs[1:]), cmd
         if cmd[0] == "hint":
-            assert outs[0]["samples"] == 6 and not outs[0]["all_orders"]  # sampled, not the one real order
-        else:
+            assert outs[0]["method"] == "sampled" and not outs[0]["all_orders"]  # not the one real order
+        elif cmd[0] == "odds":
             assert outs[0]["unknown_stock_cards"] == 16
 
 
 def test_cli_hint_fair_text_on_a_full_layout_does_not_show_the_next_card(run_cli, tmp_path):
     real = layout_from_number(1, EASY, "E")
     f = code_file(tmp_path, real, "full.txt")
-    r = run_cli(["hint", "--layout", f, "--fair", "--samples", "4", "--all"])
+    r = run_cli(["hint", "--layout", f, "--fair", "--player", "fast", "--all"])
     assert r.exit_code == 0, r.stderr
     draw = [ln for ln in r.stdout.splitlines() if ln.strip().startswith("d ")]
     assert draw and "?" in draw[0]  # the draw's card is unknown to the player
@@ -162,7 +171,7 @@ def test_cli_hint_fair_mid_game_forgets_what_was_not_turned(moves, keep, run_cli
     twins = [code_file(tmp_path, reshuffled(real, keep, s), f"t{s}.txt") for s in (7, 8)]
     outs, texts = [], []
     for src in (["GO1-E-AAAAAAB"], ["--layout", twins[0]], ["--layout", twins[1]]):
-        base = ["hint", *src, "--rules", "easy", "--fair", "--moves", moves, "--samples", "5", "--seed", "4"]
+        base = ["hint", *src, "--rules", "easy", "--fair", "--moves", moves, "--seed", "4"]
         r = run_cli(base + ["--json"])
         assert r.exit_code == 0, r.stderr
         outs.append(strip(json.loads(r.stdout)))
@@ -223,3 +232,51 @@ def test_a_shared_solver_keeps_nothing_from_the_real_deal(rules):
             fresh = Solver().solve(sample, rules, verdict_only=verdict_only)
             assert (got.outcome, got.best_left, got.moves, got.nodes) == \
                 (fresh.outcome, fresh.best_left, fresh.moves, fresh.nodes)
+
+
+# -- the fair hint is the strong player's move ------------------------------------------------
+
+def _decision_points(rules, numbers, seed="h"):
+    """Every position where the fast player had a choice in its real games of ``numbers``:
+    ``(view, played cards)``, as the player saw it."""
+    out = []
+    for n in numbers:
+        game = Game(layout_from_number(n, rules), rules)
+        g = play(layout_from_number(n, rules), rules, "fast", seed, referee=False)
+        for m in g.moves:
+            if len(game.legal_moves()) > 1:
+                out.append((game.to_layout().forget_stock(0), tuple(game.pile[:-1])))
+            game.play(m)
+    return out
+
+
+def _hint_is_the_strong_players_move(points, solver) -> None:
+    from golfsolve.fair.player import Player
+
+    for i, (view, played) in enumerate(points):
+        h = fair_hint(view, view.rules, seed=i, played=played, solver=solver)
+        d = Player(view.rules, "strong", i, solver).decide(view, played)
+        assert (h.best.move, h.plan) == (d.chain[0], d.chain), i
+        assert h.as_json()["player"] == PRESETS["strong"].as_dict()
+
+
+def test_the_fair_hint_recommends_the_strong_players_move(solver):
+    """At positions of real games the hint's move and plan are what a strong player seeded
+    alike decides there; at each opening, what the strong player played in its game."""
+    points = _decision_points(EASY, [0]) + _decision_points(CLASSIC, [0])
+    _hint_is_the_strong_players_move(points[::3], solver)
+    for rules in (EASY, CLASSIC):
+        for n in (1,):
+            lay = layout_from_number(n, rules)
+            g = play(lay, rules, "strong", 7, solver, referee=False)
+            h = fair_hint(lay.forget_stock(0), rules, seed=7, solver=solver)
+            assert g.moves[:len(h.plan)] == h.plan
+
+
+@pytest.mark.benchmark
+def test_the_fair_hint_is_the_strong_players_move_on_over_100_positions_of_real_games(solver):
+    """The same on every decision point of the fast player's games of deals 0..4 (Easy and
+    Classic): more than 100 positions (about a minute of CPU; run with -m benchmark)."""
+    points = _decision_points(EASY, range(0, 5)) + _decision_points(CLASSIC, range(0, 5))
+    assert len(points) >= 100
+    _hint_is_the_strong_players_move(points, solver)

@@ -161,7 +161,7 @@ HUGE = str(2**70)
     (["solve", "GO1-E-AAAAAAB", "--node-limit", HUGE], "--node-limit"),  # was: internal error, OverflowError
     (["hint", "GO1-E-AAAAAAB", "--node-limit", HUGE], "--node-limit"),
     (["odds", "GO1-E-AAAAAAB", "--samples", HUGE], "--samples"),  # was: gigabytes of sampled orders
-    (["hint", "GO1-E-AAAAAAB", "--fair", "--samples", HUGE], "--samples"),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--player", HUGE], "--player"),
     (["rate", "GO1-E-AAAAAAB", "--games", HUGE], "--games"),
     (["pick", "--difficulty", "easy", "--games", HUGE], "--games"),
     (["odds", "GO1-E-AAAAAAB", "--seed", "-1"], "--seed"),  # was: accepted, and seeded like 1

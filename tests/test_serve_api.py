@@ -65,11 +65,14 @@ def data_dir_module():
     (["solve", "--pysol", "12", "--rules", "strict"], ("solve", {"pysol": 12, "rules": "strict"})),
     (["solve", "GO1-E-AAAAAAZ", "--node-limit", "3"], ("solve", {"code": "GO1-E-AAAAAAZ", "node_limit": 3})),
     (["hint", "GO1-E-AAAAAAB", "--moves", "d 4"], ("hint", {"code": "GO1-E-AAAAAAB", "moves": "d 4"})),
-    (["hint", "GO1-E-AAAAAAB", "--fair", "--samples", "8"],
-     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "samples": 8})),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--player", "fast"],
+     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "player": "fast"})),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--moves", "d"], ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "moves": "d"})),
     (["odds", "GO1-E-AAAAAAB", "--samples", "20", "--games", "2"],
      ("odds", {"code": "GO1-E-AAAAAAB", "samples": 20, "games": 2})),
     (["rate", "GO1-C-AAAAAAB", "--games", "2"], ("rate", {"code": "GO1-C-AAAAAAB", "games": 2})),
+    (["rate", "GO1-C-AAAAAAB", "--games", "1", "--player", "strong"],
+     ("rate", {"code": "GO1-C-AAAAAAB", "games": 1, "player": "strong"})),
 ])
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_answers_are_the_clis_json(client, run_cli, cli, api, method):
@@ -81,6 +84,17 @@ def test_answers_are_the_clis_json(client, run_cli, cli, api, method):
         r = client.post(f"/api/{endpoint}", json=params)
     assert r.status_code == 200, r.text
     assert _no_timings(r.json()) == _no_timings(_cli_json(run_cli, cli))
+
+
+WON = "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"
+
+
+@pytest.mark.parametrize("fair", [False, True])
+def test_a_hint_on_a_won_game_is_an_answer_as_on_the_cli(client, run_cli, fair):
+    want = _cli_json(run_cli, ["hint", "GO1-E-AAAAAAB", "--moves", WON] + (["--fair"] if fair else []))
+    r = client.post("/api/hint", json={"code": "GO1-E-AAAAAAB", "moves": WON, "fair": fair})
+    assert r.status_code == 200 and r.json() == want and want["best"] is None
+    assert want["message"].startswith("the game is already over: You won!")
 
 
 def test_a_posted_layout_is_answered_as_the_same_layout_file(client, run_cli, data_dir, seed000_text):
@@ -117,9 +131,6 @@ SAME_MESSAGE = [
     (["deal", "--pysol", "18446744073709551616"], "deal", {"pysol": "18446744073709551616"}),
     (["hint", "GO1-E-AAAAAAB", "--moves", "d x"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "d x"}),
     (["hint", "GO1-E-AAAAAAB", "--moves", "2"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "2"}),  # not legal
-    (["hint", "GO1-E-AAAAAAB", "--moves", "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 "
-      "6 d d d d 2 5 d 7"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 "
-                                      "4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"}),  # the game is over
     (["hint", "GO1-E-AAAAAAB", "--fair", "--moves", "u"], "hint", {"code": "GO1-E-AAAAAAB", "fair": True,
                                                                   "moves": "u"}),  # nothing to undo
 ]
@@ -174,7 +185,8 @@ HUGE = str(2**70)
     ("odds", {"code": "GO1-E-AAAAAAB", "samples": 0}, "samples must be from 1"),
     ("odds", {"code": "GO1-E-AAAAAAB", "games": HUGE}, "games must be from 0"),
     ("odds", {"code": "GO1-E-AAAAAAB", "seed": -1}, "seed must be from 0"),
-    ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "samples": HUGE}, "samples must be from 1"),
+    ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "player": "huge"}, "player must be one of fast, strong"),
+    ("odds", {"code": "GO1-E-AAAAAAB", "player": "x"}, "player must be one of fast, strong"),
     ("rate", {"code": "GO1-E-AAAAAAB", "games": 0}, "games must be from 1"),
     ("rate", {"code": "GO1-E-AAAAAAB", "games": MAX_EFFORT + 1}, "games must be from 1"),
     ("deal", {"pysol": "0"}, "PySol deal numbers are 1 to"),
@@ -277,7 +289,8 @@ def test_cors_for_the_one_origin_asked_for():
 
 
 def test_a_runaway_request_is_stopped_with_503_and_its_worker_replaced():
-    with TestClient(create_app(workers=1, cpu_budget=0.5, warm=False)) as c:
+    # warm: loading the kernels is not the request's work, so it must not count against a budget this small
+    with TestClient(create_app(workers=1, cpu_budget=0.5)) as c:
         first = c.get("/api/health").json()["workers"]
         r = c.post("/api/odds", json={"code": "GO1-E-AAAAAAB", "samples": 100000, "games": 100000})
         assert r.status_code == 503 and "CPU budget of 0.5 s" in r.json()["error"]

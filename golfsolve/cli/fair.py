@@ -8,7 +8,6 @@ import click
 
 from ..errors import MAX_EFFORT
 from ..fair import PRESETS, odds as odds_of, player_view
-from ..fair.api import GAMES
 from .common import Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
@@ -18,9 +17,9 @@ from .common import Command, SEED, command_line, check_resume_extend, check_work
               help="Kept for old scripts: the stock order is always forgotten now.")
 @click.option("--samples", type=effort(), default=200, show_default=True,
               help="Stock orders to sample for the clairvoyant chance (all of them when there are no more).")
-@click.option("--games", type=effort(0), default=GAMES, show_default=True,
-              help="Fair-player games (on the first sampled orders) for the fair chance; about 0.3-0.5 s of "
-                   "CPU each. The default gives an interval about 60 points wide; 100 games about 20.")
+@click.option("--games", type=effort(0), default=None, metavar="N",
+              help="Fair-player games (on the first sampled orders) for the fair chance. Default: play until its "
+                   "95% interval is at most 20 points wide (at most --samples games); 0: no fair chance.")
 @click.option("--player", type=click.Choice(list(PRESETS)), default="fast", show_default=True,
               help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
                    "at several times the CPU per game).")

@@ -112,7 +112,8 @@ def _closed_pipe() -> "NoReturn":
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI with one-line errors."""
     _standard_streams()
-    skip_blas_check()
+    if argv is None:  # the golfsolve process itself; a caller's own process is left as it is
+        skip_blas_check()
     try:
         rv = _run(argv)
         sys.stdout.flush()  # a closed pipe shows here when the output was small

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from .common import Command, check_workers
+from .common import Command, check_workers, fail
 
 
 @click.command(cls=Command)
@@ -37,6 +37,7 @@ def serve(host, port, workers, cpu_budget, cors_origin):
     except ImportError as e:
         raise InputError(f"golfsolve serve needs the serve extra ({e.name} is missing): "
                          "pip install -e '.[serve]'") from None
+    sock = _bind(host, port)  # before the workers warm up: a port in use is said at once
     app = create_app(workers, CPU_BUDGET if cpu_budget is None else cpu_budget, cors_origin)
 
     class Server(uvicorn.Server):
@@ -50,4 +51,20 @@ def serve(host, port, workers, cpu_budget, cors_origin):
 
     click.echo("golfsolve serve: starting the workers and warming the kernels...", err=True)
     Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                          timeout_graceful_shutdown=5)).run()
+                          timeout_graceful_shutdown=5)).run(sockets=[sock])
+
+
+def _bind(host: str, port: int):
+    """A socket bound to ``host:port`` and not yet listening: connections are refused until
+    the server is ready (uvicorn listens on it then)."""
+    import socket
+
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+    except OSError as e:
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}", 1)
+    return sock

@@ -117,19 +117,19 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
 @click.option("--all", "show_all", is_flag=True, help="Rank every legal move, not just the best.")
 @click.option("--fair", is_flag=True,
-              help="Don't peek at the stock: forget its order and rank moves by their value without it "
-                   "(exact when few cards are unknown; see docs/fair.md).")
-@click.option("--samples", type=effort(), default=40, show_default=True,
-              help="Sampled stock orders for --fair.")
+              help="Don't peek at the stock: forget its order and recommend the move the strong fair player "
+                   "would play, with every legal move's value and interval (docs/fair.md).")
+@click.option("--player", type=click.Choice(["fast", "strong"]), default="strong", show_default=True,
+              help="The fair player's preset for --fair.")
 @click.option("--seed", type=SEED, default=0, help="Random seed for --fair.")
 @click.option("--node-limit", type=NODE_LIMIT, default=0, help="Per-move state limit (0: none).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, samples, seed, node_limit, as_json):
+def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, player, seed, node_limit, as_json):
     """The best next move from a position, and why.
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
-    from ..solitaire.answers import GameOverError, hint_answer, hint_position, peeking_hint
+    from ..solitaire.answers import GameOverError, game_over_answer, hint_answer, hint_position, peeking_hint
     from ..solitaire.engine import parse_moves
     from ..solitaire.solver import StockUnknownError
 
@@ -140,8 +140,7 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
     except GameOverError as e:
         # a won or locked game is an answer (there is no next move), not bad input
         if as_json:
-            echo_json({"deal": lay.name, "moves_played": " ".join(moves), "best": None, "ranked": [],
-                       "message": str(e)})
+            echo_json(game_over_answer(lay, moves, e))
         else:
             click.echo(str(e))
         return
@@ -149,7 +148,7 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, sampl
         from ..fair import fair_hint, player_view
 
         view, played = player_view(lay, game)  # honest by construction: the stock order is forgotten
-        result = fair_hint(view, game.rules, samples=samples, seed=seed, played=played)
+        result = fair_hint(view, game.rules, seed=seed, played=played, player=player)
         if as_json:
             echo_json(result.as_json())
         else:

@@ -35,14 +35,15 @@ from ..solitaire.layout import Layout
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .exact import TooLargeError, fair_value
-from .infoset import ChainValues, predraw_states
-from .orders import stock_orders, unknown_pool, with_stock
-from .player import PlayerSettings, play, player_settings
+from .orders import arrangements, stock_orders, unknown_pool, with_stock
+from .player import Player, PlayerSettings, play, player_settings
 from .view import legal_moves
 
-#: Fair games of ``odds`` by default: each costs about 0.3-0.5 s of CPU, so a few keep the
-#: computation under 3 s; the interval is then wide, and the output says how wide.
-GAMES = 6
+#: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
+#: wide (or every sampled order has been played).
+WIDTH = 0.20
+#: ... but never stops before this many orders.
+MIN_GAMES = 20
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
@@ -125,8 +126,9 @@ class OddsResult:
         else:
             fair = {
                 "what": ("exact expectimax over the unknown stock cards" if self.fair_exact else
-                         "win rate of the fair player over sampled stock orders, hidden from it "
-                         "(a lower bound on the best fair player)"),
+                         "win rate of the fair player (one fixed strategy for the seed) over sampled stock orders, "
+                         "hidden from it: a lower bound on the best fair player; ci95 holds its win rate over "
+                         "every consistent order with 95% confidence"),
                 "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
                 "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
             }
@@ -160,8 +162,11 @@ class OddsResult:
             fair = f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: expectimax over the unknown stock cards)"
         else:
             fair = (f"fair chance:        {100 * self.fair_chance:.1f}%  (95% interval {100 * self.fair_low:.1f}%-"
-                    f"{100 * self.fair_high:.1f}%; the {self.settings.preset} fair player won {self.fair_wins:,} of "
-                    f"{self.fair_games:,} games on those orders without seeing them)")
+                    f"{100 * self.fair_high:.1f}%; the {self.settings.preset} fair player, one fixed strategy "
+                    f"(seed {self.seed}), won {self.fair_wins:,} of the first {self.fair_games:,} orders without "
+                    "seeing them)\n"
+                    "                    the interval: with 95% confidence, that player's win rate over every "
+                    "stock order consistent with the position lies in it")
         return "\n".join([
             f"{self.name or 'layout'} ({self.rules.describe()})",
             f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
@@ -191,11 +196,15 @@ def fair_games(
     solver = solver or Solver()
     settings = player_settings(player)
     played = tuple(played)
+    # every game's player has the same seed, so games that have seen the same cards share
+    # their decisions (one table for all): the opening's first decision is taken once
+    decisions: dict = {}
     for i, st in enumerate(stocks):
         if winnable is not None and not winnable[i]:
             yield False
             continue
-        yield play(with_stock(layout, st), rules, settings, f"{seed}-{i}", solver, played, referee=True).won
+        yield play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True,
+                   decisions=decisions).won
 
 
 def odds(
@@ -206,7 +215,7 @@ def odds(
     progress: bool = False,
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
-    games: int = GAMES,
+    games: Optional[int] = None,
     player: "str | PlayerSettings" = "fast",
     exact_states: int = EXACT_STATES,
 ) -> OddsResult:
@@ -217,7 +226,7 @@ def odds(
     them. Each fair game uses an order of the same sample, so a fair win is always a
     clairvoyant win.
     """
-    if samples < 1 or games < 0:
+    if samples < 1 or (games is not None and games < 0):
         raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
     settings = player_settings(player)
     rules = rules or layout.rules or EASY
@@ -245,11 +254,18 @@ def odds(
     elif games == 0:
         fair = (None, None, None, 0, 0, False)
     else:
-        k = min(games, n)
+        k = n if games is None else min(games, n)
         results = fair_games(layout, rules, stocks[:k], seed, settings, played, solver, won)
-        fw = sum(_progress(results, k, progress, "fair games"))
-        _, flo, fhi = wilson(fw, k)
-        fair = (fw / k, flo, fhi, k, fw, False)
+        fw = played_k = 0
+        for w in _progress(results, k, progress, "fair games"):
+            fw += w
+            played_k += 1
+            if games is None and played_k >= MIN_GAMES:
+                _, flo, fhi = wilson(fw, played_k)
+                if fhi - flo <= WIDTH:
+                    break  # the interval is narrow enough: the rest of the orders are not played
+        _, flo, fhi = wilson(fw, played_k)
+        fair = (fw / played_k, flo, fhi, played_k, fw, False)
     return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
                       *fair, settings, time.perf_counter() - t0)
 
@@ -291,31 +307,43 @@ class MoveChance:
 
 @dataclass(frozen=True)
 class FairHint:
-    """The fair hint: every legal move ranked by its value without peeking, best first."""
+    """The fair hint: the move the fair player (``settings``, ``seed``) would play from the
+    position, first, then every other legal move by its value without peeking.
+
+    ``method`` "exact": the values are expectimax values over the unknown stock cards (the
+    player plays the best of them). "sampled": each move's value is its best blind-draw
+    value over the ``samples`` stock orders the player decided on (the same orders for every
+    move; ``all_orders``: every possible order once).
+    """
 
     name: str
     rules: Rules = field(compare=False)
-    method: str  # "exact" (expectimax) or "sampled" (blind-draw values on sampled orders)
+    method: str
     samples: int
-    all_orders: bool  # every possible order was used once
+    all_orders: bool
     seed: int
     ranked: tuple[MoveChance, ...]
+    plan: tuple[str, ...]
     solves: int
+    settings: PlayerSettings
     seconds: float = field(compare=False)
 
     @property
     def best(self) -> MoveChance:
+        """The move the fair player plays."""
         return self.ranked[0]
 
     @property
     def what(self) -> str:
+        """What the values are, in words."""
         if self.method == "exact":
             return "exact fair value: expectimax over the unknown stock cards (the best play without peeking)"
-        return ("blind-draw value: the share of stock orders in which the move's plan (it and the removes after "
-                "it), then a draw of an unseen card, leaves a winnable position; play after that draw is scored "
-                "as if the stock were visible, so it is an upper bound on the fair chance")
+        return ("blind-draw value: the share of stock orders in which the move's best plan (it and the removes "
+                "after it), then a draw of an unseen card, leaves a winnable position; play after that draw is "
+                "scored as if the stock were visible, so it is an upper bound on the move's fair chance")
 
     def as_json(self) -> dict:
+        """The hint as ``golfsolve hint --fair --json`` prints it."""
         return {
             "deal": self.name,
             "rules": self.rules.name,
@@ -326,31 +354,30 @@ class FairHint:
             "samples": self.samples,
             "all_orders": self.all_orders,
             "seed": self.seed,
+            "player": self.settings.as_dict(),
+            "plan": " ".join(self.plan),
             "best": self.best.as_json(),
             "ranked": [m.as_json() for m in self.ranked],
             "solves": self.solves,
         }
 
     def render(self, show_all: bool = False) -> str:
+        """The hint as ``golfsolve hint --fair`` prints it (``show_all``: each move's plan too)."""
         b = self.best
-        plan = " ".join(b.plan)
-        lines = [f"fair best move: {b.move} ({b.describe()}): {100 * b.chance:.1f}%"
-                 + ("" if self.method == "exact" else f" (95% {100 * b.low:.1f}%-{100 * b.high:.1f}%)")
-                 + (f"; plan {plan}" if len(b.plan) > 1 else "")]
+        lines = [f"fair best move: {b.move} ({b.describe()})" + (f"; plan {' '.join(self.plan)}"
+                                                                  if len(self.plan) > 1 else ""),
+                 f"the {self.settings.preset} fair player's choice (seed {self.seed}), without peeking at the stock"]
         if self.method == "exact":
-            lines.append("exact: expectimax over the unknown stock cards, without peeking")
+            lines.append("each legal move's exact value (expectimax over the unknown stock cards):")
         else:
             how = (f"all {self.samples} possible stock orders" if self.all_orders
-                   else f"{self.samples} sampled stock orders, seed {self.seed}")
-            lines.append(f"without peeking at the stock; {how}, the same orders for every move")
-        if len(self.ranked) > 1:
-            r = self.ranked[1]
-            extra = ("" if self.method == "exact"
-                     else f", worse than the best in {r.behind} orders, better in {r.ahead}")
-            lines.append(f"runner-up {r.move} ({r.describe()}): {100 * r.chance:.1f}%{extra}")
-        if show_all:
-            for m in self.ranked:
-                lines.append(f"  {m.move:>2}  {m.card or '?':>3}  {100 * m.chance:5.1f}%  plan {' '.join(m.plan)}")
+                   else f"the same {self.samples} sampled stock orders")
+            lines.append(f"each legal move's value and 95% interval, over {how}:")
+        for m in self.ranked:
+            value = (f"{100 * m.chance:5.1f}%" if self.method == "exact" or self.all_orders else
+                     f"{100 * m.chance:5.1f}% ({100 * m.low:.1f}-{100 * m.high:.1f})")
+            lines.append(f"  {m.move:>2}  {m.card or '?':>3}  {value}"
+                         + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))
         lines.append(f"({self.what}; {NO_UNDO})")
         return "\n".join(lines)
 
@@ -365,52 +392,60 @@ def _card_of(layout: Layout, move: str) -> Optional[str]:
 def fair_hint(
     layout: Layout,
     rules: Optional[Rules] = None,
-    samples: int = 40,
     seed: int = 0,
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
-    exact: bool = True,
+    player: "str | PlayerSettings" = "strong",
 ) -> FairHint:
-    """Rank the legal moves of ``layout`` (unknown stock places ``None``) without peeking.
+    """The move the fair player (a preset name or settings; ``seed``) plays from ``layout``
+    (unknown stock places ``None``), and every legal move's value without peeking.
 
-    With few unknown stock cards the values are exact (expectimax). Otherwise each move
-    gets the best blind-draw value of the pre-draw states it starts a chain to
-    (:mod:`golfsolve.fair.infoset`), on the same ``samples`` orders for every move
-    (all orders when there are no more). ``played``: cards known to be under the
-    discard's top (they cannot be in the stock).
+    The recommended move is exactly the first move of :meth:`Player.decide
+    <golfsolve.fair.player.Player.decide>` for a player seeded with ``seed``. With few
+    unknown stock cards the values are exact (expectimax). Otherwise each move gets the
+    best blind-draw value of the pre-draw states it starts a chain to
+    (:mod:`golfsolve.fair.infoset`), on the orders the player decided on. ``played``:
+    cards known to be under the discard's top (they cannot be in the stock).
     """
-    if samples < 1:
-        raise InputError(f"samples must be at least 1, not {samples}")
     rules = rules or layout.rules or EASY
+    settings = player_settings(player)
     played = tuple(played)
     moves = legal_moves(layout, rules)
     if not moves:
         raise InputError("no legal move: the game is over")
     unknown_pool(layout, rules, played)  # bad input before any work
     t0 = time.perf_counter()
-    ex = _exact_fair(layout, rules, played, 40_000) if exact else None
-    if ex is not None:
-        ranked = tuple(MoveChance(m, _card_of(layout, m), v, v, v, (m,)) for m, v in ex.moves)
-        return FairHint(layout.name, rules, "exact", 0, True, seed, ranked, 0, time.perf_counter() - t0)
-    solver = solver or Solver()
-    stocks, all_orders = stock_orders(layout, rules, samples, seed, played)
-    states = predraw_states(layout, rules)
-    cv = ChainValues(layout, rules, states, solver)
-    cv.extend(stocks)
-    n = len(stocks)
+    me = Player(rules, settings, seed, solver)
+    d = me.decide(layout, played)
+    first = d.chain[0] if d.chain else moves[0]
+    if d.exact is not None:
+        vals = dict(d.exact.moves)
+        order = [first] + [m for m, _ in d.exact.moves if m != first]
+        ranked = tuple(MoveChance(m, _card_of(layout, m), vals[m], vals[m], vals[m], (m,)) for m in order)
+        return FairHint(layout.name, rules, "exact", 0, True, seed, ranked, d.chain, me.solves, settings,
+                        time.perf_counter() - t0)
+    cv = d.values
+    n = len(cv.stocks)
+    all_orders = _every_order(layout, rules, played, n)
     per_move = {}
     for m in moves:
-        best, k, tied = cv.best_of([s for s in states if m in s.first])
-        if tied:
+        cands = [s for s in cv.states if m in s.first]
+        if m == first:
+            cands = [d.state] + [s for s in cands if s is not d.state]
+        best, k, tied = cv.best_of(cands)
+        if tied and m != first:
             best = min(tied, key=lambda s: (s.table, s.chain))
+        if m == first:
+            # the player's own plan for its move, valued on every order it saw
+            best, k = d.state, sum(cv.won(i, d.state) for i in range(n))
         per_move[m] = (best, k)
-    order = sorted(moves, key=lambda m: (-per_move[m][1], m == MOVE_DRAW, m))
+    order = [first] + sorted((m for m in moves if m != first), key=lambda m: (-per_move[m][1], m == MOVE_DRAW, m))
 
     def vector(m: str) -> list[bool]:
         s = per_move[m][0]
         return [cv.won(i, s) for i in range(n)] if s is not None else [False] * n
 
-    top = vector(order[0])
+    top = vector(first)
     ranked = []
     for m in order:
         s, k = per_move[m]
@@ -421,8 +456,14 @@ def fair_hint(
             plan = plan + (MOVE_DRAW,)
         ranked.append(MoveChance(m, _card_of(layout, m), k / n, lo, hi, plan, k, n,
                                  sum(a and not b for a, b in zip(v, top)), sum(b and not a for a, b in zip(v, top))))
-    return FairHint(layout.name, rules, "sampled", n, all_orders, seed, tuple(ranked), cv.solves,
-                    time.perf_counter() - t0)
+    return FairHint(layout.name, rules, "sampled", n, all_orders, seed, tuple(ranked), d.chain,
+                    me.solves + cv.solves, settings, time.perf_counter() - t0)
 
 
-__all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO", "GAMES"]
+def _every_order(layout: Layout, rules: Rules, played: tuple[int, ...], n: int) -> bool:
+    """Are there at most ``n`` stock orders consistent with ``layout`` (so ``n`` orders were all of them)?"""
+    positions, pool = unknown_pool(layout, rules, played)
+    return arrangements(len(pool), len(positions)) <= n
+
+
+__all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO", "WIDTH"]

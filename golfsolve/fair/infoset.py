@@ -124,8 +124,9 @@ class ChainValues:
         """Add sampled orders: solve the root once per order and credit the winning line's state."""
         for st in stocks:
             self.stocks.append(st)
+            # verdict only: a lost root needs no search for its fewest cards left, a won one keeps its line
             sol = self.solver.solve(Layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules),
-                                    self.rules)
+                                    self.rules, verdict_only=True)
             self.solves += 1
             won = sol.outcome == "won"
             self.root_won.append(won)

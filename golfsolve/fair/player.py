@@ -29,7 +29,7 @@ from ..solitaire.engine import Game
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
-from .exact import CompiledExpectimax, TooLargeError, fair_value
+from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
 from .orders import sample_stocks, stock_orders
 
@@ -111,8 +111,9 @@ class Player:
     """A fair player's memory across the decisions of one game (reused work lives here)."""
 
     def __init__(self, rules: Rules, settings: "str | PlayerSettings" = "strong", seed: int | str = 0,
-                 solver: Optional[Solver] = None) -> None:
+                 solver: Optional[Solver] = None, decisions: Optional[dict] = None) -> None:
         self.rules = rules
+        self.decisions = decisions
         self.settings = player_settings(settings)
         self.rng = random.Random(seed)
         self.solver = solver or Solver()
@@ -122,14 +123,20 @@ class Player:
         self._compiled: Optional[CompiledExpectimax] = None
         self._exact_failed_at = 0  # compiled: the unknown count where the state cap was last hit
 
-    def exact_move(self, view: Layout, gone: tuple[int, ...]) -> Optional[tuple[str, float]]:
-        """The best move by exact expectimax, or None when the position is too large for it."""
+    def _exact_eligible(self, view: Layout) -> bool:
+        # the exact endgame is tried here (it may still fail on its state cap)
+        unknown = sum(1 for c in view.stock if c is None)
+        if self._exact_failed or unknown > self.settings.exact_unknown:
+            return False
+        return not (self.settings.compiled_exact and self._exact_failed_at and unknown > self._exact_failed_at - 2)
+
+    def exact_values(self, view: Layout, gone: tuple[int, ...]) -> Optional[ExactValue]:
+        """Every legal move's exact value (expectimax), or None when the player does not play
+        exactly here (too many unknown cards, or the position passed the state cap)."""
         s = self.settings
-        if self._exact_failed:
+        if not self._exact_eligible(view):
             return None
         unknown = sum(1 for c in view.stock if c is None)
-        if unknown > s.exact_unknown:
-            return None
         if s.compiled_exact:
             return self._compiled_move(view, gone, unknown)
         try:
@@ -139,13 +146,12 @@ class Player:
             self._exact_failed = True
             self.exact_memo.clear()
             return None
-        return ev.moves[0] if ev.moves else None
+        return ev if ev.moves else None
 
-    def _compiled_move(self, view: Layout, gone: tuple[int, ...], unknown: int) -> Optional[tuple[str, float]]:
-        # a cap hit with k unknown cards is tried again two draws later, not at once: the
-        # next decision would pay nearly the same again, but two cards fewer is far smaller
-        if self._exact_failed_at and unknown > self._exact_failed_at - 2:
-            return None
+    def _compiled_move(self, view: Layout, gone: tuple[int, ...], unknown: int) -> Optional[ExactValue]:
+        # a cap hit with k unknown cards is tried again two draws later, not at once (see
+        # _exact_eligible): the next decision would pay nearly the same again, but two cards
+        # fewer is far smaller
         states = self.settings.exact_states
         if self._compiled is None:
             cap = 1 << max(20, (4 * states - 1).bit_length())
@@ -156,7 +162,7 @@ class Player:
             self._exact_failed_at = unknown
             self._compiled.clear()
             return None
-        return ev.moves[0] if ev.moves else None
+        return ev if ev.moves else None
 
     def choose(self, view: Layout, gone: tuple[int, ...]) -> tuple[PreDraw, ChainValues]:
         """The pre-draw state to play to (then draw), and the values it was chosen on."""
@@ -182,12 +188,39 @@ class Player:
 
     def move(self, view: Layout, gone: tuple[int, ...]) -> tuple[str, ...]:
         """The moves the player makes from ``view`` before its next decision: one exact move,
-        or the chain of removes to the chosen pre-draw state and the draw after it."""
-        ex = self.exact_move(view, gone)
-        if ex is not None:
-            return (ex[0],)
-        best, _ = self.choose(view, gone)
-        return best.chain + ((MOVE_DRAW,) if best.table and view.stock else ())
+        or the chain of removes to the chosen pre-draw state and the draw after it.
+
+        With a ``decisions`` table (shared by the games of one question, each game's player
+        seeded alike), a decision already taken from the same view, seen cards and random
+        state is looked up with the random state it left, so the game goes on exactly as if
+        it had been computed again.
+        """
+        if self.decisions is None or self._exact_eligible(view):
+            # exact decisions are not shared: their memo lives in this game's player
+            return self._move(view, gone)
+        key = (view.columns, view.discard, view.stock, gone, self.rng.getstate(), self._exact_failed,
+               self._exact_failed_at)
+        got = self.decisions.get(key)
+        if got is None:
+            chain = self._move(view, gone)
+            got = self.decisions[key] = (chain, self.rng.getstate(), self._exact_failed, self._exact_failed_at)
+        else:
+            self.rng.setstate(got[1])
+            self._exact_failed, self._exact_failed_at = got[2], got[3]
+        return got[0]
+
+    def _move(self, view: Layout, gone: tuple[int, ...]) -> tuple[str, ...]:
+        return self.decide(view, gone).chain
+
+    def decide(self, view: Layout, gone: tuple[int, ...]) -> "Decision":
+        """The player's decision from ``view`` (``gone``: the cards under the discard's top),
+        with what it was made on: the exact values, or the chosen pre-draw state and the
+        values of the states over the sampled orders."""
+        ev = self.exact_values(view, gone)
+        if ev is not None:
+            return Decision((ev.moves[0][0],), exact=ev)
+        best, cv = self.choose(view, gone)
+        return Decision(best.chain + ((MOVE_DRAW,) if best.table and view.stock else ()), state=best, values=cv)
 
     def _race(self, cv: ChainValues, states: list[PreDraw], view: Layout, gone: tuple[int, ...]) -> PreDraw:
         """A budgeted race: the states near the best get more orders until one leads clearly.
@@ -222,6 +255,17 @@ class Player:
                     kept.append(st)
             cont = kept
         return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the fair player: the moves it makes before its next decision (one
+    exact move, or a chain of removes and a draw), and what it chose them on."""
+
+    chain: tuple[str, ...]
+    exact: Optional[ExactValue] = None
+    state: Optional[PreDraw] = None
+    values: Optional[ChainValues] = None
 
 
 @dataclass(frozen=True)
@@ -262,6 +306,7 @@ def play(
     solver: Optional[Solver] = None,
     played: Iterable[int] = (),
     referee: bool = True,
+    decisions: Optional[dict] = None,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the fair player.
 
@@ -269,7 +314,8 @@ def play(
     player knows to be under the discard's top already. With ``referee`` the deal is first
     solved with its real stock; an unwinnable deal is not played out (the player's line is
     a line of the real deal, so it cannot win), and a game is stopped as lost at the first
-    decision where the real position is lost.
+    decision where the real position is lost. ``decisions`` is a table shared by games of
+    the same opening and seed (see :meth:`Player.move`): the same games, less work.
     """
     rules = rules or layout.rules or EASY
     settings = player_settings(player)
@@ -277,7 +323,7 @@ def play(
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
     solver = solver or Solver()
     t0 = time.perf_counter()
-    me = Player(rules, settings, seed, solver)
+    me = Player(rules, settings, seed, solver, decisions)
     solves = 0
     known = tuple(played)
     if referee:
@@ -301,7 +347,7 @@ def play(
             if referee and line:
                 # the referee (not the player) stops a game whose real position is lost
                 solves += 1
-                if solver.solve(game.to_layout(), rules).outcome != "won":
+                if solver.solve(game.to_layout(), rules, verdict_only=True).outcome != "won":
                     return lost(line[-1] == MOVE_DRAW)
             decisions += 1
             chain = me.move(game.to_layout().forget_stock(0), known + tuple(game.pile[:-1]))
@@ -317,4 +363,4 @@ def play(
     return lost(bool(line) and line[-1] == MOVE_DRAW)
 
 
-__all__ = ["PlayerSettings", "PRESETS", "player_settings", "Player", "FairGame", "play"]
+__all__ = ["PlayerSettings", "PRESETS", "player_settings", "Player", "Decision", "FairGame", "play"]

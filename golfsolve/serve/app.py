@@ -10,7 +10,7 @@ endpoint      answer                                                 options
 ============  =====================================================  ===========================
 /api/deal     ``golfsolve deal --json``
 /api/solve    ``golfsolve solve --json``                              verdict_only, node_limit
-/api/hint     ``golfsolve hint --json`` (``fair``: ``--fair``)        moves, fair, samples, seed,
+/api/hint     ``golfsolve hint --json`` (``fair``: ``--fair``)        moves, fair, player, seed,
                                                                      node_limit
 /api/odds     ``golfsolve odds --json``                               samples, games, seed, player
 /api/rate     ``golfsolve rate --json`` (a list of one)               games, seed, player
@@ -56,7 +56,7 @@ _SOURCE = {"code", "pysol", "layout", "rules"}
 PARAMS = {
     "deal": _SOURCE,
     "solve": _SOURCE | {"verdict_only", "node_limit"},
-    "hint": _SOURCE | {"moves", "fair", "samples", "seed", "node_limit"},
+    "hint": _SOURCE | {"moves", "fair", "player", "seed", "node_limit"},
     "odds": _SOURCE | {"samples", "games", "seed", "player"},
     "rate": _SOURCE | {"games", "seed", "player"},
     "play": _SOURCE | {"moves", "action", "tap"},
@@ -210,11 +210,11 @@ def _bool(params: dict, name: str) -> bool:
     raise InputError(f"{name} must be true or false, not {clip(str(v))}")
 
 
-def _player(params: dict) -> str:
+def _player(params: dict, default: str = "fast") -> str:
     # the fair player's preset by name, checked here so a bad name is a 400 before any work
     from ..fair import player_settings
 
-    name = _text(params, "player", 40) or "fast"
+    name = _text(params, "player", 40) or default
     player_settings(name)
     return name
 
@@ -286,8 +286,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             elif endpoint == "hint":
                 moves = _moves(params)
                 if _bool(params, "fair"):
-                    job = ("fair_hint", {"moves": moves, "seed": seed,
-                                         "samples": _int(params, "samples", 40, 1, MAX_EFFORT)})
+                    job = ("fair_hint", {"moves": moves, "seed": seed, "player": _player(params, "strong")})
                 else:
                     job = ("hint", {"moves": moves, "node_limit": node_limit})
             elif endpoint == "odds":

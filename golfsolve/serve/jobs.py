@@ -38,25 +38,28 @@ def hint(layout: Layout, moves: str = "", node_limit: int = 0) -> dict:
     return peeking_hint_answer(layout, moves, node_limit, _the_solver())
 
 
-def fair_hint(layout: Layout, moves: str = "", samples: int = 40, seed: int = 0) -> dict:
+def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "strong") -> dict:
     """``golfsolve hint --fair --json``: the stock order forgotten first."""
     from ..fair import fair_hint as fair_hint_of, player_view
-    from ..solitaire.answers import hint_position
+    from ..solitaire.answers import GameOverError, game_over_answer, hint_position
 
-    game = hint_position(layout, parse_moves(moves))
+    played_moves = parse_moves(moves)
+    try:
+        game = hint_position(layout, played_moves)
+    except GameOverError as e:
+        return game_over_answer(layout, played_moves, e)
     view, played = player_view(layout, game)
-    return fair_hint_of(view, game.rules, samples=samples, seed=seed, played=played,
-                        solver=_the_solver()).as_json()
+    return fair_hint_of(view, game.rules, seed=seed, played=played, solver=_the_solver(),
+                        player=player).as_json()
 
 
 def odds(layout: Layout, samples: int = 200, games: int | None = None, seed: int = 0, player: str = "fast") -> dict:
     """``golfsolve odds --json``."""
     from ..fair import odds as odds_of, player_view
-    from ..fair.api import GAMES
 
     view, _ = player_view(layout)
-    return odds_of(view, view.rules, samples=samples, seed=seed, games=GAMES if games is None else games,
-                   player=player, solver=_the_solver()).as_json()
+    return odds_of(view, view.rules, samples=samples, seed=seed, games=games, player=player,
+                   solver=_the_solver()).as_json()
 
 
 def rate(layout: Layout, games: int = 16, seed: int = 0, player: str = "fast") -> list:
@@ -86,4 +89,4 @@ def warm() -> None:
         solve(lay)
         solve(lay, verdict_only=True)
     hint(layout_from_number(1, get_rules("easy")), "d")
-    fair_hint(layout_from_number(1, get_rules("easy")), samples=2)
+    fair_hint(layout_from_number(1, get_rules("easy")), player="fast")

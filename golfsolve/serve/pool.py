@@ -141,7 +141,9 @@ class WorkerPool:
     async def start(self) -> None:
         """Start every worker and wait until each has warmed up and said it is ready."""
         self._idle = asyncio.Queue()
-        await asyncio.gather(*(self._spawn() for _ in range(self.size)))
+        # the first worker compiles whatever numba's cache lacks; the others then only load it
+        await self._spawn()
+        await asyncio.gather(*(self._spawn() for _ in range(self.size - 1)))
 
     async def _spawn(self) -> None:
         w = _Worker(self._ctx, self.jobs_module, self.warm)

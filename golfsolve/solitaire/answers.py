@@ -52,6 +52,11 @@ def hint_position(layout: Layout, moves: Sequence[str]) -> Game:
     return game
 
 
+def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError) -> dict:
+    """``golfsolve hint --json`` (peeking or fair) on a won or locked position: no next move, and why."""
+    return {"deal": layout.name, "moves_played": " ".join(moves), "best": None, "ranked": [], "message": str(error)}
+
+
 def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = None) -> list[MoveAdvice]:
     """Every legal move of ``game``, best first, judged with the stock order known."""
     try:
@@ -72,9 +77,13 @@ def hint_answer(layout: Layout, moves: Sequence[str], ranked: Sequence[MoveAdvic
 
 def peeking_hint_answer(layout: Layout, moves_text: str = "", node_limit: int = 0,
                         solver: Optional[Solver] = None) -> dict:
-    """The whole of ``golfsolve hint --json``: moves read and checked, every move ranked."""
+    """The whole of ``golfsolve hint --json``: moves read and checked, every move ranked (or,
+    on a finished game, :func:`game_over_answer`)."""
     moves = parse_moves(moves_text)
-    game = hint_position(layout, moves)
+    try:
+        game = hint_position(layout, moves)
+    except GameOverError as e:
+        return game_over_answer(layout, moves, e)
     return hint_answer(layout, moves, peeking_hint(game, node_limit, solver))
 
 
@@ -111,5 +120,5 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
     }
 
 
-__all__ = ["GameOverError", "deal_answer", "solve_layout", "solve_answer", "hint_position", "peeking_hint",
+__all__ = ["GameOverError", "game_over_answer", "deal_answer", "solve_layout", "solve_answer", "hint_position", "peeking_hint",
            "hint_answer", "peeking_hint_answer", "play_answer"]

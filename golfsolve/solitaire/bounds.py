@@ -30,8 +30,7 @@ The kernels pass the counts packed into integers (``T``: table cards per rank, `
 undrawn stock cards per rank, 4 bits a rank; :func:`packed_raw_bound`), which made the
 program about a quarter cheaper than reading count arrays (numba also counted references
 to every array passed in); :func:`raw_bound` takes arrays, for tests and callers outside.
-Editing this module does not invalidate numba's on-disk cache of the kernels that inline
-it (``kernel.py``): delete ``golfsolve/solitaire/__pycache__/*.nb[ic]`` after a change.
+The packing and the rank codes are :mod:`.packing`'s.
 """
 
 from __future__ import annotations
@@ -40,11 +39,10 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-N_PLAIN = 13  # Ace..King
-JOKER = 13
-EMPTY = 14
-N_BASE = 16  # rows of a base-count vector: ranks, joker, empty, padding
-INF = 1 << 40
+from .packing import (EMPTY, FIELD, JOKER, N_BASE, N_PLAIN, NIBBLES, PLAIN_BITS, PLAIN_MASK,  # noqa: F401
+                      RANKS_MASK, pack_counts, rank_unit)
+
+INF = 1 << 40  # a cost no choice reaches
 
 
 def rank_links(fits: np.ndarray) -> np.ndarray:
@@ -73,22 +71,8 @@ def rank_links(fits: np.ndarray) -> np.ndarray:
     return links
 
 
-# The kernels keep the counts packed, 4 bits per rank (Ace at bit 0, the joker's field at
-# bit 52): a state's counts are then one integer, a remove subtracts ``1 << 4 * rank``,
-# and the program reads no memory (0..4 table plus 0..4 stock cards plus the top fit 4 bits).
-FIELD = 4
-PLAIN_BITS = FIELD * N_PLAIN
-PLAIN_MASK = (1 << PLAIN_BITS) - 1
-RANKS_MASK = (1 << N_PLAIN) - 1
-
-
-@nb.njit(cache=True)
-def pack_counts(C) -> int:
-    """Counts per rank (Ace..King, joker) as one integer, 4 bits each."""
-    x = 0
-    for q in range(JOKER + 1):
-        x += np.int64(C[q]) << (FIELD * q)
-    return x
+# The kernels keep the counts packed (packing.rank_unit): a state's counts are one
+# integer, a remove subtracts one unit, and the program reads no memory.
 
 
 @nb.njit(cache=True)
@@ -187,10 +171,6 @@ def _dual_path_halves(tp, wp, lo, hi, m):
     return min(y0, y1)
 
 
-#: One in every rank's field.
-NIBBLES = 0x1111111111111
-
-
 @nb.njit(cache=True, inline="always")
 def packed_removable_bound(tp, wp, lo, hi):
     """An upper bound on the table cards removable: min over ``a`` of the Ace..King part
@@ -247,7 +227,7 @@ def packed_raw_bound(tp, sp, top, n_left, lo, hi):
     """
     wp = (tp + sp) & PLAIN_MASK
     if 0 <= top < N_PLAIN:
-        wp += np.int64(1) << (FIELD * top)
+        wp += rank_unit(top)
     u = packed_removable_bound(tp & PLAIN_MASK, wp, lo, hi) + (sp >> PLAIN_BITS) + 2 * (tp >> PLAIN_BITS)
     if top >= JOKER:
         u += 1  # a joker or an empty discard takes any first card
@@ -262,7 +242,7 @@ def removable_bound(T, S, s, top, links):
     tp = pack_counts(T) & PLAIN_MASK
     wp = (tp + pack_counts(S[s])) & PLAIN_MASK
     if 0 <= top < N_PLAIN:
-        wp += np.int64(1) << (FIELD * top)
+        wp += rank_unit(top)
     return packed_removable_bound(tp, wp, lo, hi)
 
 

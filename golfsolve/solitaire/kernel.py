@@ -4,8 +4,9 @@ Pure numba functions over numpy arrays; no Python objects inside. The Python-fac
 API (layouts, rules, results) is :mod:`golfsolve.solitaire.solver`.
 
 A state is the seven column heights ``h``, the stock position ``s`` (cards drawn) and
-the rank on the discard (0..12, 13 joker, 14 empty). Suits never matter, so the kernels
-see ranks only, and neither does the top card beyond *which free cards fit it*: a remove
+the rank on the discard (0..12, 13 joker, 14 empty); the packed forms and every constant
+are :mod:`.packing`'s. Suits never matter, so the kernels see ranks only, and neither
+does the top card beyond *which free cards fit it*: a remove
 puts the removed card on top and a draw ignores the top, so two tops that free the same
 columns are the same state, and a top that frees nothing is the single state "must draw".
 
@@ -40,23 +41,10 @@ import numba as nb
 import numpy as np
 
 from . import bounds
-
-N_COLS = 7
-N_TOP = 16
-STUCK = 15
-N_RANKS = 14  # 13 ranks and the joker
-N_HEIGHT_INDEX = 6**7
-N_KEYS = N_HEIGHT_INDEX * N_TOP
-DRAW = N_COLS  # move code of a draw; 0..6 remove from that column
-MAX_PATH = 64  # 35 removes + at most 18 draws
-NO_CUT = 99  # a cut or best-known value that prunes nothing
-SLOTS = 4  # dominance entries kept per height vector by the hunt
-EMPTY_SLOT = 0xFFFF
-
-#: kernel outcome codes
-LOST, WON, UNKNOWN = 0, 1, 2
-
-_POW6 = np.array([6**c for c in range(N_COLS)], dtype=np.int64)
+from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
+                      N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON, accept_masks, clear_bit, column_counts,
+                      decode_heights, heights_index, rank_unit, slot, slot_freed, slot_stock, stock_counts,
+                      table_counts, test_and_set)
 
 
 def new_tables(capacity: int = N_KEYS) -> tuple:
@@ -78,15 +66,12 @@ def new_tables(capacity: int = N_KEYS) -> tuple:
     return seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched
 
 
+# -- steps both searches take (inlined: each is a few instructions on the hot path) -------
 @nb.njit(cache=True, inline="always")
-def _test_and_set(bits, key):
-    byte = key >> 3
-    bit = np.uint8(1) << np.uint8(key & 7)
-    old = bits[byte]
-    if old & bit:
-        return True
-    bits[byte] = old | bit
-    return False
+def _prunes(lb, best_left, cut):
+    """Does a lower bound of ``lb`` cards left rule a state out? Yes when no line through it
+    can beat the best line known (``best_left``) or the cut (only lines below it matter)."""
+    return lb >= best_left or lb >= cut
 
 
 @nb.njit(cache=True, inline="always")
@@ -114,19 +99,126 @@ def _canonical_top(acc, h, t):
     return t
 
 
-@nb.njit(cache=True)
-def _accept_masks(cols, fits):
-    """``acc[c, hc]``: bit t set when the free card of column c at height hc fits top t."""
-    acc = np.zeros((N_COLS, 6), dtype=np.int64)
+@nb.njit(cache=True, inline="always")
+def _frees(av, r):
+    """The columns whose free card (accept masks ``av``) fits top ``r``, as a bit mask."""
+    f = 0
     for c in range(N_COLS):
-        for hc in range(1, 6):
-            r = cols[c, hc - 1]
-            m = 0
-            for t in range(fits.shape[0]):
-                if fits[t, r]:
-                    m |= 1 << t
-            acc[c, hc] = m
-    return acc
+        f |= ((av[c] >> r) & 1) << c
+    return f
+
+
+@nb.njit(cache=True, inline="always")
+def _fit_mask(acc, h):
+    """Every top that some free card of heights ``h`` fits, as a bit mask."""
+    fm = 0
+    for c in range(N_COLS):
+        fm |= acc[c, h[c]]
+    return fm
+
+
+# -- the hunt's steps ----------------------------------------------------------------------
+@nb.njit(cache=True)
+def _draw_jumps(stock):
+    """``jumps[s, :n_jumps[s]]``: the stock positions worth drawing to from ``s`` cards drawn,
+    nearest first: the first card of each rank beyond ``s`` (a later one of the same rank
+    is the same state with more cards drawn)."""
+    n_stock = stock.shape[0]
+    jumps = np.zeros((n_stock + 1, N_CARD_RANKS), dtype=np.int64)
+    n_jumps = np.zeros(n_stock + 1, dtype=np.int64)
+    for s in range(n_stock):
+        taken = 0
+        for t in range(s + 1, n_stock + 1):
+            bit = 1 << stock[t - 1]
+            if not taken & bit:
+                taken |= bit
+                jumps[s, n_jumps[s]] = t
+                n_jumps[s] += 1
+    return jumps, n_jumps
+
+
+@nb.njit(cache=True, inline="always")
+def _tallest(candidates, h):
+    """The tallest column among ``candidates`` (a bit mask): it has the most cards to uncover."""
+    m = 0
+    hb = -1
+    for c in range(N_COLS):
+        if (candidates >> c) & 1 and h[c] > hb:
+            hb = h[c]
+            m = c
+    return m
+
+
+@nb.njit(cache=True, inline="always")
+def _after_remove(av, m, am, r):
+    """Column ``m``'s free card ``r`` removed (its accept mask becomes ``am``): the columns
+    the new top frees, and every top some free card then fits."""
+    f = 0
+    fm = 0
+    for c in range(N_COLS):
+        a = am if c == m else av[c]
+        fm |= a
+        f |= ((a >> r) & 1) << c
+    return f, fm
+
+
+@nb.njit(cache=True, inline="always")
+def _next_draw(jumps, s, j, nd, stock, fm, fc, av):
+    """The next draw worth trying from ``s`` cards drawn, from jump ``j`` of ``nd`` on.
+
+    A draw to a card that fits nothing (``fm``: tops some free card fits) is dominated by
+    this state, and one to a card that frees no column this state's top does not (``fc``)
+    dominates nothing new; both are skipped in one tight loop. Returns ``(next j, stock
+    position, rank drawn, columns it frees)``, the position -1 when none is left.
+    """
+    while j < nd:
+        ns = jumps[s, j]
+        r = stock[ns - 1]
+        j += 1
+        if (fm >> r) & 1:
+            f = 0  # _frees(av, r), written out: nested inlined helpers that take arrays cost
+            for c in range(N_COLS):
+                f |= ((av[c] >> r) & 1) << c
+            if f & ~fc:
+                return j, ns, np.int64(r), f
+    return j, np.int64(-1), np.int64(0), np.int64(0)
+
+
+@nb.njit(cache=True, inline="always")
+def _dominates(freed, s, freed2, s2):
+    """Can a state that frees columns ``freed`` after ``s`` draws do everything one with
+    ``freed2`` after ``s2`` can (same heights, draw-any-time)? The same removes and more,
+    and where the other draws it draws on to the same stock card."""
+    return (freed & freed2) == freed2 and s <= s2
+
+
+@nb.njit(cache=True, inline="always")
+def _put_back(cols, acc, h, av, m):
+    """Undo a remove from column ``m`` (heights ``h``, accept masks ``av``); return the
+    rank of the card that went back."""
+    h[m] += 1
+    av[m] = acc[m, h[m]]
+    return cols[m, h[m] - 1]
+
+
+@nb.njit(cache=True)
+def _jumps_to_draws(line, n, path):
+    """Write the hunt's line (``line[:n]``: 0..6 a remove, ``N_COLS + t`` draw on to stock
+    position t) into ``path`` with every draw spelled out; return its length."""
+    length = 0
+    s = 0
+    for k in range(n):
+        mv = line[k]
+        if mv < N_COLS:
+            path[length] = mv
+            length += 1
+        else:
+            t = mv - N_COLS
+            for _ in range(t - s):
+                path[length] = DRAW
+                length += 1
+            s = t
+    return length
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -149,59 +241,46 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
 
     Returns ``(outcome, best_left, path_len, nodes)``; nodes counts expansions.
     """
-    n_stock = stock.shape[0]
-    acc = _accept_masks(cols, fits)
-    # table cards and undrawn stock cards per rank for the bound, packed (bounds.pack_counts)
-    colp = _column_packed(cols)
-    tp = 0
-    for c in range(N_COLS):
-        tp += colp[c, h0[c]]
-    spk = _stock_packed(stock)
+    acc = accept_masks(cols, fits)
+    colp = column_counts(cols)  # table cards per rank for the bound, packed
+    spk = stock_counts(stock)  # undrawn stock cards per rank, packed
     lo, hi = bounds.link_masks(links)
-    # jumps[s, j]: the stock positions worth drawing to from s, nearest first
-    jumps = np.zeros((n_stock + 1, N_RANKS), dtype=np.int64)
-    n_jumps = np.zeros(n_stock + 1, dtype=np.int64)
-    for s in range(n_stock):
-        taken = 0
-        for t in range(s + 1, n_stock + 1):
-            bit = 1 << stock[t - 1]
-            if not taken & bit:
-                taken |= bit
-                jumps[s, n_jumps[s]] = t
-                n_jumps[s] += 1
+    jumps, n_jumps = _draw_jumps(stock)
     # one height vector and its accept masks, changed in place and restored on the way back
     h = np.empty(N_COLS, dtype=np.int64)
     av = np.empty(N_COLS, dtype=np.int64)
-    ss = np.empty(MAX_PATH + 1, dtype=np.int64)
+    for c in range(N_COLS):
+        h[c] = h0[c]
+        av[c] = acc[c, h0[c]]
+    # the path's frames, one per depth
+    ss = np.empty(MAX_PATH + 1, dtype=np.int64)  # cards drawn
     fmask = np.empty(MAX_PATH + 1, dtype=np.int64)  # tops that would free some column
-    hidx = np.empty(MAX_PATH + 1, dtype=np.int64)
+    fcols = np.empty(MAX_PATH + 1, dtype=np.int64)  # columns the state's top frees
+    hidx = np.empty(MAX_PATH + 1, dtype=np.int64)  # heights index
     untried = np.empty(MAX_PATH + 1, dtype=np.int64)  # removable columns not yet tried
     nxt = np.empty(MAX_PATH + 1, dtype=np.int64)  # next draw to try
     n_draws = np.empty(MAX_PATH + 1, dtype=np.int64)  # draws worth trying
-    moves = np.empty(MAX_PATH + 1, dtype=np.int64)
+    moves = np.empty(MAX_PATH + 1, dtype=np.int64)  # the move made from this depth
+    # lbu[d]: an upper bound on the raw bound of the state at depth d (exact where it
+    # was computed): a child whose lbu cannot reach the pruning threshold needs no
+    # program run (see bounds.packed_raw_bound for how far one move can raise it)
+    lbu = np.empty(MAX_PATH + 1, dtype=np.int64)
     best_moves = np.empty(MAX_PATH + 1, dtype=np.int64)
-    idx = 0
+
+    idx = heights_index(h)
     n_left = 0
-    f = 0
-    fm = 0
     for c in range(N_COLS):
-        h[c] = h0[c]
-        idx += h0[c] * _POW6[c]
-        n_left += h0[c]
-        a = acc[c, h0[c]]
-        av[c] = a
-        fm |= a
-        if (a >> top0) & 1:
-            f |= 1 << c
+        n_left += h[c]
+    tp = table_counts(colp, h)
+    f = _frees(av, top0)
     ss[0] = 0
-    fmask[0] = fm
+    fmask[0] = _fit_mask(acc, h)
     hidx[0] = idx
     untried[0] = f
-    fcols = np.empty(MAX_PATH + 1, dtype=np.int64)  # columns the state's top frees
     fcols[0] = f
     nxt[0] = 0
     n_draws[0] = n_jumps[0]
-    dom[idx, 0] = np.uint16(f << 5)  # the table starts empty
+    dom[idx, 0] = slot(f, 0)  # the table starts empty
     touched[0] = idx
     n_touched = 1
     nodes = 1
@@ -210,13 +289,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     if best0 < best_left:
         best_left = best0
     outcome = WON if n_left == 0 else LOST
-    # lbu[d]: an upper bound on the raw bound of the state at depth d (exact where it
-    # was computed): a child whose lbu cannot reach the pruning threshold needs no
-    # program run (see bounds.packed_raw_bound for how far one move can raise it)
-    lbu = np.empty(MAX_PATH + 1, dtype=np.int64)
     lbu[0] = bounds.packed_raw_bound(tp, spk[0], top0 if f else -1, n_left, lo, hi)
     if bounded and outcome == LOST:
-        if lbu[0] >= best_left or lbu[0] >= cut:
+        if _prunes(lbu[0], best_left, cut):
             untried[0] = 0
             n_draws[0] = 0
         # no line leaves fewer cards than the root's bound: a line that reaches it is best
@@ -224,72 +299,39 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     depth = 0
     done = best_left <= floor
     while outcome == LOST and not done:
-        todo = untried[depth]
         s = ss[depth]
-        if todo:
-            # next removable column: the tallest (it has the most cards to uncover)
-            m = 0
-            hb = -1
-            for c in range(N_COLS):
-                if (todo >> c) & 1 and h[c] > hb:
-                    hb = h[c]
-                    m = c
-            untried[depth] = todo & ~(1 << m)
-            hm = h[m]
-            r = cols[m, hm - 1]
+        if untried[depth]:
+            m = _tallest(untried[depth], h)
+            untried[depth] &= ~(1 << m)
+            r = np.int64(cols[m, h[m] - 1])
             ns = s
-            nid = hidx[depth] - _POW6[m]
-            am = acc[m, hm - 1]
-            f = 0
-            fm = 0
-            for c in range(N_COLS):
-                a = am if c == m else av[c]
-                fm |= a
-                f |= ((a >> r) & 1) << c
+            nid = hidx[depth] - HEIGHT_PLACE[m]
+            am = acc[m, h[m] - 1]
+            f, fm = _after_remove(av, m, am, r)
         else:
-            # the next draw worth trying, skipped to in one tight loop: a draw to a card that
-            # fits nothing (this state dominates it) or that frees no column this state
-            # does not (dominated by it) is not one
-            j = nxt[depth]
-            nd = n_draws[depth]
-            fm = fmask[depth]
-            fc = fcols[depth]
-            found = False
-            while j < nd:
-                ns = jumps[s, j]
-                r = stock[ns - 1]
-                j += 1
-                if (fm >> r) & 1:
-                    f = 0
-                    for c in range(N_COLS):
-                        f |= ((av[c] >> r) & 1) << c
-                    if f & ~fc:
-                        found = True
-                        break
+            j, ns, r, f = _next_draw(jumps, s, nxt[depth], n_draws[depth], stock, fmask[depth], fcols[depth], av)
             nxt[depth] = j
-            if not found:
+            if ns < 0:
                 if depth == 0:
                     break
                 # back to the parent: undo the remove that led here
                 depth -= 1
                 pm = moves[depth]
                 if pm < N_COLS:
-                    h[pm] += 1
-                    av[pm] = acc[pm, h[pm]]
+                    tp += rank_unit(_put_back(cols, acc, h, av, pm))
                     n_left += 1
-                    tp += np.int64(1) << (bounds.FIELD * cols[pm, h[pm] - 1])
                 continue
             m = N_COLS
             nid = hidx[depth]
-        # Dominance: a recorded entry (F', s') of these heights with F' ⊇ F and s' <= s
-        # can do everything this state can. If none does, record the state, dropping the
-        # entries it dominates. This comes before the bound: about 40% of the states that
-        # reach here are dominated, and the look-up costs less than the bound's program
-        # (1.3x in all). A state recorded here and then cut by the bound keeps its entry,
-        # which stays sound: whatever it dominates can leave no fewer cards than it can,
-        # so no fewer than its bound, and the threshold only falls. (Written out rather
-        # than called: a call made numba count references to ``dom``, atomically, at
-        # every state: 3% of the CPU.)
+            fm = fmask[depth]
+        # It comes before the bound: about 40% of the states that reach here are and the look-up costs less than the bound's program (1.3x in all). A state recorded here and then cut by the bound keeps its entry, which stays sound:
+        # whatever it dominates can leave no fewer cards than it can, so no fewer than its
+        # bound, and the threshold only falls.
+        # Dominance: a recorded entry of these heights that dominates this state prunes it;
+        # else the state is recorded, dropping the entries it dominates (a full row forgets
+        # its last entry: that only costs a re-expansion later). (The look-up is written
+        # out: as a helper taking ``dom``, numba counted references to it at every state,
+        # 11% of the hunt's time.)
         free = -1
         used = False
         dominated = False
@@ -300,20 +342,16 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                     free = j
                 continue
             used = True
-            fe = np.int64(e >> 5)
-            se = np.int64(e & 31)
-            if (fe & f) == f and se <= ns:
+            if _dominates(slot_freed(e), slot_stock(e), f, ns):
                 dominated = True
                 break
-            if (f & fe) == fe and ns <= se:
+            if _dominates(f, ns, slot_freed(e), slot_stock(e)):
                 dom[nid, j] = EMPTY_SLOT
                 if free < 0:
                     free = j
         if dominated:
             continue
-        if free < 0:
-            free = SLOTS - 1  # row full: forgetting an entry only costs a re-expansion later
-        dom[nid, free] = np.uint16((f << 5) | ns)
+        dom[nid, free if free >= 0 else SLOTS - 1] = slot(f, ns)
         if not used:
             touched[n_touched] = nid
             n_touched += 1
@@ -321,18 +359,17 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
             lb = lbu[depth] + (bounds.REMOVE_RISE if f else bounds.REMOVE_RISE + 1)
         else:
             lb = lbu[depth] + ns - s - 1 + (1 if fcols[depth] else 0)
-        if bounded and (lb >= best_left or lb >= cut):
+        if bounded and _prunes(lb, best_left, cut):
             # Blocking (bounds.blocked_bound) is not used here: recomputed per state it
             # saves about a third of the cards-left search's states but costs more CPU
             # than they did (PySol 1..400: 120 against 161 dead-king deals/s), and a form
             # with rank masks kept move by move, the program rerun only when a rank is
             # dead, still only broke even (25% fewer states, 0.94-0.99x the speed).
             if m < N_COLS:
-                lb = bounds.packed_raw_bound(tp - (np.int64(1) << (bounds.FIELD * r)), spk[ns], r if f else -1,
-                                             n_left - 1, lo, hi)
+                lb = bounds.packed_raw_bound(tp - rank_unit(r), spk[ns], r if f else -1, n_left - 1, lo, hi)
             else:
                 lb = bounds.packed_raw_bound(tp, spk[ns], r, n_left, lo, hi)
-                if lb >= best_left or lb >= cut:
+                if _prunes(lb, best_left, cut):
                     # The drawn card is a live top, so this bound's bases are exactly
                     # the stock from ns - 1 on: it is the bound of this position, top
                     # left out, after ns - 1 draws, and that only grows with the
@@ -341,20 +378,21 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                     # most one). Every later draw from here is pruned too.
                     nxt[depth] = n_draws[depth]
                     continue
-            if lb >= best_left or lb >= cut:
+            if _prunes(lb, best_left, cut):
                 continue
         nodes += 1
-        moves[depth] = m if m < N_COLS else N_COLS + ns
         d1 = depth + 1
         if m < N_COLS:
+            moves[depth] = m
             h[m] -= 1
             av[m] = am
             n_left -= 1
-            tp -= np.int64(1) << (bounds.FIELD * r)
+            tp -= rank_unit(r)
             # a state entered by a draw makes no draws of its own: its parent's draws
             # reach every stock card its draws would, with fewer cards drawn
             n_draws[d1] = n_jumps[ns]
         else:
+            moves[depth] = N_COLS + ns
             n_draws[d1] = 0
         ss[d1] = ns
         lbu[d1] = lb
@@ -377,21 +415,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     for k in range(n_touched):
         for j in range(SLOTS):
             dom[touched[k], j] = EMPTY_SLOT
-    # expand jumps into single draws
-    length = 0
-    s = 0
-    for k in range(best_len):
-        mv = best_moves[k]
-        if mv < N_COLS:
-            path[length] = mv
-            length += 1
-        else:
-            t = mv - N_COLS
-            for _ in range(t - s):
-                path[length] = DRAW
-                length += 1
-            s = t
-    return outcome, best_left, length, nodes
+    return outcome, best_left, _jumps_to_draws(best_moves, best_len, path), nodes
 
 
 @nb.njit(cache=True)
@@ -426,33 +450,47 @@ def line_wins(cols, h0, stock, top0, fits, draw_any_time, codes):
     return True
 
 
-@nb.njit(cache=True)
-def _stock_packed(stock):
-    """``spk[s]``: the stock cards not yet drawn after s draws, per rank, packed."""
-    n_stock = stock.shape[0]
-    spk = np.zeros(n_stock + 1, dtype=np.int64)
-    for s in range(n_stock - 1, -1, -1):
-        spk[s] = spk[s + 1] + (np.int64(1) << (bounds.FIELD * stock[s]))
-    return spk
-
-
-@nb.njit(cache=True)
-def _column_packed(cols):
-    """``colp[c, hc]``: the first hc cards of column c per rank, packed; a state's table
-    is the sum over its columns."""
-    colp = np.zeros((N_COLS, 6), dtype=np.int64)
-    for c in range(N_COLS):
-        for hc in range(1, 6):
-            colp[c, hc] = colp[c, hc - 1] + (np.int64(1) << (bounds.FIELD * cols[c, hc - 1]))
-    return colp
-
-
+# -- the level search's steps ------------------------------------------------------------
 @nb.njit(cache=True, inline="always")
 def _record(keys, parents, moves, levels, n, key, parent, move, level):
     keys[n] = key
     parents[n] = parent
     moves[n] = move
     levels[n] = level
+
+
+@nb.njit(cache=True, inline="always")
+def _fit_mask_after_remove(acc, h, a, c):
+    """:func:`_fit_mask` once column ``c`` (of heights ``h``, accept masks ``a``) loses its
+    free card."""
+    fm = acc[c, h[c] - 1]
+    for c2 in range(N_COLS):
+        if c2 != c:
+            fm |= a[c2]
+    return fm
+
+
+@nb.njit(cache=True)
+def _read_line(parents, moves, levels, best, path):
+    """Write the line to record ``best``, read back through the parents, into ``path`` (a
+    draw edge may stand for several draws); return its length."""
+    length = 0
+    i = best
+    while parents[i] >= 0:
+        length += levels[i] - levels[parents[i]] if moves[i] == DRAW else 1
+        i = parents[i]
+    i = best
+    j = length
+    while parents[i] >= 0:
+        if moves[i] == DRAW:
+            for _ in range(levels[i] - levels[parents[i]]):
+                j -= 1
+                path[j] = DRAW
+        else:
+            j -= 1
+            path[j] = moves[i]
+        i = parents[i]
+    return length
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -477,44 +515,34 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
     """
     n_stock = stock.shape[0]
     cap = keys.shape[0]
-    colp = _column_packed(cols)
-    spk = _stock_packed(stock)
+    colp = column_counts(cols)
+    spk = stock_counts(stock)
     link_lo, link_hi = bounds.link_masks(links)
-    tp = 0
     if node_limit <= 0 or node_limit > cap:
         node_limit = cap
-    acc = _accept_masks(cols, fits)
+    acc = accept_masks(cols, fits)
     a = np.empty(N_COLS, dtype=np.int64)
     h = np.empty(N_COLS, dtype=np.int64)
-
-    root_idx = 0
-    best_left = 0
-    for c in range(N_COLS):
-        root_idx += h0[c] * _POW6[c]
-        best_left += h0[c]
-    fm = 0
-    for c in range(N_COLS):
-        fm |= acc[c, h0[c]]
+    n_root = 0
     for c in range(N_COLS):
         h[c] = h0[c]
-    key = root_idx * N_TOP + _canonical_top(acc, h, top0)
-    _test_and_set(seen, key)
+        n_root += h0[c]
+    key = heights_index(h) * N_TOP + _canonical_top(acc, h, top0)
+    test_and_set(seen, key)
     _record(keys, parents, moves, levels, 0, key, -1, -1, 0)
     n = 1
     n_h = 0  # distinct height vectors reached, in hlist (with their accept masks)
     best = 0
+    best_left = n_root
     outcome = WON if best_left == 0 else LOST
     if best0 < best_left:
         best_left = best0
         best = -1  # no line better than best0 found yet
     done = best_left <= floor
     if bounded and outcome == LOST and not done:
-        n0 = 0
-        for c in range(N_COLS):
-            tp += colp[c, h[c]]
-            n0 += h[c]
-        lb = bounds.packed_raw_bound(tp, spk[0], top0 if key % N_TOP != STUCK else -1, n0, link_lo, link_hi)
-        done = lb >= best_left or lb >= cut
+        lb = bounds.packed_raw_bound(table_counts(colp, h), spk[0], top0 if key % N_TOP != STUCK else -1, n_root,
+                                     link_lo, link_hi)
+        done = _prunes(lb, best_left, cut)
         floor = max(floor, lb)  # no line leaves fewer cards than the root's bound
     lo = 0  # first record of the current level
     s = 0
@@ -530,13 +558,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             k = keys[i]
             top = k % N_TOP
             idx = k // N_TOP
-            rest = idx
-            left = 0
-            for c in range(N_COLS):
-                h[c] = rest % 6
-                rest //= 6
-                left += h[c]
-                a[c] = acc[c, h[c]]
+            left = decode_heights(idx, h)
             if left < best_left:
                 best_left = left
                 best = i
@@ -548,33 +570,26 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                     break
             if top == STUCK:
                 continue
-            if bounded:
-                tp = 0
-                for c in range(N_COLS):
-                    tp += colp[c, h[c]]
+            for c in range(N_COLS):
+                a[c] = acc[c, h[c]]
+            tp = table_counts(colp, h) if bounded else 0
             for c in range(N_COLS - 1, -1, -1):
                 if not (a[c] >> top) & 1:
                     continue
                 r = cols[c, h[c] - 1]
-                rr = r
-                fm = acc[c, h[c] - 1]
-                for c2 in range(N_COLS):
-                    if c2 != c:
-                        fm |= a[c2]
-                if (fm >> r) & 1:
+                t = STUCK  # the removed card is the top: it may free nothing
+                if (_fit_mask_after_remove(acc, h, a, c) >> r) & 1:
                     h[c] -= 1
-                    r = _canonical_top(acc, h, r)
+                    t = _canonical_top(acc, h, r)
                     h[c] += 1
-                else:
-                    r = STUCK
-                ck = (idx - _POW6[c]) * N_TOP + r
-                if _test_and_set(seen, ck):
+                ck = (idx - HEIGHT_PLACE[c]) * N_TOP + t
+                if test_and_set(seen, ck):
                     continue
                 if bounded:
-                    lb = bounds.packed_raw_bound(tp - (np.int64(1) << (bounds.FIELD * rr)), spk[s],
-                                                 rr if r != STUCK else -1, left - 1, link_lo, link_hi)
-                    if lb >= best_left or lb >= cut:
-                        seen[ck >> 3] &= ~(np.uint8(1) << np.uint8(ck & 7))
+                    lb = bounds.packed_raw_bound(tp - rank_unit(r), spk[s], r if t != STUCK else -1, left - 1,
+                                                 link_lo, link_hi)
+                    if _prunes(lb, best_left, cut):
+                        clear_bit(seen, ck)
                         continue
                 if n >= node_limit:
                     outcome = UNKNOWN
@@ -593,14 +608,10 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             # that fits nothing adds nothing (its heights already draw on from here)
             for i in range(lo, hi):
                 hk = keys[i] // N_TOP
-                if not _test_and_set(hseen, hk):
-                    rest = hk
-                    fm = 0
-                    for c in range(N_COLS):
-                        fm |= acc[c, rest % 6]
-                        rest //= 6
+                if not test_and_set(hseen, hk):
+                    decode_heights(hk, h)
                     hlist[n_h] = i
-                    hmask[n_h] = fm
+                    hmask[n_h] = _fit_mask(acc, h)
                     n_h += 1
             n_from = 0
             for j in range(n_h):
@@ -612,29 +623,23 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             n_from = 0
             for i in range(lo, hi):
                 k = keys[i]
-                seen[k >> 3] &= ~(np.uint8(1) << np.uint8(k & 7))
+                clear_bit(seen, k)
                 if k % N_TOP == STUCK:
                     stack[n_from] = i
                     n_from += 1
         for j in range(n_from):
             i = stack[j]
             hk = keys[i] // N_TOP
-            rest = hk
-            for c in range(N_COLS):
-                h[c] = rest % 6
-                rest //= 6
-            ck = hk * N_TOP + _canonical_top(acc, h, r)
-            if _test_and_set(seen, ck):
+            left = decode_heights(hk, h)
+            t = _canonical_top(acc, h, r)
+            ck = hk * N_TOP + t
+            if test_and_set(seen, ck):
                 continue
             if bounded:
-                tp = 0
-                left = 0
-                for c in range(N_COLS):
-                    tp += colp[c, h[c]]
-                    left += h[c]
-                lb = bounds.packed_raw_bound(tp, spk[s + 1], r if ck % N_TOP != STUCK else -1, left, link_lo, link_hi)
-                if lb >= best_left or lb >= cut:
-                    seen[ck >> 3] &= ~(np.uint8(1) << np.uint8(ck & 7))
+                lb = bounds.packed_raw_bound(table_counts(colp, h), spk[s + 1], r if t != STUCK else -1, left,
+                                             link_lo, link_hi)
+                if _prunes(lb, best_left, cut):
+                    clear_bit(seen, ck)
                     continue
             if n >= node_limit:
                 outcome = UNKNOWN
@@ -651,23 +656,6 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
         seen[keys[i] >> 3] = 0
     for j in range(n_h):
         hseen[(keys[hlist[j]] // N_TOP) >> 3] = 0
-    # read the best line back through the parents; a draw edge may stand for several draws
-    length = 0
     if best < 0:
         return outcome, best_left, 0, n
-    i = best
-    while parents[i] >= 0:
-        length += levels[i] - levels[parents[i]] if moves[i] == DRAW else 1
-        i = parents[i]
-    i = best
-    j = length
-    while parents[i] >= 0:
-        if moves[i] == DRAW:
-            for _ in range(levels[i] - levels[parents[i]]):
-                j -= 1
-                path[j] = DRAW
-        else:
-            j -= 1
-            path[j] = moves[i]
-        i = parents[i]
-    return outcome, best_left, length, n
+    return outcome, best_left, _read_line(parents, moves, levels, best, path), n

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..cards import RANK_OF
-from . import bounds, kernel
+from . import bounds, kernel, packing
 from .dealcode import deal_deck
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
@@ -28,7 +28,7 @@ class StockUnknownError(ValueError):
 MOVE_DRAW = "d"
 
 
-_MOVE_NAMES = tuple(str(c + 1) for c in range(kernel.N_COLS)) + (MOVE_DRAW,)
+_MOVE_NAMES = tuple(str(c + 1) for c in range(packing.N_COLS)) + (MOVE_DRAW,)
 _CODE_OF = np.full(256, -1, dtype=np.int8)
 _CODE_OF[[ord(name) for name in _MOVE_NAMES]] = np.arange(len(_MOVE_NAMES))
 
@@ -156,8 +156,8 @@ class Solver:
         self.level_search = level_search
         self.bounds = bounds
         self._tables = kernel.new_tables()
-        self._path = np.zeros(kernel.MAX_PATH, dtype=np.int8)
-        self._keep = np.zeros(kernel.MAX_PATH, dtype=np.int8)
+        self._path = np.zeros(packing.MAX_PATH, dtype=np.int8)
+        self._keep = np.zeros(packing.MAX_PATH, dtype=np.int8)
 
     def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0,
               verdict_only: bool = False) -> Solution:
@@ -204,14 +204,14 @@ class Solver:
             return Solution("lost", int(known_line[0]), tuple(known_line[1]), 0, time.perf_counter() - t0, rules)
         nodes = 0
         n = 0
-        best_left = kernel.NO_CUT
-        outcome = kernel.LOST
+        best_left = packing.NO_CUT
+        outcome = packing.LOST
         if at_least == 0:
             # Verdict first: the search for a win prunes every state that cannot be won,
             # far cheaper than looking for the fewest cards left. Only when it fails does
             # the second search look for them, bounded by the best line the first one met.
-            outcome, best_left, n, nodes = run(1 if self.bounds else kernel.NO_CUT, kernel.NO_CUT, node_limit)
-        if outcome == kernel.LOST and not verdict_only and (self.bounds or at_least > 0):
+            outcome, best_left, n, nodes = run(1 if self.bounds else packing.NO_CUT, packing.NO_CUT, node_limit)
+        if outcome == packing.LOST and not verdict_only and (self.bounds or at_least > 0):
             first_left = int(best_left)
             if known_line is not None and known_line[0] < first_left:
                 first_left = int(known_line[0])
@@ -221,13 +221,13 @@ class Solver:
             limit = 0 if node_limit <= 0 else max(1, node_limit - nodes)
             # the first search proved the deal lost: a line leaving 1 card is the best
             at_least = max(at_least, 1)
-            outcome, best_left, n2, nodes2 = run(kernel.NO_CUT, first_left, limit)
+            outcome, best_left, n2, nodes2 = run(packing.NO_CUT, first_left, limit)
             nodes += nodes2
             if best_left >= first_left:
                 self._path[:n] = self._keep[:n]
             else:
                 n = n2
-        name = {kernel.WON: "won", kernel.LOST: "lost", kernel.UNKNOWN: "unknown"}[int(outcome)]
+        name = {packing.WON: "won", packing.LOST: "lost", packing.UNKNOWN: "unknown"}[int(outcome)]
         line = tuple(_MOVE_NAMES[m] for m in self._path[:n].tolist())
         left = None if verdict_only and name == "lost" else int(best_left)
         if left is None:
@@ -313,8 +313,8 @@ def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bo
     rules = rules or layout.rules or EASY
     p = pack(layout)
     fits = rules.fits_table()
-    table = np.zeros(bounds.N_BASE, dtype=np.int64)
-    stock = np.zeros((1, bounds.N_BASE), dtype=np.int64)
+    table = np.zeros(packing.N_BASE, dtype=np.int64)
+    stock = np.zeros((1, packing.N_BASE), dtype=np.int64)
     live = False
     for c in range(N_COLUMNS):
         for i in range(p.heights[c]):
@@ -325,7 +325,7 @@ def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bo
     top = p.top if live else -1
     if blocking:
         raw = bounds.blocked_bound(p.cols, p.heights.astype(np.int64), table, stock, 0, top, int(table.sum()),
-                                   _links(rules), np.zeros(bounds.N_BASE, dtype=np.int64))
+                                   _links(rules), np.zeros(packing.N_BASE, dtype=np.int64))
         return max(0, int(raw))
     return int(bounds.cards_left_bound(table, stock, 0, top, int(table.sum()), _links(rules)))
 

@@ -214,6 +214,7 @@ async function hint() {
   $("hint").innerHTML = `<p class="wait">Thinking${fair ? " without peeking" : ""}…</p>`;
   try {
     const r = await api("hint", { moves: game.moves.join(" "), fair });
+    if (!r.best) { $("hint").innerHTML = `<p class="best">${r.message}</p>`; return; }
     const best = r.best;
     const rows = r.ranked.map((a) => {
       const v = valueOf(a);

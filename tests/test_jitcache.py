@@ -1,0 +1,65 @@
+"""numba's cache of a kernel goes stale when any golfsolve source it uses changes, and only then.
+
+Each check runs a copy of the package in a temporary folder, in a fresh process, with
+its own numba cache: ``bounds.removable_bound`` (in ``bounds.py``) inlines
+``packing.rank_unit`` (in ``packing.py``), which numba alone does not track.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import golfsolve
+
+PROBE = """
+import json
+import numpy as np
+from golfsolve.solitaire import bounds, packing
+T = np.zeros(16, dtype=np.int64); S = np.zeros((1, 16), dtype=np.int64)
+T[0] = 2; T[6] = 3; T[9] = 2; S[0, 11] = 1
+links = np.array([[1, 1]] * 13, dtype=np.int64)
+value = int(bounds.removable_bound(T, S, 0, 12, links))
+st = bounds.removable_bound.stats
+print(json.dumps({"value": value, "hits": sum(st.cache_hits.values()), "misses": sum(st.cache_misses.values())}))
+"""
+
+
+def _run(root: Path, cache: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(cache))
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=root, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_editing_an_inlined_module_recompiles_the_kernels_that_use_it(tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(Path(golfsolve.__file__).parent, root / "golfsolve",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+    first = _run(root, cache)
+    assert first == {"value": 1, "hits": 0, "misses": 1}
+    again = _run(root, cache)
+    assert again == {**first, "hits": 1, "misses": 0}  # loaded, not compiled
+
+    # a module the kernel does not import: the cache stays good
+    _edit(root / "golfsolve" / "cli" / "main.py", '"""', '"""An edit. ')
+    assert _run(root, cache)["hits"] == 1
+
+    # the inlined helper now adds no card at all: the discard top (a King, the only base
+    # that reaches the Aces when ranks wrap) no longer counts, and the bound must see it
+    _edit(root / "golfsolve" / "solitaire" / "packing.py",
+          "return np.int64(1) << (FIELD * r)", "return np.int64(0) * r")
+    edited = _run(root, cache)
+    assert edited == {"value": 0, "hits": 0, "misses": 1}

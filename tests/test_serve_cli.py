@@ -1,0 +1,85 @@
+"""The ``serve`` command as a user meets it: its options checked before anything starts,
+and nothing of the server loaded by the other commands; the event loop answering while
+every worker is busy."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--workers", "0"], "--workers must be from 1 to"),
+    (["--port", "70000"], "70000 is not in the range"),
+    (["--cpu-budget", "0"], "--cpu-budget"),
+])
+def test_bad_options_are_one_line_and_exit_2(run_cli, args, words):
+    r = run_cli(["serve", *args])
+    assert r.exit_code == 2 and words in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+def test_other_commands_do_not_load_the_server():
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "golfsolve", "deal", "GO1-E-AAAAAAB"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "GO1-E-AAAAAAB" in proc.stdout
+    modules = {ln.rsplit("|", 1)[1].strip() for ln in proc.stderr.splitlines() if ln.startswith("import time:")}
+    assert "golfsolve.cli.main" in modules
+    assert not {m for m in modules if m.split(".")[0] in ("starlette", "uvicorn") or m.startswith("golfsolve.serve")}
+
+
+def test_cheap_answers_come_while_every_worker_is_busy():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=1)) as c:
+        slow = threading.Thread(target=lambda: c.post("/api/odds", json={"code": "GO1-E-AAAAAAB", "samples": 200,
+                                                                         "games": 8}))
+        slow.start()
+        answered_while_busy = []
+        for code in ("GO1-E-AAAAAAC", "GO1-C-AAAAAAD", "GO1-E-AAAAAAE"):
+            r = c.get("/api/deal", params={"code": code})
+            answered_while_busy.append(r.status_code == 200 and r.json()["name"] == code and slow.is_alive())
+        slow.join()
+    # the odds run many seconds in the only worker; the event loop answered the deals meanwhile
+    assert answered_while_busy == [True, True, True]
+
+
+def test_a_port_in_use_is_one_line_before_any_worker_starts():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "golfsolve", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == f"golfsolve: cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
+def test_workers_go_when_the_server_is_killed():
+    pytest.importorskip("uvicorn")
+    import os
+    import signal
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from load_serve import running_server, workers_of
+
+    with running_server(workers=2) as (url, proc):
+        workers = workers_of(proc.pid)
+        assert len(workers) == 2
+        os.kill(proc.pid, signal.SIGKILL)  # no shutdown at all: the workers see their pipe close
+        proc.wait()
+        deadline = time.monotonic() + 60
+        while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = [w for w in workers if Path(f"/proc/{w}").exists()
+                and "zombie" not in Path(f"/proc/{w}/status").read_text().lower()]
+    assert left == []
