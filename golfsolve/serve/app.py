@@ -311,7 +311,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         return Route(f"/api/{name}", handle, methods=["GET", "POST"], name=name)
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "workers": pool.pids, "replaced": pool.replaced})
+        return JSONResponse({"ok": True, "workers": pool.pids, "busy": pool.busy, "replaced": pool.replaced})
 
     async def index(request: Request) -> Response:
         return Response((STATIC / "index.html").read_bytes(), media_type="text/html; charset=utf-8")
