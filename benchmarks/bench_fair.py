@@ -1,16 +1,16 @@
-"""CPU time of `hint --fair` and `odds` at their defaults, beside today's implementation.
+"""`odds` and `hint --fair` at their defaults on ten openings: CPU of the whole command and
+the fair chance's interval width, beside a reference commit, interleaved item by item.
 
-    python benchmarks/bench_fair.py [--deals 5] [--baseline d71dfa9]
+    python benchmarks/bench_fair.py [--baseline 52838a4] [--deals 5]
 
-The baseline is the code at a git commit (by default the last one before issue 10's
-work), exported to a temporary directory with `git archive` and run in a subprocess,
-item by item interleaved with the current code, so both see the same machine load.
-Each item is a fresh process: "search" is the CPU time of the library call alone (after
-one warm-up solve), "command" the CPU time of the whole `python -m golfsolve ...` run
-including start-up. Items: the fair hint on the opening of GO1 Easy and Classic deals
-(stock order forgotten) and `odds` on the seed 000 example (tests/data/seed000_start.txt).
-Today's defaults: hint 200 orders, odds 1,000 orders (clairvoyant only); the new ones:
-hint 40 orders, odds 200 orders and 6 fair-player games.
+Openings: GO1 deals 0..N-1 under Easy and under Classic (ten by default), as a deal code
+(the stock order forgotten). Each item runs `python -m golfsolve odds CODE --json` and
+`python -m golfsolve hint CODE --fair --json` in a fresh process, on this checkout and on
+the reference (exported with `git archive` to a temporary directory), one right after the
+other, so both see the same load; CPU time is the child's user + system time, start-up
+included. The reference by default is the last commit of round 2 (6 fair games for `odds`,
+the blind-draw ranking for `hint --fair`). Goals: `odds` at most 6 s of CPU with an interval
+at most 20 points wide; `hint --fair` at most 2 s of CPU for the whole command.
 """
 
 from __future__ import annotations
@@ -22,91 +22,69 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED000 = ROOT / "tests" / "data" / "seed000_start.txt"
 
 
-def worker(kind: str, arg: str, rules_name: str) -> None:
-    """Run one item in this process and print its search CPU seconds as JSON."""
-    from golfsolve.solitaire.layout import layout_from_number, read_layout_file
-    from golfsolve.solitaire.rules import get_rules
-    from golfsolve.solitaire.solver import Solver
-
-    try:
-        from golfsolve.fair import api  # the current code
-    except ImportError:
-        try:
-            from golfsolve.solitaire import fairvalue as api  # a baseline of round 2
-        except ImportError:
-            from golfsolve.solitaire import fair as api  # the baseline of round 1
-    rules = get_rules(rules_name)
-    solver = Solver()
-    lay = layout_from_number(int(arg), rules) if kind == "hint" else read_layout_file(arg)
-    solver.solve(layout_from_number(0, rules), rules)  # load the compiled kernel before timing
-    t0 = time.process_time()
-    if kind == "hint":
-        api.fair_hint(lay.forget_stock(0), rules, solver=solver)
-    else:
-        api.odds(lay, rules, solver=solver)
-    print(json.dumps({"search": time.process_time() - t0}))
-
-
-def child_cpu(cmd: list[str], env: dict) -> tuple[float, str]:
+def child(cmd: list[str], tree: str) -> tuple[float, dict]:
+    """CPU seconds (user + system) of one command run under ``tree``, and its JSON answer."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    env = {**os.environ, "PYTHONPATH": tree}
+    out = subprocess.run([sys.executable, "-m", "golfsolve", *cmd], env=env, capture_output=True, text=True,
+                         check=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), out
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), json.loads(out)
+
+
+def width(answer: dict) -> float:
+    fair = answer["fair"]
+    return 100 * (fair["ci95"][1] - fair["ci95"][0]) if fair.get("chance") is not None else float("nan")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--deals", type=int, default=5, help="openings per rule set for the hint")
-    ap.add_argument("--baseline", default="d71dfa9", help="git commit of today's implementation")
-    ap.add_argument("--worker", nargs=3, metavar=("KIND", "ARG", "RULES"), help=argparse.SUPPRESS)
+    ap.add_argument("--deals", type=int, default=5, help="openings per rule set")
+    ap.add_argument("--baseline", default="52838a4", help="git commit of the reference")
     a = ap.parse_args()
-    if a.worker:
-        worker(*a.worker)
-        return
+    from golfsolve.solitaire.dealcode import format_code
+
     with tempfile.TemporaryDirectory() as old:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", a.baseline, "golfsolve"], capture_output=True,
                                  check=True).stdout
         subprocess.run(["tar", "-x", "-C", old], input=archive, check=True)
-        trees = {"today": old, "new": str(ROOT)}
-        items = [("hint", str(n), r) for r in ("easy", "classic") for n in range(a.deals)]
-        items += [("odds", str(SEED000), r) for r in ("easy", "classic")]
-        totals: dict[tuple[str, str, str], list[float]] = {}
-        print(f"{'item':28} {'today search':>12} {'new search':>10} {'ratio':>6} {'new command':>11}")
-        for kind, arg, rules in items:
-            row = {}
-            for name, tree in trees.items():  # interleaved: the same item on both trees back to back
-                env = {**os.environ, "PYTHONPATH": tree}
-                _, out = child_cpu([sys.executable, __file__, "--worker", kind, arg, rules], env)
-                row[name] = json.loads(out)["search"]
-                totals.setdefault((kind, rules, name), []).append(row[name])
-            env = {**os.environ, "PYTHONPATH": str(ROOT)}
-            cmd = ([sys.executable, "-m", "golfsolve", "hint", f"GO1-{rules[0].upper()}-" + _letters(int(arg)),
-                    "--fair", "--json"] if kind == "hint" else
-                   [sys.executable, "-m", "golfsolve", "odds", "--layout", arg, "--rules", rules, "--json"])
-            whole, _ = child_cpu(cmd, env)
-            totals.setdefault((kind, rules, "command"), []).append(whole)
-            label = f"{kind} {rules} " + (f"deal {arg}" if kind == "hint" else "seed000")
-            print(f"{label:28} {row['today']:11.2f}s {row['new']:9.2f}s {row['today'] / row['new']:5.1f}x "
-                  f"{whole:10.2f}s", flush=True)
-        print("\nmeans (CPU seconds):")
-        for kind in ("hint", "odds"):
-            for rules in ("easy", "classic"):
-                t, n, c = (totals[(kind, rules, k)] for k in ("today", "new", "command"))
-                print(f"  {kind} {rules:8} today {sum(t) / len(t):.2f}  new {sum(n) / len(n):.2f}  "
-                      f"({sum(t) / sum(n):.1f}x less)  whole new command {sum(c) / len(c):.2f}")
+        trees = {"ref": old, "new": str(ROOT)}
+        for tree in trees.values():  # compile or load every kernel once before timing
+            child(["odds", "GO1-E-AAAAAAA", "--games", "1", "--json"], tree)
+        print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'fair chance new':>16} "
+              f"{'hint CPU ref/new':>17}")
+        tot = {k: [] for k in ("odds_ref", "odds_new", "hint_ref", "hint_new", "w_new")}
+        for letter in ("E", "C"):
+            for n in range(a.deals):
+                code = format_code(n, letter)
+                odds, hint, w = {}, {}, {}
+                for name, tree in trees.items():  # interleaved: the same item on both trees back to back
+                    odds[name], ans = child(["odds", code, "--json"], tree)
+                    w[name] = width(ans)
+                    hint[name], _ = child(["hint", code, "--fair", "--json"], tree)
+                    if name == "new":
+                        chance = f"{100 * ans['fair']['chance']:.1f}% ({ans['fair']['games']} g)"
+                tot["odds_ref"].append(odds["ref"])
+                tot["odds_new"].append(odds["new"])
+                tot["hint_ref"].append(hint["ref"])
+                tot["hint_new"].append(hint["new"])
+                tot["w_new"].append(w["new"])
+                print(f"{code:16} {odds['ref']:7.2f} / {odds['new']:5.2f} s {w['ref']:5.0f} / {w['new']:4.1f} "
+                      f"{chance:>16} {hint['ref']:7.2f} / {hint['new']:5.2f} s", flush=True)
 
+        def mean(x: list[float]) -> float:
+            return sum(x) / len(x)
 
-def _letters(n: int) -> str:
-    from golfsolve.solitaire.dealcode import format_code
-
-    return format_code(n, "E").split("-")[-1]
+        print(f"\nodds: CPU ref {mean(tot['odds_ref']):.2f} s, new {mean(tot['odds_new']):.2f} s (max "
+              f"{max(tot['odds_new']):.2f}; {mean(tot['odds_new']) / mean(tot['odds_ref']):.2f}x ref); interval "
+              f"width new {mean(tot['w_new']):.1f} points (max {max(tot['w_new']):.1f})")
+        print(f"hint --fair: CPU ref {mean(tot['hint_ref']):.2f} s, new {mean(tot['hint_new']):.2f} s (max "
+              f"{max(tot['hint_new']):.2f}; {mean(tot['hint_new']) / mean(tot['hint_ref']):.2f}x ref)")
 
 
 if __name__ == "__main__":

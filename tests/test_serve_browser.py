@@ -93,6 +93,14 @@ def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
     expect(pg.locator("#step-info")).to_have_text(re.compile(f"^Step {len(solution) - 1} of"))
     assert pg.locator("body").get_attribute("data-status") == "playing" and _text(pg, "#left") == "1"
 
+    # let it play from the start, and pause it
+    pg.keyboard.press("Home")
+    expect(pg.locator("#step-info")).to_have_text(re.compile("^Step 0 of"))
+    pg.keyboard.press("p")
+    expect(pg.locator("#step-info")).to_have_text(re.compile("^Step 3 of"), timeout=30_000)
+    pg.keyboard.press("p")
+    expect(pg.locator("#step-play")).to_have_text("▶ Play")
+
     # play: back to the start, then click cards
     pg.keyboard.press("Home")
     expect(pg.locator("#step-info")).to_have_text(re.compile("^Step 0 of"))

@@ -172,14 +172,17 @@ function stopPlaying() {
   }
 }
 
-function togglePlay() {
+async function togglePlay() {
   if (game.timer) { stopPlaying(); return; }
   if (!game.solution.length) return;
-  if (game.step === null || game.step >= game.solution.length) goToStep(0);
   $("step-play").textContent = "⏸ Pause";
-  game.timer = setInterval(() => {
+  if (game.step === null || game.step >= game.solution.length) await goToStep(0);
+  let inflight = false;  // a slow answer must not let steps overtake each other
+  game.timer = setInterval(async () => {
+    if (inflight) return;
     if (game.step === null || game.step >= game.solution.length) { stopPlaying(); return; }
-    goToStep(game.step + 1);
+    inflight = true;
+    try { await goToStep(game.step + 1); } finally { inflight = false; }
   }, 600);
 }
 
