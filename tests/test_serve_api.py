@@ -230,6 +230,13 @@ def test_broken_bodies_are_400(client, body, words):
     assert r.status_code == 400 and words in r.json()["error"]
 
 
+def test_unknown_paths_and_methods_are_json_errors(client):
+    r = client.get("/api/solv", params={"code": "GO1-E-AAAAAAB"})
+    assert r.status_code == 404 and "no such page or endpoint: '/api/solv'" in r.json()["error"]
+    r = client.delete("/api/solve")
+    assert r.status_code == 405 and "DELETE is not allowed" in r.json()["error"]
+
+
 def test_a_parameter_twice_in_the_query_is_400(client):
     r = client.get("/api/deal?code=GO1-E-AAAAAAB&code=GO1-E-AAAAAAC")
     assert r.status_code == 400 and "given twice" in r.json()["error"]

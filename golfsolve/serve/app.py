@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -310,7 +311,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         return Route(f"/api/{name}", handle, methods=["GET", "POST"], name=name)
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "workers": pool.pids, "replaced": pool.replaced})
+        return JSONResponse({"ok": True, "workers": pool.pids, "busy": pool.busy, "replaced": pool.replaced})
 
     async def index(request: Request) -> Response:
         return Response((STATIC / "index.html").read_bytes(), media_type="text/html; charset=utf-8")
@@ -332,4 +333,11 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
                                      allow_headers=["content-type"]))
     routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        # unknown paths and methods answer as every other error does
+        what = {404: f"no such page or endpoint: {clip(request.url.path)}",
+                405: f"{request.method} is not allowed here (the endpoints take GET and POST)"}
+        return _error(exc.status_code, what.get(exc.status_code, str(exc.detail)))
+
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                     exception_handlers={HTTPException: http_error})

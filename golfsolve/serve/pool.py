@@ -134,6 +134,11 @@ class WorkerPool:
         self.jobs_done = 0
 
     @property
+    def busy(self) -> int:
+        """How many workers are running a job now."""
+        return len(self._workers) - (self._idle.qsize() if self._idle is not None else 0)
+
+    @property
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
         return sorted(self._workers)
