@@ -220,3 +220,27 @@ def test_write_json_new_never_replaces(tmp_path):
     p = tmp_path / "m.json"
     assert write_json_new(p, {"a": 1}) and not write_json_new(p, {"a": 2})
     assert '"a": 1' in p.read_text() and [x.name for x in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_a_resume_that_asks_for_another_run_names_each_differing_field_nested_ones_by_path(tmp_path):
+    from golfsolve.stats.runfolder import differences
+
+    old = RunKey("golfsolve-fair-stats/1", 0, 4, ("easy",), 2, (("player", {"samples": 8, "extra": 8}), ("seed", 0)))
+    new = RunKey("golfsolve-fair-stats/1", 0, 4, ("easy",), 3, (("player", {"samples": 16, "extra": 8}), ("seed", 0)))
+    assert differences(old, new) == "chunk_size 2 (here 3), player.samples 8 (here 16)"
+    with open_run(tmp_path / "run", old):
+        pass
+    with pytest.raises(InputError, match=r"--resume: .* another player\.samples 8 \(here 16\);"):
+        open_run(tmp_path / "run", RunKey(old.fmt, 0, 4, ("easy",), 2, new.params), resume=True)
+
+
+def test_the_recorded_command_is_what_click_parsed_with_the_run_resolved(run_cli, tmp_path):
+    out = tmp_path / "run"
+    assert run_cli(["stats", "--count", "2", "--rules", "wrap", "-j", "1", "--out", str(out), "-q"]).exit_code == 0
+    m = json.loads((out / MANIFEST).read_text())
+    assert m["command"] == (f"golfsolve stats --start-number 0 --count 2 --rules easy --out {out} --jobs 1 "
+                            "--chunk-size 1 --quiet")
+    assert run_cli(["stats", "--out", str(out), "--resume", "-q"]).exit_code == 0
+    m = json.loads((out / MANIFEST).read_text())
+    assert m["invocations"][-1]["command"] == (f"golfsolve stats --start-number 0 --count 2 --rules easy --out {out} "
+                                               "--resume --chunk-size 1 --quiet")

@@ -480,6 +480,17 @@ class RunFolder:
                 out.append(c)
         return out
 
+    def check_no_strays(self) -> None:
+        """Refuse a file that ``pandas.read_parquet`` would read as part of the run but that
+        is not one of its chunks (a chunk of another run, renamed, or any other file)."""
+        expected = {c.name for c in self.chunks()}
+        for p in sorted(self.path.iterdir()):
+            if p.name.startswith(("_", ".")) or p.name in expected or p.name == OLD_MANIFEST:
+                continue
+            if p.is_dir() and not any(p.iterdir()):
+                continue
+            raise InputError(f"{p} does not belong to this run ({self.key.describe()}); move it out of the folder")
+
     def write(self, chunk: Chunk, df: pd.DataFrame) -> Path:
         """Write one chunk atomically."""
         return write_parquet_atomic(self.path / chunk.name, df)
@@ -711,6 +722,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                          f"another {differences(old, key)}; repeat the run's options, use --extend to add deals or "
                          "rule sets, or choose another --out")
     folder = RunFolder(path, manifest)
+    folder.check_no_strays()
     folder.save_manifest()
     return folder
 
@@ -751,14 +763,12 @@ def load_chunks(out: str | Path, fmt: str, schema: ChunkSchema,
     _check_not_nested(path, "the run folder")
     check_no_nested_run(path)
     folder = RunFolder(path, m)
+    folder.check_no_strays()
     files = chunk_files(out)
     expected = {c.name: c for c in folder.chunks()}
     frames = []
     for name in sorted(files):
-        c = expected.get(name)
-        if c is None:
-            raise InputError(f"{files[name]} does not belong to this run ({folder.key.describe()}); "
-                             "move it out of the folder")
+        c = expected[name]
         problem, table = check_chunk(files[name], c, schema)
         if problem:
             raise InputError(f"chunk {files[name]} is damaged: it {problem}; repair it with "
