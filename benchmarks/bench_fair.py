@@ -31,8 +31,9 @@ def child(cmd: list[str], tree: str) -> tuple[float, dict]:
     """CPU seconds (user + system) of one command run under ``tree``, and its JSON answer."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     env = {**os.environ, "PYTHONPATH": tree}
-    out = subprocess.run([sys.executable, "-m", "golfsolve", *cmd], env=env, capture_output=True, text=True,
-                         check=True).stdout
+    # cwd too: `python -m` puts the working directory first on the path
+    out = subprocess.run([sys.executable, "-m", "golfsolve", *cmd], env=env, cwd=tree, capture_output=True,
+                         text=True, check=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), json.loads(out)
 

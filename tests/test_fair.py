@@ -115,6 +115,24 @@ def test_odds_seed000_interval_and_seed(seed000_start, solver):
     assert "not computed" in e.render() and "0.0%" not in e.render().splitlines()[2]
 
 
+def test_odds_default_games_stop_at_a_20_point_interval_or_the_work_budget(seed000_start, solver):
+    """By default odds plays until the fair interval is at most 20 points wide (at least 20
+    orders); a wider interval means the solve budget stopped it, and the text says so."""
+    from golfsolve.fair.api import MIN_GAMES, WIDTH
+
+    for rules in (EASY, CLASSIC):
+        res = odds(seed000_start, rules, solver=solver)
+        width = res.fair_high - res.fair_low
+        assert MIN_GAMES <= res.fair_games <= res.samples
+        assert res.fair_low <= res.fair_chance <= res.fair_high and res.fair_wins <= res.wins
+        assert width <= WIDTH or "more games (--games 100) narrow it" in res.render()
+        if width <= WIDTH and res.fair_games > MIN_GAMES:
+            # one game fewer was still too wide: it stopped as soon as it could
+            k, n = res.fair_wins, res.fair_games
+            assert any(wilson(k - d, n - 1)[2] - wilson(k - d, n - 1)[1] > WIDTH for d in (0, 1))
+        assert "with 95% confidence, that player's win rate" in res.render()
+
+
 def test_odds_plays_the_preset_it_is_given(seed000_start, solver):
     """odds(player="strong") plays each fair game with the strong preset: each game's result is
     that of play() with those settings on the same order and seed."""

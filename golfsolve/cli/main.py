@@ -17,7 +17,7 @@ import click
 from ..errors import InputError
 from .common import fail
 from .lazy import LazyCommand, LazyGroup
-from .startup import skip_blas_check
+from .startup import install_compile_notice, skip_blas_check
 
 #: Every command: its name, where it lives and its one-line help (shown by 'golfsolve --help'
 #: without importing the command). To add a command, add one line here.
@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     _standard_streams()
     if argv is None:  # the golfsolve process itself; a caller's own process is left as it is
         skip_blas_check()
+        install_compile_notice()
     try:
         rv = _run(argv)
         sys.stdout.flush()  # a closed pipe shows here when the output was small

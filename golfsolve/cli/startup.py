@@ -1,4 +1,5 @@
-"""Cheaper start-up for the command line: numba's BLAS check without SciPy's linear algebra.
+"""The command line's start-up: numba's BLAS check without SciPy's linear algebra, and a
+word before the solver's kernels compile.
 
 The first time numba loads a cached kernel it imports ``numba.np.arraymath``, which checks
 for a BLAS by importing ``scipy.linalg.cython_blas``; with SciPy 1.17 that pulls in
@@ -9,6 +10,11 @@ falls back to a plain loop in its one BLAS-using helper, so the answer is the sa
 hook below makes that one import fail while ``numba.np.arraymath`` runs, and only then;
 SciPy imports normally afterwards (the statistics reports use it). It is installed by the
 ``golfsolve`` command only, never by the library.
+
+Compiling: the first command that needs a kernel the numba cache lacks prints one line on
+stderr before compiling starts (:func:`golfsolve.solitaire.compiling.notice_line`), so
+that a first run's silence has a reason; on a terminal, a progress line follows that names
+each kernel as it compiles and ends with the time it took (:func:`install_compile_notice`).
 """
 
 from __future__ import annotations
@@ -53,3 +59,27 @@ def skip_blas_check() -> None:
         return
     if not any(isinstance(f, _SkipBlasCheck) for f in sys.meta_path):
         sys.meta_path.insert(0, _SkipBlasCheck())
+
+
+def install_compile_notice() -> None:
+    """Make the command tell about compiling on stderr (the library alone stays silent)."""
+    from ..solitaire import compiling  # no numba: the kernels are imported only to compile them
+
+    class CompileNotice(compiling.Notice):
+        def __init__(self) -> None:
+            self.tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+        def start(self, kernels, seconds: float) -> None:
+            print(compiling.notice_line(seconds), file=sys.stderr, flush=True)
+
+        def kernel(self, name: str, i: int, n: int) -> None:
+            if self.tty:
+                sys.stderr.write(f"\r\x1b[K  {i}/{n}: {compiling.KERNELS.get(name, name)} ...")
+                sys.stderr.flush()
+
+        def done(self, seconds: float) -> None:
+            if self.tty:
+                sys.stderr.write(f"\r\x1b[K  compiled in {seconds:.1f} s\n")
+                sys.stderr.flush()
+
+    compiling.set_notice(CompileNotice())

@@ -42,8 +42,11 @@ from .view import legal_moves
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
 #: wide (or every sampled order has been played).
 WIDTH = 0.20
-#: ... but never stops before this many orders.
+#: ... but never stops before this many orders, and stops (after a game) once the games
+#: have used this many exact solves: a count, not a clock, so the answer depends on the
+#: position and the seed only. About 3-4 s of CPU on an opening.
 MIN_GAMES = 20
+SOLVE_BUDGET = 8_000
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
@@ -167,6 +170,9 @@ class OddsResult:
                     "seeing them)\n"
                     "                    the interval: with 95% confidence, that player's win rate over every "
                     "stock order consistent with the position lies in it")
+            if self.fair_high - self.fair_low > WIDTH + 1e-9 and self.fair_games < self.samples:
+                fair += (f"\n                    it is {100 * (self.fair_high - self.fair_low):.0f} points wide: more "
+                         "games (--games 100) narrow it, at more CPU")
         return "\n".join([
             f"{self.name or 'layout'} ({self.rules.describe()})",
             f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
@@ -189,10 +195,10 @@ def fair_games(
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     winnable: Optional[Sequence[bool]] = None,
-) -> Iterator[bool]:
-    """The fair player's results on ``layout`` (unknown places ``None``) completed by each
-    of ``stocks`` in turn; the order is the referee's, hidden from the player. ``winnable``
-    (per stock, when already known) skips the referee's first solve of a lost order."""
+) -> Iterator[tuple[bool, int]]:
+    """The fair player's results ``(won, solves)`` on ``layout`` (unknown places ``None``)
+    completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
+    player. ``winnable`` (per stock, when already known) skips the game of a lost order."""
     solver = solver or Solver()
     settings = player_settings(player)
     played = tuple(played)
@@ -201,10 +207,10 @@ def fair_games(
     decisions: dict = {}
     for i, st in enumerate(stocks):
         if winnable is not None and not winnable[i]:
-            yield False
+            yield False, 0
             continue
-        yield play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True,
-                   decisions=decisions).won
+        g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions)
+        yield g.won, g.solves
 
 
 def odds(
@@ -223,7 +229,9 @@ def odds(
 
     ``samples`` orders are solved for the clairvoyant chance; the fair player (a preset
     name or :class:`~golfsolve.fair.player.PlayerSettings`) plays the first ``games`` of
-    them. Each fair game uses an order of the same sample, so a fair win is always a
+    them, or by default as many as it takes for a 95% interval at most :data:`WIDTH` wide
+    (at least :data:`MIN_GAMES`, and no more once the games used :data:`SOLVE_BUDGET`
+    exact solves). Each fair game uses an order of the same sample, so a fair win is always a
     clairvoyant win.
     """
     if samples < 1 or (games is not None and games < 0):
@@ -256,14 +264,15 @@ def odds(
     else:
         k = n if games is None else min(games, n)
         results = fair_games(layout, rules, stocks[:k], seed, settings, played, solver, won)
-        fw = played_k = 0
-        for w in _progress(results, k, progress, "fair games"):
+        fw = played_k = solves = 0
+        for w, used in _progress(results, k, progress, "fair games"):
             fw += w
             played_k += 1
+            solves += used
             if games is None and played_k >= MIN_GAMES:
                 _, flo, fhi = wilson(fw, played_k)
-                if fhi - flo <= WIDTH:
-                    break  # the interval is narrow enough: the rest of the orders are not played
+                if fhi - flo <= WIDTH or solves >= SOLVE_BUDGET:
+                    break  # narrow enough, or the work budget is spent: the rest of the orders are not played
         _, flo, fhi = wilson(fw, played_k)
         fair = (fw / played_k, flo, fhi, played_k, fw, False)
     return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,

@@ -121,7 +121,7 @@ def rate(
     stocks, _ = stock_orders(view, rules, games, seed)
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
     wins = played = 0
-    for won in fair_games(view, rules, stocks, seed, settings, (), solver):
+    for won, _ in fair_games(view, rules, stocks, seed, settings, (), solver):
         wins += won
         played += 1
         left = len(stocks) - played

@@ -88,10 +88,11 @@ class PlayerSettings:
 
 
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
-#: ``rate``; ``strong``: more orders, a budgeted race and the compiled exact endgame from
-#: 8 unknown cards (the player of ``fair-stats`` and ``hint --fair``).
+#: ``rate`` (the compiled exact endgame from 6 unknown cards); ``strong``: more orders, a
+#: budgeted race and the compiled exact endgame from 8 unknown cards (the player of
+#: ``fair-stats`` and ``hint --fair``).
 PRESETS: dict[str, PlayerSettings] = {
-    "fast": PlayerSettings(),
+    "fast": PlayerSettings(compiled_exact=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
                              compiled_exact=True),
 }

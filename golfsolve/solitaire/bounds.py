@@ -235,6 +235,13 @@ def packed_raw_bound(tp, sp, top, n_left, lo, hi):
 
 
 @nb.njit(cache=True)
+def raw_bound_called(tp, sp, top, n_left, lo, hi):
+    """:func:`packed_raw_bound` as a function call rather than inlined, for where a search
+    computes it once or seldom: each inlined copy of the program costs seconds of compiling."""
+    return packed_raw_bound(tp, sp, top, n_left, lo, hi)
+
+
+@nb.njit(cache=True)
 def removable_bound(T, S, s, top, links):
     """:func:`packed_removable_bound` of count arrays: ``T`` table cards per rank,
     ``S[s]`` undrawn stock cards per rank, plus one base of rank ``top`` (-1: none)."""

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..cards import RANK_OF
-from . import bounds, kernel, packing
+from . import bounds, compiling, kernel, packing
 from .dealcode import deal_deck
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
@@ -149,13 +149,15 @@ class Solver:
     the level search. ``level_search=True`` uses the level search for every rule set,
     an independent second algorithm the tests check the first against. ``bounds=False``
     turns the lower-bound pruning off (for measuring it; answers are the same).
+    ``capacity``: the states one level search may record (the tables take about 14 bytes
+    a state; the default holds every key).
     Not thread-safe: use one Solver per thread or process.
     """
 
-    def __init__(self, level_search: bool = False, bounds: bool = True) -> None:
+    def __init__(self, level_search: bool = False, bounds: bool = True, capacity: int = packing.N_KEYS) -> None:
         self.level_search = level_search
         self.bounds = bounds
-        self._tables = kernel.new_tables()
+        self._tables = kernel.new_tables(capacity)
         self._path = np.zeros(packing.MAX_PATH, dtype=np.int8)
         self._keep = np.zeros(packing.MAX_PATH, dtype=np.int8)
 
@@ -182,11 +184,14 @@ class Solver:
         that many cards (e.g. the best under rules that allow fewer moves); the search
         for the fewest cards left then only looks for better lines.
         """
+        use_hunt = rules.draw_any_time and not self.level_search
+        kernel_name = "hunt" if use_hunt else "search"
+        if kernel_name not in compiling._ready:
+            compiling.ensure_compiled((kernel_name,))  # before the clock: a solve's time never includes compiling
         t0 = time.perf_counter()
         fits = rules.fits_table()
         links = _links(rules)
         (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched) = self._tables
-        use_hunt = rules.draw_any_time and not self.level_search
 
         def run(cut: int, best0: int, limit: int) -> tuple:
             if use_hunt:
@@ -245,6 +250,8 @@ class Solver:
         win here, and its cards-left is a line the search for the fewest only has to beat
         (it is the answer outright when it meets the floor).
         """
+        if known and "line_wins" not in compiling._ready:
+            compiling.ensure_compiled(("line_wins",))
         t0 = time.perf_counter()
         floor = 0
         upper = None

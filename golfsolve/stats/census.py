@@ -26,6 +26,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ..errors import MAX_EFFORT, InputError
+from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
@@ -265,7 +266,10 @@ def _solve_task(chunk: Chunk, fields: str = "all", difficulty: int = 0) -> pd.Da
 
 def _warm(rules: Sequence[str]) -> None:
     """Load every kernel the rule sets use (Strict has its own), so that no timed solve
-    includes compiling or loading the cache."""
+    includes compiling or loading the cache. In the parent of a run it compiles what the
+    cache lacks (saying so), once; forked workers then find it done, and Dask workers on
+    the same machine load the cache."""
+    compiling.warm([get_rules(r) for r in rules])
     for r in rules:
         rs = get_rules(r)
         _solver().solve(layout_from_number(0, rs), rs)
@@ -370,6 +374,8 @@ def run_census(
     check_out_dir(out, create=False)
     # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
     dask = _dask_connect(jobs, scheduler) if engine == "dask" else None
+    if dask is not None and dask[1] is not None:
+        compiling.warm([get_rules(r) for r in spec.rules])  # the private cluster's workers load the cache
     t0 = time.perf_counter()
     try:
         source = None if dask is None else (lambda todo, full: _dask_engine(todo, full.rules, full.fields, dask[0],
@@ -432,6 +438,8 @@ class CensusKind(RunKind[CensusSpec]):
                           _given(v["fields"], "all"), _given(v["difficulty"], 0))
 
     def source(self, todo: Sequence[Chunk], p: CensusSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        if todo:
+            compiling.warm([get_rules(r) for r in p.rules])  # once, here, before the workers fork
         return compute(todo, partial(_solve_task, fields=p.fields, difficulty=p.difficulty), jobs,
                        partial(_warm, p.rules))
 
