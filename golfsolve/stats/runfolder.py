@@ -608,7 +608,10 @@ def _lock_folder(path: Path) -> Optional[int]:
         import fcntl
     except ImportError:  # not POSIX: no advisory locks
         return None
-    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as e:
+        raise InputError(f"cannot lock {path / LOCK}: {e.strerror or e}; remove it if it is not a file") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
