@@ -16,7 +16,7 @@ from .common import Command, check_workers, fail
 @click.option("--workers", type=int, default=None, metavar="N",
               help="Worker processes for searches (default: one per core).")
 @click.option("--cpu-budget", type=click.FloatRange(0.1, 3600), default=None, metavar="SECONDS",
-              help="CPU seconds one request may use before it is stopped with HTTP 503 (default 15).")
+              help="CPU seconds one request may use before it is stopped with HTTP 503 (default 60).")
 @click.option("--cors", "cors_origin", default=None, metavar="ORIGIN",
               help="Let pages from ORIGIN (e.g. http://localhost:3000) call the API; none by default.")
 def serve(host, port, workers, cpu_budget, cors_origin):

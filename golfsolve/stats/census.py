@@ -418,9 +418,6 @@ class CensusKind(RunKind[CensusSpec]):
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS
 
-    def key(self, p: CensusSpec) -> RunKey:
-        return p.run_key()
-
     def from_manifest(self, m: dict) -> CensusSpec:
         p = m.get("params", {})
         return CensusSpec(m["start"], m["count"], tuple(m["rules"]), m["chunk_size"],
