@@ -42,11 +42,12 @@ from .view import legal_moves
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
 #: wide (or every sampled order has been played).
 WIDTH = 0.20
-#: ... but never stops before this many orders, and stops (after a game) once the games
-#: have used this many exact solves: a count, not a clock, so the answer depends on the
-#: position and the seed only. About 3-4 s of CPU on an opening.
+#: ... but not before this many orders, and stops (after a game, from :data:`BUDGET_GAMES`
+#: orders on) once the games have used this many exact solves: a count, not a clock, so the
+#: answer depends on the position and the seed only. About 3-5 s of CPU on an opening.
 MIN_GAMES = 20
-SOLVE_BUDGET = 8_000
+BUDGET_GAMES = 10
+SOLVE_BUDGET = 6_000
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
@@ -230,8 +231,8 @@ def odds(
     ``samples`` orders are solved for the clairvoyant chance; the fair player (a preset
     name or :class:`~golfsolve.fair.player.PlayerSettings`) plays the first ``games`` of
     them, or by default as many as it takes for a 95% interval at most :data:`WIDTH` wide
-    (at least :data:`MIN_GAMES`, and no more once the games used :data:`SOLVE_BUDGET`
-    exact solves). Each fair game uses an order of the same sample, so a fair win is always a
+    (at least :data:`MIN_GAMES`), and no more once the games used :data:`SOLVE_BUDGET`
+    exact solves (from :data:`BUDGET_GAMES` games on). Each fair game uses an order of the same sample, so a fair win is always a
     clairvoyant win.
     """
     if samples < 1 or (games is not None and games < 0):
@@ -269,9 +270,9 @@ def odds(
             fw += w
             played_k += 1
             solves += used
-            if games is None and played_k >= MIN_GAMES:
+            if games is None and played_k >= BUDGET_GAMES:
                 _, flo, fhi = wilson(fw, played_k)
-                if fhi - flo <= WIDTH or solves >= SOLVE_BUDGET:
+                if (played_k >= MIN_GAMES and fhi - flo <= WIDTH) or solves >= SOLVE_BUDGET:
                     break  # narrow enough, or the work budget is spent: the rest of the orders are not played
         _, flo, fhi = wilson(fw, played_k)
         fair = (fw / played_k, flo, fhi, played_k, fw, False)
