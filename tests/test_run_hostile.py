@@ -170,6 +170,8 @@ def test_extend_with_a_new_name_for_a_rule_set_of_the_run_is_refused(run):
     (["deal", "--pysol", "٣"], ["--pysol", "digits"]),
     (["deal", "--pysol", "1_0"], ["--pysol", "digits"]),
     (["stats", "--count", "１２", "--out", "x"], ["--count", "digits"]),
+    (["solve", "--pysol", "٣"], ["--pysol", "not a deal number"]),
+    (["rate", "--pysol", "1-٣"], ["--pysol", "not a deal number"]),
 ])
 def test_repeated_options_and_numbers_not_in_ascii_digits_are_refused(tmp_path, args, words):
     for name in ("good.txt", "bad.txt"):
