@@ -139,7 +139,7 @@ def chunk_files(out: str | Path) -> dict[int, Path]:
     found: dict[int, Path] = {}
     for name, p in _chunk_files(out).items():
         digits = name[len("chunk-"): -len(".parquet")]
-        if digits.isdigit():
+        if digits.isascii() and digits.isdigit():
             found[int(digits)] = p
     return found
 

@@ -326,7 +326,7 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
         m = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as e:
         raise InputError(f"cannot read {p}: {e}") from None
-    if not isinstance(m, dict) or m.get("format") not in COMMANDS:
+    if not isinstance(m, dict) or not isinstance(m.get("format"), str) or m["format"] not in COMMANDS:
         raise InputError(f"{p} is not a golfsolve run manifest")
     if fmt is not None and m["format"] != fmt:
         raise InputError(f"{out} holds a '{COMMANDS[m['format']]}' run, not a '{COMMANDS[fmt]}' run; "
@@ -608,7 +608,10 @@ def _lock_folder(path: Path) -> Optional[int]:
         import fcntl
     except ImportError:  # not POSIX: no advisory locks
         return None
-    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as e:
+        raise InputError(f"cannot lock {path / LOCK}: {e.strerror or e}; remove it if it is not a file") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
