@@ -57,6 +57,8 @@ def main() -> None:
         trees = {"ref": old, "new": str(ROOT)}
         for tree in trees.values():  # compile or load every kernel once before timing
             child(["odds", "GO1-E-AAAAAAA", "--games", "1", "--json"], tree)
+            child(["hint", "GO1-E-AAAAAAA", "--fair", "--json"], tree)
+            child(["odds", "GO1-C-AAAAAAA", "--games", "1", "--json"], tree)
         print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'fair chance new':>16} "
               f"{'hint CPU ref/new':>17}")
         tot = {k: [] for k in ("odds_ref", "odds_new", "hint_ref", "hint_new", "w_new")}

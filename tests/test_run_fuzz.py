@@ -30,7 +30,7 @@ MAX_RSS_KB = 1_500_000
 
 COLUMNS = ["deal", "code", "rules", "winnable", "best_left", "app_score", "fields", "nodes"]
 BAD = {
-    "format": ["golfsolve-stats/2", 1, None, "golfsolve-grid-simulate/1"],
+    "format": ["golfsolve-stats/2", 1, None, "golfsolve-grid-simulate/1", [], {"a": 1}],
     "start": [-1, "0", None, 1.5, 10**15, True],
     "count": [0, -6, "6", None, 10**15, 6.0, [6]],
     "rules": ["easy,classic", [], [1], ["easy", "easy"], ["nosuch", "classic"], None, ["easy"],

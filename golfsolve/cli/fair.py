@@ -19,8 +19,9 @@ from .common import Command, SEED, command_line, check_resume_extend, check_work
               help="Stock orders to sample for the clairvoyant chance (all of them when there are no more).")
 @click.option("--games", type=effort(0), default=None, metavar="N",
               help="Fair-player games (on the first sampled orders) for the fair chance. Default: play until its "
-                   "95% interval is at most 20 points wide, at least 20 and at most --samples games, stopping early "
-                   "after 8,000 exact solves (about 3-4 s of CPU); 0: no fair chance.")
+                   "95% interval is at most 20 points wide (at least 20, at most --samples games), or until the "
+                   "games' exact solves searched 40 million states (at least 10 games; about 4 s of CPU); 0: no fair "
+                   "chance.")
 @click.option("--player", type=click.Choice(list(PRESETS)), default="fast", show_default=True,
               help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
                    "at several times the CPU per game).")

@@ -171,7 +171,7 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
         results = []
         try:
             if cmd in ("t", "tap"):
-                if len(words) != 3 or not (words[1].isdigit() and words[2].isdigit()):
+                if len(words) != 3 or not all(w.isascii() and w.isdigit() for w in words[1:]):
                     click.echo("usage: t COL ROW, e.g. t 1 5")
                     continue
                 results.append(game.tap(int(words[1]), int(words[2])))

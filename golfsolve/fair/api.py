@@ -42,11 +42,13 @@ from .view import legal_moves
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
 #: wide (or every sampled order has been played).
 WIDTH = 0.20
-#: ... but never stops before this many orders, and stops (after a game) once the games
-#: have used this many exact solves: a count, not a clock, so the answer depends on the
-#: position and the seed only. About 3-4 s of CPU on an opening.
+#: ... but not before this many orders, and stops (after a game, from :data:`BUDGET_GAMES`
+#: orders on) once the games' exact solves have searched this many states: a count of work,
+#: not a clock, so the answer depends on the position and the seed only. The solver searches
+#: about 10 million states per CPU second, so the games take about 4 s at most.
 MIN_GAMES = 20
-SOLVE_BUDGET = 8_000
+BUDGET_GAMES = 10
+WORK_BUDGET = 40_000_000
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
@@ -198,7 +200,8 @@ def fair_games(
 ) -> Iterator[tuple[bool, int]]:
     """The fair player's results ``(won, solves)`` on ``layout`` (unknown places ``None``)
     completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
-    player. ``winnable`` (per stock, when already known) skips the game of a lost order."""
+    player. ``winnable`` (per stock, when already known) skips the game of a lost order.
+    ``solves`` is the game's work: the states its exact solves searched."""
     solver = solver or Solver()
     settings = player_settings(player)
     played = tuple(played)
@@ -210,7 +213,7 @@ def fair_games(
             yield False, 0
             continue
         g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions)
-        yield g.won, g.solves
+        yield g.won, g.nodes
 
 
 def odds(
@@ -230,8 +233,8 @@ def odds(
     ``samples`` orders are solved for the clairvoyant chance; the fair player (a preset
     name or :class:`~golfsolve.fair.player.PlayerSettings`) plays the first ``games`` of
     them, or by default as many as it takes for a 95% interval at most :data:`WIDTH` wide
-    (at least :data:`MIN_GAMES`, and no more once the games used :data:`SOLVE_BUDGET`
-    exact solves). Each fair game uses an order of the same sample, so a fair win is always a
+    (at least :data:`MIN_GAMES`), and no more once the games' solves searched
+    :data:`WORK_BUDGET` states (from :data:`BUDGET_GAMES` games on). Each fair game uses an order of the same sample, so a fair win is always a
     clairvoyant win.
     """
     if samples < 1 or (games is not None and games < 0):
@@ -264,14 +267,14 @@ def odds(
     else:
         k = n if games is None else min(games, n)
         results = fair_games(layout, rules, stocks[:k], seed, settings, played, solver, won)
-        fw = played_k = solves = 0
+        fw = played_k = work = 0
         for w, used in _progress(results, k, progress, "fair games"):
             fw += w
             played_k += 1
-            solves += used
-            if games is None and played_k >= MIN_GAMES:
+            work += used
+            if games is None and played_k >= BUDGET_GAMES:
                 _, flo, fhi = wilson(fw, played_k)
-                if fhi - flo <= WIDTH or solves >= SOLVE_BUDGET:
+                if (played_k >= MIN_GAMES and fhi - flo <= WIDTH) or work >= WORK_BUDGET:
                     break  # narrow enough, or the work budget is spent: the rest of the orders are not played
         _, flo, fhi = wilson(fw, played_k)
         fair = (fw / played_k, flo, fhi, played_k, fw, False)

@@ -118,6 +118,7 @@ class ChainValues:
         self.root_won: list[bool] = []
         self.credit: list[Optional[tuple]] = []  # per sample: the table of its winning line's pre-draw state
         self.solves = 0
+        self.nodes = 0  # states the solver searched: the work, in a unit that does not depend on the machine
         self._cache: dict[tuple[int, tuple], bool] = {}
 
     def extend(self, stocks: Sequence[tuple[int, ...]]) -> None:
@@ -128,6 +129,7 @@ class ChainValues:
             sol = self.solver.solve(Layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules),
                                     self.rules, verdict_only=True)
             self.solves += 1
+            self.nodes += sol.nodes
             won = sol.outcome == "won"
             self.root_won.append(won)
             self.credit.append(self._line_state(sol.moves) if won else None)
@@ -161,7 +163,9 @@ class ChainValues:
                 got = True
             else:
                 self.solves += 1
-                got = self.solver.solve(child, self.rules, verdict_only=True).outcome == "won"
+                sol = self.solver.solve(child, self.rules, verdict_only=True)
+                self.nodes += sol.nodes
+                got = sol.outcome == "won"
             self._cache[key] = got
         return got
 

@@ -119,6 +119,7 @@ class Player:
         self.rng = random.Random(seed)
         self.solver = solver or Solver()
         self.solves = 0
+        self.nodes = 0
         self.exact_memo: dict = {}
         self._exact_failed = False
         self._compiled: Optional[CompiledExpectimax] = None
@@ -175,6 +176,7 @@ class Player:
         if s.race_budget > len(cv.stocks) and not every and any(cv.root_won):
             best = self._race(cv, states, view, gone)
             self.solves += cv.solves
+            self.nodes += cv.nodes
             return best, cv
         best, _, tied = cv.best_of(states)
         if len(tied) > 1 and not every and s.extra and any(cv.root_won):
@@ -185,6 +187,7 @@ class Player:
         if len(tied) > 1:
             best = min(tied, key=lambda st: (st.table, st.chain))
         self.solves += cv.solves
+        self.nodes += cv.nodes
         return best, cv
 
     def move(self, view: Layout, gone: tuple[int, ...]) -> tuple[str, ...]:
@@ -277,7 +280,8 @@ class FairGame:
     solve with the real stock)? ``lost_at``: the number of moves played when the real
     position first became unwinnable (None if it never did); play stops there, since no
     continuation can win. ``lost_on_draw``: that move was a draw (the card turned up
-    broke the win) rather than a remove. ``decisions`` counts the steps with a choice.
+    broke the win) rather than a remove. ``decisions`` counts the steps with a choice,
+    ``solves`` and ``nodes`` the exact solves and the states they searched.
     """
 
     won: bool
@@ -290,12 +294,14 @@ class FairGame:
     solves: int
     seconds: float
     settings: PlayerSettings = PRESETS["strong"]
+    nodes: int = 0  # states the exact solves searched (the referee's included)
 
     def as_json(self) -> dict:
         """The game as ``golfsolve`` prints it under ``--json``."""
         return {"won": self.won, "clairvoyant_won": self.clairvoyant_won, "clairvoyant_left": self.clairvoyant_left,
                 "moves": " ".join(self.moves), "lost_at": self.lost_at, "lost_on_draw": self.lost_on_draw,
-                "decisions": self.decisions, "solves": self.solves, "player": self.settings.as_dict(),
+                "decisions": self.decisions, "solves": self.solves, "nodes": self.nodes,
+                "player": self.settings.as_dict(),
                 "seconds": round(self.seconds, 3)}
 
 
@@ -325,20 +331,21 @@ def play(
     solver = solver or Solver()
     t0 = time.perf_counter()
     me = Player(rules, settings, seed, solver, decisions)
-    solves = 0
+    solves = nodes = 0
     known = tuple(played)
     if referee:
         sol = solver.solve(layout, rules)
-        solves += 1
+        solves, nodes = 1, sol.nodes
         if sol.outcome != "won":
-            return FairGame(False, False, sol.best_left, (), 0, False, 0, solves, time.perf_counter() - t0, settings)
+            return FairGame(False, False, sol.best_left, (), 0, False, 0, solves, time.perf_counter() - t0, settings,
+                            nodes)
     game = Game(layout, rules)
     line: list[str] = []
     decisions = 0
 
     def lost(on_draw: bool) -> FairGame:
         return FairGame(False, True, 0, tuple(line), len(line), on_draw, decisions, solves + me.solves,
-                        time.perf_counter() - t0, settings)
+                        time.perf_counter() - t0, settings, nodes + me.nodes)
 
     while not game.over:
         moves = game.legal_moves()
@@ -347,8 +354,9 @@ def play(
         else:
             if referee and line:
                 # the referee (not the player) stops a game whose real position is lost
-                solves += 1
-                if solver.solve(game.to_layout(), rules, verdict_only=True).outcome != "won":
+                sol = solver.solve(game.to_layout(), rules, verdict_only=True)
+                solves, nodes = solves + 1, nodes + sol.nodes
+                if sol.outcome != "won":
                     return lost(line[-1] == MOVE_DRAW)
             decisions += 1
             chain = me.move(game.to_layout().forget_stock(0), known + tuple(game.pile[:-1]))
@@ -360,7 +368,7 @@ def play(
                 break
     if game.won:
         return FairGame(True, True, 0, tuple(line), None, False, decisions, solves + me.solves,
-                        time.perf_counter() - t0, settings)
+                        time.perf_counter() - t0, settings, nodes + me.nodes)
     return lost(bool(line) and line[-1] == MOVE_DRAW)
 
 

@@ -20,7 +20,7 @@ from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_f
 from .rules import EASY, Rules
 from .solver import Solution, Solver, StockUnknownError, pack
 
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+)\s*)?$")
+_RANGE = re.compile(r"^\s*([0-9]+)\s*(?:(?:-|\.\.)\s*([0-9]+)\s*)?$")  # ASCII digits only
 
 
 def parse_pysol_range(spec: str) -> list[range]:

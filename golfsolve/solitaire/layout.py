@@ -285,7 +285,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
                 if num.startswith(prefix):
                     num = num[len(prefix):].strip()
                     break
-            if not num.isdigit() or not 1 <= int(num) <= N_COLUMNS:
+            if not (num.isascii() and num.isdigit()) or not 1 <= int(num) <= N_COLUMNS:
                 raise LayoutError(f"line {n}: unknown key {clip(key)} (expected rules, discard, stock or a column 1-7)")
             ci = int(num)
             if ci in columns:

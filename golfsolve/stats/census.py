@@ -139,7 +139,7 @@ def chunk_files(out: str | Path) -> dict[int, Path]:
     found: dict[int, Path] = {}
     for name, p in _chunk_files(out).items():
         digits = name[len("chunk-"): -len(".parquet")]
-        if digits.isdigit():
+        if digits.isascii() and digits.isdigit():
             found[int(digits)] = p
     return found
 
@@ -417,9 +417,6 @@ class CensusKind(RunKind[CensusSpec]):
     params_model = _Params
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS
-
-    def key(self, p: CensusSpec) -> RunKey:
-        return p.run_key()
 
     def from_manifest(self, m: dict) -> CensusSpec:
         p = m.get("params", {})

@@ -163,9 +163,6 @@ class FairKind(RunKind[FairSpec]):
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS
 
-    def key(self, p: FairSpec) -> RunKey:
-        return p.run_key()
-
     def from_manifest(self, m: dict) -> FairSpec:
         return FairSpec(m["start"], m["count"], tuple(m["rules"]), m["params"]["seed"], m["chunk_size"],
                         PlayerSettings.from_dict(recorded_player(m)))

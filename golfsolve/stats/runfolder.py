@@ -11,10 +11,13 @@ A run folder holds
   written to a hidden temporary name, flushed and renamed into place, so a chunk file is
   complete or absent whatever happens (Ctrl-C, ``kill -9``, a power cut).
 
-Resuming re-does every chunk that is missing, cannot be read (truncated) or holds the wrong
-rows (damaged) and says which. A run is *extended* by giving more items or more groups:
-the manifest then lists *blocks*, each a rectangle of groups x items chunked on its own, so
-what is there is never redone. A folder is never shared by two different runs.
+Resuming re-does every chunk that is missing, cannot be read (truncated) or does not match
+its run kind's :class:`ChunkSchema` (a column missing or of another type, the wrong rows)
+and says which. A run is *extended* by giving more items or more groups: the manifest then
+lists *blocks*, each a rectangle of groups x items chunked on its own, so what is there is
+never redone. A folder is never shared by two different runs, never holds another run and
+never sits inside one; the manifest is checked (:class:`ManifestModel`) before anything
+uses it, and the command writing a folder holds its advisory lock (:data:`LOCK`).
 """
 
 from __future__ import annotations
@@ -323,7 +326,7 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
         m = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as e:
         raise InputError(f"cannot read {p}: {e}") from None
-    if not isinstance(m, dict) or m.get("format") not in COMMANDS:
+    if not isinstance(m, dict) or not isinstance(m.get("format"), str) or m["format"] not in COMMANDS:
         raise InputError(f"{p} is not a golfsolve run manifest")
     if fmt is not None and m["format"] != fmt:
         raise InputError(f"{out} holds a '{COMMANDS[m['format']]}' run, not a '{COMMANDS[fmt]}' run; "
@@ -605,7 +608,10 @@ def _lock_folder(path: Path) -> Optional[int]:
         import fcntl
     except ImportError:  # not POSIX: no advisory locks
         return None
-    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as e:
+        raise InputError(f"cannot lock {path / LOCK}: {e.strerror or e}; remove it if it is not a file") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -935,8 +941,9 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "MANIFEST", "Block", "Chunk", "RunFolder", "RunKey", "block_chunks", "check_chunk", "check_out_dir", "check_report_dir",
-    "check_out_file", "chunk_files", "chunk_name", "compute", "default_chunk_size", "extend_blocks",
-    "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
+    "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "ManifestModel", "RunFolder", "RunKey", "block_chunks",
+    "check_chunk", "check_no_nested_run", "check_out_dir", "check_report_dir", "check_out_file", "chunk_files",
+    "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run", "extend_blocks", "load_chunks",
+    "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status", "validate_manifest",
     "write_parquet_atomic",
 ]

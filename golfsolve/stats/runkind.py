@@ -92,8 +92,9 @@ class RunKind(Generic[P]):
 
     # -- what each kind says ------------------------------------------------------
     def key(self, p: P) -> RunKey:
-        """The run folder's key of the run ``p``: what a resumed run must agree on."""
-        raise NotImplementedError
+        """The run folder's key of the run ``p``: what a resumed run must agree on (by
+        default the parameters' own ``run_key()``)."""
+        return p.run_key()  # type: ignore[attr-defined]
 
     def from_manifest(self, m: dict) -> P:
         """The parameters a checked manifest records (all its items and groups)."""
