@@ -75,6 +75,13 @@ def cpu_share(seconds: float = 1.0) -> tuple[float, list[float]]:
     return alone, pair
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine so far, from /proc/stat."""
+    f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = f[3] + f[4]
+    return sum(f) - idle, sum(f)
+
+
 def pct(xs: list[float], q: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, int(q * len(s)))]
@@ -119,11 +126,18 @@ def main() -> None:
             list(pool.map(_client, [url, url], [codes[:5], codes[:5]]))  # both started and connected once
             blocks = [codes[i::10] for i in range(10)]
             one, two = [], []
+            cores = {1: [0, 0], 2: [0, 0]}  # machine busy and total jiffies during each kind of run
             worker_cpu_two = [0.0] * (len(pids) - 1)
             for b in blocks:  # interleaved: each block by one client, then by two
+                m0 = machine_busy()
                 one.append(run(b, 1))
+                m1 = machine_busy()
+                cores[1] = [cores[1][0] + m1[0] - m0[0], cores[1][1] + m1[1] - m0[1]]
                 before = [cpu_seconds([w]) for w in pids[1:]]
+                m0 = machine_busy()
                 two.append(run(b, 2))
+                m1 = machine_busy()
+                cores[2] = [cores[2][0] + m1[0] - m0[0], cores[2][1] + m1[1] - m0[1]]
                 worker_cpu_two = [t + cpu_seconds([w]) - b0 for t, w, b0 in zip(worker_cpu_two, pids[1:], before)]
             pool.shutdown()
     print(f"golfsolve serve, {args.workers} workers, loopback, httpx keep-alive; {len(codes)} codes from "
@@ -140,6 +154,10 @@ def main() -> None:
           f"ratio {statistics.mean(two) / statistics.mean(one):.2f} (median of the blocks' ratios "
           f"{statistics.median(b / a for a, b in zip(one, two)):.2f}; blocks: "
           + ", ".join(f"{b / a:.2f}" for a, b in zip(one, two)) + ")")
+    ncpu = os.cpu_count() or 1
+    print("cores busy on the whole machine (everything, other jobs too): "
+          f"{ncpu * cores[1][0] / max(cores[1][1], 1):.2f} of {ncpu} with one client, "
+          f"{ncpu * cores[2][0] / max(cores[2][1], 1):.2f} with two")
     print("workers' CPU while two clients ran: " + ", ".join(f"{t:.2f} s" for t in worker_cpu_two)
           + " (both serve)" * (min(worker_cpu_two) > 0.25 * max(worker_cpu_two)))
     share_after = cpu_share()
