@@ -3,8 +3,9 @@
 numba keys a cached kernel on its own file only: a kernel that inlines a helper from
 another module (``kernel.py`` inlines ``bounds.py`` and ``packing.py``) or freezes
 another module's constant would load stale machine code after that module changed.
-Importing this module (every kernel module does so before its first ``@njit``) puts a
-cache locator in front of numba's own for files of this package: it stores the cache
+Importing this module (every kernel module that wants it does so, directly or through
+``solitaire/packing.py``, before its first ``@njit``) puts a cache locator in front of
+numba's own for the golfsolve files that import it: it stores the cache
 where numba would, and its source stamp is numba's stamp plus a digest of every golfsolve
 module the kernel's file imports, directly or not (a lazy import inside a function
 counts). Editing any of them makes the cache of every kernel that depends on it stale,
@@ -60,8 +61,8 @@ def _direct_imports(path: Path) -> frozenset[Path]:
 
 
 @lru_cache(maxsize=None)
-def sources_digest(path: str) -> str:
-    """A digest of the contents of ``path`` and of every golfsolve module it depends on."""
+def _closure(path: str) -> tuple[Path, ...]:
+    """``path`` and every golfsolve file it depends on, sorted."""
     start = Path(path).resolve()
     seen = {start}
     todo = [start]
@@ -70,18 +71,28 @@ def sources_digest(path: str) -> str:
             if dep not in seen:
                 seen.add(dep)
                 todo.append(dep)
+    return tuple(sorted(seen))
+
+
+@lru_cache(maxsize=None)
+def sources_digest(path: str) -> str:
+    """A digest of the contents of ``path`` and of every golfsolve module it depends on."""
     h = hashlib.sha256()
-    for p in sorted(seen):
+    for p in _closure(path):
         h.update(str(p.relative_to(PACKAGE)).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
 
 def _in_package(py_file: str) -> bool:
+    """Is ``py_file`` a golfsolve module that imports this one (directly or not)? Only
+    those get the locator: a module that does not would be cached under numba's own
+    stamp or this one depending on what a process happened to import first, and two
+    kinds of process would overwrite each other's cache."""
     try:
         Path(py_file).resolve().relative_to(PACKAGE)
     except (ValueError, OSError):
         return False
-    return py_file.endswith(".py")
+    return py_file.endswith(".py") and Path(__file__).resolve() in _closure(py_file)
 
 
 _CacheImpl = getattr(_caching, "CacheImpl", None) or getattr(_caching, "_CacheImpl", None)

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import golfsolve
+import numpy as np
 
 PROBE = """
 import json
@@ -63,3 +64,16 @@ def test_editing_an_inlined_module_recompiles_the_kernels_that_use_it(tmp_path):
           "return np.int64(1) << (FIELD * r)", "return np.int64(0) * r")
     edited = _run(root, cache)
     assert edited == {"value": 0, "hits": 0, "misses": 1}
+
+
+def test_only_modules_that_import_it_get_the_locator():
+    # else a module would be cached under one stamp or the other depending on what a
+    # process imported first, and two kinds of process would recompile it in turn
+    from golfsolve import jitcache
+
+    root = Path(golfsolve.__file__).parent
+    assert jitcache._in_package(str(root / "solitaire" / "kernel.py"))
+    assert jitcache._in_package(str(root / "solitaire" / "bounds.py"))
+    assert not jitcache._in_package(str(root / "solitaire" / "dealcode.py"))
+    assert not jitcache._in_package(str(root / "grid" / "jit.py"))
+    assert not jitcache._in_package(np.__file__)

@@ -283,3 +283,18 @@ def test_a_full_disk_leaves_no_temporary_file_and_resume_completes_the_table(fin
     r = golfsolve("stats", "--out", str(out), "--resume", "-q")
     assert r.returncode == 0, r.stderr
     pd.testing.assert_frame_equal(table(out), table(finished))
+
+
+def test_a_grid_chunk_short_of_a_column_is_played_again_on_resume(tmp_path):
+    out = tmp_path / "grid"
+    args = ["grid", "simulate", "--matches", "4", "--holes", "1", "--chunk-size", "2", "--seed", "5", "--out", str(out)]
+    assert golfsolve(*args, "-q").returncode == 0
+    before = pd.read_parquet(out).sort_values(["match", "seat"]).reset_index(drop=True)
+    chunk = sorted(out.glob("chunk-*.parquet"))[0]
+    _rewrite(chunk, lambda t: t.drop(["strokes"]))
+    r = golfsolve("grid", "report", str(out))
+    assert refused(r, chunk.name, "lacks the column 'strokes'", "golfsolve grid simulate --out"), r.stderr
+    r = golfsolve("grid", "simulate", "--out", str(out), "--resume", "-q")
+    assert r.returncode == 0 and f"played again: {chunk.name}" in r.stderr, r.stderr
+    after = pd.read_parquet(out).sort_values(["match", "seat"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(after, before)

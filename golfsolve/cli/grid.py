@@ -71,31 +71,18 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     Example: golfsolve grid simulate --players 4 --grid 6 --bots mc,greedy,greedy,random
     --holes 9 --matches 1000 --seed 1 --out results/
     """
-    from ..grid.bots import parse_bots
     from ..stats.gridreport import report_data
     from ..grid.tournament import simulate as run
     from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
-    from ..stats.runfolder import check_out_dir, manifest_path
+    from ..stats.runfolder import check_out_dir
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
         raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
     check_resume_extend(resume, extend)
     check_workers(workers, "--workers")
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
-    old = GRID.read(out) if out is not None and (resume or extend) and manifest_path(out) else None
-    if old is not None and rules_spec is None and players is None and grid is None and holes is None \
-            and openers is None:
-        rules = old.rules  # resuming: the table comes from the run unless given again
-    else:
-        if players is None and bots_spec is not None:
-            players = len([b for b in bots_spec.split(",") if b.strip()])
-        if players is None and old is not None and bots_spec is None:
-            players = old.rules.players
-        rules = _rules(rules_spec, players if players is not None else 4, grid, holes, openers)
-    if bots_spec is None:
-        bots = list(old.bots) if old is not None else ["greedy"] * rules.players
-    else:
-        bots = parse_bots(bots_spec, rules.players)
+    rules, bots = GRID.table(out if resume or extend else None, rules_spec, players, grid, holes, openers,
+                             bots_spec)
     if matches is not None and matches < 1:
         raise InputError(f"--matches must be at least 1, not {matches}")
     if mc_samples is not None and mc_samples < 1:
@@ -107,11 +94,11 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         seed = 0 if seed is None else seed
         bar = tqdm(total=matches, unit="match", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
         try:
-            t = run(rules, bots, matches, seed, samples=mc_samples, progress=bar.update)
+            t = run(rules, list(bots), matches, seed, samples=mc_samples, progress=bar.update)
         finally:
             bar.close()
     else:
-        spec = GRID.resolve(out, {"rules": rules, "bots": tuple(bots), "matches": matches, "seed": seed,
+        spec = GRID.resolve(out, {"rules": rules, "bots": bots, "matches": matches, "seed": seed,
                                   "samples": mc_samples, "chunk_size": chunk_size},
                             resume=resume, extend=extend, jobs=workers)
         command = command_line(click.get_current_context(), rules_spec=rules.spec(), players=rules.players,

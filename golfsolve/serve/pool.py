@@ -16,6 +16,7 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -161,6 +162,10 @@ class WorkerPool:
             w.kill()
             raise RuntimeError("a worker process failed to start") from None
         assert msg[0] == "ready"
+        if self._closed:  # the server stopped while this worker warmed up
+            self._workers.pop(w.pid, None)
+            w.kill()
+            return
         self._idle.put_nowait(w)
 
     def _replace(self, w: _Worker) -> None:
@@ -168,7 +173,18 @@ class WorkerPool:
         w.kill()
         self.replaced += 1
         if not self._closed:
-            asyncio.get_running_loop().create_task(self._spawn())
+            asyncio.get_running_loop().create_task(self._respawn())
+
+    async def _respawn(self, attempts: int = 3) -> None:
+        for i in range(attempts):
+            if self._closed:
+                return
+            try:
+                return await self._spawn()
+            except RuntimeError:
+                await asyncio.sleep(1 + i)
+        sys.stderr.write(f"golfsolve serve: a worker could not be restarted; {len(self._workers)} of "
+                         f"{self.size} are left\n")
 
     async def run(self, name: str, **kwargs: Any) -> Any:
         """Run job ``name`` in a worker and return its answer.

@@ -206,7 +206,7 @@ def packed_removable_bound(tp, wp, lo, hi):
     return ck + _dual_path_halves(tp, wp, lo, hi, N_PLAIN - 1)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def packed_raw_bound(tp, sp, top, n_left, lo, hi):
     """``n_left`` minus the removable bound: a lower bound on the cards left when
     positive, meaningless (but still what the search's shortcut adds to) when not.
@@ -224,6 +224,9 @@ def packed_raw_bound(tp, sp, top, n_left, lo, hi):
     ``k``-th next stock card lowers ``U(a)`` by at most ``k``: the ``k - 1`` cards
     passed over and the old top (when it was live) stop being bases, the drawn card
     moves from the stock to the top.
+
+    A called function, not inlined: the searches run as fast either way, and each inlined
+    copy of the program cost seconds of compiling (docs/performance.md).
     """
     wp = (tp + sp) & PLAIN_MASK
     if 0 <= top < N_PLAIN:
@@ -232,13 +235,6 @@ def packed_raw_bound(tp, sp, top, n_left, lo, hi):
     if top >= JOKER:
         u += 1  # a joker or an empty discard takes any first card
     return n_left - u
-
-
-@nb.njit(cache=True)
-def raw_bound_called(tp, sp, top, n_left, lo, hi):
-    """:func:`packed_raw_bound` as a function call rather than inlined, for where a search
-    computes it once or seldom: each inlined copy of the program costs seconds of compiling."""
-    return packed_raw_bound(tp, sp, top, n_left, lo, hi)
 
 
 @nb.njit(cache=True)

@@ -289,7 +289,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     if best0 < best_left:
         best_left = best0
     outcome = WON if n_left == 0 else LOST
-    lbu[0] = bounds.raw_bound_called(tp, spk[0], np.int64(top0 if f else -1), n_left, lo, hi)
+    lbu[0] = bounds.packed_raw_bound(tp, spk[0], np.int64(top0 if f else -1), n_left, lo, hi)
     if bounded and outcome == LOST:
         if _prunes(lbu[0], best_left, cut):
             untried[0] = 0
@@ -324,14 +324,15 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
             m = N_COLS
             nid = hidx[depth]
             fm = fmask[depth]
-        # It comes before the bound: about 40% of the states that reach here are and the look-up costs less than the bound's program (1.3x in all). A state recorded here and then cut by the bound keeps its entry, which stays sound:
-        # whatever it dominates can leave no fewer cards than it can, so no fewer than its
-        # bound, and the threshold only falls.
         # Dominance: a recorded entry of these heights that dominates this state prunes it;
         # else the state is recorded, dropping the entries it dominates (a full row forgets
-        # its last entry: that only costs a re-expansion later). (The look-up is written
-        # out: as a helper taking ``dom``, numba counted references to it at every state,
-        # 11% of the hunt's time.)
+        # its last entry: that only costs a re-expansion later). This comes before the
+        # bound: about 40% of the states that reach here are dominated, and the look-up
+        # costs less than the bound's program (1.3x in all). A state recorded here and then
+        # cut by the bound keeps its entry, which stays sound: whatever it dominates can
+        # leave no fewer cards than it can, so no fewer than its bound, and the threshold
+        # only falls. (Written out: as an inlined helper taking ``dom`` it cost a tenth of
+        # the hunt's time, docs/experiments.md.)
         free = -1
         used = False
         dominated = False
@@ -365,13 +366,12 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
             # than they did (PySol 1..400: 120 against 161 dead-king deals/s), and a form
             # with rank masks kept move by move, the program rerun only when a rank is
             # dead, still only broke even (25% fewer states, 0.94-0.99x the speed).
-            # the child's table, live top and cards left (one call site: each inlined copy
-            # of the program costs seconds of compiling)
+            # the program on the child's table, live top and cards left
             if m < N_COLS:
                 ctp, ctop, cleft = tp - rank_unit(r), (r if f else -1), n_left - 1
             else:
                 ctp, ctop, cleft = tp, r, n_left
-            lb = bounds.raw_bound_called(ctp, spk[ns], np.int64(ctop), cleft, lo, hi)
+            lb = bounds.packed_raw_bound(ctp, spk[ns], np.int64(ctop), cleft, lo, hi)
             if m == N_COLS:
                 if _prunes(lb, best_left, cut):
                     # The drawn card is a live top, so this bound's bases are exactly
@@ -544,7 +544,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
         best = -1  # no line better than best0 found yet
     done = best_left <= floor
     if bounded and outcome == LOST and not done:
-        lb = bounds.raw_bound_called(table_counts(colp, h), spk[0], np.int64(top0 if key % N_TOP != STUCK else -1),
+        lb = bounds.packed_raw_bound(table_counts(colp, h), spk[0], np.int64(top0 if key % N_TOP != STUCK else -1),
                                      n_root, link_lo, link_hi)
         done = _prunes(lb, best_left, cut)
         floor = max(floor, lb)  # no line leaves fewer cards than the root's bound
@@ -590,7 +590,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 if test_and_set(seen, ck):
                     continue
                 if bounded:
-                    lb = bounds.raw_bound_called(tp - rank_unit(r), spk[s], np.int64(r if t != STUCK else -1),
+                    lb = bounds.packed_raw_bound(tp - rank_unit(r), spk[s], np.int64(r if t != STUCK else -1),
                                                  left - 1, link_lo, link_hi)
                     if _prunes(lb, best_left, cut):
                         clear_bit(seen, ck)
@@ -640,8 +640,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
             if test_and_set(seen, ck):
                 continue
             if bounded:
-                # called, not inlined: only stuck states draw (draw-when-stuck rules)
-                lb = bounds.raw_bound_called(table_counts(colp, h), spk[s + 1], np.int64(r if t != STUCK else -1),
+                lb = bounds.packed_raw_bound(table_counts(colp, h), spk[s + 1], np.int64(r if t != STUCK else -1),
                                              left, link_lo, link_hi)
                 if _prunes(lb, best_left, cut):
                     clear_bit(seen, ck)

@@ -127,6 +127,30 @@ class GridKind(RunKind[GridSpec]):
         return ChunkSchema(tuple((c, _TYPES.get(c, "int64")) for c in COLUMNS), "match", None, rows_per_cell=None,
                            max_rows_per_item=p.rules.players * (p.rules.holes + _MAX_EXTRA_HOLES))
 
+    def table(self, out: Optional[str | Path], rules_spec: Optional[str], players: Optional[int],
+              grid: Optional[int], holes: Optional[int], openers: Optional[int],
+              bots_spec: Optional[str]) -> tuple[GridRules, tuple[str, ...]]:
+        """The table and the bots a command asks for. Resuming or extending the run in
+        ``out``, the table and bots not given again are the run's; otherwise the players
+        default to one per bot given, else 4, and the bots to greedy ones."""
+        from ..grid.bots import parse_bots
+        from ..grid.rules import parse_rules
+
+        old = self.read(out) if out is not None and manifest_path(out) is not None else None
+        if old is not None and rules_spec is None and players is None and grid is None and holes is None \
+                and openers is None:
+            rules = old.rules
+        else:
+            if players is None and bots_spec is not None:
+                players = len([b for b in bots_spec.split(",") if b.strip()])
+            if players is None and old is not None and bots_spec is None:
+                players = old.rules.players
+            rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,
+                                openers=openers)
+        if bots_spec is None:
+            return rules, old.bots if old is not None else ("greedy",) * rules.players
+        return rules, tuple(parse_bots(bots_spec, rules.players))
+
     def complete(self, v: dict, jobs: int) -> GridSpec:
         matches = 100 if v["matches"] is None else v["matches"]
         return GridSpec(v["rules"], tuple(v["bots"]), matches, 0 if v["seed"] is None else v["seed"], v["samples"],
