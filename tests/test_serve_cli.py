@@ -50,3 +50,40 @@ def test_cheap_answers_come_while_every_worker_is_busy():
         slow.join()
     # the event loop answered the deals while the only worker was computing the odds
     assert answered_while_busy == [True, True, True]
+
+
+def test_a_port_in_use_is_one_line_before_any_worker_starts():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "golfsolve", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == f"golfsolve: cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
+def test_it_listens_on_loopback_and_its_workers_go_when_it_is_killed():
+    pytest.importorskip("uvicorn")
+    import os
+    import signal
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from load_serve import running_server, workers_of
+
+    with running_server(workers=2) as (url, proc):
+        assert url.startswith("http://127.0.0.1:")  # loopback unless --host says otherwise
+        workers = workers_of(proc.pid)
+        assert len(workers) == 2
+        os.kill(proc.pid, signal.SIGKILL)  # no shutdown at all: the workers see their pipe close
+        proc.wait()
+        deadline = time.monotonic() + 60
+        while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = [w for w in workers if Path(f"/proc/{w}").exists()
+                and "zombie" not in Path(f"/proc/{w}/status").read_text().lower()]
+    assert left == []

@@ -26,6 +26,7 @@ and answers the cheap questions itself.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -261,6 +262,11 @@ def _tap(params: dict) -> Optional[tuple[int, int]]:
 # ---------------------------------------------------------------------------
 # the application
 # ---------------------------------------------------------------------------
+def _warm_dealing() -> None:
+    for params in ({"code": "GO1-E-AAAAAAB"}, {"pysol": 1}):
+        deal_answer(layout_of(params))
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -318,7 +324,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        await pool.start()
+        # the event loop deals codes itself: its dealing kernel is loaded now, not by the first request
+        await asyncio.gather(pool.start(), asyncio.to_thread(_warm_dealing))
         app.state.pool = pool
         try:
             yield
