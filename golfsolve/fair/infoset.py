@@ -143,21 +143,23 @@ class ChainValues:
             cols = cols[:i] + (cols[i][:-1],) + cols[i + 1:]
         return tuple(len(c) for c in cols)  # the table only: the draw covers the top
 
-    def won(self, i: int, s: PreDraw) -> bool:
-        """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
+    def known(self, i: int, s: PreDraw) -> Optional[bool]:
+        """:meth:`won` when it needs no solve (already solved, or settled without one), else None."""
         if s.table == 0:
             return True
-        if not self.root_won[i]:
-            return False
-        st = self.stocks[i]
-        if not st:
+        if not self.root_won[i] or not self.stocks[i]:
             return False
         if self.credit[i] == s.key[0]:
             return True
-        # the draw covers the discard's top: states with the same table have the same child
-        key = (i, s.key[0])
-        got = self._cache.get(key)
+        return self._cache.get((i, s.key[0]))
+
+    def won(self, i: int, s: PreDraw) -> bool:
+        """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
+        got = self.known(i, s)
         if got is None:
+            st = self.stocks[i]
+            # the draw covers the discard's top: states with the same table have the same child
+            key = (i, s.key[0])
             child = Layout(s.columns, st[0], tuple(st[1:]), self.layout.rules)
             if child.tableau_count == 0:
                 got = True
