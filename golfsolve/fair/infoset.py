@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 from ..cards import rank_of
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EMPTY_TOP, Rules
-from ..solitaire.solver import MOVE_DRAW, Solver
+from ..solitaire.solver import MOVE_DRAW, LostStates, Solver
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,10 @@ class ChainValues:
         self.solves = 0
         self.nodes = 0  # states the solver searched: the work, in a unit that does not depend on the machine
         self._cache: dict[tuple[int, tuple], bool] = {}
+        # per order: the states its children's solves proved lost (the children of one
+        # order share the root's columns, cards gone from their tops, and the stock after
+        # the first draw, so what one proved lost prunes the next one's search)
+        self._lost: dict[int, LostStates] = {}
 
     def extend(self, stocks: Sequence[tuple[int, ...]]) -> None:
         """Add sampled orders: solve the root once per order and credit the winning line's state."""
@@ -165,7 +169,8 @@ class ChainValues:
                 got = True
             else:
                 self.solves += 1
-                sol = self.solver.solve(child, self.rules, verdict_only=True)
+                sol = self.solver.solve(child, self.rules, verdict_only=True,
+                                        lost=self._lost.setdefault(i, LostStates()))
                 self.nodes += sol.nodes
                 got = sol.outcome == "won"
             self._cache[key] = got
