@@ -97,14 +97,16 @@ def test_stats_difficulty_columns_equal_rate_and_survive_resume(run_cli, tmp_pat
     import pandas as pd
 
     from golfsolve.solitaire.rules import EASY
-    from golfsolve.stats.census import load_results, read_manifest
+    from golfsolve.stats.census import difficulty_player, load_results, read_manifest
 
     out = tmp_path / "run"
     args = ["stats", "--start-number", "1", "--count", "2", "--rules", "easy,classic", "--difficulty",
             "--difficulty-games", "2", "--chunk-size", "1", "--jobs", "1", "-q", "--out", str(out)]
     r = run_cli(args)
     assert r.exit_code == 0, r.stderr
-    assert read_manifest(out)["params"]["difficulty_games"] == 2
+    params = read_manifest(out)["params"]
+    assert params["difficulty_games"] == 2
+    assert params["difficulty_player"] == difficulty_player().as_dict()  # the full settings, not a name
     (out / "chunk-0000000002.parquet").unlink()
     r = run_cli(["stats", "--out", str(out), "--resume", "--jobs", "1", "-q"])  # no --difficulty given again
     assert r.exit_code == 0, r.stderr
@@ -123,6 +125,15 @@ def test_stats_difficulty_columns_equal_rate_and_survive_resume(run_cli, tmp_pat
         section = md.split("## Difficulty", 1)[1]
         cells = next(ln for ln in section.splitlines() if ln.startswith(f"| {name} | 2 | ")).split(" | ")[2:6]
         assert [int(c.split(" ")[0]) for c in cells] == [int(counts.get(lab, 0)) for lab, _ in BANDS]
+    # a run rated by other settings is not resumed with these: the differing setting is named
+    manifest = out / "_manifest.json"
+    m = json.loads(manifest.read_text(encoding="utf-8"))
+    m["params"]["difficulty_player"]["samples"] += 1
+    manifest.write_text(json.dumps(m), encoding="utf-8")
+    (out / "chunk-0000000002.parquet").unlink()
+    r = run_cli(["stats", "--out", str(out), "--resume", "--jobs", "1", "-q"])
+    assert r.exit_code == 2 and "difficulty_player.samples" in r.stderr, r.stderr
+    assert not (out / "chunk-0000000002.parquet").exists()
     # a plain run has no difficulty columns and no section
     plain = tmp_path / "plain"
     assert run_cli(["stats", "--count", "1", "--rules", "easy", "--jobs", "1", "-q", "--out", str(plain)]).exit_code == 0

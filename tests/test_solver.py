@@ -293,3 +293,33 @@ def test_pack_number_deals_what_the_layout_does(rules_name):
             w, g = getattr(want, a), getattr(got, a)
             assert g.dtype == w.dtype and g.flags.c_contiguous and np.array_equal(g, w), (n, a)
         assert got.top == want.top, n
+
+
+@pytest.mark.parametrize("rules_name", ["easy", "classic"])
+def test_lost_states_carried_between_siblings_keep_every_verdict(rules_name):
+    # the positions right after the first draw from every pre-draw state of one deal share
+    # its columns and stock: solved in turn with one LostStates, each verdict must be the
+    # one a fresh solve gives, and the carried table must have been used (fewer states)
+    from golfsolve.fair.infoset import predraw_states
+    from golfsolve.solitaire.layout import Layout, layout_from_number
+    from golfsolve.solitaire.rules import code_letter, get_rules
+    from golfsolve.solitaire.solver import LostStates, Solver
+
+    rules = get_rules(rules_name)
+    solver = Solver()
+    verdicts = {"won": 0, "lost": 0}
+    saved = 0
+    for n in range(12):
+        lay = layout_from_number(n, rules, code_letter(rules))
+        lost = LostStates()
+        for s in predraw_states(lay, rules):
+            if not s.table or not lay.stock:
+                continue
+            child = Layout(s.columns, lay.stock[0], lay.stock[1:], lay.rules)
+            fresh = solver.solve(child, rules, verdict_only=True)
+            carried = solver.solve(child, rules, verdict_only=True, lost=lost)
+            assert carried.outcome == fresh.outcome, (n, s.chain)
+            verdicts[fresh.outcome] += 1
+            saved += fresh.nodes - carried.nodes
+    assert verdicts["won"] and verdicts["lost"]
+    assert saved > 0

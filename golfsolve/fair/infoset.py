@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 from ..cards import rank_of
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EMPTY_TOP, Rules
-from ..solitaire.solver import MOVE_DRAW, Solver
+from ..solitaire.solver import MOVE_DRAW, LostStates, Solver
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,10 @@ class ChainValues:
         self.solves = 0
         self.nodes = 0  # states the solver searched: the work, in a unit that does not depend on the machine
         self._cache: dict[tuple[int, tuple], bool] = {}
+        # per order: the states its children's solves proved lost (the children of one
+        # order share the root's columns, cards gone from their tops, and the stock after
+        # the first draw, so what one proved lost prunes the next one's search)
+        self._lost: dict[int, LostStates] = {}
 
     def extend(self, stocks: Sequence[tuple[int, ...]]) -> None:
         """Add sampled orders: solve the root once per order and credit the winning line's state."""
@@ -143,27 +147,30 @@ class ChainValues:
             cols = cols[:i] + (cols[i][:-1],) + cols[i + 1:]
         return tuple(len(c) for c in cols)  # the table only: the draw covers the top
 
-    def won(self, i: int, s: PreDraw) -> bool:
-        """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
+    def known(self, i: int, s: PreDraw) -> Optional[bool]:
+        """:meth:`won` when it needs no solve (already solved, or settled without one), else None."""
         if s.table == 0:
             return True
-        if not self.root_won[i]:
-            return False
-        st = self.stocks[i]
-        if not st:
+        if not self.root_won[i] or not self.stocks[i]:
             return False
         if self.credit[i] == s.key[0]:
             return True
-        # the draw covers the discard's top: states with the same table have the same child
-        key = (i, s.key[0])
-        got = self._cache.get(key)
+        return self._cache.get((i, s.key[0]))
+
+    def won(self, i: int, s: PreDraw) -> bool:
+        """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
+        got = self.known(i, s)
         if got is None:
+            st = self.stocks[i]
+            # the draw covers the discard's top: states with the same table have the same child
+            key = (i, s.key[0])
             child = Layout(s.columns, st[0], tuple(st[1:]), self.layout.rules)
             if child.tableau_count == 0:
                 got = True
             else:
                 self.solves += 1
-                sol = self.solver.solve(child, self.rules, verdict_only=True)
+                sol = self.solver.solve(child, self.rules, verdict_only=True,
+                                        lost=self._lost.setdefault(i, LostStates()))
                 self.nodes += sol.nodes
                 got = sol.outcome == "won"
             self._cache[key] = got

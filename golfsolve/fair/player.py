@@ -248,6 +248,10 @@ class Player:
         while len(cont) > 1 and len(cv.stocks) < s.race_budget:
             first = len(cv.stocks)
             cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone))
+            if len(cv.stocks) >= s.race_budget:
+                # the last batch: no drop follows, only the leader counts (every state tied
+                # with it survives the drop), so a state that cannot reach it is not finished
+                return self._race_last(cv, cont, wins, first)
             for st in cont:
                 wins[st.key[0]].extend(cv.won(i, st) for i in range(first, len(cv.stocks)))
             lead = max(cont, key=lambda st: (sum(wins[st.key[0]]), -st.table))
@@ -259,6 +263,36 @@ class Player:
                     kept.append(st)
             cont = kept
         return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
+
+    @staticmethod
+    def _race_last(cv: ChainValues, cont: list[PreDraw], wins: dict, first: int) -> PreDraw:
+        """The race's winner after its last batch (orders ``first`` on): the most orders won,
+        then the fewest cards on the table, then the chain, as :meth:`_race` ends, by branch
+        and bound: a state is given up once it cannot reach the best total so far."""
+        new = range(first, len(cv.stocks))
+        best, best_key = None, None
+        for st in sorted(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain)):
+            n = sum(wins[st.key[0]])
+            # orders whose answer needs no solve first (lost root, the credited state, cached)
+            todo = []
+            for i in new:
+                got = cv.known(i, st)
+                if got is None:
+                    todo.append(i)
+                else:
+                    n += got
+            remaining = len(todo)
+            for i in todo:
+                if best_key is not None and n + remaining < -best_key[0]:
+                    break
+                remaining -= 1
+                n += cv.won(i, st)
+            else:
+                key = (-n, st.table, st.chain)
+                if best_key is None or key < best_key:
+                    best, best_key = st, key
+        assert best is not None
+        return best
 
 
 @dataclass(frozen=True)

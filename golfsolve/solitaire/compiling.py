@@ -35,6 +35,7 @@ KERNELS = {
 #: only the notice's estimate uses them.
 COMPILE_SECONDS = {"hunt": 8.0, "search": 2.5, "line_wins": 1.0, "deal": 0.5}
 
+
 class Notice:
     """What is told about compiling; the default tells nothing. A command subclasses it."""
 

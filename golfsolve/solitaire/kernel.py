@@ -222,7 +222,7 @@ def _jumps_to_draws(line, n, path):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bounded, cut, best0, floor):
+def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bounded, cut, best0, floor, kept):
     """Depth-first search with stock jumps and dominance (draw-any-time rules only).
 
     Exact when it finishes within ``node_limit`` expanded states (0: no limit): outcome
@@ -238,6 +238,10 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     line already known (from an earlier pass); only better lines are searched for, and
     when none exists the answer is ``best0`` with an empty path. ``floor``: cards-left
     no line can beat (known from elsewhere); the search stops when it reaches it.
+
+    ``kept`` (one int64): 0 clears ``dom`` on the way out as above; 1 leaves the entries
+    in it (rows that held entries before the call are then not listed), with the rows
+    written to listed in ``touched[:kept[0]]`` (see :func:`take_rows`).
 
     Returns ``(outcome, best_left, path_len, nodes)``; nodes counts expansions.
     """
@@ -416,10 +420,48 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
             done = best_left <= floor
         elif node_limit > 0 and nodes >= node_limit:
             outcome = UNKNOWN
-    for k in range(n_touched):
-        for j in range(SLOTS):
-            dom[touched[k], j] = EMPTY_SLOT
+    if kept[0]:
+        kept[0] = n_touched
+    else:
+        for k in range(n_touched):
+            for j in range(SLOTS):
+                dom[touched[k], j] = EMPTY_SLOT
     return outcome, best_left, _jumps_to_draws(best_moves, best_len, path), nodes
+
+
+@nb.njit(cache=True)
+def load_rows(dom, rows, vals):
+    """Write dominance rows ``vals[k]`` at ``rows[k]`` (entries kept by :func:`take_rows`)."""
+    for k in range(rows.shape[0]):
+        for j in range(SLOTS):
+            dom[rows[k], j] = vals[k, j]
+
+
+@nb.njit(cache=True)
+def take_rows(dom, rows_a, rows_b, n_b, keep):
+    """The non-empty rows among ``rows_a`` and ``rows_b[:n_b]`` with their entries (none
+    unless ``keep``), and ``dom`` cleared there (all EMPTY_SLOT again)."""
+    n = rows_a.shape[0] + n_b
+    rows = np.empty(n, dtype=np.int64)
+    vals = np.empty((n, SLOTS), dtype=np.uint16)
+    k = 0
+    for t in range(n):
+        r = rows_a[t] if t < rows_a.shape[0] else rows_b[t - rows_a.shape[0]]
+        if not keep:
+            for j in range(SLOTS):
+                dom[r, j] = EMPTY_SLOT
+            continue
+        used = False
+        for j in range(SLOTS):
+            if dom[r, j] != EMPTY_SLOT:
+                used = True
+        if used:
+            rows[k] = r
+            for j in range(SLOTS):
+                vals[k, j] = dom[r, j]
+                dom[r, j] = EMPTY_SLOT
+            k += 1
+    return rows[:k].copy(), vals[:k].copy()
 
 
 @nb.njit(cache=True)

@@ -141,6 +141,22 @@ def pack_number(number: int, rules: Rules) -> PackedPosition:
     return PackedPosition(cols, heights, rest[1:].copy(), int(rest[0]))
 
 
+class LostStates:
+    """States proven lost by earlier verdict-only solves, kept for the next solve of a
+    position with the same columns (cards may be gone from their tops) and the same stock.
+
+    Every state a hunt records while proving its root lost is lost (it is reachable from
+    the root), and lost for any root with those cards: a later solve skips the states such
+    a state dominates. Pass one to :meth:`Solver.solve` for each family of positions (in
+    fair play: the positions right after the first draw of one sampled stock order).
+    Draw-any-time rules only (the hunt's table); otherwise it is ignored.
+    """
+
+    def __init__(self) -> None:
+        self.rows = np.zeros(0, dtype=np.int64)
+        self.vals = np.zeros((0, packing.SLOTS), dtype=np.uint16)
+
+
 class Solver:
     """Holds the search's work tables so that many solves reuse them.
 
@@ -162,18 +178,21 @@ class Solver:
         self._keep = np.zeros(packing.MAX_PATH, dtype=np.int8)
 
     def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0,
-              verdict_only: bool = False) -> Solution:
+              verdict_only: bool = False, lost: Optional[LostStates] = None) -> Solution:
         """Solve a position exactly (or up to ``node_limit`` expanded states).
 
         ``verdict_only``: answer won/lost only; a lost position's ``best_left`` is None.
+        ``lost``: states known lost in positions of this family (see :class:`LostStates`),
+        used by a verdict-only solve without node limit and grown when it proves a loss.
         """
         rules = rules or layout.rules or EASY
         p = pack(layout)
-        return self.solve_packed(p, rules, node_limit, verdict_only)
+        return self.solve_packed(p, rules, node_limit, verdict_only, lost=lost)
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0,
                      verdict_only: bool = False, at_least: int = 0,
-                     known_line: Optional[tuple[int, Sequence[str]]] = None) -> Solution:
+                     known_line: Optional[tuple[int, Sequence[str]]] = None,
+                     lost: Optional[LostStates] = None) -> Solution:
         """Solve a packed position exactly (or up to ``node_limit`` states); see :meth:`solve`.
 
         ``at_least``: cards-left that no line can beat, known from elsewhere (e.g. the
@@ -192,12 +211,17 @@ class Solver:
         fits = rules.fits_table()
         links = _links(rules)
         (seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched) = self._tables
+        if not (use_hunt and verdict_only and node_limit <= 0 and at_least == 0 and self.bounds):
+            lost = None  # only a plain verdict hunt proves every state it records lost
+        kept = np.ones(1, dtype=np.int64) if lost is not None else np.zeros(1, dtype=np.int64)
+        if lost is not None:
+            kernel.load_rows(dom, lost.rows, lost.vals)
 
         def run(cut: int, best0: int, limit: int) -> tuple:
             if use_hunt:
                 return kernel.hunt(p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(limit), dom, touched,
                                    self._path, links, self.bounds, np.int64(cut), np.int64(best0),
-                                   np.int64(at_least))
+                                   np.int64(at_least), kept)
             return kernel.search(p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time,
                                  np.int64(limit), seen, hseen, keys, parents, moves, levels, hlist, hmask, stack,
                                  self._path, links, self.bounds, np.int64(cut), np.int64(best0),
@@ -216,6 +240,11 @@ class Solver:
             # far cheaper than looking for the fewest cards left. Only when it fails does
             # the second search look for them, bounded by the best line the first one met.
             outcome, best_left, n, nodes = run(1 if self.bounds else packing.NO_CUT, packing.NO_CUT, node_limit)
+            if lost is not None:
+                # a won search also records states that are not lost: only clear them
+                rows, vals = kernel.take_rows(dom, lost.rows, touched, kept[0], outcome == packing.LOST)
+                if outcome == packing.LOST:
+                    lost.rows, lost.vals = rows, vals
         if outcome == packing.LOST and not verdict_only and (self.bounds or at_least > 0):
             first_left = int(best_left)
             if known_line is not None and known_line[0] < first_left:

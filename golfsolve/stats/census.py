@@ -20,10 +20,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator, Literal, Optional, Sequence
+from typing import Any, Callable, Iterator, Literal, Optional, Sequence
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ..errors import MAX_EFFORT, InputError
 from ..solitaire import compiling
@@ -64,6 +64,13 @@ DIFFICULTY_COLUMNS = ("difficulty", "fair_chance")
 #: Fair games per deal for ``--difficulty`` when none is given: half of ``golfsolve rate``'s
 #: default, since a census rates every deal (about 5 s of CPU per Easy deal at 8).
 DEFAULT_DIFFICULTY_GAMES = 8
+
+
+def difficulty_player():
+    """The fair player that rates deals for ``--difficulty``: the ``fast`` preset, whose full
+    settings the manifest records so that a resumed run never mixes two players."""
+    from ..fair import PRESETS  # the fair package only for runs that rate deals
+    return PRESETS["fast"]
 #: What a run computes per deal: everything, or only whether it is winnable.
 FIELDS = ("all", "winnable")
 #: Arrow type of every chunk column (as pandas writes :data:`_DTYPES`).
@@ -128,7 +135,8 @@ class CensusSpec:
     def run_key(self) -> RunKey:
         """The run folder's key for this spec."""
         # a full run keeps the key it always had, so runs made before --fields still resume
-        params = (() if self.difficulty == 0 else (("difficulty_games", self.difficulty),)) + (
+        params = (() if self.difficulty == 0 else (("difficulty_games", self.difficulty),
+                                                   ("difficulty_player", difficulty_player().as_dict()))) + (
             () if self.fields == "all" else (("fields", self.fields),))
         return RunKey(CensusKind.format, self.start, self.count, self.rules, self.chunk_size, params)
 
@@ -246,7 +254,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
 
         for n, name in zip(cols["deal"], cols["rules"]):
             r = get_rules(name)
-            rating = rate(layout_from_number(n, r, code_letter(r)), r, difficulty, 0, solver)
+            rating = rate(layout_from_number(n, r, code_letter(r)), r, difficulty, 0, solver, difficulty_player())
             cols.setdefault("difficulty", []).append(rating.label)
             cols.setdefault("fair_chance", []).append(rating.fair_chance)
     return pd.DataFrame({c: pd.Series(v, dtype=_DTYPES[c]) for c, v in cols.items()})
@@ -401,6 +409,8 @@ class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
     fields: Literal["all", "winnable"] = "all"
     difficulty_games: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
+    #: the fair player's full settings (checked when a run is resumed or extended: equal or refused)
+    difficulty_player: Optional[dict[StrictStr, Any]] = None
 
 
 def _given(v, default):
