@@ -8,8 +8,9 @@ client (httpx, keep-alive). Over the 1,000 codes from GO1-E-AAAAAAA:
   request costs without HTTP, the pool and JSON). p50, p90, p99 and max of both, and
   the server's CPU (server process plus workers) per request.
 * **throughput**: the codes in 10 blocks, each block answered by one client and then by
-  two concurrent clients (each half of it; each client a process of its own); requests
-  per second of each, and the ratio two/one.
+  two concurrent clients (each half of it; each client a process of its own, on one
+  keep-alive connection of the standard library's HTTP client); requests per second of
+  each, the ratio two/one, and what the clients and the machine spent.
 
     python benchmarks/bench_serve.py            # 1,000 codes
     python benchmarks/bench_serve.py --count 200
@@ -18,6 +19,7 @@ client (httpx, keep-alive). Over the 1,000 codes from GO1-E-AAAAAAA:
 from __future__ import annotations
 
 import argparse
+import http.client
 import multiprocessing
 import os
 import statistics
@@ -50,10 +52,21 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
-def _client(url: str, codes: list[str]) -> None:
-    with httpx.Client(base_url=url, timeout=60) as h:
-        for c in codes:
-            h.get("/api/solve", params={"code": c}).raise_for_status()
+def _client(url: str, codes: list[str]) -> float:
+    """One client: the codes' solves one after another on one keep-alive connection (the
+    standard library's HTTP client, far lighter than httpx, so that the clients take less
+    of the machine from the server); returns its CPU seconds."""
+    host, port = url.split("//", 1)[1].rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    c0 = time.process_time()
+    for c in codes:
+        conn.request("GET", f"/api/solve?code={c}")
+        r = conn.getresponse()
+        body = r.read()
+        if r.status != 200:
+            raise RuntimeError(f"{c}: {r.status} {body[:200]!r}")
+    conn.close()
+    return time.process_time() - c0
 
 
 def _spin(seconds: float) -> float:
@@ -117,8 +130,7 @@ def main() -> None:
             def run(block: list[str], clients: int) -> float:
                 parts = [block[i::clients] for i in range(clients)]
                 t0 = time.perf_counter()
-                for f in [pool.submit(_client, url, part) for part in parts]:
-                    f.result()
+                client_cpu[clients] += sum(f.result() for f in [pool.submit(_client, url, part) for part in parts])
                 return len(block) / (time.perf_counter() - t0)
 
             # each client its own process, as real clients are (threads would share one GIL)
@@ -126,6 +138,7 @@ def main() -> None:
             list(pool.map(_client, [url, url], [codes[:5], codes[:5]]))  # both started and connected once
             blocks = [codes[i::10] for i in range(10)]
             one, two = [], []
+            client_cpu = {1: 0.0, 2: 0.0}
             cores = {1: [0, 0], 2: [0, 0]}  # machine busy and total jiffies during each kind of run
             worker_cpu_two = [0.0] * (len(pids) - 1)
             for b in blocks:  # interleaved: each block by one client, then by two
@@ -154,6 +167,8 @@ def main() -> None:
           f"ratio {statistics.mean(two) / statistics.mean(one):.2f} (median of the blocks' ratios "
           f"{statistics.median(b / a for a, b in zip(one, two)):.2f}; blocks: "
           + ", ".join(f"{b / a:.2f}" for a, b in zip(one, two)) + ")")
+    print(f"the clients' own CPU per request: {1000 * client_cpu[1] / len(codes):.2f} ms (one), "
+          f"{1000 * client_cpu[2] / len(codes):.2f} ms (two)")
     ncpu = os.cpu_count() or 1
     print("cores busy on the whole machine (everything, other jobs too): "
           f"{ncpu * cores[1][0] / max(cores[1][1], 1):.2f} of {ncpu} with one client, "

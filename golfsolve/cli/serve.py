@@ -38,6 +38,9 @@ def serve(host, port, workers, cpu_budget, cors_origin):
         raise InputError(f"golfsolve serve needs the serve extra ({e.name} is missing): "
                          "pip install -e '.[serve]'") from None
     sock = _bind(host, port)  # before the workers warm up: a port in use is said at once
+    from ..solitaire.compiling import warm
+
+    warm()  # here, once, with the notice a first run prints; the workers then load numba's cache
     app = create_app(workers, CPU_BUDGET if cpu_budget is None else cpu_budget, cors_origin)
 
     class Server(uvicorn.Server):

@@ -81,9 +81,11 @@ def run(name: str, kwargs: dict) -> Any:
 def warm() -> None:
     """Load (or compile) the kernels a request needs and touch every search once, so the
     first request is as fast as the rest."""
+    from ..solitaire.compiling import warm as warm_kernels
     from ..solitaire.layout import layout_from_number
     from ..solitaire.rules import get_rules
 
+    warm_kernels()
     for rules in ("easy", "classic", "strict"):
         lay = layout_from_number(1, get_rules(rules))
         solve(lay)
