@@ -1,4 +1,4 @@
-"""Shared fixtures: the test data directory, the seed 000 layouts and a CLI runner."""
+"""Shared fixtures: the test data directory, the seed 000 layouts, a CLI runner and the server's test client."""
 
 from __future__ import annotations
 
@@ -60,3 +60,17 @@ def run_cli():
         return CliResult(code, out, err)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def client():
+    """``golfsolve serve``'s app behind Starlette's test client, with two real worker
+    processes (one server per test module; skipped without the serve extra)."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=2)) as c:
+        yield c

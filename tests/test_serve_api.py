@@ -20,11 +20,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from golfsolve.errors import MAX_EFFORT  # noqa: E402
 from golfsolve.serve.app import MAX_BODY, create_app  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(workers=2)) as c:
-        yield c
+# ``client``: the server's test client with two workers, from conftest.py
 
 
 def _no_timings(d):

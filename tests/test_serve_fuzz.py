@@ -5,21 +5,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-
-from golfsolve.serve.app import create_app  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(workers=2)) as c:
-        yield c
+# ``client``: the server's test client, from conftest.py
 
 
 def mostly(good, bad):
