@@ -7,7 +7,7 @@ import os
 import click
 
 from ..errors import MAX_EFFORT
-from ..fair import PRESETS, odds as odds_of, player_view
+from ..fair import PRESETS, odds_for_player
 from .common import Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
@@ -40,9 +40,8 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
-    lay, _ = player_view(get_layout(code, layout_file, pysol, rules_spec))
-    res = odds_of(lay, lay.rules, samples=samples, seed=seed, games=games, player=player,
-                  progress=not quiet and not as_json)
+    res = odds_for_player(get_layout(code, layout_file, pysol, rules_spec), samples=samples, seed=seed, games=games,
+                          player=player, progress=not quiet and not as_json)
     if as_json:
         echo_json(res.as_json())
     else:

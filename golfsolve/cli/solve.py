@@ -145,10 +145,9 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
             click.echo(str(e))
         return
     if fair:
-        from ..fair import fair_hint, player_view
+        from ..fair import fair_hint_for_player
 
-        view, played = player_view(lay, game)  # honest by construction: the stock order is forgotten
-        result = fair_hint(view, game.rules, seed=seed, played=played, player=player)
+        result = fair_hint_for_player(lay, game, seed=seed, player=player)  # the stock order is forgotten first
         if as_json:
             echo_json(result.as_json())
         else:

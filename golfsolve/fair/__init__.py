@@ -14,7 +14,9 @@ it). The public API:
   name its settings;
 * :func:`rate` (:class:`Rating`) and :func:`pick` (:class:`PickResult`): a deal's
   difficulty by its fair chance, and deals of a chosen difficulty;
-* :func:`player_view`: what a player sees of a position;
+* :func:`player_view`: what a player sees of a position; :func:`odds_for_player` and
+  :func:`fair_hint_for_player`: both answers from a real position's view, as the
+  commands and the server give them;
 * :func:`stock_orders`: every stock order consistent with a view when there are few,
   else a seeded sample; :func:`unknown_pool`: the places and cards behind it.
 
@@ -24,14 +26,14 @@ records the player's full settings. Modules: :mod:`.orders`, :mod:`.view`,
 :mod:`.player`, :mod:`.api`, :mod:`.difficulty`.
 """
 
-from .api import FairHint, MoveChance, OddsResult, fair_hint, odds
+from .api import FairHint, MoveChance, OddsResult, fair_hint, fair_hint_for_player, odds, odds_for_player
 from .difficulty import BANDS, LABELS, PickResult, Rating, label_of, pick, rate
 from .orders import stock_orders, unknown_pool
 from .player import PRESETS, FairGame, PlayerSettings, play, player_settings
 from .view import player_view
 
 __all__ = [
-    "odds", "OddsResult", "fair_hint", "FairHint", "MoveChance", "play", "FairGame", "PlayerSettings", "PRESETS",
+    "odds", "OddsResult", "odds_for_player", "fair_hint", "fair_hint_for_player", "FairHint", "MoveChance", "play", "FairGame", "PlayerSettings", "PRESETS",
     "player_settings", "rate", "Rating", "pick", "PickResult", "BANDS", "LABELS", "label_of", "player_view",
     "stock_orders", "unknown_pool",
 ]

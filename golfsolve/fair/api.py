@@ -31,13 +31,14 @@ from ..cards import card_str
 from ..errors import InputError
 from ..text import plural
 from ..intervals import wilson
+from ..solitaire.engine import Game
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .exact import TooLargeError, fair_value
 from .orders import arrangements, stock_orders, unknown_pool, with_stock
 from .player import Player, PlayerSettings, play, player_settings
-from .view import legal_moves
+from .view import legal_moves, player_view
 
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
 #: wide (or every sampled order has been played).
@@ -478,4 +479,27 @@ def _every_order(layout: Layout, rules: Rules, played: tuple[int, ...], n: int) 
     return arrangements(len(pool), len(positions)) <= n
 
 
-__all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO", "WIDTH"]
+# ---------------------------------------------------------------------------
+# from a real position: what the commands and the server answer
+# ---------------------------------------------------------------------------
+def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Optional[int] = None,
+                    player: "str | PlayerSettings" = "fast", solver: Optional[Solver] = None,
+                    progress: bool = False) -> OddsResult:
+    """:func:`odds` of ``layout`` as a player sees it (:func:`~golfsolve.fair.view.player_view`:
+    a known stock order is forgotten first), as ``golfsolve odds`` answers."""
+    view, _ = player_view(layout)
+    return odds(view, view.rules, samples=samples, seed=seed, games=games, player=player, solver=solver,
+                progress=progress)
+
+
+def fair_hint_for_player(layout: Layout, game: Game, seed: int = 0, player: "str | PlayerSettings" = "strong",
+                         solver: Optional[Solver] = None) -> FairHint:
+    """:func:`fair_hint` for ``game`` (started from ``layout``) as its player sees it
+    (:func:`~golfsolve.fair.view.player_view`: the stock cards not yet turned are forgotten,
+    the cards under the discard's top are known), as ``golfsolve hint --fair`` answers."""
+    view, played = player_view(layout, game)
+    return fair_hint(view, game.rules, seed=seed, played=played, solver=solver, player=player)
+
+
+__all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO", "WIDTH",
+           "odds_for_player", "fair_hint_for_player"]

@@ -40,7 +40,7 @@ def hint(layout: Layout, moves: str = "", node_limit: int = 0) -> dict:
 
 def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "strong") -> dict:
     """``golfsolve hint --fair --json``: the stock order forgotten first."""
-    from ..fair import fair_hint as fair_hint_of, player_view
+    from ..fair import fair_hint_for_player
     from ..solitaire.answers import GameOverError, game_over_answer, hint_position
 
     played_moves = parse_moves(moves)
@@ -48,18 +48,15 @@ def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "str
         game = hint_position(layout, played_moves)
     except GameOverError as e:
         return game_over_answer(layout, played_moves, e)
-    view, played = player_view(layout, game)
-    return fair_hint_of(view, game.rules, seed=seed, played=played, solver=_the_solver(),
-                        player=player).as_json()
+    return fair_hint_for_player(layout, game, seed=seed, player=player, solver=_the_solver()).as_json()
 
 
 def odds(layout: Layout, samples: int = 200, games: int | None = None, seed: int = 0, player: str = "fast") -> dict:
     """``golfsolve odds --json``."""
-    from ..fair import odds as odds_of, player_view
+    from ..fair import odds_for_player
 
-    view, _ = player_view(layout)
-    return odds_of(view, view.rules, samples=samples, seed=seed, games=games, player=player,
-                   solver=_the_solver()).as_json()
+    return odds_for_player(layout, samples=samples, seed=seed, games=games, player=player,
+                           solver=_the_solver()).as_json()
 
 
 def rate(layout: Layout, games: int = 16, seed: int = 0, player: str = "fast") -> list:
