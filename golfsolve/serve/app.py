@@ -272,11 +272,11 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, cors: Optional[str] = None,
-               warm: bool = True, pool: Optional[WorkerPool] = None) -> Starlette:
+               warm: bool = True) -> Starlette:
     """The server as an ASGI application; its lifespan starts (and warms) ``workers``
     worker processes (default: one per core) and stops them. ``cors``: one origin allowed
     to call the API from its pages (none by default)."""
-    pool = pool or WorkerPool(workers or os.cpu_count() or 1, cpu_budget=cpu_budget, warm=warm)
+    pool = WorkerPool(workers or os.cpu_count() or 1, cpu_budget=cpu_budget, warm=warm)
 
     async def answer(endpoint: str, request: Request) -> Response:
         try:

@@ -20,7 +20,7 @@ import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from ..errors import InputError
 
@@ -119,14 +119,12 @@ class WorkerPool:
     seconds of CPU."""
 
     def __init__(self, size: int, jobs_module: str = "golfsolve.serve.jobs", cpu_budget: float = CPU_BUDGET,
-                 warm: bool = True, max_waiting: int = MAX_WAITING,
-                 on_replace: Optional[Callable[[int, int], None]] = None) -> None:
+                 warm: bool = True, max_waiting: int = MAX_WAITING) -> None:
         self.size = size
         self.jobs_module = jobs_module
         self.cpu_budget = cpu_budget
         self.warm = warm
         self.max_waiting = max_waiting
-        self.on_replace = on_replace
         self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
         self._idle: Optional[asyncio.Queue] = None
         self._workers: dict[int, _Worker] = {}
