@@ -117,7 +117,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
 @click.option("--all", "show_all", is_flag=True, help="Rank every legal move, not just the best.")
 @click.option("--fair", is_flag=True,
-              help="Don't peek at the stock: forget its order and recommend the move the strong fair player "
+              help="Don't peek at the stock: forget its order and recommend the move the fair player (--player) "
                    "would play, with every legal move's value and interval (docs/fair.md).")
 @click.option("--player", type=click.Choice(["fast", "strong"]), default="strong", show_default=True,
               help="The fair player's preset for --fair.")
