@@ -36,8 +36,8 @@ from .runfolder import latest_command, run_commands
 MATCH_DEALS = 9
 PAR = 45
 
-#: Published win rates (black-hole-solve on PySol FC deals 1..3996, 95% Wilson intervals;
-#: /work/shared/reference/README.md) for the rule sets that match ours exactly. Our Strict
+#: Published win rates (black-hole-solve on PySol FC deals 1..3996, 95% Wilson intervals of
+#: the verdicts in tests/data/pysol-golf-black-hole-solver.csv) for the rule sets that match ours exactly. Our Strict
 #: draws only when stuck, so no published figure applies to it.
 REFERENCE = {
     "easy": {"name": "wrap (PySol Relaxed Golf)", "rate": 0.9287, "lo": 0.9203, "hi": 0.9363, "n": 3996},
