@@ -38,10 +38,10 @@ from .runkind import RunKind
 #: The strongest bot of the default study: the documented reference strong bot. Another
 #: (a stronger one) is named with ``--strong``; the study records it.
 DEFAULT_STRONG = "ismcts:1000"
-#: Matches per cell of the default study: with :data:`DEFAULT_STRONG` the default design
-#: takes about 25 minutes of CPU (docs/grid.md gives the measured time), so under 30
-#: minutes on 2 cores.
-DEFAULT_MATCHES = 60
+#: Matches per table of the default study: its 17 tables cost about 19 s of CPU per match
+#: each with :data:`DEFAULT_STRONG` (the 3x3 grid alone 8.5 s), so about 1,500 s of CPU in
+#: all, 13 minutes on 2 cores (docs/grid.md gives the measured run).
+DEFAULT_MATCHES = 80
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
 #: The base table every variation starts from.
@@ -72,14 +72,15 @@ def option_rules(name: str) -> GridRules:
     if not key:
         raise InputError("--sets has an empty option set name (two commas in a row?)")
     m = _TABLE_SET.match(key)
-    if m:
-        return parse_rules("default", **{**BASE_TABLE, m.group(1): int(m.group(2))})
-    spec = _NAMED.get(key, key)
     try:
-        return parse_rules(spec, **BASE_TABLE)
+        if m:
+            return parse_rules("default", **{**BASE_TABLE, m.group(1): int(m.group(2))})
+        return parse_rules(_NAMED.get(key, key), **BASE_TABLE)
     except InputError as e:
-        raise InputError(f"unknown option set {clip(name)}: it is none of {', '.join(DEFAULT_SETS)}, players-N, "
-                         f"grid-N, openers-N, holes-N, and not a rule spec ({e})") from None
+        if str(e).startswith("unknown grid rule"):
+            raise InputError(f"unknown option set {clip(name)}: give one of {', '.join(DEFAULT_SETS)}, players-N, "
+                             "grid-N, openers-N, holes-N or a rule spec such as default+putt") from None
+        raise InputError(f"option set {clip(name)}: {e}") from None
 
 
 def lineups(rules: GridRules, strong: str) -> list[tuple[str, ...]]:
