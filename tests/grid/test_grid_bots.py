@@ -110,7 +110,7 @@ def test_tournament_is_reproducible_and_seats_rotate():
     c = simulate(rules, ["mc:10", "greedy", "greedy", "random"], 4, seed=6)
     assert not a.holes["strokes"].equals(c.holes["strokes"])
     seats = a.holes[a.holes["bot"] == "mc:10"].groupby("match")["seat"].first().tolist()
-    assert seats == [0, 3, 2, 1]
+    assert sorted(seats) == [0, 1, 2, 3]  # four matches: every seat once
     # Continuing a run from match 2 reproduces its second half exactly.
     d = simulate(rules, ["mc:10", "greedy", "greedy", "random"], 2, seed=5, first_match=2)
     assert d.holes.reset_index(drop=True).equals(a.holes[a.holes["match"] >= 2].reset_index(drop=True))
