@@ -13,7 +13,8 @@ random.
 The study is one run folder (:mod:`golfsolve.stats.runfolder`): item ``i`` is match
 ``i % matches`` of cell ``i // matches``, so chunks are written as they end, a killed
 study resumes with ``--resume`` and gives the same table, and every chunk holds the
-columns of a ``grid simulate`` chunk plus ``item``, ``cell`` and ``set``.
+columns of a ``grid simulate`` chunk plus ``item``, ``cell`` and ``set``. Seats follow the
+tournaments' balanced seating (recorded as ``params.seating``).
 """
 
 from __future__ import annotations
@@ -22,16 +23,16 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Literal, Optional, Sequence
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ..errors import MAX_EFFORT, InputError, clip
 from ..grid.rules import GridRules, parse_rules
-from ..grid.tournament import HOLE_COLUMNS, Tournament, simulate
+from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
-from .gridruns import MATCH_COLUMNS, _TYPES
+from .gridruns import MATCH_COLUMNS, _TYPES, _one_table
 from .runfolder import Chunk, ChunkSchema, RunKey, compute
 from .runkind import RunKind
 
@@ -39,9 +40,11 @@ from .runkind import RunKind
 #: (a stronger one) is named with ``--strong``; the study records it.
 DEFAULT_STRONG = "ismcts:1000"
 #: Matches per table of the default study: its 17 tables cost about 19 s of CPU per match
-#: each with :data:`DEFAULT_STRONG` (the 3x3 grid alone 8.5 s), so about 1,500 s of CPU in
-#: all, 13 minutes on 2 cores (docs/grid.md gives the measured run).
-DEFAULT_MATCHES = 80
+#: each with :data:`DEFAULT_STRONG` (the 3x3 grid alone 8.5 s), so about 1,350 s of CPU in
+#: all, 11 minutes on 2 cores (docs/grid.md gives the measured run). 72 is a whole number
+#: of balanced seating cycles (:func:`golfsolve.grid.tournament.seating`) for 2, 3 and 4
+#: players, so every bot sits in every seat and after every other bot equally often.
+DEFAULT_MATCHES = 72
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
 #: The base table every variation starts from.
@@ -176,6 +179,7 @@ class _Params(BaseModel):
     matches: StrictInt = Field(ge=1, le=MAX_EFFORT)
     seed: StrictInt = Field(ge=0, le=2**64 - 1)
     cells: list[_Cell] = Field(max_length=2 * MAX_SETS)
+    seating: Literal["balanced"]
 
 
 def _cells_json(p: StudySpec) -> list[dict]:
@@ -192,8 +196,7 @@ def play_chunk(task: tuple) -> pd.DataFrame:
         count = min(matches - first, chunk.last - item + 1)
         cell = cells[c]
         t = simulate(GridRules(**cell["table"]), cell["bots"].split(","), count, seed, first_match=first)
-        df = t.holes.merge(t.matches[["match", "seat"] + MATCH_COLUMNS], on=["match", "seat"], how="left",
-                           validate="m:1")
+        df = _one_table(t.holes, t.matches)
         df.insert(0, "set", cell["set"])
         df.insert(0, "cell", c)
         df.insert(0, "item", c * matches + df["match"])
@@ -230,7 +233,7 @@ class StudyKind(RunKind[StudySpec]):
     def key(self, p: StudySpec) -> RunKey:
         # JSON round trip: the manifest's copy must compare equal to a fresh one
         params = json.loads(json.dumps({"sets": ",".join(p.sets), "strong": p.strong, "matches": p.matches,
-                                        "seed": p.seed, "cells": _cells_json(p)}))
+                                        "seed": p.seed, "cells": _cells_json(p), "seating": SEATING}))
         return RunKey(self.format, 0, p.items(), (), p.chunk_size, tuple(sorted(params.items())))
 
     def from_manifest(self, m: dict) -> StudySpec:
@@ -332,7 +335,7 @@ def load_study(out: str | Path) -> Study:
         holes = d[HOLE_COLUMNS].copy()
         matches = d.groupby(["match", "seat"], sort=True)[["entry", "bot"] + MATCH_COLUMNS].first().reset_index()
         ts.append(Tournament(rules=c.rules, bots=list(c.bots), seed=spec.seed, holes=holes,
-                             matches=matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS]))
+                             matches=matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS], seating=SEATING))
     return Study(spec=spec, manifest=m, cells=cells, tournaments=ts)
 
 

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ..grid.engine import END_REASONS, END_STALLED
-from ..grid.tournament import Tournament, paired_difference
-from ..intervals import Z95, mean_ci, wilson
+from ..grid.tournament import Tournament, neighbour_effect, paired_difference
+from ..intervals import mean_ci, wilson
 from .gridstudy import HEURISTIC, RANDOM, Study
 
 TITLE = "Grid Golf: a study of the table options"
@@ -77,7 +77,8 @@ def strong_wins(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]
 def first_player(ts: list[Tournament]) -> dict[str, float]:
     """Strokes of a hole's first player minus the mean of the others at that hole, interval
     over matches (negative: moving first helps). The first seat moves every hole and the
-    seats rotate, so over matches each bot moves first equally often and the line-up cancels."""
+    seating is balanced, so over matches each bot moves first equally often and the line-up
+    cancels."""
     frames = []
     for t in ts:
         h = t.holes
@@ -89,28 +90,22 @@ def first_player(ts: list[Tournament]) -> dict[str, float]:
     return _ci(*mean_ci(_per_match(frames, "adv")))
 
 
-def neighbour_effect(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]:
+def neighbour_after(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]:
     """The heuristic's strokes a hole when the random bot plays just before it minus when the
-    strongest bot does, interval from the two sets of per-match means; None when the tables
-    never seat it after both (two players: there it is the opponent, not the neighbour)."""
-    after: dict[str, list[float]] = {RANDOM: [], strong: []}
+    strongest bot does (from :func:`golfsolve.grid.tournament.neighbour_effect`), the
+    interval from the two rows' intervals; None when no table of three or more players
+    seats the heuristic after both (at two players the one before you is your opponent)."""
     for t in ts:
         if t.rules.players < 3:
             continue
-        h = t.holes
-        n = t.rules.players
-        seat_bot = h.drop_duplicates(["match", "seat"]).set_index(["match", "seat"])["bot"]
-        prev = h[["match"]].assign(seat=(h["seat"] - 1) % n)
-        before = seat_bot.reindex(pd.MultiIndex.from_frame(prev)).to_numpy()
-        heur = h.assign(before=before)[h["bot"] == HEURISTIC]
-        for who in after:
-            after[who] += list(heur[heur["before"] == who].groupby("match")["strokes"].mean())
-    a, b = np.array(after[RANDOM]), np.array(after[strong])
-    if len(a) < 2 or len(b) < 2:
-        return None
-    d = float(a.mean() - b.mean())
-    half = Z95 * float(np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)))
-    return {"mean": d, "lo": d - half, "hi": d + half}
+        ne = neighbour_effect(t).set_index(["bot", "before_bot"])
+        if (HEURISTIC, RANDOM) not in ne.index or (HEURISTIC, strong) not in ne.index:
+            return None
+        a, b = ne.loc[(HEURISTIC, RANDOM)], ne.loc[(HEURISTIC, strong)]
+        d = float(a["strokes_per_hole"] - b["strokes_per_hole"])
+        half = float(np.hypot(a["hi"] - a["strokes_per_hole"], b["hi"] - b["strokes_per_hole"]))
+        return {"mean": d, "lo": d - half, "hi": d + half}
+    return None
 
 
 def end_shares(ts: list[Tournament]) -> dict[str, dict[str, float]]:
@@ -144,7 +139,7 @@ def set_data(study: Study, name: str) -> dict[str, Any]:
         "gap_random": skill_gap(ts, HEURISTIC, RANDOM),
         "strong_wins": strong_wins(ts, strong),
         "first_player": first_player(ts),
-        "neighbour": neighbour_effect(ts, strong),
+        "neighbour": neighbour_after(ts, strong),
         "stalled": ends[END_STALLED],
         "ends": ends,
     }
@@ -186,8 +181,8 @@ def main_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         if not r["holes"]:
             rows.append([r["set"], "0"] + ["—"] * (len(head) - 2))
             continue
-        rows.append([r["set"], f"{r['holes']:,}", _f(r["strokes"][HEURISTIC]), _f(r["turns"]), _f(r["gap_strong"], sign=True),
-                     _f(r["gap_random"], sign=True), _f(r["strong_wins"], pct=True), _f(r["first_player"], sign=True),
+        rows.append([r["set"], f"{r['holes']:,}", _f(r["strokes"][HEURISTIC]), _f(r["turns"]),
+                     _f(r["gap_strong"], sign=True), _f(r["gap_random"], sign=True), _f(r["strong_wins"], pct=True), _f(r["first_player"], sign=True),
                      _f(r["neighbour"], sign=True), _f(r["stalled"], pct=True)])
     return head, rows
 
@@ -201,7 +196,8 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
                    f"{data['seed']}. Every table seats the strongest bot (**{strong}**"
                    + (f": {settings.get('class', '')}, {shown}" if settings else "") + f"), the {HEURISTIC} and the "
                    f"{RANDOM} bot, the other seats {HEURISTIC}s; two players play two tables ({strong} against "
-                   f"{HEURISTIC}, {HEURISTIC} against {RANDOM}). Seats rotate from match to match and the first "
+                   f"{HEURISTIC}, {HEURISTIC} against {RANDOM}). Seatings are balanced (every cyclic order of "
+                   "the bots in every rotation; at six players a seeded random seating per match) and the first "
                    "player moves every hole."))
     if not data["complete"]:
         b.append(("p", "**The study is incomplete**: the numbers cover the chunks finished so far."))
@@ -216,7 +212,8 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
                    "hole the better bot saves against the worse one at the same tables (bigger: more a game of "
                    "skill). First player − others: the first player's strokes minus the mean of the others at "
                    "that hole (negative: moving first helps). Neighbour: the heuristic's strokes when the random "
-                   "bot plays just before it minus when the strongest bot does (—: two players, where the player "
+                   "bot plays just before it (and leaves it its discards) minus when the strongest bot does "
+                   "(—: two players, where the player "
                    "before you is your only opponent). Stalled: holes called because every player declined to "
                    "close for two laps."))
     b.append(("h2", "Strokes a hole by bot"))
@@ -278,5 +275,5 @@ def write_study_report(study: Study, out: Path) -> tuple[str, dict[str, Any]]:
     return md, data
 
 
-__all__ = ["bot_strokes", "end_shares", "first_player", "main_table", "neighbour_effect", "report_data", "set_data",
+__all__ = ["bot_strokes", "end_shares", "first_player", "main_table", "neighbour_after", "report_data", "set_data",
            "skill_gap", "strong_wins", "turns_per_hole", "write_study_report"]

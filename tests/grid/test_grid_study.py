@@ -126,6 +126,13 @@ def test_report_numbers_equal_hand_computed_values(small, run_cli):
         f = [x["strokes"] for x in at if x["seat"] == x["first"]][0]
         adv.setdefault(mm, []).append(f - (sum(x["strokes"] for x in at) - f) / 3)
     assert by_set["base"]["first_player"]["mean"] == pytest.approx(mean([mean(v) for v in adv.values()]))
+    # the neighbour: the heuristic after random minus after the strongest, one mean per (match, entry)
+    after = {}
+    for x in rows:
+        if x["bot"] == "heuristic":
+            after.setdefault(x["before_bot"], {}).setdefault((x["match"], x["entry"]), []).append(x["strokes"])
+    want = mean([mean(v) for v in after["random"].values()]) - mean([mean(v) for v in after[STRONG].values()])
+    assert by_set["base"]["neighbour"]["mean"] == pytest.approx(want)
     # stalled holes over both two-player tables: Wilson over holes
     two = df[df["set"] == "players-2"].drop_duplicates(["cell", "match", "hole"])
     k = int((two["reason"] == "stalled").sum())
