@@ -134,8 +134,8 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
               help="Option sets, comma-separated (default: base, grid-4/8/9, players-2/3/5/6, openers-0/4, putt, "
                    "knock10, knock-double, pairs, jokers, danish); also players-N, grid-N, openers-N, holes-N or a "
                    "rule spec such as default+putt.")
-@click.option("--strong", default=None, metavar="BOT", help="The strongest bot at every table (default ismcts:1000).")
-@click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 80).")
+@click.option("--strong", default=None, metavar="BOT", help="The strongest bot at every table (default ismcts:300).")
+@click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 96).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--resume", is_flag=True, help="Continue the study in DIR: play the missing or damaged chunks only.")
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
