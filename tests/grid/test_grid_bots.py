@@ -17,9 +17,9 @@ from grid_helpers import ScriptBot, stack
 def _view(discard: str, **kw):
     rules = GridRules(players=2, grid=6, **kw)
     deck = stack(rules, ["JC 5D 6H 7S 8C 9D", "4C 4D 3H 3S 5C 6C"], discard, "KH")
-    hole = Hole(rules, [ScriptBot("p0"), ScriptBot("p1")], np.random.default_rng(0), deck=deck)
+    hole = Hole(rules, [ScriptBot("p0"), ScriptBot("p1")], np.random.default_rng(0), deck=deck).state
     for p in (0, 1):
-        hole.up[p][0] = hole.up[p][1] = True   # P0 shows JC 5D, P1 shows 4C 4D
+        hole.up[p][0] = hole.up[p][1] = True   # a position set by hand: P0 shows JC 5D, P1 shows 4C 4D
     return hole
 
 
@@ -52,7 +52,7 @@ def test_greedy_leaves_a_useless_card_and_turns_a_card_instead():
     hole = _view("QH")
     bot = GreedyBot()
     assert bot.choose_draw(hole.view(0)) == "stock"
-    held = hole.view(0, drawn=hole.stock[-1], source="stock")  # the stacked KH
+    held = hole.view(0, drawn=hole.stock[0], source="stock")   # the stacked KH
     assert bot.choose_place(held) == ("swap", 0)                # a king still beats the jack
     qc = 11  # QC: worse than everything face up, useless face down
     held = hole.view(0, drawn=qc, source="stock")
