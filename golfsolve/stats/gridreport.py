@@ -26,7 +26,7 @@ FIGURES = {
     "strokes.png": "Mean strokes per hole, 95% intervals",
     "distribution.png": "Strokes per hole, share of each bot's holes",
     "wins.png": "Matches won per seat (shared wins split), 95% Wilson intervals",
-    "neighbours.png": "Strokes per hole by the bot playing just before, 95% intervals",
+    "neighbours.png": "Neighbour effect: strokes per hole after each bot, less the bot's mean, 95% intervals",
 }
 
 
@@ -127,19 +127,24 @@ def write_plots(data: dict, out: Path) -> list[Path]:
     fig = Figure(figsize=(6.5, 4))
     ax = fig.subplots()
     rows = data["neighbours"]
-    befores = list(dict.fromkeys(r["before_bot"] for r in rows))
+    mean = {b["bot"]: b["strokes_per_hole"] for b in bots}
+    befores = [b for b in names if any(r["before_bot"] == b for r in rows)]
     width = 0.8 / max(1, len(befores))
     x = np.arange(len(names))
     for i, before in enumerate(befores):
         sel = {r["bot"]: r for r in rows if r["before_bot"] == before}
-        y = np.array([sel[b]["strokes_per_hole"] if b in sel else np.nan for b in names], dtype=float)
-        lo = np.array([sel[b]["lo"] if b in sel and sel[b]["lo"] is not None else np.nan for b in names], dtype=float)
-        hi = np.array([sel[b]["hi"] if b in sel and sel[b]["hi"] is not None else np.nan for b in names], dtype=float)
+
+        def col(key):
+            return np.array([sel[b][key] - mean[b] if b in sel and sel[b][key] is not None else np.nan
+                             for b in names], dtype=float)
+
+        y, lo, hi = col("strokes_per_hole"), col("lo"), col("hi")
         err = np.vstack([np.nan_to_num(y - lo), np.nan_to_num(hi - y)])
         ax.bar(x + (i - (len(befores) - 1) / 2) * width, y, width, yerr=err, capsize=3, label=f"after {before}")
+    ax.axhline(0, color="#444444", linewidth=0.8)
     ax.set_xticks(x, names)
-    ax.set_ylabel("strokes per hole")
-    ax.set_title(FIGURES["neighbours.png"])
+    ax.set_ylabel("strokes per hole − the bot's mean")
+    ax.set_title("Neighbour effect, 95% intervals")
     ax.legend(fontsize=7)
     paths.append(_finish(fig, data, out / "neighbours.png"))
     return paths
