@@ -43,6 +43,4 @@ class Ratings:
 def rate_bots(t: "Tournament") -> list[dict[str, Any]]:
     """Plackett-Luce ratings per bot name of a whole tournament, best first: ``mu``,
     ``sigma`` and the conservative ``ordinal`` (mu - 3 sigma) that orders them."""
-    from .tally import Tally
-
-    return Tally.of(t).ratings()
+    return t.tally().ratings()

@@ -88,6 +88,17 @@ class Tournament:
     samples: Optional[int] = None
     seating: str = SEATING
 
+    def tally(self) -> "Tally":
+        """The running totals of the whole tournament (made once, then kept while its tables stay the same)."""
+        from .tally import Tally
+
+        key = (id(self.holes), len(self.holes), id(self.matches), len(self.matches))
+        cached = self.__dict__.get("_tally")
+        if cached is None or cached[0] != key:
+            cached = (key, Tally.of(self))
+            self.__dict__["_tally"] = cached
+        return cached[1]
+
     def meta(self) -> dict[str, Any]:
         """What the tournament ran: rules, bots, seed and match count, for its manifest and report."""
         return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
@@ -169,24 +180,18 @@ def bot_summary(t: Tournament) -> pd.DataFrame:
     Holes of one match are not independent (same table), so intervals are taken over
     matches: each (match, player) gives its mean strokes per hole.
     """
-    from .tally import Tally
-
-    return Tally.of(t).bot_summary()
+    return t.tally().bot_summary()
 
 
 def paired_difference(t: Tournament, a: str, b: str) -> dict[str, float]:
     """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
     interval over matches. Negative means ``a`` scores lower (better)."""
-    from .tally import Tally
-
-    return Tally.of(t).paired(a, b)
+    return t.tally().paired(a, b)
 
 
 def all_differences(t: Tournament) -> list[dict[str, float]]:
     """Paired differences between successive bot names in order of mean strokes (best first)."""
-    from .tally import Tally
-
-    return Tally.of(t).differences()
+    return t.tally().differences()
 
 
 def neighbour_effect(t: Tournament) -> pd.DataFrame:
@@ -196,15 +201,11 @@ def neighbour_effect(t: Tournament) -> pd.DataFrame:
     With balanced seatings every bot meets every predecessor, so the rows of one bot compare
     its play after each of the others; with the old rotation each entry had one predecessor.
     """
-    from .tally import Tally
-
-    return Tally.of(t).neighbour_effect()
+    return t.tally().neighbour_effect()
 
 
 def entry_difference(t: Tournament, a: int, b: int) -> dict[str, float]:
     """Mean strokes per hole of entry ``a`` (position in ``t.bots``) minus entry ``b`` at the
     same tables, with a 95% interval over matches: two copies of one bot should differ by
     nothing but chance when the seating is balanced."""
-    from .tally import Tally
-
-    return Tally.of(t).entry_difference(a, b)
+    return t.tally().entry_difference(a, b)

@@ -31,7 +31,7 @@ FIGURES = {
 
 
 def _tally(t: Union[Tournament, Tally]) -> Tally:
-    return t if isinstance(t, Tally) else Tally.of(t)
+    return t if isinstance(t, Tally) else t.tally()
 
 
 def _clean(x: Any) -> Any:
