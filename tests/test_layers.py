@@ -99,3 +99,33 @@ def test_public_module_functions_and_classes_have_docstrings():
                     and ast.get_docstring(node) is None:
                 missing.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert not missing, missing
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+@pytest.mark.parametrize("domain", ["grid"])
+def test_no_import_cycles(domain):
+    """No module imports itself round a loop (lazy imports count too): e.g. the bot registry
+    names ``grid.spiel`` by a string, so ``grid.bots`` and ``grid.spiel`` do not import each other."""
+    names = {_module_name(p): p for p in MODULES if _module_name(p).split(".")[0] == domain}
+    graph = {m: sorted(d for d in _imports(p) if d in names and d != m) for m, p in names.items()}
+    cycles = []
+    state: dict[str, int] = {}  # 1 on the path, 2 done
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for d in graph[m]:
+            if state.get(d) == 1:
+                cycles.append(path[path.index(d):] + [d] if d in path else [m, d])
+            elif d not in state:
+                visit(d, path + [d])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    assert not cycles, cycles
