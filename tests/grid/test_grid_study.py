@@ -265,6 +265,15 @@ def test_refuses_other_runs_and_other_studies(small, tmp_path, run_cli):
     (other / "notes.txt").write_text("x")
     r = run_cli(["grid", "study", "--out", str(other), "--sets", "base", "--matches", "1"])
     assert r.exit_code == 2 and "not empty" in r.stderr
+    # a manifest edited by hand: its tables no longer what its option sets make
+    edited = tmp_path / "edited"
+    edited.mkdir()
+    m = json.loads((small / "_manifest.json").read_text())
+    m["params"]["cells"][0]["bots"] = "heuristic,heuristic,random,heuristic"
+    (edited / "_manifest.json").write_text(json.dumps(m))
+    for args in (["grid", "report", str(edited)], ["grid", "study", "--out", str(edited), "--resume"]):
+        r = run_cli(args)
+        assert r.exit_code == 2 and "its tables are not the ones" in r.stderr, r.stderr
     # a report on a study with no chunk yet
     empty = tmp_path / "empty"
     empty.mkdir()
