@@ -2,7 +2,7 @@
 
 Each check runs a copy of the package in a temporary folder, in a fresh process, with
 its own numba cache: ``bounds.removable_bound`` (in ``bounds.py``) inlines
-``packing.rank_unit`` (in ``packing.py``), which numba alone does not track.
+``packops.rank_unit`` (in ``packops.py``), which numba alone does not track.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 PROBE = """
 import json
 import numpy as np
-from golfsolve.solitaire import bounds, packing
+from golfsolve.solitaire import bounds
 T = np.zeros(16, dtype=np.int64); S = np.zeros((1, 16), dtype=np.int64)
 T[0] = 2; T[6] = 3; T[9] = 2; S[0, 11] = 1
 links = np.array([[1, 1]] * 13, dtype=np.int64)
@@ -60,7 +60,7 @@ def test_editing_an_inlined_module_recompiles_the_kernels_that_use_it(tmp_path):
 
     # the inlined helper now adds no card at all: the discard top (a King, the only base
     # that reaches the Aces when ranks wrap) no longer counts, and the bound must see it
-    _edit(root / "golfsolve" / "solitaire" / "packing.py",
+    _edit(root / "golfsolve" / "solitaire" / "packops.py",
           "return np.int64(1) << (FIELD * r)", "return np.int64(0) * r")
     edited = _run(root, cache)
     assert edited == {"value": 0, "hits": 0, "misses": 1}
