@@ -143,12 +143,19 @@ def load(spec: Spec) -> Optional[Kernels]:
     for folder in _folders(spec):
         path = folder / (name + _suffix())
         if path.is_file():
-            loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-            module = importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path, loader=loader))
-            loader.exec_module(module)
-            _loaded[name] = Kernels(module, path, spec)
-            return _loaded[name]
+            try:
+                return _load_file(spec, name, path)
+            except (ImportError, OSError, AttributeError):  # damaged, or not ours: a build replaces it
+                return None
     return None
+
+
+def _load_file(spec: Spec, name: str, path: Path) -> Kernels:
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path, loader=loader))
+    loader.exec_module(module)
+    _loaded[name] = Kernels(module, path, spec)
+    return _loaded[name]
 
 
 def failure(spec: Spec) -> Optional[str]:
@@ -181,14 +188,15 @@ def build(spec: Spec) -> Optional[Kernels]:
                 warnings.simplefilter("ignore")  # pycc's pending deprecation: the fallback covers its removal
                 from numba.pycc import CC
 
-                kernels = importlib.import_module(spec.kernels)
+                defining = importlib.import_module(spec.kernels)
                 cc = CC(name)  # raises when no C compiler works
                 cc.output_dir = str(work)
                 cc.output_file = name + _suffix()
                 for export, sig in spec.signatures().items():
-                    cc.export(export, sig)(getattr(kernels, export).py_func)
+                    cc.export(export, sig)(getattr(defining, export).py_func)
                 cc.compile()
         os.replace(work / (name + _suffix()), folder / (name + _suffix()))
+        kernels = _load_file(spec, name, folder / (name + _suffix()))
     except Exception as e:  # noqa: BLE001  (any failure: the JIT takes over)
         detail = log.read_text(encoding="utf-8", errors="replace").strip()[-2000:] if log.is_file() else ""
         (folder / (name + ".failed")).write_text(f"{type(e).__name__}: {e}\n{detail}\n", encoding="utf-8")
@@ -202,7 +210,7 @@ def build(spec: Spec) -> Optional[Kernels]:
                 old.unlink()
             except OSError:  # in use elsewhere (Windows), or gone already
                 pass
-    return load(spec)
+    return kernels
 
 
 class _output_to:

@@ -10,8 +10,8 @@ numba start-up.
 
 from __future__ import annotations
 
-import ast
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -27,26 +27,46 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=None)  # kernel files share most of their imports: parse each file once per process
+# An import statement at the start of a line (indented too: a lazy import inside a function
+# counts), its names in parentheses over several lines or to the end of the line. A regular
+# expression, not Python's parser: checking the ahead-of-time kernels is on every single
+# answer's path, and parsing the kernel files took longer than loading them. Text that only
+# looks like an import (in a docstring) can add a file, never drop one: a stamp too wide
+# recompiles more often, never too little (tests/test_jitcache.py compares with the parser).
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)"
+                     r"|import[ \t]+(?P<plain>[^\n]*))", re.M)
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+def _names(text: str) -> list[str]:
+    """``a as b, c`` (or in parentheses, with comments) -> ``["a", "c"]``."""
+    text = _COMMENT.sub("", text).replace("(", " ").replace(")", " ").replace("\\", " ")
+    return [part.split()[0] for part in text.split(",") if part.split()]
+
+
+@lru_cache(maxsize=None)  # kernel files share most of their imports: scan each file once per process
 def _direct_imports(path: Path) -> frozenset[Path]:
     """The golfsolve files ``path`` imports anywhere in its text."""
     rel = path.relative_to(PACKAGE)
     package = list(rel.parts[:-1])
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names |= {a.name[len("golfsolve."):] for a in node.names if a.name.startswith("golfsolve.")}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                if not (node.module == "golfsolve" or (node.module or "").startswith("golfsolve.")):
-                    continue
-                mod = node.module[len("golfsolve."):] if node.module != "golfsolve" else ""
-            else:
-                base = package[:len(package) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            names.add(mod)
-            # ``from . import bounds`` names modules, not attributes
-            names |= {f"{mod}.{a.name}".strip(".") for a in node.names}
+    for m in _IMPORT.finditer(path.read_text(encoding="utf-8")):
+        if m.group("plain") is not None:
+            names |= {n[len("golfsolve."):] for n in _names(m.group("plain")) if n.startswith("golfsolve.")}
+            continue
+        module = m.group("module")
+        level = len(module) - len(module.lstrip("."))
+        module = module[level:]
+        if level == 0:
+            if not (module == "golfsolve" or module.startswith("golfsolve.")):
+                continue
+            mod = module[len("golfsolve."):] if module != "golfsolve" else ""
+        else:
+            base = package[:len(package) - (level - 1)]
+            mod = ".".join(base + ([module] if module else []))
+        names.add(mod)
+        # ``from . import bounds`` names modules, not attributes
+        names |= {f"{mod}.{n}".strip(".") for n in _names(m.group("names"))}
     return frozenset(p for p in map(_module_file, names) if p is not None and p != path)
 
 
