@@ -17,9 +17,9 @@ from grid_helpers import ScriptBot, stack
 def _view(discard: str, **kw):
     rules = GridRules(players=2, grid=6, **kw)
     deck = stack(rules, ["JC 5D 6H 7S 8C 9D", "4C 4D 3H 3S 5C 6C"], discard, "KH")
-    hole = Hole(rules, [ScriptBot("p0"), ScriptBot("p1")], np.random.default_rng(0), deck=deck)
+    hole = Hole(rules, [ScriptBot("p0"), ScriptBot("p1")], np.random.default_rng(0), deck=deck).state
     for p in (0, 1):
-        hole.up[p][0] = hole.up[p][1] = True   # P0 shows JC 5D, P1 shows 4C 4D
+        hole.up[p][0] = hole.up[p][1] = True   # a position set by hand: P0 shows JC 5D, P1 shows 4C 4D
     return hole
 
 
@@ -52,7 +52,7 @@ def test_greedy_leaves_a_useless_card_and_turns_a_card_instead():
     hole = _view("QH")
     bot = GreedyBot()
     assert bot.choose_draw(hole.view(0)) == "stock"
-    held = hole.view(0, drawn=hole.stock[-1], source="stock")  # the stacked KH
+    held = hole.view(0, drawn=hole.stock[0], source="stock")   # the stacked KH
     assert bot.choose_place(held) == ("swap", 0)                # a king still beats the jack
     qc = 11  # QC: worse than everything face up, useless face down
     held = hole.view(0, drawn=qc, source="stock")
@@ -110,7 +110,7 @@ def test_tournament_is_reproducible_and_seats_rotate():
     c = simulate(rules, ["mc:10", "greedy", "greedy", "random"], 4, seed=6)
     assert not a.holes["strokes"].equals(c.holes["strokes"])
     seats = a.holes[a.holes["bot"] == "mc:10"].groupby("match")["seat"].first().tolist()
-    assert seats == [0, 3, 2, 1]
+    assert sorted(seats) == [0, 1, 2, 3]  # four matches: every seat once
     # Continuing a run from match 2 reproduces its second half exactly.
     d = simulate(rules, ["mc:10", "greedy", "greedy", "random"], 2, seed=5, first_match=2)
     assert d.holes.reset_index(drop=True).equals(a.holes[a.holes["match"] >= 2].reset_index(drop=True))
@@ -138,3 +138,33 @@ def test_mc_greedy_random_ordering_over_2000_holes():
     assert t.holes[["match", "hole"]].drop_duplicates().shape[0] >= 2000
     assert paired_difference(t, "mc", "greedy")["hi"] < 0
     assert paired_difference(t, "greedy", "random")["hi"] < 0
+
+
+def test_registry_loads_a_bot_module_only_when_the_bot_is_asked_for():
+    """Making the built-in bots does not import OpenSpiel; asking for spiel-ismcts does."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from golfsolve.grid.bots import make_bot\n"
+            "for b in ['random', 'greedy', 'heuristic', 'mc:3', 'mc-greedy:3', 'ismcts:5']: make_bot(b)\n"
+            "print('pyspiel' in sys.modules, 'golfsolve.grid.spiel' in sys.modules)\n"
+            "try:\n    make_bot('spiel-ismcts:3')\nexcept Exception as e:\n    print(type(e).__name__)\n"
+            "print('golfsolve.grid.spiel' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[:2] == ["False", "False"]
+    assert out[-1] == "True" or out[-2] == "InputError"  # imported, or open_spiel is not installed
+
+
+def test_registered_bots_are_made_by_name_with_their_count():
+    from golfsolve.grid.bots import BOTS, register_bot
+
+    register_bot("test-mc", "golfsolve.grid.bots:MCBot", count="samples", what="sample count", label="SAMPLES")
+    try:
+        b = make_bot("test-mc:7", np.random.default_rng(0))
+        assert isinstance(b, MCBot) and b.samples == 7 and b.name == "test-mc:7"
+        with pytest.raises(InputError, match="bad sample count"):
+            make_bot("test-mc:x")
+        with pytest.raises(InputError, match="test-mc:SAMPLES"):
+            make_bot("nonsense")
+    finally:
+        del BOTS["test-mc"]
