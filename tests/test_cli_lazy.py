@@ -32,6 +32,7 @@ def test_help_imports_no_solver_and_no_fair_play(args):
     assert "Usage: golfsolve" in out
     heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY or m in HEAVY or m.startswith("golfsolve.fair."))
     assert heavy == []
+    assert "numpy" not in modules  # nor the solver's Python side
 
 
 def test_top_help_lists_every_command_without_importing_them():

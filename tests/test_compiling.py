@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 
-from golfsolve.solitaire import compiling
+from golfsolve.solitaire import compiling, native
 from golfsolve.solitaire.rules import get_rules
 
 NOTICE = re.compile(r"^compiling the solver's kernels once, about \d+ s; later runs start at once$")
@@ -66,8 +66,8 @@ def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(mon
 
     monkeypatch.setattr(compiling, "_ready", set())
     monkeypatch.setattr(compiling, "_functions", {})
-    monkeypatch.setattr(compiling.native, "load", lambda: None)
-    monkeypatch.setattr(compiling.native, "buildable", lambda: False)
+    monkeypatch.setattr(native, "load", lambda: None)
+    monkeypatch.setattr(native, "buildable", lambda: False)
     monkeypatch.setattr(compiling, "_cached", lambda name: name != "line_wins")  # as if only it were missing
     compiling.set_notice(Recorder())
     try:

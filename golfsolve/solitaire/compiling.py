@@ -28,8 +28,6 @@ from __future__ import annotations
 import os
 from typing import Callable, Iterable, Optional, Sequence
 
-from . import native
-
 #: What each kernel is for, as the progress line names it.
 KERNELS = {
     "hunt": "the depth-first search (draw any time)",
@@ -118,6 +116,8 @@ def _cached(name: str) -> bool:
 def needs_compiling(names: Iterable[str]) -> list[str]:
     """The kernels of ``names`` that the next call would compile (all of them when the
     ahead-of-time module is to be built: it holds every kernel)."""
+    from . import native  # here, not above: the command imports this module for --help too (no numpy)
+
     todo = [n for n in names if n not in _ready]
     if not todo or native.load() is not None:
         return []
@@ -150,6 +150,8 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
     todo = [n for n in names if n not in _ready]
     if not todo:
         return 0.0
+    from . import native
+
     t0 = _cpu()
     told = False
     kernels = native.load()
