@@ -2,7 +2,7 @@
 
 Each check runs a copy of the package in a temporary folder, in a fresh process, with
 its own numba cache: ``bounds.removable_bound`` (in ``bounds.py``) inlines
-``packing.rank_unit`` (in ``packing.py``), which numba alone does not track.
+``packops.rank_unit`` (in ``packops.py``), which numba alone does not track.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 PROBE = """
 import json
 import numpy as np
-from golfsolve.solitaire import bounds, packing
+from golfsolve.solitaire import bounds
 T = np.zeros(16, dtype=np.int64); S = np.zeros((1, 16), dtype=np.int64)
 T[0] = 2; T[6] = 3; T[9] = 2; S[0, 11] = 1
 links = np.array([[1, 1]] * 13, dtype=np.int64)
@@ -60,7 +60,7 @@ def test_editing_an_inlined_module_recompiles_the_kernels_that_use_it(tmp_path):
 
     # the inlined helper now adds no card at all: the discard top (a King, the only base
     # that reaches the Aces when ranks wrap) no longer counts, and the bound must see it
-    _edit(root / "golfsolve" / "solitaire" / "packing.py",
+    _edit(root / "golfsolve" / "solitaire" / "packops.py",
           "return np.int64(1) << (FIELD * r)", "return np.int64(0) * r")
     edited = _run(root, cache)
     assert edited == {"value": 0, "hits": 0, "misses": 1}
@@ -77,3 +77,36 @@ def test_only_modules_that_import_it_get_the_locator():
     assert not jitcache._in_package(str(root / "solitaire" / "dealcode.py"))
     assert not jitcache._in_package(str(root / "grid" / "jit.py"))
     assert not jitcache._in_package(np.__file__)
+
+
+def _parsed_imports(path: Path) -> set[Path]:
+    """What ``path`` imports of golfsolve by Python's own parser (the scan's reference)."""
+    import ast
+
+    from golfsolve import kernelsources
+
+    package = list(path.relative_to(kernelsources.PACKAGE).parts[:-1])
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name[len("golfsolve."):] for a in node.names if a.name.startswith("golfsolve.")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                if not (node.module or "").startswith("golfsolve"):
+                    continue
+                mod = node.module[len("golfsolve."):] if node.module != "golfsolve" else ""
+            else:
+                mod = ".".join(package[:len(package) - (node.level - 1)] + ([node.module] if node.module else []))
+            names |= {mod} | {f"{mod}.{a.name}".strip(".") for a in node.names}
+    return {p for p in map(kernelsources._module_file, names) if p is not None and p != path}
+
+
+def test_the_import_scan_finds_every_import_the_parser_finds():
+    from golfsolve import kernelsources
+
+    modules = sorted(p for p in kernelsources.PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    for path in modules:
+        assert kernelsources._direct_imports(path) >= _parsed_imports(path), path
+    # the kernels' closure: lazy imports inside functions and parenthesised lists over lines
+    names = {p.name for p in kernelsources.closure(str(kernelsources.PACKAGE / "solitaire" / "native.py"))}
+    assert {"kernel.py", "bounds.py", "packops.py", "packing.py", "jitcache.py", "aotcache.py"} <= names
