@@ -415,3 +415,12 @@ def h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, s
     """Heuristic turns until the hole ends (or turn ``stop_turn`` is reached)."""
     while st[S_REASON] == R_RUNNING and st[S_TURN] < stop_turn:
         h_turn(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc, gains)
+
+
+@kernel
+def h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc,
+                     gains, stop_turn=1 << 40):
+    """As :func:`h_play_out`, each seat ``p`` playing with its own parameters ``hps[p]``."""
+    while st[S_REASON] == R_RUNNING and st[S_TURN] < stop_turn:
+        h_turn(grid, up, stock, disc, st, prm, hps[st[S_CUR]], key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys,
+               canc, gains)

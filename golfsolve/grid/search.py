@@ -21,7 +21,8 @@ import numpy as np
 from numba import njit
 
 from .jit import kernel
-from .policy import KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_stock_card, place_and_end
+from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
+                     place_and_end)
 from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
                       S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
                       final_scores, refill, exact_score, R_RUNNING)
@@ -64,10 +65,12 @@ def _unsee(c, key_tab, val100, ucnt, pub):
 
 
 @njit(cache=True)
-def simulate_holes_h(decks, firsts, prm, hp, key_tab, val100, seed):
-    """Play dealt holes with the heuristic at every seat (openers: the first slots, one per
-    column first, as the bot turns them). Decks are dealt as :func:`.rollout.simulate_holes`
-    deals them. Returns strokes ``(m, n)`` and per hole: end reason, turns, recycles."""
+def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
+    """Play dealt holes with the heuristic at every seat, seat ``p`` with the parameters
+    ``hps[p]`` (openers: the first slots, one per column first, as the bot turns them).
+    Decks are dealt as :func:`.rollout.simulate_holes` deals them. Returns strokes
+    ``(m, n)`` and per hole: end reason, turns, recycles. (Fitting the parameters,
+    ``benchmarks/fit_grid_policy.py``, seats one setting against another here.)"""
     np.random.seed(seed)
     m = decks.shape[0]
     L = decks.shape[1]
@@ -99,7 +102,7 @@ def simulate_holes_h(decks, firsts, prm, hp, key_tab, val100, seed):
         st[S_CLOSER] = -1
         if rest == 0:
             refill(stock, disc, st)
-        h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
+        h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
         final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
         for q in range(n):
             scores[h, q] = out[q]
@@ -262,7 +265,7 @@ PLACE_C = 0.3
 
 @njit(cache=True)
 def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kind, cand_slot, place_legal,
-           iterations, c_ucb, seed, prm, hp, key_tab, val100, horizon):
+           iterations, c_ucb, seed, prm, hps, key_tab, val100, horizon):
     """Single-observer ISMCTS over the searcher's own turn; returns (visits, total strokes)
     per root candidate (for a stock draw, the total backs up each drawn card's best
     placement).
@@ -271,7 +274,10 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     ``A_STOCK`` root action the information set is the drawn card's cancel key; there the
     placements are swap into slot ``0..g-1``, turn slot ``0..g-1`` (index ``g + slot``) or
     throw away (index ``2g``), where ``place_legal`` allows them (public facts only).
+    Seat ``p`` plays the heuristic with parameters ``hps[p]`` in the play-outs (the
+    searcher's own row also gives the default placement tried first).
     """
+    hp = hps[me]
     np.random.seed(seed)
     n = prm[P_N]
     g = prm[P_G]
@@ -325,7 +331,8 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
         else:
             _act(grid, up, stock, disc, st, me, kind, cand_slot[a], drawn, prm, hp, key_tab, val100,
                  ucnt, pub, sc, sk, sx, keys, canc, gains)
-        h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains, stop)
+        h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains,
+                         stop)
         r = _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
         rn[a] += 1
         rw[a] += r
