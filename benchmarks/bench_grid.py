@@ -34,6 +34,7 @@ from golfsolve.grid import rollout as R
 from golfsolve.errors import InputError
 from golfsolve.grid.bots import GreedyBot, GreedyMCBot, MCBot, kernel_tables, make_bot
 from golfsolve.grid.engine import Hole
+from golfsolve.grid.state import HoleState
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.view import DISCARD, KNOCK, STOCK, PlayerView
 
@@ -77,25 +78,14 @@ def python_mc_draw(view: PlayerView, rules: GridRules, samples: int, rng: np.ran
         cands += [(DISCARD, ("swap", i)) for i in range(rules.grid)]
     if KNOCK in view.legal_draws():
         cands.append((KNOCK, None))
-    pool = np.repeat(np.arange(54), np.array(view.unseen))
-    known = np.repeat(np.arange(54), np.array(view.stock_known))
     totals = np.zeros(len(cands))
     for _ in range(samples):
-        perm = list(rng.permutation(pool))
-        grids = [[c if c is not None else perm.pop() for c in gr] for gr in view.grids]
-        stock = list(rng.permutation(np.concatenate([np.array(perm, dtype=np.int64), known])))
+        world = HoleState.from_view(view, rng)  # one world for every candidate
+        world.rng = rng
         for k, (draw, place) in enumerate(cands):
             players = [GreedyBot() for _ in range(rules.players)]
             players[view.me] = _Forced(draw, place)
-            h = Hole(rules, players, rng, deck=[0] * (rules.players * rules.grid + 1))
-            h.grid = [list(g) for g in grids]
-            h.up = [[c is not None for c in gr] for gr in view.grids]
-            h.discard = list(view.discard)
-            h.stock = list(stock)
-            h.turn, h.stall, h.ending_left = view.turn, view.stall, view.turns_left
-            h.deck_counts = rules.deck_counts()
-            h.recycled = any(view.stock_known)
-            res = h.play_from(view.me)
+            res = Hole.from_state(world.clone(), players).play()
             totals[k] += res.strokes[view.me]
     return cands[int(np.argmin(totals))][0]
 

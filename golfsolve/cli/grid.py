@@ -128,20 +128,61 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
 
 
 @grid.command()
+@click.option("--out", "out_dir", required=True, metavar="DIR",
+              help="Run folder of the study: Parquet chunks written as matches finish, resumable.")
+@click.option("--sets", "sets_spec", default=None, metavar="LIST",
+              help="Option sets, comma-separated (default: base, grid-4/8/9, players-2/3/5/6, openers-0/4, putt, "
+                   "knock10, knock-double, pairs, jokers, danish); also players-N, grid-N, openers-N, holes-N or a "
+                   "rule spec such as default+putt.")
+@click.option("--strong", default=None, metavar="BOT", help="The strongest bot at every table (default ismcts:1000).")
+@click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 80).")
+@click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
+@click.option("--resume", is_flag=True, help="Continue the study in DIR: play the missing or damaged chunks only.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
+@click.option("--chunk-size", type=int, default=None, metavar="N",
+              help="Matches per chunk file (default: an eighth of --matches, at most 10).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size, quiet):
+    """Play a seeded study of the table options (one-at-a-time variations of a base table,
+    the same bots at every table) into a run folder; 'grid report DIR' reports on it.
+
+    Example: golfsolve grid study --out study/ --workers 2
+    """
+    from ..stats.gridstudy import STUDY, parse_sets, run_study
+
+    check_workers(workers, "--workers")
+    spec = STUDY.resolve(out_dir, {"sets": parse_sets(sets_spec), "strong": strong, "matches": matches, "seed": seed,
+                                   "chunk_size": chunk_size}, resume=resume, jobs=workers)
+    out = Path(out_dir)
+    command = command_line(click.get_current_context(), sets_spec=",".join(spec.sets), strong=spec.strong,
+                           matches=spec.matches, seed=spec.seed, chunk_size=spec.chunk_size)
+    inv = run_long(lambda: run_study(out, spec, resume=resume, workers=workers, command=command,
+                                     progress=False if quiet else None), out)
+    for r in inv["repaired"]:
+        click.echo(f"golfsolve: note: played again: {r}", err=True)
+    click.echo(f"{plural(len(spec.sets), 'option set')}, {plural(len(spec.cells()), 'table')} of "
+               f"{plural(spec.matches, 'match', 'matches')}: results in {out} (golfsolve grid report {out})")
+
+
+@grid.command()
 @click.argument("directory")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
               help="Where report.md and the plots go (default: DIRECTORY/_report, which pandas skips).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(directory, out_dir, as_json):
-    """Write report.md and plots for a 'grid simulate --out' directory, and print the report."""
+    """Write report.md and plots for a 'grid simulate --out' or 'grid study' directory, and print the report."""
     from ..stats.gridreport import write_report
     from ..stats.gridruns import load_tournament
     from ..stats.runfolder import check_report_dir
 
+    from ..stats.gridstudy import is_study, load_study
+    from ..stats.studyreport import write_study_report
+
     check_run_dir(directory, "DIRECTORY")
-    t = load_tournament(Path(directory))
+    study = load_study(Path(directory)) if is_study(directory) else None
+    t = load_tournament(Path(directory)) if study is None else None
     out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
-    md, data = write_report(t, out)
+    md, data = write_report(t, out) if study is None else write_study_report(study, out)
     if as_json:
         echo_json(data)
     else:

@@ -20,8 +20,10 @@ knock) and ``choose_place`` (what to do with the drawn card).
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -436,14 +438,63 @@ class GreedyMCBot(_Searcher):
         return int(np.argmin(means))
 
 
-#: Extra bot kinds (name -> factory(rng, name)), e.g. the outside heuristics the
-#: benchmarks seat; see :func:`register_bot`.
-_REGISTRY: dict[str, Callable[[Optional[np.random.Generator], str], Bot]] = {}
+@dataclass(frozen=True)
+class BotKind:
+    """A registry entry: where a bot's class (or factory) lives, imported on first use, and
+    what a count after a colon (``mc:200``) sets.
+
+    ``target`` is ``"module:attribute"`` (a class or a callable taking ``rng``, ``name``
+    and the count keyword) or such a callable itself; ``count`` the keyword a ``kind:N``
+    count sets (None: the bot takes no count); ``what`` the count's name in messages and
+    ``label`` in the list of known bots; ``mc_samples``: ``--mc-samples`` sets the count
+    when the name gives none; ``extra``: the pip extra (and package) the bot needs.
+    """
+
+    target: Any
+    count: Optional[str] = None
+    what: str = ""
+    label: str = "N"
+    mc_samples: bool = False
+    extra: Optional[tuple[str, str]] = None
+
+    def resolve(self) -> Callable[..., Bot]:
+        """The class or factory, importing its module now (the only import of it)."""
+        if callable(self.target):
+            return self.target
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
 
 
-def register_bot(kind: str, factory: Callable[[Optional[np.random.Generator], str], Bot]) -> None:
-    """Make ``make_bot(kind)`` build ``factory(rng, name)`` (for bots kept outside the package)."""
-    _REGISTRY[kind] = factory
+#: Every bot a name can make (``make_bot``), in the order the help lists them. A bot kept
+#: elsewhere joins with :func:`register_bot`; modules are imported only when asked for.
+BOTS: dict[str, BotKind] = {
+    "random": BotKind("golfsolve.grid.bots:RandomBot"),
+    "greedy": BotKind("golfsolve.grid.bots:GreedyBot"),
+    "heuristic": BotKind("golfsolve.grid.bots:HeuristicBot"),
+    "mc": BotKind("golfsolve.grid.bots:MCBot", "samples", "Monte Carlo sample count", "SAMPLES", mc_samples=True),
+    "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
+                         mc_samples=True),
+    "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
+    "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
+                            extra=("spiel", "OpenSpiel")),
+}
+
+
+def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str = "", label: str = "N") -> None:
+    """Make ``make_bot(kind)`` build ``target`` (a ``"module:attribute"`` string or a
+    callable taking ``rng`` and ``name``, and the ``count`` keyword if given); for bots kept
+    outside the package, such as the benchmarks' outside heuristics."""
+    BOTS[kind] = BotKind(target, count, what or f"{kind} count", label)
+
+
+def known_bots() -> str:
+    """The bot names ``make_bot`` accepts, for help and error messages."""
+    out = []
+    for kind, entry in BOTS.items():
+        out.append(kind)
+        if entry.count:
+            out.append(f"{kind}:{entry.label}")
+    return ", ".join(out)
 
 
 def _count(spec: str, arg: str, what: str) -> int:
@@ -457,36 +508,30 @@ def _count(spec: str, arg: str, what: str) -> int:
 
 
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
-    """A bot from its name: ``random``, ``greedy``, ``heuristic``, ``mc[:SAMPLES]``,
-    ``mc-greedy[:SAMPLES]`` (today's Monte Carlo), ``ismcts[:ITERATIONS]``, or, with the
-    ``spiel`` extra, ``spiel-ismcts[:SIMULATIONS]``."""
+    """A bot from its name (:data:`BOTS`): ``random``, ``greedy``, ``heuristic``,
+    ``mc[:SAMPLES]``, ``mc-greedy[:SAMPLES]``, ``ismcts[:ITERATIONS]``, or, with the
+    ``spiel`` extra, ``spiel-ismcts[:SIMULATIONS]``; ``samples`` is the Monte Carlo
+    sample count where the name gives none."""
     s = spec.strip().lower()
     kind, colon, arg = s.partition(":")
     if colon and not arg.strip():
         raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
-    if s in _REGISTRY:
-        return _REGISTRY[s](rng, s)
-    if kind in ("random", "greedy", "heuristic") and not arg:
-        return {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}[kind](rng, name=kind)
-    if kind in ("mc", "mc-greedy"):
-        n = samples if samples is not None else DEFAULT_SAMPLES
-        if arg:
-            n = _count(spec, arg, "Monte Carlo sample count")
-        cls = MCBot if kind == "mc" else GreedyMCBot
-        return cls(rng, name=kind if not arg else s, samples=n)
-    if kind == "ismcts":
-        n = _count(spec, arg, "ISMCTS iteration count") if arg else DEFAULT_ITERATIONS
-        return ISMCTSBot(rng, name=s, iterations=n)
-    if kind == "spiel-ismcts":
-        try:
-            from .spiel import SpielISMCTSBot  # optional extra: open_spiel
-        except ImportError:
-            raise InputError("bot 'spiel-ismcts' needs the optional OpenSpiel package: "
-                             "pip install -e '.[spiel]'") from None
-
-        return SpielISMCTSBot(rng, name=s, simulations=_count(spec, arg, "simulation count") if arg else None)
-    raise InputError(f"unknown bot {spec!r} (known: random, greedy, heuristic, mc, mc:SAMPLES, mc-greedy, "
-                     "ismcts, ismcts:ITERATIONS, spiel-ismcts)")
+    entry = BOTS.get(s) or BOTS.get(kind)
+    if entry is None or (arg and s not in BOTS and not entry.count):
+        raise InputError(f"unknown bot {spec!r} (known: {known_bots()})")
+    kw: dict[str, Any] = {}
+    if arg and s not in BOTS:
+        kw[entry.count] = _count(spec, arg, entry.what)  # type: ignore[index]
+    elif entry.mc_samples and samples is not None:
+        kw[entry.count] = samples  # type: ignore[index]
+    try:
+        factory = entry.resolve()
+    except ImportError:
+        if entry.extra is None:
+            raise
+        raise InputError(f"bot {kind!r} needs the optional {entry.extra[1]} package: "
+                         f"pip install -e '.[{entry.extra[0]}]'") from None
+    return factory(rng, name=s, **kw)
 
 
 def parse_bots(spec: str, players: int) -> list[str]:

@@ -1,14 +1,24 @@
 """Seeded tournaments between bots, their results as tables, and the statistics on them.
 
 Every match draws its generators from ``numpy.random.SeedSequence(seed).spawn``, so a run
-is reproducible and does not depend on how matches are split up. Seats rotate from match
-to match (match ``m`` seats entry ``(s + m) % n`` at seat ``s``), and the first player
-moves one seat every hole, so no bot keeps a seat advantage.
+is reproducible and does not depend on how matches are split up.
+
+**Seating** (:func:`seating`, scheme :data:`SEATING`). A bot's strokes depend on who plays
+just before it (it picks up that player's discards), so no bot may keep a neighbour. Up to
+five players, match ``m`` uses seating ``m mod n!`` of a fixed list of every seating: each
+cyclic order of the entries (entry 0 first, the others in lexicographic order) in each of
+its ``n`` rotations, the rotations of one cyclic order in ``n`` consecutive matches. So
+every ``n`` matches each entry sits once in each seat, and every ``n!`` matches (24 for
+four players) each entry has had each other entry just before it equally often. Six
+players (720 seatings) draw a random seating per match from the match's own seed stream.
+The first player moves one seat every hole.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -20,8 +30,48 @@ from .bots import make_bot
 from .engine import play_match
 from .rules import GridRules
 
-HOLE_COLUMNS = ["match", "hole", "seat", "entry", "bot", "strokes", "raw", "first", "closer", "knocker",
-                "reason", "turns", "recycles"]
+HOLE_COLUMNS = ["match", "hole", "seat", "entry", "bot", "before", "before_bot", "strokes", "raw", "first",
+                "closer", "knocker", "reason", "turns", "recycles"]
+#: The seating scheme of :func:`seating`, recorded with every run.
+SEATING = "balanced"
+#: The scheme of runs made before it: seat ``s`` of match ``m`` held entry ``(s + m) % n``,
+#: so the cyclic order never changed and each bot always followed the same neighbour.
+OLD_SEATING = "rotation"
+#: Up to this many players every seating is used in turn; above it, a random one per match.
+BALANCED_MAX_PLAYERS = 5
+
+
+@lru_cache(maxsize=None)
+def cyclic_orders(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every cyclic order of ``n`` entries, each written from entry 0, the rest in lexicographic order."""
+    return tuple((0,) + p for p in permutations(range(1, n)))
+
+
+def seating(n: int, match: int, seed: int, scheme: str = SEATING) -> tuple[int, ...]:
+    """Seat -> entry of match ``match`` of a tournament of ``n`` entries seeded ``seed``.
+
+    ``balanced`` (see the module's docstring) for up to :data:`BALANCED_MAX_PLAYERS`
+    players, a seeded random permutation per match above; ``rotation`` is the old scheme,
+    kept to read runs made with it.
+    """
+    if scheme == OLD_SEATING:
+        return tuple((s + match) % n for s in range(n))
+    if scheme != SEATING:
+        raise InputError(f"unknown seating scheme {scheme!r}")
+    if n <= BALANCED_MAX_PLAYERS:
+        orders = cyclic_orders(n)
+        order = orders[(match // n) % len(orders)]
+        r = match % n
+        return tuple(order[(s + r) % n] for s in range(n))
+    # The match's own stream, next to its game (child 0) and bot (children 1..n) streams.
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(match, n + 1)))
+    return tuple(int(e) for e in rng.permutation(n))
+
+
+def before_entries(entries: Sequence[int]) -> list[int]:
+    """Seat -> the entry that plays just before that seat (seat ``s - 1``, turns go up the seats)."""
+    n = len(entries)
+    return [entries[(s - 1) % n] for s in range(n)]
 
 
 @dataclass
@@ -34,25 +84,29 @@ class Tournament:
     holes: pd.DataFrame
     matches: pd.DataFrame
     samples: Optional[int] = None
+    seating: str = SEATING
 
     def meta(self) -> dict[str, Any]:
         """What the tournament ran: rules, bots, seed and match count, for its manifest and report."""
         return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
                 "seed": self.seed, "matches": int(self.matches["match"].nunique()) if len(self.matches) else 0,
-                "mc_samples": self.samples}
+                "mc_samples": self.samples, "seating": self.seating}
 
 
 def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, samples: Optional[int] = None,
-             progress: Optional[Callable[[int], None]] = None, first_match: int = 0) -> Tournament:
+             progress: Optional[Callable[[int], None]] = None, first_match: int = 0,
+             scheme: str = SEATING) -> Tournament:
     """Play ``matches`` matches of ``rules.holes`` holes between ``bots`` (names such as
     ``mc``, ``greedy``, ``random``; ``samples`` sets the Monte Carlo sample count).
 
     ``first_match`` starts the seed stream further on, so a run can be continued in parts
-    that together equal one long run.
+    that together equal one long run. ``scheme`` is the seating scheme (:func:`seating`;
+    the old ``rotation`` only to measure what it did).
     """
     n = rules.players
     if len(bots) != n:
         raise InputError(f"{len(bots)} bots for {n} players")
+    seating(n, 0, seed, scheme)  # a known scheme
     if matches < 1:
         raise InputError(f"--matches must be at least 1, not {matches}")
     for b in bots:
@@ -65,12 +119,14 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
         # at match 1,000,000 does not first make a million sequences
         ss = np.random.SeedSequence(seed, spawn_key=(m,))
         game_ss, *bot_ss = ss.spawn(n + 1)
-        entries = [(s + m) % n for s in range(n)]  # seat -> entry
+        entries = seating(n, m, seed, scheme)  # seat -> entry
+        before = before_entries(entries)
         players = [make_bot(bots[e], np.random.default_rng(bot_ss[s]), samples) for s, e in enumerate(entries)]
         res = play_match(rules, players, np.random.default_rng(game_ss))
         for h, hr in enumerate(res.holes):
             for s in range(n):
-                hole_rows.append((m, h, s, entries[s], bots[entries[s]], hr.strokes[s], hr.raw[s], hr.first,
+                hole_rows.append((m, h, s, entries[s], bots[entries[s]], before[s], bots[before[s]], hr.strokes[s],
+                                  hr.raw[s], hr.first,
                                   -1 if hr.closer is None else hr.closer, -1 if hr.knocker is None else hr.knocker,
                                   hr.reason, hr.turns, hr.recycles))
         share = 1.0 / len(res.winners)
@@ -81,7 +137,8 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
             progress(1)
     holes = pd.DataFrame(hole_rows, columns=HOLE_COLUMNS)
     mt = pd.DataFrame(match_rows, columns=["match", "seat", "entry", "bot", "total", "winner", "win_share"])
-    return Tournament(rules=rules, bots=list(bots), seed=seed, holes=holes, matches=mt, samples=samples)
+    return Tournament(rules=rules, bots=list(bots), seed=seed, holes=holes, matches=mt, samples=samples,
+                      seating=scheme)
 
 
 # -- statistics ----------------------------------------------------------------
@@ -126,3 +183,37 @@ def all_differences(t: Tournament) -> list[dict[str, float]]:
     s = bot_summary(t).sort_values("strokes_per_hole")
     names = list(s["bot"])
     return [paired_difference(t, names[i], names[i + 1]) for i in range(len(names) - 1)]
+
+
+def neighbour_effect(t: Tournament) -> pd.DataFrame:
+    """Strokes per hole of each bot by the bot that plays just before it (whose discards it
+    can take), with 95% intervals over (match, seat): one row per (``bot``, ``before_bot``).
+
+    With balanced seatings every bot meets every predecessor, so the rows of one bot compare
+    its play after each of the others; with the old rotation each entry had one predecessor.
+    """
+    h = t.holes
+    per = h.groupby(["match", "entry", "bot", "before_bot"], sort=False)["strokes"].agg(["mean", "size"])
+    per = per.reset_index()
+    order = {b: i for i, b in enumerate(dict.fromkeys(t.bots))}
+    rows = []
+    for (bot, before), g in per.groupby(["bot", "before_bot"], sort=False):
+        m, lo, hi = mean_ci(g["mean"].to_numpy())
+        rows.append({"bot": bot, "before_bot": before, "matches": int(len(g)), "holes": int(g["size"].sum()),
+                     "strokes_per_hole": m, "lo": lo, "hi": hi})
+    rows.sort(key=lambda r: (order.get(r["bot"], len(order)), order.get(r["before_bot"], len(order))))
+    return pd.DataFrame(rows, columns=["bot", "before_bot", "matches", "holes", "strokes_per_hole", "lo", "hi"])
+
+
+def entry_difference(t: Tournament, a: int, b: int) -> dict[str, float]:
+    """Mean strokes per hole of entry ``a`` (position in ``t.bots``) minus entry ``b`` at the
+    same tables, with a 95% interval over matches: two copies of one bot should differ by
+    nothing but chance when the seating is balanced."""
+    n = len(t.bots)
+    if not (0 <= a < n and 0 <= b < n) or a == b:
+        raise InputError(f"entries must be two different numbers from 0 to {n - 1}, not {a} and {b}")
+    per = t.holes.groupby(["match", "entry"])["strokes"].mean().unstack("entry")
+    d = (per[a] - per[b]).dropna().to_numpy()
+    m, lo, hi = mean_ci(d)
+    return {"a": a, "b": b, "bot_a": t.bots[a], "bot_b": t.bots[b], "diff": m, "lo": lo, "hi": hi,
+            "matches": int(len(d)), "significant": bool(hi < 0 or lo > 0)}

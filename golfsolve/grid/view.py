@@ -69,26 +69,45 @@ class PlayerView:
 
     def legal_draws(self) -> list[str]:
         """Draw choices open now: stock, discard (if a card is there), knock (by option)."""
-        out = [STOCK]
-        if self.discard:
-            out.append(DISCARD)
-        if self.rules.knock != "off" and not self.ending:
-            out.append(KNOCK)
-        return out
+        return legal_draws(self.rules, bool(self.discard), self.ending)
 
     def can_pass(self) -> bool:
         """Whether the drawn stock card may be thrown away with nothing turned."""
-        if self.source != STOCK:
-            return False
-        hidden = len(self.hidden_slots)
-        return self.rules.discard_without_flip or (self.rules.final_putt and hidden == 1)
+        return can_pass(self.rules, self.source, len(self.hidden_slots))
 
     def legal_placements(self) -> list[Placement]:
         """Every placement open for the drawn card."""
-        out: list[Placement] = [(SWAP, i) for i in range(self.rules.grid)]
-        if self.source == STOCK:
-            if self.rules.throw_and_turn:
-                out += [(FLIP, i) for i in self.hidden_slots]
-            if self.can_pass():
-                out.append((PASS, -1))
-        return out
+        return legal_placements(self.rules, self.source, self.hidden_slots)
+
+
+# The rules of what may be done, once: the view's methods above and the hole state
+# (:mod:`.state`) both ask these.
+
+def legal_draws(rules: GridRules, has_discard: bool, ending: bool) -> list[str]:
+    """Draw choices: the stock, the discard if a card is there, knock (by option, not in the last lap)."""
+    out = [STOCK]
+    if has_discard:
+        out.append(DISCARD)
+    if rules.knock != "off" and not ending:
+        out.append(KNOCK)
+    return out
+
+
+def can_pass(rules: GridRules, source: Optional[str], hidden: int) -> bool:
+    """Whether a card drawn from ``source`` may be thrown away with nothing turned, with
+    ``hidden`` cards still face down: a stock card, with the no-flip option or the final putt."""
+    if source != STOCK:
+        return False
+    return rules.discard_without_flip or (rules.final_putt and hidden == 1)
+
+
+def legal_placements(rules: GridRules, source: Optional[str], hidden_slots: list[int]) -> list[Placement]:
+    """Placements of a card drawn from ``source``: swap into any slot; a stock card may also
+    be thrown away turning a face-down slot (by option) or, by :func:`can_pass`, nothing."""
+    out: list[Placement] = [(SWAP, i) for i in range(rules.grid)]
+    if source == STOCK:
+        if rules.throw_and_turn:
+            out += [(FLIP, i) for i in hidden_slots]
+        if can_pass(rules, source, len(hidden_slots)):
+            out.append((PASS, -1))
+    return out

@@ -89,7 +89,10 @@ def render_markdown(t: Tournament, data: dict[str, Any]) -> str:
         f"- Rules: {r.describe()} (`{meta['rules_spec']}`)",
         f"- Bots by entry: {', '.join(t.bots)}" + (f" (Monte Carlo samples: {meta['mc_samples']})" if meta.get("mc_samples") else ""),
         f"- Matches: {meta['matches']:,}, holes: {data['holes_played']:,}, seed {meta['seed']}",
-        "- Seats rotate every match and the first player every hole. Intervals are 95%, taken over matches.",
+        ("- Balanced seatings (every cyclic order of the bots, in every rotation) and the first player moves every "
+         "hole. Intervals are 95%, taken over matches." if meta.get("seating") == "balanced" else
+         "- **Old seating**: seats rotated but the cyclic order of the bots never changed, so each bot always played "
+         "after the same neighbour and the comparisons below are confounded with that. Intervals are 95%."),
         "",
         "| bot | seats | player-holes | strokes per hole | strokes per match | win rate |",
         "|---|---:|---:|---|---|---|",

@@ -8,6 +8,12 @@ result repeated on each of its holes (``total``, ``winner``, ``win_share``), so 
 is one table that ``pandas.read_parquet(DIR)`` reads, and the per-match table is a
 group-by away. Folders written before run folders (``holes.parquet``, ``matches.parquet``,
 ``meta.json``) are still read.
+
+The manifest's ``params.seating`` names the seating scheme
+(:data:`golfsolve.grid.tournament.SEATING`). A run without it was made with the old
+rotation, in which each bot always followed the same neighbour: it is still read and
+reported (its ``before`` columns are rebuilt from the rotation), but ``--resume`` and
+``--extend`` refuse it rather than mix two schemes in one run.
 """
 
 from __future__ import annotations
@@ -17,15 +23,15 @@ import json
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, Literal, Optional, Sequence
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, create_model
 
 from ..errors import MAX_EFFORT, InputError
 from ..grid.rules import GridRules
-from ..grid.tournament import HOLE_COLUMNS, Tournament, simulate
-from .runfolder import Chunk, ChunkSchema, RunKey, compute, manifest_path
+from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
+from .runfolder import Chunk, ChunkSchema, RunKey, check_out_dir, compute, manifest_path
 from .runkind import RunKind
 
 #: The largest default chunk, in matches.
@@ -33,7 +39,9 @@ MAX_DEFAULT_CHUNK = 50
 MATCH_COLUMNS = ["total", "winner", "win_share"]
 COLUMNS = HOLE_COLUMNS + MATCH_COLUMNS
 #: Arrow type of every chunk column.
-_TYPES = {"bot": "string", "reason": "string", "winner": "bool", "win_share": "double"}
+_TYPES = {"bot": "string", "before_bot": "string", "reason": "string", "winner": "bool", "win_share": "double"}
+#: The columns of chunks written with the old seating (no ``before`` columns).
+_OLD_COLUMNS = [c for c in COLUMNS if c not in ("before", "before_bot")]
 #: Most holes one match can have: its holes plus sudden-death extra holes (at most 10).
 _MAX_EXTRA_HOLES = 10
 
@@ -49,6 +57,7 @@ class GridSpec:
     seed: int = 0
     samples: Optional[int] = None
     chunk_size: int = MAX_DEFAULT_CHUNK
+    seating: str = SEATING
     extra: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -62,6 +71,8 @@ class GridSpec:
             raise InputError(f"--mc-samples must be from 1 to {MAX_EFFORT:,}, not {self.samples}")
         if not 0 <= self.seed < 2**64:
             raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
+        if self.seating not in (SEATING, OLD_SEATING):
+            raise InputError(f"unknown seating scheme {self.seating!r}")
         if len(self.bots) != self.rules.players:
             raise InputError(f"{len(self.bots)} bots for {self.rules.players} players")
         parse_bots(",".join(self.bots), self.rules.players)  # every name is a bot
@@ -84,11 +95,14 @@ class _Params(BaseModel):
     mc_samples: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
     seed: StrictInt = Field(ge=0, le=2**64 - 1)
     table: _Table
+    seating: Optional[Literal["balanced"]] = None  # absent: the old rotation
 
 
 def play_chunk(task: tuple) -> pd.DataFrame:
     """Matches ``chunk.first .. chunk.last`` of the tournament, as rows of :data:`COLUMNS`."""
-    chunk, table, bots, seed, samples = task
+    chunk, table, bots, seed, samples, scheme = task
+    if scheme != SEATING:
+        raise InputError(f"runs with the {scheme!r} seating are read, not played on")
     t = simulate(GridRules(**table), bots, chunk.count, seed, samples, first_match=chunk.first)
     return _one_table(t.holes, t.matches)
 
@@ -112,8 +126,10 @@ class GridKind(RunKind[GridSpec]):
 
     def key(self, p: GridSpec) -> RunKey:
         # JSON round trip: the manifest's copy must compare equal to a fresh one
-        params = json.loads(json.dumps({"bots": ",".join(p.bots), "mc_samples": p.samples,
-                                        "seed": p.seed, "table": p.rules.to_dict()}))
+        params = {"bots": ",".join(p.bots), "mc_samples": p.samples, "seed": p.seed, "table": p.rules.to_dict()}
+        if p.seating != OLD_SEATING:
+            params["seating"] = p.seating
+        params = json.loads(json.dumps(params))
         return RunKey(self.format, 0, p.matches, (), p.chunk_size, tuple(sorted(params.items())))
 
     def from_manifest(self, m: dict) -> GridSpec:
@@ -121,10 +137,11 @@ class GridKind(RunKind[GridSpec]):
         if m["start"] != 0:
             raise InputError("a grid run starts at match 0")
         return GridSpec(GridRules(**p["table"]), tuple(p["bots"].split(",")), m["count"], p["seed"],
-                        p.get("mc_samples"), m["chunk_size"])
+                        p.get("mc_samples"), m["chunk_size"], p.get("seating") or OLD_SEATING)
 
     def schema(self, p: GridSpec) -> ChunkSchema:
-        return ChunkSchema(tuple((c, _TYPES.get(c, "int64")) for c in COLUMNS), "match", None, rows_per_cell=None,
+        cols = COLUMNS if p.seating != OLD_SEATING else _OLD_COLUMNS
+        return ChunkSchema(tuple((c, _TYPES.get(c, "int64")) for c in cols), "match", None, rows_per_cell=None,
                            max_rows_per_item=p.rules.players * (p.rules.holes + _MAX_EXTRA_HOLES))
 
     def table(self, out: Optional[str | Path], rules_spec: Optional[str], players: Optional[int],
@@ -157,11 +174,35 @@ class GridKind(RunKind[GridSpec]):
                         self.default_chunk_size(matches, jobs) if v["chunk_size"] is None else v["chunk_size"])
 
     def source(self, todo: Sequence[Chunk], p: GridSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
-        tasks = [(c, p.rules.to_dict(), list(p.bots), p.seed, p.samples) for c in todo]
+        tasks = [(c, p.rules.to_dict(), list(p.bots), p.seed, p.samples, p.seating) for c in todo]
         return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))
 
     def manifest_extra(self, p: GridSpec) -> dict:
         return {"rules_described": p.rules.describe()}
+
+    def check_scheme(self, out: str | Path) -> None:
+        """:class:`InputError` if the run in ``out`` was made with another seating scheme
+        (continuing it would mix two schemes in one run)."""
+        if manifest_path(out) is not None:
+            old = self.read(out)
+            if old.seating != SEATING:
+                raise InputError(f"{out} was made with the old '{old.seating}' seating (each bot always after the "
+                                 f"same neighbour); it cannot be resumed or extended with the '{SEATING}' one: "
+                                 "start a new run folder")
+
+    def resolve(self, out: str | Path, given: dict, *, resume: bool = False, extend: bool = False,
+                jobs: int = 1) -> GridSpec:
+        if resume or extend:
+            self.check_scheme(check_out_dir(out, create=False))
+        return super().resolve(out, given, resume=resume, extend=extend, jobs=jobs)
+
+    def open(self, out: str | Path, p: GridSpec, *, resume: bool = False, extend: bool = False,
+             command: str = ""):
+        if resume or extend:
+            self.check_scheme(out)
+        if p.seating != SEATING:
+            raise InputError(f"new runs use the '{SEATING}' seating, not {p.seating!r}")
+        return super().open(out, p, resume=resume, extend=extend, command=command)
 
 
 #: The grid-simulate run kind.
@@ -193,12 +234,24 @@ def load_tournament(out: str | Path) -> Tournament:
     if not frames:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
     df = pd.concat(frames, ignore_index=True).sort_values(["match", "hole", "seat"], kind="stable")
-    df = df.reset_index(drop=True)
+    df = _with_before(df.reset_index(drop=True), spec.bots, spec.seed, spec.seating)
     holes = df[HOLE_COLUMNS].copy()
     matches = (df.groupby(["match", "seat"], sort=True)[["entry", "bot"] + MATCH_COLUMNS].first().reset_index())
     matches = matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS]
     return Tournament(rules=spec.rules, bots=list(spec.bots), seed=spec.seed, holes=holes, matches=matches,
-                      samples=spec.samples)
+                      samples=spec.samples, seating=spec.seating)
+
+
+def _with_before(df: pd.DataFrame, bots: Sequence[str], seed: int, scheme: str) -> pd.DataFrame:
+    """``df`` with the ``before`` columns, rebuilt from the seating when a run lacks them."""
+    if "before" in df.columns:
+        return df
+    n = len(bots)
+    before = {m: before_entries(seating(n, m, seed, scheme)) for m in df["match"].unique().tolist()}
+    df = df.copy()
+    df["before"] = [before[m][s] for m, s in zip(df["match"].tolist(), df["seat"].tolist())]
+    df["before_bot"] = [bots[e] for e in df["before"].tolist()]
+    return df
 
 
 def _load_old(out: Path) -> Tournament:
@@ -212,8 +265,11 @@ def _load_old(out: Path) -> Tournament:
                 tables[name] = pd.read_csv(out / f"{name}.csv")
             else:
                 raise InputError(f"{str(out)!r} has no {name}.parquet or {name}.csv")
+        scheme = meta.get("seating", OLD_SEATING)
+        holes = _with_before(tables["holes"], meta["bots"], meta["seed"], scheme)
+        holes = holes[[c for c in HOLE_COLUMNS if c in holes.columns]]
         return Tournament(rules=GridRules(**meta["rules"]), bots=meta["bots"], seed=meta["seed"],
-                          holes=tables["holes"], matches=tables["matches"], samples=meta.get("mc_samples"))
+                          holes=holes, matches=tables["matches"], samples=meta.get("mc_samples"), seating=scheme)
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InputError(f"{out} is not a readable 'golfsolve grid simulate' folder: {e}") from None
 

@@ -448,8 +448,14 @@ def _blocks(data: dict) -> list[tuple]:
 
 def render_markdown(data: dict) -> str:
     """The report as Markdown; images are the PNG files beside it."""
+    return blocks_markdown(_blocks(data))
+
+
+def blocks_markdown(blocks: list[tuple]) -> str:
+    """Report blocks (``("h1"|"h2"|"p"|"code", text)``, ``("table", head, rows)``,
+    ``("img", file, caption)``) as Markdown; images are the PNG files beside it."""
     lines: list[str] = []
-    for blk in _blocks(data):
+    for blk in blocks:
         kind = blk[0]
         if kind == "h1":
             lines += [f"# {blk[1]}", ""]
@@ -476,8 +482,14 @@ def _inline_md(text: str) -> str:
 
 def render_html(data: dict, out: Path) -> str:
     """The report as one HTML page with the PNG plots embedded as data URIs."""
+    return blocks_html(_blocks(data), out, "Golf solitaire win-rate statistics")
+
+
+def blocks_html(blocks: list[tuple], out: Path, title: str) -> str:
+    """Report blocks (as :func:`blocks_markdown` takes them) as one HTML page titled
+    ``title``, with the PNG files in ``out`` embedded as data URIs."""
     body: list[str] = []
-    for blk in _blocks(data):
+    for blk in blocks:
         kind = blk[0]
         if kind in ("h1", "h2"):
             body.append(f"<{kind}>{html.escape(blk[1])}</{kind}>")
@@ -498,7 +510,7 @@ def render_html(data: dict, out: Path) -> str:
              "text-align:left}th{background:#f3f3f3}pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}"
              "img{max-width:100%}figcaption{font-size:.9rem;color:#555}")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<title>Golf solitaire win-rate statistics</title>"
+            f"<title>{html.escape(title)}</title>"
             f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 

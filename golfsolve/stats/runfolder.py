@@ -59,7 +59,7 @@ LOCK = ".golfsolve.lock"
 MAX_MANIFEST_BYTES = 64 * 2**20
 #: Kinds of run: the manifest's ``format`` and the command that makes it.
 COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "golfsolve fair-stats",
-            "golfsolve-grid-simulate/1": "golfsolve grid simulate"}
+            "golfsolve-grid-simulate/1": "golfsolve grid simulate", "golfsolve-grid-study/1": "golfsolve grid study"}
 
 
 # ---------------------------------------------------------------------------
@@ -397,13 +397,13 @@ class RunKey:
                 "chunk_size": self.chunk_size, "params": dict(self.params)}
 
     def describe(self) -> str:
-        what = {"golfsolve-grid-simulate/1": "matches"}.get(self.fmt, "deals")
+        what = {"golfsolve-grid-simulate/1": "matches", "golfsolve-grid-study/1": "matches"}.get(self.fmt, "deals")
         s = f"{what} {self.start}..{self.start + self.count - 1}"
         if self.groups:
             s += f", rules {','.join(self.groups)}"
         s += f", chunk size {self.chunk_size}"
         for k, v in self.params:
-            if not isinstance(v, dict):  # a whole table of settings is too long to show
+            if not isinstance(v, (dict, list)):  # a whole table of settings is too long to show
                 s += f", {k} {v}"
         return s
 

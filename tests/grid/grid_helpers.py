@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+import numpy as np
+
 from golfsolve.cards import parse_cards
 from golfsolve.grid.rules import GridRules
+from golfsolve.grid.state import DONE, OPEN, HoleState, encode, open_slot
 from golfsolve.grid.view import PlayerView
 
 
@@ -56,3 +59,18 @@ class ScriptBot:
     def choose_place(self, view: PlayerView):
         self.views.append(view)
         return self._pending
+
+
+def opened(rules: GridRules, deck: Sequence[int], openers: Sequence[Sequence[int]], first: int = 0) -> HoleState:
+    """A hole dealt from ``deck`` whose players (in opening order from ``first``) turned the
+    slots ``openers[p]``: the first player's draw comes next."""
+    s = HoleState(rules, deck=deck, first=first, rng=np.random.default_rng(0))
+    while s.is_chance_node():
+        s.apply(s.next_card())
+    while s.phase == OPEN:
+        p = s.cur
+        for k in openers[p]:
+            s.apply(open_slot(k, rules.grid))
+        if len(openers[p]) < rules.openers:
+            s.apply(encode(DONE, -1, rules.grid))
+    return s

@@ -149,10 +149,11 @@ def test_hole_ends_when_nothing_is_left_to_recycle():
 def test_two_decks_for_five_players_on_six_cards():
     rules = GridRules(players=5, grid=6)
     hole = Hole(rules, [RandomBot(np.random.default_rng(i)) for i in range(5)], np.random.default_rng(3))
-    dealt = [c for g in hole.grid for c in g] + hole.discard + hole.stock
+    st = hole.state
+    dealt = [c for g in st.grid for c in g] + st.discard + st.stock
     assert len(dealt) == 104
     assert set(Counter(dealt).values()) == {2}
-    assert len(hole.stock) == 104 - 31
+    assert len(st.stock) == 104 - 31
     res = hole.play()
     assert res.reason in END_REASONS
 
@@ -167,7 +168,7 @@ def test_openers_are_chosen_in_turn_and_seen_by_later_players():
         hole.play()  # P1 moves first and has no script: we only look at the openers
     assert p1.views[0].grids[0] == (None, None, None, None)        # P1 opens first
     assert p0.views[0].grids[1] == (None, C("QD"), C("3D"), None)  # P0 sees P1's openers
-    assert hole.up[0] == [True, False, False, True]
+    assert hole.state.up[0] == [True, False, False, True]
 
 
 def test_a_bot_never_sees_a_hidden_card():

@@ -11,8 +11,10 @@ from golfsolve.grid import search as S
 from golfsolve.grid.bots import HeuristicBot, ISMCTSBot, kernel_tables, make_bot
 from golfsolve.grid.engine import Hole, RuleViolation
 from golfsolve.grid.rules import GridRules, parse_rules
+from golfsolve.grid.state import HoleState, encode
+from golfsolve.grid.view import DISCARD, STOCK
 
-from grid_helpers import ScriptBot, stack
+from grid_helpers import ScriptBot, opened, stack
 
 HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60"]
 try:
@@ -37,14 +39,7 @@ def _twin_holes(rules: GridRules, seed: int):
     for k, c in zip(hidden, shuffled):
         other[k] = c
     assert other != deck
-    holes = []
-    for d in (deck, other):
-        h = Hole(rules, [ScriptBot(f"p{p}") for p in range(n)], np.random.default_rng(0), deck=d)
-        for p in range(n):
-            for i in range(rules.openers):
-                h.up[p][i] = True
-        holes.append(h)
-    return holes
+    return [opened(rules, d, [range(rules.openers)] * n, first=1) for d in (deck, other)]
 
 
 @pytest.mark.parametrize("bot", HONEST_BOTS)
@@ -54,34 +49,19 @@ def test_decisions_do_not_depend_on_hidden_cards(bot, spec):
     rules = parse_rules(spec, players=3)
     for seed in range(3):
         a, b = _twin_holes(rules, seed)
-        va, vb = a.view(1), b.view(1)
+        va, vb = a.observation(1), b.observation(1)
         assert va == vb
         ba = make_bot(bot, np.random.default_rng(seed))
         bb = make_bot(bot, np.random.default_rng(seed))
         assert ba.choose_draw(va) == bb.choose_draw(vb)
-        # The same card in hand: bring one unseen card to the top of both stocks and draw it.
-        drawn = next(c for c, k in enumerate(va.unseen) if k > 0)
+        # The same card in hand: both draw from the stock a card that is in both stocks.
+        drawn = next(c for c in a.stock if c in b.stock)
         for h in (a, b):
-            _to_stock_top(h, drawn)
-            assert h.stock.pop() == drawn
-        ha = a.view(1, drawn=drawn, source="stock")
-        hb = b.view(1, drawn=drawn, source="stock")
-        assert ha == hb
+            h.apply(encode(STOCK, -1, rules.grid))
+            h.apply(drawn)
+        ha, hb = a.observation(1), b.observation(1)
+        assert ha == hb and ha.drawn == drawn
         assert ba.choose_place(ha) == bb.choose_place(hb)
-
-
-def _to_stock_top(h: Hole, card: int) -> None:
-    """Swap ``card`` (face down or in the stock) with the stock's top card."""
-    if card in h.stock:
-        k = h.stock.index(card)
-        h.stock[k], h.stock[-1] = h.stock[-1], h.stock[k]
-        return
-    for p, gr in enumerate(h.grid):
-        for i, c in enumerate(gr):
-            if c == card and not h.up[p][i]:
-                gr[i], h.stock[-1] = h.stock[-1], gr[i]
-                return
-    raise AssertionError("card is not hidden")
 
 
 @pytest.mark.parametrize("rules", [GridRules(), GridRules(players=3, grid=9), parse_rules("danish", players=4),
@@ -107,30 +87,33 @@ def test_heuristic_bot_plays_exactly_the_compiled_rollout_policy(rules):
     assert compared >= m // 2
 
 
-def _opening(discard: str) -> Hole:
+def _opening(discard: str) -> HoleState:
+    """P0 to move, showing JC 5D; P1 shows 4C 4D."""
     rules = GridRules(players=2, grid=6)
     deck = stack(rules, ["JC 5D 6H 7S 8C 9D", "4C 4D 3H 3S 5C 6C"], discard, "KH")
-    hole = Hole(rules, [ScriptBot("a"), ScriptBot("b")], np.random.default_rng(0), deck=deck)
-    for p in (0, 1):
-        hole.up[p][0] = hole.up[p][1] = True
-    return hole
+    return opened(rules, deck, [[0, 1], [0, 1]])
+
+
+def _take_discard(hole: HoleState):
+    hole.apply(encode(DISCARD, -1, hole.rules.grid))
+    return hole.observation(0)
 
 
 def test_heuristic_takes_a_pairing_card_and_refuses_a_useless_one():
     hole = _opening("JH")
     bot = HeuristicBot()
-    assert bot.choose_draw(hole.view(0)) == "discard"
-    assert bot.choose_place(hole.view(0, drawn=hole.discard.pop(), source="discard")) == ("swap", 3)
-    assert bot.choose_draw(_opening("QH").view(0)) == "stock"
+    assert bot.choose_draw(hole.observation(0)) == "discard"
+    assert bot.choose_place(_take_discard(hole)) == ("swap", 3)
+    assert bot.choose_draw(_opening("QH").observation(0)) == "stock"
 
 
 def test_heuristic_does_not_close_far_behind():
     rules = GridRules(players=2, grid=4, final_putt=True)
     deck = stack(rules, ["QC JD TH 9S", "KC KD AH 2S"], "5H", "QD")
-    hole = Hole(rules, [ScriptBot("a"), ScriptBot("b")], np.random.default_rng(0), deck=deck)
-    hole.up[0][:3] = [True, True, True]
+    hole = Hole(rules, [ScriptBot("a"), ScriptBot("b")], np.random.default_rng(0), deck=deck).state
+    hole.up[0][:3] = [True, True, True]  # a position set by hand
     hole.up[1][:] = [True, True, True, False]
-    held = hole.view(0, drawn=hole.stock.pop(), source="stock")
+    held = hole.view(0, drawn=hole.stock.pop(0), source="stock")
     assert held.drawn == parse_cards("QD")[0]
     # Turning or filling its last card would close at about 35 against about 4.
     assert HeuristicBot().choose_place(held) in [("pass", -1), ("swap", 1), ("swap", 2)]
@@ -157,14 +140,14 @@ def test_a_flip_under_no_turn_is_refused():
 def test_ismcts_finds_the_pair():
     hole = _opening("JH")
     bot = ISMCTSBot(np.random.default_rng(3), iterations=400)
-    assert bot.choose_draw(hole.view(0)) == "discard"
-    assert bot.choose_place(hole.view(0, drawn=hole.discard.pop(), source="discard")) == ("swap", 3)
+    assert bot.choose_draw(hole.observation(0)) == "discard"
+    assert bot.choose_place(_take_discard(hole)) == ("swap", 3)
 
 
 def test_mc_and_ismcts_kernels_are_seeded():
     rules = GridRules(players=3)
     a, _ = _twin_holes(rules, 0)
-    v = a.view(0)
+    v = a.observation(0)
     r1 = [ISMCTSBot(np.random.default_rng(9), iterations=80)._best(v, [0, 1, 1], [-1, 0, 3], -1) for _ in range(2)]
     assert r1[0] == r1[1]
     m = make_bot("mc:10", np.random.default_rng(9))
@@ -216,11 +199,14 @@ def test_fewer_openers_than_allowed():
     p0 = ScriptBot("p0", [4], [])
     p1 = ScriptBot("p1", [], [])
     h = Hole(rules, [p0, p1], np.random.default_rng(0), deck=deck)
-    h._openers(0)
-    h._openers(1)
-    assert h.up[0] == [False, False, False, False, True, False]
-    assert h.up[1] == [False] * 6
-    assert h.view(1).grids[0][4] == parse_cards("9C")[0]
+    with pytest.raises(AssertionError, match="turn the script does not expect"):
+        h.play()  # both open, then P0 has no turn scripted
+    assert [e for e in h.events if e["type"] == "open"] == [
+        {"type": "open", "player": 0, "slots": [4], "cards": [parse_cards("9C")[0]]},
+        {"type": "open", "player": 1, "slots": [], "cards": []}]
+    assert h.state.up[0] == [False, False, False, False, True, False]
+    assert h.state.up[1] == [False] * 6
+    assert h.state.observation(1).grids[0][4] == parse_cards("9C")[0]
 
 
 def test_spiel_bot_without_open_spiel_is_a_clear_input_error(monkeypatch):

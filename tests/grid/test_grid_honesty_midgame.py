@@ -11,7 +11,6 @@ close or a knock, and after the stock was refilled from the discard pile.
 from __future__ import annotations
 
 import copy
-import random
 
 import numpy as np
 import pytest
@@ -19,7 +18,7 @@ import pytest
 from golfsolve.grid.bots import make_bot
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.rules import parse_rules
-from golfsolve.grid.view import STOCK
+from golfsolve.grid.state import HoleState
 
 # spiel-ismcts is checked at the start of a hole (test_grid_heuristic.py); its OpenSpiel
 # objects cannot be deep-copied, which this probe needs to ask the same bot twice
@@ -29,30 +28,18 @@ BOTS = ["random", "greedy", "heuristic", "mc:6", "mc-greedy:4", "ismcts:30"]
 class Auditor:
     """Plays ``bot``; before each decision asks a copy of it the same question on a twin table."""
 
-    def __init__(self, bot, seat: int, rng: random.Random) -> None:
+    def __init__(self, bot, seat: int, rng: np.random.Generator) -> None:
         self.bot, self.seat, self.rng = bot, seat, rng
         self.name = bot.name
         self.hole: Hole | None = None
         self.probes = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
 
-    def _twin(self) -> Hole:
-        h = self.hole
-        twin = copy.copy(h)
-        twin.grid = [list(g) for g in h.grid]
-        twin.stock = list(h.stock)
-        down = [(p, i) for p in range(len(h.grid)) for i in range(len(h.grid[p])) if not h.up[p][i]]
-        # before a recycle the stock and every face-down card are one unseen pool; after one,
-        # the stock's contents are public and only its order is hidden
-        places = [("g", p, i) for p, i in down] + ([] if h.recycled else [("s", k) for k in range(len(h.stock))])
-        cards = [twin.grid[w[1]][w[2]] if w[0] == "g" else twin.stock[w[1]] for w in places]
-        self.rng.shuffle(cards)
-        for w, c in zip(places, cards):
-            if w[0] == "g":
-                twin.grid[w[1]][w[2]] = c
-            else:
-                twin.stock[w[1]] = c
-        if h.recycled:
-            self.rng.shuffle(twin.stock)
+    def _twin(self) -> HoleState:
+        """The hole with every card this seat has not seen dealt anew: before a recycle the
+        stock and every face-down card are one unseen pool; after one, the stock's contents
+        are public and only the face-down cards (and the stock's order) are hidden."""
+        h = self.hole.state
+        twin = h.resample(self.seat, self.rng)
         self.probes["differed"] += twin.grid != h.grid or twin.stock != h.stock
         return twin
 
@@ -60,20 +47,18 @@ class Auditor:
         return self.bot.choose_openers(view, count)
 
     def choose_draw(self, view):
-        twin = self._twin()
-        tview = twin.view(self.seat)
+        tview = self._twin().observation(self.seat)
         assert tview == view
         other = copy.deepcopy(self.bot)
         choice = self.bot.choose_draw(view)
         assert other.choose_draw(tview) == choice, (self.name, view)
         self.probes["draw"] += 1
-        self.probes["recycled"] += self.hole.recycled
+        self.probes["recycled"] += self.hole.state.recycled
         self.probes["ending"] += view.ending
         return choice
 
     def choose_place(self, view):
-        twin = self._twin()
-        tview = twin.view(self.seat, drawn=view.drawn, source=view.source)
+        tview = self._twin().observation(self.seat)
         assert tview == view
         other = copy.deepcopy(self.bot)
         act = self.bot.choose_place(view)
@@ -91,7 +76,7 @@ def test_bots_decide_alike_on_twin_tables_mid_hole(spec, players, grid, stock):
     totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
     seeds = np.random.SeedSequence(7).spawn(len(BOTS))
     for k, name in enumerate(BOTS):
-        rng = random.Random(k)
+        rng = np.random.default_rng(k)
         seats = [Auditor(make_bot(name if p == 0 else "greedy", np.random.default_rng(seeds[k].spawn(1)[0])), p, rng)
                  for p in range(players)]
         deck = None

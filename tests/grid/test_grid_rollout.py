@@ -11,7 +11,7 @@ from golfsolve.grid.engine import END_REASONS, Hole
 from golfsolve.grid.rules import GridRules, parse_rules
 from golfsolve.grid.scoring import estimate100, grid_score
 
-from grid_helpers import ScriptBot, stack
+from grid_helpers import ScriptBot, opened, stack
 
 RULESETS = [
     GridRules(),
@@ -84,11 +84,7 @@ def test_simulate_holes_is_seeded():
 def _opening_view(discard: str):
     rules = GridRules(players=2, grid=6)
     deck = stack(rules, ["JC 5D 6H 7S 8C 9D", "4C 4D 3H 3S 5C 6C"], discard, "KH")
-    p0 = ScriptBot("p0", [0, 1], [])
-    hole = Hole(rules, [p0, ScriptBot("p1", [0, 1])], np.random.default_rng(0), deck=deck)
-    for p in (0, 1):
-        hole.up[p][0] = hole.up[p][1] = True
-    return hole.view(0)
+    return opened(rules, deck, [[0, 1], [0, 1]]).observation(0)
 
 
 def test_mc_evaluate_is_reproducible_and_seed_dependent():

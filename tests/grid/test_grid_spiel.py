@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("pyspiel")
+pyspiel = pytest.importorskip("pyspiel")
 
 from golfsolve.grid.bots import make_bot  # noqa: E402
 from golfsolve.grid.engine import Hole  # noqa: E402
 from golfsolve.grid.rules import GridRules, parse_rules  # noqa: E402
-from golfsolve.grid.spiel import GridGolfGame, encode_place, state_from_view, view_key  # noqa: E402
+from golfsolve.grid.spiel import GridGolfGame, GridGolfState, encode_place, state_from_view, view_key  # noqa: E402
+from golfsolve.grid.state import HoleState  # noqa: E402
 
 
 class _Recording:
@@ -40,10 +41,8 @@ def _replay(rules: GridRules, seed: int, names: list[str]):
     first = seed % rules.players
     res = Hole(rules, players, np.random.default_rng(seed), deck=deck, first=first, on_event=events.append).play()
 
-    game = GridGolfGame({"rules": rules.spec(), "players": rules.players, "grid": rules.grid})
-    game.rules = rules
-    st = game.new_initial_state()
-    st.hole.first = first
+    game = GridGolfGame(rules=rules)
+    st = GridGolfState(game, HoleState(rules, first=first))
     g, n = rules.grid, rules.players
     for c in deck[:n * g + 1]:
         assert st.is_chance_node()
@@ -100,9 +99,9 @@ def test_adapter_and_referee_agree_move_for_move(rules, names):
 def test_resampling_keeps_the_information_state_and_changes_hidden_cards():
     rules = GridRules(players=3)
     game = GridGolfGame({"rules": "default", "players": 3, "grid": 6})
-    hole = Hole(rules, [make_bot("heuristic") for _ in range(3)], np.random.default_rng(1))
+    hole = Hole(rules, [make_bot("heuristic") for _ in range(3)], np.random.default_rng(1)).state
     for p in range(3):
-        hole.up[p][0] = hole.up[p][1] = True
+        hole.up[p][0] = hole.up[p][1] = True  # a position set by hand
     v = hole.view(1)
     st = state_from_view(game, v, np.random.default_rng(2))
     key = st.information_state_string(1)
@@ -121,3 +120,14 @@ def test_spiel_ismcts_plays_legal_holes():
     bots = [make_bot("spiel-ismcts:8", np.random.default_rng(0)), make_bot("heuristic")]
     res = Hole(rules, bots, np.random.default_rng(5)).play()
     assert bots[0].decisions > 0 and len(res.strokes) == 2
+
+
+@pytest.mark.parametrize("spec,players,grid", [
+    ("default", 2, 4), ("default", 4, 6), ("danish", 3, 9), ("default+putt+knock-double+anywhere", 5, 8),
+    ("default+no-flip+jokers+pairs+rows+twos-plus", 6, 6), ("danish+putt+decks-by-players", 5, 4)])
+def test_openspiel_random_simulation_conformance(spec, players, grid):
+    """OpenSpiel's own checks of a game (legal actions, chance outcomes summing to one,
+    clones, information states, returns) over random play, loaded by name as a user would."""
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": players, "grid": grid})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)

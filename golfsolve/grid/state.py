@@ -1,0 +1,495 @@
+"""One hole of grid Golf as a steppable state: the rules' turn procedure, written once.
+
+In the style of OpenSpiel's game/state split, a :class:`HoleState` says whose move it is
+(:meth:`~HoleState.current_player`, or :data:`CHANCE` while a card is dealt or drawn),
+which actions are legal (:meth:`~HoleState.legal_actions`), applies one
+(:meth:`~HoleState.apply`), shows each seat what it may see
+(:meth:`~HoleState.observation`, a :class:`~.view.PlayerView`), and ends in a
+:class:`HoleResult` (:meth:`~HoleState.result`). The referee (:mod:`.engine`), ``golfsolve
+grid play`` and the OpenSpiel adapter (:mod:`.spiel`) all step this one state; the compiled
+kernels (:mod:`.layout`) keep a fast copy of the same procedure, checked against it action
+by action (``tests/grid/test_grid_state.py``).
+
+A hole goes through these phases:
+
+* **deal** (chance): each grid card, player 0's grid row-major first, then the first
+  discard; a chance outcome is a card id, with the undealt cards' counts as probabilities;
+* **open**: from the first player on, each player turns up to ``rules.openers`` cards, one
+  :func:`open_slot` action per card (:data:`DONE` stops early);
+* **turns**, from the first player on: **draw** (stock, discard or knock), for a stock draw
+  the card drawn (chance), then **place** the card in hand; after each turn the end of turn
+  (closing, the last lap, the stall rule, refilling the stock from the discard pile, the
+  turn limit) decides whether the hole is **over**, which scores it.
+
+Actions on a grid of ``g`` cards (:func:`encode`, :func:`decode`, :func:`action_name`):
+``0..g-1`` swap the card in hand into slot k; ``g..2g-1`` throw it away and turn slot k;
+``2g`` throw it away; ``2g+1`` draw from the stock; ``2g+2`` take the discard; ``2g+3``
+knock; ``2g+4..3g+3`` turn slot k as an opener; ``3g+4`` done turning openers.
+
+A driver holding a stacked or shuffled deck (the referee) resolves every chance node with
+:meth:`~HoleState.next_card`, the next card of the deck's order, so a seeded hole replays
+exactly; OpenSpiel samples :meth:`~HoleState.chance_outcomes` instead.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ..cards import N_CARDS_MAX
+from ..errors import InputError
+from .rules import GridRules
+from .scoring import hole_strokes
+from .view import (DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView, legal_draws,
+                   legal_placements)
+
+#: A hole that has not ended after this many turns is called (a safety net for bots
+#: that never close; the stall rule normally ends such holes first).
+MAX_TURNS = 1000
+
+END_CLOSED, END_KNOCKED, END_STALLED, END_EXHAUSTED, END_TURN_LIMIT = (
+    "closed", "knocked", "stalled", "stock-exhausted", "turn-limit")
+END_REASONS = (END_CLOSED, END_KNOCKED, END_STALLED, END_EXHAUSTED, END_TURN_LIMIT)
+
+#: :meth:`HoleState.current_player` at a chance node and at the end (OpenSpiel's values).
+CHANCE, TERMINAL = -1, -4
+#: Phases (:attr:`HoleState.phase`).
+DEAL, OPEN, DRAW, STOCK_DRAW, PLACE, OVER = "deal", "open", "draw", "stock-draw", "place", "over"
+#: Action kinds beyond the view's draws and placements: turn an opener, stop turning openers.
+OPENER, DONE = "open", "done"
+
+
+class RuleViolation(RuntimeError):
+    """An action the rules do not allow now (a bug in a bot or a driver)."""
+
+
+@dataclass
+class HoleResult:
+    """How a hole ended: final grids, scores, who closed or knocked, and the event log."""
+
+    grids: list[list[int]]
+    raw: list[int]
+    strokes: list[int]
+    reason: str
+    closer: Optional[int]
+    knocker: Optional[int]
+    turns: int
+    recycles: int
+    first: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def needed_cards(rules: GridRules) -> int:
+    """The fewest cards that deal a hole: every grid and the first discard."""
+    return rules.players * rules.grid + 1
+
+
+# -- the action encoding ---------------------------------------------------------------
+
+def num_actions(g: int) -> int:
+    """How many action codes a ``g``-card grid has."""
+    return 3 * g + 5
+
+
+def encode(kind: str, slot: int, g: int) -> int:
+    """The action code of (kind, slot): kinds :data:`~.view.SWAP`, :data:`~.view.FLIP`,
+    :data:`~.view.PASS` (slot -1), :data:`~.view.STOCK`, :data:`~.view.DISCARD`,
+    :data:`~.view.KNOCK`, :data:`OPENER` and :data:`DONE` (slot -1 where none)."""
+    if kind == SWAP:
+        return slot
+    if kind == FLIP:
+        return g + slot
+    if kind == OPENER:
+        return 2 * g + 4 + slot
+    return 2 * g + {PASS: 0, STOCK: 1, DISCARD: 2, KNOCK: 3}.get(kind, g + 4)
+
+
+def decode(action: int, g: int) -> tuple[str, int]:
+    """(kind, slot) of an action code, the inverse of :func:`encode` (slot -1 where none)."""
+    if not 0 <= action < num_actions(g):
+        raise RuleViolation(f"no action {action} on a {g}-card grid")
+    if action < g:
+        return SWAP, int(action)
+    if action < 2 * g:
+        return FLIP, int(action - g)
+    if action < 2 * g + 4:
+        return (PASS, STOCK, DISCARD, KNOCK)[action - 2 * g], -1
+    if action < 3 * g + 4:
+        return OPENER, int(action - 2 * g - 4)
+    return DONE, -1
+
+
+def open_slot(slot: int, g: int) -> int:
+    """The action that turns ``slot`` as an opener."""
+    return 2 * g + 4 + slot
+
+
+def action_name(action: int, g: int) -> str:
+    """An action for printing: ``swap 3``, ``flip 0``, ``pass``, ``stock``, ``open 1``, ``done``."""
+    kind, slot = decode(action, g)
+    return kind if slot < 0 else f"{kind} {slot}"
+
+
+# -- the state ---------------------------------------------------------------------------
+
+class HoleState:
+    """One hole in progress; see the module docstring for its phases and actions.
+
+    ``deck``: the cards in deal order (grids, discard, then the stock in draw order), for a
+    driver that resolves chance with :meth:`next_card`; without it the rules' deck(s) in id
+    order, for drivers that sample :meth:`chance_outcomes`. ``rng`` shuffles the discard
+    pile into a new stock when the stock runs out; without one the pile keeps its order
+    (fine for chance-sampling drivers, which draw by counts). ``totals`` are the match's
+    running totals before this hole (shown to bots).
+
+    The attributes ``grid`` (card ids, -1 before dealt), ``up``, ``discard`` (top last) and
+    ``stock`` (next card first) are the omniscient state; read them, change the state only
+    with :meth:`apply`.
+    """
+
+    def __init__(self, rules: GridRules, deck: Optional[Sequence[int]] = None, first: int = 0,
+                 totals: Optional[Sequence[int]] = None, rng: Optional[np.random.Generator] = None,
+                 max_turns: int = MAX_TURNS) -> None:
+        n, g = rules.players, rules.grid
+        cards = [int(c) for c in deck] if deck is not None else rules.deck_cards()
+        if len(cards) < needed_cards(rules):
+            raise InputError(f"a deck of {len(cards)} cards cannot deal {n} grids of {g} and a discard")
+        self.rules = rules
+        self.deck_counts = np.bincount(np.array(cards), minlength=N_CARDS_MAX).astype(np.int64)
+        self.grid = [[-1] * g for _ in range(n)]
+        self.up = [[False] * g for _ in range(n)]
+        self.discard: list[int] = []
+        self.stock = cards
+        self.rng = rng
+        self.first = first % n
+        self.totals = tuple(totals) if totals is not None else (0,) * n
+        self.max_turns = max_turns
+        self.phase = DEAL
+        self.dealt = 0
+        self.cur = self.first
+        self.opening: list[int] = []  # slots the current opener has turned
+        self.openers_done = 0
+        self.drawn: Optional[int] = None
+        self.source: Optional[str] = None
+        self.hidden_before = 0
+        self.turn = 0
+        self.ending_left = -1  # turns left in the last lap, -1 before anyone closes or knocks
+        self.closer: Optional[int] = None
+        self.knocker: Optional[int] = None
+        self.stall = 0
+        self.recycles = 0
+        self.recycled = False
+        self.reason: Optional[str] = None
+        self.raw: Optional[list[int]] = None
+        self.strokes: Optional[list[int]] = None
+
+    # -- whose move, and which ------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase in (DEAL, STOCK_DRAW):
+            return CHANCE
+        return self.cur
+
+    def is_chance_node(self) -> bool:
+        """Whether the next action is a card dealt or drawn (a chance outcome)."""
+        return self.phase in (DEAL, STOCK_DRAW)
+
+    def is_terminal(self) -> bool:
+        """Whether the hole is over."""
+        return self.phase == OVER
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(card id, probability) of the card dealt or drawn now, by the undealt cards' counts."""
+        counts = np.bincount(np.array(self.stock, dtype=np.int64), minlength=N_CARDS_MAX)
+        total = counts.sum()
+        return [(int(c), float(k) / total) for c, k in enumerate(counts) if k]
+
+    def next_card(self) -> int:
+        """The chance outcome a stacked deck gives: the stock's next card in order."""
+        if not self.is_chance_node():
+            raise RuleViolation("no card is dealt or drawn now")
+        return self.stock[0]
+
+    def hidden_count(self, p: int) -> int:
+        """How many of player ``p``'s cards are still face down."""
+        return sum(1 for u in self.up[p] if not u)
+
+    def hidden_slots(self, p: int) -> list[int]:
+        """Player ``p``'s face-down slots."""
+        return [i for i, u in enumerate(self.up[p]) if not u]
+
+    def legal_draws(self) -> list[str]:
+        """Draw choices open to the player to move (draw phase)."""
+        return legal_draws(self.rules, bool(self.discard), self.ending_left >= 0)
+
+    def legal_placements(self) -> list[Placement]:
+        """Placements open for the card in hand (place phase), in the view's order."""
+        return legal_placements(self.rules, self.source, self.hidden_slots(self.cur))
+
+    def legal_actions(self) -> list[int]:
+        """Legal action codes of the player to move, ascending; chance outcomes at a chance node."""
+        g = self.rules.grid
+        if self.phase == OPEN:
+            return [open_slot(i, g) for i in self.hidden_slots(self.cur)] + [encode(DONE, -1, g)]
+        if self.phase == DRAW:
+            return sorted(encode(d, -1, g) for d in self.legal_draws())
+        if self.phase == PLACE:
+            return sorted(encode(k, s, g) for k, s in self.legal_placements())
+        if self.is_chance_node():
+            return [c for c, _ in self.chance_outcomes()]
+        return []
+
+    # -- what a seat sees -------------------------------------------------------------
+    def view(self, p: int, drawn: Optional[int] = None, source: Optional[str] = None) -> PlayerView:
+        """Player ``p``'s view, built from public facts only, with ``drawn`` (from ``source``)
+        in hand if given; :meth:`observation` is the view at the current decision."""
+        grids = tuple(tuple(c if u else None for c, u in zip(gr, ups)) for gr, ups in zip(self.grid, self.up))
+        seen = np.zeros(N_CARDS_MAX, dtype=np.int64)
+        for gr in grids:
+            for c in gr:
+                if c is not None:
+                    seen[c] += 1
+        for c in self.discard:
+            seen[c] += 1
+        if drawn is not None:
+            seen[drawn] += 1
+        known = np.zeros(N_CARDS_MAX, dtype=np.int64)
+        if self.recycled:
+            # After a recycle every stock card came off the discard pile, so its contents
+            # (not its order) are public.
+            for c in self.stock:
+                known[c] += 1
+        unseen = self.deck_counts - seen - known
+        return PlayerView(me=p, rules=self.rules, grids=grids, discard=tuple(self.discard), stock_size=len(self.stock),
+                          unseen=tuple(int(x) for x in unseen), stock_known=tuple(int(x) for x in known),
+                          drawn=drawn, source=source, turn=self.turn, first=self.first, ending=self.ending_left >= 0,
+                          closer=self.closer, knocker=self.knocker, stall=self.stall,
+                          turns_left=self.ending_left, totals=self.totals)
+
+    def observation(self, p: int) -> PlayerView:
+        """What seat ``p`` sees now: the public facts, and the card in its hand if it is placing one."""
+        if self.phase == PLACE and p == self.cur:
+            return self.view(p, self.drawn, self.source)
+        return self.view(p)
+
+    # -- stepping ----------------------------------------------------------------------
+    def apply(self, action: int) -> list[dict[str, Any]]:
+        """Apply an action code (a card id at a chance node); returns the events it caused
+        (``deal``, ``open``, ``knock``, ``draw``, ``swap``, ``flip``, ``pass``, ``close``,
+        ``recycle``, ``end``), which the referee logs and ``grid play`` narrates."""
+        action = int(action)
+        ev: list[dict[str, Any]] = []
+        if self.is_chance_node():
+            self._chance(action, ev)
+            return ev
+        if self.phase == OVER:
+            raise RuleViolation("the hole is over")
+        g = self.rules.grid
+        kind, slot = decode(action, g)
+        if action not in self.legal_actions():
+            raise RuleViolation(f"player {self.cur} cannot {action_name(action, g)} now")
+        p = self.cur
+        if self.phase == OPEN:
+            if kind == OPENER:
+                self.up[p][slot] = True
+                self.opening.append(slot)
+            if kind == DONE or len(self.opening) == self.rules.openers:
+                ev.append({"type": "open", "player": p, "slots": self.opening,
+                           "cards": [self.grid[p][s] for s in self.opening]})
+                self.opening = []
+                self.openers_done += 1
+                self.cur = (p + 1) % self.rules.players
+                if self.openers_done == self.rules.players:
+                    self._start_play(ev)
+            return ev
+        if self.phase == DRAW:
+            self.hidden_before = self.hidden_count(p)
+            if kind == KNOCK:
+                ev.append({"type": "knock", "player": p})
+                self._end_turn(p, knocked=True, ev=ev)
+            elif kind == STOCK:
+                self.phase = STOCK_DRAW
+            else:
+                self.drawn, self.source, self.phase = self.discard.pop(), DISCARD, PLACE
+                ev.append({"type": "draw", "player": p, "source": DISCARD, "card": self.drawn})
+            return ev
+        card = self.drawn
+        assert card is not None
+        if kind == SWAP:
+            old = self.grid[p][slot]
+            was_up = self.up[p][slot]
+            self.grid[p][slot] = card
+            self.up[p][slot] = True
+            self.discard.append(old)
+            ev.append({"type": "swap", "player": p, "slot": slot, "card": card, "out": old, "was_up": was_up})
+        elif kind == FLIP:
+            self.discard.append(card)
+            self.up[p][slot] = True
+            ev.append({"type": "flip", "player": p, "slot": slot, "card": self.grid[p][slot], "thrown": card})
+        else:
+            self.discard.append(card)
+            ev.append({"type": "pass", "player": p, "thrown": card})
+        self.drawn = self.source = None
+        self._end_turn(p, knocked=False, ev=ev)
+        return ev
+
+    def _chance(self, card: int, ev: list[dict[str, Any]]) -> None:
+        try:
+            self.stock.remove(card)  # the first copy: stock[0] when a stacked deck is followed
+        except ValueError:
+            raise RuleViolation(f"card {card} is not among the undealt cards") from None
+        if self.phase == STOCK_DRAW:
+            self.drawn, self.source, self.phase = card, STOCK, PLACE
+            ev.append({"type": "draw", "player": self.cur, "source": STOCK, "card": card})
+            return
+        n, g = self.rules.players, self.rules.grid
+        if self.dealt < n * g:
+            self.grid[self.dealt // g][self.dealt % g] = card
+        else:
+            self.discard.append(card)
+        self.dealt += 1
+        if self.dealt == n * g + 1:
+            ev.append({"type": "deal", "first": self.first, "discard": self.discard[-1], "stock": len(self.stock)})
+            self.cur = self.first
+            if self.rules.openers:
+                self.phase = OPEN
+            else:
+                self._start_play(ev)
+
+    def _start_play(self, ev: list[dict[str, Any]]) -> None:
+        self.phase = DRAW
+        self.cur = self.first
+        if not self.stock:
+            self._refill(ev)
+        if self.reason is not None:
+            self._finish(ev)
+
+    def _end_turn(self, p: int, knocked: bool, ev: list[dict[str, Any]]) -> None:
+        """Closing, the last lap, the stall rule, refilling the stock and the turn limit.
+
+        The compiled kernels repeat this procedure step for step (:func:`.layout.end_turn`).
+        """
+        n = self.rules.players
+        hidden_after = self.hidden_count(p)
+        if knocked:
+            self.knocker = p
+            self.ending_left = n - 1
+        elif self.ending_left >= 0:
+            self.ending_left -= 1
+        elif hidden_after == 0:
+            self.closer = p
+            self.ending_left = n - 1
+            ev.append({"type": "close", "player": p})
+        else:
+            # Declining = ending a turn still one card short of closing. Any other turn
+            # breaks the run, so the count reaches 2n only if every player declined twice.
+            self.stall = self.stall + 1 if self.hidden_before == 1 and hidden_after == 1 else 0
+            if self.stall >= 2 * n:
+                self.reason = END_STALLED
+        self.turn += 1
+        if self.reason is None and self.ending_left == 0:
+            self.reason = END_KNOCKED if self.knocker is not None else END_CLOSED
+        if self.reason is None and not self.stock:
+            self._refill(ev)
+        if self.reason is None and self.turn >= self.max_turns:
+            self.reason = END_TURN_LIMIT
+        if self.reason is None:
+            self.cur = (p + 1) % n
+            self.phase = DRAW
+        else:
+            self._finish(ev)
+
+    def _refill(self, ev: list[dict[str, Any]]) -> None:
+        """Shuffle the discard pile, all but its top card, into the empty stock."""
+        if len(self.discard) <= 1:
+            self.reason = END_EXHAUSTED
+            return
+        pile = self.discard[:-1]
+        if self.rng is not None:
+            # The referee drew the old stock from its end, so a permutation is read backwards.
+            pile = [int(c) for c in self.rng.permutation(np.array(pile))][::-1]
+        self.stock = pile
+        self.discard = [self.discard[-1]]
+        self.recycled = True
+        self.recycles += 1
+        ev.append({"type": "recycle", "cards": len(self.stock)})
+
+    def _finish(self, ev: list[dict[str, Any]]) -> None:
+        self.raw, self.strokes = hole_strokes(self.grid, self.rules, self.knocker)
+        for p in range(self.rules.players):
+            self.up[p] = [True] * self.rules.grid
+        self.phase = OVER
+        ev.append({"type": "end", "reason": self.reason, "raw": self.raw, "strokes": self.strokes})
+
+    # -- the end -------------------------------------------------------------------------
+    def returns(self) -> list[int]:
+        """Each seat's strokes once the hole is over (knock penalty included)."""
+        if self.strokes is None:
+            raise RuleViolation("the hole is not over")
+        return list(self.strokes)
+
+    def result(self, events: Optional[list[dict[str, Any]]] = None) -> HoleResult:
+        """The scored hole (once over), with the event log a driver kept."""
+        strokes = self.returns()
+        return HoleResult(grids=[list(g) for g in self.grid], raw=list(self.raw or []), strokes=strokes,
+                          reason=self.reason or "", closer=self.closer, knocker=self.knocker, turns=self.turn,
+                          recycles=self.recycles, first=self.first, events=events if events is not None else [])
+
+    # -- copies ----------------------------------------------------------------------------
+    def clone(self) -> "HoleState":
+        """An independent copy (sharing the recycling generator)."""
+        new = copy.copy(self)
+        new.grid = [list(g) for g in self.grid]
+        new.up = [list(u) for u in self.up]
+        new.discard = list(self.discard)
+        new.stock = list(self.stock)
+        new.opening = list(self.opening)
+        return new
+
+    def resample(self, p: int, rng: np.random.Generator) -> "HoleState":
+        """A state seat ``p`` cannot tell from this one: the cards it has not seen (face down
+        anywhere, and the stock unless it was recycled) dealt anew at random. The stock's
+        contents are what is resampled; a recycled stock keeps its order (draw from it by
+        chance outcomes)."""
+        if self.phase == DEAL:
+            raise RuleViolation("resample a hole once it is dealt")
+        new = self.clone()
+        v = self.view(p, self.drawn if p == self.cur and self.phase == PLACE else None)
+        new._deal_unseen(v, rng)
+        return new
+
+    def _deal_unseen(self, v: PlayerView, rng: np.random.Generator) -> None:
+        pool = [c for c, k in enumerate(v.unseen) for _ in range(k)]
+        rng.shuffle(pool)
+        it = iter(pool)
+        for q in range(self.rules.players):
+            for i in range(self.rules.grid):
+                if not self.up[q][i]:
+                    self.grid[q][i] = next(it)
+        self.stock = list(it) + [c for c, k in enumerate(v.stock_known) for _ in range(k)]
+
+    @classmethod
+    def from_view(cls, view: PlayerView, rng: np.random.Generator) -> "HoleState":
+        """A state consistent with ``view``, at the viewer's decision, its unseen cards
+        dealt at random (how a searcher that sees only its view builds a world)."""
+        rules = view.rules
+        s = cls(rules)
+        s.up = [[c is not None for c in gr] for gr in view.grids]
+        s.grid = [[c if c is not None else -1 for c in gr] for gr in view.grids]
+        s.discard = list(view.discard)
+        s.recycled = any(view.stock_known)
+        s.first, s.totals, s.turn, s.stall = view.first, view.totals, view.turn, view.stall
+        s.ending_left, s.closer, s.knocker = view.turns_left, view.closer, view.knocker
+        s.dealt = needed_cards(rules)
+        s.openers_done = rules.players
+        s.cur = view.me
+        s.phase = PLACE if view.drawn is not None else DRAW
+        s.drawn, s.source = view.drawn, view.source
+        s.hidden_before = s.hidden_count(view.me)
+        s._deal_unseen(view, rng)
+        return s

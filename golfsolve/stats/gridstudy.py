@@ -1,0 +1,343 @@
+"""A study of grid Golf's table options: ``golfsolve grid study --out DIR``.
+
+A study plays the same seeded tournament (:func:`golfsolve.grid.tournament.simulate`)
+under several *option sets*: a base table (seed 001's default rules, four players, six
+cards) and one-at-a-time variations of it (grid size, players, openers, the final putt,
+knocking, pairwise cancelling, jokers, seed 003's ``danish`` preset). Every option set
+seats the same line-up, chosen so that one table gives every measure of the report
+(:mod:`golfsolve.stats.studyreport`): the strongest bot, the heuristic and the random
+bot, the other seats heuristics. Two players cannot seat three bots, so a two-player
+option set plays two tables (cells): strongest against heuristic, heuristic against
+random.
+
+The study is one run folder (:mod:`golfsolve.stats.runfolder`): item ``i`` is match
+``i % matches`` of cell ``i // matches``, so chunks are written as they end, a killed
+study resumes with ``--resume`` and gives the same table, and every chunk holds the
+columns of a ``grid simulate`` chunk plus ``item``, ``cell`` and ``set``. Seats follow the
+tournaments' balanced seating (recorded as ``params.seating``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Literal, Optional, Sequence
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from ..errors import MAX_EFFORT, InputError, clip
+from ..grid.rules import GridRules, parse_rules
+from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
+from .gridruns import COLUMNS as GRID_COLUMNS
+from .gridruns import MATCH_COLUMNS, _TYPES, _one_table
+from .runfolder import Chunk, ChunkSchema, RunKey, compute
+from .runkind import RunKind
+
+#: The strongest bot of the default study: the documented reference strong bot. Another
+#: (a stronger one) is named with ``--strong``; the study records it.
+DEFAULT_STRONG = "ismcts:1000"
+#: Matches per table of the default study: its 17 tables cost about 19 s of CPU per match
+#: each with :data:`DEFAULT_STRONG` (the 3x3 grid alone 8.5 s), so about 1,350 s of CPU in
+#: all, 11 minutes on 2 cores (docs/grid.md gives the measured run). 72 is a whole number
+#: of balanced seating cycles (:func:`golfsolve.grid.tournament.seating`) for 2, 3 and 4
+#: players, so every bot sits in every seat and after every other bot equally often.
+DEFAULT_MATCHES = 72
+#: The reference player and the floor of the skill scale.
+HEURISTIC, RANDOM = "heuristic", "random"
+#: The base table every variation starts from.
+BASE_TABLE = {"players": 4, "grid": 6}
+
+#: The default design: the base table, then one option changed at a time.
+DEFAULT_SETS = ("base", "grid-4", "grid-8", "grid-9", "players-2", "players-3", "players-5", "players-6",
+                "openers-0", "openers-4", "putt", "knock10", "knock-double", "pairs", "jokers", "danish")
+#: Named option sets that are rule switches on the base table (``danish`` is the preset).
+_NAMED = {"base": "default", "putt": "default+putt", "knock10": "default+knock10",
+          "knock-double": "default+knock-double", "pairs": "default+pairs", "jokers": "default+jokers",
+          "danish": "danish"}
+_TABLE_SET = re.compile(r"^(players|grid|openers|holes)-(\d{1,3})$")
+#: Chunk columns beyond a grid-simulate chunk's.
+STUDY_COLUMNS = ["item", "cell", "set"]
+COLUMNS = STUDY_COLUMNS + GRID_COLUMNS
+#: The largest default chunk, in matches.
+MAX_DEFAULT_CHUNK = 10
+_MAX_EXTRA_HOLES = 10
+MAX_SETS = 64
+
+
+def option_rules(name: str) -> GridRules:
+    """The rules of the option set ``name``: a name of :data:`DEFAULT_SETS`, ``players-N``,
+    ``grid-N``, ``openers-N`` or ``holes-N`` (the base table with that one change), or a
+    rule spec such as ``default+putt+knock10`` on the base table."""
+    key = name.strip().lower()
+    if not key:
+        raise InputError("--sets has an empty option set name (two commas in a row?)")
+    m = _TABLE_SET.match(key)
+    try:
+        if m:
+            return parse_rules("default", **{**BASE_TABLE, m.group(1): int(m.group(2))})
+        return parse_rules(_NAMED.get(key, key), **BASE_TABLE)
+    except InputError as e:
+        if str(e).startswith("unknown grid rule"):
+            raise InputError(f"unknown option set {clip(name)}: give one of {', '.join(DEFAULT_SETS)}, players-N, "
+                             "grid-N, openers-N, holes-N or a rule spec such as default+putt") from None
+        raise InputError(f"option set {clip(name)}: {e}") from None
+
+
+def lineups(rules: GridRules, strong: str) -> list[tuple[str, ...]]:
+    """The tables (one line-up each) that one option set plays: the strongest bot, the
+    heuristic and the random bot with heuristics in the other seats; at two players two
+    tables, strongest against heuristic and heuristic against random."""
+    n = rules.players
+    if n == 2:
+        return [(strong, HEURISTIC), (HEURISTIC, RANDOM)]
+    return [(strong, HEURISTIC, RANDOM) + (HEURISTIC,) * (n - 3)]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table of the study: an option set's rules and one line-up."""
+
+    set: str
+    rules: GridRules
+    bots: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """A study: ``matches`` seeded matches (``seed``) at every table of every option set of
+    ``sets``, the strongest seat played by ``strong``, in chunks of ``chunk_size`` matches."""
+
+    sets: tuple[str, ...] = DEFAULT_SETS
+    strong: str = DEFAULT_STRONG
+    matches: int = DEFAULT_MATCHES
+    seed: int = 0
+    chunk_size: int = MAX_DEFAULT_CHUNK
+
+    def __post_init__(self) -> None:
+        from ..grid.bots import make_bot
+
+        if not self.sets:
+            raise InputError("--sets needs at least one option set, e.g. base,putt")
+        if len(self.sets) > MAX_SETS:
+            raise InputError(f"a study has at most {MAX_SETS} option sets, not {len(self.sets)}")
+        seen: dict[GridRules, str] = {}
+        for s in self.sets:
+            r = option_rules(s)
+            if r in seen:
+                raise InputError(f"option sets {seen[r]!r} and {s!r} are the same table; give one"
+                                 if seen[r] != s else f"option set {s!r} is listed twice")
+            seen[r] = s
+        make_bot(self.strong)  # a bot name, checked before any play
+        if self.strong.strip().lower() in (HEURISTIC, RANDOM):
+            raise InputError(f"--strong must be a bot other than {HEURISTIC} and {RANDOM}, which every table seats; "
+                             f"not {self.strong!r}")
+        if not 1 <= self.matches <= MAX_EFFORT:
+            raise InputError(f"--matches must be from 1 to {MAX_EFFORT:,}, not {self.matches}")
+        if self.chunk_size < 1:
+            raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
+        if not 0 <= self.seed < 2**64:
+            raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
+        if len(self.cells()) * self.matches > MAX_EFFORT:
+            raise InputError(f"{len(self.cells())} tables of {self.matches:,} matches are more than {MAX_EFFORT:,}")
+
+    def cells(self) -> list[Cell]:
+        """Every table of the study, in order (an option set's tables side by side)."""
+        out = []
+        for s in self.sets:
+            r = option_rules(s)
+            out += [Cell(s, r, b) for b in lineups(r, self.strong)]
+        return out
+
+    def items(self) -> int:
+        """Matches in the whole study."""
+        return len(self.cells()) * self.matches
+
+
+def parse_sets(spec: Optional[str]) -> Optional[tuple[str, ...]]:
+    """``"base,putt,players-6"`` as a tuple of names (checked by :class:`StudySpec`); None stays None."""
+    if spec is None:
+        return None
+    return tuple(s.strip().lower() for s in spec.split(","))
+
+
+class _Cell(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    set: StrictStr
+    bots: StrictStr
+    table: dict[StrictStr, Any]
+
+
+class _Params(BaseModel):
+    """The ``params`` of a grid-study manifest."""
+
+    model_config = ConfigDict(extra="forbid")
+    sets: StrictStr
+    strong: StrictStr
+    matches: StrictInt = Field(ge=1, le=MAX_EFFORT)
+    seed: StrictInt = Field(ge=0, le=2**64 - 1)
+    cells: list[_Cell] = Field(max_length=2 * MAX_SETS)
+    seating: Literal["balanced"]
+
+
+def _cells_json(p: StudySpec) -> list[dict]:
+    return [{"set": c.set, "bots": ",".join(c.bots), "table": c.rules.to_dict()} for c in p.cells()]
+
+
+def play_chunk(task: tuple) -> pd.DataFrame:
+    """Items ``chunk.first .. chunk.last`` of the study, as rows of :data:`COLUMNS`."""
+    chunk, cells, matches, seed = task
+    frames = []
+    item = chunk.first
+    while item <= chunk.last:
+        c, first = divmod(item, matches)
+        count = min(matches - first, chunk.last - item + 1)
+        cell = cells[c]
+        t = simulate(GridRules(**cell["table"]), cell["bots"].split(","), count, seed, first_match=first)
+        df = _one_table(t.holes, t.matches)
+        df.insert(0, "set", cell["set"])
+        df.insert(0, "cell", c)
+        df.insert(0, "item", c * matches + df["match"])
+        frames.append(df[COLUMNS])
+        item += count
+    return pd.concat(frames, ignore_index=True)
+
+
+def bot_settings(name: str) -> dict[str, Any]:
+    """The settings a bot of this name plays with (its class and the values of its
+    constructor's settings), for the manifest."""
+    import inspect
+
+    from ..grid.bots import make_bot
+
+    bot = make_bot(name)
+    params = set(inspect.signature(type(bot).__init__).parameters) - {"self", "rng", "name"}
+    return {"class": type(bot).__name__, **{k: v for k, v in sorted(vars(bot).items())
+                                             if k in params and isinstance(v, (int, float, str, bool))}}
+
+
+class StudyKind(RunKind[StudySpec]):
+    """``golfsolve grid study --out DIR``: seeded tournaments under several option sets."""
+
+    format = "golfsolve-grid-study/1"
+    command = "golfsolve grid study"
+    item = "match"
+    params_type = StudySpec
+    params_model = _Params
+    group_field = None
+    max_default_chunk = MAX_DEFAULT_CHUNK
+    max_items = MAX_EFFORT
+
+    def key(self, p: StudySpec) -> RunKey:
+        # JSON round trip: the manifest's copy must compare equal to a fresh one
+        params = json.loads(json.dumps({"sets": ",".join(p.sets), "strong": p.strong, "matches": p.matches,
+                                        "seed": p.seed, "cells": _cells_json(p), "seating": SEATING}))
+        return RunKey(self.format, 0, p.items(), (), p.chunk_size, tuple(sorted(params.items())))
+
+    def from_manifest(self, m: dict) -> StudySpec:
+        p = m["params"]
+        spec = StudySpec(tuple(p["sets"].split(",")), p["strong"], p["matches"], p["seed"], m["chunk_size"])
+        if m["start"] != 0 or m["count"] != spec.items():
+            raise InputError(f"a study of {len(spec.cells())} tables of {spec.matches} matches covers matches "
+                             f"0..{spec.items() - 1}, not {m['start']}..{m['start'] + m['count'] - 1}")
+        if p["cells"] != _cells_json(spec):
+            raise InputError("its tables are not the ones its option sets make in this version of golfsolve")
+        return spec
+
+    def schema(self, p: StudySpec) -> ChunkSchema:
+        most = max(c.rules.players * (c.rules.holes + _MAX_EXTRA_HOLES) for c in p.cells())
+        types = {**_TYPES, "set": "string"}
+        return ChunkSchema(tuple((c, types.get(c, "int64")) for c in COLUMNS), "item", None, rows_per_cell=None,
+                           max_rows_per_item=most)
+
+    def complete(self, v: dict, jobs: int) -> StudySpec:
+        sets = DEFAULT_SETS if v["sets"] is None else v["sets"]
+        matches = DEFAULT_MATCHES if v["matches"] is None else v["matches"]
+        chunk = v["chunk_size"]
+        if chunk is None:  # about ten chunks per worker and table: a killed study loses little
+            chunk = max(1, min(MAX_DEFAULT_CHUNK, -(-matches // 8)))
+        return StudySpec(sets, DEFAULT_STRONG if v["strong"] is None else v["strong"], matches,
+                         0 if v["seed"] is None else v["seed"], chunk)
+
+    def source(self, todo: Sequence[Chunk], p: StudySpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        cells = _cells_json(p)
+        tasks = [(c, cells, p.matches, p.seed) for c in todo]
+        return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))
+
+    def manifest_extra(self, p: StudySpec) -> dict:
+        return {"rules_described": {s: option_rules(s).describe() for s in p.sets},
+                "bot_settings": {b: bot_settings(b) for b in (p.strong, HEURISTIC, RANDOM)}}
+
+
+#: The grid-study run kind.
+STUDY = StudyKind()
+
+
+def run_study(out: str | Path, spec: StudySpec, *, resume: bool = False, workers: int = 1, command: str = "",
+              progress: Optional[bool] = None) -> dict:
+    """Play every match of ``spec`` into the run folder ``out``, writing each chunk as it ends.
+
+    ``resume`` plays only the chunks that are missing or damaged. Returns the invocation's
+    manifest entry (``repaired`` names damaged chunks).
+    """
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, not {workers}")
+    inv, _ = STUDY.run(out, spec, resume=resume, jobs=workers, command=command, progress=progress,
+                       info={"workers": workers})
+    return inv
+
+
+@dataclass
+class Study:
+    """A loaded study: its parameters, manifest, and one :class:`Tournament` per table."""
+
+    spec: StudySpec
+    manifest: dict
+    cells: list[Cell]
+    tournaments: list[Optional[Tournament]]
+
+    def of_set(self, name: str) -> list[Tournament]:
+        """The tournaments (with any match played) of the option set ``name``."""
+        return [t for c, t in zip(self.cells, self.tournaments) if c.set == name and t is not None]
+
+
+def is_study(out: str | Path) -> bool:
+    """Whether the folder ``out`` holds a grid study (rather than a ``grid simulate`` run)."""
+    from .runfolder import manifest_path
+
+    p = manifest_path(out)
+    if p is None:
+        return False
+    try:
+        return json.loads(p.read_text(encoding="utf-8")).get("format") == StudyKind.format
+    except (OSError, ValueError, AttributeError):
+        return False  # the run kind's own reading says what is wrong
+
+
+def load_study(out: str | Path) -> Study:
+    """The study in the folder ``out``, every finished chunk checked."""
+    out = Path(out)
+    if not out.is_dir():
+        raise InputError(f"no results directory {str(out)!r}")
+    m, spec, frames = STUDY.load(out)
+    if not frames:
+        raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
+    df = pd.concat(frames, ignore_index=True).sort_values(["item", "hole", "seat"], kind="stable")
+    cells = spec.cells()
+    ts: list[Optional[Tournament]] = []
+    for k, c in enumerate(cells):
+        d = df[df["cell"] == k].reset_index(drop=True)
+        if d.empty:
+            ts.append(None)
+            continue
+        holes = d[HOLE_COLUMNS].copy()
+        matches = d.groupby(["match", "seat"], sort=True)[["entry", "bot"] + MATCH_COLUMNS].first().reset_index()
+        ts.append(Tournament(rules=c.rules, bots=list(c.bots), seed=spec.seed, holes=holes,
+                             matches=matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS], seating=SEATING))
+    return Study(spec=spec, manifest=m, cells=cells, tournaments=ts)
+
+
+__all__ = ["COLUMNS", "DEFAULT_MATCHES", "DEFAULT_SETS", "DEFAULT_STRONG", "STUDY", "Cell", "Study", "StudySpec",
+           "is_study", "lineups", "load_study", "option_rules", "parse_sets", "play_chunk", "run_study"]

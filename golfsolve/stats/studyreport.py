@@ -1,0 +1,279 @@
+"""The report on a grid Golf study (``golfsolve grid report DIR`` on a ``grid study`` folder):
+per option set, with 95% intervals, what the rules do to the game.
+
+Every measure is taken over matches (the holes of one match share a table), except the
+shares of holes, which are Wilson intervals over holes, and the strongest bot's match win
+rate, a Wilson interval over its matches. Markdown and HTML (with the plot embedded) are
+written from the same blocks as the other reports (:func:`golfsolve.stats.report.blocks_markdown`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+import pandas as pd
+
+from ..grid.engine import END_REASONS, END_STALLED
+from ..grid.tournament import Tournament, neighbour_effect, paired_difference
+from ..intervals import mean_ci, wilson
+from .gridstudy import HEURISTIC, RANDOM, Study
+
+TITLE = "Grid Golf: a study of the table options"
+
+
+def _ci(m: float, lo: float, hi: float) -> dict[str, float]:
+    return {"mean": m, "lo": lo, "hi": hi}
+
+
+def _per_match(frames: list[pd.DataFrame], value: str) -> np.ndarray:
+    """One value per (table, match): the mean of ``value`` over that match's rows."""
+    return np.concatenate([f.groupby("match")[value].mean().to_numpy() for f in frames if len(f)]) \
+        if any(len(f) for f in frames) else np.array([])
+
+
+def bot_strokes(ts: list[Tournament], bot: str) -> Optional[dict[str, float]]:
+    """``bot``'s mean strokes a hole, interval over the matches it played (at any table)."""
+    frames = [t.holes[t.holes["bot"] == bot] for t in ts]
+    x = _per_match(frames, "strokes")
+    return _ci(*mean_ci(x)) if len(x) else None
+
+
+def turns_per_hole(ts: list[Tournament]) -> dict[str, float]:
+    """Turns each player takes in a hole (the hole's turns over the players), interval over matches."""
+    frames = []
+    for t in ts:
+        h = t.holes.drop_duplicates(["match", "hole"]).copy()
+        h["each"] = h["turns"] / t.rules.players
+        frames.append(h)
+    return _ci(*mean_ci(_per_match(frames, "each")))
+
+
+def skill_gap(ts: list[Tournament], better: str, worse: str) -> Optional[dict[str, float]]:
+    """Strokes a hole ``worse`` scores above ``better`` at the same tables (positive: ``better``
+    is better), interval over matches; None when no table seats both."""
+    for t in ts:
+        if better in t.bots and worse in t.bots:
+            d = paired_difference(t, worse, better)
+            return {"mean": d["diff"], "lo": d["lo"], "hi": d["hi"], "matches": d["matches"]}
+    return None
+
+
+def strong_wins(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]:
+    """The share of its matches the strongest bot wins (a shared win counts), Wilson interval."""
+    k = n = 0
+    for t in ts:
+        if strong in t.bots:
+            m = t.matches[t.matches["bot"] == strong]
+            k += int(m.groupby("match")["winner"].any().sum())
+            n += int(m["match"].nunique())
+    if n == 0:
+        return None
+    p, lo, hi = wilson(k, n)
+    return {"mean": p, "lo": lo, "hi": hi, "won": k, "matches": n}
+
+
+def first_player(ts: list[Tournament]) -> dict[str, float]:
+    """Strokes of a hole's first player minus the mean of the others at that hole, interval
+    over matches (negative: moving first helps). The first seat moves every hole and the
+    seating is balanced, so over matches each bot moves first equally often and the line-up
+    cancels."""
+    frames = []
+    for t in ts:
+        h = t.holes
+        total = h.groupby(["match", "hole"])["strokes"].transform("sum")
+        first = h[h["seat"] == h["first"]]
+        adv = first["strokes"] - (total[first.index] - first["strokes"]) / (t.rules.players - 1)
+        first = first.assign(adv=adv)
+        frames.append(first)
+    return _ci(*mean_ci(_per_match(frames, "adv")))
+
+
+def neighbour_after(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]:
+    """The heuristic's strokes a hole when the random bot plays just before it minus when the
+    strongest bot does (from :func:`golfsolve.grid.tournament.neighbour_effect`), the
+    interval from the two rows' intervals; None when no table of three or more players
+    seats the heuristic after both (at two players the one before you is your opponent)."""
+    for t in ts:
+        if t.rules.players < 3:
+            continue
+        ne = neighbour_effect(t).set_index(["bot", "before_bot"])
+        if (HEURISTIC, RANDOM) not in ne.index or (HEURISTIC, strong) not in ne.index:
+            return None
+        a, b = ne.loc[(HEURISTIC, RANDOM)], ne.loc[(HEURISTIC, strong)]
+        d = float(a["strokes_per_hole"] - b["strokes_per_hole"])
+        half = float(np.hypot(a["hi"] - a["strokes_per_hole"], b["hi"] - b["strokes_per_hole"]))
+        return {"mean": d, "lo": d - half, "hi": d + half}
+    return None
+
+
+def end_shares(ts: list[Tournament]) -> dict[str, dict[str, float]]:
+    """How holes ended: count and share (Wilson interval) of every end reason."""
+    ends = pd.concat([t.holes.drop_duplicates(["match", "hole"])["reason"] for t in ts], ignore_index=True)
+    n = len(ends)
+    out = {}
+    for r in END_REASONS:
+        k = int((ends == r).sum())
+        p, lo, hi = wilson(k, n)
+        out[r] = {"holes": k, "mean": p, "lo": lo, "hi": hi}
+    return out
+
+
+def set_data(study: Study, name: str) -> dict[str, Any]:
+    """Every measure of the option set ``name`` (see the module's docstring)."""
+    ts = study.of_set(name)
+    strong = study.spec.strong
+    rules = study.cells[[c.set for c in study.cells].index(name)].rules
+    if not ts:
+        return {"set": name, "rules": rules.describe(), "spec": rules.spec(), "matches": 0, "holes": 0}
+    ends = end_shares(ts)
+    return {
+        "set": name, "rules": rules.describe(), "spec": rules.spec(), "players": rules.players,
+        "tables": [",".join(t.bots) for t in ts],
+        "matches": int(sum(t.matches["match"].nunique() for t in ts)),
+        "holes": int(sum(len(t.holes.drop_duplicates(["match", "hole"])) for t in ts)),
+        "strokes": {b: bot_strokes(ts, b) for b in (strong, HEURISTIC, RANDOM)},
+        "turns": turns_per_hole(ts),
+        "gap_strong": skill_gap(ts, strong, HEURISTIC),
+        "gap_random": skill_gap(ts, HEURISTIC, RANDOM),
+        "strong_wins": strong_wins(ts, strong),
+        "first_player": first_player(ts),
+        "neighbour": neighbour_after(ts, strong),
+        "stalled": ends[END_STALLED],
+        "ends": ends,
+    }
+
+
+def report_data(study: Study) -> dict[str, Any]:
+    """Everything the report shows, as plain values (the ``--json`` output)."""
+    from .runfolder import latest_command
+
+    m = study.manifest
+    spec = study.spec
+    return {
+        "format": m["format"], "command": latest_command(m), "complete": bool(m.get("complete")),
+        "strong": spec.strong, "matches_per_table": spec.matches, "seed": spec.seed, "sets": list(spec.sets),
+        "bot_settings": m.get("bot_settings", {}),
+        "results": [set_data(study, s) for s in spec.sets],
+    }
+
+
+# -- text ---------------------------------------------------------------------------
+def _f(d: Optional[dict], pct: bool = False, sign: bool = False) -> str:
+    if d is None or not np.isfinite(d["mean"]):
+        return "—"
+    if pct:
+        return f"{100 * d['mean']:.1f}% [{100 * d['lo']:.1f}, {100 * d['hi']:.1f}]"
+    s = "+" if sign else ""
+    if not np.isfinite(d["lo"]):
+        return f"{d['mean']:{s}.2f}"
+    return f"{d['mean']:{s}.2f} [{d['lo']:{s}.2f}, {d['hi']:{s}.2f}]"
+
+
+def main_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The study's table: one row per option set (what docs/grid.md publishes)."""
+    head = ["option set", "holes", "strokes a hole (heuristic)", "turns a hole (each player)",
+            "skill: heuristic − strongest", "skill: random − heuristic", "strongest wins the match",
+            "first player − others", "neighbour: after random − after strongest", "holes stalled"]
+    rows = []
+    for r in data["results"]:
+        if not r["holes"]:
+            rows.append([r["set"], "0"] + ["—"] * (len(head) - 2))
+            continue
+        rows.append([r["set"], f"{r['holes']:,}", _f(r["strokes"][HEURISTIC]), _f(r["turns"]),
+                     _f(r["gap_strong"], sign=True), _f(r["gap_random"], sign=True), _f(r["strong_wins"], pct=True), _f(r["first_player"], sign=True),
+                     _f(r["neighbour"], sign=True), _f(r["stalled"], pct=True)])
+    return head, rows
+
+
+def _blocks(data: dict[str, Any]) -> list[tuple]:
+    strong = data["strong"]
+    settings = data["bot_settings"].get(strong, {})
+    shown = ", ".join(f"{k} {v}" for k, v in settings.items() if k != "class")
+    b: list[tuple] = [("h1", TITLE)]
+    b.append(("p", f"{len(data['sets'])} option sets, {data['matches_per_table']:,} matches per table, seed "
+                   f"{data['seed']}. Every table seats the strongest bot (**{strong}**"
+                   + (f": {settings.get('class', '')}, {shown}" if settings else "") + f"), the {HEURISTIC} and the "
+                   f"{RANDOM} bot, the other seats {HEURISTIC}s; two players play two tables ({strong} against "
+                   f"{HEURISTIC}, {HEURISTIC} against {RANDOM}). Seatings are balanced (every cyclic order of "
+                   "the bots in every rotation; at six players a seeded random seating per match) and the first "
+                   "player moves every hole."))
+    if not data["complete"]:
+        b.append(("p", "**The study is incomplete**: the numbers cover the chunks finished so far."))
+    b.append(("p", "Made by:"))
+    b.append(("code", data["command"] or "(command not recorded)"))
+    b.append(("h2", "Results"))
+    head, rows = main_table(data)
+    b.append(("table", head, rows))
+    b.append(("p", "95% intervals. Strokes and turns a hole, the skill gaps, the first player's edge and the "
+                   "neighbour effect are taken over matches (the holes of a match share a table); the win rate "
+                   "(a shared win counts) and the share of stalled holes are Wilson intervals. Skill: strokes a "
+                   "hole the better bot saves against the worse one at the same tables (bigger: more a game of "
+                   "skill). First player − others: the first player's strokes minus the mean of the others at "
+                   "that hole (negative: moving first helps). Neighbour: the heuristic's strokes when the random "
+                   "bot plays just before it (and leaves it its discards) minus when the strongest bot does "
+                   "(—: two players, where the player "
+                   "before you is your only opponent). Stalled: holes called because every player declined to "
+                   "close for two laps."))
+    b.append(("h2", "Strokes a hole by bot"))
+    b.append(("table", ["option set", strong, HEURISTIC, RANDOM],
+              [[r["set"]] + [_f(r["strokes"].get(x)) if r["holes"] else "—" for x in (strong, HEURISTIC, RANDOM)]
+               for r in data["results"]]))
+    b.append(("h2", "How holes ended"))
+    reasons = list(END_REASONS)
+    b.append(("table", ["option set"] + reasons,
+              [[r["set"]] + ([f"{r['ends'][x]['holes']:,} ({100 * r['ends'][x]['mean']:.1f}%)" for x in reasons]
+                             if r["holes"] else ["—"] * len(reasons)) for r in data["results"]]))
+    b.append(("h2", "Option sets"))
+    b.append(("table", ["option set", "rules", "spec"], [[r["set"], r["rules"], f"`{r['spec']}`"]
+                                                         for r in data["results"]]))
+    b.append(("img", "study.png", "Per option set: skill gap, first player's edge and turns a hole (95% intervals)"))
+    return b
+
+
+def write_plot(data: dict[str, Any], out: Path) -> Path:
+    """study.png: the skill gap, the first player's edge and the turns a hole per option set."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only; never needs a display
+    import matplotlib.pyplot as plt
+
+    res = [r for r in data["results"] if r["holes"]]
+    names = [r["set"] for r in res]
+    y = np.arange(len(res))[::-1]
+    panels = [("gap_strong", "heuristic − strongest (strokes a hole)"),
+              ("first_player", "first player − others (strokes a hole)"), ("turns", "turns a hole, each player")]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 0.35 * len(res) + 1.5), sharey=True)
+    for ax, (key, label) in zip(axes, panels):
+        vals = [r[key] or {"mean": np.nan, "lo": np.nan, "hi": np.nan} for r in res]
+        m = np.array([v["mean"] for v in vals])
+        err = np.vstack([m - np.array([v["lo"] for v in vals]), np.array([v["hi"] for v in vals]) - m])
+        ax.errorbar(m, y, xerr=err, fmt="o", capsize=3, color="#4c72b0")
+        if key != "turns":
+            ax.axvline(0, color="#999", lw=0.8)
+        ax.set_xlabel(label)
+    axes[0].set_yticks(y, names)
+    fig.tight_layout()
+    path = out / "study.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_study_report(study: Study, out: Path) -> tuple[str, dict[str, Any]]:
+    """Write report.md, report.html and study.png into ``out``; return the Markdown and the data."""
+    from .report import blocks_html, blocks_markdown
+
+    data = report_data(study)
+    out.mkdir(parents=True, exist_ok=True)
+    write_plot(data, out)
+    blocks = _blocks(data)
+    md = blocks_markdown(blocks)
+    (out / "report.md").write_text(md, encoding="utf-8")
+    (out / "report.html").write_text(blocks_html(blocks, out, TITLE), encoding="utf-8")
+    return md, data
+
+
+__all__ = ["bot_strokes", "end_shares", "first_player", "main_table", "neighbour_after", "report_data", "set_data",
+           "skill_gap", "strong_wins", "turns_per_hole", "write_study_report"]

@@ -1,0 +1,273 @@
+"""``golfsolve grid study`` and ``grid report`` on a study: small studies (seconds), a
+killed study resumed to the same table, the report's numbers against values computed by
+hand from the table, and the refusals (one line, exit 2, nothing computed)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from golfsolve.intervals import wilson
+from golfsolve.stats.gridstudy import (DEFAULT_SETS, STUDY, StudySpec, lineups, load_study, option_rules,
+                                       run_study)
+from golfsolve.stats.runfolder import chunk_files, read_manifest
+from golfsolve.stats.studyreport import first_player, main_table, report_data
+
+STRONG = "ismcts:8"
+SMALL = ["--sets", "base,players-2,knock10", "--strong", STRONG, "--matches", "4", "--seed", "5"]
+
+
+def _table(out: Path) -> pd.DataFrame:
+    return pd.read_parquet(out).sort_values(["item", "hole", "seat"], kind="stable").reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> Path:
+    """A small study, run uninterrupted in-process with one worker."""
+    from golfsolve.cli.main import main
+
+    out = tmp_path_factory.mktemp("study") / "run"
+    with pytest.raises(SystemExit) as e:
+        main(["grid", "study", *SMALL, "--chunk-size", "1", "--out", str(out), "--quiet"])
+    assert e.value.code == 0
+    return out
+
+
+def test_default_design_is_one_option_at_a_time_from_the_base_table():
+    base = option_rules("base")
+    assert (base.players, base.grid, base.openers, base.holes) == (4, 6, 2, 9)
+    changed = {}
+    for s in DEFAULT_SETS[1:]:
+        r = option_rules(s)
+        changed[s] = {k for k, v in r.to_dict().items() if v != base.to_dict()[k]}
+    assert changed["grid-9"] == {"grid"} and changed["players-2"] == {"players"} and changed["openers-0"] == {"openers"}
+    assert changed["putt"] == {"final_putt"} and changed["pairs"] == {"pairwise"} and changed["jokers"] == {"jokers"}
+    assert changed["knock10"] == {"knock"} and changed["knock-double"] == {"knock"}
+    assert len(changed["danish"]) > 3  # the whole preset
+    for s in DEFAULT_SETS:
+        r = option_rules(s)
+        for bots in lineups(r, "ismcts:1000"):
+            assert len(bots) == r.players
+    assert lineups(option_rules("players-2"), "x") == [("x", "heuristic"), ("heuristic", "random")]
+    assert lineups(option_rules("players-5"), "x") == [("x", "heuristic", "random", "heuristic", "heuristic")]
+
+
+def test_study_folder_holds_every_table_and_the_bot_settings(small):
+    df = _table(small)
+    spec = STUDY.read(small)
+    assert [c.set for c in spec.cells()] == ["base", "players-2", "players-2", "knock10"]
+    assert sorted(df["item"].unique()) == list(range(4 * 4))
+    for k, c in enumerate(spec.cells()):
+        d = df[df["cell"] == k]
+        assert set(d["set"]) == {c.set} and sorted(d["match"].unique()) == [0, 1, 2, 3]
+        assert set(d["bot"]) == set(c.bots)
+        assert len(d) == 4 * c.rules.holes * c.rules.players
+    m = read_manifest(small)
+    assert m["bot_settings"][STRONG] == {"class": "ISMCTSBot", "c_ucb": 10.0, "horizon": 0, "iterations": 8}
+    assert m["params"]["strong"] == STRONG and m["complete"] is True
+    # the recorded command alone replays the study
+    assert "--strong ismcts:8" in m["command"] and "--matches 4" in m["command"]
+
+
+def test_report_numbers_equal_hand_computed_values(small, run_cli):
+    r = run_cli(["grid", "report", str(small), "--json"])
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    df = _table(small)
+    by_set = {d["set"]: d for d in data["results"]}
+
+    def mean(xs):
+        return sum(xs) / len(xs)
+
+    def half(xs):  # the normal 95% half-width over independent values
+        m = mean(xs)
+        return 1.959963984540054 * math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
+
+    base = df[df["set"] == "base"]
+    rows = base.to_dict("records")
+    # strokes a hole of the heuristic: one mean per match over its rows, then the mean of those
+    per = {}
+    for x in rows:
+        if x["bot"] == "heuristic":
+            per.setdefault(x["match"], []).append(x["strokes"])
+    means = [mean(v) for _, v in sorted(per.items())]
+    got = by_set["base"]["strokes"]["heuristic"]
+    assert got["mean"] == pytest.approx(mean(means)) and got["hi"] - got["mean"] == pytest.approx(half(means))
+    # turns a hole, each player
+    holes = {(x["match"], x["hole"]): x["turns"] / 4 for x in rows}
+    per_match = [mean([v for (m, _), v in holes.items() if m == mm]) for mm in range(4)]
+    assert by_set["base"]["turns"]["mean"] == pytest.approx(mean(per_match))
+    # skill: heuristic minus the strongest, paired per match
+    diffs = []
+    for mm in range(4):
+        h = [x["strokes"] for x in rows if x["match"] == mm and x["bot"] == "heuristic"]
+        s = [x["strokes"] for x in rows if x["match"] == mm and x["bot"] == STRONG]
+        diffs.append(mean(h) - mean(s))
+    gap = by_set["base"]["gap_strong"]
+    assert gap["mean"] == pytest.approx(mean(diffs)) and gap["hi"] - gap["mean"] == pytest.approx(half(diffs))
+    # the strongest bot's match wins: Wilson over its matches
+    won = sum(1 for mm in range(4) if any(x["winner"] for x in rows if x["match"] == mm and x["bot"] == STRONG))
+    p, lo, hi = wilson(won, 4)
+    w = by_set["base"]["strong_wins"]
+    assert (w["won"], w["matches"]) == (won, 4) and (w["mean"], w["lo"], w["hi"]) == pytest.approx((p, lo, hi))
+    # the first player: its strokes minus the others' mean at each hole, one mean per match
+    adv = {}
+    for (mm, hh) in holes:
+        at = [x for x in rows if x["match"] == mm and x["hole"] == hh]
+        f = [x["strokes"] for x in at if x["seat"] == x["first"]][0]
+        adv.setdefault(mm, []).append(f - (sum(x["strokes"] for x in at) - f) / 3)
+    assert by_set["base"]["first_player"]["mean"] == pytest.approx(mean([mean(v) for v in adv.values()]))
+    # the neighbour: the heuristic after random minus after the strongest, one mean per (match, entry)
+    after = {}
+    for x in rows:
+        if x["bot"] == "heuristic":
+            after.setdefault(x["before_bot"], {}).setdefault((x["match"], x["entry"]), []).append(x["strokes"])
+    want = mean([mean(v) for v in after["random"].values()]) - mean([mean(v) for v in after[STRONG].values()])
+    assert by_set["base"]["neighbour"]["mean"] == pytest.approx(want)
+    # stalled holes over both two-player tables: Wilson over holes
+    two = df[df["set"] == "players-2"].drop_duplicates(["cell", "match", "hole"])
+    k = int((two["reason"] == "stalled").sum())
+    st = by_set["players-2"]["stalled"]
+    assert (st["holes"], st["mean"]) == (k, pytest.approx(k / len(two)))
+    assert by_set["players-2"]["holes"] == 2 * 4 * 9 and by_set["players-2"]["neighbour"] is None
+    # heuristic minus random at two players comes from the second table only
+    t2 = df[df["cell"] == 2]
+    d2 = [mean(list(t2[(t2["match"] == mm) & (t2["bot"] == "random")]["strokes"]))
+          - mean(list(t2[(t2["match"] == mm) & (t2["bot"] == "heuristic")]["strokes"])) for mm in range(4)]
+    assert by_set["players-2"]["gap_random"]["mean"] == pytest.approx(mean(d2))
+    # the Markdown table shows those numbers, and the HTML and the plot are beside it
+    md = (small / "_report" / "report.md").read_text()
+    head, table = main_table(data)
+    assert "| " + " | ".join(table[0]) + " |" in md
+    assert f"{gap['mean']:+.2f} [{gap['lo']:+.2f}, {gap['hi']:+.2f}]" in table[0]
+    assert f"{100 * w['mean']:.1f}% [{100 * w['lo']:.1f}, {100 * w['hi']:.1f}]" in table[0]
+    html = (small / "_report" / "report.html").read_text()
+    assert "<table>" in html and "data:image/png;base64," in html and "players-2" in html
+    assert (small / "_report" / "study.png").stat().st_size > 1000
+
+
+def test_first_player_edge_by_hand():
+    """A made-up two-hole table: the first player's strokes minus the others' mean."""
+    from golfsolve.grid.tournament import HOLE_COLUMNS, Tournament
+
+    rules = option_rules("players-3")
+    rows = []
+    # match 0, hole 0: seat 0 first, strokes 2, 5, 8 -> 2 - 6.5 = -4.5
+    # match 0, hole 1: seat 1 first, strokes 4, 10, 1 -> 10 - 2.5 = +7.5  => match 0: +1.5
+    # match 1, hole 0: seat 0 first, strokes 3, 3, 3 -> 0                 => match 1: 0
+    for m, h, first, strokes in [(0, 0, 0, (2, 5, 8)), (0, 1, 1, (4, 10, 1)), (1, 0, 0, (3, 3, 3))]:
+        for s, x in enumerate(strokes):
+            rows.append({**{c: 0 for c in HOLE_COLUMNS}, "match": m, "hole": h, "seat": s, "entry": s,
+                         "bot": "b", "strokes": x, "first": first, "reason": "closed"})
+    t = Tournament(rules=rules, bots=["b"] * 3, seed=0, holes=pd.DataFrame(rows)[HOLE_COLUMNS],
+                   matches=pd.DataFrame())
+    d = first_player([t])
+    assert d["mean"] == pytest.approx(0.75)
+    assert d["hi"] - d["mean"] == pytest.approx(1.959963984540054 * math.sqrt(((1.5 - 0.75) ** 2 * 2) / 1 / 2))
+
+
+def _start(out: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "golfsolve", "grid", "study", *SMALL, "--chunk-size", "1",
+                             "--workers", "2", "--out", str(out), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals and process groups")
+def test_killed_study_resumes_to_the_same_table(small, tmp_path, run_cli):
+    out = tmp_path / "run"
+    proc = _start(out)
+    try:
+        end = time.monotonic() + 120
+        while not chunk_files(out):
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < end, "no chunk file appeared"
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    done = len(chunk_files(out))
+    if done == 16:
+        pytest.skip("the study finished before the kill landed")
+    assert proc.returncode == -signal.SIGKILL
+    r = run_cli(["grid", "study", "--out", str(out), "--resume", "--quiet"])  # every setting from the manifest
+    assert r.exit_code == 0, r.stderr
+    pd.testing.assert_frame_equal(_table(out), _table(small))
+    assert read_manifest(out)["invocations"][-1]["chunks_before"] == done
+    a = run_cli(["grid", "report", str(out), "--json"])
+    b = run_cli(["grid", "report", str(small), "--json"])
+    assert main_table(json.loads(a.stdout)) == main_table(json.loads(b.stdout))
+
+
+def test_a_study_in_parts_equals_one_run(tmp_path):
+    """Chunks that straddle two tables play the same matches as chunks that do not."""
+    spec = StudySpec(("base", "grid-4"), STRONG, 3, 2, 2)
+    run_study(tmp_path / "a", spec, progress=False)
+    run_study(tmp_path / "b", StudySpec(("base", "grid-4"), STRONG, 3, 2, 5), progress=False)
+    pd.testing.assert_frame_equal(_table(tmp_path / "a"), _table(tmp_path / "b"))
+    st = load_study(tmp_path / "a")
+    assert [len(t.matches["match"].unique()) for t in st.tournaments] == [3, 3]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--sets", "base,nosuch"], "unknown option set 'nosuch'"),
+    (["--sets", "base,putt,base"], "listed twice"),
+    (["--sets", "base,players-4"], "same table"),
+    (["--sets", "grid-5"], "4, 6, 8 or 9 cards"),
+    (["--sets", "players-7"], "2 to 6 players"),
+    (["--sets", "base,,putt"], "empty option set"),
+    (["--strong", "random"], "--strong must be a bot other than"),
+    (["--strong", "nosuchbot"], "unknown bot"),
+    (["--matches", "0"], "--matches must be"),
+    (["--workers", "0"], "--workers must be"),
+    (["--chunk-size", "0"], "--chunk-size must be"),
+    (["--seed", "-1"], "--seed must be"),
+])
+def test_bad_input_is_one_line_exit_2_before_any_play(tmp_path, run_cli, args, says):
+    out = tmp_path / "run"
+    given = {"--sets": "base", "--strong": STRONG, "--matches": "2", args[0]: args[1]}
+    r = run_cli(["grid", "study", "--out", str(out), *[x for kv in given.items() for x in kv]])
+    assert r.exit_code == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0] and "Traceback" not in r.stderr
+    assert not out.exists() or not chunk_files(out)
+
+
+def test_refuses_other_runs_and_other_studies(small, tmp_path, run_cli):
+    # a different study in the folder of another: refused, the folder untouched
+    before = sorted(p.name for p in small.iterdir())
+    r = run_cli(["grid", "study", "--out", str(small), *SMALL[:-2], "--seed", "6", "--resume"])
+    assert r.exit_code == 2 and "holds a different run" in r.stderr and "seed 5 (here 6)" in r.stderr
+    r = run_cli(["grid", "study", "--out", str(small), *SMALL])
+    assert r.exit_code == 2 and "--resume" in r.stderr
+    assert sorted(p.name for p in small.iterdir()) == before
+    # a grid simulate run is not a study, nor a study a grid simulate run
+    sim = tmp_path / "sim"
+    assert run_cli(["grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(sim),
+                    "--quiet"]).exit_code == 0
+    r = run_cli(["grid", "study", "--out", str(sim), "--resume", "--sets", "base"])
+    assert r.exit_code == 2 and "not a 'golfsolve grid study' run" in r.stderr
+    r = run_cli(["grid", "simulate", "--out", str(small), "--resume"])
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
+    # a folder of other files
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("x")
+    r = run_cli(["grid", "study", "--out", str(other), "--sets", "base", "--matches", "1"])
+    assert r.exit_code == 2 and "not empty" in r.stderr
+    # a report on a study with no chunk yet
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "_manifest.json").write_text((small / "_manifest.json").read_text())
+    r = run_cli(["grid", "report", str(empty)])
+    assert r.exit_code == 2 and "nothing to report" in r.stderr

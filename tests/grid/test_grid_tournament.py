@@ -1,0 +1,141 @@
+"""Tournament seatings: every seating in turn, no bot keeping a neighbour, and the neighbour effect."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from golfsolve.grid.rules import GridRules
+from golfsolve.grid.tournament import (before_entries, cyclic_orders, entry_difference, neighbour_effect, seating,
+                                       simulate)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_every_seating_is_used_once_per_cycle_and_balances_seats_and_neighbours(n):
+    cycle = math.factorial(n)
+    seen = [seating(n, m, seed=9) for m in range(cycle)]
+    assert len(set(seen)) == cycle  # every permutation of the entries, once
+    assert len(cyclic_orders(n)) == math.factorial(n - 1)
+    # every n consecutive matches: each entry once in each seat
+    for start in range(0, cycle, n):
+        block = seen[start:start + n]
+        for s in range(n):
+            assert sorted(e[s] for e in block) == list(range(n))
+    # a whole cycle: each entry has each other entry just before it equally often
+    pairs = Counter((e[s], before_entries(e)[s]) for e in seen for s in range(n))
+    assert set(pairs) == {(a, b) for a in range(n) for b in range(n) if a != b}
+    assert len(set(pairs.values())) == 1
+    # the list repeats, and does not depend on the seed
+    assert seating(n, cycle + 1, seed=1) == seen[1]
+
+
+def test_six_players_draw_a_seeded_random_seating_per_match():
+    a = [seating(6, m, seed=4) for m in range(200)]
+    assert all(sorted(s) == list(range(6)) for s in a)
+    assert a == [seating(6, m, seed=4) for m in range(200)]
+    assert a != [seating(6, m, seed=5) for m in range(200)]
+    # every entry meets every predecessor
+    pairs = Counter((s[i], before_entries(s)[i]) for s in a for i in range(6))
+    assert len(pairs) == 30
+
+
+def test_hole_table_records_the_seating_and_parts_equal_one_run():
+    rules = GridRules(players=5, holes=2)
+    bots = ["heuristic", "greedy", "random", "greedy", "random"]
+    t = simulate(rules, bots, 7, seed=3)
+    for m, g in t.holes.groupby("match"):
+        by_seat = g.drop_duplicates("seat").set_index("seat")
+        assert tuple(by_seat["entry"]) == seating(5, m, 3)
+        assert list(by_seat["before"]) == before_entries(seating(5, m, 3))
+        assert list(by_seat["before_bot"]) == [bots[e] for e in by_seat["before"]]
+        assert list(by_seat["bot"]) == [bots[e] for e in by_seat["entry"]]
+    parts = [simulate(rules, bots, 3, seed=3), simulate(rules, bots, 4, seed=3, first_match=3)]
+    joined = pd.concat([parts[0].holes, parts[1].holes], ignore_index=True)
+    assert joined.equals(t.holes)
+
+
+def _copies_differences(t, entries):
+    return [entry_difference(t, a, b) for i, a in enumerate(entries) for b in entries[i + 1:]]
+
+
+#: z of a two-sided 95% family-wise test of three pairs (Bonferroni: 0.05 / 3 each).
+Z_THREE = 2.394
+
+
+def _within_chance(d) -> bool:
+    se = (d["hi"] - d["lo"]) / (2 * 1.959964)
+    return abs(d["diff"]) < Z_THREE * se
+
+
+def test_identical_bots_at_an_asymmetric_table_differ_only_by_chance():
+    """A strong bot and three copies of a weaker one, 3,240 holes: no paired difference
+    between the copies beyond chance (a 95% test for the three pairs together)."""
+    t = simulate(GridRules(holes=9), ["heuristic", "greedy", "greedy", "greedy"], 360, seed=11)
+    diffs = _copies_differences(t, [1, 2, 3])
+    assert all(_within_chance(d) for d in diffs), diffs
+    ne = neighbour_effect(t)
+    assert set(zip(ne["bot"], ne["before_bot"])) == {("heuristic", "greedy"), ("greedy", "heuristic"),
+                                                     ("greedy", "greedy")}
+    # each greedy copy follows the heuristic in a third of its matches
+    row = ne[(ne["bot"] == "greedy") & (ne["before_bot"] == "heuristic")].iloc[0]
+    assert row["matches"] == 360 and row["holes"] == 360 * 9
+
+
+def test_the_old_rotation_shows_the_bias_that_balanced_seatings_remove():
+    """With a random bot at the table, the greedy copy sitting after it gains its discards:
+    under the old rotation (fixed cyclic order) the copies differ far beyond chance; with
+    balanced seatings on the same seeds they do not, and the neighbour effect shows why."""
+    bots = ["random", "greedy", "greedy", "greedy"]
+    old = simulate(GridRules(holes=9), bots, 240, seed=2, scheme="rotation")
+    new = simulate(GridRules(holes=9), bots, 240, seed=2)
+    assert not all(_within_chance(d) for d in _copies_differences(old, [1, 2, 3]))
+    assert max(abs(d["diff"]) for d in _copies_differences(old, [1, 2, 3])) > 1.0
+    diffs = _copies_differences(new, [1, 2, 3])
+    assert all(_within_chance(d) for d in diffs), diffs
+    ne = neighbour_effect(new).set_index(["bot", "before_bot"])
+    after_random, after_greedy = ne.loc[("greedy", "random")], ne.loc[("greedy", "greedy")]
+    assert after_random["hi"] < after_greedy["lo"]  # a player after random scores lower
+    assert after_greedy["matches"] == 2 * after_random["matches"]
+
+
+def _old_run(run_cli, out):
+    """A run folder as the old rotation wrote it: no seating in the manifest, no before columns."""
+    r = run_cli(["grid", "simulate", "--bots", "greedy,random,greedy", "--holes", "2", "--matches", "4", "--seed", "5",
+                 "--chunk-size", "2", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    from golfsolve.stats.runfolder import manifest_path
+
+    mf = manifest_path(out)
+    m = json.loads(mf.read_text())
+    assert m["params"].pop("seating") == "balanced"
+    mf.write_text(json.dumps(m))
+    bots = ["greedy", "random", "greedy"]
+    for f in out.glob("*.parquet"):
+        df = pq.read_table(f).to_pandas().drop(columns=["before", "before_bot"])
+        df["entry"] = (df["seat"] + df["match"]) % 3
+        df["bot"] = [bots[e] for e in df["entry"]]
+        pq.write_table(pa.Table.from_pandas(df, preserve_index=False), f)
+
+
+@pytest.mark.parametrize("flag", [["--resume"], ["--extend", "--matches", "6"]])
+def test_old_scheme_runs_are_reported_but_not_continued(run_cli, tmp_path, flag):
+    out = tmp_path / "old"
+    _old_run(run_cli, out)
+    r = run_cli(["grid", "simulate", "--out", str(out), "-q"] + flag)
+    assert r.exit_code == 2
+    assert "old 'rotation' seating" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    from golfsolve.stats.gridruns import load_tournament
+
+    t = load_tournament(out)
+    assert t.seating == "rotation"
+    for m, g in t.holes.groupby("match"):
+        by_seat = g.drop_duplicates("seat").set_index("seat")
+        assert list(by_seat["entry"]) == [(s + m) % 3 for s in range(3)]
+        assert list(by_seat["before"]) == [(s - 1 + m) % 3 for s in range(3)]
+    assert run_cli(["grid", "report", str(out)]).exit_code == 0
