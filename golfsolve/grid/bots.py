@@ -475,6 +475,7 @@ BOTS: dict[str, BotKind] = {
     "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
                          mc_samples=True),
     "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
+    "halving": BotKind("golfsolve.grid.halving:HalvingBot", "playouts", "play-out count", "PLAYOUTS"),
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
                             extra=("spiel", "OpenSpiel")),
 }
