@@ -383,10 +383,6 @@ class ISMCTSBot(_Searcher):
         self.c_ucb = c_ucb
         self.horizon = horizon
 
-    def seat_params(self, view: PlayerView) -> np.ndarray:
-        """The heuristic parameters each seat plays with in the play-outs (one row per seat)."""
-        return np.tile(self.hp, (view.rules.players, 1))
-
     def _best(self, view, kinds, slots, drawn) -> int:
         grid0, up0, disc0, st0, pool, known, ucnt, pub = self._arrays(view)
         prm, kt, vt = self.tables(view.rules)
@@ -402,7 +398,7 @@ class ISMCTSBot(_Searcher):
         self.decisions += 1
         visits, total = S.ismcts(grid0, up0, disc0, st0, pool, known, ucnt, pub, view.me, drawn,
                                  np.array(kinds, np.int64), np.array(slots, np.int64), legal, self.iterations,
-                                 self.c_ucb, seed, prm, self.seat_params(view), kt, vt, self.horizon)
+                                 self.c_ucb, seed, prm, self.hp, kt, vt, self.horizon)
         # Most visits; ties to the lower mean.
         mean = np.where(visits > 0, total / np.maximum(visits, 1), np.inf)
         return int(np.lexsort((mean, -visits))[0])
@@ -476,7 +472,6 @@ BOTS: dict[str, BotKind] = {
     "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
                          mc_samples=True),
     "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
-    "halving": BotKind("golfsolve.grid.halving:HalvingBot", "playouts", "play-out count", "PLAYOUTS"),
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
                             extra=("spiel", "OpenSpiel")),
 }

@@ -265,7 +265,7 @@ PLACE_C = 0.3
 
 @njit(cache=True)
 def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kind, cand_slot, place_legal,
-           iterations, c_ucb, seed, prm, hps, key_tab, val100, horizon):
+           iterations, c_ucb, seed, prm, hp, key_tab, val100, horizon):
     """Single-observer ISMCTS over the searcher's own turn; returns (visits, total strokes)
     per root candidate (for a stock draw, the total backs up each drawn card's best
     placement).
@@ -274,10 +274,7 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     ``A_STOCK`` root action the information set is the drawn card's cancel key; there the
     placements are swap into slot ``0..g-1``, turn slot ``0..g-1`` (index ``g + slot``) or
     throw away (index ``2g``), where ``place_legal`` allows them (public facts only).
-    Seat ``p`` plays the heuristic with parameters ``hps[p]`` in the play-outs (the
-    searcher's own row also gives the default placement tried first).
     """
-    hp = hps[me]
     np.random.seed(seed)
     n = prm[P_N]
     g = prm[P_G]
@@ -331,8 +328,7 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
         else:
             _act(grid, up, stock, disc, st, me, kind, cand_slot[a], drawn, prm, hp, key_tab, val100,
                  ucnt, pub, sc, sk, sx, keys, canc, gains)
-        h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains,
-                         stop)
+        h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains, stop)
         r = _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
         rn[a] += 1
         rw[a] += r

@@ -16,7 +16,7 @@ from golfsolve.grid.view import DISCARD, STOCK
 
 from grid_helpers import ScriptBot, opened, stack
 
-HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60", "halving:60", "heuristic-fit"]
+HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60", "heuristic-fit"]
 try:
     import pyspiel  # noqa: F401
 
