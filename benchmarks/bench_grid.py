@@ -3,7 +3,8 @@
     python benchmarks/bench_grid.py                  # 4 players, 6 cards, 100 MC samples
     python benchmarks/bench_grid.py --samples 200 --players 3 --grid 9
 
-1. Greedy-only tables: holes per second of ``rollout.simulate_holes`` against the
+1. Greedy-only tables: holes per second of :func:`simulate_holes` (the compiled greedy
+   play-out of :mod:`golfsolve.grid.greedy` over whole dealt holes) against the
    referee (``engine.Hole`` with ``GreedyBot`` at every seat) on the same decks; the
    holes that did not recycle must score identically, which the script checks.
 2. Monte Carlo decisions per second at a stated sample count: today's ``mc-greedy``
@@ -29,11 +30,14 @@ import argparse
 from time import process_time as clock
 
 import numpy as np
+from numba import njit
 
-from golfsolve.grid import rollout as R
 from golfsolve.errors import InputError
 from golfsolve.grid.bots import GreedyBot, GreedyMCBot, MCBot, kernel_tables, make_bot
 from golfsolve.grid.engine import Hole
+from golfsolve.grid.greedy import play_out
+from golfsolve.grid.layout import (N_ST, P_G, P_N, P_OPENERS, S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON,
+                                   S_RECYCLES, S_SL, S_TURN, final_scores, refill)
 from golfsolve.grid.state import HoleState
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.view import DISCARD, KNOCK, STOCK, PlayerView
@@ -69,6 +73,58 @@ class _Forced(GreedyBot):
             if place is not None:
                 return place
         return super().choose_place(view)
+
+
+@njit(cache=True)
+def simulate_holes(decks, firsts, prm, key_tab, val100, seed):
+    """Play whole holes with the greedy policy at every seat.
+
+    ``decks[h]`` is dealt like the engine deals (grids in blocks, discard, stock in draw
+    order); greedy openers are the first ``P_OPENERS`` slots, one per column first.
+    Returns strokes ``(m, n)`` and per hole: end reason, turns, recycles.
+    """
+    np.random.seed(seed)
+    m = decks.shape[0]
+    L = decks.shape[1]
+    n = prm[P_N]
+    g = prm[P_G]
+    scores = np.zeros((m, n), np.int64)
+    info = np.zeros((m, 3), np.int64)
+    grid = np.zeros((n, g), np.int64)
+    up = np.zeros((n, g), np.bool_)
+    stock = np.zeros(L, np.int64)
+    disc = np.zeros(L, np.int64)
+    st = np.zeros(N_ST, np.int64)
+    keys = np.zeros(g, np.int64)
+    vals = np.zeros(g, np.int64)
+    canc = np.zeros(g, np.bool_)
+    out = np.zeros(n, np.int64)
+    for h in range(m):
+        for p in range(n):
+            for i in range(g):
+                grid[p, i] = decks[h, p * g + i]
+                up[p, i] = i < prm[P_OPENERS]
+        disc[0] = decks[h, n * g]
+        rest = L - n * g - 1
+        for i in range(rest):
+            stock[i] = decks[h, L - 1 - i]
+        st[:] = 0
+        st[S_SL] = rest
+        st[S_DL] = 1
+        st[S_CUR] = firsts[h] % n
+        st[S_ENDS] = -1
+        st[S_KNOCKER] = -1
+        st[S_CLOSER] = -1
+        if rest == 0:
+            refill(stock, disc, st)
+        play_out(grid, up, stock, disc, st, prm, key_tab, val100, keys, vals, canc)
+        final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
+        for q in range(n):
+            scores[h, q] = out[q]
+        info[h, 0] = st[S_REASON]
+        info[h, 1] = st[S_TURN]
+        info[h, 2] = st[S_RECYCLES]
+    return scores, info
 
 
 def python_mc_draw(view: PlayerView, rules: GridRules, samples: int, rng: np.random.Generator) -> str:
@@ -127,9 +183,9 @@ def main() -> None:
     decks = np.array([rng.permutation(rules.deck_cards()) for _ in range(a.holes)], dtype=np.int64)
     firsts = (np.arange(a.holes) % rules.players).astype(np.int64)
     prm, kt, vt = kernel_tables(rules)
-    R.simulate_holes(decks[:10], firsts[:10], prm, kt, vt, 0)  # compile
+    simulate_holes(decks[:10], firsts[:10], prm, kt, vt, 0)  # compile
     t0 = clock()
-    scores, info = R.simulate_holes(decks, firsts, prm, kt, vt, a.seed)
+    scores, info = simulate_holes(decks, firsts, prm, kt, vt, a.seed)
     t_nb = clock() - t0
     t0 = clock()
     agree = compared = 0

@@ -7,7 +7,7 @@
 Each tree is unpacked (``git archive``) or used in place and run as ``python -m golfsolve``
 with that tree first on ``PYTHONPATH``, from an empty folder, so both sides start the same
 way. Every command runs once per tree untimed first (the reference compiles its numba kernels
-then, into its own cache), then the timed runs go round: run i does every command on both
+then, into its own cache; this tree builds its ahead-of-time kernels if the cache lacks them), then the timed runs go round: run i does every command on both
 trees, the tree that goes first alternating. Each run's wall time and CPU time (user +
 system of the child, from ``getrusage``) are recorded; the table gives medians and the
 ratio reference / this tree (above 1: this tree is faster). The machine's load is printed:
@@ -61,42 +61,37 @@ def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
     return wall, cpu
 
 
-#: stages of a warm ``golfsolve solve CODE``, each a whole process, cumulative
+#: stages of a warm ``golfsolve solve CODE``, each a whole process, cumulative; then, apart,
+#: what numba's JIT path costs instead of the ahead-of-time kernels (GOLFSOLVE_NATIVE=0)
+_SOLVER = "import golfsolve.cli.main, golfsolve.cli.solve, golfsolve.solitaire.answers, golfsolve.solitaire.deals"
 STAGES = [
-    ("the interpreter alone", "pass"),
-    ("+ click and golfsolve's command table", "import golfsolve.cli.main"),
-    ("+ numpy", "import golfsolve.cli.main, numpy"),
-    ("+ numba", "import golfsolve.cli.main, numba"),
-    ("+ numba's array code with its BLAS check (scipy.linalg): what the command skips",
-     "import golfsolve.cli.main, numba.np.arraymath"),
-    ("+ numba's array code, BLAS check skipped (as the command does)",
-     "from golfsolve.cli.startup import skip_blas_check; skip_blas_check(); import numba.np.arraymath"),
-    ("+ numba's CPU target ready (what loading the first cached kernel needs)",
-     "from golfsolve.cli.startup import skip_blas_check; skip_blas_check(); "
-     "from numba.core.registry import cpu_target; cpu_target.target_context.refresh(); "
-     "cpu_target.typing_context.refresh()"),
-    ("+ golfsolve's solver modules", "from golfsolve.cli.startup import skip_blas_check; skip_blas_check(); "
-     "from numba.core.registry import cpu_target; cpu_target.target_context.refresh(); "
-     "cpu_target.typing_context.refresh(); import golfsolve.cli.solve, golfsolve.solitaire.answers, "
-     "golfsolve.solitaire.deals"),
+    ("the interpreter alone", "pass", {}),
+    ("+ click and golfsolve's command table", "import golfsolve.cli.main", {}),
+    ("+ numpy", "import golfsolve.cli.main, numpy", {}),
+    ("+ golfsolve's solver modules (no numba)", _SOLVER, {}),
+    ("+ the ahead-of-time kernels checked (sources digest) and loaded",
+     _SOLVER + "; from golfsolve.solitaire import native; assert native.load() is not None", {}),
     ("the whole `golfsolve solve GO1-E-AAAAAAB`",
-     "from golfsolve.cli.main import main; main(['solve', 'GO1-E-AAAAAAB'])"),
+     "from golfsolve.cli.main import main; main(['solve', 'GO1-E-AAAAAAB'])", {}),
+    ("apart: `import numba` after the interpreter", "import numba", {}),
+    ("apart: the whole command on numba's JIT (`GOLFSOLVE_NATIVE=0`, cached kernels)",
+     "from golfsolve.cli.main import main; main(['solve', 'GO1-E-AAAAAAB'])", {"GOLFSOLVE_NATIVE": "0"}),
 ]
 
 
 def breakdown(runs: int) -> None:
     """CPU time of each stage of a warm solve, stage by stage in turn, median of ``runs``."""
-    times: dict[str, list[float]] = {name: [] for name, _ in STAGES}
+    times: dict[str, list[float]] = {name: [] for name, _, _ in STAGES}
     env = dict(os.environ, PYTHONPATH=str(TREE))
-    for _, code in STAGES:  # warm
-        _cpu_of([sys.executable, "-c", code], env)
+    for _, code, extra in STAGES:  # warm
+        _cpu_of([sys.executable, "-c", code], {**env, **extra})
     for _ in range(runs):
-        for name, code in STAGES:
-            times[name].append(_cpu_of([sys.executable, "-c", code], env))
+        for name, code, extra in STAGES:
+            times[name].append(_cpu_of([sys.executable, "-c", code], {**env, **extra}))
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; median CPU s of {runs} runs\n")
     print("| stage | CPU s |")
     print("|---|---:|")
-    for name, _ in STAGES:
+    for name, _, _ in STAGES:
         print(f"| {name} | {statistics.median(times[name]):.3f} |")
 
 

@@ -1,10 +1,10 @@
 """numba's on-disk cache of golfsolve's kernels, kept fresh when any source they use changes.
 
 numba keys a cached kernel on its own file only: a kernel that inlines a helper from
-another module (``kernel.py`` inlines ``bounds.py`` and ``packing.py``) or freezes
+another module (``kernel.py`` inlines ``bounds.py`` and ``packops.py``) or freezes
 another module's constant would load stale machine code after that module changed.
 Importing this module (every kernel module that wants it does so, directly or through
-``solitaire/packing.py``, before its first ``@njit``) puts a cache locator in front of
+``solitaire/packops.py``, before its first ``@njit``) puts a cache locator in front of
 numba's own for the golfsolve files that import it: it stores the cache
 where numba would, and its source stamp is numba's stamp plus a digest of every golfsolve
 module the kernel's file imports, directly or not (a lazy import inside a function
@@ -18,69 +18,11 @@ to numba's plain behaviour.
 
 from __future__ import annotations
 
-import ast
-import hashlib
-from functools import lru_cache
 from pathlib import Path
 
 from numba.core import caching as _caching
 
-PACKAGE = Path(__file__).resolve().parent
-
-
-def _module_file(name: str) -> Path | None:
-    """The file of golfsolve module ``name`` (``solitaire.bounds``), None when there is none."""
-    base = PACKAGE.joinpath(*name.split(".")) if name else PACKAGE
-    for p in (base.with_suffix(".py"), base / "__init__.py"):
-        if p.is_file():
-            return p
-    return None
-
-
-@lru_cache(maxsize=None)  # kernel files share most of their imports: parse each file once per process
-def _direct_imports(path: Path) -> frozenset[Path]:
-    """The golfsolve files ``path`` imports anywhere in its text."""
-    rel = path.relative_to(PACKAGE)
-    package = list(rel.parts[:-1])
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names |= {a.name[len("golfsolve."):] for a in node.names if a.name.startswith("golfsolve.")}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                if not (node.module == "golfsolve" or (node.module or "").startswith("golfsolve.")):
-                    continue
-                mod = node.module[len("golfsolve."):] if node.module != "golfsolve" else ""
-            else:
-                base = package[:len(package) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            names.add(mod)
-            # ``from . import bounds`` names modules, not attributes
-            names |= {f"{mod}.{a.name}".strip(".") for a in node.names}
-    return frozenset(p for p in map(_module_file, names) if p is not None and p != path)
-
-
-@lru_cache(maxsize=None)
-def _closure(path: str) -> tuple[Path, ...]:
-    """``path`` and every golfsolve file it depends on, sorted."""
-    start = Path(path).resolve()
-    seen = {start}
-    todo = [start]
-    while todo:
-        for dep in _direct_imports(todo.pop()):
-            if dep not in seen:
-                seen.add(dep)
-                todo.append(dep)
-    return tuple(sorted(seen))
-
-
-@lru_cache(maxsize=None)
-def sources_digest(path: str) -> str:
-    """A digest of the contents of ``path`` and of every golfsolve module it depends on."""
-    h = hashlib.sha256()
-    for p in _closure(path):
-        h.update(str(p.relative_to(PACKAGE)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
+from .kernelsources import PACKAGE, closure, sources_digest
 
 
 def _in_package(py_file: str) -> bool:
@@ -92,7 +34,7 @@ def _in_package(py_file: str) -> bool:
         Path(py_file).resolve().relative_to(PACKAGE)
     except (ValueError, OSError):
         return False
-    return py_file.endswith(".py") and Path(__file__).resolve() in _closure(py_file)
+    return py_file.endswith(".py") and Path(__file__).resolve() in closure(py_file)
 
 
 _CacheImpl = getattr(_caching, "CacheImpl", None) or getattr(_caching, "_CacheImpl", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -14,10 +15,11 @@ HEAVY = ("numba", "golfsolve.fair", "golfsolve.solitaire.fair", "golfsolve.solit
          "pandas", "pyarrow", "matplotlib")
 
 
-def _imported(*args: str) -> tuple[set[str], str]:
+def _imported(*args: str, env: dict | None = None) -> tuple[set[str], str]:
     """The modules a real ``golfsolve ARGS`` process imports (from ``-X importtime``), and its stdout."""
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "golfsolve", *args],
-                          capture_output=True, text=True, timeout=900)  # a cold numba cache compiles here
+                          env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                          timeout=900)  # a cold numba cache compiles here
     assert proc.returncode == 0, proc.stderr[-2000:]
     modules = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert "golfsolve.cli.main" in modules  # the listing is real
@@ -30,6 +32,7 @@ def test_help_imports_no_solver_and_no_fair_play(args):
     assert "Usage: golfsolve" in out
     heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY or m in HEAVY or m.startswith("golfsolve.fair."))
     assert heavy == []
+    assert "numpy" not in modules  # nor the solver's Python side
 
 
 def test_top_help_lists_every_command_without_importing_them():
@@ -56,8 +59,15 @@ def test_an_unknown_command_is_one_line_and_exit_2(capsys):
     assert err.count("\n") == 1 and "sovle" in err
 
 
-def test_a_warm_solve_loads_no_scipy_linear_algebra():
-    modules, out = _imported("solve", "GO1-E-AAAAAAB")
+def test_a_warm_solve_imports_no_numba(c_compiler):
+    modules, out = _imported("solve", "GO1-E-AAAAAAB")  # the ahead-of-time kernels (tests/test_native.py)
+    assert "winnable" in out
+    assert "golfsolve.solitaire.solver" in modules
+    assert not [m for m in modules if m.split(".")[0] in ("numba", "llvmlite", "scipy")]
+
+
+def test_a_warm_solve_on_numbas_jit_loads_no_scipy_linear_algebra():
+    modules, out = _imported("solve", "GO1-E-AAAAAAB", env={"GOLFSOLVE_NATIVE": "0"})
     assert "winnable" in out
     assert "numba.np.arraymath" in modules  # the kernels were loaded ...
     assert "scipy.linalg" not in modules  # ... without numba's BLAS check importing SciPy's linear algebra

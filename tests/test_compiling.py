@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 
-from golfsolve.solitaire import compiling
+from golfsolve.solitaire import compiling, native
 from golfsolve.solitaire.rules import get_rules
 
 NOTICE = re.compile(r"^compiling the solver's kernels once, about \d+ s; later runs start at once$")
@@ -50,6 +50,8 @@ def test_kernels_are_only_the_ones_the_rules_need():
 
 
 def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(monkeypatch):
+    # numba's JIT path (the ahead-of-time module absent and not to be built); the native
+    # path's notice is tests/test_native.py's
     heard = []
 
     class Recorder(compiling.Notice):
@@ -63,6 +65,9 @@ def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(mon
             heard.append(("done",))
 
     monkeypatch.setattr(compiling, "_ready", set())
+    monkeypatch.setattr(compiling, "_functions", {})
+    monkeypatch.setattr(native, "load", lambda: None)
+    monkeypatch.setattr(native, "buildable", lambda: False)
     monkeypatch.setattr(compiling, "_cached", lambda name: name != "line_wins")  # as if only it were missing
     compiling.set_notice(Recorder())
     try:
@@ -71,3 +76,6 @@ def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(mon
     finally:
         compiling.set_notice(None)
     assert heard == [("start", ("line_wins",), True), ("kernel", "line_wins", 1, 1), ("done",)]
+    from golfsolve.solitaire import kernel
+
+    assert compiling.function("hunt") is kernel.hunt and compiling.function("take_rows") is kernel.take_rows

@@ -1,7 +1,7 @@
 """The house's layers point one way, and the game domains write no files.
 
-Bottom: ``cards``, ``errors``, ``intervals``, ``text``, ``jitcache`` import nothing of golfsolve but each
-other. The game domains ``solitaire/`` and ``grid/`` import the bottom and themselves, not
+Bottom: ``cards``, ``errors``, ``intervals``, ``text`` and the kernel caches (``jitcache``,
+``kernelsources``, ``aotcache``) import nothing of golfsolve but each other. The game domains ``solitaire/`` and ``grid/`` import the bottom and themselves, not
 each other, and never fair play, the batch runs and reports of ``stats/`` or the CLI.
 ``fair/`` (play without seeing the stock) sits above ``solitaire/``; ``stats/`` above the
 domains and ``fair/``, ``serve/`` (the HTTP API and the web page) above them, and ``cli/`` on
@@ -20,7 +20,7 @@ import pytest
 import golfsolve
 
 ROOT = Path(golfsolve.__file__).parent
-BOTTOM = {"cards", "errors", "intervals", "jitcache", "text", "__init__"}
+BOTTOM = {"aotcache", "cards", "errors", "intervals", "jitcache", "kernelsources", "text", "__init__"}
 # what each layer may import, by the first part of the module's name inside golfsolve
 ALLOWED = {
     "bottom": BOTTOM,
@@ -41,12 +41,20 @@ def _layer(rel: Path) -> str:
     return top
 
 
-def _imports(path: Path) -> set[str]:
-    """The golfsolve modules ``path`` imports, as names relative to the package (``solitaire.layout``)."""
+def _imports(path: Path, type_checking: bool = True) -> set[str]:
+    """The golfsolve modules ``path`` imports, as names relative to the package (``solitaire.layout``);
+    without ``type_checking``, not those under ``if TYPE_CHECKING:`` (type hints only, never run)."""
     rel = path.relative_to(ROOT)
     package = list(rel.parts[:-1])  # where a relative import starts
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if not type_checking:
+        for node in ast.walk(tree):
+            for name, value in ast.iter_fields(node):
+                if isinstance(value, list):
+                    setattr(node, name, [v for v in value if not (isinstance(v, ast.If) and "TYPE_CHECKING"
+                                                                  in ast.unparse(v.test))])
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out |= {a.name[len("golfsolve."):] for a in node.names if a.name.startswith("golfsolve.")}
         elif isinstance(node, ast.ImportFrom):
@@ -99,3 +107,34 @@ def test_public_module_functions_and_classes_have_docstrings():
                     and ast.get_docstring(node) is None:
                 missing.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert not missing, missing
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+@pytest.mark.parametrize("domain", ["grid"])
+def test_no_import_cycles(domain):
+    """No module imports itself round a loop (lazy imports count too, imports for type hints
+    only do not): e.g. the bot registry names ``grid.spiel`` by a string, so ``grid.bots``
+    and ``grid.spiel`` do not import each other."""
+    names = {_module_name(p): p for p in MODULES if _module_name(p).split(".")[0] == domain}
+    graph = {m: sorted(d for d in _imports(p, type_checking=False) if d in names and d != m) for m, p in names.items()}
+    cycles = []
+    state: dict[str, int] = {}  # 1 on the path, 2 done
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for d in graph[m]:
+            if state.get(d) == 1:
+                cycles.append(path[path.index(d):] + [d] if d in path else [m, d])
+            elif d not in state:
+                visit(d, path + [d])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    assert not cycles, cycles

@@ -48,7 +48,7 @@ def grid() -> None:
 @_table_options()
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
               help="One bot per player, comma-separated: random, greedy, heuristic, mc[:SAMPLES], mc-greedy[:SAMPLES], "
-                   "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all greedy).")
+                   "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all heuristic).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
@@ -72,7 +72,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     --holes 9 --matches 1000 --seed 1 --out results/
     """
     from ..stats.gridreport import report_data
-    from ..grid.tournament import simulate as run
+    from ..grid.tournament import simulate_tally
     from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
     from ..stats.runfolder import check_out_dir
 
@@ -92,11 +92,13 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
 
         matches = 100 if matches is None else matches
         seed = 0 if seed is None else seed
-        bar = tqdm(total=matches, unit="match", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
+        bar = tqdm(total=matches, unit="match", disable=quiet or as_json or not sys.stderr.isatty(), file=sys.stderr)
         try:
-            t = run(rules, list(bots), matches, seed, samples=mc_samples, progress=bar.update)
+            # running totals only: memory stays flat however many matches
+            tally = simulate_tally(rules, list(bots), matches, seed, samples=mc_samples, progress=bar.update)
         finally:
             bar.close()
+        data = report_data(tally)
     else:
         spec = GRID.resolve(out, {"rules": rules, "bots": bots, "matches": matches, "seed": seed,
                                   "samples": mc_samples, "chunk_size": chunk_size},
@@ -112,19 +114,25 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         t = load_tournament(out)
         if fmt == "csv":
             export_csv(t, out)
-    data = report_data(t)
+        data = report_data(t)
     if as_json:
         echo_json(data)
         return
-    click.echo(f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
-               f"{t.rules.describe()}")
-    for b in data["bots"]:
-        click.echo(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole [{b['hole_lo']:.2f}, {b['hole_hi']:.2f}]"
-                   f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}%")
-    for d in data["differences"]:
-        click.echo(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]")
+    _echo_summary(data, rules)
     if out is not None:
         click.echo(f"results in {out} (golfsolve grid report {out})")
+
+
+def _echo_summary(data: dict, rules) -> None:
+    """Strokes and wins per bot, then the paired differences."""
+    click.echo(f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
+               f"{rules.describe()}")
+    for b in data["bots"]:
+        click.echo(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole [{b['hole_lo']:.2f}, {b['hole_hi']:.2f}]"
+                   f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
+                   f"[{100 * b['win_lo']:.1f}, {100 * b['win_hi']:.1f}]")
+    for d in data["differences"]:
+        click.echo(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]")
 
 
 @grid.command()
@@ -134,8 +142,8 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
               help="Option sets, comma-separated (default: base, grid-4/8/9, players-2/3/5/6, openers-0/4, putt, "
                    "knock10, knock-double, pairs, jokers, danish); also players-N, grid-N, openers-N, holes-N or a "
                    "rule spec such as default+putt.")
-@click.option("--strong", default=None, metavar="BOT", help="The strongest bot at every table (default ismcts:1000).")
-@click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 80).")
+@click.option("--strong", default=None, metavar="BOT", help="The strongest bot at every table (default ismcts:300).")
+@click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 96).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--resume", is_flag=True, help="Continue the study in DIR: play the missing or damaged chunks only.")
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
@@ -167,12 +175,12 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
 @grid.command()
 @click.argument("directory")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
-              help="Where report.md and the plots go (default: DIRECTORY/_report, which pandas skips).")
+              help="Where report.md, report.html and the plots go (default: DIRECTORY/_report, which pandas skips).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(directory, out_dir, as_json):
-    """Write report.md and plots for a 'grid simulate --out' or 'grid study' directory, and print the report."""
+    """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where."""
     from ..stats.gridreport import write_report
-    from ..stats.gridruns import load_tournament
+    from ..stats.gridruns import load_tournament, run_command
     from ..stats.runfolder import check_report_dir
 
     from ..stats.gridstudy import is_study, load_study
@@ -182,11 +190,20 @@ def report(directory, out_dir, as_json):
     study = load_study(Path(directory)) if is_study(directory) else None
     t = load_tournament(Path(directory)) if study is None else None
     out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
-    md, data = write_report(t, out) if study is None else write_study_report(study, out)
+    if study is not None:
+        md, data = write_study_report(study, out)
+        if as_json:
+            echo_json(data)
+        else:
+            click.echo(md)
+        return
+    data, paths = write_report(t, out, run_command(directory))
     if as_json:
         echo_json(data)
-    else:
-        click.echo(md)
+        return
+    _echo_summary(data, t.rules)
+    click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plots: "
+               f"{', '.join(p.name for p in paths if p.suffix == '.png')})")
 
 
 # -- playing in the terminal ---------------------------------------------------------
@@ -407,7 +424,7 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 
 @grid.command()
 @_table_options(holes_default=3)
-@click.option("--bots", "bots_spec", default="greedy", show_default=True, metavar="LIST",
+@click.option("--bots", "bots_spec", default="heuristic", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")
 @click.option("--seed", type=SEED, default=None, help="Seed for a repeatable game.")
 @click.option("--ascii", "plain", is_flag=True, help="TS instead of 10♠.")

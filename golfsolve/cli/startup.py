@@ -74,7 +74,7 @@ def install_compile_notice() -> None:
 
         def kernel(self, name: str, i: int, n: int) -> None:
             if self.tty:
-                sys.stderr.write(f"\r\x1b[K  {i}/{n}: {compiling.KERNELS.get(name, name)} ...")
+                sys.stderr.write(f"\r\x1b[K  {i}/{n}: {compiling.describe(name)} ...")
                 sys.stderr.flush()
 
         def done(self, seconds: float) -> None:

@@ -14,7 +14,7 @@ knock) and ``choose_place`` (what to do with the drawn card).
 * :class:`MCBot` samples the hidden cards consistent with its view, plays every candidate
   action out ``samples`` times with the heuristic (:mod:`.search`), and picks the lowest
   mean strokes. :class:`GreedyMCBot` (``mc-greedy``) is the earlier version with greedy
-  rollouts (:mod:`.rollout`), kept as a yardstick.
+  rollouts (:mod:`.greedy`), kept as a yardstick.
 * :class:`ISMCTSBot` is information-set Monte Carlo tree search over its own turn.
 """
 
@@ -30,7 +30,8 @@ import numpy as np
 from ..cards import N_CARDS_MAX
 from ..errors import MAX_EFFORT, InputError, check_count
 from . import policy as P
-from . import rollout as R
+from . import layout as L
+from .greedy import mc_evaluate
 from . import search as S
 from .engine import MAX_TURNS
 from .rules import GridRules
@@ -90,7 +91,7 @@ def _hidden100(rules: GridRules) -> int:
 def greedy_place(view: PlayerView, card: int, from_discard: bool) -> tuple[Placement, int]:
     """The greedy placement of ``card`` and its estimated gain in hundredths.
 
-    Mirrors :func:`.rollout.place_choice` exactly (same order, same ties).
+    Mirrors :func:`.greedy.place_choice` exactly (same order, same ties).
     """
     rules = view.rules
     h = _hidden100(rules)
@@ -168,23 +169,23 @@ class GreedyBot(Bot):
 
 def kernel_tables(rules: GridRules, max_turns: int = MAX_TURNS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(prm, key_tab, val100): the rules as the arrays the compiled kernels read."""
-    prm = np.zeros(R.N_PRM, dtype=np.int64)
-    prm[R.P_N] = rules.players
-    prm[R.P_G] = rules.grid
-    prm[R.P_ROWS] = rules.rows
-    prm[R.P_COLS] = rules.cols
-    prm[R.P_ROWC] = int(rules.row_cancel)
-    prm[R.P_ANY] = int(rules.cancel == "anywhere")
-    prm[R.P_H] = _hidden100(rules)
-    prm[R.P_PUTT] = int(rules.final_putt)
-    prm[R.P_NOFL] = int(rules.discard_without_flip)
-    prm[R.P_KNOCK] = {"off": 0, "plus10": 1, "double": 2}[rules.knock]
-    prm[R.P_CAP] = max_turns
-    prm[R.P_TAKE] = TAKE_GAIN
-    prm[R.P_KMARGIN] = KNOCK_MARGIN
-    prm[R.P_OPENERS] = rules.openers
-    prm[R.P_PAIR] = int(rules.pairwise)
-    prm[R.P_TURN] = int(rules.throw_and_turn)
+    prm = np.zeros(L.N_PRM, dtype=np.int64)
+    prm[L.P_N] = rules.players
+    prm[L.P_G] = rules.grid
+    prm[L.P_ROWS] = rules.rows
+    prm[L.P_COLS] = rules.cols
+    prm[L.P_ROWC] = int(rules.row_cancel)
+    prm[L.P_ANY] = int(rules.cancel == "anywhere")
+    prm[L.P_H] = _hidden100(rules)
+    prm[L.P_PUTT] = int(rules.final_putt)
+    prm[L.P_NOFL] = int(rules.discard_without_flip)
+    prm[L.P_KNOCK] = {"off": 0, "plus10": 1, "double": 2}[rules.knock]
+    prm[L.P_CAP] = max_turns
+    prm[L.P_TAKE] = TAKE_GAIN
+    prm[L.P_KMARGIN] = KNOCK_MARGIN
+    prm[L.P_OPENERS] = rules.openers
+    prm[L.P_PAIR] = int(rules.pairwise)
+    prm[L.P_TURN] = int(rules.throw_and_turn)
     key_tab = rules.key_table()
     val100 = rules.value_table() * 100
     return prm, key_tab, val100
@@ -220,15 +221,15 @@ def view_arrays(view: PlayerView, tables: tuple[np.ndarray, np.ndarray, np.ndarr
     cap = len(rules.deck_cards()) + 2
     disc0 = np.zeros(cap, np.int64)
     disc0[:len(view.discard)] = view.discard
-    st0 = np.zeros(R.N_ST, np.int64)
-    st0[R.S_SL] = view.stock_size
-    st0[R.S_DL] = len(view.discard)
-    st0[R.S_CUR] = view.me
-    st0[R.S_ENDS] = view.turns_left
-    st0[R.S_KNOCKER] = -1 if view.knocker is None else view.knocker
-    st0[R.S_CLOSER] = -1 if view.closer is None else view.closer
-    st0[R.S_STALL] = view.stall
-    st0[R.S_TURN] = view.turn
+    st0 = np.zeros(L.N_ST, np.int64)
+    st0[L.S_SL] = view.stock_size
+    st0[L.S_DL] = len(view.discard)
+    st0[L.S_CUR] = view.me
+    st0[L.S_ENDS] = view.turns_left
+    st0[L.S_KNOCKER] = -1 if view.knocker is None else view.knocker
+    st0[L.S_CLOSER] = -1 if view.closer is None else view.closer
+    st0[L.S_STALL] = view.stall
+    st0[L.S_TURN] = view.turn
     unseen = np.array(view.unseen, dtype=np.int64)
     pool = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), unseen)
     known = np.repeat(np.arange(N_CARDS_MAX, dtype=np.int64), np.array(view.stock_known, dtype=np.int64))
@@ -284,9 +285,9 @@ class HeuristicBot(_Compiled):
         prm, kt, vt = self.tables(view.rules)
         kind, slot = P.h_draw(grid0, up0, disc0, st0, view.me, prm, self.hp, kt, vt, ucnt, pub,
                               *_h_scratch(view.rules.grid))
-        if kind == R.A_KNOCK:
+        if kind == L.A_KNOCK:
             return KNOCK
-        return DISCARD if kind == R.A_DISCARD_SWAP else STOCK
+        return DISCARD if kind == L.A_DISCARD_SWAP else STOCK
 
     def choose_place(self, view: PlayerView) -> Placement:
         assert view.drawn is not None
@@ -294,22 +295,22 @@ class HeuristicBot(_Compiled):
         prm, kt, vt = self.tables(view.rules)
         kind, slot, _gain = P.h_place(grid0, up0, view.me, view.drawn, view.source == DISCARD, view.ending, prm,
                                       self.hp, kt, vt, ucnt, pub, *_h_scratch(view.rules.grid))
-        return {R.A_SWAP: SWAP, R.A_FLIP: FLIP, R.A_PASS: PASS}[int(kind)], int(slot)
+        return {L.A_SWAP: SWAP, L.A_FLIP: FLIP, L.A_PASS: PASS}[int(kind)], int(slot)
 
 
 def _draw_candidates(view: PlayerView) -> tuple[list[int], list[int]]:
     legal = view.legal_draws()
-    kinds, slots = [R.A_STOCK], [-1]
+    kinds, slots = [L.A_STOCK], [-1]
     if DISCARD in legal:
-        kinds += [R.A_DISCARD_SWAP] * view.rules.grid
+        kinds += [L.A_DISCARD_SWAP] * view.rules.grid
         slots += list(range(view.rules.grid))
     if KNOCK in legal:
-        kinds.append(R.A_KNOCK)
+        kinds.append(L.A_KNOCK)
         slots.append(-1)
     return kinds, slots
 
 
-_PLACE_CODE = {SWAP: R.A_SWAP, FLIP: R.A_FLIP, PASS: R.A_PASS}
+_PLACE_CODE = {SWAP: L.A_SWAP, FLIP: L.A_FLIP, PASS: L.A_PASS}
 
 
 class _Searcher(_Compiled):
@@ -325,11 +326,11 @@ class _Searcher(_Compiled):
     def choose_draw(self, view: PlayerView) -> str:
         kinds, slots = _draw_candidates(view)
         best = self._best(view, kinds, slots, -1)
-        if kinds[best] == R.A_DISCARD_SWAP:
+        if kinds[best] == L.A_DISCARD_SWAP:
             self._plan = (view.turn, slots[best])
             return DISCARD
         self._plan = None
-        return KNOCK if kinds[best] == R.A_KNOCK else STOCK
+        return KNOCK if kinds[best] == L.A_KNOCK else STOCK
 
     def choose_place(self, view: PlayerView) -> Placement:
         assert view.drawn is not None
@@ -408,7 +409,7 @@ class ISMCTSBot(_Searcher):
 
 class GreedyMCBot(_Searcher):
     """Today's Monte Carlo, kept as a yardstick (``mc-greedy``): like :class:`MCBot` but
-    the rollouts are played by the greedy policy (:mod:`.rollout`)."""
+    the rollouts are played by the greedy policy (:mod:`.greedy`)."""
 
     kind = "mc-greedy"
 
@@ -428,7 +429,7 @@ class GreedyMCBot(_Searcher):
         grid0, up0, disc0, st0, pool, known, prm, key_tab, val100 = self._arrays(view)
         seed = int(self.rng.integers(2**31 - 1))
         self.decisions += 1
-        means = R.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, view.me, drawn,
+        means = mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, view.me, drawn,
                               np.array(kinds, np.int64), np.array(slots, np.int64), self.samples, seed,
                               prm, key_tab, val100)
         return int(np.argmin(means))

@@ -10,7 +10,7 @@ opponent's visible estimate, and in the last lap just lowers its own score.
 :class:`.bots.HeuristicBot` calls these same kernels on arrays built from its
 :class:`~.view.PlayerView`, so the bot and the rollout policy are one implementation.
 
-Layouts follow :mod:`.rollout` (``grid``, ``up``, ``stock``, ``disc``, ``st``, ``prm``)
+Layouts follow :mod:`.layout` (``grid``, ``up``, ``stock``, ``disc``, ``st``, ``prm``)
 plus the public unseen pool: ``ucnt[key + KEY_OFF]`` copies per cancel key and
 ``pub[U_N]`` cards, ``pub[U_SUM]`` their total value in hundredths, ``pub[U_KNOWN]`` = 1
 once the stock is made of recycled (known) cards. Speed comes from evaluating a swap by
@@ -24,9 +24,9 @@ import numpy as np
 
 from .jit import kernel
 
-from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_ANY, P_COLS, P_G, P_KNOCK,
-                      P_N, P_NOFL, P_PAIR, P_PUTT, P_ROWC, P_ROWS, P_TURN, R_RUNNING, S_CUR, S_DL, S_ENDS,
-                      S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn)
+from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_ANY, P_COLS, P_G, P_KNOCK,
+                     P_N, P_NOFL, P_PAIR, P_PUTT, P_ROWC, P_ROWS, P_TURN, R_RUNNING, S_CUR, S_DL, S_ENDS,
+                     S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn)
 
 KEY_OFF = 2      # cancel keys run from -2 (a value) up to 13 (the joker's rank)
 N_KEYS = 20

@@ -9,26 +9,38 @@ the ratings are as reproducible as the tournament.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
-from openskill.models import PlackettLuce
+if TYPE_CHECKING:
+    from .tournament import Tournament
 
-from .tournament import Tournament
 
+class Ratings:
+    """Plackett-Luce ratings of ``names``, updated one match at a time."""
 
-def rate_bots(t: Tournament) -> list[dict[str, Any]]:
-    """Plackett-Luce ratings per bot name, best first: ``mu``, ``sigma`` and the
-    conservative ``ordinal`` (mu - 3 sigma) that orders them."""
-    model = PlackettLuce()
-    names = list(dict.fromkeys(t.bots))
-    ratings = {b: model.rating(name=b) for b in names}
-    per = t.holes.groupby(["match", "bot"])["strokes"].mean().unstack("bot")
-    for _, row in per.iterrows():
-        present = [b for b in names if b in row.index and row[b] == row[b]]  # skip NaN
+    def __init__(self, names: Sequence[str]) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.names = list(dict.fromkeys(names))
+        self.ratings = {b: self.model.rating(name=b) for b in self.names}
+
+    def rate(self, result: dict[str, float]) -> None:
+        """Rate one match: each bot name present and its mean strokes per hole (lower is better)."""
+        present = [b for b in self.names if b in result]
         if len(present) < 2:
-            continue
-        teams = model.rate([[ratings[b]] for b in present], ranks=[float(row[b]) for b in present])
+            return
+        teams = self.model.rate([[self.ratings[b]] for b in present], ranks=[result[b] for b in present])
         for b, team in zip(present, teams):
-            ratings[b] = team[0]
-    out = [{"bot": b, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for b, r in ratings.items()]
-    return sorted(out, key=lambda d: -d["ordinal"])
+            self.ratings[b] = team[0]
+
+    def table(self) -> list[dict[str, Any]]:
+        """``mu``, ``sigma`` and the conservative ``ordinal`` (mu - 3 sigma) per bot name, best first."""
+        out = [{"bot": b, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for b, r in self.ratings.items()]
+        return sorted(out, key=lambda d: -d["ordinal"])
+
+
+def rate_bots(t: "Tournament") -> list[dict[str, Any]]:
+    """Plackett-Luce ratings per bot name of a whole tournament, best first: ``mu``,
+    ``sigma`` and the conservative ``ordinal`` (mu - 3 sigma) that orders them."""
+    return t.tally().ratings()

@@ -1,6 +1,6 @@
 """Scoring a grid: card values, cancelling, knock penalties, the score card.
 
-Plain Python, the reference the compiled kernels in :mod:`.rollout` must agree with.
+Plain Python, the reference the compiled kernels (:mod:`.layout`, :mod:`.greedy`, :mod:`.policy`) must agree with.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def hole_strokes(grids: Sequence[Sequence[int]], rules: GridRules, knocker: Opti
 def estimate100(grid: Sequence[Optional[int]], rules: GridRules, hidden100: int) -> int:
     """A bot's estimate of a grid's strokes, in hundredths: face-down slots (``None``)
     count ``hidden100`` and cancel with nothing. Integer arithmetic so the compiled policy
-    in :mod:`.rollout` makes exactly the same choices."""
+    in :mod:`.greedy` makes exactly the same choices."""
     keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(grid)]
     mask = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
     total = 0

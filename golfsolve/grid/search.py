@@ -21,11 +21,12 @@ import numpy as np
 from numba import njit
 
 from .jit import kernel
+from .layout import deal_world as _deal_world
 from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
                      place_and_end)
-from .rollout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
-                      S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
-                      final_scores, refill, exact_score, R_RUNNING)
+from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
+                     S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
+                     final_scores, refill, exact_score, R_RUNNING)
 
 
 @njit(cache=True)
@@ -68,7 +69,7 @@ def _unsee(c, key_tab, val100, ucnt, pub):
 def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
     """Play dealt holes with the heuristic at every seat, seat ``p`` with the parameters
     ``hps[p]`` (openers: the first slots, one per column first, as the bot turns them).
-    Decks are dealt as :func:`.rollout.simulate_holes` deals them. Returns strokes
+    Decks are dealt as the referee deals them. Returns strokes
     ``(m, n)`` and per hole: end reason, turns, recycles. (Fitting the parameters,
     ``benchmarks/fit_grid_policy.py``, seats one setting against another here.)"""
     np.random.seed(seed)
@@ -110,39 +111,6 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
         info[h, 1] = st[S_TURN]
         info[h, 2] = st[S_RECYCLES]
     return scores, info
-
-
-@kernel
-def _deal_world(grid0, up0, pool, known, stock_len, perm, wgrid, wstock):
-    """One determinization: shuffle the unseen pool into the face-down slots and the stock."""
-    npool = perm.shape[0]
-    for i in range(npool - 1, 0, -1):
-        j = np.random.randint(0, i + 1)
-        t = perm[i]
-        perm[i] = perm[j]
-        perm[j] = t
-    k = 0
-    n, g = grid0.shape
-    for p in range(n):
-        for i in range(g):
-            if up0[p, i]:
-                wgrid[p, i] = grid0[p, i]
-            else:
-                wgrid[p, i] = perm[k]
-                k += 1
-    s = 0
-    for i in range(k, npool):
-        wstock[s] = perm[i]
-        s += 1
-    for i in range(known.shape[0]):
-        wstock[s] = known[i]
-        s += 1
-    # The leftover pool is already random; the recycled part needs its own shuffle.
-    for i in range(s - 1, 0, -1):
-        j = np.random.randint(0, i + 1)
-        t = wstock[i]
-        wstock[i] = wstock[j]
-        wstock[j] = t
 
 
 @kernel

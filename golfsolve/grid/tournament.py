@@ -19,16 +19,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..intervals import mean_ci
 from .bots import make_bot
 from .engine import play_match
 from .rules import GridRules
+
+if TYPE_CHECKING:
+    from .tally import Tally
 
 HOLE_COLUMNS = ["match", "hole", "seat", "entry", "bot", "before", "before_bot", "strokes", "raw", "first",
                 "closer", "knocker", "reason", "turns", "recycles"]
@@ -86,6 +88,17 @@ class Tournament:
     samples: Optional[int] = None
     seating: str = SEATING
 
+    def tally(self) -> "Tally":
+        """The running totals of the whole tournament (made once, then kept while its tables stay the same)."""
+        from .tally import Tally
+
+        key = (id(self.holes), len(self.holes), id(self.matches), len(self.matches))
+        cached = self.__dict__.get("_tally")
+        if cached is None or cached[0] != key:
+            cached = (key, Tally.of(self))
+            self.__dict__["_tally"] = cached
+        return cached[1]
+
     def meta(self) -> dict[str, Any]:
         """What the tournament ran: rules, bots, seed and match count, for its manifest and report."""
         return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
@@ -141,48 +154,44 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
                       seating=scheme)
 
 
-# -- statistics ----------------------------------------------------------------
+def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: int, samples: Optional[int] = None,
+                   progress: Optional[Callable[[int], None]] = None, first_match: int = 0,
+                   block: int = 10) -> "Tally":
+    """The matches of :func:`simulate`, kept only as running totals (:class:`~golfsolve.grid.tally.Tally`):
+    played ``block`` matches at a time, each block's rows dropped once counted, so memory
+    stays flat however many matches are played. The numbers equal those of the tournament
+    :func:`simulate` returns."""
+    from .tally import Tally
+
+    if matches < 1:
+        raise InputError(f"--matches must be at least 1, not {matches}")
+    tally = Tally(rules, list(bots), seed, samples)
+    for first in range(first_match, first_match + matches, block):
+        t = simulate(rules, bots, min(block, first_match + matches - first), seed, samples, progress, first_match=first)
+        tally.add(t.holes, t.matches)
+    return tally
+
+
+# -- statistics (from the running totals of grid/tally.py) ---------------------
 def bot_summary(t: Tournament) -> pd.DataFrame:
-    """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate.
+    """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate
+    with its Wilson interval.
 
     Holes of one match are not independent (same table), so intervals are taken over
     matches: each (match, player) gives its mean strokes per hole.
     """
-    rows = []
-    h = t.holes
-    per_player = h.groupby(["match", "entry", "bot"], sort=False)["strokes"].mean().reset_index()
-    for bot in sorted(h["bot"].unique(), key=lambda b: t.bots.index(b)):
-        sel = per_player[per_player["bot"] == bot]["strokes"].to_numpy()
-        m, lo, hi = mean_ci(sel)
-        mt = t.matches[t.matches["bot"] == bot]
-        tm, tlo, thi = mean_ci(mt["total"].to_numpy())
-        wr, wlo, whi = mean_ci(mt["win_share"].to_numpy())
-        wlo, whi = max(0.0, wlo), min(1.0, whi)  # a rate's interval stays within [0, 1]
-        rows.append({"bot": bot, "seats": int((np.array(t.bots) == bot).sum()), "holes": int((h["bot"] == bot).sum()),
-                     "matches": int(len(mt)), "strokes_per_hole": m, "hole_lo": lo, "hole_hi": hi,
-                     "strokes_per_match": tm, "match_lo": tlo, "match_hi": thi,
-                     "win_rate": wr, "win_lo": wlo, "win_hi": whi})
-    return pd.DataFrame(rows)
+    return t.tally().bot_summary()
 
 
 def paired_difference(t: Tournament, a: str, b: str) -> dict[str, float]:
     """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
     interval over matches. Negative means ``a`` scores lower (better)."""
-    per = t.holes.groupby(["match", "bot"])["strokes"].mean().unstack("bot")
-    if a not in per or b not in per:
-        raise InputError(f"bots {a!r} and {b!r} did not both play")
-    d = (per[a] - per[b]).dropna().to_numpy()
-    m, lo, hi = mean_ci(d)
-    return {"a": a, "b": b, "diff": m, "lo": lo, "hi": hi, "matches": int(len(d)),
-            "holes": int(t.holes[t.holes["bot"] == a][["match", "hole"]].drop_duplicates().shape[0]),
-            "significant": bool(hi < 0 or lo > 0)}
+    return t.tally().paired(a, b)
 
 
 def all_differences(t: Tournament) -> list[dict[str, float]]:
     """Paired differences between successive bot names in order of mean strokes (best first)."""
-    s = bot_summary(t).sort_values("strokes_per_hole")
-    names = list(s["bot"])
-    return [paired_difference(t, names[i], names[i + 1]) for i in range(len(names) - 1)]
+    return t.tally().differences()
 
 
 def neighbour_effect(t: Tournament) -> pd.DataFrame:
@@ -192,28 +201,11 @@ def neighbour_effect(t: Tournament) -> pd.DataFrame:
     With balanced seatings every bot meets every predecessor, so the rows of one bot compare
     its play after each of the others; with the old rotation each entry had one predecessor.
     """
-    h = t.holes
-    per = h.groupby(["match", "entry", "bot", "before_bot"], sort=False)["strokes"].agg(["mean", "size"])
-    per = per.reset_index()
-    order = {b: i for i, b in enumerate(dict.fromkeys(t.bots))}
-    rows = []
-    for (bot, before), g in per.groupby(["bot", "before_bot"], sort=False):
-        m, lo, hi = mean_ci(g["mean"].to_numpy())
-        rows.append({"bot": bot, "before_bot": before, "matches": int(len(g)), "holes": int(g["size"].sum()),
-                     "strokes_per_hole": m, "lo": lo, "hi": hi})
-    rows.sort(key=lambda r: (order.get(r["bot"], len(order)), order.get(r["before_bot"], len(order))))
-    return pd.DataFrame(rows, columns=["bot", "before_bot", "matches", "holes", "strokes_per_hole", "lo", "hi"])
+    return t.tally().neighbour_effect()
 
 
 def entry_difference(t: Tournament, a: int, b: int) -> dict[str, float]:
     """Mean strokes per hole of entry ``a`` (position in ``t.bots``) minus entry ``b`` at the
     same tables, with a 95% interval over matches: two copies of one bot should differ by
     nothing but chance when the seating is balanced."""
-    n = len(t.bots)
-    if not (0 <= a < n and 0 <= b < n) or a == b:
-        raise InputError(f"entries must be two different numbers from 0 to {n - 1}, not {a} and {b}")
-    per = t.holes.groupby(["match", "entry"])["strokes"].mean().unstack("entry")
-    d = (per[a] - per[b]).dropna().to_numpy()
-    m, lo, hi = mean_ci(d)
-    return {"a": a, "b": b, "bot_a": t.bots[a], "bot_b": t.bots[b], "diff": m, "lo": lo, "hi": hi,
-            "matches": int(len(d)), "significant": bool(hi < 0 or lo > 0)}
+    return t.tally().entry_difference(a, b)

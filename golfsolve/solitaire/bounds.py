@@ -40,38 +40,13 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .packing import (EMPTY, FIELD, JOKER, N_BASE, N_PLAIN, NIBBLES, PLAIN_BITS, PLAIN_MASK,  # noqa: F401
-                      RANKS_MASK, pack_counts, rank_unit)
+                      RANKS_MASK, rank_links)
+from .packops import pack_counts, rank_unit
 
 INF = 1 << 40  # a cost no choice reaches
 
 
-def rank_links(fits: np.ndarray) -> np.ndarray:
-    """The rank graph of a rule set as the kernels read it.
-
-    ``links[p] = (fits[p, p - 1], fits[p, p + 1])`` for p in Ace..King, ranks taken
-    round the circle (the Ace's lower neighbour is the King, the King's upper one the
-    Ace), so the King–Ace links of wrapping rules are ``links[0, 0]`` and ``links[12, 1]``.
-    Raises ValueError when the rules link ranks in another way (the dynamic program
-    assumes neighbours) or when jokers and the empty discard do not fit everything.
-    """
-    links = np.zeros((N_PLAIN, 2), dtype=np.int64)
-    for p in range(N_PLAIN):
-        for q in range(N_PLAIN):
-            if not fits[p, q]:
-                continue
-            if q == (p - 1) % N_PLAIN:
-                links[p, 0] = 1
-            elif q == (p + 1) % N_PLAIN:
-                links[p, 1] = 1
-            else:
-                raise ValueError(f"rank {q} on rank {p} is not a neighbour link")
-    for q in range(JOKER + 1):
-        if not (fits[JOKER, q] and fits[q, JOKER] and fits[EMPTY, q]):
-            raise ValueError("jokers and the empty discard must fit everything")
-    return links
-
-
-# The kernels keep the counts packed (packing.rank_unit): a state's counts are one
+# The kernels keep the counts packed (packops.rank_unit): a state's counts are one
 # integer, a remove subtracts one unit, and the program reads no memory.
 
 

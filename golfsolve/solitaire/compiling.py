@@ -1,13 +1,17 @@
 """Compiling the solver's kernels once, before any timing starts, and saying so first.
 
-numba compiles a kernel the first time a process calls it while its on-disk cache lacks
-it (a fresh install, an empty ``NUMBA_CACHE_DIR``, or an edited kernel source, see
-:mod:`golfsolve.jitcache`): seconds of CPU that nothing would otherwise explain. Here:
+The solver's kernels come ready-made from the ahead-of-time compiled module in the cache
+(:mod:`.native`: no numba start-up), or, when it cannot be built, from numba's JIT and its
+on-disk cache (:mod:`golfsolve.jitcache`). Either way they are compiled the first time a
+process needs them while the cache lacks them (a fresh install, an empty
+``NUMBA_CACHE_DIR``, or an edited kernel source): seconds of CPU that nothing would
+otherwise explain. Here:
 
-* :func:`ensure_compiled` loads or compiles the named kernels now. When any must be
-  compiled, it first tells the :class:`Notice` (:func:`set_notice`; the ``golfsolve``
-  command prints one line on stderr) with an estimate, then each kernel as it goes (the
-  command shows a progress line on a terminal).
+* :func:`ensure_compiled` loads or compiles the named kernels now, and :func:`function`
+  then gives each. When anything must be compiled, it first tells the :class:`Notice`
+  (:func:`set_notice`; the ``golfsolve`` command prints one line on stderr) with an
+  estimate, then each step as it goes (the command shows a progress line on a terminal).
+  The ahead-of-time module holds every kernel, so one build serves every later command.
 * :class:`~golfsolve.solitaire.solver.Solver` calls it before its clock starts, so a
   solve's ``seconds`` never include compiling; a batch run calls :func:`warm` in the
   parent before its workers start, so they load the cache (or, forked, inherit the
@@ -16,24 +20,28 @@ it (a fresh install, an empty ``NUMBA_CACHE_DIR``, or an edited kernel source, s
 
 Kernels by name (:data:`KERNELS`): ``hunt`` (draw-any-time rules), ``search``
 (draw-when-stuck rules, and every rule set with ``level_search``), ``line_wins`` (a
-known line checked under other rules), ``deal`` (dealing GO1 codes).
+known line checked under other rules). Dealing a GO1 code needs none (plain Python).
 """
 
 from __future__ import annotations
 
-import time
-from typing import Iterable, Optional, Sequence
+import os
+from typing import Callable, Iterable, Optional, Sequence
 
 #: What each kernel is for, as the progress line names it.
 KERNELS = {
     "hunt": "the depth-first search (draw any time)",
     "search": "the level search (draw when stuck)",
     "line_wins": "the line checker",
-    "deal": "the deal generator",
 }
+#: What the progress line calls the ahead-of-time build (all kernels at once).
+NATIVE = "native"
+_LABELS = {**KERNELS, NATIVE: "the solver's kernels, ahead of time (one module)"}
+#: Kernels that come along with one (the hunt's lost-state rows, :class:`.solver.LostStates`).
+_COMPANIONS = {"hunt": ("load_rows", "take_rows")}
 #: Rough CPU seconds to compile each, measured on a 2-core machine (docs/performance.md);
 #: only the notice's estimate uses them.
-COMPILE_SECONDS = {"hunt": 8.0, "search": 2.5, "line_wins": 1.0, "deal": 0.5}
+COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 7.0}
 
 
 class Notice:
@@ -51,6 +59,7 @@ class Notice:
 
 _notice = Notice()
 _ready: set[str] = set()
+_functions: dict[str, Callable] = {}
 
 
 def set_notice(notice: Optional[Notice]) -> None:
@@ -62,6 +71,17 @@ def set_notice(notice: Optional[Notice]) -> None:
 def notice_line(seconds: float) -> str:
     """The one line a command prints before compiling."""
     return f"compiling the solver's kernels once, about {max(1, round(seconds))} s; later runs start at once"
+
+
+def describe(name: str) -> str:
+    """What the progress line calls compiling step ``name``."""
+    return _LABELS.get(name, name)
+
+
+def function(name: str) -> Callable:
+    """Kernel ``name`` (or a companion of it: ``load_rows``, ``take_rows`` come with
+    ``hunt``), ahead-of-time compiled or numba's; call :func:`ensure_compiled` first."""
+    return _functions[name]
 
 
 def kernels_for(rules: Iterable, level_search: bool = False, given: bool = False) -> tuple[str, ...]:
@@ -76,10 +96,9 @@ def kernels_for(rules: Iterable, level_search: bool = False, given: bool = False
 
 
 def _dispatcher(name: str):
-    from . import dealcode, kernel
+    from . import kernel
 
-    return {"hunt": kernel.hunt, "search": kernel.search, "line_wins": kernel.line_wins,
-            "deal": dealcode.deal_cards}[name]
+    return getattr(kernel, name)
 
 
 def _cached(name: str) -> bool:
@@ -95,8 +114,16 @@ def _cached(name: str) -> bool:
 
 
 def needs_compiling(names: Iterable[str]) -> list[str]:
-    """The kernels of ``names`` that the next call would compile."""
-    return [n for n in names if n not in _ready and not _cached(n)]
+    """The kernels of ``names`` that the next call would compile (all of them when the
+    ahead-of-time module is to be built: it holds every kernel)."""
+    from . import native  # here, not above: the command imports this module for --help too (no numpy)
+
+    todo = [n for n in names if n not in _ready]
+    if not todo or native.load() is not None:
+        return []
+    if native.buildable():
+        return todo
+    return [n for n in todo if not _cached(n)]
 
 
 def _touch(name: str) -> None:
@@ -106,11 +133,6 @@ def _touch(name: str) -> None:
     from .rules import get_rules
     from .solver import Solver, line_wins, pack
 
-    if name == "deal":
-        from .dealcode import deal_deck
-
-        deal_deck(0)
-        return
     rules = get_rules("strict" if name == "search" else "easy")
     p = pack(layout_from_number(0, rules))
     if name == "line_wins":
@@ -121,15 +143,36 @@ def _touch(name: str) -> None:
 
 def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
     """Load or compile the kernels ``names`` now; return the CPU seconds spent compiling
-    (0 when all were cached). The notice hears of it first when any must be compiled."""
+    (0 when all were cached). The notice hears of it first when any must be compiled.
+
+    The ahead-of-time module is loaded when it is in the cache, else built (every kernel
+    at once) when it can be; only when it cannot do the kernels come from numba's JIT."""
     todo = [n for n in names if n not in _ready]
     if not todo:
         return 0.0
-    cold = needs_compiling(todo)
-    if cold:
+    from . import native
+
+    t0 = _cpu()
+    told = False
+    kernels = native.load()
+    if kernels is None and native.buildable():
+        _notice.start((NATIVE,), COMPILE_SECONDS[NATIVE])
+        _notice.kernel(NATIVE, 1, 1)
+        told = True
+        kernels = native.build()
+    if kernels is not None:
+        for n in todo:
+            for f in (n, *_COMPANIONS.get(n, ())):
+                _functions[f] = getattr(kernels, f)
+            _ready.add(n)
+        return _finish(told, t0)
+    cold = [n for n in todo if not _cached(n)]
+    if cold and not told:
         _notice.start(tuple(cold), sum(COMPILE_SECONDS.get(n, 1.0) for n in cold))
-    t0 = time.process_time()
+        told = True
     for n in todo:
+        for f in (n, *_COMPANIONS.get(n, ())):
+            _functions[f] = _dispatcher(f)
         _ready.add(n)  # before the call: the solve it makes must not come back here
         if n in cold:
             _notice.kernel(n, cold.index(n) + 1, len(cold))
@@ -138,9 +181,19 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
         except BaseException:
             _ready.discard(n)
             raise
-    if not cold:
+    return _finish(told, t0)
+
+
+def _cpu() -> float:
+    # this process and the C compiler it ran
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _finish(told: bool, t0: float) -> float:
+    if not told:
         return 0.0
-    spent = time.process_time() - t0
+    spent = _cpu() - t0
     _notice.done(spent)
     return spent
 
@@ -149,8 +202,9 @@ def warm(rules: Iterable = (), level_search: bool = False) -> float:
     """Make every kernel solving under ``rules`` needs ready (all kernels when none are
     given), compiling only those missing from the cache; return the seconds compiling took."""
     rules = list(rules)
-    names = (kernels_for(rules, level_search, given=len(rules) > 1) + ("deal",)) if rules else tuple(KERNELS)
+    names = kernels_for(rules, level_search, given=len(rules) > 1) if rules else tuple(KERNELS)
     return ensure_compiled(names)
 
 
-__all__ = ["KERNELS", "Notice", "ensure_compiled", "kernels_for", "needs_compiling", "notice_line", "set_notice", "warm"]
+__all__ = ["KERNELS", "Notice", "describe", "ensure_compiled", "function", "kernels_for", "needs_compiling", "notice_line",
+           "set_notice", "warm"]

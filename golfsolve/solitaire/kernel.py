@@ -42,28 +42,9 @@ import numpy as np
 
 from . import bounds
 from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
-                      N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON, accept_masks, clear_bit, column_counts,
-                      decode_heights, heights_index, rank_unit, slot, slot_freed, slot_stock, stock_counts,
-                      table_counts, test_and_set)
-
-
-def new_tables(capacity: int = N_KEYS) -> tuple:
-    """Work tables for :func:`hunt` and :func:`search`; reuse them across solves.
-
-    ``capacity`` bounds the states one exhaustive search may record (about 14 bytes each).
-    """
-    seen = np.zeros(N_KEYS // 8 + 1, dtype=np.uint8)
-    hseen = np.zeros(N_HEIGHT_INDEX // 8 + 1, dtype=np.uint8)
-    keys = np.zeros(capacity, dtype=np.int32)
-    parents = np.zeros(capacity, dtype=np.int32)
-    moves = np.zeros(capacity, dtype=np.int8)
-    levels = np.zeros(capacity, dtype=np.int8)
-    hlist = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
-    hmask = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
-    stack = np.zeros(capacity, dtype=np.int32)
-    dom = np.full((N_HEIGHT_INDEX, SLOTS), EMPTY_SLOT, dtype=np.uint16)
-    touched = np.zeros(N_HEIGHT_INDEX, dtype=np.int32)
-    return seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched
+                      N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON)
+from .packops import (accept_masks, clear_bit, column_counts, decode_heights, heights_index, rank_unit,  # noqa: F401
+                      slot, slot_freed, slot_stock, stock_counts, table_counts, test_and_set)
 
 
 # -- steps both searches take (inlined: each is a few instructions on the hot path) -------
@@ -548,7 +529,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
     Arguments: ``cols`` (7, 5) int8 ranks, covered card first; ``h0`` (7,) heights;
     ``stock`` (n,) int8 ranks in drawing order; ``top0`` rank on the discard (14 =
     empty); ``fits`` (15, 14) bool; ``draw_any_time``; ``node_limit`` (0 = the tables'
-    capacity); the work tables from :func:`new_tables` (bitmaps are left all-zero);
+    capacity); the work tables from :func:`.packing.new_tables` (bitmaps are left all-zero);
     ``path`` (>= MAX_PATH,) receives the best line: 0..6 remove from that column, 7 draw.
 
     ``links``, ``bounded``, ``cut``, ``best0``, ``floor`` as for :func:`hunt`. A state
@@ -580,7 +561,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
     n_h = 0  # distinct height vectors reached, in hlist (with their accept masks)
     best = 0
     best_left = n_root
-    outcome = WON if best_left == 0 else LOST
+    outcome = np.int64(WON if best_left == 0 else LOST)  # np.int64 here and below: numba.pycc types bare constants as literals that do not unify
     if best0 < best_left:
         best_left = best0
         best = -1  # no line better than best0 found yet
@@ -609,7 +590,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 best_left = left
                 best = i
                 if left == 0:
-                    outcome = WON
+                    outcome = np.int64(WON)
                     break
                 if left <= floor:
                     done = True
@@ -623,7 +604,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 if not (a[c] >> top) & 1:
                     continue
                 r = cols[c, h[c] - 1]
-                t = STUCK  # the removed card is the top: it may free nothing
+                t = np.int64(STUCK)  # the removed card is the top: it may free nothing
                 if (_fit_mask_after_remove(acc, h, a, c) >> r) & 1:
                     h[c] -= 1
                     t = _canonical_top(acc, h, r)
@@ -638,7 +619,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                         clear_bit(seen, ck)
                         continue
                 if n >= node_limit:
-                    outcome = UNKNOWN
+                    outcome = np.int64(UNKNOWN)
                     break
                 _record(keys, parents, moves, levels, n, ck, i, c, s)
                 stack[sp] = n
@@ -688,7 +669,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                     clear_bit(seen, ck)
                     continue
             if n >= node_limit:
-                outcome = UNKNOWN
+                outcome = np.int64(UNKNOWN)
                 break
             _record(keys, parents, moves, levels, n, ck, i, DRAW, s + 1)
             n += 1

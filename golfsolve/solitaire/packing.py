@@ -1,8 +1,11 @@
 """The packed Golf solitaire state that the compiled kernels work on: its layout and constants.
 
-Every number the kernels (:mod:`.kernel`, :mod:`.bounds`) agree on lives here, with the
-small compiled helpers that read and write the packed forms, as black-hole-solve keeps one
-state header. Nothing here searches.
+Every number the kernels (:mod:`.kernel`, :mod:`.bounds`) agree on lives here, as
+black-hole-solve keeps one state header, with the arrays the Python side hands them (the
+rank graph of :func:`rank_links`, the work tables of :func:`new_tables`); the small
+compiled helpers that read and write the packed forms are :mod:`.packops`'s. Nothing
+here searches and nothing here needs numba: the solver's Python side imports this module
+without numba's start-up (:mod:`.native`).
 
 Cards. The kernels see ranks only (suits never matter in Golf solitaire): a *rank code*
 is 0..12 (Ace..King, :data:`N_PLAIN`) or 13 (:data:`JOKER`), so a card takes one of
@@ -12,18 +15,18 @@ is 0..12 (Ace..King, :data:`N_PLAIN`) or 13 (:data:`JOKER`), so a card takes one
 
 Table. Seven columns of at most five cards, covered card first (``cols`` (7, 5) int8);
 a state's table is its seven heights, packed as the base-6 number
-``sum(h[c] * 6**c)``: :func:`heights_index`, :data:`N_HEIGHT_INDEX` = 6**7 values.
+``sum(h[c] * 6**c)``: :func:`.packops.heights_index`, :data:`N_HEIGHT_INDEX` = 6**7 values.
 
 Discard. The search keeps the top only as the *canonical top* (0..14, or :data:`STUCK`
 when it frees no column): a key is ``heights_index * N_TOP + canonical top``,
-:data:`N_KEYS` keys, one bit each in a "seen" bitmap (:func:`test_and_set`,
-:func:`clear_bit`).
+:data:`N_KEYS` keys, one bit each in a "seen" bitmap (:func:`.packops.test_and_set`,
+:func:`.packops.clear_bit`).
 
 Dominance slots (the hunt): per height vector :data:`SLOTS` uint16 entries
-``(freed columns << SLOT_STOCK_BITS) | stock position`` (:func:`slot`), EMPTY_SLOT when unused.
+``(freed columns << SLOT_STOCK_BITS) | stock position`` (:func:`.packops.slot`), EMPTY_SLOT when unused.
 
 Counts per rank (the bound): 4 bits a rank code, Ace at bit 0, the joker's field at bit
-52 (:func:`rank_unit`); a pile's counts are one int64, a remove subtracts one unit.
+52 (:func:`.packops.rank_unit`); a pile's counts are one int64, a remove subtracts one unit.
 0..4 table plus 0..4 stock cards plus the top fit 4 bits.
 
 Moves: 0..6 remove the free card of that column, :data:`DRAW` (7) draw one card; a line
@@ -32,12 +35,10 @@ is at most :data:`MAX_PATH` moves.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from ..cards import JOKER_RANK
 from ..cards import N_RANKS as _RANKS_PER_SUIT
-from .. import jitcache  # noqa: F401  (kernel caches keyed on every kernel source: before any njit)
 from .rules import EMPTY_TOP
 from .rules import N_TOPS as _N_TOPS
 
@@ -82,117 +83,47 @@ RANKS_MASK = (1 << N_PLAIN) - 1
 NIBBLES = 0x1111111111111
 
 
-@nb.njit(cache=True, inline="always")
-def rank_unit(r):
-    """One card of rank code ``r`` in a packed count."""
-    return np.int64(1) << (FIELD * r)
+# -- what the Python side hands the kernels ------------------------------------------------
+def rank_links(fits: np.ndarray) -> np.ndarray:
+    """The rank graph of a rule set as the kernels read it.
 
-
-@nb.njit(cache=True)
-def pack_counts(C) -> int:
-    """Counts per rank code (Ace..King, joker) as one integer, 4 bits each."""
-    x = 0
+    ``links[p] = (fits[p, p - 1], fits[p, p + 1])`` for p in Ace..King, ranks taken
+    round the circle (the Ace's lower neighbour is the King, the King's upper one the
+    Ace), so the King–Ace links of wrapping rules are ``links[0, 0]`` and ``links[12, 1]``.
+    Raises ValueError when the rules link ranks in another way (the dynamic program
+    assumes neighbours) or when jokers and the empty discard do not fit everything.
+    """
+    links = np.zeros((N_PLAIN, 2), dtype=np.int64)
+    for p in range(N_PLAIN):
+        for q in range(N_PLAIN):
+            if not fits[p, q]:
+                continue
+            if q == (p - 1) % N_PLAIN:
+                links[p, 0] = 1
+            elif q == (p + 1) % N_PLAIN:
+                links[p, 1] = 1
+            else:
+                raise ValueError(f"rank {q} on rank {p} is not a neighbour link")
     for q in range(JOKER + 1):
-        x += np.int64(C[q]) << (FIELD * q)
-    return x
+        if not (fits[JOKER, q] and fits[q, JOKER] and fits[EMPTY, q]):
+            raise ValueError("jokers and the empty discard must fit everything")
+    return links
 
 
-@nb.njit(cache=True)
-def stock_counts(stock):
-    """``spk[s]``: the stock cards not yet drawn after s draws, per rank, packed."""
-    n_stock = stock.shape[0]
-    spk = np.zeros(n_stock + 1, dtype=np.int64)
-    for s in range(n_stock - 1, -1, -1):
-        spk[s] = spk[s + 1] + rank_unit(stock[s])
-    return spk
+def new_tables(capacity: int = N_KEYS) -> tuple:
+    """Work tables for :func:`.kernel.hunt` and :func:`.kernel.search`; reuse them across solves.
 
-
-@nb.njit(cache=True)
-def column_counts(cols):
-    """``colp[c, hc]``: the first hc cards of column c per rank, packed; a state's table
-    is the sum over its columns (:func:`table_counts`)."""
-    colp = np.zeros((N_COLS, HEIGHT_BASE), dtype=np.int64)
-    for c in range(N_COLS):
-        for hc in range(1, HEIGHT_BASE):
-            colp[c, hc] = colp[c, hc - 1] + rank_unit(cols[c, hc - 1])
-    return colp
-
-
-@nb.njit(cache=True, inline="always")
-def table_counts(colp, h):
-    """The packed counts of the table with heights ``h``."""
-    tp = 0
-    for c in range(N_COLS):
-        tp += colp[c, h[c]]
-    return tp
-
-
-@nb.njit(cache=True)
-def accept_masks(cols, fits):
-    """``acc[c, hc]``: bit t set when the free card of column c at height hc fits top t."""
-    acc = np.zeros((N_COLS, HEIGHT_BASE), dtype=np.int64)
-    for c in range(N_COLS):
-        for hc in range(1, HEIGHT_BASE):
-            r = cols[c, hc - 1]
-            m = 0
-            for t in range(fits.shape[0]):
-                if fits[t, r]:
-                    m |= 1 << t
-            acc[c, hc] = m
-    return acc
-
-
-@nb.njit(cache=True, inline="always")
-def heights_index(h):
-    """The base-6 number of the heights ``h``."""
-    idx = 0
-    for c in range(N_COLS):
-        idx += h[c] * HEIGHT_PLACE[c]
-    return idx
-
-
-@nb.njit(cache=True, inline="always")
-def decode_heights(idx, h):
-    """Write the heights of index ``idx`` into ``h``; return the cards on the table."""
-    left = 0
-    for c in range(N_COLS):
-        h[c] = idx % HEIGHT_BASE
-        idx //= HEIGHT_BASE
-        left += h[c]
-    return left
-
-
-@nb.njit(cache=True, inline="always")
-def test_and_set(bits, key):
-    """Set bit ``key`` of the bitmap; return whether it was set already."""
-    byte = key >> 3
-    bit = np.uint8(1) << np.uint8(key & 7)
-    old = bits[byte]
-    if old & bit:
-        return True
-    bits[byte] = old | bit
-    return False
-
-
-@nb.njit(cache=True, inline="always")
-def clear_bit(bits, key):
-    """Clear bit ``key`` of the bitmap."""
-    bits[key >> 3] &= ~(np.uint8(1) << np.uint8(key & 7))
-
-
-@nb.njit(cache=True, inline="always")
-def slot(freed, s):
-    """The dominance entry of a state that frees columns ``freed`` after ``s`` draws."""
-    return np.uint16((freed << SLOT_STOCK_BITS) | s)
-
-
-@nb.njit(cache=True, inline="always")
-def slot_freed(e):
-    """The freed columns of a dominance entry."""
-    return np.int64(e >> SLOT_STOCK_BITS)
-
-
-@nb.njit(cache=True, inline="always")
-def slot_stock(e):
-    """The stock position of a dominance entry."""
-    return np.int64(e & ((1 << SLOT_STOCK_BITS) - 1))
+    ``capacity`` bounds the states one exhaustive search may record (about 14 bytes each).
+    """
+    seen = np.zeros(N_KEYS // 8 + 1, dtype=np.uint8)
+    hseen = np.zeros(N_HEIGHT_INDEX // 8 + 1, dtype=np.uint8)
+    keys = np.zeros(capacity, dtype=np.int32)
+    parents = np.zeros(capacity, dtype=np.int32)
+    moves = np.zeros(capacity, dtype=np.int8)
+    levels = np.zeros(capacity, dtype=np.int8)
+    hlist = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
+    hmask = np.zeros(min(capacity, N_HEIGHT_INDEX), dtype=np.int32)
+    stack = np.zeros(capacity, dtype=np.int32)
+    dom = np.full((N_HEIGHT_INDEX, SLOTS), EMPTY_SLOT, dtype=np.uint16)
+    touched = np.zeros(N_HEIGHT_INDEX, dtype=np.int32)
+    return seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, dom, touched

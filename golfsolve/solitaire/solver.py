@@ -2,7 +2,9 @@
 
 A thin layer over the compiled search in :mod:`golfsolve.solitaire.kernel`: it packs a
 :class:`~golfsolve.solitaire.layout.Layout` into rank arrays, runs the search and wraps
-the answer in a :class:`Solution`.
+the answer in a :class:`Solution`. The kernels come from
+:func:`golfsolve.solitaire.compiling.function` (ahead-of-time compiled when the cache has
+them, :mod:`.native`), so importing this module imports no numba.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..cards import RANK_OF
-from . import bounds, compiling, kernel, packing
+from . import compiling, packing
 from .dealcode import deal_deck
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
@@ -173,7 +175,7 @@ class Solver:
     def __init__(self, level_search: bool = False, bounds: bool = True, capacity: int = packing.N_KEYS) -> None:
         self.level_search = level_search
         self.bounds = bounds
-        self._tables = kernel.new_tables(capacity)
+        self._tables = packing.new_tables(capacity)
         self._path = np.zeros(packing.MAX_PATH, dtype=np.int8)
         self._keep = np.zeros(packing.MAX_PATH, dtype=np.int8)
 
@@ -207,6 +209,7 @@ class Solver:
         kernel_name = "hunt" if use_hunt else "search"
         if kernel_name not in compiling._ready:
             compiling.ensure_compiled((kernel_name,))  # before the clock: a solve's time never includes compiling
+        kern = compiling.function(kernel_name)
         t0 = time.perf_counter()
         fits = rules.fits_table()
         links = _links(rules)
@@ -215,17 +218,15 @@ class Solver:
             lost = None  # only a plain verdict hunt proves every state it records lost
         kept = np.ones(1, dtype=np.int64) if lost is not None else np.zeros(1, dtype=np.int64)
         if lost is not None:
-            kernel.load_rows(dom, lost.rows, lost.vals)
+            compiling.function("load_rows")(dom, lost.rows, lost.vals)
 
         def run(cut: int, best0: int, limit: int) -> tuple:
             if use_hunt:
-                return kernel.hunt(p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(limit), dom, touched,
-                                   self._path, links, self.bounds, np.int64(cut), np.int64(best0),
-                                   np.int64(at_least), kept)
-            return kernel.search(p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time,
-                                 np.int64(limit), seen, hseen, keys, parents, moves, levels, hlist, hmask, stack,
-                                 self._path, links, self.bounds, np.int64(cut), np.int64(best0),
-                                 np.int64(at_least))
+                return kern(p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(limit), dom, touched,
+                            self._path, links, self.bounds, np.int64(cut), np.int64(best0), np.int64(at_least), kept)
+            return kern(p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time, np.int64(limit),
+                        seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, self._path, links,
+                        self.bounds, np.int64(cut), np.int64(best0), np.int64(at_least))
 
         if at_least > 0 and verdict_only:
             return Solution("lost", None, (), 0, time.perf_counter() - t0, rules)
@@ -242,7 +243,7 @@ class Solver:
             outcome, best_left, n, nodes = run(1 if self.bounds else packing.NO_CUT, packing.NO_CUT, node_limit)
             if lost is not None:
                 # a won search also records states that are not lost: only clear them
-                rows, vals = kernel.take_rows(dom, lost.rows, touched, kept[0], outcome == packing.LOST)
+                rows, vals = compiling.function("take_rows")(dom, lost.rows, touched, kept[0], outcome == packing.LOST)
                 if outcome == packing.LOST:
                     lost.rows, lost.vals = rows, vals
         if outcome == packing.LOST and not verdict_only and (self.bounds or at_least > 0):
@@ -335,7 +336,9 @@ def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
     codes = _move_codes(moves)
     if codes is None:
         return False
-    return kernel.line_wins(p.cols, p.heights, p.stock, np.int64(p.top), rules.fits_table(), rules.draw_any_time,
+    if "line_wins" not in compiling._ready:
+        compiling.ensure_compiled(("line_wins",))
+    return compiling.function("line_wins")(p.cols, p.heights, p.stock, np.int64(p.top), rules.fits_table(), rules.draw_any_time,
                             codes)
 
 
@@ -346,6 +349,8 @@ def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bo
     from the table, the undrawn stock and the discard top, with ``blocking`` the
     stronger form the search for the fewest cards left uses; never above the true best.
     """
+    from . import bounds  # numba's JIT: a bound is no single answer's business
+
     rules = rules or layout.rules or EASY
     p = pack(layout)
     fits = rules.fits_table()
@@ -369,7 +374,7 @@ def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bo
 def _links(rules: Rules) -> np.ndarray:
     links = _LINKS.get(rules)
     if links is None:
-        links = _LINKS[rules] = bounds.rank_links(rules.fits_table())
+        links = _LINKS[rules] = packing.rank_links(rules.fits_table())
     return links
 
 

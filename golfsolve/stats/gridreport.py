@@ -1,126 +1,247 @@
-"""A Markdown report with PNG plots for a simulated grid Golf tournament (a `grid simulate` run)."""
+"""Reports on a grid Golf tournament (a ``grid simulate`` run): numbers, PNG plots, Markdown
+and self-contained HTML, as the solitaire report (:mod:`golfsolve.stats.report`) makes them.
+
+:func:`report_data` computes every number from the tournament's running totals
+(:class:`~golfsolve.grid.tally.Tally`; it is also the ``--json`` output); :func:`write_plots`
+draws the figures; :func:`write_report` writes ``report.md`` (which links the PNG files
+beside it) and ``report.html`` (which embeds them). Every figure carries a footer with the
+matches, the bots and the command that produced the data.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional, Union
 
-import matplotlib
+import numpy as np
+# The object API, not pyplot: no backend is chosen or changed, and no display is needed.
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")  # files only; never needs a display
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+from ..grid.tally import Tally
+from ..grid.tournament import SEATING, Tournament
+from ..text import plural
 
-from ..grid.ratings import rate_bots  # noqa: E402
-from ..grid.tournament import Tournament, all_differences, bot_summary  # noqa: E402
+FIGURES = {
+    "strokes.png": "Mean strokes per hole, 95% intervals",
+    "distribution.png": "Strokes per hole, share of each bot's holes",
+    "wins.png": "Matches won per seat (shared wins split), 95% Wilson intervals",
+    "neighbours.png": "Neighbour effect: strokes per hole after each bot, less the bot's mean, 95% intervals",
+}
 
 
-def _save(fig, path):
-    """Write a finished figure and free it."""
-    fig.tight_layout()
+def _tally(t: Union[Tournament, Tally]) -> Tally:
+    return t if isinstance(t, Tally) else t.tally()
+
+
+def _clean(x: Any) -> Any:
+    """Plain JSON values: numpy numbers as Python ones, NaN as None."""
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_clean(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and x != x:
+        return None
+    return x
+
+
+def report_data(t: Union[Tournament, Tally], command: str = "") -> dict[str, Any]:
+    """Everything the report shows, as plain values (the ``--json`` output)."""
+    tally = _tally(t)
+    kinds = len(tally.names)
+    return _clean({
+        "meta": tally.meta(),
+        "command": command,
+        "holes_played": tally.holes_played,
+        "bots": tally.bot_summary().to_dict(orient="records"),
+        "differences": tally.differences(),
+        "neighbours": tally.neighbour_effect().to_dict(orient="records"),
+        # Beside the pairwise differences, one scale for every bot once there are three or more.
+        "ratings": tally.ratings() if kinds > 2 else [],
+        "end_reasons": dict(sorted(tally.end_reasons.items(), key=lambda kv: -kv[1])),
+        "strokes_hist": {b: {str(k): v for k, v in sorted(c.items())} for b, c in tally.strokes_hist.items()},
+    })
+
+
+def footer(data: dict) -> str:
+    """The provenance line every figure carries: matches, holes, bots and the command."""
+    meta = data["meta"]
+    head = (f"{plural(meta['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}; bots "
+            f"{', '.join(meta['bots'])}; seed {meta['seed']}; {meta['seating']} seating")
+    cmds = (data.get("command") or "").splitlines() or ["(command not recorded)"]
+    return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
+
+
+def _finish(fig: Figure, data: dict, path: Path) -> Path:
+    fig.text(0.01, 0.01, footer(data), fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
 
 
-def _fmt(m: float, lo: float, hi: float, pct: bool = False) -> str:
-    if pct:
-        return f"{100 * m:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-    return f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
+def _bars(ax, labels, y, lo, hi, color, scale=1.0) -> None:
+    y, lo, hi = (np.asarray(v, dtype=float) * scale for v in (y, lo, hi))
+    err = np.vstack([np.nan_to_num(y - lo), np.nan_to_num(hi - y)])
+    ax.bar(labels, y, yerr=err, capsize=6, color=color)
 
 
-def report_data(t: Tournament) -> dict[str, Any]:
-    """Everything the report shows, as plain values (the ``--json`` output)."""
-    s = bot_summary(t)
-    h = t.holes
-    kinds = h["bot"].nunique()
-    return {
-        "meta": t.meta(),
-        "holes_played": int(h[["match", "hole"]].drop_duplicates().shape[0]),
-        "bots": s.to_dict(orient="records"),
-        "differences": all_differences(t),
-        # Beside the pairwise differences, one scale for every bot once there are three or more.
-        "ratings": rate_bots(t) if kinds > 2 else [],
-        "end_reasons": {str(k): int(v) for k, v in
-                        h.drop_duplicates(["match", "hole"])["reason"].value_counts().items()},
-    }
-
-
-def write_plots(t: Tournament, out: Path) -> list[Path]:
-    """strokes.png (mean strokes per hole, 95% intervals), distribution.png (strokes per
-    hole), wins.png (win rates)."""
-    s = bot_summary(t)
+def write_plots(data: dict, out: Path) -> list[Path]:
+    """Draw the figures of :data:`FIGURES` into ``out``; return their paths."""
+    bots = data["bots"]
+    names = [b["bot"] for b in bots]
     paths = []
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    y = s["strokes_per_hole"].to_numpy()
-    err = np.vstack([y - s["hole_lo"].to_numpy(), s["hole_hi"].to_numpy() - y])
-    ax.bar(s["bot"], y, yerr=err, capsize=6, color="#4c72b0")
+    fig = Figure(figsize=(6.5, 4))
+    ax = fig.subplots()
+    _bars(ax, names, [b["strokes_per_hole"] for b in bots], [b["hole_lo"] for b in bots],
+          [b["hole_hi"] for b in bots], "#4c72b0")
     ax.set_ylabel("strokes per hole (lower is better)")
-    ax.set_title("Mean strokes per hole, 95% intervals")
-    paths.append(_save(fig, out / "strokes.png"))
+    ax.set_title(FIGURES["strokes.png"])
+    paths.append(_finish(fig, data, out / "strokes.png"))
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    lo, hi = int(t.holes["strokes"].min()), int(t.holes["strokes"].max())
-    bins = np.arange(lo, hi + 2) - 0.5
-    for bot in s["bot"]:
-        ax.hist(t.holes.loc[t.holes["bot"] == bot, "strokes"], bins=bins, histtype="step", density=True, label=bot)
+    fig = Figure(figsize=(6.5, 4))
+    ax = fig.subplots()
+    for bot in names:
+        hist = {int(k): v for k, v in data["strokes_hist"].get(bot, {}).items()}
+        if not hist:
+            continue
+        xs = np.arange(min(hist), max(hist) + 1)
+        total = sum(hist.values())
+        ax.step(xs, [hist.get(int(x), 0) / total for x in xs], where="mid", label=bot)
     ax.set_xlabel("strokes in a hole")
     ax.set_ylabel("share of holes")
+    ax.set_title(FIGURES["distribution.png"])
     ax.legend()
-    paths.append(_save(fig, out / "distribution.png"))
+    paths.append(_finish(fig, data, out / "distribution.png"))
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    w = s["win_rate"].to_numpy()
-    werr = np.vstack([w - s["win_lo"].to_numpy(), s["win_hi"].to_numpy() - w])
-    ax.bar(s["bot"], 100 * w, yerr=100 * werr, capsize=6, color="#55a868")
+    fig = Figure(figsize=(6.5, 4))
+    ax = fig.subplots()
+    _bars(ax, names, [b["win_rate"] for b in bots], [b["win_lo"] for b in bots], [b["win_hi"] for b in bots],
+          "#55a868", scale=100)
     ax.set_ylabel("matches won per seat (%)")
-    ax.set_title("Win rate (shared wins split), 95% intervals")
-    paths.append(_save(fig, out / "wins.png"))
+    ax.set_ylim(0, 100)
+    ax.set_title(FIGURES["wins.png"])
+    paths.append(_finish(fig, data, out / "wins.png"))
+
+    fig = Figure(figsize=(6.5, 4))
+    ax = fig.subplots()
+    rows = data["neighbours"]
+    mean = {b["bot"]: b["strokes_per_hole"] for b in bots}
+    befores = [b for b in names if any(r["before_bot"] == b for r in rows)]
+    width = 0.8 / max(1, len(befores))
+    x = np.arange(len(names))
+    for i, before in enumerate(befores):
+        sel = {r["bot"]: r for r in rows if r["before_bot"] == before}
+
+        def col(key):
+            return np.array([sel[b][key] - mean[b] if b in sel and sel[b][key] is not None else np.nan
+                             for b in names], dtype=float)
+
+        y, lo, hi = col("strokes_per_hole"), col("lo"), col("hi")
+        err = np.vstack([np.nan_to_num(y - lo), np.nan_to_num(hi - y)])
+        ax.bar(x + (i - (len(befores) - 1) / 2) * width, y, width, yerr=err, capsize=3, label=f"after {before}")
+    ax.axhline(0, color="#444444", linewidth=0.8)
+    ax.set_xticks(x, names)
+    ax.set_ylabel("strokes per hole − the bot's mean")
+    ax.set_title("Neighbour effect, 95% intervals")
+    ax.legend(fontsize=7)
+    paths.append(_finish(fig, data, out / "neighbours.png"))
     return paths
 
 
-def render_markdown(t: Tournament, data: dict[str, Any]) -> str:
-    """The report text."""
+def _ci(m: Optional[float], lo: Optional[float], hi: Optional[float], pct: bool = False, sign: bool = False) -> str:
+    if m is None:
+        return "—"
+    f = (lambda v: f"{100 * v:.1f}") if pct else ((lambda v: f"{v:+.2f}") if sign else (lambda v: f"{v:.2f}"))
+    if lo is None or hi is None:
+        return f(m) + ("%" if pct else "")
+    return f"{f(m)}{'%' if pct else ''} [{f(lo)}, {f(hi)}]"
+
+
+def _blocks(data: dict) -> list[tuple]:
+    """The report as ("h1"|"h2"|"p"|"code", text), ("table", head, rows), ("img", file, caption) blocks."""
+    from ..grid.rules import GridRules
+
     meta = data["meta"]
-    r = t.rules
-    lines = [
-        "# Grid Golf simulation report",
-        "",
-        f"- Rules: {r.describe()} (`{meta['rules_spec']}`)",
-        f"- Bots by entry: {', '.join(t.bots)}" + (f" (Monte Carlo samples: {meta['mc_samples']})" if meta.get("mc_samples") else ""),
-        f"- Matches: {meta['matches']:,}, holes: {data['holes_played']:,}, seed {meta['seed']}",
-        ("- Balanced seatings (every cyclic order of the bots, in every rotation) and the first player moves every "
-         "hole. Intervals are 95%, taken over matches." if meta.get("seating") == "balanced" else
-         "- **Old seating**: seats rotated but the cyclic order of the bots never changed, so each bot always played "
-         "after the same neighbour and the comparisons below are confounded with that. Intervals are 95%."),
-        "",
-        "| bot | seats | player-holes | strokes per hole | strokes per match | win rate |",
-        "|---|---:|---:|---|---|---|",
-    ]
-    for b in data["bots"]:
-        lines.append(f"| {b['bot']} | {b['seats']} | {b['holes']} | {_fmt(b['strokes_per_hole'], b['hole_lo'], b['hole_hi'])}"
-                     f" | {_fmt(b['strokes_per_match'], b['match_lo'], b['match_hi'])}"
-                     f" | {_fmt(b['win_rate'], b['win_lo'], b['win_hi'], pct=True)} |")
+    rules = GridRules(**meta["rules"])
+    b: list[tuple] = [("h1", "Grid Golf tournament report")]
+    samples = f" (Monte Carlo samples: {meta['mc_samples']})" if meta.get("mc_samples") else ""
+    b.append(("p", f"Rules: {rules.describe()} (`{meta['rules_spec']}`). Bots by entry: {', '.join(meta['bots'])}"
+                   f"{samples}. {plural(meta['matches'], 'match', 'matches')}, "
+                   f"{plural(data['holes_played'], 'hole')}, seed {meta['seed']}."))
+    if meta.get("seating") == SEATING:
+        b.append(("p", "Balanced seatings: every cyclic order of the bots in each of its rotations (a seeded random "
+                       "seating per match for six players), so no bot keeps a seat or a neighbour; the first player "
+                       "moves one seat every hole. Intervals are 95%, taken over matches (the holes of one match "
+                       "share a table); win rates have Wilson intervals."))
+    else:
+        b.append(("p", "**Old seating**: seats rotated but the cyclic order of the bots never changed, so each bot "
+                       "always played after the same neighbour and the comparisons below are confounded with that. "
+                       "Intervals are 95%."))
+    if data.get("command"):
+        b.append(("p", "Made by:"))
+        b.append(("code", data["command"]))
+    b.append(("table", ["bot", "seats", "player-holes", "strokes per hole", "strokes per match", "win rate"],
+              [[r["bot"], str(r["seats"]), f"{r['holes']:,}", _ci(r["strokes_per_hole"], r["hole_lo"], r["hole_hi"]),
+                _ci(r["strokes_per_match"], r["match_lo"], r["match_hi"]),
+                _ci(r["win_rate"], r["win_lo"], r["win_hi"], pct=True)] for r in data["bots"]]))
+    b.append(("img", "strokes.png", FIGURES["strokes.png"]))
+    b.append(("img", "wins.png", FIGURES["wins.png"]))
     if data["differences"]:
-        lines += ["", "## Paired differences (same tables)", "",
-                  "| comparison | strokes per hole | 95% interval | excludes 0 |", "|---|---:|---|---|"]
-        for d in data["differences"]:
-            lines.append(f"| {d['a']} − {d['b']} | {d['diff']:+.2f} | [{d['lo']:+.2f}, {d['hi']:+.2f}] | "
-                         f"{'yes' if d['significant'] else 'no'} |")
+        b.append(("h2", "Paired differences (same tables)"))
+        b.append(("table", ["comparison", "strokes per hole [95%]", "matches", "excludes 0"],
+                  [[f"{d['a']} − {d['b']}", _ci(d["diff"], d["lo"], d["hi"], sign=True), f"{d['matches']:,}",
+                    "yes" if d["significant"] else "no"] for d in data["differences"]]))
+        b.append(("p", "Each match gives one value: the mean strokes per hole of bot a minus that of bot b at that "
+                       "table; negative means a scores lower (better)."))
+    if data["neighbours"]:
+        b.append(("h2", "Neighbour effect"))
+        b.append(("p", "Strokes per hole of each bot by the bot playing just before it (whose discards it can "
+                       "take). Each (match, seat) gives one value."))
+        b.append(("table", ["bot", "after", "matches", "strokes per hole [95%]"],
+                  [[r["bot"], r["before_bot"], f"{r['matches']:,}", _ci(r["strokes_per_hole"], r["lo"], r["hi"])]
+                   for r in data["neighbours"]]))
+        b.append(("img", "neighbours.png", FIGURES["neighbours.png"]))
     if data.get("ratings"):
-        lines += ["", "## Ratings (openskill Plackett-Luce, one rated game per match)", "",
-                  "| bot | mu | sigma | ordinal (mu − 3σ) |", "|---|---:|---:|---:|"]
-        for r in data["ratings"]:
-            lines.append(f"| {r['bot']} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |")
-    lines += ["", "How holes ended: " + ", ".join(f"{k} {v}" for k, v in data["end_reasons"].items()), "",
-              "![strokes per hole](strokes.png)", "", "![distribution](distribution.png)", "", "![win rates](wins.png)", ""]
-    return "\n".join(lines)
+        b.append(("h2", "Ratings"))
+        b.append(("p", "openskill Plackett-Luce, one rated game per match (each bot name ranked by its mean strokes "
+                       "per hole), ordered by the conservative ordinal μ − 3σ."))
+        b.append(("table", ["bot", "mu", "sigma", "ordinal (mu − 3σ)"],
+                  [[r["bot"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"] for r in data["ratings"]]))
+    b.append(("h2", "Strokes per hole"))
+    b.append(("p", "How holes ended: " + ", ".join(f"{k} {v:,}" for k, v in data["end_reasons"].items()) + "."))
+    b.append(("img", "distribution.png", FIGURES["distribution.png"]))
+    return b
 
 
-def write_report(t: Tournament, out: Path) -> tuple[str, dict[str, Any]]:
-    """Write report.md and the plots into ``out``; return the Markdown and the data."""
-    data = report_data(t)
-    write_plots(t, out)
-    md = render_markdown(t, data)
-    (out / "report.md").write_text(md)
-    return md, data
+def render_markdown(t_or_data: Union[Tournament, Tally, dict], data: Optional[dict] = None) -> str:
+    """The report as Markdown (images are the PNG files beside it), from :func:`report_data`'s
+    numbers (or a tournament)."""
+    from .report import blocks_markdown
+
+    if data is None:
+        data = t_or_data if isinstance(t_or_data, dict) else report_data(t_or_data)
+    return blocks_markdown(_blocks(data))
+
+
+def render_html(data: dict, out: Path) -> str:
+    """The report as one HTML page with the PNG plots in ``out`` embedded."""
+    from .report import blocks_html
+
+    return blocks_html(_blocks(data), out, "Grid Golf tournament report")
+
+
+def write_report(t: Union[Tournament, Tally], out: Path, command: str = "") -> tuple[dict[str, Any], list[Path]]:
+    """Write ``report.md``, ``report.html`` and the PNG plots of :data:`FIGURES` into ``out``;
+    return :func:`report_data`'s numbers and the paths written."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    data = report_data(t, command)
+    paths = [out / "report.md", out / "report.html"] + write_plots(data, out)
+    (out / "report.md").write_text(render_markdown(data), encoding="utf-8")
+    (out / "report.html").write_text(render_html(data, out), encoding="utf-8")
+    return data, paths
+
+
+__all__ = ["FIGURES", "render_html", "render_markdown", "report_data", "write_plots", "write_report"]

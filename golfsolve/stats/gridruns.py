@@ -149,7 +149,7 @@ class GridKind(RunKind[GridSpec]):
               bots_spec: Optional[str]) -> tuple[GridRules, tuple[str, ...]]:
         """The table and the bots a command asks for. Resuming or extending the run in
         ``out``, the table and bots not given again are the run's; otherwise the players
-        default to one per bot given, else 4, and the bots to greedy ones."""
+        default to one per bot given, else 4, and the bots to heuristic ones."""
         from ..grid.bots import parse_bots
         from ..grid.rules import parse_rules
 
@@ -165,7 +165,7 @@ class GridKind(RunKind[GridSpec]):
             rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,
                                 openers=openers)
         if bots_spec is None:
-            return rules, old.bots if old is not None else ("greedy",) * rules.players
+            return rules, old.bots if old is not None else ("heuristic",) * rules.players
         return rules, tuple(parse_bots(bots_spec, rules.players))
 
     def complete(self, v: dict, jobs: int) -> GridSpec:
@@ -274,6 +274,15 @@ def _load_old(out: Path) -> Tournament:
         raise InputError(f"{out} is not a readable 'golfsolve grid simulate' folder: {e}") from None
 
 
+def run_command(out: str | Path) -> str:
+    """The command that made the run in ``out`` as it stands ('' for a folder without a manifest)."""
+    from .runfolder import read_manifest, run_commands
+
+    if manifest_path(out) is None:
+        return ""
+    return "\n".join(run_commands(read_manifest(out, GRID.format)))
+
+
 def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     """Write ``_holes.csv`` and ``_matches.csv`` beside the chunks (pandas skips the ``_`` names)."""
     paths = []
@@ -284,4 +293,5 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     return paths
 
 
-__all__ = ["COLUMNS", "GRID", "GridSpec", "export_csv", "load_tournament", "play_chunk", "run_grid_simulate"]
+__all__ = ["COLUMNS", "GRID", "GridSpec", "export_csv", "load_tournament", "play_chunk", "run_command",
+           "run_grid_simulate"]

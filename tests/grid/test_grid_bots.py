@@ -138,3 +138,33 @@ def test_mc_greedy_random_ordering_over_2000_holes():
     assert t.holes[["match", "hole"]].drop_duplicates().shape[0] >= 2000
     assert paired_difference(t, "mc", "greedy")["hi"] < 0
     assert paired_difference(t, "greedy", "random")["hi"] < 0
+
+
+def test_registry_loads_a_bot_module_only_when_the_bot_is_asked_for():
+    """Making the built-in bots does not import OpenSpiel; asking for spiel-ismcts does."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from golfsolve.grid.bots import make_bot\n"
+            "for b in ['random', 'greedy', 'heuristic', 'mc:3', 'mc-greedy:3', 'ismcts:5']: make_bot(b)\n"
+            "print('pyspiel' in sys.modules, 'golfsolve.grid.spiel' in sys.modules)\n"
+            "try:\n    make_bot('spiel-ismcts:3')\nexcept Exception as e:\n    print(type(e).__name__)\n"
+            "print('golfsolve.grid.spiel' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[:2] == ["False", "False"]
+    assert out[-1] == "True" or out[-2] == "InputError"  # imported, or open_spiel is not installed
+
+
+def test_registered_bots_are_made_by_name_with_their_count():
+    from golfsolve.grid.bots import BOTS, register_bot
+
+    register_bot("test-mc", "golfsolve.grid.bots:MCBot", count="samples", what="sample count", label="SAMPLES")
+    try:
+        b = make_bot("test-mc:7", np.random.default_rng(0))
+        assert isinstance(b, MCBot) and b.samples == 7 and b.name == "test-mc:7"
+        with pytest.raises(InputError, match="bad sample count"):
+            make_bot("test-mc:x")
+        with pytest.raises(InputError, match="test-mc:SAMPLES"):
+            make_bot("nonsense")
+    finally:
+        del BOTS["test-mc"]

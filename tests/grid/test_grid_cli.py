@@ -31,9 +31,16 @@ def test_report_writes_markdown_and_plots(run_cli, tmp_path):
     assert "greedy" in r.stdout and "strokes/hole" in r.stdout
     rep = run_cli(["grid", "report", str(out)])
     assert rep.exit_code == 0, rep.stderr
-    assert "| greedy |" in rep.stdout and "greedy − random" in rep.stdout
-    for f in ("report.md", "strokes.png", "distribution.png", "wins.png"):
-        assert (out / "_report" / f).stat().st_size > 0
+    assert "greedy - random:" in rep.stdout
+    where = out / "_report"
+    assert f"report: {where / 'report.md'} and {where / 'report.html'}" in rep.stdout
+    md = (where / "report.md").read_text()
+    assert "| greedy |" in md and "greedy − random" in md and "## Neighbour effect" in md
+    for f in ("strokes.png", "distribution.png", "wins.png", "neighbours.png"):
+        assert (where / f).stat().st_size > 0 and f"]({f})" in md and f in rep.stdout
+    page = (where / "report.html").read_text()
+    assert page.count('src="data:image/png;base64,') == 4 and "<td>greedy</td>" in page
+    assert "golfsolve grid simulate" in page  # the command that made the run
     assert len(pd.read_csv(out / "_holes.csv")) == 12 * 2
     js = json.loads(run_cli(["grid", "report", str(out), "--json"]).stdout)
     assert js["holes_played"] == 12 and js["differences"][0]["a"] == "greedy"
@@ -59,6 +66,24 @@ def test_bad_input_exits_2_with_one_line(run_cli, args, words):
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
 
 
+def test_win_rates_have_wilson_intervals_right_at_0_and_100_percent(run_cli):
+    r = run_cli(["grid", "simulate", "--bots", "heuristic,random", "--holes", "2", "--matches", "6", "--seed", "1",
+                 "--json", "-q"])
+    assert r.exit_code == 0, r.stderr
+    bots = {b["bot"]: b for b in json.loads(r.stdout)["bots"]}
+    assert bots["heuristic"]["win_rate"] == 1.0 and bots["random"]["win_rate"] == 0.0
+    # Wilson: the interval ends exactly at 100% and 0%, and is not a point (a normal interval is [0, 0])
+    assert bots["heuristic"]["win_hi"] == 1.0 and 0.5 < bots["heuristic"]["win_lo"] < 0.75
+    assert bots["random"]["win_lo"] == 0.0 and 0.25 < bots["random"]["win_hi"] < 0.5
+
+
+def test_simulate_and_play_default_to_heuristic_bots(run_cli):
+    r = run_cli(["grid", "simulate", "--players", "3", "--holes", "1", "--matches", "2", "--json", "-q"])
+    assert r.exit_code == 0, r.stderr
+    js = json.loads(r.stdout)
+    assert js["meta"]["bots"] == ["heuristic"] * 3 and [b["bot"] for b in js["bots"]] == ["heuristic"]
+
+
 def test_report_on_a_missing_directory_exits_2(run_cli, tmp_path):
     r = run_cli(["grid", "report", str(tmp_path / "nope")])
     assert r.exit_code == 2 and "no results directory" in r.stderr
@@ -72,7 +97,7 @@ def test_play_a_hole_against_a_bot_from_piped_input(run_cli):
     assert r.exit_code == 0, r.stderr
     assert "Score card after hole 1" in r.stdout
     assert "Match over. Winner" in r.stdout
-    assert "greedy (P2)" in r.stdout
+    assert "heuristic (P2)" in r.stdout  # the default opponent
 
 
 def test_play_rejects_bad_answers_and_asks_again(run_cli):

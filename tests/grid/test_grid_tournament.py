@@ -139,3 +139,59 @@ def test_old_scheme_runs_are_reported_but_not_continued(run_cli, tmp_path, flag)
         assert list(by_seat["entry"]) == [(s + m) % 3 for s in range(3)]
         assert list(by_seat["before"]) == [(s - 1 + m) % 3 for s in range(3)]
     assert run_cli(["grid", "report", str(out)]).exit_code == 0
+
+
+def test_running_totals_equal_the_whole_table_and_the_plain_statistics():
+    from golfsolve.grid.tally import Tally
+    from golfsolve.grid.tournament import simulate_tally
+    from golfsolve.intervals import mean_ci
+
+    rules, bots = GridRules(holes=3), ["heuristic", "greedy", "random", "greedy"]
+    t = simulate(rules, bots, 26, seed=4)
+    whole, parts = Tally.of(t), simulate_tally(rules, bots, 26, seed=4, block=7)
+    assert whole.bot_summary().equals(parts.bot_summary())
+    assert whole.differences() == parts.differences() and whole.ratings() == parts.ratings()
+    assert whole.neighbour_effect().equals(parts.neighbour_effect())
+    # the same numbers as plain arrays give
+    per = t.holes.groupby(["match", "entry", "bot"])["strokes"].mean().reset_index()
+    row = whole.bot_summary().set_index("bot").loc["greedy"]
+    assert (row["strokes_per_hole"], row["hole_lo"], row["hole_hi"]) == pytest.approx(
+        mean_ci(per[per["bot"] == "greedy"]["strokes"].to_numpy()), rel=1e-12)
+    by_bot = t.holes.groupby(["match", "bot"])["strokes"].mean().unstack("bot")
+    d = whole.paired("greedy", "heuristic")
+    assert (d["diff"], d["lo"], d["hi"]) == pytest.approx(mean_ci((by_bot["greedy"] - by_bot["heuristic"]).to_numpy()),
+                                                          rel=1e-12)
+    with pytest.raises(Exception, match="added after"):
+        whole.add(t.holes, t.matches)  # matches already counted
+
+
+def test_simulate_without_rows_keeps_memory_flat():
+    """Running totals: the peak memory of 300 matches is about that of 30; keeping the rows
+    (as simulate does for a run folder's chunk) grows with the matches. Python collects
+    cyclic garbage when it likes, so the test collects it every ten matches itself."""
+    import gc
+    import tracemalloc
+
+    from golfsolve.grid.tournament import simulate_tally
+
+    rules, bots = GridRules(players=2, grid=4, holes=1), ["heuristic", "heuristic"]
+    simulate_tally(rules, bots, 30, seed=1)  # compile and cache first
+
+    def peak(f, n):
+        calls = [0]
+
+        def tick(k):
+            calls[0] += k
+            if calls[0] % 10 == 0:
+                gc.collect()
+
+        gc.collect()
+        tracemalloc.start()
+        try:
+            f(rules, bots, n, seed=1, progress=tick)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    flat, rows = [peak(simulate_tally, 30), peak(simulate_tally, 300)], [peak(simulate, 30), peak(simulate, 300)]
+    assert flat[1] < 1.5 * flat[0] and rows[1] > 3 * rows[0], (flat, rows)

@@ -1,17 +1,20 @@
-"""The compiled kernels against the plain-Python referee: scoring, estimates, greedy play, MC."""
+"""The compiled kernels against plain Python: scoring, the greedy estimate, greedy Monte Carlo.
+
+The compiled turn procedure and greedy play-outs are checked against the hole state action by
+action in test_grid_state.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from golfsolve.grid import rollout as R
-from golfsolve.grid.bots import GreedyBot, GreedyMCBot, kernel_tables
-from golfsolve.grid.engine import END_REASONS, Hole
+from golfsolve.grid import greedy as G
+from golfsolve.grid import layout as L
+from golfsolve.grid.bots import GreedyMCBot, kernel_tables
 from golfsolve.grid.rules import GridRules, parse_rules
 from golfsolve.grid.scoring import estimate100, grid_score
 
-from grid_helpers import ScriptBot, opened, stack
+from grid_helpers import opened, stack
 
 RULESETS = [
     GridRules(),
@@ -42,43 +45,10 @@ def test_kernel_scores_and_estimates_match_python(rules):
         pool = low if trial % 2 else cards
         grid = rng.choice(pool, size=(1, g)).astype(np.int64)
         up = rng.random((1, g)) < 0.6
-        assert R.exact_score(grid, 0, prm, kt, vt, keys, vals, canc) == grid_score(list(grid[0]), rules)
+        assert L.exact_score(grid, 0, prm, kt, vt, keys, vals, canc) == grid_score(list(grid[0]), rules)
         view_grid = [int(c) if u else None for c, u in zip(grid[0], up[0])]
-        assert R.estimate(grid, up, 0, -1, 0, prm, kt, vt, keys, vals, canc) == \
-            estimate100(view_grid, rules, int(prm[R.P_H]))
-
-
-@pytest.mark.parametrize("rules", RULESETS)
-def test_compiled_greedy_holes_equal_the_referee(rules):
-    """Same decks, greedy everywhere: the numba engine and the Python engine agree hole for
-    hole (compared where neither recycled, since their shuffles differ)."""
-    rng = np.random.default_rng(11)
-    m = 40
-    decks = np.array([rng.permutation(rules.deck_cards()) for _ in range(m)], dtype=np.int64)
-    firsts = np.arange(m) % rules.players
-    prm, kt, vt = kernel_tables(rules)
-    scores, info = R.simulate_holes(decks, firsts, prm, kt, vt, 3)
-    compared = 0
-    for h in range(m):
-        res = Hole(rules, [GreedyBot() for _ in range(rules.players)], np.random.default_rng(h),
-                   deck=list(decks[h]), first=int(firsts[h])).play()
-        if res.recycles == 0 and info[h, 2] == 0:
-            assert list(scores[h]) == res.strokes, f"hole {h}"
-            assert END_REASONS[info[h, 0] - 1] == res.reason
-            assert info[h, 1] == res.turns
-            compared += 1
-    assert compared >= m // 2
-
-
-def test_simulate_holes_is_seeded():
-    rules = GridRules(players=6, grid=9)
-    rng = np.random.default_rng(5)
-    decks = np.array([rng.permutation(rules.deck_cards()) for _ in range(200)], dtype=np.int64)
-    prm, kt, vt = kernel_tables(rules)
-    a = R.simulate_holes(decks, np.zeros(200, np.int64), prm, kt, vt, 9)
-    b = R.simulate_holes(decks, np.zeros(200, np.int64), prm, kt, vt, 9)
-    assert (a[0] == b[0]).all() and (a[1] == b[1]).all()
-    assert a[1][:, 2].sum() > 0  # six long 9-card grids do recycle sometimes
+        assert G.estimate(grid, up, 0, -1, 0, prm, kt, vt, keys, vals, canc) == \
+            estimate100(view_grid, rules, int(prm[L.P_H]))
 
 
 def _opening_view(discard: str):
@@ -92,9 +62,9 @@ def test_mc_evaluate_is_reproducible_and_seed_dependent():
     bot = GreedyMCBot(np.random.default_rng(1), samples=40)
     args = bot._arrays(view)
     grid0, up0, disc0, st0, pool, known, prm, kt, vt = args
-    kinds = np.array([R.A_STOCK] + [R.A_DISCARD_SWAP] * 6, np.int64)
+    kinds = np.array([L.A_STOCK] + [L.A_DISCARD_SWAP] * 6, np.int64)
     slots = np.array([-1, 0, 1, 2, 3, 4, 5], np.int64)
-    run = lambda seed: R.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, 0, -1,  # noqa: E731
+    run = lambda seed: G.mc_evaluate(grid0, up0, disc0, st0, pool, known, view.stock_size, 0, -1,  # noqa: E731
                                      kinds, slots, 40, seed, prm, kt, vt)
     a, b, c = run(1), run(1), run(2)
     assert (a == b).all() and not (a == c).all()

@@ -1,0 +1,251 @@
+"""Kernels compiled ahead of time into a cached extension module: loaded without numba.
+
+numba's JIT costs a process about 0.4 s before its first cached kernel runs (importing
+numba, readying its CPU target). For a command that answers once and exits that is most
+of its time, so a domain can have its kernels compiled once more by numba's ahead-of-time
+compiler (``numba.pycc``: the same kernels and compiler, written out as a CPython
+extension module) into the folder where numba caches them, and load that module later
+with plain ``importlib`` and numpy. A :class:`Spec` says which kernels, with one
+signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` act on it.
+
+* The module's name carries a digest of every golfsolve source the spec's file uses
+  (:mod:`golfsolve.kernelsources`, the digest that keys numba's cache too; the kernels'
+  module must be among them), numpy's version and Python's: editing a kernel source makes
+  it stale and the next build makes a new one. Older builds in the folder are removed.
+* :func:`load` wraps each compiled function so that an array argument of another type is
+  refused (the compiled entry point checks only the item size), not misread.
+* The folder is numba's: ``NUMBA_CACHE_DIR`` when set (the sub-folder numba uses for the
+  kernels' file), else ``__pycache__`` next to it when it is writable, else
+  ``~/.cache/golfsolve``.
+* Building needs a working C compiler (numba links its small runtime in). When it fails
+  (no compiler, a numba without ``pycc``), a ``.failed`` file with the reason is left
+  where the module would be; :func:`buildable` is then False until the sources change or
+  the file is deleted, and the domain uses numba's JIT as before. ``GOLFSOLVE_NATIVE=0``
+  turns the ahead-of-time kernels off everywhere.
+
+The code is generic for the CPU family (not tuned to this CPU), so a cache shared between
+machines stays valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, Optional
+
+import numpy as np
+
+from .kernelsources import sources_digest
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Kernels to compile ahead of time.
+
+    ``kernels``: the module that defines them (numba dispatchers, by name); ``source``:
+    the file whose sources digest salts the build (the spec's own, importing the kernels'
+    module); ``prefix``: the start of the module's name; ``signatures``: called only when
+    building, a dict of name to numba signature; ``arrays``: per name, the (dtype, ndim)
+    of each array argument by position (C-contiguous arrays of exactly that type).
+    """
+
+    kernels: str
+    source: str
+    prefix: str
+    signatures: Callable[[], dict]
+    arrays: dict
+
+
+def enabled() -> bool:
+    """Are ahead-of-time kernels on (``GOLFSOLVE_NATIVE`` is not ``0``)?"""
+    return os.environ.get("GOLFSOLVE_NATIVE", "1") != "0"
+
+
+def module_name(spec: Spec) -> str:
+    """The module's name: the spec's prefix and a digest of its sources, numpy's and Python's versions."""
+    h = hashlib.sha256()
+    for part in (sources_digest(spec.source), np.__version__, sys.version, sys.platform):
+        h.update(part.encode() + b"\0")
+    return spec.prefix + h.hexdigest()[:24]
+
+
+def _suffix() -> str:
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def _folders(spec: Spec) -> list[Path]:
+    """Where the module may be, in the order a build chooses the first it can write to."""
+    here = Path(spec.source).resolve().parent
+    # the sub-folder numba gives a file's cache under NUMBA_CACHE_DIR: its folder's name and a hash of its path
+    sub = f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}"
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    if env:
+        return [Path(env) / sub]
+    return [here / "__pycache__", Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "golfsolve" / sub]
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def _checked(name: str, fn: Callable, arrays: dict) -> Callable:
+    wanted = tuple((i, np.dtype(dt), nd) for i, (dt, nd) in arrays.items())
+
+    def call(*args):
+        for i, dt, nd in wanted:
+            a = args[i]
+            if not (isinstance(a, np.ndarray) and a.dtype == dt and a.ndim == nd and a.flags.c_contiguous):
+                raise TypeError(f"{name}: argument {i} must be a C-contiguous {nd}-d {dt} array")
+        return fn(*args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"{name}, compiled ahead of time."
+    return call
+
+
+class Kernels:
+    """The compiled kernels of a loaded module, as checked callables (attributes by name)."""
+
+    def __init__(self, module: ModuleType, path: Path, spec: Spec) -> None:
+        self.module = module
+        self.path = path
+        for name, arrays in spec.arrays.items():
+            setattr(self, name, _checked(name, getattr(module, name), arrays))
+
+
+_loaded: dict[str, Kernels] = {}
+
+
+def load(spec: Spec) -> Optional[Kernels]:
+    """The spec's fresh compiled kernels if a build is in the cache (None: there is none,
+    or they are turned off). Imports no numba."""
+    if not enabled():
+        return None
+    name = module_name(spec)
+    if name in _loaded:
+        return _loaded[name]
+    for folder in _folders(spec):
+        path = folder / (name + _suffix())
+        if path.is_file():
+            try:
+                return _load_file(spec, name, path)
+            except (ImportError, OSError, AttributeError):  # damaged, or not ours: a build replaces it
+                return None
+    return None
+
+
+def _load_file(spec: Spec, name: str, path: Path) -> Kernels:
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path, loader=loader))
+    loader.exec_module(module)
+    _loaded[name] = Kernels(module, path, spec)
+    return _loaded[name]
+
+
+def failure(spec: Spec) -> Optional[str]:
+    """Why the last build of these sources failed (None: none did)."""
+    name = module_name(spec)
+    for folder in _folders(spec):
+        marker = folder / (name + ".failed")
+        if marker.is_file():
+            return marker.read_text(encoding="utf-8", errors="replace").strip() or "unknown"
+    return None
+
+
+def buildable(spec: Spec) -> bool:
+    """Should :func:`build` be tried: on, no failed build of these sources, a folder to write to?"""
+    return enabled() and failure(spec) is None and any(_writable(f) for f in _folders(spec))
+
+
+def build(spec: Spec) -> Optional[Kernels]:
+    """Compile the kernels into a new module in the cache and load it; None when that
+    fails (the reason is kept, see :func:`failure`). Seconds of CPU, and a C compiler."""
+    folder = next((f for f in _folders(spec) if _writable(f)), None)
+    if folder is None:
+        return None
+    name = module_name(spec)
+    work = Path(tempfile.mkdtemp(prefix=name + "-", dir=folder))
+    log = work / "compiler.log"
+    try:
+        with _output_to(log):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # pycc's pending deprecation: the fallback covers its removal
+                from numba.pycc import CC
+
+                defining = importlib.import_module(spec.kernels)
+                cc = CC(name)  # raises when no C compiler works
+                cc.output_dir = str(work)
+                cc.output_file = name + _suffix()
+                for export, sig in spec.signatures().items():
+                    cc.export(export, sig)(getattr(defining, export).py_func)
+                cc.compile()
+        os.replace(work / (name + _suffix()), folder / (name + _suffix()))
+        kernels = _load_file(spec, name, folder / (name + _suffix()))
+    except Exception as e:  # noqa: BLE001  (any failure: the JIT takes over)
+        detail = log.read_text(encoding="utf-8", errors="replace").strip()[-2000:] if log.is_file() else ""
+        (folder / (name + ".failed")).write_text(f"{type(e).__name__}: {e}\n{detail}\n", encoding="utf-8")
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for old in folder.glob(spec.prefix + "*"):
+        # earlier builds and failures (a build under way elsewhere works in a folder: kept)
+        if old.is_file() and not old.name.startswith(name):
+            try:
+                old.unlink()
+            except OSError:  # in use elsewhere (Windows), or gone already
+                pass
+    return kernels
+
+
+class _output_to:
+    """Send this process's stdout and stderr (file descriptors: the C compiler writes
+    there) to ``path`` for a while, so a build says nothing but the notice."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __enter__(self):
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+        self.file = open(self.path, "wb")
+        self.saved = []
+        for fd in (1, 2):
+            try:
+                self.saved.append((fd, os.dup(fd)))
+                os.dup2(self.file.fileno(), fd)
+            except OSError:
+                pass
+        return self
+
+    def __exit__(self, *exc):
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+        for fd, saved in self.saved:
+            os.dup2(saved, fd)
+            os.close(saved)
+        self.file.close()
+        return False
+
+
+__all__ = ["Kernels", "Spec", "build", "buildable", "enabled", "failure", "load", "module_name"]

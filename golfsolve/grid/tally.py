@@ -1,0 +1,232 @@
+"""Running totals of a tournament: every number its summary and report show, from matches
+added a block at a time, in memory that does not grow with the matches.
+
+Strokes are integers and every match has the same number of holes, so each statistic is a
+mean of values ``numerator / denominator`` with a fixed denominator per statistic; the tally
+keeps exact integer sums of the numerators and of their squares. The numbers are therefore
+the same to the last bit however the matches were split into blocks (a run folder read at
+once, or ``grid simulate`` without ``--out`` adding ten matches at a time).
+
+The units of every interval are matches (the holes of one match share a table): a player's
+mean strokes per hole in one match, a bot's mean over its seats in one match, a player's
+total. Win rates take Wilson intervals over the (match, seat) results, a shared win counting
+``1/k``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..intervals import Z95, wilson
+from .rules import GridRules
+
+#: Shares of a win (1/k for k tied winners, k <= 6) are kept as multiples of 1/60.
+_SHARE_UNIT = 60
+
+
+@dataclass
+class Moments:
+    """Count, sum and sum of squares of integer numerators over one fixed denominator."""
+
+    den: int = 1
+    n: int = 0
+    s: int = 0
+    ss: int = 0
+
+    def add(self, values: Iterator[int] | np.ndarray) -> None:
+        for v in values:
+            v = int(v)
+            self.n += 1
+            self.s += v
+            self.ss += v * v
+
+    def mean_ci(self, z: float = Z95) -> tuple[float, float, float]:
+        """(mean, low, high): the normal 95% interval of :func:`golfsolve.intervals.mean_ci`, exactly."""
+        if self.n == 0:
+            return float("nan"), float("nan"), float("nan")
+        m = self.s / (self.n * self.den)
+        if self.n < 2:
+            return m, float("nan"), float("nan")
+        var = (self.n * self.ss - self.s * self.s) / (self.n * (self.n - 1) * self.den * self.den)
+        half = z * math.sqrt(max(var, 0.0) / self.n)
+        return m, m - half, m + half
+
+
+@dataclass
+class Tally:
+    """The running totals of a tournament between ``bots`` under ``rules`` (see the module's docstring)."""
+
+    rules: GridRules
+    bots: list[str]
+    seed: int = 0
+    samples: Optional[int] = None
+    seating: str = "balanced"
+    matches: int = 0
+    holes_played: int = 0
+    last_match: int = -1
+    # per bot name
+    hole: dict = field(default_factory=dict)          # (match, entry) strokes per hole
+    total: dict = field(default_factory=dict)         # (match, seat) totals
+    shares: Counter = field(default_factory=Counter)  # sum of win shares, in 1/60
+    seat_matches: Counter = field(default_factory=Counter)
+    player_holes: Counter = field(default_factory=Counter)
+    strokes_hist: dict = field(default_factory=lambda: defaultdict(Counter))
+    # per pair of bot names, of entries, and per (bot, before_bot)
+    pairs: dict = field(default_factory=dict)
+    entry_pairs: dict = field(default_factory=dict)
+    neighbours: dict = field(default_factory=dict)
+    end_reasons: Counter = field(default_factory=Counter)
+    _ratings: Any = None
+
+    def __post_init__(self) -> None:
+        from .ratings import Ratings
+
+        self.bots = list(self.bots)
+        self.names = list(dict.fromkeys(self.bots))
+        self.seats_of = {b: self.bots.count(b) for b in self.names}
+        h = self.rules.holes
+        for b in self.names:
+            self.hole[b] = Moments(h)
+            self.total[b] = Moments(1)
+        for i, a in enumerate(self.names):
+            for b in self.names[i + 1:]:
+                self.pairs[(a, b)] = Moments(self.seats_of[a] * self.seats_of[b] * h)
+        n = len(self.bots)
+        for a in range(n):
+            for b in range(a + 1, n):
+                self.entry_pairs[(a, b)] = Moments(h)
+        self._ratings = Ratings(self.names)
+
+    @classmethod
+    def of(cls, t) -> "Tally":
+        """The tally of a whole :class:`~golfsolve.grid.tournament.Tournament`."""
+        tally = cls(t.rules, t.bots, t.seed, t.samples, t.seating)
+        tally.add(t.holes, t.matches)
+        return tally
+
+    # -- adding matches ---------------------------------------------------------------
+    def add(self, holes: pd.DataFrame, matches: pd.DataFrame) -> None:
+        """Add whole matches, later than any added before: their hole rows (the columns of
+        :data:`~golfsolve.grid.tournament.HOLE_COLUMNS`) and match rows."""
+        if holes.empty:
+            return
+        ms = np.sort(holes["match"].unique())
+        if ms[0] <= self.last_match:
+            raise InputError(f"match {int(ms[0])} is added after match {self.last_match}")
+        self.last_match = int(ms[-1])
+        self.matches += len(ms)
+        h = self.rules.holes
+        per_hole = holes.groupby("match")["hole"].nunique()
+        if (per_hole != h).any():
+            raise InputError(f"a match of this tournament has {int(per_hole[per_hole != h].iloc[0])} holes, "
+                             f"not {h}")
+        self.holes_played += len(ms) * h
+        self.end_reasons.update(holes.drop_duplicates(["match", "hole"])["reason"].astype(str).tolist())
+        for (bot, strokes), c in holes.groupby(["bot", "strokes"]).size().items():
+            self.strokes_hist[bot][int(strokes)] += int(c)
+        # one value per (match, entry): its strokes over the match's holes
+        player = holes.groupby(["match", "entry"], sort=True).agg(
+            bot=("bot", "first"), before_bot=("before_bot", "first"), s=("strokes", "sum")).reset_index()
+        for bot, g in player.groupby("bot", sort=False):
+            self.hole[bot].add(g["s"].to_numpy())
+            self.player_holes[bot] += len(g) * h
+        for (bot, before), g in player.groupby(["bot", "before_bot"], sort=False):
+            self.neighbours.setdefault((bot, before), Moments(h)).add(g["s"].to_numpy())
+        wide = player.pivot(index="match", columns="entry", values="s")
+        for (a, b), mom in self.entry_pairs.items():
+            d = (wide[a] - wide[b]).dropna()
+            mom.add(d.astype("int64").to_numpy())
+        by_name = player.groupby(["match", "bot"], sort=True)["s"].sum().unstack("bot")
+        for (a, b), mom in self.pairs.items():
+            if a in by_name and b in by_name:
+                d = (self.seats_of[b] * by_name[a] - self.seats_of[a] * by_name[b]).dropna()
+                mom.add(d.astype("int64").to_numpy())
+        # ratings: each match in order, a bot name's mean strokes per hole over its seats
+        for m, row in by_name.iterrows():
+            self._ratings.rate({b: float(row[b]) / (self.seats_of[b] * h) for b in self.names
+                                if b in row.index and row[b] == row[b]})
+        for bot, g in matches.groupby("bot", sort=False):
+            self.total[bot].add(g["total"].to_numpy())
+            self.seat_matches[bot] += len(g)
+            self.shares[bot] += int(np.rint(g["win_share"].to_numpy() * _SHARE_UNIT).sum())
+
+    # -- what it shows ----------------------------------------------------------------
+    def meta(self) -> dict[str, Any]:
+        """What the tournament ran: rules, bots, seed, match count and seating."""
+        return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
+                "seed": self.seed, "matches": self.matches, "mc_samples": self.samples, "seating": self.seating}
+
+    def bot_summary(self) -> pd.DataFrame:
+        """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate
+        with its Wilson interval (right at 0 and 100%)."""
+        rows = []
+        for bot in self.names:
+            if self.seat_matches[bot] == 0 and self.hole[bot].n == 0:
+                continue
+            m, lo, hi = self.hole[bot].mean_ci()
+            tm, tlo, thi = self.total[bot].mean_ci()
+            wr, wlo, whi = wilson(self.shares[bot] / _SHARE_UNIT, self.seat_matches[bot])
+            rows.append({"bot": bot, "seats": self.seats_of[bot], "holes": int(self.player_holes[bot]),
+                         "matches": int(self.seat_matches[bot]), "strokes_per_hole": m, "hole_lo": lo, "hole_hi": hi,
+                         "strokes_per_match": tm, "match_lo": tlo, "match_hi": thi,
+                         "win_rate": wr, "win_lo": wlo, "win_hi": whi})
+        return pd.DataFrame(rows)
+
+    def paired(self, a: str, b: str) -> dict[str, Any]:
+        """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
+        interval over matches. Negative means ``a`` scores lower (better)."""
+        if a not in self.seats_of or b not in self.seats_of or a == b:
+            raise InputError(f"bots {a!r} and {b!r} did not both play")
+        flip = (a, b) not in self.pairs
+        mom = self.pairs[(b, a) if flip else (a, b)]
+        m, lo, hi = mom.mean_ci()
+        if flip:
+            m, lo, hi = -m, -hi, -lo
+        return {"a": a, "b": b, "diff": m, "lo": lo, "hi": hi, "matches": int(mom.n),
+                "holes": int(mom.n * self.rules.holes), "significant": bool(hi < 0 or lo > 0)}
+
+    def differences(self) -> list[dict[str, Any]]:
+        """Paired differences between successive bot names in order of mean strokes (best first)."""
+        s = self.bot_summary()
+        if s.empty:
+            return []
+        names = list(s.sort_values("strokes_per_hole", kind="stable")["bot"])
+        return [self.paired(names[i], names[i + 1]) for i in range(len(names) - 1)]
+
+    def entry_difference(self, a: int, b: int) -> dict[str, Any]:
+        """Mean strokes per hole of entry ``a`` (position in ``bots``) minus entry ``b`` at
+        the same tables, with a 95% interval over matches."""
+        n = len(self.bots)
+        if not (0 <= a < n and 0 <= b < n) or a == b:
+            raise InputError(f"entries must be two different numbers from 0 to {n - 1}, not {a} and {b}")
+        mom = self.entry_pairs[(min(a, b), max(a, b))]
+        m, lo, hi = mom.mean_ci()
+        if a > b:
+            m, lo, hi = -m, -hi, -lo
+        return {"a": a, "b": b, "bot_a": self.bots[a], "bot_b": self.bots[b], "diff": m, "lo": lo, "hi": hi,
+                "matches": int(mom.n), "significant": bool(hi < 0 or lo > 0)}
+
+    def neighbour_effect(self) -> pd.DataFrame:
+        """Strokes per hole of each bot by the bot playing just before it, with 95% intervals
+        over (match, seat): one row per (``bot``, ``before_bot``)."""
+        order = {b: i for i, b in enumerate(self.names)}
+        rows = []
+        for (bot, before), mom in sorted(self.neighbours.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]])):
+            m, lo, hi = mom.mean_ci()
+            rows.append({"bot": bot, "before_bot": before, "matches": int(mom.n), "holes": int(mom.n * mom.den),
+                         "strokes_per_hole": m, "lo": lo, "hi": hi})
+        return pd.DataFrame(rows, columns=["bot", "before_bot", "matches", "holes", "strokes_per_hole", "lo", "hi"])
+
+    def ratings(self) -> list[dict[str, Any]]:
+        """Plackett-Luce ratings per bot name, best first (:mod:`golfsolve.grid.ratings`)."""
+        return self._ratings.table()
+
+
+__all__ = ["Moments", "Tally"]

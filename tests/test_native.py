@@ -1,0 +1,209 @@
+"""The solver's ahead-of-time kernels: built once with a notice, loaded without numba,
+the JIT's answers, stale when a kernel source changes, and the JIT when they cannot be built.
+
+One build (a real cold ``golfsolve solve`` with ``NUMBA_CACHE_DIR`` at an empty folder,
+about 7 s of CPU) serves every test here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numba  # noqa: F401  (numba reads NUMBA_CACHE_DIR once, at import: before any test changes it)
+import numpy as np
+import pytest
+
+import golfsolve
+from golfsolve import aotcache
+from golfsolve.solitaire import compiling, kernel, native
+from golfsolve.solitaire.layout import layout_from_number
+from golfsolve.solitaire.rules import get_rules
+from golfsolve.solitaire.solver import LostStates, Solver, line_wins, pack_number
+
+NOTICE = re.compile(r"^compiling the solver's kernels once, about \d+ s; later runs start at once$")
+
+
+def _golfsolve(args, cache: Path, cwd: Path, *python_flags: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("GOLFSOLVE_NATIVE", None)
+    return subprocess.run([sys.executable, *python_flags, "-m", "golfsolve", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, c_compiler):
+    """A numba cache folder holding the ahead-of-time module, built by a real cold solve."""
+    base = tmp_path_factory.mktemp("native")
+    cache = base / "cache"
+    cache.mkdir()
+    run = _golfsolve(["solve", "GO1-E-AAAAAAB", "--json"], cache, base)
+    assert run.returncode == 0, run.stderr
+    # the notice and nothing else (the C compiler's chatter goes to the build's log)
+    assert len(run.stderr.splitlines()) == 1 and NOTICE.match(run.stderr.strip()), run.stderr
+    assert json.loads(run.stdout)["outcome"] == "won"
+    assert list(cache.rglob(native.SPEC.prefix + "*"))
+    return cache, json.loads(run.stdout)
+
+
+def test_a_warm_single_answer_loads_the_module_and_imports_no_numba(built, tmp_path):
+    cache, cold = built
+    run = _golfsolve(["solve", "GO1-E-AAAAAAB", "--json"], cache, tmp_path, "-X", "importtime")
+    assert run.returncode == 0
+    imported = [line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")]
+    assert "golfsolve.solitaire.solver" in imported and "numpy" in imported
+    assert not [m for m in imported if m.split(".")[0] in ("numba", "llvmlite", "scipy")]
+    assert not [line for line in run.stderr.splitlines() if not line.startswith("import time:")]  # no notice
+    warm = json.loads(run.stdout)
+    assert {**warm, "seconds": 0} == {**cold, "seconds": 0}
+
+
+@pytest.fixture
+def kernel_sets(built, monkeypatch):
+    """Run the solver on one set of kernels or the other: ``use("native")``, ``use("jit")``."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(built[0]))
+    monkeypatch.setattr(aotcache, "_loaded", {})
+    aot = native.load()
+    assert aot is not None and aot.path.is_relative_to(built[0])
+    sets = {"native": {n: getattr(aot, n) for n in native.EXPORTS},
+            "jit": {n: getattr(kernel, n) for n in native.EXPORTS}}
+    monkeypatch.setattr(compiling, "_ready", set(compiling.KERNELS))
+
+    def use(name):
+        monkeypatch.setattr(compiling, "_functions", dict(sets[name]))
+
+    return use, aot
+
+
+def _answers(rules_name, numbers, **how):
+    rules = get_rules(rules_name)
+    solver = Solver(level_search=how.pop("level_search", False))
+    out = []
+    for n in numbers:
+        s = solver.solve_packed(pack_number(n, rules), rules, **how)
+        out.append((n, s.outcome, s.best_left, s.moves, s.nodes))
+    return out
+
+
+@pytest.mark.parametrize("rules_name, numbers, how", [
+    ("easy", range(0, 150), {}),
+    ("classic", range(0, 150), {}),
+    ("strict", range(0, 60), {}),
+    ("easy", range(150, 200), {"level_search": True}),
+    ("classic", range(200, 300), {"verdict_only": True}),
+    ("easy", range(300, 340), {"node_limit": 300}),
+    ("strict", range(60, 90), {"node_limit": 2000}),
+])
+def test_the_same_answers_as_numbas_jit(kernel_sets, rules_name, numbers, how):
+    use, _ = kernel_sets
+    use("jit")
+    expected = _answers(rules_name, numbers, **dict(how))
+    use("native")
+    assert _answers(rules_name, numbers, **dict(how)) == expected
+    assert len({a[1] for a in expected}) > 1 or how.get("node_limit")  # both outcomes seen, not one trivial case
+
+
+def test_lost_states_and_line_checks_agree_too(kernel_sets):
+    use, _ = kernel_sets
+    easy, strict = get_rules("easy"), get_rules("strict")
+    results = {}
+    for name in ("jit", "native"):
+        use(name)
+        solver = Solver()
+        lost = LostStates()
+        got = []
+        for n in range(40):
+            p = pack_number(n, easy)
+            s = solver.solve_packed(p, easy, verdict_only=True, lost=lost)
+            got.append((s.outcome, s.nodes, len(lost.rows), lost.vals.tobytes()))
+            if s.outcome == "won":
+                got.append((line_wins(p, easy, s.moves), line_wins(pack_number(n, strict), strict, s.moves)))
+        results[name] = got
+    assert results["native"] == results["jit"]
+    assert any(r[2] for r in results["jit"] if len(r) == 4)  # lost states were kept and reused
+
+
+def test_an_argument_of_another_type_is_refused_not_misread(kernel_sets):
+    _, aot = kernel_sets
+    p = pack_number(0, get_rules("easy"))
+    codes = np.zeros(3, dtype=np.int64)  # int8 expected
+    with pytest.raises(TypeError, match="argument 6"):
+        aot.line_wins(p.cols, p.heights, p.stock, np.int64(p.top), get_rules("easy").fits_table(), True, codes)
+
+
+def _probe(root: Path) -> dict:
+    code = ("import json; from golfsolve import aotcache; from golfsolve.solitaire import native; "
+            "print(json.dumps({'name': aotcache.module_name(native.SPEC), 'loaded': native.load() is not None}))")
+    env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("NUMBA_CACHE_DIR", None)  # the module goes in __pycache__ next to the copy's sources
+    env.pop("GOLFSOLVE_NATIVE", None)
+    run = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_editing_a_kernel_source_makes_the_module_stale(built, tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(Path(golfsolve.__file__).parent, root / "golfsolve", ignore=shutil.ignore_patterns("__pycache__"))
+    (so,) = [p for p in built[0].rglob(native.SPEC.prefix + "*") if p.suffix != ".failed"]
+    pycache = root / "golfsolve" / "solitaire" / "__pycache__"
+    pycache.mkdir()
+    shutil.copy(so, pycache / so.name)  # the same sources, so the same name: the copy loads it
+    first = _probe(root)
+    assert first["loaded"] and so.name.startswith(first["name"])
+
+    _edit(root / "golfsolve" / "cli" / "main.py", '"""', '"""An edit. ')  # no kernel uses it
+    assert _probe(root) == first
+
+    # packops.py is inlined into the kernels, two imports away from native.py
+    _edit(root / "golfsolve" / "solitaire" / "packops.py", "return np.int64(1) << (FIELD * r)",
+          "return np.int64(1) << (FIELD * r)  # an edit")
+    edited = _probe(root)
+    assert not edited["loaded"] and edited["name"] != first["name"]
+
+
+def test_without_a_c_compiler_the_jit_answers_and_the_failure_is_remembered(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
+    monkeypatch.delenv("GOLFSOLVE_NATIVE", raising=False)
+    monkeypatch.setattr(compiling, "_ready", set())
+    monkeypatch.setattr(compiling, "_functions", {})
+    heard = []
+
+    class Recorder(compiling.Notice):
+        def start(self, kernels, seconds):
+            heard.append(("start", tuple(kernels)))
+
+        def kernel(self, name, i, n):
+            heard.append(("kernel", name))
+
+    assert native.load() is None and native.buildable()
+    compiling.set_notice(Recorder())
+    try:
+        compiling.ensure_compiled(("hunt",))
+    finally:
+        compiling.set_notice(None)
+    assert heard[:2] == [("start", ("native",)), ("kernel", "native")]  # said once, before trying
+    assert compiling.function("hunt") is kernel.hunt  # numba's JIT serves
+    assert "compiler" in native.failure()
+    assert not native.buildable()  # the next process goes straight to the JIT
+    lay = layout_from_number(1, get_rules("easy"))
+    assert Solver().solve(lay).outcome == "won"
+
+
+def test_turned_off_it_is_neither_loaded_nor_built(built, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(built[0]))
+    assert native.load() is not None
+    monkeypatch.setenv("GOLFSOLVE_NATIVE", "0")
+    assert native.load() is None and not native.buildable()
