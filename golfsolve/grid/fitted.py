@@ -1,7 +1,7 @@
 """The heuristic with parameters fitted by self-play: the bot ``heuristic-fit``.
 
 :class:`.bots.HeuristicBot` plays :data:`.policy.DEFAULT_HP`, the hand-set parameters that
-are also the play-out policy of ``mc``, ``ismcts`` and ``halving``. This bot plays the
+are also the play-out policy of ``mc`` and ``ismcts``. This bot plays the
 same compiled policy with :data:`.policy.FITTED_HP`, found by CMA-ES
 (``benchmarks/fit_grid_policy.py``): it takes the discard only when it beats an average
 stock card by 2.7 points rather than 0.5, swaps a stock card in only for a gain over a
