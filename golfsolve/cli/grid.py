@@ -47,7 +47,7 @@ def grid() -> None:
 @grid.command()
 @_table_options()
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
-              help="One bot per player, comma-separated: random, greedy, heuristic, mc[:SAMPLES], mc-greedy[:SAMPLES], "
+              help="One bot per player, comma-separated: random, greedy, heuristic, heuristic-fit, mc[:SAMPLES], mc-greedy[:SAMPLES], "
                    "ismcts[:ITERATIONS], spiel-ismcts[:SIMULATIONS] (default: all heuristic).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
