@@ -30,9 +30,9 @@ print(json.dumps({"value": value, "hits": sum(st.cache_hits.values()), "misses":
 """
 
 
-def _run(root: Path, cache: Path) -> dict:
+def _run(root: Path, cache: Path, probe: str = PROBE) -> dict:
     env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(cache))
-    out = subprocess.run([sys.executable, "-c", PROBE], cwd=root, env=env, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -66,6 +66,45 @@ def test_editing_an_inlined_module_recompiles_the_kernels_that_use_it(tmp_path):
     assert edited == {"value": 0, "hits": 0, "misses": 1}
 
 
+# a grid kernel module calling (not inlining) another module's kernel: numba links the
+# callee's machine code into the caller's cache, so the caller must go stale with it
+GRID_MODULE = """
+import numpy as np
+from numba import njit
+from .jit import kernel  # noqa: F401  (as every grid kernel module does)
+from .layout import hidden_count
+
+
+@njit(cache=True)
+def hidden_twice(up, p, g):
+    return 2 * hidden_count(up, p, g)
+"""
+
+GRID_PROBE = """
+import json
+import numpy as np
+from golfsolve.grid import probe
+up = np.zeros((2, 6), dtype=np.bool_); up[0, :2] = True
+value = int(probe.hidden_twice(up, 0, 6))
+st = probe.hidden_twice.stats
+print(json.dumps({"value": value, "hits": sum(st.cache_hits.values()), "misses": sum(st.cache_misses.values())}))
+"""
+
+
+def test_editing_a_grid_kernel_module_recompiles_the_grid_kernels_that_call_it(tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(Path(golfsolve.__file__).parent, root / "golfsolve",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "golfsolve" / "grid" / "probe.py").write_text(GRID_MODULE, encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = _run(root, cache, GRID_PROBE)
+    assert first == {"value": 8, "hits": 0, "misses": 1}
+    assert _run(root, cache, GRID_PROBE) == {**first, "hits": 1, "misses": 0}
+    _edit(root / "golfsolve" / "grid" / "layout.py", "        if not up[p, i]:\n            h += 1",
+          "        if not up[p, i]:\n            h += 2")
+    assert _run(root, cache, GRID_PROBE) == {"value": 16, "hits": 0, "misses": 1}
+
+
 def test_only_modules_that_import_it_get_the_locator():
     # else a module would be cached under one stamp or the other depending on what a
     # process imported first, and two kinds of process would recompile it in turn
@@ -75,7 +114,8 @@ def test_only_modules_that_import_it_get_the_locator():
     assert jitcache._in_package(str(root / "solitaire" / "kernel.py"))
     assert jitcache._in_package(str(root / "solitaire" / "bounds.py"))
     assert not jitcache._in_package(str(root / "solitaire" / "dealcode.py"))
-    assert not jitcache._in_package(str(root / "grid" / "jit.py"))
+    assert jitcache._in_package(str(root / "grid" / "greedy.py"))  # through grid/jit.py
+    assert not jitcache._in_package(str(root / "grid" / "rules.py"))
     assert not jitcache._in_package(np.__file__)
 
 

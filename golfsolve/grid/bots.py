@@ -468,6 +468,7 @@ BOTS: dict[str, BotKind] = {
     "random": BotKind("golfsolve.grid.bots:RandomBot"),
     "greedy": BotKind("golfsolve.grid.bots:GreedyBot"),
     "heuristic": BotKind("golfsolve.grid.bots:HeuristicBot"),
+    "heuristic-fit": BotKind("golfsolve.grid.fitted:FittedHeuristicBot"),
     "mc": BotKind("golfsolve.grid.bots:MCBot", "samples", "Monte Carlo sample count", "SAMPLES", mc_samples=True),
     "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
                          mc_samples=True),

@@ -1,5 +1,8 @@
 """The decorator for the grid's compiled kernels that take arrays but never create one.
 
+Every grid kernel module imports this one, so their caches are keyed on every grid
+source they use (:mod:`golfsolve.jitcache`), not only on their own file.
+
 numba's runtime counts references to every array a compiled function receives: each call
 between kernels that are not inlined increments and decrements every array argument, with
 atomic instructions. The play-out kernels pass a dozen arrays down four levels of calls
@@ -14,6 +17,8 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from numba import njit
+
+from .. import jitcache  # noqa: F401  (kernels that call another module's kernels go stale with it: before any njit)
 
 
 def kernel(fn: Optional[Callable] = None, **options):

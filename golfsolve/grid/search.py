@@ -21,11 +21,12 @@ import numpy as np
 from numba import njit
 
 from .jit import kernel
-from .layout import deal_world as _deal_world
-from .policy import KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_stock_card, place_and_end
 from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
                      S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
                      final_scores, refill, exact_score, R_RUNNING)
+from .layout import deal_world as _deal_world
+from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
+                     place_and_end)
 
 
 @njit(cache=True)
@@ -65,10 +66,12 @@ def _unsee(c, key_tab, val100, ucnt, pub):
 
 
 @njit(cache=True)
-def simulate_holes_h(decks, firsts, prm, hp, key_tab, val100, seed):
-    """Play dealt holes with the heuristic at every seat (openers: the first slots, one per
-    column first, as the bot turns them). Decks are dealt as the referee
-    deals them. Returns strokes ``(m, n)`` and per hole: end reason, turns, recycles."""
+def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
+    """Play dealt holes with the heuristic at every seat, seat ``p`` with the parameters
+    ``hps[p]`` (openers: the first slots, one per column first, as the bot turns them).
+    Decks are dealt as the referee deals them. Returns strokes ``(m, n)`` and per hole:
+    end reason, turns, recycles. ``benchmarks/fit_grid_policy.py`` seats one setting
+    against another here."""
     np.random.seed(seed)
     m = decks.shape[0]
     L = decks.shape[1]
@@ -100,7 +103,7 @@ def simulate_holes_h(decks, firsts, prm, hp, key_tab, val100, seed):
         st[S_CLOSER] = -1
         if rest == 0:
             refill(stock, disc, st)
-        h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
+        h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
         final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
         for q in range(n):
             scores[h, q] = out[q]

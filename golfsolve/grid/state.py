@@ -249,24 +249,16 @@ class HoleState:
         """Player ``p``'s view, built from public facts only, with ``drawn`` (from ``source``)
         in hand if given; :meth:`observation` is the view at the current decision."""
         grids = tuple(tuple(c if u else None for c, u in zip(gr, ups)) for gr, ups in zip(self.grid, self.up))
-        seen = np.zeros(N_CARDS_MAX, dtype=np.int64)
-        for gr in grids:
-            for c in gr:
-                if c is not None:
-                    seen[c] += 1
-        for c in self.discard:
-            seen[c] += 1
+        shown = [c for gr in grids for c in gr if c is not None] + self.discard
         if drawn is not None:
-            seen[drawn] += 1
-        known = np.zeros(N_CARDS_MAX, dtype=np.int64)
-        if self.recycled:
-            # After a recycle every stock card came off the discard pile, so its contents
-            # (not its order) are public.
-            for c in self.stock:
-                known[c] += 1
+            shown.append(drawn)
+        seen = np.bincount(np.array(shown, dtype=np.int64), minlength=N_CARDS_MAX)
+        # After a recycle every stock card came off the discard pile, so its contents (not
+        # its order) are public.
+        known = np.bincount(np.array(self.stock if self.recycled else [], dtype=np.int64), minlength=N_CARDS_MAX)
         unseen = self.deck_counts - seen - known
         return PlayerView(me=p, rules=self.rules, grids=grids, discard=tuple(self.discard), stock_size=len(self.stock),
-                          unseen=tuple(int(x) for x in unseen), stock_known=tuple(int(x) for x in known),
+                          unseen=tuple(unseen.tolist()), stock_known=tuple(known.tolist()),
                           drawn=drawn, source=source, turn=self.turn, first=self.first, ending=self.ending_left >= 0,
                           closer=self.closer, knocker=self.knocker, stall=self.stall,
                           turns_left=self.ending_left, totals=self.totals)

@@ -91,20 +91,18 @@ def first_player(ts: list[Tournament]) -> dict[str, float]:
 
 
 def neighbour_after(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]:
-    """The heuristic's strokes a hole when the random bot plays just before it minus when the
-    strongest bot does (from :func:`golfsolve.grid.tournament.neighbour_effect`), the
-    interval from the two rows' intervals; None when no table of three or more players
-    seats the heuristic after both (at two players the one before you is your opponent)."""
+    """The heuristic's strokes a hole when the strongest bot plays just before it minus when
+    another heuristic does (from :func:`golfsolve.grid.tournament.neighbour_effect`;
+    positive: the strongest bot's discards are worth less to the player after it), the
+    interval from the two rows' intervals; None when no table seats the heuristic after
+    both (at two players the one before you is your only opponent)."""
     for t in ts:
-        if t.rules.players < 3:
-            continue
         ne = neighbour_effect(t).set_index(["bot", "before_bot"])
-        if (HEURISTIC, RANDOM) not in ne.index or (HEURISTIC, strong) not in ne.index:
-            return None
-        a, b = ne.loc[(HEURISTIC, RANDOM)], ne.loc[(HEURISTIC, strong)]
-        d = float(a["strokes_per_hole"] - b["strokes_per_hole"])
-        half = float(np.hypot(a["hi"] - a["strokes_per_hole"], b["hi"] - b["strokes_per_hole"]))
-        return {"mean": d, "lo": d - half, "hi": d + half}
+        if (HEURISTIC, strong) in ne.index and (HEURISTIC, HEURISTIC) in ne.index:
+            a, b = ne.loc[(HEURISTIC, strong)], ne.loc[(HEURISTIC, HEURISTIC)]
+            d = float(a["strokes_per_hole"] - b["strokes_per_hole"])
+            half = float(np.hypot(a["hi"] - a["strokes_per_hole"], b["hi"] - b["strokes_per_hole"]))
+            return {"mean": d, "lo": d - half, "hi": d + half}
     return None
 
 
@@ -120,29 +118,36 @@ def end_shares(ts: list[Tournament]) -> dict[str, dict[str, float]]:
     return out
 
 
+def _holes(ts: list[Tournament]) -> int:
+    return int(sum(len(t.holes.drop_duplicates(["match", "hole"])) for t in ts))
+
+
 def set_data(study: Study, name: str) -> dict[str, Any]:
-    """Every measure of the option set ``name`` (see the module's docstring)."""
+    """Every measure of the option set ``name`` (see the module's docstring): the game's
+    measures from the strongest bot's table, the random bot's from its own table."""
     ts = study.of_set(name)
     strong = study.spec.strong
     rules = study.cells[[c.set for c in study.cells].index(name)].rules
-    if not ts:
-        return {"set": name, "rules": rules.describe(), "spec": rules.spec(), "matches": 0, "holes": 0}
-    ends = end_shares(ts)
-    return {
-        "set": name, "rules": rules.describe(), "spec": rules.spec(), "players": rules.players,
-        "tables": [",".join(t.bots) for t in ts],
-        "matches": int(sum(t.matches["match"].nunique() for t in ts)),
-        "holes": int(sum(len(t.holes.drop_duplicates(["match", "hole"])) for t in ts)),
-        "strokes": {b: bot_strokes(ts, b) for b in (strong, HEURISTIC, RANDOM)},
-        "turns": turns_per_hole(ts),
-        "gap_strong": skill_gap(ts, strong, HEURISTIC),
-        "gap_random": skill_gap(ts, HEURISTIC, RANDOM),
-        "strong_wins": strong_wins(ts, strong),
-        "first_player": first_player(ts),
-        "neighbour": neighbour_after(ts, strong),
-        "stalled": ends[END_STALLED],
-        "ends": ends,
-    }
+    top = [t for t in ts if strong in t.bots]
+    low = [t for t in ts if RANDOM in t.bots]
+    out: dict[str, Any] = {"set": name, "rules": rules.describe(), "spec": rules.spec(), "players": rules.players,
+                           "tables": [",".join(t.bots) for t in ts], "holes": _holes(top),
+                           "holes_random_table": _holes(low),
+                           "matches": int(sum(t.matches["match"].nunique() for t in ts)),
+                           "strokes": {strong: bot_strokes(top, strong), HEURISTIC: bot_strokes(top, HEURISTIC),
+                                       RANDOM: bot_strokes(low, RANDOM)},
+                           "gap_random": skill_gap(low, HEURISTIC, RANDOM)}
+    if not top:
+        return out
+    ends = end_shares(top)
+    return {**out,
+            "turns": turns_per_hole(top),
+            "gap_strong": skill_gap(top, strong, HEURISTIC),
+            "strong_wins": strong_wins(top, strong),
+            "first_player": first_player(top),
+            "neighbour": neighbour_after(top, strong),
+            "stalled": ends[END_STALLED],
+            "ends": ends}
 
 
 def report_data(study: Study) -> dict[str, Any]:
@@ -175,15 +180,15 @@ def main_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """The study's table: one row per option set (what docs/grid.md publishes)."""
     head = ["option set", "holes", "strokes a hole (heuristic)", "turns a hole (each player)",
             "skill: heuristic − strongest", "skill: random − heuristic", "strongest wins the match",
-            "first player − others", "neighbour: after random − after strongest", "holes stalled"]
+            "first player − others", "neighbour: after strongest − after heuristic", "holes stalled"]
     rows = []
     for r in data["results"]:
         if not r["holes"]:
-            rows.append([r["set"], "0"] + ["—"] * (len(head) - 2))
+            rows.append([r["set"], "0", "—", "—", "—", _f(r["gap_random"], sign=True)] + ["—"] * 4)
             continue
         rows.append([r["set"], f"{r['holes']:,}", _f(r["strokes"][HEURISTIC]), _f(r["turns"]),
-                     _f(r["gap_strong"], sign=True), _f(r["gap_random"], sign=True), _f(r["strong_wins"], pct=True), _f(r["first_player"], sign=True),
-                     _f(r["neighbour"], sign=True), _f(r["stalled"], pct=True)])
+                     _f(r["gap_strong"], sign=True), _f(r["gap_random"], sign=True), _f(r["strong_wins"], pct=True),
+                     _f(r["first_player"], sign=True), _f(r["neighbour"], sign=True), _f(r["stalled"], pct=True)])
     return head, rows
 
 
@@ -192,13 +197,14 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
     settings = data["bot_settings"].get(strong, {})
     shown = ", ".join(f"{k} {v}" for k, v in settings.items() if k != "class")
     b: list[tuple] = [("h1", TITLE)]
-    b.append(("p", f"{len(data['sets'])} option sets, {data['matches_per_table']:,} matches per table, seed "
-                   f"{data['seed']}. Every table seats the strongest bot (**{strong}**"
-                   + (f": {settings.get('class', '')}, {shown}" if settings else "") + f"), the {HEURISTIC} and the "
-                   f"{RANDOM} bot, the other seats {HEURISTIC}s; two players play two tables ({strong} against "
-                   f"{HEURISTIC}, {HEURISTIC} against {RANDOM}). Seatings are balanced (every cyclic order of "
-                   "the bots in every rotation; at six players a seeded random seating per match) and the first "
-                   "player moves every hole."))
+    b.append(("p", f"{len(data['sets'])} option sets, two tables each, {data['matches_per_table']:,} matches per "
+                   f"table, seed {data['seed']}. The first table seats the strongest bot (**{strong}**"
+                   + (f": {settings.get('class', '')}, {shown}" if settings else "") + f") and {HEURISTIC}s: every "
+                   f"measure but one comes from it. The second seats {HEURISTIC}s and the {RANDOM} bot, for the "
+                   f"bottom of the skill scale (at the first table the {RANDOM} bot would spoil what the strongest "
+                   "bot's play-outs assume of the others). Seatings are balanced (every cyclic order of the bots in "
+                   "every rotation; at six players a seeded random seating per match) and the first player moves "
+                   "every hole."))
     if not data["complete"]:
         b.append(("p", "**The study is incomplete**: the numbers cover the chunks finished so far."))
     b.append(("p", "Made by:"))
@@ -206,21 +212,20 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
     b.append(("h2", "Results"))
     head, rows = main_table(data)
     b.append(("table", head, rows))
-    b.append(("p", "95% intervals. Strokes and turns a hole, the skill gaps, the first player's edge and the "
-                   "neighbour effect are taken over matches (the holes of a match share a table); the win rate "
-                   "(a shared win counts) and the share of stalled holes are Wilson intervals. Skill: strokes a "
-                   "hole the better bot saves against the worse one at the same tables (bigger: more a game of "
-                   "skill). First player − others: the first player's strokes minus the mean of the others at "
-                   "that hole (negative: moving first helps). Neighbour: the heuristic's strokes when the random "
-                   "bot plays just before it (and leaves it its discards) minus when the strongest bot does "
-                   "(—: two players, where the player "
+    b.append(("p", "95% intervals. Holes: at the strongest bot's table (the random bot's table plays as many). "
+                   "Strokes and turns a hole, the skill gaps, the first player's edge and the neighbour effect are "
+                   "taken over matches (the holes of a match share a table); the win rate (a shared win counts) and "
+                   "the share of stalled holes are Wilson intervals. Skill: strokes a hole the better bot saves "
+                   "against the worse one at the same tables (bigger: more a game of skill). First player − others: "
+                   "the first player's strokes minus the mean of the others at that hole (negative: moving first "
+                   "helps). Neighbour: the heuristic's strokes when the strongest bot plays just before it (and "
+                   "leaves it its discards) minus when another heuristic does (—: two players, where the player "
                    "before you is your only opponent). Stalled: holes called because every player declined to "
                    "close for two laps."))
     b.append(("h2", "Strokes a hole by bot"))
     b.append(("table", ["option set", strong, HEURISTIC, RANDOM],
-              [[r["set"]] + [_f(r["strokes"].get(x)) if r["holes"] else "—" for x in (strong, HEURISTIC, RANDOM)]
-               for r in data["results"]]))
-    b.append(("h2", "How holes ended"))
+              [[r["set"]] + [_f(r["strokes"].get(x)) for x in (strong, HEURISTIC, RANDOM)] for r in data["results"]]))
+    b.append(("h2", "How holes ended at the strongest bot's table"))
     reasons = list(END_REASONS)
     b.append(("table", ["option set"] + reasons,
               [[r["set"]] + ([f"{r['ends'][x]['holes']:,} ({100 * r['ends'][x]['mean']:.1f}%)" for x in reasons]

@@ -16,7 +16,7 @@ from golfsolve.grid.view import DISCARD, STOCK
 
 from grid_helpers import ScriptBot, opened, stack
 
-HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60"]
+HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60", "heuristic-fit"]
 try:
     import pyspiel  # noqa: F401
 
@@ -75,7 +75,7 @@ def test_heuristic_bot_plays_exactly_the_compiled_rollout_policy(rules):
     decks = np.array([rng.permutation(rules.deck_cards()) for _ in range(m)], dtype=np.int64)
     firsts = np.arange(m) % rules.players
     prm, kt, vt = kernel_tables(rules)
-    scores, info = S.simulate_holes_h(decks, firsts, prm, P.DEFAULT_HP, kt, vt, 1)
+    scores, info = S.simulate_holes_h(decks, firsts, prm, np.tile(P.DEFAULT_HP, (rules.players, 1)), kt, vt, 1)
     compared = 0
     for h in range(m):
         res = Hole(rules, [HeuristicBot() for _ in range(rules.players)], np.random.default_rng(h),

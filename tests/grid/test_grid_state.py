@@ -28,8 +28,8 @@ from golfsolve.grid import layout as L
 from golfsolve.grid import policy as P
 from golfsolve.grid.bots import GreedyBot, HeuristicBot, _h_scratch, kernel_tables, view_arrays
 from golfsolve.grid.rules import CANCEL_MODES, GRID_SHAPES, KNOCK_MODES, GridRules
-from golfsolve.grid.state import (DONE, DRAW, END_REASONS, OPEN, PLACE, HoleState, action_name, decode, encode,
-                                  needed_cards, open_slot)
+from golfsolve.grid.state import (DONE, DRAW, END_REASONS, OPEN, PLACE, HoleState, RuleViolation, action_name,
+                                  decode, encode, needed_cards, open_slot)
 from golfsolve.grid.view import DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP
 
 SWITCHES = ["final_putt", "twos_plus", "jokers", "cancel_by_value", "discard_without_flip", "decks_by_players",
@@ -295,8 +295,6 @@ def test_action_codes_round_trip_and_name_themselves():
 
 
 def test_state_refuses_what_the_rules_do_not_allow():
-    from golfsolve.grid.state import RuleViolation
-
     rules = GridRules(players=2, grid=4, openers=1)
     s = HoleState(rules, rng=np.random.default_rng(0))
     with pytest.raises(RuleViolation):
