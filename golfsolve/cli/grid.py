@@ -140,8 +140,8 @@ def _echo_summary(data: dict, rules) -> None:
               help="Run folder of the study: Parquet chunks written as matches finish, resumable.")
 @click.option("--sets", "sets_spec", default=None, metavar="LIST",
               help="Option sets, comma-separated (default: base, grid-4/8/9, players-2/3/5/6, openers-0/4, putt, "
-                   "knock10, knock-double, pairs, jokers, danish); also players-N, grid-N, openers-N, holes-N or a "
-                   "rule spec such as default+putt.")
+                   "knock10, knock-double, grid-9+pairs, jokers, danish); also players-N, grid-N, openers-N, "
+                   "holes-N (with +switches) or a rule spec such as default+putt.")
 @click.option("--strong", default=None, metavar="BOT", help="The strongest bot at every table (default ismcts:300).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 96).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")

@@ -41,7 +41,7 @@ _LABELS = {**KERNELS, NATIVE: "the solver's kernels, ahead of time (one module)"
 _COMPANIONS = {"hunt": ("load_rows", "take_rows")}
 #: Rough CPU seconds to compile each, measured on a 2-core machine (docs/performance.md);
 #: only the notice's estimate uses them.
-COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 7.0}
+COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 12.0}
 
 
 class Notice:

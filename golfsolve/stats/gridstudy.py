@@ -40,25 +40,26 @@ from .runkind import RunKind
 #: with ``--strong``; the study records it and its settings.
 DEFAULT_STRONG = "ismcts:300"
 #: Matches per table of the default study: one match at each of its 16 strongest bot's
-#: tables costs about 6 s of CPU with :data:`DEFAULT_STRONG` (the 3x3 grid alone 2.5 s; the
-#: random bot's tables next to nothing), so about 600 s of CPU in all, 5 minutes on 2 cores
-#: (docs/grid.md gives the measured run). 96 is a whole number of
-#: balanced seating cycles (:func:`golfsolve.grid.tournament.seating`) for 2, 3 and 4
-#: players, so every bot sits in every seat and after every other bot equally often.
+#: tables costs about 8 s of CPU with :data:`DEFAULT_STRONG` (each 3x3 grid 2.5 s; the
+#: random bot's tables next to nothing), so about 800 s of CPU in all, 7 minutes on 2 cores
+#: (docs/grid.md gives the measured run). 96 is a whole number of balanced seating cycles
+#: (:func:`golfsolve.grid.tournament.seating`) for 2, 3 and 4 players, so every bot sits in
+#: every seat and after every other bot equally often.
 DEFAULT_MATCHES = 96
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
 #: The base table every variation starts from.
 BASE_TABLE = {"players": 4, "grid": 6}
 
-#: The default design: the base table, then one option changed at a time.
+#: The default design: the base table, then one option changed at a time. Pairwise
+#: cancelling is tried on the 3x3 grid: in a column of two cards it is the plain column rule.
 DEFAULT_SETS = ("base", "grid-4", "grid-8", "grid-9", "players-2", "players-3", "players-5", "players-6",
-                "openers-0", "openers-4", "putt", "knock10", "knock-double", "pairs", "jokers", "danish")
+                "openers-0", "openers-4", "putt", "knock10", "knock-double", "grid-9+pairs", "jokers", "danish")
 #: Named option sets that are rule switches on the base table (``danish`` is the preset).
 _NAMED = {"base": "default", "putt": "default+putt", "knock10": "default+knock10",
           "knock-double": "default+knock-double", "pairs": "default+pairs", "jokers": "default+jokers",
           "danish": "danish"}
-_TABLE_SET = re.compile(r"^(players|grid|openers|holes)-(\d{1,3})$")
+_TABLE_SET = re.compile(r"^(players|grid|openers|holes)-(\d{1,3})((?:\+[a-z0-9-]+)*)$")
 #: Chunk columns beyond a grid-simulate chunk's.
 STUDY_COLUMNS = ["item", "cell", "set"]
 COLUMNS = STUDY_COLUMNS + GRID_COLUMNS
@@ -70,15 +71,16 @@ MAX_SETS = 64
 
 def option_rules(name: str) -> GridRules:
     """The rules of the option set ``name``: a name of :data:`DEFAULT_SETS`, ``players-N``,
-    ``grid-N``, ``openers-N`` or ``holes-N`` (the base table with that one change), or a
-    rule spec such as ``default+putt+knock10`` on the base table."""
+    ``grid-N``, ``openers-N`` or ``holes-N`` (the base table with that one change, and any
+    rule switches after it: ``grid-9+pairs``), or a rule spec such as
+    ``default+putt+knock10`` on the base table."""
     key = name.strip().lower()
     if not key:
         raise InputError("--sets has an empty option set name (two commas in a row?)")
     m = _TABLE_SET.match(key)
     try:
         if m:
-            return parse_rules("default", **{**BASE_TABLE, m.group(1): int(m.group(2))})
+            return parse_rules("default" + m.group(3), **{**BASE_TABLE, m.group(1): int(m.group(2))})
         return parse_rules(_NAMED.get(key, key), **BASE_TABLE)
     except InputError as e:
         if str(e).startswith("unknown grid rule"):

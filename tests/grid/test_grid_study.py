@@ -50,7 +50,8 @@ def test_default_design_is_one_option_at_a_time_from_the_base_table():
         r = option_rules(s)
         changed[s] = {k for k, v in r.to_dict().items() if v != base.to_dict()[k]}
     assert changed["grid-9"] == {"grid"} and changed["players-2"] == {"players"} and changed["openers-0"] == {"openers"}
-    assert changed["putt"] == {"final_putt"} and changed["pairs"] == {"pairwise"} and changed["jokers"] == {"jokers"}
+    assert changed["putt"] == {"final_putt"} and changed["grid-9+pairs"] == {"grid", "pairwise"}
+    assert changed["jokers"] == {"jokers"} and option_rules("pairs").pairwise
     assert changed["knock10"] == {"knock"} and changed["knock-double"] == {"knock"}
     assert len(changed["danish"]) > 3  # the whole preset
     for s in DEFAULT_SETS:

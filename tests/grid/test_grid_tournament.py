@@ -45,14 +45,16 @@ def test_six_players_draw_a_seeded_random_seating_per_match():
     assert len(pairs) == 30
 
 
-def test_hole_table_records_the_seating_and_parts_equal_one_run():
-    rules = GridRules(players=5, holes=2)
-    bots = ["heuristic", "greedy", "random", "greedy", "random"]
+@pytest.mark.parametrize("bots", [["heuristic", "greedy", "random", "greedy", "random"],
+                                  ["heuristic", "greedy", "heuristic", "greedy", "greedy", "heuristic"]])
+def test_hole_table_records_the_seating_and_parts_equal_one_run(bots):
+    n = len(bots)
+    rules = GridRules(players=n, holes=2)
     t = simulate(rules, bots, 7, seed=3)
     for m, g in t.holes.groupby("match"):
         by_seat = g.drop_duplicates("seat").set_index("seat")
-        assert tuple(by_seat["entry"]) == seating(5, m, 3)
-        assert list(by_seat["before"]) == before_entries(seating(5, m, 3))
+        assert tuple(by_seat["entry"]) == seating(n, m, 3)
+        assert list(by_seat["before"]) == before_entries(seating(n, m, 3))
         assert list(by_seat["before_bot"]) == [bots[e] for e in by_seat["before"]]
         assert list(by_seat["bot"]) == [bots[e] for e in by_seat["entry"]]
     parts = [simulate(rules, bots, 3, seed=3), simulate(rules, bots, 4, seed=3, first_match=3)]
