@@ -185,7 +185,7 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
 
 
 def _cpu() -> float:
-    # this process and the C compiler it ran
+    # this process and the children it waited for (the ahead-of-time build and its C compiler)
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
 
