@@ -63,6 +63,8 @@ def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
 
 #: stages of a warm ``golfsolve solve CODE``, each a whole process, cumulative; then, apart,
 #: what numba's JIT path costs instead of the ahead-of-time kernels (GOLFSOLVE_NATIVE=0)
+# as the installed command runs it (no argv: the command's own start-up, BLAS-check skip included)
+_COMMAND = "import sys; sys.argv = ['golfsolve', 'solve', 'GO1-E-AAAAAAB']; from golfsolve.cli.main import main; main()"
 _SOLVER = "import golfsolve.cli.main, golfsolve.cli.solve, golfsolve.solitaire.answers, golfsolve.solitaire.deals"
 STAGES = [
     ("the interpreter alone", "pass", {}),
@@ -71,11 +73,10 @@ STAGES = [
     ("+ golfsolve's solver modules (no numba)", _SOLVER, {}),
     ("+ the ahead-of-time kernels checked (sources digest) and loaded",
      _SOLVER + "; from golfsolve.solitaire import native; assert native.load() is not None", {}),
-    ("the whole `golfsolve solve GO1-E-AAAAAAB`",
-     "from golfsolve.cli.main import main; main(['solve', 'GO1-E-AAAAAAB'])", {}),
+    ("the whole `golfsolve solve GO1-E-AAAAAAB`", _COMMAND, {}),
     ("apart: `import numba` after the interpreter", "import numba", {}),
-    ("apart: the whole command on numba's JIT (`GOLFSOLVE_NATIVE=0`, cached kernels)",
-     "from golfsolve.cli.main import main; main(['solve', 'GO1-E-AAAAAAB'])", {"GOLFSOLVE_NATIVE": "0"}),
+    ("apart: the whole command on numba's JIT (`GOLFSOLVE_NATIVE=0`, cached kernels)", _COMMAND,
+     {"GOLFSOLVE_NATIVE": "0"}),
 ]
 
 

@@ -4,11 +4,13 @@
 
 Decision points are the draw decisions and the placements of a stock card of one seat in
 four-player six-card games of heuristics (default rules), sampled over whole holes. Each
-bot answers every decision, interleaved bot by bot (CPU time, ``time.process_time``).
+bot answers every decision, interleaved bot by bot (CPU time, ``time.process_time``; a
+search is timed on its search, which is all but the whole of its decision, any other bot
+on its ``choose_draw`` or ``choose_place``).
 With ``--truth N`` every candidate action of every decision is also valued by flat Monte
 Carlo over N common sampled worlds (heuristic play-outs, as ``mc:N``); a bot's regret at a
 decision is the value of its choice minus the best value, in strokes, and the paired
-difference of regrets against the first bot is printed with a 95% interval. The truth
+difference of regrets against the first bot (searches only) is printed with a 95% interval. The truth
 shares the play-out policy of the searches, so regret measures how well a bot spends its
 budget, not how good the play-outs are; and below a stock draw the truth places the card
 as the heuristic does, which ``ismcts``'s placement tree may beat: a bot with half
@@ -69,6 +71,13 @@ def candidates(view: PlayerView) -> tuple[list[int], list[int], int]:
     return [B._PLACE_CODE[k] for k, _ in legal], [s for _, s in legal], view.drawn
 
 
+def _decide(bot, view: PlayerView):
+    """The bot's decision: a search's candidate index (for the regret), else its answer."""
+    if hasattr(bot, "_best"):
+        return bot._best(view, *candidates(view))
+    return bot.choose_draw(view) if view.drawn is None else bot.choose_place(view)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", default="ismcts,mc:140")
@@ -80,26 +89,26 @@ def main() -> None:
     views = decision_points(rules, a.decisions, a.seed)
     bots = {s: B.make_bot(s, np.random.default_rng(3)) for s in a.bots.split(",")}
     for b in bots.values():
-        b._best(views[0], *candidates(views[0]))  # compile
+        _decide(b, views[0])  # compile
     spent = {s: 0.0 for s in bots}
     picks = {s: [] for s in bots}
     for v in views:
-        cand = candidates(v)
         for s, b in bots.items():
             t0 = clock()
-            picks[s].append(b._best(v, *cand))
+            picks[s].append(_decide(b, v))
             spent[s] += clock() - t0
     print(f"{len(views)} decisions ({sum(v.drawn is None for v in views)} draws), CPU per decision, interleaved:")
     base = next(iter(bots))
     for s, t in spent.items():
-        print(f"  {s:<16} {1e3 * t / len(views):7.2f} ms  {t / spent[base]:5.2f}x {base}")
+        print(f"  {s:<16} {1e3 * t / len(views):8.3f} ms  {t / spent[base]:5.2f}x {base}")
     if not a.truth:
         return
     truth = B.MCBot(np.random.default_rng(1), samples=a.truth)
     t0 = clock()
     values = [truth.evaluate(v, *candidates(v)) for v in views]
     print(f"regret against {a.truth} common worlds per candidate (truth: {clock() - t0:.0f} s CPU), strokes per decision:")
-    regret = {s: np.array([val[k] - val.min() for val, k in zip(values, picks[s])]) for s in bots}
+    searchers = [s for s, b in bots.items() if hasattr(b, "_best")]
+    regret = {s: np.array([val[k] - val.min() for val, k in zip(values, picks[s])]) for s in searchers}
     for s, r in regret.items():
         d = r - regret[base]
         half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if s != base else 0.0

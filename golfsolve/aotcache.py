@@ -17,7 +17,9 @@ signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` 
 * The folder is numba's: ``NUMBA_CACHE_DIR`` when set (the sub-folder numba uses for the
   kernels' file), else ``__pycache__`` next to it when it is writable, else
   ``~/.cache/golfsolve``.
-* Building needs a working C compiler (numba links its small runtime in). When it fails
+* Building runs in a child process (``python -m golfsolve.aotcache``), about 12 s of CPU
+  for the solver (numba compiles the kernels' callees for its JIT on the way, and caches
+  them), and needs a working C compiler (numba links its small runtime in). When it fails
   (no compiler, a numba without ``pycc``), a ``.failed`` file with the reason is left
   where the module would be; :func:`buildable` is then False until the sources change or
   the file is deleted, and the domain uses numba's JIT as before. ``GOLFSOLVE_NATIVE=0``
@@ -35,6 +37,7 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import warnings
@@ -52,6 +55,7 @@ from .kernelsources import sources_digest
 class Spec:
     """Kernels to compile ahead of time.
 
+    ``owner``: the module whose ``SPEC`` this is (the build process finds it there);
     ``kernels``: the module that defines them (numba dispatchers, by name); ``source``:
     the file whose sources digest salts the build (the spec's own, importing the kernels'
     module); ``prefix``: the start of the module's name; ``signatures``: called only when
@@ -59,6 +63,7 @@ class Spec:
     of each array argument by position (C-contiguous arrays of exactly that type).
     """
 
+    owner: str
     kernels: str
     source: str
     prefix: str
@@ -175,34 +180,37 @@ def buildable(spec: Spec) -> bool:
 
 def build(spec: Spec) -> Optional[Kernels]:
     """Compile the kernels into a new module in the cache and load it; None when that
-    fails (the reason is kept, see :func:`failure`). Seconds of CPU, and a C compiler."""
+    fails (the reason is kept, see :func:`failure`). Seconds of CPU, and a C compiler.
+
+    The compiling runs in a child process (``python -m golfsolve.aotcache``): the C
+    compiler's output stays out of this process's streams, a crash in it cannot take this
+    process down, and numba's compiler starts from a fresh heap (in a process that had run
+    a command first, glibc's allocator answered it with half a million ``mmap`` and
+    ``munmap`` calls: 4 s of system time)."""
     folder = next((f for f in _folders(spec) if _writable(f)), None)
     if folder is None:
         return None
     name = module_name(spec)
-    work = Path(tempfile.mkdtemp(prefix=name + "-", dir=folder))
-    log = work / "compiler.log"
+    # the child imports this very golfsolve, whatever put it on this process's path
+    path_now = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parent.parent)]
+                                                      + ([path_now] if path_now else [])))
     try:
-        with _output_to(log):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # pycc's pending deprecation: the fallback covers its removal
-                from numba.pycc import CC
-
-                defining = importlib.import_module(spec.kernels)
-                cc = CC(name)  # raises when no C compiler works
-                cc.output_dir = str(work)
-                cc.output_file = name + _suffix()
-                for export, sig in spec.signatures().items():
-                    cc.export(export, sig)(getattr(defining, export).py_func)
-                cc.compile()
-        os.replace(work / (name + _suffix()), folder / (name + _suffix()))
-        kernels = _load_file(spec, name, folder / (name + _suffix()))
-    except Exception as e:  # noqa: BLE001  (any failure: the JIT takes over)
-        detail = log.read_text(encoding="utf-8", errors="replace").strip()[-2000:] if log.is_file() else ""
-        (folder / (name + ".failed")).write_text(f"{type(e).__name__}: {e}\n{detail}\n", encoding="utf-8")
+        child = subprocess.run([sys.executable, "-m", __name__, spec.owner, str(folder)], env=env,
+                               capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        _fail(folder, name, f"{type(e).__name__}: {e}")
         return None
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    target = folder / (name + _suffix())
+    if not target.is_file():
+        if failure(spec) is None:  # the child died before it could say why
+            _fail(folder, name, f"the build exited {child.returncode}: {(child.stderr or child.stdout).strip()[-2000:]}")
+        return None
+    try:
+        kernels = _load_file(spec, name, target)
+    except (ImportError, OSError, AttributeError) as e:
+        _fail(folder, name, f"built but not loadable: {type(e).__name__}: {e}")
+        return None
     for old in folder.glob(spec.prefix + "*"):
         # earlier builds and failures (a build under way elsewhere works in a folder: kept)
         if old.is_file() and not old.name.startswith(name):
@@ -213,39 +221,38 @@ def build(spec: Spec) -> Optional[Kernels]:
     return kernels
 
 
-class _output_to:
-    """Send this process's stdout and stderr (file descriptors: the C compiler writes
-    there) to ``path`` for a while, so a build says nothing but the notice."""
+def _fail(folder: Path, name: str, reason: str) -> None:
+    (folder / (name + ".failed")).write_text(reason.rstrip() + "\n", encoding="utf-8")
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
 
-    def __enter__(self):
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-        self.file = open(self.path, "wb")
-        self.saved = []
-        for fd in (1, 2):
-            try:
-                self.saved.append((fd, os.dup(fd)))
-                os.dup2(self.file.fileno(), fd)
-            except OSError:
-                pass
-        return self
+def _compile(spec: Spec, folder: Path) -> int:
+    """The child's part of :func:`build`: compile into ``folder`` (exit status 0), or
+    leave the reason there (1)."""
+    name = module_name(spec)
+    work = Path(tempfile.mkdtemp(prefix=name + "-", dir=folder))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pycc's pending deprecation: the fallback covers its removal
+            from numba.pycc import CC
 
-    def __exit__(self, *exc):
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                try:
-                    stream.flush()
-                except (OSError, ValueError):
-                    pass
-        for fd, saved in self.saved:
-            os.dup2(saved, fd)
-            os.close(saved)
-        self.file.close()
-        return False
+            defining = importlib.import_module(spec.kernels)
+            cc = CC(name)  # raises when no C compiler works
+            cc.output_dir = str(work)
+            cc.output_file = name + _suffix()
+            for export, sig in spec.signatures().items():
+                cc.export(export, sig)(getattr(defining, export).py_func)
+            cc.compile()
+        os.replace(work / (name + _suffix()), folder / (name + _suffix()))
+    except Exception as e:  # noqa: BLE001  (any failure: the JIT takes over)
+        _fail(folder, name, f"{type(e).__name__}: {e}")
+        return 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 __all__ = ["Kernels", "Spec", "build", "buildable", "enabled", "failure", "load", "module_name"]
+
+
+if __name__ == "__main__":  # the build's child process: python -m golfsolve.aotcache OWNER FOLDER
+    sys.exit(_compile(importlib.import_module(sys.argv[1]).SPEC, Path(sys.argv[2])))

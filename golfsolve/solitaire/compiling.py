@@ -41,7 +41,7 @@ _LABELS = {**KERNELS, NATIVE: "the solver's kernels, ahead of time (one module)"
 _COMPANIONS = {"hunt": ("load_rows", "take_rows")}
 #: Rough CPU seconds to compile each, measured on a 2-core machine (docs/performance.md);
 #: only the notice's estimate uses them.
-COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 7.0}
+COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 12.0}
 
 
 class Notice:
@@ -185,7 +185,7 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
 
 
 def _cpu() -> float:
-    # this process and the C compiler it ran
+    # this process and the children it waited for (the ahead-of-time build and its C compiler)
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
 

@@ -58,7 +58,7 @@ _ARRAYS = {
     "take_rows": {0: ("uint16", 2), 1: ("int64", 1), 2: ("int32", 1)},
 }
 
-SPEC = aotcache.Spec(kernels=f"{__package__}.kernel", source=__file__, prefix="golfsolve_solver_",
+SPEC = aotcache.Spec(owner=__name__, kernels=f"{__package__}.kernel", source=__file__, prefix="golfsolve_solver_",
                      signatures=_signatures, arrays=_ARRAYS)
 
 

@@ -123,3 +123,22 @@ def test_play_shows_hole_first_player_totals_grids_and_bot_draws(run_cli):
     # Grids are drawn as 2x2 grids: two lines per player in the final grids.
     final = out.split("Final grids (= cancels):")[1].split("Score card")[0].strip("\n").splitlines()
     assert len(final) == 6 and "strokes" in final[0] and "strokes" not in final[1]
+
+
+def test_every_registered_bot_is_named_in_help_errors_and_the_honesty_tests(run_cli):
+    # the help text is written out (importing the registry would import numba for --help),
+    # so this keeps it, the error message and the permutation tests in step with the registry
+    from golfsolve.grid.bots import BOTS
+
+    import test_grid_heuristic  # this folder is on sys.path (no package)
+    import test_grid_honesty_midgame
+
+    help_text = "".join(run_cli(["grid", "simulate", "--help"]).stdout.split())  # wrapped at hyphens too
+    refused = run_cli(["grid", "play", "--bots", ","])
+    assert refused.exit_code == 2
+    tested = {b.split(":")[0] for b in test_grid_heuristic.HONEST_BOTS} & {
+        b.split(":")[0] for b in test_grid_honesty_midgame.BOTS} | {"spiel-ismcts"}
+    for name in BOTS:
+        assert name in help_text, name
+        assert name in refused.stderr, name
+        assert name in tested, name
