@@ -181,21 +181,21 @@ def report(directory, out_dir, as_json):
     """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where."""
     from ..stats.gridreport import write_report
     from ..stats.gridruns import load_tournament, run_command
-    from ..stats.runfolder import check_report_dir
-
     from ..stats.gridstudy import is_study, load_study
-    from ..stats.studyreport import write_study_report
+    from ..stats.runfolder import check_report_dir
+    from ..stats.studyreport import study_summary, write_study_report
 
     check_run_dir(directory, "DIRECTORY")
     study = load_study(Path(directory)) if is_study(directory) else None
     t = load_tournament(Path(directory)) if study is None else None
     out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
     if study is not None:
-        md, data = write_study_report(study, out)
+        _, data = write_study_report(study, out)
         if as_json:
             echo_json(data)
-        else:
-            click.echo(md)
+            return
+        click.echo(study_summary(data))
+        click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plot: study.png)")
         return
     data, paths = write_report(t, out, run_command(directory))
     if as_json:

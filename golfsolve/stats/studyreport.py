@@ -192,6 +192,17 @@ def main_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
+def study_summary(data: dict[str, Any]) -> str:
+    """A few lines for the terminal: what the study is and its table of results."""
+    from .report import blocks_markdown
+
+    head, rows = main_table(data)
+    done = "" if data["complete"] else " (incomplete: the chunks finished so far)"
+    return blocks_markdown([("p", f"{len(data['sets'])} option sets, {data['matches_per_table']:,} matches per table, "
+                                  f"strongest bot {data['strong']}, seed {data['seed']}{done}"),
+                            ("table", head, rows)]).rstrip("\n")
+
+
 def _blocks(data: dict[str, Any]) -> list[tuple]:
     strong = data["strong"]
     settings = data["bot_settings"].get(strong, {})
@@ -281,4 +292,4 @@ def write_study_report(study: Study, out: Path) -> tuple[str, dict[str, Any]]:
 
 
 __all__ = ["bot_strokes", "end_shares", "first_player", "main_table", "neighbour_after", "report_data", "set_data",
-           "skill_gap", "strong_wins", "turns_per_hole", "write_study_report"]
+           "skill_gap", "strong_wins", "study_summary", "turns_per_hole", "write_study_report"]

@@ -154,6 +154,10 @@ def test_report_numbers_equal_hand_computed_values(small, run_cli):
     html = (small / "_report" / "report.html").read_text()
     assert "<table>" in html and "data:image/png;base64," in html and "players-2" in html
     assert (small / "_report" / "study.png").stat().st_size > 1000
+    # in the terminal: the table and where the report went
+    r = run_cli(["grid", "report", str(small)])
+    assert r.exit_code == 0 and "| " + " | ".join(table[0]) + " |" in r.stdout
+    assert f"report: {small / '_report' / 'report.md'} and {small / '_report' / 'report.html'}" in r.stdout
 
 
 def test_first_player_edge_by_hand():
