@@ -430,14 +430,12 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 @click.option("--ascii", "plain", is_flag=True, help="TS instead of 10♠.")
 def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     """Play grid Golf in the terminal against bots (you are the first seat)."""
-    from ..grid.bots import known_bots, make_bot
+    from ..grid.bots import make_bot, split_bots
     from ..grid.engine import play_match
 
     if players is not None and not 2 <= players <= 6:
         raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
-    names_in = [b.strip() for b in bots_spec.split(",") if b.strip()]
-    if not names_in:
-        raise InputError(f"--bots needs at least one bot name ({known_bots()})")
+    names_in = split_bots(bots_spec)
     if players is None:
         players = max(2, len(names_in) + 1)
     if len(names_in) == 1:
