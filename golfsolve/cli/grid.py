@@ -90,8 +90,10 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     if out is None:
         from tqdm import tqdm
 
-        matches = 100 if matches is None else matches
-        seed = 0 if seed is None else seed
+        # the run folder's checks (most matches, seed, samples), so no folder allows no more
+        spec = GRID.complete({"rules": rules, "bots": bots, "matches": matches, "seed": seed, "samples": mc_samples,
+                              "chunk_size": None}, jobs=1)
+        matches, seed = spec.matches, spec.seed
         bar = tqdm(total=matches, unit="match", disable=quiet or as_json or not sys.stderr.isatty(), file=sys.stderr)
         try:
             # running totals only: memory stays flat however many matches

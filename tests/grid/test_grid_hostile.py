@@ -47,3 +47,8 @@ def test_bot_names_are_written_one_way():
                   "-q")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["meta"]["bots"] == ["ismcts:2", "heuristic"]
+
+
+def test_simulate_without_a_run_folder_has_the_same_limits_as_with_one():
+    # was: accepted, and played for ever (a run folder refuses more than 1,000,000 matches)
+    _refused(golfsolve("grid", "simulate", "--matches", "99999999999999", "-q"), "--matches must be from 1 to 1,000,000")
