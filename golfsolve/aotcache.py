@@ -24,6 +24,9 @@ signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` 
   where the module would be; :func:`buildable` is then False until the sources change or
   the file is deleted, and the domain uses numba's JIT as before. ``GOLFSOLVE_NATIVE=0``
   turns the ahead-of-time kernels off everywhere.
+* Beside the module a ``.sha256`` file holds its digest, checked before it is loaded: a
+  module truncated or changed after its build (a full disk, a copied cache) is rebuilt,
+  never handed to the dynamic loader (a truncated one crashes the process with SIGBUS).
 
 The code is generic for the CPU family (not tuned to this CPU), so a cache shared between
 machines stays valid.
@@ -148,11 +151,25 @@ def load(spec: Spec) -> Optional[Kernels]:
     for folder in _folders(spec):
         path = folder / (name + _suffix())
         if path.is_file():
+            if not _intact(path):
+                return None  # damaged: a build replaces it
             try:
                 return _load_file(spec, name, path)
             except (ImportError, OSError, AttributeError):  # damaged, or not ours: a build replaces it
                 return None
     return None
+
+
+def _digest_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def _intact(path: Path) -> bool:
+    """Is the module at ``path`` the one its build wrote (its digest file agrees)?"""
+    try:
+        return _digest_path(path).read_text(encoding="ascii").strip() == hashlib.sha256(path.read_bytes()).hexdigest()
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _load_file(spec: Spec, name: str, path: Path) -> Kernels:
@@ -242,7 +259,11 @@ def _compile(spec: Spec, folder: Path) -> int:
             for export, sig in spec.signatures().items():
                 cc.export(export, sig)(getattr(defining, export).py_func)
             cc.compile()
-        os.replace(work / (name + _suffix()), folder / (name + _suffix()))
+        built = work / (name + _suffix())
+        # the digest first: a reader between the two renames sees a mismatch and rebuilds, never a bad module
+        (work / "digest").write_text(hashlib.sha256(built.read_bytes()).hexdigest() + "\n", encoding="ascii")
+        os.replace(work / "digest", _digest_path(folder / built.name))
+        os.replace(built, folder / built.name)
     except Exception as e:  # noqa: BLE001  (any failure: the JIT takes over)
         _fail(folder, name, f"{type(e).__name__}: {e}")
         return 1

@@ -26,6 +26,20 @@ MAX_EFFORT = 1_000_000
 MAX_INT64 = 2**63 - 1
 
 
+def interrupted(e: BaseException) -> bool:
+    """Is ``e`` an interruption: a KeyboardInterrupt (Ctrl-C, or SIGTERM turned into one),
+    or an error a KeyboardInterrupt caused? A signal that arrives while a compiled numba
+    kernel runs surfaces as ``SystemError: ... returned a result with an exception set``
+    with the KeyboardInterrupt as its cause."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def check_count(value: int, what: str, low: int = 1, high: int = MAX_EFFORT) -> int:
     """``value`` if ``low <= value <= high``, else an :class:`InputError` naming ``what``."""
     if not low <= value <= high:

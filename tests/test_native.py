@@ -156,10 +156,11 @@ def _edit(path: Path, old: str, new: str) -> None:
 def test_editing_a_kernel_source_makes_the_module_stale(built, tmp_path):
     root = tmp_path / "tree"
     shutil.copytree(Path(golfsolve.__file__).parent, root / "golfsolve", ignore=shutil.ignore_patterns("__pycache__"))
-    (so,) = [p for p in built[0].rglob(native.SPEC.prefix + "*") if p.suffix != ".failed"]
+    (so,) = [p for p in built[0].rglob(native.SPEC.prefix + "*") if p.suffix not in (".failed", ".sha256")]
     pycache = root / "golfsolve" / "solitaire" / "__pycache__"
     pycache.mkdir()
-    shutil.copy(so, pycache / so.name)  # the same sources, so the same name: the copy loads it
+    for f in (so, so.with_name(so.name + ".sha256")):
+        shutil.copy(f, pycache / f.name)  # the same sources, so the same name: the copy loads it
     first = _probe(root)
     assert first["loaded"] and so.name.startswith(first["name"])
 
@@ -171,6 +172,28 @@ def test_editing_a_kernel_source_makes_the_module_stale(built, tmp_path):
           "return np.int64(1) << (FIELD * r)  # an edit")
     edited = _probe(root)
     assert not edited["loaded"] and edited["name"] != first["name"]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "no digest"])
+def test_a_damaged_module_is_not_loaded_but_rebuilt(built, tmp_path, damage):
+    # truncated, the dynamic loader mapped it and the process died of SIGBUS at every later run
+    cache = tmp_path / "cache"
+    shutil.copytree(built[0], cache)
+    (so,) = [p for p in cache.rglob(native.SPEC.prefix + "*") if p.suffix not in (".failed", ".sha256")]
+    data = so.read_bytes()
+    if damage == "truncated":
+        so.write_bytes(data[:4000])
+    elif damage == "flipped":
+        so.write_bytes(data[:len(data) // 2] + bytes([data[len(data) // 2] ^ 1]) + data[len(data) // 2 + 1:])
+    else:
+        so.with_name(so.name + ".sha256").unlink()
+    code = ("import json; from golfsolve.solitaire import native; "
+            "print(json.dumps({'loaded': native.load() is not None, 'buildable': native.buildable()}))")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("GOLFSOLVE_NATIVE", None)
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"loaded": False, "buildable": True}
 
 
 def test_without_a_c_compiler_the_jit_answers_and_the_failure_is_remembered(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
 
 import click
 
-from ..errors import MAX_EFFORT, MAX_INT64, InputError
+from ..errors import MAX_EFFORT, MAX_INT64, InputError, interrupted
 from ..text import plural  # noqa: F401 - shared by the command modules
 
 if TYPE_CHECKING:  # imported when used: 'golfsolve solve --help' must not load the solver (numba)
@@ -114,7 +114,9 @@ def run_long(job: Callable[[], T], out: Path) -> T:
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         return job()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as e:
+        if not interrupted(e):
+            raise
         st = status(RunFolder(out, read_manifest(out)))
         fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
              "run the same command with --resume to finish", 130)

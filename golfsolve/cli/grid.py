@@ -90,8 +90,10 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     if out is None:
         from tqdm import tqdm
 
-        matches = 100 if matches is None else matches
-        seed = 0 if seed is None else seed
+        # the run folder's checks (most matches, seed, samples), so no folder allows no more
+        spec = GRID.complete({"rules": rules, "bots": bots, "matches": matches, "seed": seed, "samples": mc_samples,
+                              "chunk_size": None}, jobs=1)
+        matches, seed = spec.matches, spec.seed
         bar = tqdm(total=matches, unit="match", disable=quiet or as_json or not sys.stderr.isatty(), file=sys.stderr)
         try:
             # running totals only: memory stays flat however many matches
@@ -431,14 +433,12 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 @click.option("--ascii", "plain", is_flag=True, help="TS instead of 10♠.")
 def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     """Play grid Golf in the terminal against bots (you are the first seat)."""
-    from ..grid.bots import known_bots, make_bot
+    from ..grid.bots import make_bot, split_bots
     from ..grid.engine import play_match
 
     if players is not None and not 2 <= players <= 6:
         raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
-    names_in = [b.strip() for b in bots_spec.split(",") if b.strip()]
-    if not names_in:
-        raise InputError(f"--bots needs at least one bot name ({known_bots()})")
+    names_in = split_bots(bots_spec)
     if players is None:
         players = max(2, len(names_in) + 1)
     if len(names_in) == 1:

@@ -14,7 +14,7 @@ from typing import NoReturn
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, interrupted
 from .common import fail
 from .lazy import LazyCommand, LazyGroup
 from .startup import install_compile_notice, skip_blas_check
@@ -160,6 +160,9 @@ def _run(argv: list[str] | None):
         sys.stdout = open(os.devnull, "w")  # nothing more to write where the writing failed
         fail(f"cannot go on: {e.strerror or e}" + (f" ({e.filename})" if e.filename else ""), 1)
     except Exception as e:  # an internal error: one line unless debugging
+        if interrupted(e):  # Ctrl-C or SIGTERM inside a numba kernel: SystemError caused by KeyboardInterrupt
+            click.echo("golfsolve: interrupted", err=True)
+            sys.exit(130)
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise
         fail(f"internal error: {type(e).__name__}: {e} (set GOLFSOLVE_DEBUG=1 for details)", 1)

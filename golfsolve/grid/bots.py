@@ -532,11 +532,26 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     return factory(rng, name=s, **kw)
 
 
+def split_bots(spec: str) -> list[str]:
+    """The bots of ``mc,greedy,greedy,random``, each name checked (:func:`make_bot`) and
+    written one way (lower case, no spaces), so ``ISMCTS: 300`` and ``ismcts:300`` are one bot.
+    An empty list or an empty name (two commas in a row) is :class:`InputError`, never skipped."""
+    if not spec.replace(",", "").strip():
+        raise InputError(f"--bots needs at least one bot name (known: {known_bots()})")
+    names = []
+    for part in spec.split(","):
+        kind, colon, arg = part.strip().lower().partition(":")
+        name = kind.strip() + colon + arg.strip()
+        if not name:
+            raise InputError(f"--bots has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")
+        make_bot(name)  # validates it
+        names.append(name)
+    return names
+
+
 def parse_bots(spec: str, players: int) -> list[str]:
-    """Split ``mc,greedy,greedy,random`` and check it seats exactly ``players``."""
-    names = [s.strip() for s in spec.split(",") if s.strip()]
+    """Split ``mc,greedy,greedy,random`` (:func:`split_bots`) and check it seats exactly ``players``."""
+    names = split_bots(spec)
     if len(names) != players:
         raise InputError(f"--bots names {len(names)} bot{'s' if len(names) != 1 else ''} but --players is {players}")
-    for nm in names:
-        make_bot(nm)  # validates the name
     return names

@@ -150,7 +150,7 @@ class GridKind(RunKind[GridSpec]):
         """The table and the bots a command asks for. Resuming or extending the run in
         ``out``, the table and bots not given again are the run's; otherwise the players
         default to one per bot given, else 4, and the bots to heuristic ones."""
-        from ..grid.bots import parse_bots
+        from ..grid.bots import parse_bots, split_bots
         from ..grid.rules import parse_rules
 
         old = self.read(out) if out is not None and manifest_path(out) is not None else None
@@ -159,7 +159,10 @@ class GridKind(RunKind[GridSpec]):
             rules = old.rules
         else:
             if players is None and bots_spec is not None:
-                players = len([b for b in bots_spec.split(",") if b.strip()])
+                players = len(split_bots(bots_spec))
+                if not 2 <= players <= 6:
+                    raise InputError(f"--bots names {players} bot{'s' if players != 1 else ''}: grid Golf seats "
+                                     "2 to 6 players, one bot each")
             if players is None and old is not None and bots_spec is None:
                 players = old.rules.players
             rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,

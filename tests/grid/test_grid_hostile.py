@@ -1,0 +1,54 @@
+"""Bad grid input through the installed command, in a subprocess as a user runs it:
+one line on stderr, exit code 2, nothing played and no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def golfsolve(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = dict(os.environ, COLUMNS="200")
+    return subprocess.run([sys.executable, "-m", "golfsolve", *args], input=stdin, capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+def _refused(r: subprocess.CompletedProcess, words: str) -> None:
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("golfsolve: ") and words in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("bots,words", [
+    # an empty name was dropped: two bots played where three were typed
+    ("heuristic,,heuristic", "empty bot name"),
+    ("heuristic,", "empty bot name"),
+    (",", "needs at least one bot name"),
+    ("", "needs at least one bot name"),
+    # was "grid Golf is for 2 to 6 players, not 1": the unknown name was never named
+    ("nosuch", "unknown bot 'nosuch'"),
+    ("heuristic", "--bots names 1 bot: grid Golf seats 2 to 6 players"),
+])
+def test_simulate_refuses_a_bad_bot_list(bots, words):
+    _refused(golfsolve("grid", "simulate", "--bots", bots, "--matches", "1", "--holes", "1", "-q"), words)
+
+
+@pytest.mark.parametrize("bots,words", [("heuristic,,greedy", "empty bot name"), ("", "needs at least one bot name")])
+def test_play_refuses_a_bad_bot_list(bots, words):
+    _refused(golfsolve("grid", "play", "--bots", bots, "--seed", "1"), words)
+
+
+def test_bot_names_are_written_one_way():
+    r = golfsolve("grid", "simulate", "--bots", " ISMCTS: 2 ,Heuristic", "--matches", "1", "--holes", "1", "--json",
+                  "-q")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["meta"]["bots"] == ["ismcts:2", "heuristic"]
+
+
+def test_simulate_without_a_run_folder_has_the_same_limits_as_with_one():
+    # was: accepted, and played for ever (a run folder refuses more than 1,000,000 matches)
+    _refused(golfsolve("grid", "simulate", "--matches", "99999999999999", "-q"), "--matches must be from 1 to 1,000,000")

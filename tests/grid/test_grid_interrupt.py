@@ -1,0 +1,74 @@
+"""Ctrl-C or SIGTERM while a bot's compiled numba kernel runs: "interrupted", exit 130.
+
+A signal handled while a numba kernel runs comes back as ``SystemError: ... returned a
+result with an exception set`` (the KeyboardInterrupt as its cause); it used to print
+"internal error" and exit 1, even inside a run folder that says how to resume.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from golfsolve.errors import interrupted
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
+
+
+def test_an_error_caused_by_an_interrupt_is_an_interruption():
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as k:
+            raise SystemError("CPUDispatcher(<function ismcts>) returned a result with an exception set") from k
+    except SystemError as e:
+        assert interrupted(e)
+    assert interrupted(KeyboardInterrupt())
+    assert not interrupted(SystemError("a real one"))
+    try:
+        try:
+            raise ValueError("inner")
+        except ValueError:
+            raise SystemError("outer")  # noqa: B904 - the context chain, without a KeyboardInterrupt
+    except SystemError as e:
+        assert not interrupted(e)
+
+
+def _golfsolve(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _wait_for(cond, timeout: float = 120) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.1)
+
+
+def test_ctrl_c_during_a_search_bot_says_interrupted():
+    proc = _golfsolve("grid", "simulate", "--bots", "ismcts:3000,heuristic", "--matches", "1000", "-q")
+    time.sleep(6)  # past start-up: the ISMCTS kernel takes nearly all the time from here on
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err == "golfsolve: interrupted\n"
+
+
+def test_sigterm_during_a_study_keeps_its_chunks_and_says_how_to_finish(tmp_path: Path):
+    out = tmp_path / "study"
+    proc = _golfsolve("grid", "study", "--out", str(out), "--sets", "base", "--matches", "960", "-q")
+    _wait_for(lambda: any(out.glob("chunk-*.parquet")))
+    time.sleep(1)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert len(err.splitlines()) == 1 and err.startswith("golfsolve: interrupted: ") and "--resume" in err, err
