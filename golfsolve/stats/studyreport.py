@@ -212,8 +212,7 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
                    f"table, seed {data['seed']}. The first table seats the strongest bot (**{strong}**"
                    + (f": {settings.get('class', '')}, {shown}" if settings else "") + f") and {HEURISTIC}s: every "
                    f"measure but one comes from it. The second seats {HEURISTIC}s and the {RANDOM} bot, for the "
-                   f"bottom of the skill scale (at the first table the {RANDOM} bot would spoil what the strongest "
-                   "bot's play-outs assume of the others). Seatings are balanced (every cyclic order of the bots in "
+                   f"bottom of the skill scale (so the game measured is one between players who try to win). Seatings are balanced (every cyclic order of the bots in "
                    "every rotation; at six players a seeded random seating per match) and the first player moves "
                    "every hole."))
     if not data["complete"]:
