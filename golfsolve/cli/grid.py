@@ -154,7 +154,8 @@ def _echo_summary(data: dict, rules) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size, quiet):
     """Play a seeded study of the table options (one-at-a-time variations of a base table,
-    the same bots at every table) into a run folder; 'grid report DIR' reports on it.
+    each at two tables: the strongest bot among heuristics, the random bot among heuristics)
+    into a run folder; 'grid report DIR' reports on it.
 
     Example: golfsolve grid study --out study/ --workers 2
     """
