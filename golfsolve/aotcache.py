@@ -21,8 +21,10 @@ signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` 
   for the solver (numba compiles the kernels' callees for its JIT on the way, and caches
   them), and needs a working C compiler (numba links its small runtime in). When it fails
   (no compiler, a numba without ``pycc``), a ``.failed`` file with the reason is left
-  where the module would be; :func:`buildable` is then False until the sources change or
-  the file is deleted, and the domain uses numba's JIT as before. ``GOLFSOLVE_NATIVE=0``
+  where the module would be; :func:`buildable` is then False until the sources or the
+  compiler settings (``CC``, ``LDSHARED``, ``CFLAGS``, ``LDFLAGS``, the compiler ``PATH``
+  finds) change or the file is deleted, and the domain uses numba's JIT as before (one
+  run with ``CC=false`` or a ``PATH`` without a compiler no longer turns them off for good). ``GOLFSOLVE_NATIVE=0``
   turns the ahead-of-time kernels off everywhere.
 * Beside the module a ``.sha256`` file holds its digest, checked before it is loaded: a
   module truncated or changed after its build (a full disk, a copied cache) is rebuilt,
@@ -180,13 +182,24 @@ def _load_file(spec: Spec, name: str, path: Path) -> Kernels:
     return _loaded[name]
 
 
+def _compiler_settings() -> str:
+    """A digest of what decides whether a build finds a working C compiler."""
+    import sysconfig
+
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    parts = [os.environ.get(k, "") for k in ("CC", "LDSHARED", "CFLAGS", "LDFLAGS")] + [str(shutil.which(cc[0]))]
+    return "compiler settings " + hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
 def failure(spec: Spec) -> Optional[str]:
-    """Why the last build of these sources failed (None: none did)."""
+    """Why the last build of these sources failed with these compiler settings (None: none did)."""
     name = module_name(spec)
     for folder in _folders(spec):
         marker = folder / (name + ".failed")
         if marker.is_file():
-            return marker.read_text(encoding="utf-8", errors="replace").strip() or "unknown"
+            settings, _, reason = marker.read_text(encoding="utf-8", errors="replace").partition("\n")
+            if settings.strip() == _compiler_settings():
+                return reason.strip() or "unknown"
     return None
 
 
@@ -239,7 +252,7 @@ def build(spec: Spec) -> Optional[Kernels]:
 
 
 def _fail(folder: Path, name: str, reason: str) -> None:
-    (folder / (name + ".failed")).write_text(reason.rstrip() + "\n", encoding="utf-8")
+    (folder / (name + ".failed")).write_text(f"{_compiler_settings()}\n{reason.rstrip()}\n", encoding="utf-8")
 
 
 def _compile(spec: Spec, folder: Path) -> int:
@@ -264,6 +277,7 @@ def _compile(spec: Spec, folder: Path) -> int:
         (work / "digest").write_text(hashlib.sha256(built.read_bytes()).hexdigest() + "\n", encoding="ascii")
         os.replace(work / "digest", _digest_path(folder / built.name))
         os.replace(built, folder / built.name)
+        (folder / (name + ".failed")).unlink(missing_ok=True)  # an earlier failure with other compiler settings
     except Exception as e:  # noqa: BLE001  (any failure: the JIT takes over)
         _fail(folder, name, f"{type(e).__name__}: {e}")
         return 1

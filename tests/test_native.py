@@ -221,6 +221,10 @@ def test_without_a_c_compiler_the_jit_answers_and_the_failure_is_remembered(tmp_
     assert compiling.function("hunt") is kernel.hunt  # numba's JIT serves
     assert "compiler" in native.failure()
     assert not native.buildable()  # the next process goes straight to the JIT
+    # ... until the compiler settings change: one run with CC=false or a bare PATH does not
+    # turn the ahead-of-time kernels off for good
+    monkeypatch.setenv("CC", str(tmp_path / "another-compiler"))
+    assert native.failure() is None and native.buildable()
     lay = layout_from_number(1, get_rules("easy"))
     assert Solver().solve(lay).outcome == "won"
 
