@@ -18,6 +18,7 @@ import pandas as pd
 from ..grid.engine import END_REASONS, END_STALLED
 from ..grid.tournament import Tournament, neighbour_effect, paired_difference
 from ..intervals import mean_ci, wilson
+from ..text import plural
 from .gridstudy import HEURISTIC, RANDOM, Study
 
 TITLE = "Grid Golf: a study of the table options"
@@ -198,7 +199,7 @@ def study_summary(data: dict[str, Any]) -> str:
 
     head, rows = main_table(data)
     done = "" if data["complete"] else " (incomplete: the chunks finished so far)"
-    return blocks_markdown([("p", f"{len(data['sets'])} option sets, {data['matches_per_table']:,} matches per table, "
+    return blocks_markdown([("p", f"{plural(len(data['sets']), 'option set')}, {plural(data['matches_per_table'], 'match', 'matches')} per table, "
                                   f"strongest bot {data['strong']}, seed {data['seed']}{done}"),
                             ("table", head, rows)]).rstrip("\n")
 
@@ -208,9 +209,9 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
     settings = data["bot_settings"].get(strong, {})
     shown = ", ".join(f"{k} {v}" for k, v in settings.items() if k != "class")
     b: list[tuple] = [("h1", TITLE)]
-    b.append(("p", f"{len(data['sets'])} option sets, two tables each, {data['matches_per_table']:,} matches per "
+    b.append(("p", f"{plural(len(data['sets']), 'option set')}, two tables each, {plural(data['matches_per_table'], 'match', 'matches')} per "
                    f"table, seed {data['seed']}. The first table seats the strongest bot (**{strong}**"
-                   + (f": {settings.get('class', '')}, {shown}" if settings else "") + f") and {HEURISTIC}s: every "
+                   + (": " + ", ".join(x for x in (settings.get("class", ""), shown) if x) if settings else "") + f") and {HEURISTIC}s: every "
                    f"measure but one comes from it. The second seats {HEURISTIC}s and the {RANDOM} bot, for the "
                    f"bottom of the skill scale (so the game measured is one between players who try to win). Seatings are balanced (every cyclic order of the bots in "
                    "every rotation; at six players a seeded random seating per match) and the first player moves "

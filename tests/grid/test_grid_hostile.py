@@ -52,3 +52,15 @@ def test_bot_names_are_written_one_way():
 def test_simulate_without_a_run_folder_has_the_same_limits_as_with_one():
     # was: accepted, and played for ever (a run folder refuses more than 1,000,000 matches)
     _refused(golfsolve("grid", "simulate", "--matches", "99999999999999", "-q"), "--matches must be from 1 to 1,000,000")
+
+
+def test_a_one_set_study_reads_right(tmp_path):
+    # was "1 option sets" and "(**greedy**: GreedyBot, )" for a bot without settings
+    out = tmp_path / "study"
+    r = golfsolve("grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1", "-q")
+    assert r.returncode == 0, r.stderr
+    rep = golfsolve("grid", "report", str(out))
+    assert rep.returncode == 0, rep.stderr
+    assert rep.stdout.startswith("1 option set, 1 match per table, strongest bot greedy")
+    md = (out / "_report" / "report.md").read_text(encoding="utf-8")
+    assert "1 option set, two tables each, 1 match per table" in md and "(**greedy**: GreedyBot)" in md
