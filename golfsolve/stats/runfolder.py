@@ -38,6 +38,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
 from ..errors import MAX_INT64, InputError
+from ..text import plural, plural_of
 
 MANIFEST = "_manifest.json"
 #: The manifest's name in runs made before it was renamed (pandas could not read those folders).
@@ -583,7 +584,7 @@ def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional
     if schema.rows_per_cell is not None and n_rows != cells * schema.rows_per_cell:
         return f"has {n_rows} rows, not {cells * schema.rows_per_cell}", None
     if n_rows > chunk.count * schema.max_rows_per_item * max(1, len(chunk.groups)):
-        return f"has {n_rows} rows, more than {chunk.count} {schema.item}s can make", None
+        return f"has {n_rows} rows, more than {plural(chunk.count, schema.item)} can make", None
     try:
         table = pf.read()
     except Exception:
@@ -593,7 +594,7 @@ def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional
             return f"has empty values in the column {name!r}", None
     items = table.column(schema.item).to_pylist()
     if set(items) != set(range(chunk.first, chunk.first + chunk.count)):
-        return f"does not hold exactly {schema.item}s {chunk.first}..{chunk.last}", None
+        return f"does not hold exactly {plural_of(schema.item)} {chunk.first}..{chunk.last}", None
     if schema.group is not None:
         cells_found = set(zip(items, table.column(schema.group).to_pylist()))
         if len(cells_found) != cells or {g for _, g in cells_found} != set(chunk.groups):

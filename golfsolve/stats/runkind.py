@@ -31,6 +31,7 @@ import pandas as pd
 from pydantic import BaseModel, ValidationError
 
 from ..errors import InputError
+from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
                         open_run, read_manifest, run_folder_chunks)
 from .runfolder import default_chunk_size as _default_chunk_size
@@ -134,7 +135,7 @@ class RunKind(Generic[P]):
             raise InputError(f"{path}: field {where}: {err['msg'].removeprefix('Value error, ')}; repair or "
                              "remove the file (a run folder's manifest is written by golfsolve)") from None
         if m["start"] + m["count"] > self.max_items:
-            raise InputError(f"{path}: field count: {self.item}s {m['start']}..{m['start'] + m['count'] - 1} run "
+            raise InputError(f"{path}: field count: {plural_of(self.item)} {m['start']}..{m['start'] + m['count'] - 1} run "
                              f"past the last {self.item}, {self.max_items - 1}; repair or remove the file")
         if self.group_field is not None:
             try:

@@ -64,3 +64,13 @@ def test_a_one_set_study_reads_right(tmp_path):
     assert rep.stdout.startswith("1 option set, 1 match per table, strongest bot greedy")
     md = (out / "_report" / "report.md").read_text(encoding="utf-8")
     assert "1 option set, two tables each, 1 match per table" in md and "(**greedy**: GreedyBot)" in md
+
+
+def test_a_hand_edited_count_names_matches_in_english(tmp_path):
+    out = tmp_path / "run"
+    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(out), "-q")
+    assert r.returncode == 0, r.stderr
+    m = json.loads((out / "_manifest.json").read_text())
+    m["count"] = 10**12
+    (out / "_manifest.json").write_text(json.dumps(m))
+    _refused(golfsolve("grid", "report", str(out)), "field count: matches 0..999999999999 run past the last match")
