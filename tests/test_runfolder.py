@@ -230,7 +230,7 @@ def test_a_resume_that_asks_for_another_run_names_each_differing_field_nested_on
     assert differences(old, new) == "chunk_size 2 (here 3), player.samples 8 (here 16)"
     with open_run(tmp_path / "run", old):
         pass
-    with pytest.raises(InputError, match=r"--resume: .* another player\.samples 8 \(here 16\);"):
+    with pytest.raises(InputError, match=r"--resume: .* differs in player\.samples 8 \(here 16\);"):
         open_run(tmp_path / "run", RunKey(old.fmt, 0, 4, ("easy",), 2, new.params), resume=True)
 
 

@@ -130,11 +130,18 @@ def _echo_summary(data: dict, rules) -> None:
     click.echo(f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
                f"{rules.describe()}")
     for b in data["bots"]:
-        click.echo(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole [{b['hole_lo']:.2f}, {b['hole_hi']:.2f}]"
+        click.echo(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f')}"
                    f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
-                   f"[{100 * b['win_lo']:.1f}, {100 * b['win_hi']:.1f}]")
+                   f"{_iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
     for d in data["differences"]:
-        click.echo(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]")
+        click.echo(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} {_iv(d['lo'], d['hi'], '+.2f')}")
+
+
+def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1) -> str:
+    """``[lo, hi]``; ``[no interval from one match]`` where there is none (a single match)."""
+    if lo is None or hi is None:
+        return "[no interval from one match]"
+    return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
 
 
 @grid.command()

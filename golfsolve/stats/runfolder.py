@@ -725,8 +725,8 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                     "blocks": [b.to_json() for b in blocks], **(extra or {}),
                     "complete": manifest.get("complete", False) and not grown}
     elif old != key:
-        raise InputError(f"--resume: {path} holds a different run ({old.describe()}); this command asks for "
-                         f"another {differences(old, key)}; repeat the run's options, use --extend to add deals or "
+        raise InputError(f"--resume: {path} holds a different run ({old.describe()}); this command differs in "
+                         f"{differences(old, key)}; repeat the run's options, use --extend to add deals or "
                          "rule sets, or choose another --out")
     folder = RunFolder(path, manifest)
     folder.check_no_strays()

@@ -74,3 +74,25 @@ def test_a_hand_edited_count_names_matches_in_english(tmp_path):
     m["count"] = 10**12
     (out / "_manifest.json").write_text(json.dumps(m))
     _refused(golfsolve("grid", "report", str(out)), "field count: matches 0..999999999999 run past the last match")
+
+
+def test_one_match_has_no_interval_and_says_so(tmp_path):
+    # was "internal error: TypeError: unsupported format string passed to NoneType.__format__"
+    out = tmp_path / "run"
+    for args in ([], ["--out", str(out)]):
+        r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "1", *args, "-q")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.startswith("1 match, 1 hole: ") and "greedy - random: " in r.stdout
+        assert r.stdout.count("[no interval from one match]") == 3, r.stdout
+    rep = golfsolve("grid", "report", str(out))
+    assert rep.returncode == 0, rep.stderr
+    assert (out / "_report" / "report.html").is_file()
+
+
+def test_resume_with_another_seed_says_which_is_which(tmp_path):
+    out = tmp_path / "run"
+    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "1", "--out", str(out), "-q")
+    assert r.returncode == 0, r.stderr
+    # was "this command asks for another seed 0 (here 5)": the run's seed read as the one asked for
+    _refused(golfsolve("grid", "simulate", "--out", str(out), "--resume", "--seed", "5", "-q"),
+             "this command differs in seed 0 (here 5)")
