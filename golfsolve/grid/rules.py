@@ -230,6 +230,9 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
         switches = parts
     set_by: dict[str, str] = {}  # field -> the switch that set it
     for s in switches:
+        if s not in _SWITCHES and s in PRESETS:
+            raise InputError(f"{s!r} in {clip(text)} is a rule set, not a switch: give one rule set, first "
+                             f"(e.g. {s}+putt)")
         if s not in _SWITCHES:
             known = ", ".join(list(PRESETS) + list(_SWITCHES))
             raise InputError(f"unknown grid rule {clip(s)} (known: {known})")

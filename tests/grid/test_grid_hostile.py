@@ -96,3 +96,12 @@ def test_resume_with_another_seed_says_which_is_which(tmp_path):
     # was "this command asks for another seed 0 (here 5)": the run's seed read as the one asked for
     _refused(golfsolve("grid", "simulate", "--out", str(out), "--resume", "--seed", "5", "-q"),
              "this command differs in seed 0 (here 5)")
+
+
+@pytest.mark.parametrize("spec,words", [
+    # was "unknown grid rule 'danish' (known: default, ..., danish, ...)"
+    ("danish+danish", "'danish' in 'danish+danish' is a rule set, not a switch"),
+    ("putt+default", "'default' in 'putt+default' is a rule set, not a switch"),
+])
+def test_a_rule_set_given_as_a_switch_is_named_as_such(spec, words):
+    _refused(golfsolve("grid", "simulate", "--rules", spec, "--matches", "1", "-q"), words)
