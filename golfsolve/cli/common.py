@@ -139,9 +139,12 @@ def check_workers(n: Optional[int], option: str) -> None:
 
 
 def check_run_dir(path: str, what: str) -> None:
-    """A run folder to read must at least have a name ('' would mean the current directory)."""
+    """A run folder to read must at least have a name ('' would mean the current directory)
+    and, when it exists, be a folder."""
     if not path.strip():
         raise InputError(f"{what} needs a run folder's name, not {path!r}")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise InputError(f"{what} {path} is a file, not a run folder")
 
 
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:

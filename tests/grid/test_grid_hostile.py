@@ -105,3 +105,10 @@ def test_resume_with_another_seed_says_which_is_which(tmp_path):
 ])
 def test_a_rule_set_given_as_a_switch_is_named_as_such(spec, words):
     _refused(golfsolve("grid", "simulate", "--rules", spec, "--matches", "1", "-q"), words)
+
+
+def test_report_on_a_file_says_it_is_a_file(tmp_path):
+    f = tmp_path / "results.parquet"
+    f.write_bytes(b"PAR1")
+    # was "no results directory '.../results.parquet'", as if it did not exist
+    _refused(golfsolve("grid", "report", str(f)), "is a file, not a run folder")
