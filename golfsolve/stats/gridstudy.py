@@ -230,6 +230,7 @@ class StudyKind(RunKind[StudySpec]):
     format = "golfsolve-grid-study/1"
     command = "golfsolve grid study"
     item = "match"
+    extendable = False
     params_type = StudySpec
     params_model = _Params
     group_field = None

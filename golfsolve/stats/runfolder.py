@@ -397,14 +397,17 @@ class RunKey:
         return {"start": self.start, "count": self.count, "rules": list(self.groups),
                 "chunk_size": self.chunk_size, "params": dict(self.params)}
 
+    def items(self) -> str:
+        """What the run's items are called: ``deals`` or ``matches``."""
+        return {"golfsolve-grid-simulate/1": "matches", "golfsolve-grid-study/1": "matches"}.get(self.fmt, "deals")
+
     def describe(self) -> str:
-        what = {"golfsolve-grid-simulate/1": "matches", "golfsolve-grid-study/1": "matches"}.get(self.fmt, "deals")
-        s = f"{what} {self.start}..{self.start + self.count - 1}"
+        s = f"{self.items()} {self.start}..{self.start + self.count - 1}"
         if self.groups:
             s += f", rules {','.join(self.groups)}"
         s += f", chunk size {self.chunk_size}"
         for k, v in self.params:
-            if not isinstance(v, (dict, list)):  # a whole table of settings is too long to show
+            if v is not None and not isinstance(v, (dict, list)):  # a whole table of settings is too long to show
                 s += f", {k} {v}"
         return s
 
@@ -652,14 +655,15 @@ def _check_not_nested(path: Path, option: str) -> None:
 
 
 def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool = False, command: str = "",
-             extra: Optional[dict] = None) -> RunFolder:
+             extra: Optional[dict] = None, extendable: bool = True) -> RunFolder:
     """Create or reopen the run folder ``out`` for the run ``key``, and take its lock.
 
     A new run needs an empty (or new) directory that is not inside another run. ``resume``
     continues the same run (every field of ``key`` must agree); ``extend`` grows it to
     ``key`` (more items, more groups, everything else equal). Anything else is
     :class:`InputError` saying what to do, as is a folder another command is writing. Stale
-    temporary files of a killed run are removed. ``extra`` goes into a new manifest. Use the
+    temporary files of a killed run are removed. ``extra`` goes into a new manifest; the
+    messages offer ``--extend`` only when ``extendable`` (the command has it). Use the
     result in a ``with`` block (or :meth:`RunFolder.close` it) to release the lock.
     """
     n_chunks = math.ceil(key.count / key.chunk_size)
@@ -670,7 +674,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     path = check_out_dir(out)
     lock = _lock_folder(path)
     try:
-        folder = _open_locked(path, key, resume, extend, command, extra)
+        folder = _open_locked(path, key, resume, extend, command, extra, extendable)
     except BaseException:
         if lock is not None:
             if manifest_path(path) is None:  # refused: leave a folder that is not a run as it was
@@ -686,7 +690,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
 
 
 def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: str,
-                 extra: Optional[dict]) -> RunFolder:
+                 extra: Optional[dict], extendable: bool = True) -> RunFolder:
     if manifest_path(path) is None:
         others = _contents(path)
         if others:
@@ -707,7 +711,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
     old = key_from_manifest(manifest)
     if not (resume or extend):
         raise InputError(f"{path} already holds a run ({old.describe()}); add --resume to continue it, "
-                         "--extend to add to it, or choose another --out")
+                         + ("--extend to add to it, " if extendable else "") + "or choose another --out")
     if extend:
         fixed_old = (old.start, old.chunk_size, old.params)
         fixed_new = (key.start, key.chunk_size, key.params)
@@ -726,8 +730,9 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                     "complete": manifest.get("complete", False) and not grown}
     elif old != key:
         raise InputError(f"--resume: {path} holds a different run ({old.describe()}); this command differs in "
-                         f"{differences(old, key)}; repeat the run's options, use --extend to add deals or "
-                         "rule sets, or choose another --out")
+                         f"{differences(old, key)}; repeat the run's options, "
+                         + (f"use --extend to add {key.items()}{' or rule sets' if key.groups else ''}, " if extendable else "")
+                         + "or choose another --out")
     folder = RunFolder(path, manifest)
     folder.check_no_strays()
     folder.save_manifest()

@@ -90,6 +90,8 @@ class RunKind(Generic[P]):
     max_default_chunk: ClassVar[int]
     #: items are numbered below this (the same bound as on the command line)
     max_items: ClassVar[int]
+    #: does the command have ``--extend`` (its messages offer it only then)
+    extendable: ClassVar[bool] = True
 
     # -- what each kind says ------------------------------------------------------
     def key(self, p: P) -> RunKey:
@@ -186,7 +188,7 @@ class RunKind(Generic[P]):
              command: str = "") -> RunFolder:
         """Create or reopen (and lock) the run folder ``out`` for the run ``p``."""
         folder = open_run(out, self.key(p), resume=resume, extend=extend, command=command,
-                          extra=self.manifest_extra(p))
+                          extra=self.manifest_extra(p), extendable=self.extendable)
         try:
             self.check_manifest(folder.manifest, out)
             if extend:

@@ -112,3 +112,19 @@ def test_report_on_a_file_says_it_is_a_file(tmp_path):
     f.write_bytes(b"PAR1")
     # was "no results directory '.../results.parquet'", as if it did not exist
     _refused(golfsolve("grid", "report", str(f)), "is a file, not a run folder")
+
+
+def test_a_study_is_never_told_to_use_extend_which_it_does_not_have(tmp_path):
+    out = tmp_path / "study"
+    args = ["grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1", "-q"]
+    assert golfsolve(*args).returncode == 0
+    again = golfsolve(*args)
+    _refused(again, "add --resume to continue it, or choose another --out")
+    other = golfsolve(*args[:-2], "2", "--resume", "-q")
+    _refused(other, "repeat the run's options, or choose another --out")
+    assert "--extend" not in again.stderr + other.stderr
+    sim = tmp_path / "sim"
+    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "1", "--out", str(sim), "-q")
+    assert r.returncode == 0, r.stderr
+    _refused(golfsolve("grid", "simulate", "--out", str(sim), "--resume", "--seed", "5", "-q"),
+             "use --extend to add matches, or choose another --out")  # was "to add deals or rule sets"
