@@ -141,8 +141,10 @@ class GridKind(RunKind[GridSpec]):
 
     def schema(self, p: GridSpec) -> ChunkSchema:
         cols = COLUMNS if p.seating != OLD_SEATING else _OLD_COLUMNS
+        table = (p.rules.players, p.rules.holes, frozenset(p.bots))
         return ChunkSchema(tuple((c, _TYPES.get(c, "int64")) for c in cols), "match", None, rows_per_cell=None,
-                           max_rows_per_item=p.rules.players * (p.rules.holes + _MAX_EXTRA_HOLES))
+                           max_rows_per_item=p.rules.players * (p.rules.holes + _MAX_EXTRA_HOLES),
+                           rows=partial(check_match_rows, item="match", table_of=lambda _: table))
 
     def table(self, out: Optional[str | Path], rules_spec: Optional[str], players: Optional[int],
               grid: Optional[int], holes: Optional[int], openers: Optional[int],
@@ -255,6 +257,27 @@ def _with_before(df: pd.DataFrame, bots: Sequence[str], seed: int, scheme: str) 
     df["before"] = [before[m][s] for m, s in zip(df["match"].tolist(), df["seat"].tolist())]
     df["before_bot"] = [bots[e] for e in df["before"].tolist()]
     return df
+
+
+def check_match_rows(table, item: str, table_of) -> Optional[str]:
+    """Why a chunk's rows are not whole matches (None: they are): every match numbered by
+    the column ``item`` must have holes 0..k-1 (its table's holes, plus at most ten
+    sudden-death holes), one row per seat and hole, and only its table's bots.
+    ``table_of(item)`` is ``(players, holes, bots)``. A chunk edited by hand (a row removed,
+    a seat or bot changed) is refused here, before any statistic counts it."""
+    import numpy as np
+
+    cols = table.select([item, "hole", "seat", "bot"]).to_pandas()
+    for it, d in cols.groupby(item, sort=False):
+        players, holes, bots = table_of(int(it))
+        h, s = d["hole"].to_numpy(), d["seat"].to_numpy()
+        k = int(h.max()) + 1
+        if (h.min() != 0 or not holes <= k <= holes + _MAX_EXTRA_HOLES or len(d) != k * players
+                or s.min() < 0 or s.max() >= players or len(np.unique(h * players + s)) != len(d)):
+            return f"does not hold one row per seat and hole of {item} {it} ({players} players, {holes}+ holes)"
+        if not set(d["bot"].unique()) <= bots:
+            return f"names a bot that {item} {it} does not seat"
+    return None
 
 
 def _load_old(out: Path) -> Tournament:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, Literal, Optional, Sequence
 
@@ -30,7 +31,7 @@ from ..errors import MAX_EFFORT, InputError, clip
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
-from .gridruns import MATCH_COLUMNS, _TYPES, _one_table
+from .gridruns import MATCH_COLUMNS, _TYPES, _one_table, check_match_rows
 from .runfolder import Chunk, ChunkSchema, RunKey, compute
 from .runkind import RunKind
 
@@ -254,10 +255,24 @@ class StudyKind(RunKind[StudySpec]):
         return spec
 
     def schema(self, p: StudySpec) -> ChunkSchema:
-        most = max(c.rules.players * (c.rules.holes + _MAX_EXTRA_HOLES) for c in p.cells())
+        cells = p.cells()
+        most = max(c.rules.players * (c.rules.holes + _MAX_EXTRA_HOLES) for c in cells)
         types = {**_TYPES, "set": "string"}
+        tables = [(c.rules.players, c.rules.holes, frozenset(c.bots)) for c in cells]
+        match_rows = partial(check_match_rows, item="item", table_of=lambda i: tables[i // p.matches])
+
+        def rows(table) -> Optional[str]:
+            items = table.column("item").to_numpy()
+            cell_of = items // p.matches
+            if (table.column("cell").to_numpy() != cell_of).any():
+                return "has rows whose table (column 'cell') is not their match's"
+            names = [cells[c].set for c in cell_of]
+            if table.column("set").to_pylist() != names:
+                return "has rows whose option set (column 'set') is not their match's"
+            return match_rows(table)
+
         return ChunkSchema(tuple((c, types.get(c, "int64")) for c in COLUMNS), "item", None, rows_per_cell=None,
-                           max_rows_per_item=most)
+                           max_rows_per_item=most, rows=rows)
 
     def complete(self, v: dict, jobs: int) -> StudySpec:
         sets = DEFAULT_SETS if v["sets"] is None else v["sets"]

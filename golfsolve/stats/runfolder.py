@@ -30,7 +30,7 @@ import os
 import signal
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
@@ -547,6 +547,9 @@ class ChunkSchema:
     #: rows per item and group; None when it varies (then at most ``max_rows_per_item`` per item)
     rows_per_cell: Optional[int] = 1
     max_rows_per_item: int = 1
+    #: the run kind's check of a chunk's rows (pyarrow table in, why it is wrong or None out):
+    #: what the columns' types and the row count cannot say (a row removed or made up by hand)
+    rows: Optional[Callable[[Any], Optional[str]]] = field(default=None, compare=False)
 
 
 #: Arrow types that hold the same values (pandas writes strings as large_string).
@@ -602,6 +605,10 @@ def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional
         cells_found = set(zip(items, table.column(schema.group).to_pylist()))
         if len(cells_found) != cells or {g for _, g in cells_found} != set(chunk.groups):
             return f"does not hold exactly the rule sets {','.join(chunk.groups)} for each {schema.item}", None
+    if schema.rows is not None:
+        why = schema.rows(table)
+        if why is not None:
+            return why, None
     return None, table
 
 

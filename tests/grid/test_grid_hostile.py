@@ -142,3 +142,37 @@ def test_a_hand_made_old_layout_folder_is_refused_in_one_line(tmp_path, meta, wo
                   "strokes": [5, 9]}).to_parquet(tmp_path / "holes.parquet")
     pd.DataFrame({"match": [0, 0], "seat": [0, 1], "bot": ["greedy", "random"]}).to_parquet(tmp_path / "matches.parquet")
     _refused(golfsolve("grid", "report", str(tmp_path)), words)
+
+
+@pytest.mark.parametrize("edit,says", [
+    (lambda d: d.iloc[:-3], "does not hold one row per seat and hole of item"),  # was reported as if whole
+    (lambda d: d.assign(bot="nosuch"), "names a bot that item"),  # was "internal error: KeyError"
+    (lambda d: d.assign(seat=d["seat"] + 10), "does not hold one row per seat and hole"),
+    (lambda d: d.assign(cell=7), "column 'cell'"),
+])
+def test_a_hand_edited_study_chunk_is_refused_then_replayed(tmp_path, edit, says):
+    import pandas as pd
+
+    out = tmp_path / "study"
+    args = ["grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "2", "-q"]
+    assert golfsolve(*args).returncode == 0
+    good = golfsolve("grid", "report", str(out), "--json")
+    chunk = sorted(out.glob("chunk-*.parquet"))[1]
+    edit(pd.read_parquet(chunk)).to_parquet(chunk)
+    _refused(golfsolve("grid", "report", str(out)), says)
+    fixed = golfsolve(*args, "--resume")
+    assert fixed.returncode == 0 and f"played again: {chunk.name}" in fixed.stderr, fixed.stderr
+    again = golfsolve("grid", "report", str(out), "--json")
+    assert json.loads(again.stdout)["sets"] == json.loads(good.stdout)["sets"]
+
+
+def test_a_hand_edited_simulate_chunk_is_refused(tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "run"
+    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "2", "--matches", "2", "--out", str(out),
+                  "--chunk-size", "1", "-q")
+    assert r.returncode == 0, r.stderr
+    chunk = sorted(out.glob("chunk-*.parquet"))[0]
+    pd.read_parquet(chunk).iloc[1:].to_parquet(chunk)
+    _refused(golfsolve("grid", "report", str(out)), "does not hold one row per seat and hole of match 0")
