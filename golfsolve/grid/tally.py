@@ -25,6 +25,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..intervals import Z95, wilson
+from ..text import plural
 from .rules import GridRules
 
 #: Shares of a win (1/k for k tied winners, k <= 6) are kept as multiples of 1/60.
@@ -125,7 +126,7 @@ class Tally:
         h = self.rules.holes
         per_hole = holes.groupby("match")["hole"].nunique()
         if (per_hole != h).any():
-            raise InputError(f"a match of this tournament has {int(per_hole[per_hole != h].iloc[0])} holes, "
+            raise InputError(f"a match of this tournament has {plural(int(per_hole[per_hole != h].iloc[0]), 'hole')}, "
                              f"not {h}")
         self.holes_played += len(ms) * h
         self.end_reasons.update(holes.drop_duplicates(["match", "hole"])["reason"].astype(str).tolist())

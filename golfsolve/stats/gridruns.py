@@ -273,7 +273,7 @@ def _load_old(out: Path) -> Tournament:
         holes = holes[[c for c in HOLE_COLUMNS if c in holes.columns]]
         return Tournament(rules=GridRules(**meta["rules"]), bots=meta["bots"], seed=meta["seed"],
                           holes=holes, matches=tables["matches"], samples=meta.get("mc_samples"), seating=scheme)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise InputError(f"{out} is not a readable 'golfsolve grid simulate' folder: {e}") from None
 
 

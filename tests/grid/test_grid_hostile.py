@@ -128,3 +128,17 @@ def test_a_study_is_never_told_to_use_extend_which_it_does_not_have(tmp_path):
     assert r.returncode == 0, r.stderr
     _refused(golfsolve("grid", "simulate", "--out", str(sim), "--resume", "--seed", "5", "-q"),
              "use --extend to add matches, or choose another --out")  # was "to add deals or rule sets"
+
+
+@pytest.mark.parametrize("meta,words", [
+    ("[1]", "is not a readable 'golfsolve grid simulate' folder"),  # was "internal error: AttributeError"
+    ('{"rules": {"players": 2}, "bots": ["greedy", "random"], "seed": 0}', "has 1 hole, not 9"),
+])
+def test_a_hand_made_old_layout_folder_is_refused_in_one_line(tmp_path, meta, words):
+    import pandas as pd
+
+    (tmp_path / "meta.json").write_text(meta)
+    pd.DataFrame({"match": [0, 0], "hole": [0, 0], "seat": [0, 1], "bot": ["greedy", "random"],
+                  "strokes": [5, 9]}).to_parquet(tmp_path / "holes.parquet")
+    pd.DataFrame({"match": [0, 0], "seat": [0, 1], "bot": ["greedy", "random"]}).to_parquet(tmp_path / "matches.parquet")
+    _refused(golfsolve("grid", "report", str(tmp_path)), words)
