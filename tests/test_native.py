@@ -202,6 +202,7 @@ def test_without_a_c_compiler_the_jit_answers_and_the_failure_is_remembered(tmp_
     monkeypatch.delenv("GOLFSOLVE_NATIVE", raising=False)
     monkeypatch.setattr(compiling, "_ready", set())
     monkeypatch.setattr(compiling, "_functions", {})
+    monkeypatch.setattr(aotcache, "_loaded", {})  # a module an earlier test loaded stays in this process
     heard = []
 
     class Recorder(compiling.Notice):
