@@ -267,16 +267,31 @@ def check_match_rows(table, item: str, table_of) -> Optional[str]:
     a seat or bot changed) is refused here, before any statistic counts it."""
     import numpy as np
 
-    cols = table.select([item, "hole", "seat", "bot"]).to_pandas()
-    for it, d in cols.groupby(item, sort=False):
-        players, holes, bots = table_of(int(it))
-        h, s = d["hole"].to_numpy(), d["seat"].to_numpy()
-        k = int(h.max()) + 1
-        if (h.min() != 0 or not holes <= k <= holes + _MAX_EXTRA_HOLES or len(d) != k * players
-                or s.min() < 0 or s.max() >= players or len(np.unique(h * players + s)) != len(d)):
-            return f"does not hold one row per seat and hole of {item} {it} ({players} players, {holes}+ holes)"
-        if not set(d["bot"].unique()) <= bots:
-            return f"names a bot that {item} {it} does not seat"
+    df = table.select([item, "hole", "seat", "bot"]).to_pandas()
+    items, inv = np.unique(df[item].to_numpy(), return_inverse=True)
+    tables = [table_of(int(i)) for i in items]
+    players = np.array([t[0] for t in tables])
+    holes = np.array([t[1] for t in tables])
+    span = df.groupby(inv)["hole"].agg(["min", "max", "size"])
+    k = span["max"].to_numpy() + 1
+    bad = ((span["min"].to_numpy() != 0) | (k < holes) | (k > holes + _MAX_EXTRA_HOLES)
+           | (span["size"].to_numpy() != k * players))
+    seat = df["seat"].to_numpy()
+    wrong_seat = (seat < 0) | (seat >= players[inv]) | df.duplicated([item, "hole", "seat"]).to_numpy()
+    bad[inv[wrong_seat]] = True
+    if bad.any():
+        j = int(np.argmax(bad))
+        return (f"does not hold one row per seat and hole of {item} {items[j]} "
+                f"({players[j]} players, {holes[j]}+ holes)")
+    line_ups: dict[frozenset, list[int]] = {}
+    for j, t in enumerate(tables):
+        line_ups.setdefault(t[2], []).append(j)
+    bots = df["bot"].to_numpy()
+    for allowed, js in line_ups.items():
+        rows = np.isin(inv, js)
+        stray = rows & ~np.isin(bots, list(allowed))
+        if stray.any():
+            return f"names a bot that {item} {items[inv[int(np.argmax(stray))]]} does not seat"
     return None
 
 
