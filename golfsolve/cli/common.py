@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shlex
@@ -88,9 +89,21 @@ def start_deal(start_code: Optional[str], start_number: Optional[int]) -> Option
     return start_number
 
 
+def _finite(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
 def echo_json(obj) -> None:
-    """Print ``obj`` as indented JSON on stdout (non-ASCII cards kept as they are)."""
-    click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+    """Print ``obj`` as indented JSON on stdout (non-ASCII cards kept as they are). A value
+    that is not a finite number (an interval from one match) is null: strict JSON, which
+    every parser reads (``NaN`` is not JSON)."""
+    click.echo(json.dumps(_finite(obj), indent=2, ensure_ascii=False, allow_nan=False))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -176,3 +176,18 @@ def test_a_hand_edited_simulate_chunk_is_refused(tmp_path):
     chunk = sorted(out.glob("chunk-*.parquet"))[0]
     pd.read_parquet(chunk).iloc[1:].to_parquet(chunk)
     _refused(golfsolve("grid", "report", str(out)), "does not hold one row per seat and hole of match 0")
+
+
+def test_json_is_strict_json_even_without_intervals(tmp_path):
+    # a one-match study's --json held NaN, which strict JSON parsers refuse
+    out = tmp_path / "study"
+    assert golfsolve("grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1",
+                     "-q").returncode == 0
+    r = golfsolve("grid", "report", str(out), "--json")
+    assert r.returncode == 0, r.stderr
+
+    def refuse(c):
+        raise ValueError(c)
+
+    data = json.loads(r.stdout, parse_constant=refuse)
+    assert data["sets"]
