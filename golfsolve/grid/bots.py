@@ -532,18 +532,18 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     return factory(rng, name=s, **kw)
 
 
-def split_bots(spec: str) -> list[str]:
+def split_bots(spec: str, option: str = "--bots") -> list[str]:
     """The bots of ``mc,greedy,greedy,random``, each name checked (:func:`make_bot`) and
     written one way (lower case, no spaces), so ``ISMCTS: 300`` and ``ismcts:300`` are one bot.
     An empty list or an empty name (two commas in a row) is :class:`InputError`, never skipped."""
     if not spec.replace(",", "").strip():
-        raise InputError(f"--bots needs at least one bot name (known: {known_bots()})")
+        raise InputError(f"{option} needs at least one bot name (known: {known_bots()})")
     names = []
     for part in spec.split(","):
         kind, colon, arg = part.strip().lower().partition(":")
         name = kind.strip() + colon + arg.strip()
         if not name:
-            raise InputError(f"--bots has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")
+            raise InputError(f"{option} has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")
         make_bot(name)  # validates it
         names.append(name)
     return names

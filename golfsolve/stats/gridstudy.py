@@ -124,7 +124,7 @@ class StudySpec:
     chunk_size: int = MAX_DEFAULT_CHUNK
 
     def __post_init__(self) -> None:
-        from ..grid.bots import make_bot
+        from ..grid.bots import split_bots
 
         if not self.sets:
             raise InputError("--sets needs at least one option set, e.g. base,putt")
@@ -137,7 +137,10 @@ class StudySpec:
                 raise InputError(f"option sets {seen[r]!r} and {s!r} are the same table; give one"
                                  if seen[r] != s else f"option set {s!r} is listed twice")
             seen[r] = s
-        make_bot(self.strong)  # a bot name, checked before any play
+        strong = split_bots(self.strong, "--strong")  # a bot name, checked before any play, written one way
+        if len(strong) != 1:
+            raise InputError(f"--strong is one bot, not {len(strong)} ({clip(self.strong)})")
+        object.__setattr__(self, "strong", strong[0])
         if self.strong.strip().lower() in (HEURISTIC, RANDOM):
             raise InputError(f"--strong must be a bot other than {HEURISTIC} and {RANDOM}, which every table seats; "
                              f"not {self.strong!r}")

@@ -764,7 +764,11 @@ def differences(old: RunKey, new: RunKey) -> str:
         a.update(_flat(k, v))
     for k, v in new.params:
         b.update(_flat(k, v))
-    diff = [f"{k} {a.get(k, '(none)')} (here {b.get(k, '(none)')})" for k in dict.fromkeys([*a, *b])
+    def shown(v: Any) -> str:  # a whole list of tables would make a message of pages
+        text = str(v)
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    diff = [f"{k} {shown(a.get(k, '(none)'))} (here {shown(b.get(k, '(none)'))})" for k in dict.fromkeys([*a, *b])
             if a.get(k) != b.get(k)]
     return ", ".join(diff) if diff else "nothing"
 

@@ -191,3 +191,21 @@ def test_json_is_strict_json_even_without_intervals(tmp_path):
 
     data = json.loads(r.stdout, parse_constant=refuse)
     assert data["sets"]
+
+
+@pytest.mark.parametrize("strong,words", [("ismcts:3,mc", "--strong is one bot, not 2"),
+                                          ("ismcts:3,", "--strong has an empty bot name")])
+def test_study_strong_is_one_bot(tmp_path, strong, words):
+    _refused(golfsolve("grid", "study", "--out", str(tmp_path / "s"), "--sets", "base", "--strong", strong,
+                       "--matches", "1", "-q"), words)
+    assert not (tmp_path / "s").exists()
+
+
+def test_study_strong_is_written_one_way(tmp_path):
+    # "ISMCTS: 3" and "ismcts:3" are one bot: resuming with either continues the same study
+    out = tmp_path / "s"
+    args = ["grid", "study", "--out", str(out), "--sets", "base", "--matches", "1", "-q"]
+    assert golfsolve(*args, "--strong", "ISMCTS: 3").returncode == 0
+    r = golfsolve(*args, "--strong", "ismcts:3", "--resume")
+    assert r.returncode == 0, r.stderr
+    assert "strongest bot ismcts:3," in golfsolve("grid", "report", str(out)).stdout
