@@ -189,8 +189,8 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(directory, out_dir, as_json):
     """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where."""
-    from ..stats.gridreport import write_report
-    from ..stats.gridruns import load_tournament, run_command
+    from ..stats.gridreport import incomplete_note, write_report
+    from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
     from ..stats.runfolder import check_report_dir
     from ..stats.studyreport import study_summary, write_study_report
@@ -207,11 +207,13 @@ def report(directory, out_dir, as_json):
         click.echo(study_summary(data))
         click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plot: study.png)")
         return
-    data, paths = write_report(t, out, run_command(directory))
+    data, paths = write_report(t, out, run_command(directory), planned_matches(directory))
     if as_json:
         echo_json(data)
         return
     _echo_summary(data, t.rules)
+    if data["planned_matches"]:
+        click.echo(f"unfinished: {incomplete_note(data)}")
     click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plots: "
                f"{', '.join(p.name for p in paths if p.suffix == '.png')})")
 

@@ -170,6 +170,8 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("p", f"Rules: {rules.describe()} (`{meta['rules_spec']}`). Bots by entry: {', '.join(meta['bots'])}"
                    f"{samples}. {plural(meta['matches'], 'match', 'matches')}, "
                    f"{plural(data['holes_played'], 'hole')}, seed {meta['seed']}."))
+    if data.get("planned_matches"):
+        b.append(("p", f"**The run is unfinished**: {incomplete_note(data)}."))
     if meta.get("seating") == SEATING:
         b.append(("p", "Balanced seatings: every cyclic order of the bots in each of its rotations (a seeded random "
                        "seating per match for six players), so no bot keeps a seat or a neighbour; the first player "
@@ -232,16 +234,27 @@ def render_html(data: dict, out: Path) -> str:
     return blocks_html(_blocks(data), out, "Grid Golf tournament report")
 
 
-def write_report(t: Union[Tournament, Tally], out: Path, command: str = "") -> tuple[dict[str, Any], list[Path]]:
+def incomplete_note(data: dict) -> str:
+    """``68 of 200 matches so far; --resume finishes it`` for an unfinished run ('' otherwise)."""
+    if not data.get("planned_matches"):
+        return ""
+    return (f"{data['meta']['matches']:,} of {plural(data['planned_matches'], 'match', 'matches')} so far; "
+            "the same command with --resume finishes it")
+
+
+def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
+                 planned: Optional[int] = None) -> tuple[dict[str, Any], list[Path]]:
     """Write ``report.md``, ``report.html`` and the PNG plots of :data:`FIGURES` into ``out``;
-    return :func:`report_data`'s numbers and the paths written."""
+    return :func:`report_data`'s numbers and the paths written. ``planned``: the matches an
+    unfinished run asks for (the report then says it covers only those played so far)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     data = report_data(t, command)
+    data["planned_matches"] = planned
     paths = [out / "report.md", out / "report.html"] + write_plots(data, out)
     (out / "report.md").write_text(render_markdown(data), encoding="utf-8")
     (out / "report.html").write_text(render_html(data, out), encoding="utf-8")
     return data, paths
 
 
-__all__ = ["FIGURES", "render_html", "render_markdown", "report_data", "write_plots", "write_report"]
+__all__ = ["FIGURES", "incomplete_note", "render_html", "render_markdown", "report_data", "write_plots", "write_report"]

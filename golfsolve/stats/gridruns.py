@@ -324,6 +324,17 @@ def run_command(out: str | Path) -> str:
     return "\n".join(run_commands(read_manifest(out, GRID.format)))
 
 
+def planned_matches(out: str | Path) -> Optional[int]:
+    """The matches the run in ``out`` asks for while it is unfinished (killed, or still
+    being played); None once it is complete (or for a folder without a manifest)."""
+    from .runfolder import read_manifest
+
+    if manifest_path(out) is None:
+        return None
+    m = read_manifest(out, GRID.format)
+    return None if m.get("complete") else int(m["count"])
+
+
 def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     """Write ``_holes.csv`` and ``_matches.csv`` beside the chunks (pandas skips the ``_`` names)."""
     paths = []
