@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_ANY, P_COLS, P_G, P_H,
-                     P_KMARGIN, P_KNOCK, P_N, P_NOFL, P_PAIR, P_PUTT, P_ROWC, P_ROWS, P_TAKE, P_TURN, R_RUNNING,
-                     S_DL, S_CUR, S_ENDS, S_REASON, S_SL, apply_place, cancel_slots, deal_world, end_turn,
-                     final_scores, hidden_count)
+from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_H, P_KMARGIN,
+                     P_KNOCK, P_N, P_NOFL, P_PUTT, P_TAKE, P_TURN, R_RUNNING, S_DL, S_CUR, S_ENDS, S_REASON, S_SL,
+                     apply_place, deal_world, end_turn, final_scores, hidden_count, standing_total)
 
 HIDDEN_KEY = -1000
 BIG = 1 << 40
@@ -35,12 +34,7 @@ def estimate(grid, up, p, slot, card, prm, key_tab, val100, keys, vals, canc):
         else:
             keys[i] = HIDDEN_KEY - i
             vals[i] = prm[P_H]
-    cancel_slots(keys, canc, prm[P_ROWS], prm[P_COLS], prm[P_ROWC] != 0, prm[P_ANY] != 0, prm[P_PAIR] != 0)
-    s = 0
-    for i in range(g):
-        if not canc[i]:
-            s += vals[i]
-    return s
+    return standing_total(keys, vals, canc, prm)
 
 
 @njit(cache=True)

@@ -81,12 +81,19 @@ def exact_score(grid, p, prm, key_tab, val100, keys, vals, canc):
         c = grid[p, i]
         keys[i] = key_tab[c]
         vals[i] = val100[c]
+    return standing_total(keys, vals, canc, prm) // 100
+
+
+@njit(cache=True)
+def standing_total(keys, vals, canc, prm):
+    """The sum of ``vals`` over the slots whose ``keys`` do not cancel under ``prm``'s rules
+    (``canc`` is scratch): a grid's score in hundredths."""
     cancel_slots(keys, canc, prm[P_ROWS], prm[P_COLS], prm[P_ROWC] != 0, prm[P_ANY] != 0, prm[P_PAIR] != 0)
     s = 0
-    for i in range(g):
+    for i in range(prm[P_G]):
         if not canc[i]:
             s += vals[i]
-    return s // 100
+    return s
 
 
 @njit(cache=True)
