@@ -16,7 +16,7 @@ from golfsolve.fair.orders import sample_stocks, with_stock
 from golfsolve.intervals import wilson
 from golfsolve.solitaire.hint import rank_moves
 from golfsolve.solitaire.layout import layout_from_number, parse_layout_text
-from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
 
 
@@ -371,21 +371,42 @@ def test_hint_fair_after_moves_knows_the_played_cards(run_cli, data_dir):
     assert len(game.pile[:-1]) == 3  # AC, 8S and 9C lie under 8C
 
 
-def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver):
-    """The shortcuts of ChainValues (a lost root, the winning line's table credited, one solve
-    per table whatever the discard's top) give the verdict a direct solve gives."""
+def _midgame_views(rules, numbers, seed):
+    """Views of positions a few random moves into deals ``numbers``, with the cards played."""
+    rng = random.Random(seed)
+    for number in numbers:
+        game = Game(layout_from_number(number, rules), rules)
+        for _ in range(rng.randrange(0, 20)):
+            moves = game.legal_moves()
+            if game.over or not moves:
+                break
+            game.play(rng.choice(moves))
+        if not game.over and game.to_layout().stock:
+            yield game.to_layout().forget_stock(0), tuple(game.pile[:-1])
+
+
+@pytest.mark.parametrize("rules", [EASY, CLASSIC, STRICT], ids=lambda r: r.name)
+def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver, rules):
+    """Whatever ChainValues does to share work (one compiled search per order for
+    draw-any-time rules; else a lost root, the winning line's table credited, one solve per
+    table whatever the discard's top), each state's value is the verdict a direct solve of
+    the position after it and the draw gives; also for states not asked for when the order
+    was added."""
     from golfsolve.fair.infoset import ChainValues, predraw_states
     from golfsolve.solitaire.layout import Layout
 
-    for rules, number in ((EASY, 8), (CLASSIC, 8)):
-        view = layout_from_number(number, rules).forget_stock(0)
+    seen = {True: 0, False: 0}
+    for view, played in [(layout_from_number(8, rules).forget_stock(0), ())] + list(
+            _midgame_views(rules, range(20, 26), 5)):
         states = predraw_states(view, rules)
-        assert len({s.key[0] for s in states}) < len(states)  # some states differ only in the top
-        stocks = sample_stocks(view, random.Random(1), 5, rules)
+        stocks = sample_stocks(view, random.Random(1), 4, rules, played)
         cv = ChainValues(view, rules, states, solver)
-        cv.extend(stocks)
+        cv.extend(stocks[:2])
+        cv.extend(stocks[2:], states[:1])
         for i, st in enumerate(stocks):
             for s in states:
                 direct = s.table == 0 or solver.solve(Layout(s.columns, st[0], st[1:], view.rules),
                                                       rules).outcome == "won"
                 assert cv.won(i, s) == direct
+                seen[direct] += 1
+    assert seen[True] and seen[False]

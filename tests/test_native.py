@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -126,6 +127,26 @@ def test_lost_states_and_line_checks_agree_too(kernel_sets):
         results[name] = got
     assert results["native"] == results["jit"]
     assert any(r[2] for r in results["jit"] if len(r) == 4)  # lost states were kept and reused
+
+
+def test_the_fair_players_order_search_agrees_too(kernel_sets):
+    from golfsolve.fair.infoset import ChainValues, predraw_states
+    from golfsolve.fair.orders import sample_stocks
+
+    use, _ = kernel_sets
+    results = {}
+    for name in ("jit", "native"):
+        use(name)
+        got = []
+        for rules in (get_rules("easy"), get_rules("classic")):
+            for n in range(6):
+                view = layout_from_number(n, rules).forget_stock(0)
+                cv = ChainValues(view, rules, predraw_states(view, rules), Solver())
+                cv.extend(sample_stocks(view, random.Random(n), 3, rules))
+                got.append((cv.root_won, cv.nodes, sorted(cv._cache.items())))
+        results[name] = got
+    assert results["native"] == results["jit"]
+    assert {won for r in results["jit"] for won in r[0]} == {True, False}
 
 
 def test_an_argument_of_another_type_is_refused_not_misread(kernel_sets):

@@ -17,8 +17,11 @@ value remains an upper bound on the fair value of the state, but a much tighter 
 
 Work shared between samples: each sampled order's root position is solved once; a
 sample in which the root is lost is lost for every state (a remove cannot make a lost
-position winnable), and the state on the solver's own winning line is credited without a
-solve. Candidates are then valued most promising first with branch and bound.
+position winnable). With draw-any-time rules one compiled search per order
+(:mod:`golfsolve.solitaire.orderhunt`) then decides every state asked for on it, sharing what
+it proves lost or won between them. Otherwise the state on the solver's own winning line is
+credited without a solve, and candidates are valued most promising first with branch and
+bound, one solve each.
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..cards import rank_of
+import numpy as np
+
+from ..cards import RANK_OF, rank_of
+from ..solitaire import compiling, packing
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EMPTY_TOP, Rules
-from ..solitaire.solver import MOVE_DRAW, LostStates, Solver
+from ..solitaire.solver import MOVE_DRAW, Solver, pack
 
 
 @dataclass(frozen=True)
@@ -120,13 +126,22 @@ class ChainValues:
         self.solves = 0
         self.nodes = 0  # states the solver searched: the work, in a unit that does not depend on the machine
         self._cache: dict[tuple[int, tuple], bool] = {}
-        # per order: the states its children's solves proved lost (the children of one
-        # order share the root's columns, cards gone from their tops, and the stock after
-        # the first draw, so what one proved lost prunes the next one's search)
-        self._lost: dict[int, LostStates] = {}
+        # draw-any-time rules: each order's root and states decided in one compiled search
+        self._per_order = rules.draw_any_time
+        self._tables = list(dict.fromkeys(s.key[0] for s in self.states if s.table))
+        self._packed: Optional[tuple] = None  # the root's columns, heights and top, the rules' arrays
 
-    def extend(self, stocks: Sequence[tuple[int, ...]]) -> None:
-        """Add sampled orders: solve the root once per order and credit the winning line's state."""
+    def extend(self, stocks: Sequence[tuple[int, ...]], states: Optional[Sequence[PreDraw]] = None) -> None:
+        """Add sampled orders: solve the root once per order. With draw-any-time rules the
+        same search decides ``states`` (all by default) on each order; else the state on the
+        root's winning line is credited."""
+        if self._per_order:
+            tables = self._tables if states is None else list(dict.fromkeys(s.key[0] for s in states if s.table))
+            for st in stocks:
+                self.stocks.append(st)
+                self.credit.append(None)
+                self.root_won.append(self._decide(len(self.stocks) - 1, tables))
+            return
         for st in stocks:
             self.stocks.append(st)
             # verdict only: a lost root needs no search for its fewest cards left, a won one keeps its line
@@ -160,6 +175,9 @@ class ChainValues:
     def won(self, i: int, s: PreDraw) -> bool:
         """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
         got = self.known(i, s)
+        if got is None and self._per_order:
+            self._decide(i, [s.key[0]])
+            got = self._cache[(i, s.key[0])]
         if got is None:
             st = self.stocks[i]
             # the draw covers the discard's top: states with the same table have the same child
@@ -169,12 +187,31 @@ class ChainValues:
                 got = True
             else:
                 self.solves += 1
-                sol = self.solver.solve(child, self.rules, verdict_only=True,
-                                        lost=self._lost.setdefault(i, LostStates()))
+                sol = self.solver.solve(child, self.rules, verdict_only=True)
                 self.nodes += sol.nodes
                 got = sol.outcome == "won"
             self._cache[key] = got
         return got
+
+    def _decide(self, i: int, tables: Sequence[tuple]) -> bool:
+        """Decide ``tables`` after one draw on order ``i`` in one compiled search (results in
+        the cache); return whether the root is won."""
+        compiling.ensure_compiled(("hunt",))
+        st = self.stocks[i]
+        if self._packed is None:
+            p = pack(Layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules))
+            fits = self.rules.fits_table()
+            self._packed = (p.cols, p.heights, np.int64(p.top), fits, packing.rank_links(fits))
+        cols, heights, top, fits, links = self._packed
+        arr = np.array(tables, dtype=np.int8).reshape(len(tables), packing.N_COLS)
+        out = np.zeros(len(tables), dtype=np.int8)
+        won, nodes = compiling.function("order_verdicts")(cols, heights, RANK_OF[np.array(st, dtype=np.int64)], top,
+                                                          fits, links, arr, out, *_work())
+        self.solves += 1
+        self.nodes += int(nodes)
+        for t, v in zip(tables, out.tolist()):
+            self._cache[(i, t)] = bool(v)
+        return bool(won)
 
     def _credit_count(self, s: PreDraw, idx: Sequence[int]) -> int:
         if s.table == 0:
@@ -237,6 +274,21 @@ class ChainValues:
             out[s] = n
             best_n = max(best_n, n)
         return {s: n for s, n in out.items() if n >= best_n - slack}
+
+
+_WORK: Optional[tuple] = None
+
+
+def _work() -> tuple:
+    """:func:`~golfsolve.solitaire.orderhunt.order_verdicts`' work tables (about 6 MB), made
+    once per process; every call leaves them clean."""
+    global _WORK
+    if _WORK is None:
+        n = packing.N_HEIGHT_INDEX
+        _WORK = (np.full((n, 2 * packing.SLOTS), packing.EMPTY_SLOT, dtype=np.uint16), np.zeros(n, dtype=np.uint8),
+                 np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), np.zeros(1 << 16, dtype=np.int32),
+                 np.zeros(1 << 16, dtype=np.uint16))
+    return _WORK
 
 
 __all__ = ["PreDraw", "predraw_states", "ChainValues"]

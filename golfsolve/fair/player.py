@@ -182,7 +182,7 @@ class Player:
         if len(tied) > 1 and not every and s.extra and any(cv.root_won):
             # race the tied states on fresh orders; only they are valued there
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone))
+            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), tied)
             best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
         if len(tied) > 1:
             best = min(tied, key=lambda st: (st.table, st.chain))
@@ -247,7 +247,7 @@ class Player:
         wins = {st.key[0]: [cv.won(i, st) for i in range(len(cv.stocks))] for st in cont}
         while len(cont) > 1 and len(cv.stocks) < s.race_budget:
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone))
+            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone), cont)
             if len(cv.stocks) >= s.race_budget:
                 # the last batch: no drop follows, only the leader counts (every state tied
                 # with it survives the drop), so a state that cannot reach it is not finished

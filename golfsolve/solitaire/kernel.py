@@ -41,6 +41,8 @@ import numba as nb
 import numpy as np
 
 from . import bounds
+from .huntsteps import after_remove, dominates, draw_jumps, fit_mask, frees, next_draw, put_back, tallest
+from .orderhunt import order_verdicts  # noqa: F401  (compiled with the solver's kernels: native.EXPORTS)
 from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
                       N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON)
 from .packops import (accept_masks, clear_bit, column_counts, decode_heights, heights_index, rank_unit,  # noqa: F401
@@ -80,108 +82,7 @@ def _canonical_top(acc, h, t):
     return t
 
 
-@nb.njit(cache=True, inline="always")
-def _frees(av, r):
-    """The columns whose free card (accept masks ``av``) fits top ``r``, as a bit mask."""
-    f = 0
-    for c in range(N_COLS):
-        f |= ((av[c] >> r) & 1) << c
-    return f
-
-
-@nb.njit(cache=True, inline="always")
-def _fit_mask(acc, h):
-    """Every top that some free card of heights ``h`` fits, as a bit mask."""
-    fm = 0
-    for c in range(N_COLS):
-        fm |= acc[c, h[c]]
-    return fm
-
-
 # -- the hunt's steps ----------------------------------------------------------------------
-@nb.njit(cache=True)
-def _draw_jumps(stock):
-    """``jumps[s, :n_jumps[s]]``: the stock positions worth drawing to from ``s`` cards drawn,
-    nearest first: the first card of each rank beyond ``s`` (a later one of the same rank
-    is the same state with more cards drawn)."""
-    n_stock = stock.shape[0]
-    jumps = np.zeros((n_stock + 1, N_CARD_RANKS), dtype=np.int64)
-    n_jumps = np.zeros(n_stock + 1, dtype=np.int64)
-    for s in range(n_stock):
-        taken = 0
-        for t in range(s + 1, n_stock + 1):
-            bit = 1 << stock[t - 1]
-            if not taken & bit:
-                taken |= bit
-                jumps[s, n_jumps[s]] = t
-                n_jumps[s] += 1
-    return jumps, n_jumps
-
-
-@nb.njit(cache=True, inline="always")
-def _tallest(candidates, h):
-    """The tallest column among ``candidates`` (a bit mask): it has the most cards to uncover."""
-    m = 0
-    hb = -1
-    for c in range(N_COLS):
-        if (candidates >> c) & 1 and h[c] > hb:
-            hb = h[c]
-            m = c
-    return m
-
-
-@nb.njit(cache=True, inline="always")
-def _after_remove(av, m, am, r):
-    """Column ``m``'s free card ``r`` removed (its accept mask becomes ``am``): the columns
-    the new top frees, and every top some free card then fits."""
-    f = 0
-    fm = 0
-    for c in range(N_COLS):
-        a = am if c == m else av[c]
-        fm |= a
-        f |= ((a >> r) & 1) << c
-    return f, fm
-
-
-@nb.njit(cache=True, inline="always")
-def _next_draw(jumps, s, j, nd, stock, fm, fc, av):
-    """The next draw worth trying from ``s`` cards drawn, from jump ``j`` of ``nd`` on.
-
-    A draw to a card that fits nothing (``fm``: tops some free card fits) is dominated by
-    this state, and one to a card that frees no column this state's top does not (``fc``)
-    dominates nothing new; both are skipped in one tight loop. Returns ``(next j, stock
-    position, rank drawn, columns it frees)``, the position -1 when none is left.
-    """
-    while j < nd:
-        ns = jumps[s, j]
-        r = stock[ns - 1]
-        j += 1
-        if (fm >> r) & 1:
-            f = 0  # _frees(av, r), written out: nested inlined helpers that take arrays cost
-            for c in range(N_COLS):
-                f |= ((av[c] >> r) & 1) << c
-            if f & ~fc:
-                return j, ns, np.int64(r), f
-    return j, np.int64(-1), np.int64(0), np.int64(0)
-
-
-@nb.njit(cache=True, inline="always")
-def _dominates(freed, s, freed2, s2):
-    """Can a state that frees columns ``freed`` after ``s`` draws do everything one with
-    ``freed2`` after ``s2`` can (same heights, draw-any-time)? The same removes and more,
-    and where the other draws it draws on to the same stock card."""
-    return (freed & freed2) == freed2 and s <= s2
-
-
-@nb.njit(cache=True, inline="always")
-def _put_back(cols, acc, h, av, m):
-    """Undo a remove from column ``m`` (heights ``h``, accept masks ``av``); return the
-    rank of the card that went back."""
-    h[m] += 1
-    av[m] = acc[m, h[m]]
-    return cols[m, h[m] - 1]
-
-
 @nb.njit(cache=True)
 def _jumps_to_draws(line, n, path):
     """Write the hunt's line (``line[:n]``: 0..6 a remove, ``N_COLS + t`` draw on to stock
@@ -230,7 +131,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     colp = column_counts(cols)  # table cards per rank for the bound, packed
     spk = stock_counts(stock)  # undrawn stock cards per rank, packed
     lo, hi = bounds.link_masks(links)
-    jumps, n_jumps = _draw_jumps(stock)
+    jumps, n_jumps = draw_jumps(stock)
     # one height vector and its accept masks, changed in place and restored on the way back
     h = np.empty(N_COLS, dtype=np.int64)
     av = np.empty(N_COLS, dtype=np.int64)
@@ -257,9 +158,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     for c in range(N_COLS):
         n_left += h[c]
     tp = table_counts(colp, h)
-    f = _frees(av, top0)
+    f = frees(av, top0)
     ss[0] = 0
-    fmask[0] = _fit_mask(acc, h)
+    fmask[0] = fit_mask(acc, h)
     hidx[0] = idx
     untried[0] = f
     fcols[0] = f
@@ -286,15 +187,15 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     while outcome == LOST and not done:
         s = ss[depth]
         if untried[depth]:
-            m = _tallest(untried[depth], h)
+            m = tallest(untried[depth], h)
             untried[depth] &= ~(1 << m)
             r = np.int64(cols[m, h[m] - 1])
             ns = s
             nid = hidx[depth] - HEIGHT_PLACE[m]
             am = acc[m, h[m] - 1]
-            f, fm = _after_remove(av, m, am, r)
+            f, fm = after_remove(av, m, am, r)
         else:
-            j, ns, r, f = _next_draw(jumps, s, nxt[depth], n_draws[depth], stock, fmask[depth], fcols[depth], av)
+            j, ns, r, f = next_draw(jumps, s, nxt[depth], n_draws[depth], stock, fmask[depth], fcols[depth], av)
             nxt[depth] = j
             if ns < 0:
                 if depth == 0:
@@ -303,7 +204,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                 depth -= 1
                 pm = moves[depth]
                 if pm < N_COLS:
-                    tp += rank_unit(_put_back(cols, acc, h, av, pm))
+                    tp += rank_unit(put_back(cols, acc, h, av, pm))
                     n_left += 1
                 continue
             m = N_COLS
@@ -328,10 +229,10 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                     free = j
                 continue
             used = True
-            if _dominates(slot_freed(e), slot_stock(e), f, ns):
+            if dominates(slot_freed(e), slot_stock(e), f, ns):
                 dominated = True
                 break
-            if _dominates(f, ns, slot_freed(e), slot_stock(e)):
+            if dominates(f, ns, slot_freed(e), slot_stock(e)):
                 dom[nid, j] = EMPTY_SLOT
                 if free < 0:
                     free = j
@@ -488,7 +389,7 @@ def _record(keys, parents, moves, levels, n, key, parent, move, level):
 
 @nb.njit(cache=True, inline="always")
 def _fit_mask_after_remove(acc, h, a, c):
-    """:func:`_fit_mask` once column ``c`` (of heights ``h``, accept masks ``a``) loses its
+    """:func:`fit_mask` once column ``c`` (of heights ``h``, accept masks ``a``) loses its
     free card."""
     fm = acc[c, h[c] - 1]
     for c2 in range(N_COLS):
@@ -638,7 +539,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                 if not test_and_set(hseen, hk):
                     decode_heights(hk, h)
                     hlist[n_h] = i
-                    hmask[n_h] = _fit_mask(acc, h)
+                    hmask[n_h] = fit_mask(acc, h)
                     n_h += 1
             n_from = 0
             for j in range(n_h):

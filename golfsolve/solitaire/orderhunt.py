@@ -1,0 +1,336 @@
+"""The fair player's search: one stock order, the root and every pre-draw table after one draw, in one call.
+
+Pure numba functions over numpy arrays, compiled with the solver's kernels
+(:mod:`.native`); the Python side is :class:`golfsolve.fair.infoset.ChainValues`. For one
+sampled stock order, :func:`order_verdicts` decides whether the root position is winnable
+and, for each pre-draw table asked for (the root's columns with cards gone from their
+tops), whether the position after that table and one draw is: the verdicts
+:meth:`Solver.solve <golfsolve.solitaire.solver.Solver.solve>` gives one at a time
+(draw-any-time rules), at a fraction of the work.
+
+All those positions live in one state space: the root's columns, the order's stock and
+``s`` cards drawn (a table after one draw is ``s = 1``). Each is decided by the hunt's
+depth-first search (:func:`.kernel.hunt`: stock jumps, dominance rows, the cards-left bound
+with only a win wanted), and what one search proves serves the next. Each height vector
+has one row of ``2 * SLOTS`` entries (:func:`.packops.slot`): the first ``SLOTS`` as the
+hunt's, the others wins.
+
+* Lost entries (the hunt's) keep the states a search closed without a win: such a state is
+  lost (its subtree was searched, or the bound ruled it out), and so is any state it
+  dominates. A lost search closes all it recorded. A won one leaves the states on its
+  winning path open, and a state it entered by a draw was closed without draws of its own
+  (the hunt leaves them to its parent): when that parent is on the winning path, those
+  draws were never all made. So a won search takes out its path and everything it
+  recorded from the first such draw on (what it recorded before was closed before it, so
+  does not rest on it); the rest stays.
+* Win entries keep the states on winning paths: a state that dominates one is won, and the
+  search that reaches it stops.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from . import bounds
+from .huntsteps import after_remove, dominates, draw_jumps, fit_mask, frees, next_draw, put_back, tallest
+from .packing import EMPTY_SLOT, HEIGHT_PLACE, MAX_PATH, N_COLS, SLOTS
+from .packops import (accept_masks, column_counts, heights_index, rank_unit, slot, slot_freed, slot_stock,
+                      stock_counts, table_counts)
+
+WIN = SLOTS  # a row's win entries start here
+
+
+@nb.njit(cache=True)
+def _settled(rows, idx, f, s):
+    """1 when a win entry of row ``idx`` says the state (freed ``f``, ``s`` drawn) is won
+    (it dominates the entry), 0 when a lost entry says it is lost (the entry dominates
+    it), -1 when neither does."""
+    for j in range(SLOTS):
+        e = rows[idx, WIN + j]
+        if e != EMPTY_SLOT and dominates(f, s, slot_freed(e), slot_stock(e)):
+            return 1
+    for j in range(SLOTS):
+        e = rows[idx, j]
+        if e != EMPTY_SLOT and dominates(slot_freed(e), slot_stock(e), f, s):
+            return 0
+    return -1
+
+
+@nb.njit(cache=True)
+def _add_win(rows, wtouched, cnt, idx, f, s):
+    """Record the won state (``f``, ``s``) in row ``idx``'s win entries, dropping the ones it
+    covers more (a win entry covers the states that dominate it); return nothing."""
+    free = -1
+    used = False
+    for j in range(SLOTS):
+        e = rows[idx, WIN + j]
+        if e == EMPTY_SLOT:
+            if free < 0:
+                free = j
+            continue
+        used = True
+        if dominates(f, s, slot_freed(e), slot_stock(e)):
+            return  # an entry covers every state this one does
+        if dominates(slot_freed(e), slot_stock(e), f, s):
+            rows[idx, WIN + j] = EMPTY_SLOT
+            if free < 0:
+                free = j
+    rows[idx, WIN + (free if free >= 0 else SLOTS - 1)] = slot(f, s)
+    if not used:
+        wtouched[cnt[1]] = idx
+        cnt[1] += 1
+
+
+@nb.njit(cache=True)
+def _drop(rows, idx, e0):
+    """Take the lost entry ``e0`` out of row ``idx`` (where it still is)."""
+    for j in range(SLOTS):
+        if rows[idx, j] == e0:
+            rows[idx, j] = EMPTY_SLOT
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, s0, top, n_left, rows, listed,
+            touched, wtouched, cnt, log_rows, log_vals, frames):
+    """The hunt from the state with heights ``h`` (accept masks ``av``, index ``idx``,
+    ``n_left`` cards), ``s0`` drawn and top ``top`` (freeing ``f``), a win the only aim,
+    on the shared rows (see :func:`order_verdicts`); ``frames`` is scratch. Returns
+    ``(won, nodes)``."""
+    n_log = log_rows.shape[0]
+    # the path's frames, as in the hunt, and where in the log each frame's entry and its
+    # first draw's are
+    ss, fmask, fcols, hidx, untried, nxt, n_draws, moves, lbu, at, first_draw = (
+        frames[0], frames[1], frames[2], frames[3], frames[4], frames[5], frames[6], frames[7], frames[8],
+        frames[9], frames[10])
+    tp = table_counts(colp, h)
+    lbu[0] = bounds.packed_raw_bound(tp, spk[s0], np.int64(top if f else -1), n_left, lo, hi)
+    # recorded like every state the search meets, before its bound (see the hunt)
+    free = -1
+    for j in range(SLOTS):
+        e = rows[idx, j]
+        if e == EMPTY_SLOT:
+            if free < 0:
+                free = j
+        elif dominates(f, s0, slot_freed(e), slot_stock(e)):
+            rows[idx, j] = EMPTY_SLOT
+            if free < 0:
+                free = j
+    rows[idx, free if free >= 0 else SLOTS - 1] = slot(f, s0)
+    if not listed[idx]:
+        listed[idx] = 1
+        touched[cnt[0]] = idx
+        cnt[0] += 1
+    log_rows[0] = idx
+    log_vals[0] = slot(f, s0)
+    n_logged = 1
+    if lbu[0] >= 1:
+        return False, 0
+    ss[0] = s0
+    fmask[0] = fit_mask(acc, h)
+    hidx[0] = idx
+    untried[0] = f
+    fcols[0] = f
+    nxt[0] = 0
+    n_draws[0] = n_jumps[s0]
+    at[0] = 0
+    first_draw[0] = -1
+    nodes = 1
+    depth = 0
+    won = False
+    while True:
+        s = ss[depth]
+        if untried[depth]:
+            m = tallest(untried[depth], h)
+            untried[depth] &= ~(1 << m)
+            r = np.int64(cols[m, h[m] - 1])
+            ns = s
+            nid = hidx[depth] - HEIGHT_PLACE[m]
+            am = acc[m, h[m] - 1]
+            f, fm = after_remove(av, m, am, r)
+            if n_left == 1:
+                won = True  # the last card goes
+                break
+        else:
+            j, ns, r, f = next_draw(jumps, s, nxt[depth], n_draws[depth], stock, fmask[depth], fcols[depth], av)
+            nxt[depth] = j
+            if ns < 0:
+                if depth == 0:
+                    break
+                depth -= 1
+                pm = moves[depth]
+                if pm < N_COLS:
+                    tp += rank_unit(put_back(cols, acc, h, av, pm))
+                    n_left += 1
+                continue
+            m = N_COLS
+            nid = hidx[depth]
+            fm = fmask[depth]
+        # a state that dominates a known win is won: the search ends
+        known_win = False
+        for j in range(SLOTS):
+            e = rows[nid, WIN + j]
+            if e != EMPTY_SLOT and dominates(f, ns, slot_freed(e), slot_stock(e)):
+                known_win = True
+                break
+        if known_win:
+            won = True
+            break
+        # dominance as in the hunt (written out for the same reason), the entry logged
+        free = -1
+        dominated = False
+        for j in range(SLOTS):
+            e = rows[nid, j]
+            if e == EMPTY_SLOT:
+                if free < 0:
+                    free = j
+                continue
+            if dominates(slot_freed(e), slot_stock(e), f, ns):
+                dominated = True
+                break
+            if dominates(f, ns, slot_freed(e), slot_stock(e)):
+                rows[nid, j] = EMPTY_SLOT
+                if free < 0:
+                    free = j
+        if dominated:
+            continue
+        e = slot(f, ns)
+        rows[nid, free if free >= 0 else SLOTS - 1] = e
+        if not listed[nid]:
+            listed[nid] = 1
+            touched[cnt[0]] = nid
+            cnt[0] += 1
+        here = n_logged
+        if here < n_log:
+            log_rows[here] = nid
+            log_vals[here] = e
+        n_logged += 1
+        if m == N_COLS and first_draw[depth] < 0:
+            first_draw[depth] = here
+        if m < N_COLS:
+            lb = lbu[depth] + (bounds.REMOVE_RISE if f else bounds.REMOVE_RISE + 1)
+        else:
+            lb = lbu[depth] + ns - s - 1 + (1 if fcols[depth] else 0)
+        if lb >= 1:
+            if m < N_COLS:
+                ctp, ctop, cleft = tp - rank_unit(r), (r if f else -1), n_left - 1
+            else:
+                ctp, ctop, cleft = tp, r, n_left
+            lb = bounds.packed_raw_bound(ctp, spk[ns], np.int64(ctop), cleft, lo, hi)
+            if lb >= 1:
+                if m == N_COLS:
+                    nxt[depth] = n_draws[depth]  # every later draw is ruled out too (see the hunt)
+                continue
+        nodes += 1
+        d1 = depth + 1
+        if m < N_COLS:
+            moves[depth] = m
+            h[m] -= 1
+            av[m] = am
+            n_left -= 1
+            tp -= rank_unit(r)
+            n_draws[d1] = n_jumps[ns]
+        else:
+            moves[depth] = N_COLS + ns
+            n_draws[d1] = 0
+        ss[d1] = ns
+        lbu[d1] = lb
+        fmask[d1] = fm
+        hidx[d1] = nid
+        untried[d1] = f
+        fcols[d1] = f
+        nxt[d1] = 0
+        at[d1] = here
+        first_draw[d1] = -1
+        depth = d1
+    if won:
+        # the path's states are won; of the rest, a draw closed while its parent was on the
+        # path and everything after it are not proven lost (see the module's docstring)
+        cut = n_logged
+        for d in range(depth + 1):
+            fd = first_draw[d]
+            if fd >= 0 and (d == depth or fd != at[d + 1]) and fd < cut:
+                cut = fd
+        if n_logged > n_log:
+            # the log overflowed: what it missed is not known, so no lost entry is kept
+            for t in range(cnt[0]):
+                for j in range(SLOTS):
+                    rows[touched[t], j] = EMPTY_SLOT
+                listed[touched[t]] = 0
+            cnt[0] = 0
+        else:
+            for t in range(cut, n_logged):
+                _drop(rows, log_rows[t], log_vals[t])
+        for d in range(depth + 1):
+            _drop(rows, hidx[d], slot(fcols[d], ss[d]))
+            _add_win(rows, wtouched, cnt, hidx[d], fcols[d], ss[d])
+    return won, nodes
+
+
+@nb.njit(cache=True, error_model="numpy")
+def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed, touched, wtouched, log_rows,
+                   log_vals):
+    """Is the root winnable, and each pre-draw table after one draw? All on one stock order.
+
+    ``cols`` (7, 5) int8 ranks of the root's columns, covered card first; ``h0`` (7,) its
+    heights; ``stock`` (n,) int8 ranks in drawing order; ``top0`` the discard's rank (14:
+    empty); ``fits`` and ``links`` as for :func:`.kernel.hunt`; ``tables`` (k, 7) int8
+    heights of pre-draw tables (each at most the root's). Writes ``out[k]`` (int8): 1 when
+    the position with table ``tables[k]``, the stock's first card on the discard and the
+    rest to draw is winnable, else 0 (all 0 when the root is lost: a remove cannot make a
+    lost position winnable). ``rows`` (heights index, 2 * SLOTS) uint16 must be all
+    EMPTY_SLOT and ``listed`` (heights index,) uint8 all 0; both are left so. ``touched``
+    and ``wtouched`` (heights index,) int32, ``log_rows`` int32 and ``log_vals`` uint16
+    (equal lengths of at least 1: the entries one search records, in order; a won search
+    that recorded more keeps no lost entry) are scratch.
+
+    Returns ``(root won, nodes)``: 1 or 0, and the states expanded in all.
+    """
+    acc = accept_masks(cols, fits)
+    colp = column_counts(cols)
+    spk = stock_counts(stock)
+    lo, hi = bounds.link_masks(links)
+    jumps, n_jumps = draw_jumps(stock)
+    n_stock = stock.shape[0]
+    h = np.empty(N_COLS, dtype=np.int64)
+    av = np.empty(N_COLS, dtype=np.int64)
+    frames = np.empty((11, MAX_PATH + 1), dtype=np.int64)
+    cnt = np.zeros(2, dtype=np.int64)  # rows listed in touched, in wtouched
+    nodes = np.int64(0)
+    root_won = np.int64(0)
+    for k in range(-1, tables.shape[0]):
+        # k = -1: the root (nothing drawn, its own top); then each table after one draw
+        if k >= 0:
+            out[k] = 0
+            if not root_won:
+                continue
+        n_left = 0
+        for c in range(N_COLS):
+            h[c] = h0[c] if k < 0 else tables[k, c]
+            av[c] = acc[c, h[c]]
+            n_left += h[c]
+        won = n_left == 0
+        if not won and (k < 0 or n_stock > 0):
+            s0 = 0 if k < 0 else 1
+            top = top0 if k < 0 else np.int64(stock[0])
+            idx = heights_index(h)
+            f = frees(av, top)
+            known = _settled(rows, idx, f, s0)
+            if known >= 0:
+                won = known == 1
+            else:
+                won, n = _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, s0, top, n_left,
+                                 rows, listed, touched, wtouched, cnt, log_rows, log_vals, frames)
+                nodes += n
+        if k < 0:
+            root_won = np.int64(1 if won else 0)
+        else:
+            out[k] = 1 if won else 0
+    for t in range(cnt[0]):
+        for j in range(SLOTS):
+            rows[touched[t], j] = EMPTY_SLOT
+        listed[touched[t]] = 0
+    for t in range(cnt[1]):
+        for j in range(SLOTS):
+            rows[wtouched[t], WIN + j] = EMPTY_SLOT
+    return root_won, nodes
