@@ -473,8 +473,6 @@ BOTS: dict[str, BotKind] = {
     "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
                          mc_samples=True),
     "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
-    "paired": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS"),
-    "paired-fit": BotKind("golfsolve.grid.paired:paired_fit", "playouts", "play-out count", "PLAYOUTS"),
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
                             extra=("spiel", "OpenSpiel")),
 }
