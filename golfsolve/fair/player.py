@@ -315,7 +315,8 @@ class FairGame:
     position first became unwinnable (None if it never did); play stops there, since no
     continuation can win. ``lost_on_draw``: that move was a draw (the card turned up
     broke the win) rather than a remove. ``decisions`` counts the steps with a choice,
-    ``solves`` and ``nodes`` the exact solves and the states they searched.
+    ``solves`` and ``nodes`` the exact searches (with draw-any-time rules one per sampled order
+    decides its root and states) and the states they searched.
     """
 
     won: bool
