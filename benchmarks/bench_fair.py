@@ -59,7 +59,7 @@ def main() -> None:
             child(["odds", "GO1-E-AAAAAAA", "--games", "1", "--json"], tree)
             child(["hint", "GO1-E-AAAAAAA", "--fair", "--json"], tree)
             child(["odds", "GO1-C-AAAAAAA", "--games", "1", "--json"], tree)
-        print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'fair chance new':>16} "
+        print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'fair chance new':>24} "
               f"{'hint CPU ref/new':>17}")
         tot = {k: [] for k in ("odds_ref", "odds_new", "hint_ref", "hint_new", "w_new")}
         for letter in ("E", "C"):
@@ -71,14 +71,15 @@ def main() -> None:
                     w[name] = width(ans)
                     hint[name], _ = child(["hint", code, "--fair", "--json"], tree)
                     if name == "new":
-                        chance = f"{100 * ans['fair']['chance']:.1f}% ({ans['fair']['games']} g)"
+                        f = ans["fair"]
+                        chance = f"{100 * f['chance']:.1f}% ({f['games']} g, {f.get('stopped', '')})"
                 tot["odds_ref"].append(odds["ref"])
                 tot["odds_new"].append(odds["new"])
                 tot["hint_ref"].append(hint["ref"])
                 tot["hint_new"].append(hint["new"])
                 tot["w_new"].append(w["new"])
                 print(f"{code:16} {odds['ref']:7.2f} / {odds['new']:5.2f} s {w['ref']:5.0f} / {w['new']:4.1f} "
-                      f"{chance:>16} {hint['ref']:7.2f} / {hint['new']:5.2f} s", flush=True)
+                      f"{chance:>24} {hint['ref']:7.2f} / {hint['new']:5.2f} s", flush=True)
 
         def mean(x: list[float]) -> float:
             return sum(x) / len(x)
