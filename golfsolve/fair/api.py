@@ -212,11 +212,10 @@ class OddsResult:
             return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played every one of the "
                     f"{self.samples:,} possible stock orders and won {self.fair_wins:,})"]
         rate = self.fair_wins / self.fair_games
-        text = (f"how often a player who never sees the stock wins from here, playing as {who} does: "
-                f"{100 * self.chance:.1f}% of the stock orders can be won at all (below), and on {self.fair_games:,} "
-                f"of those it won {self.fair_wins:,} ({100 * rate:.0f}%). With 95% confidence, that player's win rate "
-                "over every stock order consistent with what is shown lies in the interval (the best player who "
-                "cannot see the stock wins at least that often).")
+        text = (f"how often a player who never sees the stock wins from here, playing as {who}: "
+                f"{100 * self.chance:.1f}% of the stock orders can be won at all, and it won {self.fair_wins:,} of "
+                f"the {self.fair_games:,} of those it played ({100 * rate:.0f}%); with 95% confidence its win rate "
+                "over every consistent order lies in the interval.")
         if self.fair_high - self.fair_low > WIDTH + 1e-9 and self.stopped == "budget":
             text += (f" The interval is {100 * (self.fair_high - self.fair_low):.0f} points wide: the work budget "
                      f"stopped the games; --games {2 * self.fair_games} narrows it, at more CPU.")
