@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -135,8 +136,11 @@ def test_odds_default_games_stop_at_a_20_point_interval_or_the_work_budget(seed0
             assert width <= WIDTH and res.fair_games >= MIN_GAMES
         else:
             assert res.stopped == "budget" and res.work >= WORK_BUDGET and width > WIDTH
-            assert f"{100 * width:.0f} points wide: the work budget stopped the games" in " ".join(
-                res.render().split())
+            text = " ".join(res.render().split())
+            assert f"{100 * width:.0f} points wide: the work budget stopped the games" in text
+            # the games it would take, by the width's one-over-root-n shrinking
+            need = math.ceil(res.fair_games * (width / WIDTH) ** 2)
+            assert f"about {need:.0f} games would make it 20 points wide (--games {need:.0f}" in text
         assert "with 95% confidence, that player's win rate over every stock order" in " ".join(res.render().lower().split())
 
 

@@ -24,6 +24,7 @@ back, which is peeking.
 
 from __future__ import annotations
 
+import math
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -92,15 +93,6 @@ def _exact_fair(layout: Layout, rules: Rules, played: tuple[int, ...], max_state
 # ---------------------------------------------------------------------------
 # odds: the clairvoyant and the fair chance
 # ---------------------------------------------------------------------------
-#: Why the fair games stopped (``OddsResult.stopped``).
-STOPS = {
-    "narrow": "the interval reached the width goal",
-    "budget": "the work budget was spent",
-    "games": "the games asked for (--games) were played",
-    "all": "every winnable sampled order was played",
-}
-
-
 @dataclass(frozen=True)
 class OddsResult:
     """Both win chances of a position whose stock order is unknown.
@@ -114,9 +106,11 @@ class OddsResult:
     (:func:`~golfsolve.intervals.product_interval`). With ``fair_exact`` the fair chance is
     exact (expectimax over few unknown cards, nothing hidden, or every order played) and
     the interval is that one number. With no games and no exact value there is no fair
-    chance (``fair_chance`` is None). ``stopped`` says why the games stopped (a key of
-    :data:`STOPS`), ``work`` is all the solves' work (see :data:`WORK_BUDGET`), ``asked`` holds
-    the ``samples`` and ``games`` asked for (``games`` None: the default, until narrow).
+    chance (``fair_chance`` is None). ``stopped`` says why the games stopped: "narrow"
+    (the interval reached :data:`WIDTH`), "budget" (the work reached :data:`WORK_BUDGET`),
+    "games" (the ``games`` asked for were played) or "all" (every winnable sampled order
+    was played). ``work`` is all the solves' work, ``asked`` the ``samples`` and ``games``
+    asked for (``games`` None: the default, until narrow).
     """
 
     name: str
@@ -196,7 +190,6 @@ class OddsResult:
         }
 
     def _fair_lines(self) -> list[str]:
-        pad = " " * 20
         if self.fair_chance is None:
             return ["fair chance:        not computed (--games 0)"]
         if self.wins == 0 and self.unknown:
@@ -216,9 +209,16 @@ class OddsResult:
                 f"{100 * self.chance:.1f}% of the stock orders can be won at all, and it won {self.fair_wins:,} of "
                 f"the {self.fair_games:,} of those it played ({100 * rate:.0f}%); with 95% confidence its win rate "
                 "over every consistent order lies in the interval.")
-        if self.fair_high - self.fair_low > WIDTH + 1e-9 and self.stopped == "budget":
-            text += (f" The interval is {100 * (self.fair_high - self.fair_low):.0f} points wide: the work budget "
-                     f"stopped the games; --games {2 * self.fair_games} narrows it, at more CPU.")
+        width = self.fair_high - self.fair_low
+        if width > WIDTH + 1e-9 and self.stopped == "budget":
+            # the width shrinks about as one over the square root of the games
+            need = math.ceil(self.fair_games * (width / WIDTH) ** 2)
+            more = f"--games {need}"
+            if need > self.wins:
+                more += f" --samples {math.ceil(1.2 * need * self.samples / self.wins)}"
+            text += (f" The interval is {100 * width:.0f} points wide: the work budget stopped the games; about "
+                     f"{need} games would make it {100 * WIDTH:.0f} points wide ({more}, about "
+                     f"{self.cpu_seconds * need / self.fair_games:.0f} CPU seconds).")
         head = f"fair chance:        {_pct(self.fair_chance)}  (95% interval {_pct(self.fair_low)}-{_pct(self.fair_high)})"
         return [head, textwrap.fill(text, 100, initial_indent=" " * 20, subsequent_indent=" " * 20)]
 
@@ -587,5 +587,5 @@ def fair_hint_for_player(layout: Layout, game: Game, seed: int = 0, player: "str
 
 
 __all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO", "WIDTH",
-           "MIN_GAMES", "WORK_BUDGET", "STOPS",
+           "MIN_GAMES", "WORK_BUDGET", "SOLVE_WORK", "play_until",
            "odds_for_player", "fair_hint_for_player"]
