@@ -51,10 +51,12 @@ MIN_GAMES = 10
 #: ... and stops (after any game) once all its solves, the
 #: clairvoyant ones and the games', have done this much work: the states they searched plus
 #: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
-#: position and the seed only; at about 0.2 s of CPU per million states and 0.12 ms per
-#: solve (fitted on fair games of four openings, load 6) the budget is about 4.5 s of CPU.
-WORK_BUDGET = 20_000_000
-#: A solve's fixed cost (packing the position, the call) in states searched in the same time.
+#: position and the seed only. It costs about 4 s of CPU on a quiet machine (at load 7-8 on
+#: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
+WORK_BUDGET = 40_000_000
+#: A solve's fixed cost (packing the position, the call) in states searched in the same time
+#: (fitted on fair games of four openings: about 0.22 s of CPU per million states and
+#: 0.12 ms per solve).
 SOLVE_WORK = 500
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
