@@ -254,23 +254,18 @@ def fair_games(
     player: "str | PlayerSettings" = "fast",
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
-    winnable: Optional[Sequence[bool]] = None,
 ) -> Iterator[tuple[bool, int]]:
     """The fair player's results ``(won, work)`` on ``layout`` (unknown places ``None``)
     completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
-    player. ``winnable`` (per stock, when already known) skips the game of a lost order.
-    ``work`` is the game's: the states its exact solves searched plus :data:`SOLVE_WORK`
-    a solve."""
+    player. ``work`` is the game's: the states its exact solves searched plus
+    :data:`SOLVE_WORK` a solve."""
     solver = solver or Solver()
     settings = player_settings(player)
     played = tuple(played)
     # every game's player has the same seed, so games that have seen the same cards share
     # their decisions (one table for all): the opening's first decision is taken once
     decisions: dict = {}
-    for i, st in enumerate(stocks):
-        if winnable is not None and not winnable[i]:
-            yield False, 0
-            continue
+    for st in stocks:
         g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions)
         yield g.won, g.nodes + SOLVE_WORK * g.solves
 
