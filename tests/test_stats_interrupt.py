@@ -1,5 +1,6 @@
 """Kill a parallel ``golfsolve stats`` run half-way (SIGINT, SIGKILL), resume it, and get
-exactly the table of an uninterrupted run: no row lost, none repeated."""
+exactly the table of an uninterrupted run: no row lost, none repeated (consecutive deals,
+and deals spread over the code space with ``--spread``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from golfsolve.stats.census import CensusSpec, chunk_files, load_results, read_manifest, run_census
+from golfsolve.stats.census import CensusSpec, chunk_files, load_results, read_manifest, run_census, spread_stride
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals and process groups")
 
@@ -29,12 +30,20 @@ def reference(tmp_path_factory) -> pd.DataFrame:
     return load_results(out).drop(columns=TIMING)
 
 
-def _start(out: Path) -> subprocess.Popen:
+@pytest.fixture(scope="module")
+def spread_reference(tmp_path_factory) -> pd.DataFrame:
+    """The uninterrupted table of COUNT deals spread over the whole code space."""
+    out = tmp_path_factory.mktemp("ref") / "run"
+    run_census(out, CensusSpec(0, COUNT, RULES, CHUNK, stride=spread_stride(COUNT)), jobs=1, progress=False)
+    return load_results(out).drop(columns=TIMING)
+
+
+def _start(out: Path, *more: str) -> subprocess.Popen:
     # Its own session, so that a signal to its process group reaches the workers too (as
     # Ctrl-C in a terminal does) and nothing else.
     return subprocess.Popen(
         [sys.executable, "-m", "golfsolve", "stats", "--count", str(COUNT), "--chunk-size", str(CHUNK),
-         "--rules", ",".join(RULES), "--jobs", "2", "--out", str(out), "--quiet"],
+         "--rules", ",".join(RULES), "--jobs", "2", "--out", str(out), "--quiet", *more],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
@@ -107,9 +116,10 @@ def test_sigint_stops_cleanly_and_resume_completes_the_table(tmp_path, reference
     _resume_and_compare(out, reference, run_cli)
 
 
-def test_sigkill_loses_only_unfinished_chunks_and_resume_completes_the_table(tmp_path, reference, run_cli):
+@pytest.mark.parametrize("spread", [False, True])
+def test_sigkill_loses_only_unfinished_chunks_and_resume_completes_the_table(tmp_path, request, run_cli, spread):
     out = tmp_path / "run"
-    proc = _start(out)
+    proc = _start(out, *(["--spread"] if spread else []))
     try:
         _wait_for_first_chunk(proc, out)
         workers = _children(proc.pid)
@@ -126,4 +136,5 @@ def test_sigkill_loses_only_unfinished_chunks_and_resume_completes_the_table(tmp
         except ProcessLookupError:
             pass
     assert proc.returncode == -signal.SIGKILL
-    _resume_and_compare(out, reference, run_cli)
+    # --resume alone finishes a spread run: the stride comes from its manifest
+    _resume_and_compare(out, request.getfixturevalue("spread_reference" if spread else "reference"), run_cli)

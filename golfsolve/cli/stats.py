@@ -16,7 +16,12 @@ from .common import (Command, check_resume_extend, check_run_dir, check_workers,
 @click.command(cls=Command)
 @click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
 @click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
-@click.option("--count", type=int, default=None, metavar="N", help="How many consecutive deals to solve.")
+@click.option("--count", type=int, default=None, metavar="N", help="How many deals to solve.")
+@click.option("--stride", type=int, default=None, metavar="K",
+              help="Take every K-th deal: deal i of the run is (first + i*K) mod 26^7 (default 1: consecutive "
+                   "deals).")
+@click.option("--spread", is_flag=True,
+              help="Spread the deals evenly over the whole GO1 code space: --stride 26^7 // --count.")
 @click.option("--rules", "rules_spec", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic,strict; also dead-king, "
                    "wrap/queen-on-king/no-card-on-king, and switches like classic+jokers1).")
@@ -47,17 +52,22 @@ from .common import (Command, check_resume_extend, check_run_dir, check_workers,
                    "label, proportionally more CPU).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
-def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, jobs, chunk_size, engine, scheduler,
-          fields, difficulty, difficulty_games, quiet, as_json):
-    """Solve every deal of a range under several rule sets; write Parquet chunks to DIR.
+def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, resume, extend, jobs, chunk_size,
+          engine, scheduler, fields, difficulty, difficulty_games, quiet, as_json):
+    """Solve every deal of a range (or every K-th deal) under several rule sets; write Parquet chunks to DIR.
 
     One row per deal and rule set: deal, code, rules, winnable, best_left (cards left under
     perfect play), app_score, fields (what was computed), nodes, seconds. Interrupt any time (Ctrl-C, kill) and run the
     same command with --resume: finished chunks are kept, nothing is solved twice.
 
     Example: golfsolve stats --start GO1-E-AAAAAAA --count 2000 --out stats-2000
+
+    Over the whole code space: golfsolve stats --count 20000 --spread --out spread-20000
     """
-    from ..stats.census import CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census
+    import dataclasses
+
+    from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census,
+                                spread_stride)
     from ..stats.runfolder import check_out_dir
 
     check_resume_extend(resume, extend)
@@ -68,6 +78,8 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     if engine == "local":
         scheduler = None
     check_workers(jobs, "--jobs")
+    if spread and stride is not None:
+        raise InputError("give --stride K or --spread, not both (--spread picks the stride)")
     if difficulty_games is not None and not difficulty:
         raise InputError("--difficulty-games needs --difficulty")
     if difficulty_games is not None and difficulty_games < 1:
@@ -76,10 +88,13 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
     out = check_out_dir(out_dir, create=False)
     n_jobs = jobs or os.cpu_count() or 1
     spec = CENSUS.resolve(out, {"start": start, "count": count, "chunk_size": chunk_size, "fields": fields,
-                                "difficulty": games,
+                                "difficulty": games, "stride": stride,
                                 "rules": parse_rules_list(rules_spec) if rules_spec is not None else None},
                           resume=resume, extend=extend, jobs=n_jobs)
+    if spread:  # the stride follows the count, which --resume may take from the run
+        spec = dataclasses.replace(spec, stride=spread_stride(spec.count))
     command = command_line(click.get_current_context(), start_code=None, start_number=spec.start, count=spec.count,
+                           stride=None if spec.stride == 1 else spec.stride, spread=False,
                            rules_spec=",".join(spec.rules), chunk_size=spec.chunk_size,
                            fields=None if spec.fields == "all" else spec.fields, difficulty=bool(spec.difficulty),
                            difficulty_games=spec.difficulty or None, scheduler=scheduler)
@@ -100,7 +115,7 @@ def stats(start_code, start_number, count, rules_spec, out_dir, resume, extend, 
         click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before} of "
                    f"{result.chunks_total} were done already) in {result.seconds:.1f} s -> {out}")
     click.echo("win rate: " + ", ".join(f"{r} {100 * v:.1f}%" for r, v in rates.items())
-               + f" (deals {spec.start}..{spec.end - 1})")
+               + f" ({spec.covers()})")
 
 
 @click.command(cls=Command)
@@ -137,6 +152,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     if not data["complete"]:
         click.echo(f"golfsolve: warning: the run is incomplete ({data['deals']} of {plural(data['deals_total'], 'deal')})",
                    err=True)
+    click.echo(f"{data['deals_text']}:")
     for w in data["win_rates"]:
         click.echo(f"{w['rules']:>10}: {100 * w['rate']:.2f}% won [{100 * w['lo']:.2f}, {100 * w['hi']:.2f}] "
                    f"of {plural(w['n'], 'deal')}")

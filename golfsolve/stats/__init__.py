@@ -1,10 +1,10 @@
 """Win-rate statistics over ranges of Golf solitaire deals.
 
-:mod:`golfsolve.stats.census` solves ranges of deals in resumable chunks (locally or on
-Dask) and loads them back; :mod:`golfsolve.stats.report` turns a run into Markdown and
-HTML reports with plots; :mod:`golfsolve.stats.fairstats` and :mod:`golfsolve.stats.gridruns`
-are the fair-stats and grid simulate runs, and :mod:`golfsolve.stats.gridreport` a grid
-run's report. The report modules import matplotlib, so they are not imported here.
+:mod:`golfsolve.stats.census` solves ranges of deals, or every k-th deal, in resumable
+chunks (locally or on Dask) and loads them back; :mod:`golfsolve.stats.report` turns a run
+into Markdown and HTML reports with plots; :mod:`golfsolve.stats.fairstats` and
+:mod:`golfsolve.stats.gridruns` are the fair-stats and grid simulate runs, and
+:mod:`golfsolve.stats.gridreport` a grid run's report. The report modules import matplotlib, so they are not imported here.
 """
 
 from .census import (  # noqa: F401
@@ -19,4 +19,6 @@ from .census import (  # noqa: F401
     run_census,
     run_status,
     solve_chunk,
+    solve_deals,
+    spread_stride,
 )

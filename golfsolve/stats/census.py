@@ -1,11 +1,13 @@
-"""Batch statistics over ranges of GO1 deals: solve every deal under several rule sets.
+"""Batch statistics over GO1 deals: solve every deal of a range, or every k-th deal
+(``stride``, to sample the whole code space), under several rule sets.
 
 A run (a *census*) is a run folder (:mod:`golfsolve.stats.runfolder`): ``_manifest.json``
-with the run's parameters (first deal, deal count, rule sets, chunk size), the command line
-and one entry per invocation, and one Parquet chunk per fixed range of deals holding one row
-per deal and rule set (see :data:`COLUMNS`). Chunks are written atomically, so a run killed
-at any moment loses at most the chunks in flight; ``--resume`` redoes exactly the chunks that
-are missing or damaged, ``--extend`` adds deals or rule sets without redoing anything.
+with the run's parameters (first deal, deal count, stride, rule sets, chunk size), the
+command line and one entry per invocation, and one Parquet chunk per fixed stretch of the
+run's deals holding one row per deal and rule set (see :data:`COLUMNS`). Chunks are written
+atomically, so a run killed at any moment loses at most the chunks in flight; ``--resume``
+redoes exactly the chunks that are missing or damaged, ``--extend`` adds deals or rule sets
+without redoing anything.
 
 Workers only compute; the process that started the run writes every file. That is what
 lets the Dask engine run on a cluster without a shared file system, and what makes the
@@ -14,6 +16,7 @@ local and the Dask engines produce the same files.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -30,6 +33,7 @@ from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
+from ..text import ordinal
 from .runfolder import ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, chunk_name, compute, write_parquet_atomic
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
@@ -89,8 +93,16 @@ def default_chunk_size(count: int, jobs: int) -> int:
 
 @dataclass(frozen=True)
 class CensusSpec:
-    """What a run solves: deals ``start .. start + count - 1`` under each of ``rules``,
-    in chunks of ``chunk_size`` deals (the last chunk may be shorter)."""
+    """What a run solves: ``count`` deals under each of ``rules``, in chunks of
+    ``chunk_size`` deals (the last chunk may be shorter).
+
+    Deal ``i`` of the run (``i = 0 .. count - 1``) is deal number
+    ``(start + i * stride) mod 26^7``: consecutive deals from ``start`` with the default
+    stride 1, every ``stride``-th deal otherwise (:func:`spread_stride` spreads ``count``
+    deals evenly over the whole code space). The run folder numbers its items by deal
+    number when the stride is 1 and by position ``i`` in the run otherwise (see
+    :meth:`first_item`); the table always holds the deal numbers and codes.
+    """
 
     start: int
     count: int
@@ -99,6 +111,8 @@ class CensusSpec:
     fields: str = "all"
     #: Fair games per deal for the difficulty columns; 0: no difficulty columns.
     difficulty: int = 0
+    #: Distance between consecutive deals of the run, in deal numbers.
+    stride: int = 1
 
     def __post_init__(self) -> None:
         if self.difficulty < 0:
@@ -107,8 +121,16 @@ class CensusSpec:
             raise InputError(f"--count must be at least 1, not {self.count}")
         if not 0 <= self.start < N_DEALS:
             raise InputError(f"the first deal number {self.start} is outside 0..{N_DEALS - 1}")
-        if self.start + self.count > N_DEALS:
+        if not 1 <= self.stride < N_DEALS:
+            raise InputError(f"--stride must be from 1 to {N_DEALS - 1} (26^7 - 1), not {self.stride}")
+        if self.stride == 1 and self.start + self.count > N_DEALS:
             raise InputError(f"deals {self.start}..{self.start + self.count - 1} run past the last deal {N_DEALS - 1}")
+        # (start + i * stride) mod 26^7 comes back to start after 26^7 / gcd(stride, 26^7) steps
+        distinct = N_DEALS // math.gcd(self.stride, N_DEALS)
+        if self.stride > 1 and self.count > distinct:
+            raise InputError(f"--stride {self.stride} repeats deals after {distinct:,} of them (it shares the factor "
+                             f"{N_DEALS // distinct:,} with 26^7); give --count {distinct:,} or fewer, or a stride "
+                             "that is odd and not a multiple of 13")
         if self.chunk_size < 1:
             raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
         if not self.rules:
@@ -120,25 +142,78 @@ class CensusSpec:
             raise InputError(f"--fields must be one of {', '.join(FIELDS)}, not {self.fields!r}")
 
     @property
+    def first_item(self) -> int:
+        """The run folder's number for deal 0 of the run: its deal number when the stride
+        is 1 (so runs of consecutive deals name chunks by deal, as they always have), else 0."""
+        return self.start if self.stride == 1 else 0
+
+    @property
     def end(self) -> int:
-        """One past the last deal number."""
-        return self.start + self.count
+        """One past the run's last item (one past the last deal number when the stride is 1)."""
+        return self.first_item + self.count
+
+    def deal(self, i: int) -> int:
+        """The deal number of deal ``i`` of the run (``0 <= i < count``)."""
+        return (self.start + i * self.stride) % N_DEALS
+
+    def item_deals(self, first: int, count: int) -> Sequence[int]:
+        """The deal numbers of the run's items ``first .. first + count - 1`` (a chunk's deals)."""
+        if self.stride == 1:
+            return range(first, first + count)
+        return [self.deal(i) for i in range(first, first + count)]
+
+    def positions(self, deals: Sequence[int]) -> list[int]:
+        """Where each of ``deals`` (deal numbers of the run) stands in the run: ``i`` for
+        :meth:`deal` ``(i)``."""
+        if self.stride == 1:
+            return [d - self.start for d in deals]
+        # (d - start) = i * stride (mod 26^7); stride / g is invertible modulo 26^7 / g, and
+        # the run has at most 26^7 / g deals, so i is the one solution below that
+        g = math.gcd(self.stride, N_DEALS)
+        m = N_DEALS // g
+        inv = pow(self.stride // g, -1, m)
+        return [(int(d) - self.start) % N_DEALS // g * inv % m for d in deals]
+
+    def covers(self) -> str:
+        """Which deals the run holds, in words: ``deals 0..1999``, or ``2,000,000 deals
+        spread over the GO1 code space, every 4,015th from 0``."""
+        if self.stride == 1:
+            return f"deals {self.start}..{self.end - 1}"
+        # "spread over the code space" only for runs that reach across at least half of it
+        spread = "spread over the GO1 code space, " if 2 * (self.count - 1) * self.stride >= N_DEALS else ""
+        return f"{self.count:,} deals {spread}every {ordinal(self.stride)} from {self.start}"
 
     def chunks(self) -> list[tuple[int, int]]:
-        """``(first deal, number of deals)`` of every chunk, in deal order."""
-        return [(f, min(self.chunk_size, self.end - f)) for f in range(self.start, self.end, self.chunk_size)]
+        """``(first item, number of items)`` of every chunk, in run order (items are deal
+        numbers when the stride is 1; see :meth:`item_deals`)."""
+        return [(f, min(self.chunk_size, self.end - f)) for f in range(self.first_item, self.end, self.chunk_size)]
 
     def key(self) -> dict:
-        """The fields a resumed run must agree on."""
-        return {"start": self.start, "count": self.count, "rules": list(self.rules), "chunk_size": self.chunk_size}
+        """The fields a resumed run must agree on (``stride`` only when it is not 1)."""
+        return {"start": self.start, "count": self.count, "rules": list(self.rules), "chunk_size": self.chunk_size,
+                **({} if self.stride == 1 else {"stride": self.stride})}
 
     def run_key(self) -> RunKey:
         """The run folder's key for this spec."""
-        # a full run keeps the key it always had, so runs made before --fields still resume
-        params = (() if self.difficulty == 0 else (("difficulty_games", self.difficulty),
-                                                   ("difficulty_player", difficulty_player().as_dict()))) + (
-            () if self.fields == "all" else (("fields", self.fields),))
-        return RunKey(CensusKind.format, self.start, self.count, self.rules, self.chunk_size, params)
+        # a full run of consecutive deals keeps the key it always had, so runs made before
+        # --fields and --stride still resume
+        params: dict[str, Any] = {}
+        if self.difficulty:
+            params.update(difficulty_games=self.difficulty, difficulty_player=difficulty_player().as_dict())
+        if self.fields != "all":
+            params["fields"] = self.fields
+        if self.stride != 1:
+            params.update(first_deal=self.start, stride=self.stride)
+        return RunKey(CensusKind.format, self.first_item, self.count, self.rules, self.chunk_size,
+                      tuple(sorted(params.items())))
+
+
+def spread_stride(count: int) -> int:
+    """The stride that spreads ``count`` deals evenly over the whole GO1 code space:
+    26^7 // count, so that the run never comes round to its start again."""
+    if count < 1:
+        raise InputError(f"--count must be at least 1, not {count}")
+    return N_DEALS // count if count > 1 else 1
 
 
 def chunk_files(out: str | Path) -> dict[int, Path]:
@@ -198,9 +273,16 @@ def solve_order(rule_sets: Sequence, verdict_only: bool) -> list[int]:
 
 def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all",
                 difficulty: int = 0) -> pd.DataFrame:
-    """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``.
+    """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``
+    (:func:`solve_deals` of that range)."""
+    return solve_deals(range(first, first + count), rules, fields, difficulty)
 
-    One row per deal and rule set, deal-major in the order of ``rules``, with the
+
+def solve_deals(deals: Sequence[int], rules: Sequence[str], fields: str = "all",
+                difficulty: int = 0) -> pd.DataFrame:
+    """Solve the deal numbers ``deals`` under every rule set in ``rules``.
+
+    One row per deal and rule set, deal-major (in the order of ``deals``, then of ``rules``), with the
     columns of :data:`COLUMNS`. ``fields="winnable"`` answers won/lost only. ``nodes``
     is deterministic; ``seconds`` is the solver's wall time and ``cpu_seconds`` the CPU
     time of the solve (including dealing the layout): on a shared machine only the
@@ -222,7 +304,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
     rule_sets = [get_rules(r) for r in rules]
     order = solve_order(rule_sets, verdict_only)
     cols: dict[str, list] = {c: [] for c in COLUMNS}
-    for n in range(first, first + count):
+    for n in deals:
         done: dict[int, tuple] = {}
         # the cards depend only on the jokers and the empty start, so rule sets that share
         # them share one dealt and packed position (its cost is charged to the first)
@@ -268,8 +350,8 @@ def write_chunk(out: str | Path, first: int, df: pd.DataFrame) -> Path:
 # ---------------------------------------------------------------------------
 # engines: each yields (first, DataFrame) as chunks finish, in any order
 # ---------------------------------------------------------------------------
-def _solve_task(chunk: Chunk, fields: str = "all", difficulty: int = 0) -> pd.DataFrame:
-    return solve_chunk(chunk.first, chunk.count, chunk.groups, fields, difficulty)
+def _solve_task(chunk: Chunk, spec: CensusSpec) -> pd.DataFrame:
+    return solve_deals(spec.item_deals(chunk.first, chunk.count), chunk.groups, spec.fields, spec.difficulty)
 
 
 def _warm(rules: Sequence[str]) -> None:
@@ -306,10 +388,9 @@ def _dask_connect(jobs: int, scheduler: Optional[str]):
     return Client(cluster), cluster
 
 
-def _dask_engine(todo: list[Chunk], rules: tuple[str, ...], fields: str,
-                 client, difficulty: int = 0) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+def _dask_engine(todo: list[Chunk], spec: CensusSpec, client) -> Iterator[tuple[Chunk, pd.DataFrame]]:
     _, _, as_completed = _import_dask()
-    futures = {client.submit(_dask_task, c, rules, fields, difficulty, key=f"golfsolve-{c.name}-{'-'.join(c.groups)}", pure=False): c
+    futures = {client.submit(_dask_task, c, spec, key=f"golfsolve-{c.name}-{'-'.join(c.groups)}", pure=False): c
                for c in todo}
     try:
         for fut in as_completed(list(futures)):
@@ -319,11 +400,11 @@ def _dask_engine(todo: list[Chunk], rules: tuple[str, ...], fields: str,
         client.cancel(list(futures))
 
 
-def _dask_task(chunk: Chunk, rules: tuple[str, ...], fields: str = "all", difficulty: int = 0) -> pd.DataFrame:
+def _dask_task(chunk: Chunk, spec: CensusSpec) -> pd.DataFrame:
     if not getattr(_local, "warm", False):
-        _warm(rules)
+        _warm(spec.rules)
         _local.warm = True
-    return _solve_task(chunk, fields, difficulty)
+    return _solve_task(chunk, spec)
 
 
 @dataclass
@@ -386,8 +467,7 @@ def run_census(
         compiling.warm([get_rules(r) for r in spec.rules])  # the private cluster's workers load the cache
     t0 = time.perf_counter()
     try:
-        source = None if dask is None else (lambda todo, full: _dask_engine(todo, full.rules, full.fields, dask[0],
-                                                                             full.difficulty))
+        source = None if dask is None else (lambda todo, full: _dask_engine(todo, full, dask[0]))
         inv, folder = CENSUS.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command,
                                  progress=progress, info={"engine": engine, "jobs": jobs, "scheduler": scheduler},
                                  source=source,
@@ -411,6 +491,9 @@ class _Params(BaseModel):
     difficulty_games: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
     #: the fair player's full settings (checked when a run is resumed or extended: equal or refused)
     difficulty_player: Optional[dict[StrictStr, Any]] = None
+    #: a run of every k-th deal: k, and its first deal number (the run's items are then positions)
+    stride: Optional[StrictInt] = Field(default=None, ge=2, lt=N_DEALS)
+    first_deal: Optional[StrictInt] = Field(default=None, ge=0, lt=N_DEALS)
 
 
 def _given(v, default):
@@ -430,28 +513,34 @@ class CensusKind(RunKind[CensusSpec]):
 
     def from_manifest(self, m: dict) -> CensusSpec:
         p = m.get("params", {})
-        return CensusSpec(m["start"], m["count"], tuple(m["rules"]), m["chunk_size"],
-                          p.get("fields", "all"), p.get("difficulty_games") or 0)
+        stride = p.get("stride") or 1
+        if stride != 1 and (m["start"] != 0 or p.get("first_deal") is None):
+            raise InputError("a run with a stride numbers its deals from start 0 and names its first deal "
+                             "in params.first_deal")
+        if stride == 1 and p.get("first_deal") is not None:
+            raise InputError("params.first_deal belongs to a run with a stride")
+        return CensusSpec(m["start"] if stride == 1 else p["first_deal"], m["count"], tuple(m["rules"]),
+                          m["chunk_size"], p.get("fields", "all"), p.get("difficulty_games") or 0, stride)
 
     def schema(self, p: CensusSpec) -> ChunkSchema:
         cols = COLUMNS + (DIFFICULTY_COLUMNS if p.difficulty else ())
         return ChunkSchema(tuple((c, _ARROW[_DTYPES[c]]) for c in cols), "deal", "rules",
                            nullable=frozenset({"best_left", "app_score"}),
                            # chunks written before the fields column existed computed both fields
-                           optional=frozenset({"fields"}))
+                           optional=frozenset({"fields"}),
+                           item_values=None if p.stride == 1 else p.item_deals)
 
     def complete(self, v: dict, jobs: int) -> CensusSpec:
         if v["count"] is None:
             raise InputError("--count N is required (how many deals to solve)")
         return CensusSpec(_given(v["start"], 0), v["count"], tuple(_given(v["rules"], DEFAULT_RULES)),
                           _given(v["chunk_size"], self.default_chunk_size(v["count"], jobs)),
-                          _given(v["fields"], "all"), _given(v["difficulty"], 0))
+                          _given(v["fields"], "all"), _given(v["difficulty"], 0), _given(v["stride"], 1))
 
     def source(self, todo: Sequence[Chunk], p: CensusSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
         if todo:
             compiling.warm([get_rules(r) for r in p.rules])  # once, here, before the workers fork
-        return compute(todo, partial(_solve_task, fields=p.fields, difficulty=p.difficulty), jobs,
-                       partial(_warm, p.rules))
+        return compute(todo, partial(_solve_task, spec=p), jobs, partial(_warm, p.rules))
 
     def manifest_extra(self, p: CensusSpec) -> dict:
         return {"columns": list(COLUMNS + (DIFFICULTY_COLUMNS if p.difficulty else ())),
@@ -504,5 +593,5 @@ def run_status(out: str | Path) -> dict:
 __all__ = [
     "COLUMNS", "DEFAULT_RULES", "DEFAULT_DIFFICULTY_GAMES", "DIFFICULTY_COLUMNS", "CensusSpec", "RunResult", "chunk_files", "chunk_name",
     "CENSUS", "default_chunk_size", "load_results", "parse_rules_list", "read_manifest",
-    "run_census", "run_status", "solve_chunk", "write_chunk",
+    "run_census", "run_status", "solve_chunk", "solve_deals", "spread_stride", "write_chunk",
 ]

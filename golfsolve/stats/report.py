@@ -27,9 +27,9 @@ from matplotlib.figure import Figure
 
 from ..intervals import wilson
 from ..solitaire.rules import get_rules
-from ..text import plural
+from ..text import ordinal, plural
 from .fairstats import load_fair_section
-from .census import CENSUS, load_results, read_manifest, run_status
+from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
 from .runfolder import latest_command, run_commands
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
@@ -104,12 +104,14 @@ def _paired(wide: pd.DataFrame, rules: list[str]) -> list[dict]:
     return out
 
 
-def _nine_deal(df: pd.DataFrame, rules: list[str], start: int) -> tuple[dict, dict[str, np.ndarray]]:
-    """Cards left summed over complete blocks of 9 consecutive deals from the run's start."""
+def _nine_deal(df: pd.DataFrame, rules: list[str], spec: CensusSpec) -> tuple[dict, dict[str, np.ndarray]]:
+    """Cards left summed over complete blocks of 9 consecutive deals of the run from its start."""
     summary, totals = {}, {}
+    deals = df["deal"].unique()
+    position = pd.Series(spec.positions(deals), index=deals)
     for r in rules:
         sub = df.loc[df["rules"] == r, ["deal", "best_left"]]
-        block = (sub["deal"] - start) // MATCH_DEALS
+        block = sub["deal"].map(position) // MATCH_DEALS
         g = sub.groupby(block)["best_left"].agg(["sum", "size"])
         t = g.loc[g["size"] == MATCH_DEALS, "sum"].to_numpy(dtype=np.int64)
         totals[r] = t
@@ -165,7 +167,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
     rules = [r for r in spec.rules if (df["rules"] == r).any()]
     wide = df.pivot(index="deal", columns="rules", values="winnable")
     status = run_status(stats_dir)
-    nine, _ = _nine_deal(df, rules, spec.start)
+    nine, _ = _nine_deal(df, rules, spec)
     cards_left = {r: {int(k): int(v) for k, v in df.loc[df["rules"] == r, "best_left"].value_counts().sort_index().items()}
                   for r in rules}
     app = {}
@@ -181,11 +183,14 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         # from the rule sets themselves, not the manifest's copy (which only a person reads)
         "rules_described": {r: get_rules(r).describe() for r in m["rules"]},
         "first_deal": spec.start,
-        "last_deal": spec.end - 1,
+        "last_deal": spec.deal(spec.count - 1),
+        "stride": spec.stride,
+        "covers": spec.covers(),
         "deals": int(df["deal"].nunique()),
         "deals_total": spec.count,
         # what the table really holds: an interrupted run may have gaps
         "deal_numbers": deal_numbers(df["deal"].unique()),
+        "deals_text": _deals_text(spec, df["deal"].unique()),
         "complete": status["complete"],
         "fair": None if fair_dir is None else load_fair_section(fair_dir),
         "difficulty": _difficulty(df, rules, spec.difficulty, latest_command(m)),
@@ -223,10 +228,18 @@ def deal_numbers(deals, most: int = 4) -> str:
     return ", ".join(f"{a}..{b}" if a != b else f"{a}" for a, b in stretches)
 
 
+def _deals_text(spec: CensusSpec, deals) -> str:
+    """The deals a table holds, in words: ``2,000 deals (GO1 deal numbers 0..1999)``, or in
+    a run of every k-th deal ``1,000 of 2,000,000 deals spread over the GO1 code space, every
+    4,015th from 0``."""
+    if spec.stride == 1:
+        return f"{plural(len(deals), 'deal')} (GO1 deal numbers {deal_numbers(deals)})"
+    return spec.covers() if len(deals) == spec.count else f"{len(deals):,} of {spec.covers()}"
+
+
 def footer(data: dict) -> str:
     """The provenance line every figure carries: deals, rules and the command."""
-    span = f"deals {data['deal_numbers']}"
-    head = f"{plural(data['deals'], 'deal')} ({span}{'' if data['complete'] else ', run incomplete'}); rules: {', '.join(data['rules'])}"
+    head = f"{data['deals_text']}{'' if data['complete'] else ', run incomplete'}; rules: {', '.join(data['rules'])}"
     cmds = data["command"].splitlines() or ["(command not recorded)"]
     return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
 
@@ -297,7 +310,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
-    _, totals = _nine_deal(df, rules, data["first_deal"])
+    _, totals = _nine_deal(df, rules, CensusSpec(data["first_deal"], data["deals_total"], stride=data["stride"]))
     hi = max([int(t.max()) for t in totals.values() if len(t)] + [PAR + 5])
     bins = np.arange(-0.5, hi + 1.5, max(1, hi // 40))
     for r in rules:
@@ -345,12 +358,12 @@ def _p(p: float) -> str:
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
-    b.append(("p", f"{plural(data['deals'], 'deal')} (GO1 deal numbers {data['deal_numbers']}), "
-                   f"each solved exactly under {plural(len(data['rules']), 'rule set')}; every number is for perfect play "
-                   "with the whole stock known (the solver's verdict)."))
+    b.append(("p", f"{data['deals_text']}, each solved exactly under {plural(len(data['rules']), 'rule set')}; "
+                   "every number is for perfect play with the whole stock known (the solver's verdict)."))
     if not data["complete"]:
-        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of its {plural(data['deals_total'], 'deal')} "
-                       f"(deal numbers {data['first_deal']}..{data['last_deal']}) are done."))
+        its = (f"{plural(data['deals_total'], 'deal')} (deal numbers {data['first_deal']}..{data['last_deal']})"
+               if data["stride"] == 1 else data["covers"])
+        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of its {its} are done."))
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
     b.append(("table", ["rules", "meaning"], [[r, _meaning(r, data["rules_described"].get(r, ""))]
@@ -403,7 +416,9 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("img", "app_score.png", FIGURES["app_score.png"]))
 
     b.append(("h2", "Traditional 9-deal match"))
-    b.append(("p", "Cards left summed over 9 consecutive deals (deal numbers first+9k .. first+9k+8), perfect "
+    nine = ("deal numbers first+9k .. first+9k+8" if data["stride"] == 1 else
+            f"the run's deals 9k .. 9k+8, deal numbers {data['stride']:,} apart")
+    b.append(("p", f"Cards left summed over 9 consecutive deals ({nine}), perfect "
                    "play; par is 45, lower is better."))
     b.append(("table", ["rules", "matches", "mean", "median", "best", "worst", "at or under par"],
               [[r, str(s["matches"]), f"{s['mean']:.1f}", f"{s['median']:.0f}", str(s["min"]), str(s["max"]),
@@ -428,8 +443,8 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("h2", "Difficulty"))
         b.append(("p", f"Each deal's label under each rule set, as `golfsolve rate --games {diff['games']}` gives it "
                        f"(seed 0): the search fair player's win rate over {diff['games']} stock orders consistent "
-                       f"with the opening, labelled by bands ({bands}). {plural(data['deals'], 'deal')}, deal "
-                       f"numbers {data['deal_numbers']}; command: `{diff['command']}`. "
+                       f"with the opening, labelled by bands ({bands}). {data['deals_text']}; command: "
+                       f"`{diff['command']}`. "
                        f"With {diff['games']} games a chance has a wide interval, so a deal near a band edge can "
                        "fall either side."))
         rows = []

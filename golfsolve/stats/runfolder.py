@@ -38,7 +38,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
 from ..errors import MAX_INT64, InputError
-from ..text import plural, plural_of
+from ..text import ordinal, plural, plural_of
 
 MANIFEST = "_manifest.json"
 #: The manifest's name in runs made before it was renamed (pandas could not read those folders).
@@ -402,12 +402,18 @@ class RunKey:
         return {"golfsolve-grid-simulate/1": "matches", "golfsolve-grid-study/1": "matches"}.get(self.fmt, "deals")
 
     def describe(self) -> str:
-        s = f"{self.items()} {self.start}..{self.start + self.count - 1}"
+        p = dict(self.params)
+        strided = bool(p.get("stride"))
+        if strided:  # the items are positions in the run; the params say which deals they are
+            s = f"{self.count:,} {self.items()}, every {ordinal(p['stride'])} from {p.get('first_deal')}"
+        else:
+            s = f"{self.items()} {self.start}..{self.start + self.count - 1}"
         if self.groups:
             s += f", rules {','.join(self.groups)}"
         s += f", chunk size {self.chunk_size}"
         for k, v in self.params:
-            if v is not None and not isinstance(v, (dict, list)):  # a whole table of settings is too long to show
+            # a whole table of settings is too long to show; the stride is said above
+            if v is not None and not isinstance(v, (dict, list)) and not (strided and k in ("first_deal", "stride")):
                 s += f", {k} {v}"
         return s
 
@@ -550,6 +556,10 @@ class ChunkSchema:
     #: the run kind's check of a chunk's rows (pyarrow table in, why it is wrong or None out):
     #: what the columns' types and the row count cannot say (a row removed or made up by hand)
     rows: Optional[Callable[[Any], Optional[str]]] = field(default=None, compare=False)
+    #: the values the item column holds for the chunk of items ``first .. first + count - 1``,
+    #: given ``(first, count)``; None: the item numbers themselves. A run that takes every
+    #: k-th deal numbers its items by position in the run and keeps the deal numbers.
+    item_values: Optional[Callable[[int, int], Iterable[int]]] = field(default=None, compare=False)
 
 
 #: Arrow types that hold the same values (pandas writes strings as large_string).
@@ -599,8 +609,12 @@ def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional
         if name in table.column_names and name not in schema.nullable and table.column(name).null_count:
             return f"has empty values in the column {name!r}", None
     items = table.column(schema.item).to_pylist()
-    if set(items) != set(range(chunk.first, chunk.first + chunk.count)):
-        return f"does not hold exactly {plural_of(schema.item)} {chunk.first}..{chunk.last}", None
+    if schema.item_values is None:
+        if set(items) != set(range(chunk.first, chunk.first + chunk.count)):
+            return f"does not hold exactly {plural_of(schema.item)} {chunk.first}..{chunk.last}", None
+    elif set(items) != set(schema.item_values(chunk.first, chunk.count)):
+        return (f"does not hold exactly the {plural_of(schema.item)} at positions {chunk.first}..{chunk.last} "
+                "of the run"), None
     if schema.group is not None:
         cells_found = set(zip(items, table.column(schema.group).to_pylist()))
         if len(cells_found) != cells or {g for _, g in cells_found} != set(chunk.groups):
