@@ -48,7 +48,21 @@ COMMANDS: dict[str, LazyCommand] = {
 }
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+class _Interrupted(Exception):
+    """A Ctrl-C (or SIGTERM) that left a command: reported by :func:`_run` as one line."""
+
+
+class _RootGroup(LazyGroup):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            # click answers a KeyboardInterrupt with a bare newline on stderr before its Abort;
+            # the contract is the one line "golfsolve: interrupted" (see _run)
+            raise _Interrupted() from e
+
+
+@click.group(cls=_RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="golfsolve")
 def cli() -> None:
     """Solve and analyse Golf solitaire, and simulate grid Golf with bots."""
