@@ -30,8 +30,8 @@ COMMANDS: dict[str, LazyCommand] = {
                          "Is the deal winnable, and how? Exact: a win with its moves, or the fewest cards left."),
     "hint": LazyCommand("golfsolve.cli.solve:hint", "The best next move from a position, and why."),
     "stats": LazyCommand("golfsolve.cli.stats:stats",
-                         "Solve every deal of a range (or every K-th deal) under several rule sets; "
-                         "write Parquet chunks to DIR."),
+                         "Solve every deal of a range (or every K-th deal) under several rule sets; write Parquet "
+                         "chunks to DIR."),
     "report": LazyCommand("golfsolve.cli.stats:report",
                           "Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run."),
     "odds": LazyCommand("golfsolve.cli.fair:odds",
