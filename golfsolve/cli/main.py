@@ -35,7 +35,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "report": LazyCommand("golfsolve.cli.stats:report",
                           "Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run."),
     "odds": LazyCommand("golfsolve.cli.fair:odds",
-                        "Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval."),
+                        "Win chances without seeing the stock: fair and clairvoyant, each with a 95% interval."),
     "fair-stats": LazyCommand("golfsolve.cli.fair:fair_stats",
                               "The fair player's win rate against the clairvoyant rate over a deal range."),
     "rate": LazyCommand("golfsolve.cli.difficulty:rate",
