@@ -11,8 +11,8 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import (SEED, Group, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, plural,
-                     run_long)
+from .common import (SEED, Group, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, fail,
+                     plural, run_long)
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -87,6 +87,13 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         raise InputError(f"--matches must be at least 1, not {matches}")
     if mc_samples is not None and mc_samples < 1:
         raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
+    if mc_samples is not None:
+        from ..grid.bots import takes_mc_samples
+
+        if not any(takes_mc_samples(b) for b in bots):
+            raise InputError(f"--mc-samples sets the sample count of mc and mc-greedy bots named without one "
+                             f"(mc:200 names its own), and the bots {','.join(bots)} include none; leave "
+                             "--mc-samples out or add such a bot")
     if out is None:
         from tqdm import tqdm
 
@@ -280,6 +287,10 @@ class QuitMatch(Exception):
     """The player at the terminal left the match (q, or the input ended)."""
 
 
+#: Why a match stopped when stdin ended: a pipe ran dry or Ctrl-D.
+INPUT_ENDED = "the input ended"
+
+
 def ask(prompt: str) -> str:
     """One answer from stdin, lower case; ``h`` shows the help and asks again, ``q`` or the
     end of the input leaves the match (:class:`QuitMatch`)."""
@@ -288,7 +299,7 @@ def ask(prompt: str) -> str:
         line = sys.stdin.readline()  # the one stdin object: a fresh wrapper per call would lose read-ahead
         if not line:
             click.echo("")
-            raise QuitMatch("the input ended")
+            raise QuitMatch(INPUT_ENDED)
         ans = line.strip().lower()
         if ans in ("q", "quit", "exit"):
             raise QuitMatch("you quit")
@@ -482,6 +493,9 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
                          on_event=_narrate(names, 0, symbols, match))
     except QuitMatch as e:
         click.echo(f"Match left unfinished: {e}.")
+        if e.args[0] == INPUT_ENDED:
+            # a pipe that runs dry is not a finished match: a script reading the exit code must see it
+            fail(f"the match was not finished: the input ended during hole {match['hole']} of {rules.holes}", 1)
         return
     won = ", ".join(names[w] for w in res.winners)
     click.echo(f"Match over. Winner{'s' if len(res.winners) > 1 else ''}: {won}")

@@ -405,11 +405,9 @@ class ISMCTSBot(_Searcher):
         return int(np.lexsort((mean, -visits))[0])
 
 
-
-
 class GreedyMCBot(_Searcher):
-    """Today's Monte Carlo, kept as a yardstick (``mc-greedy``): like :class:`MCBot` but
-    the rollouts are played by the greedy policy (:mod:`.greedy`)."""
+    """The plain Monte Carlo bot, kept as a yardstick (``mc-greedy``): like :class:`MCBot`
+    but the rollouts are played by the greedy policy (:mod:`.greedy`)."""
 
     kind = "mc-greedy"
 
@@ -505,6 +503,15 @@ def _count(spec: str, arg: str, what: str) -> int:
     return n
 
 
+def _entry(name: str) -> tuple[Optional[BotKind], str]:
+    """The registry entry of a lower-case bot name and the count the name gives after a
+    colon ('' for none; a registered name with a colon, if any, gives none)."""
+    if name in BOTS:
+        return BOTS[name], ""
+    kind, _, arg = name.partition(":")
+    return BOTS.get(kind), arg
+
+
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
     """A bot from its name (:data:`BOTS`): ``random``, ``greedy``, ``heuristic``,
     ``mc[:SAMPLES]``, ``mc-greedy[:SAMPLES]``, ``ismcts[:ITERATIONS]``, or, with the
@@ -514,12 +521,12 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     kind, colon, arg = s.partition(":")
     if colon and not arg.strip():
         raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
-    entry = BOTS.get(s) or BOTS.get(kind)
-    if entry is None or (arg and s not in BOTS and not entry.count):
+    entry, own = _entry(s)
+    if entry is None or (own and not entry.count):
         raise InputError(f"unknown bot {spec!r} (known: {known_bots()})")
     kw: dict[str, Any] = {}
-    if arg and s not in BOTS:
-        kw[entry.count] = _count(spec, arg, entry.what)  # type: ignore[index]
+    if own:
+        kw[entry.count] = _count(spec, own, entry.what)  # type: ignore[index]
     elif entry.mc_samples and samples is not None:
         kw[entry.count] = samples  # type: ignore[index]
     try:
@@ -530,6 +537,13 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
         raise InputError(f"bot {kind!r} needs the optional {entry.extra[1]} package: "
                          f"pip install -e '.[{entry.extra[0]}]'") from None
     return factory(rng, name=s, **kw)
+
+
+def takes_mc_samples(spec: str) -> bool:
+    """Does ``--mc-samples`` set this bot's sample count (an ``mc`` or ``mc-greedy`` bot
+    whose name gives no count of its own)?"""
+    entry, own = _entry(spec.strip().lower())
+    return entry is not None and entry.mc_samples and not own
 
 
 def split_bots(spec: str, option: str = "--bots") -> list[str]:

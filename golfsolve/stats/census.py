@@ -217,7 +217,8 @@ def spread_stride(count: int) -> int:
 
 
 def chunk_files(out: str | Path) -> dict[int, Path]:
-    """Finished chunk files in ``out`` by first deal (the first block's only, as before
+    """Finished chunk files in ``out`` by first item: the first deal number, or in a run
+    with a stride the first deal's position in the run (the first block's only, as before
     extending existed; temporary files are not included)."""
     found: dict[int, Path] = {}
     for name, p in _chunk_files(out).items():

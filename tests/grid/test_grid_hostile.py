@@ -209,3 +209,27 @@ def test_study_strong_is_written_one_way(tmp_path):
     r = golfsolve(*args, "--strong", "ismcts:3", "--resume")
     assert r.returncode == 0, r.stderr
     assert "strongest bot ismcts:3," in golfsolve("grid", "report", str(out)).stdout
+
+
+@pytest.mark.parametrize("bots", ["greedy,random", "mc:8,heuristic", "MC:8,greedy"])
+def test_mc_samples_without_a_bot_that_takes_them_is_refused(bots):
+    # was: exit 0, the option silently ignored (no mc bot, or each mc bot names its own count)
+    _refused(golfsolve("grid", "simulate", "--bots", bots, "--mc-samples", "5", "--matches", "1", "--holes", "1",
+                       "-q"), "--mc-samples sets the sample count of mc and mc-greedy bots")
+
+
+def test_mc_samples_with_an_mc_bot_plays_and_is_recorded(tmp_path):
+    r = golfsolve("grid", "simulate", "--bots", "mc-greedy,greedy", "--mc-samples", "2", "--grid", "4", "--matches",
+                  "1", "--holes", "1", "-q", "--out", str(tmp_path / "run"))
+    assert r.returncode == 0, r.stderr
+    m = json.loads((tmp_path / "run" / "_manifest.json").read_text())
+    assert m["params"]["mc_samples"] == 2
+
+
+def test_play_whose_input_ends_mid_match_says_so_and_exits_1():
+    # was: exit 0, as if the match had been played; q still leaves with 0 (test_input_contract)
+    r = golfsolve("grid", "play", "--players", "2", "--grid", "4", "--holes", "2", "--seed", "3", "--ascii",
+                  stdin="1 2\ns\n")
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "Match left unfinished: the input ended." in r.stdout and "Match over" not in r.stdout
+    assert r.stderr.splitlines() == ["golfsolve: the match was not finished: the input ended during hole 1 of 2"]
