@@ -41,7 +41,7 @@ import numba as nb
 import numpy as np
 
 from . import bounds
-from .packing import (DRAW, EMPTY_SLOT, FIELD, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
+from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
                       N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON)
 from .packops import (accept_masks, clear_bit, column_counts, decode_heights, heights_index, rank_unit,  # noqa: F401
                       slot, slot_freed, slot_stock, stock_counts, table_counts, test_and_set)
