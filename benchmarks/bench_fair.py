@@ -1,7 +1,7 @@
 """`odds` and `hint --fair` at their defaults on ten openings: CPU of the whole command and
 the fair chance's interval width, beside a reference commit, interleaved item by item.
 
-    python benchmarks/bench_fair.py [--baseline 52838a4] [--deals 5]
+    python benchmarks/bench_fair.py [--baseline 52838a4] [--deals 5] [--odds-only]
 
 Openings: GO1 deals 0..N-1 under Easy and under Classic (ten by default), as a deal code
 (the stock order forgotten). Each item runs `python -m golfsolve odds CODE --json` and
@@ -47,6 +47,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=5, help="openings per rule set")
     ap.add_argument("--baseline", default="52838a4", help="git commit of the reference")
+    ap.add_argument("--odds-only", action="store_true", help="measure odds only, not hint --fair")
     a = ap.parse_args()
     from golfsolve.solitaire.dealcode import format_code
 
@@ -57,9 +58,10 @@ def main() -> None:
         trees = {"ref": old, "new": str(ROOT)}
         for tree in trees.values():  # compile or load every kernel once before timing
             child(["odds", "GO1-E-AAAAAAA", "--games", "1", "--json"], tree)
-            child(["hint", "GO1-E-AAAAAAA", "--fair", "--json"], tree)
+            if not a.odds_only:
+                child(["hint", "GO1-E-AAAAAAA", "--fair", "--json"], tree)
             child(["odds", "GO1-C-AAAAAAA", "--games", "1", "--json"], tree)
-        print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'fair chance new':>16} "
+        print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'fair chance new':>24} "
               f"{'hint CPU ref/new':>17}")
         tot = {k: [] for k in ("odds_ref", "odds_new", "hint_ref", "hint_new", "w_new")}
         for letter in ("E", "C"):
@@ -69,16 +71,17 @@ def main() -> None:
                 for name, tree in trees.items():  # interleaved: the same item on both trees back to back
                     odds[name], ans = child(["odds", code, "--json"], tree)
                     w[name] = width(ans)
-                    hint[name], _ = child(["hint", code, "--fair", "--json"], tree)
+                    hint[name] = float("nan") if a.odds_only else child(["hint", code, "--fair", "--json"], tree)[0]
                     if name == "new":
-                        chance = f"{100 * ans['fair']['chance']:.1f}% ({ans['fair']['games']} g)"
+                        f = ans["fair"]
+                        chance = f"{100 * f['chance']:.1f}% ({f['games']} g, {f.get('stopped', '')})"
                 tot["odds_ref"].append(odds["ref"])
                 tot["odds_new"].append(odds["new"])
                 tot["hint_ref"].append(hint["ref"])
                 tot["hint_new"].append(hint["new"])
                 tot["w_new"].append(w["new"])
                 print(f"{code:16} {odds['ref']:7.2f} / {odds['new']:5.2f} s {w['ref']:5.0f} / {w['new']:4.1f} "
-                      f"{chance:>16} {hint['ref']:7.2f} / {hint['new']:5.2f} s", flush=True)
+                      f"{chance:>24} {hint['ref']:7.2f} / {hint['new']:5.2f} s", flush=True)
 
         def mean(x: list[float]) -> float:
             return sum(x) / len(x)
@@ -86,8 +89,9 @@ def main() -> None:
         print(f"\nodds: CPU ref {mean(tot['odds_ref']):.2f} s, new {mean(tot['odds_new']):.2f} s (max "
               f"{max(tot['odds_new']):.2f}; {mean(tot['odds_new']) / mean(tot['odds_ref']):.2f}x ref); interval "
               f"width new {mean(tot['w_new']):.1f} points (max {max(tot['w_new']):.1f})")
-        print(f"hint --fair: CPU ref {mean(tot['hint_ref']):.2f} s, new {mean(tot['hint_new']):.2f} s (max "
-              f"{max(tot['hint_new']):.2f}; {mean(tot['hint_new']) / mean(tot['hint_ref']):.2f}x ref)")
+        if not a.odds_only:
+            print(f"hint --fair: CPU ref {mean(tot['hint_ref']):.2f} s, new {mean(tot['hint_new']):.2f} s (max "
+                  f"{max(tot['hint_new']):.2f}; {mean(tot['hint_new']) / mean(tot['hint_ref']):.2f}x ref)")
 
 
 if __name__ == "__main__":

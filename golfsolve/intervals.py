@@ -1,4 +1,5 @@
-"""95% intervals used by every report: Wilson for proportions, normal for means."""
+"""95% intervals used by every report: Wilson for proportions, normal for means, and a
+product of two independent proportions."""
 
 from __future__ import annotations
 
@@ -31,3 +32,22 @@ def mean_ci(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
         return m, float("nan"), float("nan")
     half = z * float(x.std(ddof=1)) / math.sqrt(len(x))
     return m, m - half, m + half
+
+
+def product_interval(k1: int, n1: int, k2: int, n2: int, exact1: bool = False,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """``(k1/n1) * (k2/n2)`` and a 95% interval for the product of two independent proportions.
+
+    Each factor gets its Wilson interval (``exact1``: the first factor is exact, a share of
+    every case rather than of a sample); the two are combined by MOVER (Zou and Donner's
+    method of variance estimates recovery: each side's distance from the estimate is the
+    root of the sum of the squared distances each factor's own interval implies, scaled by
+    the other factor). Where a factor's interval is lopsided, so is the product's; at
+    ``k2 == 0`` the interval is ``[0, p1 * high2]``. The second factor needs ``n2 >= 1``.
+    """
+    p1, lo1, hi1 = (k1 / n1, k1 / n1, k1 / n1) if exact1 else wilson(k1, n1, z)
+    p2, lo2, hi2 = wilson(k2, n2, z)
+    est = p1 * p2
+    lo = est - math.hypot(p1 * (p2 - lo2), p2 * (p1 - lo1))
+    hi = est + math.hypot(p1 * (hi2 - p2), p2 * (hi1 - p1))
+    return est, max(0.0, lo), min(1.0, hi)

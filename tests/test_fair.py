@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -100,7 +101,7 @@ def test_odds_seed000_interval_and_seed(seed000_start, solver):
     b = odds(seed000_start, CLASSIC, samples=40, seed=7, solver=solver, games=3, player=TINY)
     assert a.samples == 40 and not a.exact
     assert a.low <= a.chance <= a.high and a.high - a.low < 0.5
-    assert (a.wins, a.mean_left, a.fair_wins) == (b.wins, b.mean_left, b.fair_wins)
+    assert (a.wins, a.fair_wins, a.fair_low, a.fair_high) == (b.wins, b.fair_wins, b.fair_low, b.fair_high)
     # Easy's wrap only adds moves, so over the same sampled orders it wins at least as often
     e = odds(seed000_start, EASY, samples=40, seed=7, solver=solver, games=0)
     assert e.wins >= a.wins
@@ -112,34 +113,46 @@ def test_odds_seed000_interval_and_seed(seed000_start, solver):
     assert PlayerSettings.from_dict(j["player"]) == TINY
     # no games: no fair chance at all, not 0%
     assert e.fair_chance is None and e.as_json()["fair"]["chance"] is None
-    assert "not computed" in e.render() and "0.0%" not in e.render().splitlines()[2]
+    (line,) = [ln for ln in e.render().splitlines() if ln.startswith("fair chance")]
+    assert "not computed" in line and "%" not in line
 
 
 def test_odds_default_games_stop_at_a_20_point_interval_or_the_work_budget(seed000_start, solver):
-    """By default odds plays until the fair interval is at most 20 points wide (at least 20
-    orders); a wider interval means the solve budget stopped it, and the text says so."""
-    from golfsolve.fair.api import BUDGET_GAMES, MIN_GAMES, WIDTH
+    """By default odds plays winnable orders until the fair interval is at most 20 points wide
+    (at least 10 games); a wider interval means the work budget stopped it, and the text says so."""
+    from golfsolve.fair.api import MIN_GAMES, WIDTH, WORK_BUDGET
+    from golfsolve.intervals import product_interval
 
     for rules in (EASY, CLASSIC):
         res = odds(seed000_start, rules, solver=solver)
         width = res.fair_high - res.fair_low
-        assert BUDGET_GAMES <= res.fair_games <= res.samples and (width > WIDTH or res.fair_games >= MIN_GAMES)
-        assert res.fair_low <= res.fair_chance <= res.fair_high and res.fair_wins <= res.wins
-        assert width <= WIDTH or "more games (--games 100) narrow it" in res.render()
-        if width <= WIDTH and res.fair_games > MIN_GAMES:
-            # one game fewer was still too wide: it stopped as soon as it could
-            k, n = res.fair_wins, res.fair_games
-            assert any(wilson(k - d, n - 1)[2] - wilson(k - d, n - 1)[1] > WIDTH for d in (0, 1))
-        assert "with 95% confidence, that player's win rate" in res.render()
+        assert 1 <= res.fair_games <= res.wins and res.fair_wins <= res.fair_games
+        assert res.fair_low <= res.fair_chance <= res.fair_high <= 1
+        # the fair chance is the clairvoyant chance times the win rate on winnable orders
+        assert res.fair_chance == pytest.approx(res.chance * res.fair_wins / res.fair_games)
+        assert (res.fair_chance, res.fair_low, res.fair_high) == product_interval(res.wins, res.samples,
+                                                                                  res.fair_wins, res.fair_games)
+        if res.stopped == "narrow":
+            assert width <= WIDTH and res.fair_games >= MIN_GAMES
+        else:
+            assert res.stopped == "budget" and res.work >= WORK_BUDGET and width > WIDTH
+            text = " ".join(res.render().split())
+            assert f"{100 * width:.0f} points wide: the work budget stopped the games" in text
+            # the games it would take, by the width's one-over-root-n shrinking
+            need = math.ceil(res.fair_games * (width / WIDTH) ** 2)
+            assert f"about {need:.0f} games would make it 20 points wide (--games {need:.0f}" in text
+        assert "with 95% confidence its win rate over every consistent order lies in the interval" in " ".join(
+            res.render().split())
 
 
 def test_odds_plays_the_preset_it_is_given(seed000_start, solver):
-    """odds(player="strong") plays each fair game with the strong preset: each game's result is
-    that of play() with those settings on the same order and seed."""
+    """odds(player="strong") plays each fair game with the strong preset, on the first
+    winnable sampled orders: each game's result is that of play() with those settings."""
     res = odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=3, player="strong")
     stocks, _ = stock_orders(seed000_start, EASY, 8, 5, ())
-    wins = [play(with_stock(seed000_start, st), EASY, "strong", f"5-{i}", solver).won
-            for i, st in enumerate(stocks[:3])]
+    winnable = [st for st in stocks if solver.solve(with_stock(seed000_start, st), EASY).outcome == "won"]
+    assert res.wins == len(winnable) >= 3
+    wins = [play(with_stock(seed000_start, st), EASY, "strong", 5, solver).won for st in winnable[:3]]
     assert res.settings.preset == "strong" and res.fair_games == 3 and res.fair_wins == sum(wins)
     assert res.as_json()["player"]["preset"] == "strong" and "strong fair player" in res.render()
     assert odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=1).settings.preset == "fast"

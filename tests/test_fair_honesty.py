@@ -39,7 +39,7 @@ def strip(j: dict) -> dict:
     """A JSON answer without what names the source or measures time."""
     if isinstance(j, list):
         return [strip(x) for x in j]
-    return {k: v for k, v in j.items() if k not in ("deal", "seconds", "code")}
+    return {k: v for k, v in j.items() if k not in ("deal", "seconds", "cpu_seconds", "code")}
 
 
 def view_after(lay: Layout, moves: list[str], rules) -> tuple[Layout, tuple[int, ...]]:

@@ -8,6 +8,7 @@ import click
 
 from ..errors import MAX_EFFORT
 from ..fair import PRESETS, odds_for_player
+from ..fair.api import MIN_GAMES, WIDTH, WORK_BUDGET
 from .common import Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 
@@ -16,12 +17,13 @@ from .common import Command, SEED, command_line, check_resume_extend, check_work
 @click.option("--fair", is_flag=True, hidden=True,
               help="Kept for old scripts: the stock order is always forgotten now.")
 @click.option("--samples", type=effort(), default=200, show_default=True,
-              help="Stock orders to sample for the clairvoyant chance (all of them when there are no more).")
+              help="Stock orders to sample and solve for the clairvoyant chance (all of them when there are no more).")
 @click.option("--games", type=effort(0), default=None, metavar="N",
-              help="Fair-player games (on the first sampled orders) for the fair chance. Default: play until its "
-                   "95% interval is at most 20 points wide (at least 20, at most --samples games), or until the "
-                   "games' exact solves searched 40 million states (at least 10 games; about 4 s of CPU); 0: no fair "
-                   "chance.")
+              help="Fair-player games, one on each of the first N sampled orders that can be won (a fair win needs "
+                   f"a clairvoyant win). Default: play until the fair chance's 95% interval is at most "
+                   f"{100 * WIDTH:.0f} points wide (at least {MIN_GAMES} games), or until the solves did "
+                   f"{WORK_BUDGET // 1_000_000} million states' work (about 4 s of CPU; a count of work, not a "
+                   "clock, so the answer depends on the position and seed only); 0: no fair chance.")
 @click.option("--player", type=click.Choice(list(PRESETS)), default="fast", show_default=True,
               help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
                    "at several times the CPU per game).")
@@ -29,14 +31,18 @@ from .common import Command, SEED, command_line, check_resume_extend, check_work
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, seed, as_json, quiet):
-    """Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval.
+    """Win chances without seeing the stock: fair and clairvoyant, each with a 95% interval.
 
-    Clairvoyant chance: the share of stock orders consistent with what is shown that can
-    be won, each solved with its stock visible (an upper bound). Fair chance: the win rate
-    of the search fair player on those orders without seeing them (exact by expectimax
-    when few cards are unknown). A deal code, --pysol deal or full layout has its stock
-    order forgotten first; a partial layout (stock "8S ..." or "? ? ?") keeps what it
-    declares. No undo in either model (undo would let a player peek).
+    Fair chance: how often a player who never sees the stock wins from here, playing as
+    the fair player (--player) does; the interval holds that player's win rate over every
+    consistent stock order with 95% confidence (a lower bound on the best such player;
+    exact by expectimax when few cards are unknown). Clairvoyant chance: the share of those
+    orders that can be won at all, each solved with its stock visible (an upper bound). A
+    fair win needs a clairvoyant win, so the fair chance is the clairvoyant chance times the
+    player's win rate on winnable orders, and only those are played. A deal code, --pysol
+    deal or full layout has its stock order forgotten first; a partial layout (stock "8S
+    ..." or "? ? ?") keeps what it declares. No undo in either model (undo would let a
+    player peek).
 
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """

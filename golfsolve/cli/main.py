@@ -30,11 +30,12 @@ COMMANDS: dict[str, LazyCommand] = {
                          "Is the deal winnable, and how? Exact: a win with its moves, or the fewest cards left."),
     "hint": LazyCommand("golfsolve.cli.solve:hint", "The best next move from a position, and why."),
     "stats": LazyCommand("golfsolve.cli.stats:stats",
-                         "Solve every deal of a range under several rule sets; write Parquet chunks to DIR."),
+                         "Solve every deal of a range (or every K-th deal) under several rule sets; write Parquet "
+                         "chunks to DIR."),
     "report": LazyCommand("golfsolve.cli.stats:report",
                           "Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run."),
     "odds": LazyCommand("golfsolve.cli.fair:odds",
-                        "Win chances without seeing the stock: clairvoyant and fair, each with a 95% interval."),
+                        "Win chances without seeing the stock: fair and clairvoyant, each with a 95% interval."),
     "fair-stats": LazyCommand("golfsolve.cli.fair:fair_stats",
                               "The fair player's win rate against the clairvoyant rate over a deal range."),
     "rate": LazyCommand("golfsolve.cli.difficulty:rate",
@@ -48,7 +49,21 @@ COMMANDS: dict[str, LazyCommand] = {
 }
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+class _Interrupted(Exception):
+    """A Ctrl-C (or SIGTERM) that left a command: reported by :func:`_run` as one line."""
+
+
+class _RootGroup(LazyGroup):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            # click answers a KeyboardInterrupt with a bare newline on stderr before its Abort;
+            # the contract is the one line "golfsolve: interrupted" (see _run)
+            raise _Interrupted() from e
+
+
+@click.group(cls=_RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="golfsolve")
 def cli() -> None:
     """Solve and analyse Golf solitaire, and simulate grid Golf with bots."""

@@ -12,10 +12,11 @@ Two numbers, named for what they are:
   be won at all, each order solved with its whole stock visible. An upper bound on any
   player who cannot see the stock.
 * **fair chance**: the win rate of the search fair player
-  (:mod:`golfsolve.fair.player`) from this position, played out on sampled
-  orders (the order is the referee's; the player only sees what it turns), with a
-  Wilson interval; exact (expectimax over the unknown cards) when few are unknown. A
-  lower bound on the best fair player.
+  (:mod:`golfsolve.fair.player`) from this position, played out on sampled orders (the
+  order is the referee's; the player only sees what it turns); exact (expectimax over
+  the unknown cards) when few are unknown. A lower bound on the best fair player. A fair
+  win needs a clairvoyant win, so it is the clairvoyant chance times the player's win
+  rate on winnable orders: only those are played, and the interval is the product's.
 
 Neither model has undo: the app's undo lets a player turn the next card and take it
 back, which is peeking.
@@ -23,6 +24,8 @@ back, which is peeking.
 
 from __future__ import annotations
 
+import math
+import textwrap
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence
@@ -30,7 +33,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 from ..cards import card_str
 from ..errors import InputError
 from ..text import plural
-from ..intervals import wilson
+from ..intervals import product_interval, wilson
 from ..solitaire.engine import Game
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EASY, Rules
@@ -41,15 +44,20 @@ from .player import Player, PlayerSettings, play, player_settings
 from .view import legal_moves, player_view
 
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
-#: wide (or every sampled order has been played).
+#: wide ...
 WIDTH = 0.20
-#: ... but not before this many orders, and stops (after a game, from :data:`BUDGET_GAMES`
-#: orders on) once the games' exact solves have searched this many states: a count of work,
-#: not a clock, so the answer depends on the position and the seed only. The solver searches
-#: about 10 million states per CPU second, so the games take about 4 s at most.
-MIN_GAMES = 20
-BUDGET_GAMES = 10
+#: ... but not before this many games (on winnable orders) ...
+MIN_GAMES = 10
+#: ... and stops (after any game) once all its solves, the
+#: clairvoyant ones and the games', have done this much work: the states they searched plus
+#: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
+#: position and the seed only. It costs about 4 s of CPU on a quiet machine (at load 7-8 on
+#: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
 WORK_BUDGET = 40_000_000
+#: A solve's fixed cost (packing the position, the call) in states searched in the same time
+#: (fitted on fair games of four openings: about 0.22 s of CPU per million states and
+#: 0.12 ms per solve).
+SOLVE_WORK = 500
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
@@ -92,11 +100,19 @@ class OddsResult:
     """Both win chances of a position whose stock order is unknown.
 
     Clairvoyant: ``wins`` of ``samples`` consistent stock orders are winnable, each solved
-    with its stock visible (``exact``: every possible order was solved once). Fair: the
-    fair player (``settings``) won ``fair_wins`` of ``fair_games`` of those orders (the
-    first ones, played with the order hidden from it); with ``fair_exact`` the fair chance
-    is the exact expectimax value instead and no games were played. With no games and no
-    exact value there is no fair chance (``fair_chance`` is None).
+    with its stock visible (``exact``: every possible order was solved once). Fair: a fair
+    win needs a clairvoyant win, so the fair chance is the clairvoyant chance times the
+    fair player's (``settings``) win rate on winnable orders; it played ``fair_games`` of
+    the winnable orders (the first ones, hidden from it) and won ``fair_wins``, and
+    ``fair_low``-``fair_high`` is the product's 95% interval
+    (:func:`~golfsolve.intervals.product_interval`). With ``fair_exact`` the fair chance is
+    exact (expectimax over few unknown cards, nothing hidden, or every order played) and
+    the interval is that one number. With no games and no exact value there is no fair
+    chance (``fair_chance`` is None). ``stopped`` says why the games stopped: "narrow"
+    (the interval reached :data:`WIDTH`), "budget" (the work reached :data:`WORK_BUDGET`),
+    "games" (the ``games`` asked for were played) or "all" (every winnable sampled order
+    was played). ``work`` is all the solves' work, ``asked`` the ``samples`` and ``games``
+    asked for (``games`` None: the default, until narrow).
     """
 
     name: str
@@ -105,7 +121,6 @@ class OddsResult:
     wins: int
     low: float
     high: float
-    mean_left: float
     exact: bool
     unknown: int
     unseen: int
@@ -117,12 +132,21 @@ class OddsResult:
     fair_wins: int
     fair_exact: bool
     settings: PlayerSettings
-    seconds: float = field(compare=False)
+    stopped: Optional[str] = None
+    work: int = 0
+    asked: tuple[int, Optional[int]] = (200, None)
+    seconds: float = field(default=0.0, compare=False)
+    cpu_seconds: float = field(default=0.0, compare=False)
 
     @property
     def chance(self) -> float:
         """The clairvoyant chance: share of the orders that are winnable."""
         return self.wins / self.samples if self.samples else 0.0
+
+    @property
+    def conditional(self) -> tuple[float, float, float]:
+        """The fair player's win rate on the winnable orders it played, with its Wilson interval."""
+        return wilson(self.fair_wins, self.fair_games)
 
     def as_json(self) -> dict:
         """The answer as ``golfsolve odds --json`` prints it."""
@@ -131,62 +155,95 @@ class OddsResult:
                           "what": "no fair chance: no fair games were played"}
         else:
             fair = {
-                "what": ("exact expectimax over the unknown stock cards" if self.fair_exact else
-                         "win rate of the fair player (one fixed strategy for the seed) over sampled stock orders, "
-                         "hidden from it: a lower bound on the best fair player; ci95 holds its win rate over "
-                         "every consistent order with 95% confidence"),
+                "what": ("exact: expectimax over the unknown stock cards" if self.fair_exact and not self.fair_games
+                         else "exact: the fair player played every stock order" if self.fair_exact
+                         else "how often the fair player, who never sees the stock, wins from here over every "
+                              "consistent stock order: the clairvoyant chance times its win rate on the winnable "
+                              "orders it played; ci95 holds that rate with 95% confidence (a lower bound on the best "
+                              "fair player)"),
                 "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
                 "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
             }
+            if self.fair_games:
+                rate, lo, hi = self.conditional
+                fair["win_rate_on_winnable_orders"] = {"rate": round(rate, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+            if self.stopped is not None:
+                fair["stopped"] = self.stopped
         return {
             "deal": self.name,
             "rules": self.rules.name,
+            "fair": fair,
             "clairvoyant": {
                 "what": "share of consistent stock orders that can be won, each solved with its stock visible "
                         "(an upper bound on play that cannot see the stock)",
                 "chance": round(self.chance, 6), "ci95": [round(self.low, 6), round(self.high, 6)],
                 "wins": self.wins, "samples": self.samples, "exact": self.exact,
-                "mean_best_cards_left": round(self.mean_left, 4),
             },
-            "fair": fair,
             "player": self.settings.as_dict(),
+            "settings": {"samples": self.asked[0], "games": self.asked[1], "width_goal": WIDTH,
+                         "min_games": MIN_GAMES, "work_budget": WORK_BUDGET, "solve_work": SOLVE_WORK},
             "undo": False,
             "unknown_stock_cards": self.unknown,
             "unseen_cards": self.unseen,
             "seed": self.seed,
+            "work": self.work,
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
         }
+
+    def _fair_lines(self) -> list[str]:
+        if self.fair_chance is None:
+            return ["fair chance:        not computed (--games 0)"]
+        if self.wins == 0 and self.unknown:
+            bound = "" if self.fair_exact else f" (95% interval 0%-{_pct(self.fair_high)})"
+            return [f"fair chance:        0%{bound}: no {'possible' if self.exact else 'sampled'} stock order can be "
+                    "won at all, so no fair game was played"]
+        if self.fair_exact and not self.fair_games:
+            how = ("nothing is hidden: the fair player sees what the clairvoyant one sees" if not self.unknown
+                   else "exact: the best play without seeing the stock, by expectimax over the unknown cards")
+            return [f"fair chance:        {100 * self.fair_chance:.1f}%  ({how})"]
+        who = f"the {self.settings.preset} fair player (seed {self.seed})"
+        if self.fair_exact:
+            return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played every one of the "
+                    f"{self.samples:,} possible stock orders and won {self.fair_wins:,})"]
+        rate = self.fair_wins / self.fair_games
+        text = (f"how often a player who never sees the stock wins from here, playing as {who}: "
+                f"{100 * self.chance:.1f}% of the stock orders can be won at all, and it won {self.fair_wins:,} of "
+                f"the {self.fair_games:,} of those it played ({100 * rate:.0f}%); with 95% confidence its win rate "
+                "over every consistent order lies in the interval.")
+        width = self.fair_high - self.fair_low
+        if width > WIDTH + 1e-9 and self.stopped == "budget":
+            # the width shrinks about as one over the square root of the games
+            need = math.ceil(self.fair_games * (width / WIDTH) ** 2)
+            more = f"--games {need}"
+            if need > self.wins:
+                more += f" --samples {math.ceil(1.2 * need * self.samples / self.wins)}"
+            text += (f" The interval is {100 * width:.0f} points wide: the work budget stopped the games; about "
+                     f"{need} games would make it {100 * WIDTH:.0f} points wide ({more}, about "
+                     f"{self.cpu_seconds * need / self.fair_games:.0f} CPU seconds).")
+        head = f"fair chance:        {_pct(self.fair_chance)}  (95% interval {_pct(self.fair_low)}-{_pct(self.fair_high)})"
+        return [head, textwrap.fill(text, 100, initial_indent=" " * 20, subsequent_indent=" " * 20)]
 
     def render(self) -> str:
         """The answer as ``golfsolve odds`` prints it."""
         how = ("the one possible stock order" if self.exact and self.samples == 1
                else f"all {self.samples:,} possible stock orders (exact)" if self.exact
                else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
-        if self.fair_chance is None:
-            fair = "fair chance:        not computed (--games 0)"
-        elif self.fair_exact:
-            fair = f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: expectimax over the unknown stock cards)"
-        else:
-            fair = (f"fair chance:        {100 * self.fair_chance:.1f}%  (95% interval {100 * self.fair_low:.1f}%-"
-                    f"{100 * self.fair_high:.1f}%; the {self.settings.preset} fair player, one fixed strategy "
-                    f"(seed {self.seed}), won {self.fair_wins:,} of the first {self.fair_games:,} orders without "
-                    "seeing them)\n"
-                    "                    the interval: with 95% confidence, that player's win rate over every "
-                    "stock order consistent with the position lies in it")
-            if self.fair_high - self.fair_low > WIDTH + 1e-9 and self.fair_games < self.samples:
-                fair += (f"\n                    it is {100 * (self.fair_high - self.fair_low):.0f} points wide: more "
-                         "games (--games 100) narrow it, at more CPU")
         return "\n".join([
             f"{self.name or 'layout'} ({self.rules.describe()})",
-            f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-{100 * self.high:.1f}%; "
-            f"{self.wins:,} of {how} winnable)",
-            fair,
-            f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')}); mean best cards left "
-            f"{self.mean_left:.2f}",
-            "clairvoyant: each order solved with its stock visible, an upper bound; fair: what a player who "
-            "turns the cards one by one wins, a lower bound on the best such player",
-            NO_UNDO,
+            *self._fair_lines(),
+            textwrap.fill(f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-"
+                          f"{100 * self.high:.1f}%; {self.wins:,} of {how} can be won with the stock visible: an "
+                          "upper bound)", 100, subsequent_indent=" " * 20),
+            f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')}); "
+            f"{self.cpu_seconds:.1f} s of CPU",
+            textwrap.fill(NO_UNDO, 100),
         ])
+
+
+def _pct(x: float) -> str:
+    # a sampled fair chance is known to a few points: whole percents, not false decimals
+    return f"{100 * x:.0f}%"
 
 
 def fair_games(
@@ -197,24 +254,45 @@ def fair_games(
     player: "str | PlayerSettings" = "fast",
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
-    winnable: Optional[Sequence[bool]] = None,
 ) -> Iterator[tuple[bool, int]]:
-    """The fair player's results ``(won, solves)`` on ``layout`` (unknown places ``None``)
+    """The fair player's results ``(won, work)`` on ``layout`` (unknown places ``None``)
     completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
-    player. ``winnable`` (per stock, when already known) skips the game of a lost order.
-    ``solves`` is the game's work: the states its exact solves searched."""
+    player. ``work`` is the game's: the states its exact solves searched plus
+    :data:`SOLVE_WORK` a solve."""
     solver = solver or Solver()
     settings = player_settings(player)
     played = tuple(played)
     # every game's player has the same seed, so games that have seen the same cards share
     # their decisions (one table for all): the opening's first decision is taken once
     decisions: dict = {}
-    for i, st in enumerate(stocks):
-        if winnable is not None and not winnable[i]:
-            yield False, 0
-            continue
+    for st in stocks:
         g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions)
-        yield g.won, g.nodes
+        yield g.won, g.nodes + SOLVE_WORK * g.solves
+
+
+def play_until(results: Iterable[tuple[bool, int]], wins: int, samples: int, exact: bool = False,
+               stop: bool = True, work: int = 0) -> tuple[int, int, int, str]:
+    """Count fair games ``(won, work)`` on winnable orders, as :func:`odds` plays them:
+    ``(wins, games, work, stopped)``.
+
+    ``wins`` of ``samples`` orders are winnable (``exact``: of every order). With ``stop``
+    the games end at the first one after which the fair chance's interval
+    (:func:`~golfsolve.intervals.product_interval`) is at most :data:`WIDTH` wide, from
+    :data:`MIN_GAMES` games on ("narrow"), or after which the work (``work`` before the
+    first game) reaches :data:`WORK_BUDGET` ("budget"); else every result is counted ("games").
+    """
+    fw = m = 0
+    for won, used in results:
+        fw, m, work = fw + won, m + 1, work + used
+        if not stop:
+            continue
+        if m >= MIN_GAMES:
+            _, lo, hi = product_interval(wins, samples, fw, m, exact)
+            if hi - lo <= WIDTH:
+                return fw, m, work, "narrow"
+        if work >= WORK_BUDGET:
+            return fw, m, work, "budget"
+    return fw, m, work, "games"
 
 
 def odds(
@@ -231,12 +309,13 @@ def odds(
 ) -> OddsResult:
     """Both win chances of ``layout``, whose unknown stock places are ``None`` (see the module doc).
 
-    ``samples`` orders are solved for the clairvoyant chance; the fair player (a preset
-    name or :class:`~golfsolve.fair.player.PlayerSettings`) plays the first ``games`` of
-    them, or by default as many as it takes for a 95% interval at most :data:`WIDTH` wide
-    (at least :data:`MIN_GAMES`), and no more once the games' solves searched
-    :data:`WORK_BUDGET` states (from :data:`BUDGET_GAMES` games on). Each fair game uses an order of the same sample, so a fair win is always a
-    clairvoyant win.
+    ``samples`` orders are solved (verdict only) for the clairvoyant chance. A fair win
+    needs a clairvoyant win, so only the winnable ones get fair games: the fair player (a
+    preset name or :class:`~golfsolve.fair.player.PlayerSettings`) plays the first
+    ``games`` of them, or by default as many as it takes for the fair chance's 95% interval
+    to be at most :data:`WIDTH` wide (at least :data:`MIN_GAMES` games), and no more once
+    all the solves did :data:`WORK_BUDGET` work. The fair chance is the clairvoyant chance
+    times the win rate on those games, with the product's interval.
     """
     if samples < 1 or (games is not None and games < 0):
         raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
@@ -246,41 +325,44 @@ def odds(
     positions, pool = unknown_pool(layout, rules, played)
     stocks, exact = stock_orders(layout, rules, samples, seed, played)
     solver = solver or Solver()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     won: list[bool] = []
-    left = 0
+    work = 0
     for st in _progress(stocks, len(stocks), progress, "solving samples"):
-        sol = solver.solve(with_stock(layout, st), rules)
+        sol = solver.solve(with_stock(layout, st), rules, verdict_only=True)
         won.append(sol.outcome == "won")
-        left += sol.best_left
+        work += sol.nodes + SOLVE_WORK
     n = len(stocks)
     wins = sum(won)
     lo, hi = (wins / n, wins / n) if exact else wilson(wins, n)[1:]
     ex = _exact_fair(layout, rules, played, exact_states) if positions else None
-    fair: tuple
+    stopped: Optional[str] = None
     if not positions:
         # nothing is hidden: the player sees what the solver sees
-        fair = (wins / n, wins / n, wins / n, 0, 0, True)
+        fair: tuple = (wins / n, wins / n, wins / n, 0, 0, True)
     elif ex is not None:
         fair = (ex.value, ex.value, ex.value, 0, 0, True)
     elif games == 0:
         fair = (None, None, None, 0, 0, False)
+    elif wins == 0:
+        # no order can be won, so no fair game can: nothing to play
+        fair = (0.0, 0.0, 0.0 if exact else hi, 0, 0, exact)
     else:
-        k = n if games is None else min(games, n)
-        results = fair_games(layout, rules, stocks[:k], seed, settings, played, solver, won)
-        fw = played_k = work = 0
-        for w, used in _progress(results, k, progress, "fair games"):
-            fw += w
-            played_k += 1
-            work += used
-            if games is None and played_k >= BUDGET_GAMES:
-                _, flo, fhi = wilson(fw, played_k)
-                if (played_k >= MIN_GAMES and fhi - flo <= WIDTH) or work >= WORK_BUDGET:
-                    break  # narrow enough, or the work budget is spent: the rest of the orders are not played
-        _, flo, fhi = wilson(fw, played_k)
-        fair = (fw / played_k, flo, fhi, played_k, fw, False)
-    return OddsResult(layout.name, rules, n, wins, lo, hi, left / n, exact, len(positions), len(pool), seed,
-                      *fair, settings, time.perf_counter() - t0)
+        winnable = [st for st, w in zip(stocks, won) if w]
+        k = len(winnable) if games is None else min(games, len(winnable))
+        results = fair_games(layout, rules, winnable[:k], seed, settings, played, solver)
+        fw, m, work, stopped = play_until(_progress(results, k, progress, "fair games"), wins, n, exact,
+                                          stop=games is None, work=work)
+        if stopped == "games" and m == len(winnable):
+            stopped = "all"
+        if exact and m == wins:
+            # every possible order was played (a lost one needs no game): the rate is exact
+            fair = (fw / n, fw / n, fw / n, m, fw, True)
+        else:
+            fair = (*product_interval(wins, n, fw, m, exact), m, fw, False)
+    return OddsResult(layout.name, rules, n, wins, lo, hi, exact, len(positions), len(pool), seed,
+                      *fair, settings, stopped, work, (samples, games), time.perf_counter() - t0,
+                      time.process_time() - c0)
 
 
 # ---------------------------------------------------------------------------
@@ -502,4 +584,5 @@ def fair_hint_for_player(layout: Layout, game: Game, seed: int = 0, player: "str
 
 
 __all__ = ["odds", "OddsResult", "fair_games", "fair_hint", "FairHint", "MoveChance", "NO_UNDO", "WIDTH",
+           "MIN_GAMES", "WORK_BUDGET", "SOLVE_WORK", "play_until",
            "odds_for_player", "fair_hint_for_player"]

@@ -405,11 +405,9 @@ class ISMCTSBot(_Searcher):
         return int(np.lexsort((mean, -visits))[0])
 
 
-
-
 class GreedyMCBot(_Searcher):
-    """Today's Monte Carlo, kept as a yardstick (``mc-greedy``): like :class:`MCBot` but
-    the rollouts are played by the greedy policy (:mod:`.greedy`)."""
+    """The plain Monte Carlo bot, kept as a yardstick (``mc-greedy``): like :class:`MCBot`
+    but the rollouts are played by the greedy policy (:mod:`.greedy`)."""
 
     kind = "mc-greedy"
 

@@ -320,3 +320,72 @@ def blocked_bound(cols, h, T, S, s, top, n_left, links, T2):
     if blocked == 0:
         return raw_bound(T, S, s, top, n_left, links)
     return blocked + raw_bound(T2, S, s, top, n_left - blocked, links)
+
+
+# -- blocking, packed (the hunt's test near the cut) -----------------------------------
+@nb.njit(cache=True)
+def wraps(lo, hi):
+    """Do the rank links of :func:`link_masks` join the King and the Ace?"""
+    return bool(lo & 1) or bool((hi >> (N_PLAIN - 1)) & 1)
+
+
+@nb.njit(cache=True)
+def nibble_links(lo, hi):
+    """The rank links of :func:`link_masks` in the packed counts' layout (bit ``FIELD * p``
+    per rank p), the King-Ace links left out: the ranks that take the rank above, below."""
+    up = 0
+    down = 0
+    for p in range(N_PLAIN):
+        if (hi >> p) & 1 and p < N_PLAIN - 1:
+            up |= np.int64(1) << (FIELD * p)
+        if (lo >> p) & 1 and p > 0:
+            down |= np.int64(1) << (FIELD * p)
+    return up, down
+
+
+@nb.njit(cache=True, inline="always")
+def dead_ranks(tp, sp, top, up, down):
+    """The table ranks no card can ever go on, as bits ``FIELD * q`` of the packed counts
+    (``tp`` table, ``sp`` undrawn stock, ``top`` the live top or -1; ``up``, ``down``:
+    :func:`nibble_links`, so no King-Ace wrap). 0 with a joker or an empty discard about.
+
+    A table card of rank q goes on a top of a rank that takes it: a base (an undrawn
+    stock card, the live top) or a table card removed before it, whose rank needs the
+    same in turn. So only ranks reached from the bases through ranks with table cards
+    can ever go (as in :func:`blocked_bound`).
+    """
+    if (tp >> PLAIN_BITS) or (sp >> PLAIN_BITS) or top >= JOKER:
+        return np.int64(0)  # a joker or an empty discard takes anything
+    x = tp & PLAIN_MASK
+    table = (x | (x >> 1) | (x >> 2)) & NIBBLES  # a field holds at most 4
+    y = sp & PLAIN_MASK
+    src = (y | (y >> 1) | (y >> 2)) & NIBBLES
+    if top >= 0:
+        src |= np.int64(1) << (FIELD * top)
+    reach = np.int64(0)
+    while src:
+        src = (((src & up) << FIELD) | ((src & down) >> FIELD)) & table & ~reach
+        reach |= src
+    return table & ~reach
+
+
+@nb.njit(cache=True)
+def blocked_raw_bound(cols, h, m, dead, tp, sp, top, n_left, lo, hi):
+    """:func:`packed_raw_bound` with blocking (one round of :func:`blocked_bound`): a card of
+    a ``dead`` rank (:func:`dead_ranks`) and every card under it count as left, the bound
+    applies to the rest. ``h``: the heights, but column ``m`` (if a column) one card lower.
+
+    Never below :func:`packed_raw_bound` of the same position: fewer table cards only lower
+    every dual's U(a).
+    """
+    blocked = 0
+    units = 0
+    for c in range(cols.shape[0]):
+        hc = h[c] - 1 if c == m else h[c]
+        for i in range(hc - 1, -1, -1):
+            if (dead >> (FIELD * cols[c, i])) & 1:
+                blocked += i + 1
+                for k in range(i + 1):
+                    units += rank_unit(cols[c, k])
+                break
+    return blocked + packed_raw_bound(tp - units, sp, top, n_left - blocked, lo, hi)
