@@ -16,6 +16,9 @@ knock) and ``choose_place`` (what to do with the drawn card).
   mean strokes. :class:`GreedyMCBot` (``mc-greedy``) is the earlier version with greedy
   rollouts (:mod:`.greedy`), kept as a yardstick.
 * :class:`ISMCTSBot` is information-set Monte Carlo tree search over its own turn.
+
+``paired-rel`` (:mod:`.paired`, sequential halving over common worlds, playing for the
+table) and ``spiel-ismcts`` (:mod:`.spiel`) live in their own modules, loaded by name.
 """
 
 from __future__ import annotations
@@ -471,6 +474,7 @@ BOTS: dict[str, BotKind] = {
     "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
                          mc_samples=True),
     "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
+    "paired-rel": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS"),
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
                             extra=("spiel", "OpenSpiel")),
 }
@@ -514,7 +518,7 @@ def _entry(name: str) -> tuple[Optional[BotKind], str]:
 
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
     """A bot from its name (:data:`BOTS`): ``random``, ``greedy``, ``heuristic``,
-    ``mc[:SAMPLES]``, ``mc-greedy[:SAMPLES]``, ``ismcts[:ITERATIONS]``, or, with the
+    ``mc[:SAMPLES]``, ``mc-greedy[:SAMPLES]``, ``ismcts[:ITERATIONS]``, ``paired-rel[:PLAYOUTS]``, or, with the
     ``spiel`` extra, ``spiel-ismcts[:SIMULATIONS]``; ``samples`` is the Monte Carlo
     sample count where the name gives none."""
     s = spec.strip().lower()

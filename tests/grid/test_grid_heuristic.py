@@ -16,7 +16,7 @@ from golfsolve.grid.view import DISCARD, STOCK
 
 from grid_helpers import ScriptBot, opened, stack
 
-HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60", "heuristic-fit"]
+HONEST_BOTS = ["random", "greedy", "heuristic", "mc:12", "mc-greedy:8", "ismcts:60", "paired-rel:60", "heuristic-fit"]
 try:
     import pyspiel  # noqa: F401
 
@@ -217,3 +217,27 @@ def test_spiel_bot_without_open_spiel_is_a_clear_input_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "golfsolve.grid.spiel", None)  # as if open_spiel were missing
     with pytest.raises(InputError, match="pip install -e '.\\[spiel\\]'"):
         make_bot("spiel-ismcts")
+
+
+def test_paired_rel_values_a_play_out_as_its_strokes_less_a_share_of_the_others():
+    """With one candidate every play-out is the same whatever the objective, so the means
+    differ exactly by ``rel`` times the opponents' mean strokes (which are positive)."""
+    from golfsolve.grid.paired import paired
+
+    rules = GridRules(players=3)
+    a, _ = _twin_holes(rules, 0)
+    a.apply(encode(STOCK, -1, rules.grid))
+    a.apply(a.stock[-1])
+    v = a.observation(1)
+    assert v.drawn is not None
+    bot = make_bot("paired-rel:50", np.random.default_rng(4))
+    assert bot.kind == "paired-rel" and bot.rel == 0.5 and bot.playouts == 50
+    args = bot._arrays(v)
+    prm, kt, vt = bot.tables(rules)
+    legal = np.ones(2 * rules.grid + 1, np.bool_)
+    hps = np.tile(bot.hp, (rules.players, 1))
+    means = {rel: paired(*args, v.me, v.drawn, np.array([3], np.int64), np.array([0], np.int64), legal, 50,
+                         bot.c_place, 123, prm, hps, kt, vt, rel)[0] for rel in (0.0, 0.5, 1.0)}
+    others = means[0.0] - means[1.0]
+    assert 0 < others < 60
+    assert means[0.5] == pytest.approx(means[0.0] - 0.5 * others)

@@ -22,7 +22,7 @@ from golfsolve.grid.state import HoleState
 
 # spiel-ismcts is checked at the start of a hole (test_grid_heuristic.py); its OpenSpiel
 # objects cannot be deep-copied, which this probe needs to ask the same bot twice
-BOTS = ["random", "greedy", "heuristic", "mc:6", "mc-greedy:4", "ismcts:30", "heuristic-fit"]
+BOTS = ["random", "greedy", "heuristic", "mc:6", "mc-greedy:4", "ismcts:30", "paired-rel:30", "heuristic-fit"]
 
 
 class Auditor:
