@@ -120,7 +120,7 @@ def test_odds_seed000_interval_and_seed(seed000_start, solver):
 def test_odds_default_games_stop_at_a_20_point_interval_or_the_work_budget(seed000_start, solver):
     """By default odds plays winnable orders until the fair interval is at most 20 points wide
     (at least 10 games); a wider interval means the work budget stopped it, and the text says so."""
-    from golfsolve.fair.api import MIN_GAMES, WIDTH, WORK_BUDGET
+    from golfsolve.fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET
     from golfsolve.intervals import product_interval
 
     for rules in (EASY, CLASSIC):
