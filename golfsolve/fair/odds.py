@@ -197,10 +197,11 @@ class OddsResult:
             return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played every one of the "
                     f"{self.samples:,} possible stock orders and won {self.fair_wins:,})"]
         rate = self.fair_wins / self.fair_games
-        text = (f"how often a player who never sees the stock wins from here, playing as {who}: "
-                f"{100 * self.chance:.1f}% of the stock orders can be won at all, and it won {self.fair_wins:,} of "
-                f"the {self.fair_games:,} of those it played ({100 * rate:.0f}%); with 95% confidence its win rate "
-                "over every consistent order lies in the interval.")
+        text = (f"How often a player who never sees the stock wins from here, playing as {who}. It is "
+                "estimated from a sample of stock orders: with 95% confidence the player's true win rate over all "
+                f"of them lies in the interval. {100 * self.chance:.1f}% of the orders can be won at all; on those it "
+                f"won {self.fair_wins:,} of {plural(self.fair_games, 'game')} ({100 * rate:.0f}%). Best play without "
+                "seeing the stock does at least as well.")
         width = self.fair_high - self.fair_low
         if width > WIDTH + 1e-9 and self.stopped == "budget":
             # the width shrinks about as one over the square root of the games
