@@ -12,8 +12,8 @@ Two numbers, named for what they are:
   it is the clairvoyant chance times the player's win rate on winnable orders: only those
   are played, and the interval is the product's.
 
-Every answer is a function of what the player sees only (the seed fills the unknown places, so two positions that look the same get the same answer).
-Neither model has undo: the app's undo lets a player turn the next card and take it
+Every answer is a function of what the player sees only: the seed fills the unknown
+places, so two positions that look the same get the same answer. Neither model has undo: the app's undo lets a player turn the next card and take it
 back, which is peeking.
 """
 
