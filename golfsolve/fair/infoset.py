@@ -121,26 +121,29 @@ class ChainValues:
         self.states = list(states)
         self.by_key = {s.key: s for s in self.states}
         self.stocks: list[tuple[int, ...]] = []
-        self.root_won: list[bool] = []
+        self.root_won: list[Optional[bool]] = []  # None: the root was not searched (and no state is known won)
         self.credit: list[Optional[tuple]] = []  # per sample: the table of its winning line's pre-draw state
         self.solves = 0
         self.nodes = 0  # states the solver searched: the work, in a unit that does not depend on the machine
         self._cache: dict[tuple[int, tuple], bool] = {}
         # draw-any-time rules: each order's root and states decided in one compiled search
-        self._per_order = rules.draw_any_time
+        self.per_order = rules.draw_any_time
         self._tables = list(dict.fromkeys(s.key[0] for s in self.states if s.table))
         self._packed: Optional[tuple] = None  # the root's columns, heights and top, the rules' arrays
 
-    def extend(self, stocks: Sequence[tuple[int, ...]], states: Optional[Sequence[PreDraw]] = None) -> None:
+    def extend(self, stocks: Sequence[tuple[int, ...]], states: Optional[Sequence[PreDraw]] = None,
+               root: bool = True) -> None:
         """Add sampled orders: solve the root once per order. With draw-any-time rules the
-        same search decides ``states`` (all by default) on each order; else the state on the
-        root's winning line is credited."""
-        if self._per_order:
-            tables = self._tables if states is None else list(dict.fromkeys(s.key[0] for s in states if s.table))
+        same search decides ``states`` (all by default) on each order, and without ``root``
+        only they are searched (the root is then known only when one of them is won); else
+        the state on the root's winning line is credited."""
+        if self.per_order:
+            tables = self._tables if states is None else self._tables_of(states)
             for st in stocks:
                 self.stocks.append(st)
                 self.credit.append(None)
-                self.root_won.append(self._decide(len(self.stocks) - 1, tables))
+                self.root_won.append(None)
+                self._decide(len(self.stocks) - 1, tables, root)
             return
         for st in stocks:
             self.stocks.append(st)
@@ -166,7 +169,7 @@ class ChainValues:
         """:meth:`won` when it needs no solve (already solved, or settled without one), else None."""
         if s.table == 0:
             return True
-        if not self.root_won[i] or not self.stocks[i]:
+        if self.root_won[i] is False or not self.stocks[i]:
             return False
         if self.credit[i] == s.key[0]:
             return True
@@ -175,8 +178,9 @@ class ChainValues:
     def won(self, i: int, s: PreDraw) -> bool:
         """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
         got = self.known(i, s)
-        if got is None and self._per_order:
-            self._decide(i, [s.key[0]])
+        if got is None and self.per_order:
+            # every table of the order not decided yet, in one search (they share its work)
+            self._decide(i, [t for t in self._tables if (i, t) not in self._cache], False)
             got = self._cache[(i, s.key[0])]
         if got is None:
             st = self.stocks[i]
@@ -193,9 +197,18 @@ class ChainValues:
             self._cache[key] = got
         return got
 
-    def _decide(self, i: int, tables: Sequence[tuple]) -> bool:
+    def _tables_of(self, states: Sequence[PreDraw]) -> list[tuple]:
+        return list(dict.fromkeys(s.key[0] for s in states if s.table))
+
+    def decide(self, i: int, states: Sequence[PreDraw]) -> None:
+        """Decide ``states`` on order ``i`` in one search, those not known yet (draw-any-time rules)."""
+        todo = [t for t in self._tables_of(states) if (i, t) not in self._cache]
+        if todo and self.root_won[i] is not False:
+            self._decide(i, todo, self.root_won[i] is None)
+
+    def _decide(self, i: int, tables: Sequence[tuple], root: bool) -> None:
         """Decide ``tables`` after one draw on order ``i`` in one compiled search (results in
-        the cache); return whether the root is won."""
+        the cache), with ``root`` the root first (a lost root decides every table lost)."""
         compiling.ensure_compiled(("hunt",))
         st = self.stocks[i]
         if self._packed is None:
@@ -206,12 +219,16 @@ class ChainValues:
         arr = np.array(tables, dtype=np.int8).reshape(len(tables), packing.N_COLS)
         out = np.zeros(len(tables), dtype=np.int8)
         won, nodes = compiling.function("order_verdicts")(cols, heights, RANK_OF[np.array(st, dtype=np.int64)], top,
-                                                          fits, links, arr, out, *_work())
+                                                          fits, links, arr, out, *_work(), root)
         self.solves += 1
         self.nodes += int(nodes)
-        for t, v in zip(tables, out.tolist()):
+        verdicts = out.tolist()
+        for t, v in zip(tables, verdicts):
             self._cache[(i, t)] = bool(v)
-        return bool(won)
+        if won >= 0:
+            self.root_won[i] = bool(won)
+        elif any(verdicts):
+            self.root_won[i] = True  # a state it reaches by removes is won
 
     def _credit_count(self, s: PreDraw, idx: Sequence[int]) -> int:
         if s.table == 0:
@@ -228,7 +245,7 @@ class ChainValues:
         that cannot exceed it (None is returned when none does).
         """
         idx = list(range(len(self.stocks))) if idx is None else list(idx)
-        live = [i for i in idx if self.root_won[i]]
+        live = [i for i in idx if self.root_won[i] is not False]
         order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
         best, best_n, tied = None, floor, []
         for s in order:
@@ -263,7 +280,7 @@ class ChainValues:
         exactly; states missing from the answer are more than ``slack`` below the best.
         """
         idx = list(range(len(self.stocks))) if idx is None else list(idx)
-        live = [i for i in idx if self.root_won[i]]
+        live = [i for i in idx if self.root_won[i] is not False]
         order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
         best_n = -1
         out: dict[PreDraw, int] = {}

@@ -172,8 +172,13 @@ class Player:
         states = predraw_states(view, self.rules)
         cv = ChainValues(view, self.rules, states, self.solver)
         stocks, every = stock_orders(view, self.rules, s.samples, self.rng, gone)
-        cv.extend(stocks)
-        if s.race_budget > len(cv.stocks) and not every and any(cv.root_won):
+        racing = s.race_budget > len(stocks) and not every
+        if racing and cv.per_order:
+            # the race needs the leading tables only (Player._leaders): the likeliest first
+            cv.extend(stocks, _fewest_cards(states)[: s.race_width])
+        else:
+            cv.extend(stocks)
+        if racing and any(cv.root_won):
             best = self._race(cv, states, view, gone)
             self.solves += cv.solves
             self.nodes += cv.nodes
@@ -182,7 +187,7 @@ class Player:
         if len(tied) > 1 and not every and s.extra and any(cv.root_won):
             # race the tied states on fresh orders; only they are valued there
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), tied)
+            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), tied, root=False)
             best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
         if len(tied) > 1:
             best = min(tied, key=lambda st: (st.table, st.chain))
@@ -237,17 +242,21 @@ class Player:
         two wins (a sign test), until one is left or ``race_budget`` orders are used.
         """
         s = self.settings
-        near = cv.counts_near(states, slack=s.race_slack)
-        reps: dict[tuple, PreDraw] = {}
-        for st in sorted(near, key=lambda st: (-near[st], st.table, st.chain)):
-            reps.setdefault(st.key[0], st)
-        cont = list(reps.values())[: s.race_width]
+        if cv.per_order:
+            cont = self._leaders(cv, states)
+        else:
+            near = cv.counts_near(states, slack=s.race_slack)
+            reps: dict[tuple, PreDraw] = {}
+            for st in sorted(near, key=lambda st: (-near[st], st.table, st.chain)):
+                reps.setdefault(st.key[0], st)
+            cont = list(reps.values())[: s.race_width]
         if len(cont) == 1:
             return cont[0]
         wins = {st.key[0]: [cv.won(i, st) for i in range(len(cv.stocks))] for st in cont}
         while len(cont) > 1 and len(cv.stocks) < s.race_budget:
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone), cont)
+            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone), cont,
+                      root=False)
             if len(cv.stocks) >= s.race_budget:
                 # the last batch: no drop follows, only the leader counts (every state tied
                 # with it survives the drop), so a state that cannot reach it is not finished
@@ -263,6 +272,59 @@ class Player:
                     kept.append(st)
             cont = kept
         return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
+
+    def _leaders(self, cv: ChainValues, states: list[PreDraw]) -> list[PreDraw]:
+        """The race's contenders on the orders so far, by branch and bound over tables.
+
+        The same as ranking every table by (most orders won, fewest cards, chain), keeping
+        the first ``race_width`` and of them those within ``race_slack`` orders of the best,
+        with one state per table (the least chain): but a table is decided on an order only
+        while it can still be among the first ``race_width``. ``cv`` has decided the
+        likeliest tables (the fewest cards) on every order; a table is given up once as many
+        others surely rank before it (their orders won so far beat all it can still win).
+        """
+        s = self.settings
+        reps = _fewest_cards(states)
+        live = [i for i in range(len(cv.stocks)) if cv.root_won[i] is not False]
+        won = {st.key[0]: 0 for st in reps}
+        todo: dict[tuple, set] = {}  # per table, the live orders it is not decided on yet
+        for st in reps:
+            t = st.key[0]
+            todo[t] = set()
+            for i in range(len(cv.stocks)):
+                got = cv.known(i, st)
+                if got is not None:
+                    won[t] += got
+                else:
+                    todo[t].add(i)
+        left = {t: len(v) for t, v in todo.items()}
+        alive = [st for st in reps if left[st.key[0]]]
+
+        def low(st: PreDraw) -> tuple:  # the best rank st may still get (its rank is at least this good)
+            return (-won[st.key[0]], st.table, st.chain)
+
+        def high(st: PreDraw) -> tuple:  # the best rank st can reach
+            return (-won[st.key[0]] - left[st.key[0]], st.table, st.chain)
+
+        def prune(alive: list[PreDraw]) -> list[PreDraw]:
+            if len(reps) <= s.race_width:
+                return alive
+            bar = sorted(low(st) for st in reps)[s.race_width - 1]
+            return [st for st in alive if high(st) <= bar]
+
+        alive = prune(alive)
+        for i in live:
+            if not alive:
+                break
+            here = [st for st in alive if i in todo[st.key[0]]]
+            cv.decide(i, here)
+            for st in here:
+                won[st.key[0]] += cv.known(i, st)
+                left[st.key[0]] -= 1
+            alive = prune([st for st in alive if left[st.key[0]]])
+        ranked = sorted((st for st in reps if not left[st.key[0]]), key=low)[: s.race_width]
+        best = -low(ranked[0])[0]
+        return [st for st in ranked if won[st.key[0]] >= best - s.race_slack]
 
     @staticmethod
     def _race_last(cv: ChainValues, cont: list[PreDraw], wins: dict, first: int) -> PreDraw:
@@ -293,6 +355,14 @@ class Player:
                     best, best_key = st, key
         assert best is not None
         return best
+
+
+def _fewest_cards(states: Iterable[PreDraw]) -> list[PreDraw]:
+    """One state per table (the least chain), fewest cards on the table first."""
+    reps: dict[tuple, PreDraw] = {}
+    for st in sorted(states, key=lambda st: (st.table, st.chain)):
+        reps.setdefault(st.key[0], st)
+    return list(reps.values())
 
 
 @dataclass(frozen=True)
