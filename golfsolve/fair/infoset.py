@@ -27,7 +27,7 @@ bound, one solve each.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -143,7 +143,8 @@ class ChainValues:
                 self.stocks.append(st)
                 self.credit.append(None)
                 self.root_won.append(None)
-                self._decide(len(self.stocks) - 1, tables, root)
+                if tables or root:
+                    self._decide(len(self.stocks) - 1, tables, root)
             return
         for st in stocks:
             self.stocks.append(st)
@@ -201,10 +202,15 @@ class ChainValues:
         return list(dict.fromkeys(s.key[0] for s in states if s.table))
 
     def decide(self, i: int, states: Sequence[PreDraw]) -> None:
-        """Decide ``states`` on order ``i`` in one search, those not known yet (draw-any-time rules)."""
+        """Decide ``states`` on order ``i``, those not known yet: in one search with draw-any-time
+        rules, else one solve each."""
+        if not self.per_order:
+            for s in states:
+                self.won(i, s)
+            return
         todo = [t for t in self._tables_of(states) if (i, t) not in self._cache]
         if todo and self.root_won[i] is not False:
-            self._decide(i, todo, self.root_won[i] is None)
+            self._decide(i, todo, False)
 
     def _decide(self, i: int, tables: Sequence[tuple], root: bool) -> None:
         """Decide ``tables`` after one draw on order ``i`` in one compiled search (results in
@@ -271,26 +277,59 @@ class ChainValues:
                 return None
         return n if n >= floor else None
 
-    def counts_near(self, states: Sequence[PreDraw], idx: Optional[Sequence[int]] = None,
-                    slack: int = 0) -> dict[PreDraw, int]:
-        """Exact counts over samples ``idx`` of every state within ``slack`` of the best one.
+    def top(self, reps: Sequence[PreDraw], orders: Iterable[int], k: int, base: Optional[dict] = None,
+            totals: bool = True) -> list[tuple[PreDraw, int]]:
+        """The first ``k`` of ``reps`` (one state per table) ranked by (most orders of
+        ``orders`` won plus ``base`` of its table, fewest cards, chain), with their totals.
 
-        Branch and bound as :meth:`best_of`, but a state is dropped only when it cannot come
-        within ``slack`` of the best count so far, so the contenders of a race are known
-        exactly; states missing from the answer are more than ``slack`` below the best.
+        By branch and bound over tables: a state is decided on an order (in one search with the
+        others still in play, :meth:`decide`) only while it can still be among the
+        first ``k``, and given up once ``k`` others surely rank before it (what they have won so
+        far beats all it can still win); the states decided already cost nothing. Without ``totals`` only which states are first counts: the search stops
+        once no more than ``k`` are left in play (the totals it gives are then lower bounds).
         """
-        idx = list(range(len(self.stocks))) if idx is None else list(idx)
-        live = [i for i in idx if self.root_won[i] is not False]
-        order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
-        best_n = -1
-        out: dict[PreDraw, int] = {}
-        for s in order:
-            n = self._count_reaching(s, idx, live, best_n - slack)
-            if n is None:
+        orders = list(orders)
+        won = {st.key[0]: (base or {}).get(st.key[0], 0) for st in reps}
+        todo: dict[tuple, set] = {}  # per table, the orders it is not decided on yet
+        for st in reps:
+            t = st.key[0]
+            todo[t] = set()
+            for i in orders:
+                got = self.known(i, st)
+                if got is None:
+                    todo[t].add(i)
+                else:
+                    won[t] += got
+
+        def sure(st: PreDraw) -> tuple:  # st ranks at least this well
+            return (-won[st.key[0]], st.table, st.chain)
+
+        def reach(st: PreDraw) -> tuple:  # st ranks at best this well
+            return (-won[st.key[0]] - len(todo[st.key[0]]), st.table, st.chain)
+
+        def prune(alive: list[PreDraw]) -> list[PreDraw]:
+            if len(reps) <= k:
+                return alive
+            bar = sorted(sure(st) for st in reps)[k - 1]
+            return [st for st in alive if reach(st) <= bar]
+
+        alive = prune([st for st in reps if todo[st.key[0]]])
+        out = {st.key[0] for st in reps if todo[st.key[0]]} - {st.key[0] for st in alive}  # given up
+        for i in orders:
+            if not alive or (not totals and len(reps) - len(out) <= k):
+                break
+            here = [st for st in alive if i in todo[st.key[0]]]
+            if not here:
                 continue
-            out[s] = n
-            best_n = max(best_n, n)
-        return {s: n for s, n in out.items() if n >= best_n - slack}
+            self.decide(i, here)
+            for st in here:
+                won[st.key[0]] += self.known(i, st)
+                todo[st.key[0]].discard(i)
+            kept = prune([st for st in alive if todo[st.key[0]]])
+            out |= {st.key[0] for st in alive if todo[st.key[0]]} - {st.key[0] for st in kept}
+            alive = kept
+        ranked = sorted((st for st in reps if st.key[0] not in out), key=sure)[:k]
+        return [(st, won[st.key[0]]) for st in ranked]
 
 
 _WORK: Optional[tuple] = None

@@ -174,8 +174,10 @@ class Player:
         stocks, every = stock_orders(view, self.rules, s.samples, self.rng, gone)
         racing = s.race_budget > len(stocks) and not every
         if racing and cv.per_order:
-            # the race needs the leading tables only (Player._leaders): the likeliest first
-            cv.extend(stocks, _fewest_cards(states)[: s.race_width])
+            # the race needs the leading tables only (Player._leaders): every table on the
+            # first few orders, then the leaders so far on the others first
+            cv.extend(stocks[:_SCOUT])
+            cv.extend(stocks[_SCOUT:], _by_rank(cv, states)[: s.race_width])
         else:
             cv.extend(stocks)
         if racing and any(cv.root_won):
@@ -242,22 +244,17 @@ class Player:
         two wins (a sign test), until one is left or ``race_budget`` orders are used.
         """
         s = self.settings
-        if cv.per_order:
-            cont = self._leaders(cv, states)
-        else:
-            near = cv.counts_near(states, slack=s.race_slack)
-            reps: dict[tuple, PreDraw] = {}
-            for st in sorted(near, key=lambda st: (-near[st], st.table, st.chain)):
-                reps.setdefault(st.key[0], st)
-            cont = list(reps.values())[: s.race_width]
+        cont = self._leaders(cv, states)
         if len(cont) == 1:
             return cont[0]
         wins = {st.key[0]: [cv.won(i, st) for i in range(len(cv.stocks))] for st in cont}
         while len(cont) > 1 and len(cv.stocks) < s.race_budget:
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone), cont,
-                      root=False)
-            if len(cv.stocks) >= s.race_budget:
+            last = first + s.race_batch >= s.race_budget
+            # the last batch's states are decided by _race_last, only as far as it needs
+            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone),
+                      () if last else cont, root=False)
+            if last:
                 # the last batch: no drop follows, only the leader counts (every state tied
                 # with it survives the drop), so a state that cannot reach it is not finished
                 return self._race_last(cv, cont, wins, first)
@@ -274,87 +271,32 @@ class Player:
         return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
 
     def _leaders(self, cv: ChainValues, states: list[PreDraw]) -> list[PreDraw]:
-        """The race's contenders on the orders so far, by branch and bound over tables.
-
-        The same as ranking every table by (most orders won, fewest cards, chain), keeping
-        the first ``race_width`` and of them those within ``race_slack`` orders of the best,
-        with one state per table (the least chain): but a table is decided on an order only
-        while it can still be among the first ``race_width``. ``cv`` has decided the
-        likeliest tables (the fewest cards) on every order; a table is given up once as many
-        others surely rank before it (their orders won so far beat all it can still win).
-        """
+        """The race's contenders on the orders so far: the first ``race_width`` tables by
+        (most orders won, fewest cards, chain), one state per table (the least chain), of
+        them those within ``race_slack`` orders of the best (see :meth:`ChainValues.top`)."""
         s = self.settings
-        reps = _fewest_cards(states)
-        live = [i for i in range(len(cv.stocks)) if cv.root_won[i] is not False]
-        won = {st.key[0]: 0 for st in reps}
-        todo: dict[tuple, set] = {}  # per table, the live orders it is not decided on yet
-        for st in reps:
-            t = st.key[0]
-            todo[t] = set()
-            for i in range(len(cv.stocks)):
-                got = cv.known(i, st)
-                if got is not None:
-                    won[t] += got
-                else:
-                    todo[t].add(i)
-        left = {t: len(v) for t, v in todo.items()}
-        alive = [st for st in reps if left[st.key[0]]]
-
-        def low(st: PreDraw) -> tuple:  # the best rank st may still get (its rank is at least this good)
-            return (-won[st.key[0]], st.table, st.chain)
-
-        def high(st: PreDraw) -> tuple:  # the best rank st can reach
-            return (-won[st.key[0]] - left[st.key[0]], st.table, st.chain)
-
-        def prune(alive: list[PreDraw]) -> list[PreDraw]:
-            if len(reps) <= s.race_width:
-                return alive
-            bar = sorted(low(st) for st in reps)[s.race_width - 1]
-            return [st for st in alive if high(st) <= bar]
-
-        alive = prune(alive)
-        for i in live:
-            if not alive:
-                break
-            here = [st for st in alive if i in todo[st.key[0]]]
-            cv.decide(i, here)
-            for st in here:
-                won[st.key[0]] += cv.known(i, st)
-                left[st.key[0]] -= 1
-            alive = prune([st for st in alive if left[st.key[0]]])
-        ranked = sorted((st for st in reps if not left[st.key[0]]), key=low)[: s.race_width]
-        best = -low(ranked[0])[0]
-        return [st for st in ranked if won[st.key[0]] >= best - s.race_slack]
+        ranked = cv.top(_fewest_cards(states), range(len(cv.stocks)), s.race_width)
+        best = ranked[0][1]
+        return [st for st, n in ranked if n >= best - s.race_slack]
 
     @staticmethod
     def _race_last(cv: ChainValues, cont: list[PreDraw], wins: dict, first: int) -> PreDraw:
         """The race's winner after its last batch (orders ``first`` on): the most orders won,
         then the fewest cards on the table, then the chain, as :meth:`_race` ends, by branch
         and bound: a state is given up once it cannot reach the best total so far."""
-        new = range(first, len(cv.stocks))
-        best, best_key = None, None
-        for st in sorted(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain)):
-            n = sum(wins[st.key[0]])
-            # orders whose answer needs no solve first (lost root, the credited state, cached)
-            todo = []
-            for i in new:
-                got = cv.known(i, st)
-                if got is None:
-                    todo.append(i)
-                else:
-                    n += got
-            remaining = len(todo)
-            for i in todo:
-                if best_key is not None and n + remaining < -best_key[0]:
-                    break
-                remaining -= 1
-                n += cv.won(i, st)
-            else:
-                key = (-n, st.table, st.chain)
-                if best_key is None or key < best_key:
-                    best, best_key = st, key
-        assert best is not None
-        return best
+        base = {st.key[0]: sum(wins[st.key[0]]) for st in cont}
+        return cv.top(cont, range(first, len(cv.stocks)), 1, base, totals=False)[0][0]
+
+
+#: Orders on which the race's first ranking decides every table (see Player.choose).
+_SCOUT = 4
+
+
+def _by_rank(cv: ChainValues, states: Iterable[PreDraw]) -> list[PreDraw]:
+    """One state per table, by the orders won so far (the decided ones), then fewest cards."""
+    reps = _fewest_cards(states)
+    won = {st.key[0]: sum(bool(cv.known(i, st)) for i in range(len(cv.stocks))) for st in reps}
+    return sorted(reps, key=lambda st: (-won[st.key[0]], st.table, st.chain))
 
 
 def _fewest_cards(states: Iterable[PreDraw]) -> list[PreDraw]:
