@@ -27,6 +27,7 @@ bound, one solve each.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Optional, Sequence
 
 import numpy as np
@@ -53,8 +54,9 @@ class PreDraw:
     chain: tuple[str, ...]
     first: frozenset = field(compare=False)
 
-    @property
+    @cached_property
     def table(self) -> int:
+        """The number of cards on the table (asked for often: computed once)."""
         return sum(len(c) for c in self.columns)
 
 

@@ -20,7 +20,9 @@ user chooses from (``fast`` and ``strong``). Every answer records the full setti
 from __future__ import annotations
 
 import random
+import threading
 import time
+import weakref
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Iterable, Optional
 
@@ -156,8 +158,7 @@ class Player:
         # fewer is far smaller
         states = self.settings.exact_states
         if self._compiled is None:
-            cap = 1 << max(20, (4 * states - 1).bit_length())
-            self._compiled = CompiledExpectimax(self.rules, capacity=cap)
+            self._compiled = _expectimax(self.rules, 1 << max(20, (4 * states - 1).bit_length()), self)
         try:
             ev = self._compiled.fair_value(view, gone, max_states=states)
         except TooLargeError:
@@ -297,6 +298,25 @@ def _by_rank(cv: ChainValues, states: Iterable[PreDraw]) -> list[PreDraw]:
     reps = _fewest_cards(states)
     won = {st.key[0]: sum(bool(cv.known(i, st)) for i in range(len(cv.stocks))) for st in reps}
     return sorted(reps, key=lambda st: (-won[st.key[0]], st.table, st.chain))
+
+
+_POOL = threading.local()
+
+
+def _expectimax(rules: Rules, capacity: int, owner: object) -> CompiledExpectimax:
+    """A compiled expectimax for ``owner``'s game, its memo empty: one per rules, capacity
+    and thread is reused game after game (allocating its tables costs several times clearing
+    them), unless its last owner is still alive (then a new one: no two players share a memo)."""
+    pool = _POOL.__dict__.setdefault("by_key", {})
+    key = (rules.meaning, capacity)
+    got = pool.get(key)
+    if got is not None and got[1]() is None:
+        got[0].clear()
+        cx = got[0]
+    else:
+        cx = CompiledExpectimax(rules, capacity=capacity)
+    pool[key] = (cx, weakref.ref(owner))
+    return cx
 
 
 def _fewest_cards(states: Iterable[PreDraw]) -> list[PreDraw]:
