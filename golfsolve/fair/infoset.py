@@ -19,9 +19,11 @@ Work shared between samples: each sampled order's root position is solved once; 
 sample in which the root is lost is lost for every state (a remove cannot make a lost
 position winnable). With draw-any-time rules one compiled search per order
 (:mod:`golfsolve.solitaire.orderhunt`) then decides every state asked for on it, sharing what
-it proves lost or won between them. Otherwise the state on the solver's own winning line is
-credited without a solve, and candidates are valued most promising first with branch and
-bound, one solve each.
+it proves lost or won between them; orders added to tell a few states apart skip the
+root's search (a lost root makes every state lost, so it cannot tell them apart, and
+searching it first saves the states' searches less than it costs). Otherwise the state on
+the solver's own winning line is credited without a solve, and candidates are valued most
+promising first with branch and bound, one solve each.
 """
 
 from __future__ import annotations
@@ -284,11 +286,12 @@ class ChainValues:
         """The first ``k`` of ``reps`` (one state per table) ranked by (most orders of
         ``orders`` won plus ``base`` of its table, fewest cards, chain), with their totals.
 
-        By branch and bound over tables: a state is decided on an order (in one search with the
-        others still in play, :meth:`decide`) only while it can still be among the
-        first ``k``, and given up once ``k`` others surely rank before it (what they have won so
-        far beats all it can still win); the states decided already cost nothing. Without ``totals`` only which states are first counts: the search stops
-        once no more than ``k`` are left in play (the totals it gives are then lower bounds).
+        By branch and bound over tables: a state is decided on an order (in one search with
+        the others still in play, :meth:`decide`) only while it can still be among the first
+        ``k``, and given up once ``k`` others surely rank before it (what they have won so far
+        beats all it can still win); the states decided already cost nothing. Without
+        ``totals`` only which states are first counts: the search stops once no more than
+        ``k`` are left in play (the totals it gives are then lower bounds).
         """
         orders = list(orders)
         won = {st.key[0]: (base or {}).get(st.key[0], 0) for st in reps}
