@@ -2,6 +2,7 @@
 the fair chance's interval width, beside a reference commit, interleaved item by item.
 
     python benchmarks/bench_fair.py [--baseline 52838a4] [--deals 5] [--odds-only]
+    python benchmarks/bench_fair.py --baseline main --odds-only   # odds against the main branch
 
 Openings: GO1 deals 0..N-1 under Easy and under Classic (ten by default), as a deal code
 (the stock order forgotten). Each item runs `python -m golfsolve odds CODE --json` and
@@ -61,16 +62,17 @@ def main() -> None:
             if not a.odds_only:
                 child(["hint", "GO1-E-AAAAAAA", "--fair", "--json"], tree)
             child(["odds", "GO1-C-AAAAAAA", "--games", "1", "--json"], tree)
-        print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'fair chance new':>24} "
-              f"{'hint CPU ref/new':>17}")
+        print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'games ref/new':>13} "
+              f"{'fair chance new':>24} {'hint CPU ref/new':>17}")
         tot = {k: [] for k in ("odds_ref", "odds_new", "hint_ref", "hint_new", "w_new")}
         for letter in ("E", "C"):
             for n in range(a.deals):
                 code = format_code(n, letter)
-                odds, hint, w = {}, {}, {}
+                odds, hint, w, games = {}, {}, {}, {}
                 for name, tree in trees.items():  # interleaved: the same item on both trees back to back
                     odds[name], ans = child(["odds", code, "--json"], tree)
                     w[name] = width(ans)
+                    games[name] = ans["fair"].get("games", 0)
                     hint[name] = float("nan") if a.odds_only else child(["hint", code, "--fair", "--json"], tree)[0]
                     if name == "new":
                         f = ans["fair"]
@@ -80,8 +82,9 @@ def main() -> None:
                 tot["hint_ref"].append(hint["ref"])
                 tot["hint_new"].append(hint["new"])
                 tot["w_new"].append(w["new"])
-                print(f"{code:16} {odds['ref']:7.2f} / {odds['new']:5.2f} s {w['ref']:5.0f} / {w['new']:4.1f} "
-                      f"{chance:>24} {hint['ref']:7.2f} / {hint['new']:5.2f} s", flush=True)
+                print(f"{code:16} {odds['ref']:7.2f} / {odds['new']:5.2f} s {w['ref']:5.1f} / {w['new']:4.1f} "
+                      f"{games['ref']:6d} / {games['new']:4d} {chance:>24} {hint['ref']:7.2f} / {hint['new']:5.2f} s",
+                      flush=True)
 
         def mean(x: list[float]) -> float:
             return sum(x) / len(x)

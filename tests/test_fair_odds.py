@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from golfsolve.fair.api import MIN_GAMES, WIDTH, WORK_BUDGET, play_until
+from golfsolve.fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET, play_until
 from golfsolve.intervals import product_interval, wilson
 
 

@@ -8,7 +8,7 @@ import click
 
 from ..errors import MAX_EFFORT
 from ..fair import PRESETS, odds_for_player
-from ..fair.api import MIN_GAMES, WIDTH, WORK_BUDGET
+from ..fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET
 from .common import Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
 
 

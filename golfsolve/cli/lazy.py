@@ -62,7 +62,8 @@ class LazyGroup(click.Group):
                     continue
                 text = command.get_short_help_str(limit)
             else:
-                text = click.utils.make_default_short_help(self.lazy[name].short_help, limit)
+                # shortened as click shortens a loaded command's, without loading this one
+                text = click.Command(name, short_help=self.lazy[name].short_help).get_short_help_str(limit)
             rows.append((name, text))
         with formatter.section("Commands"):
             formatter.write_dl(rows)

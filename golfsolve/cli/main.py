@@ -136,8 +136,9 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         _closed_pipe()
     except SystemExit:
-        # click turns a closed pipe into exit code 1 after wrapping the streams; make it ours
-        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+        # click turns a closed pipe into exit code 1 after wrapping stdout; make it ours (by the
+        # wrapper's name: click 8.2+ deprecates reaching the class itself)
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
             _closed_pipe()
         raise
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -23,10 +23,11 @@ it). The public API:
 Every result has ``as_json()``, the exact dict ``golfsolve ... --json`` prints, and
 records the player's full settings. Modules: :mod:`.orders`, :mod:`.view`,
 :mod:`.infoset` (pre-draw states and their values), :mod:`.exact` (expectimax),
-:mod:`.player`, :mod:`.api`, :mod:`.difficulty`.
+:mod:`.player`, :mod:`.odds`, :mod:`.api` (the fair hint), :mod:`.difficulty`.
 """
 
-from .api import FairHint, MoveChance, OddsResult, fair_hint, fair_hint_for_player, odds, odds_for_player
+from .api import FairHint, MoveChance, fair_hint, fair_hint_for_player
+from .odds import OddsResult, odds, odds_for_player
 from .difficulty import BANDS, LABELS, PickResult, Rating, label_of, pick, rate
 from .orders import stock_orders, unknown_pool
 from .player import PRESETS, FairGame, PlayerSettings, play, player_settings

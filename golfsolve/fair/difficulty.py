@@ -1,6 +1,6 @@
 """Deal difficulty: exact winnability, the fair chance and a label by fair-chance bands.
 
-A deal's *fair chance* is the one :func:`~golfsolve.fair.api.odds` reports
+A deal's *fair chance* is the one :func:`~golfsolve.fair.odds.odds` reports
 for its opening with the stock order forgotten: the search fair player's win rate over
 ``games`` stock orders consistent with what the opening shows (the same orders for the
 same seed). Winnability is exact, from the deal's real stock. The label:
@@ -33,7 +33,7 @@ from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import Layout, layout_from_number
 from ..solitaire.rules import EASY, Rules, code_letter
 from ..solitaire.solver import Solver
-from .api import fair_games
+from .odds import fair_games
 from .orders import stock_orders
 from .player import PlayerSettings, player_settings
 

@@ -138,7 +138,7 @@ def clairvoyant_value(
     """The exact chance that the position is winnable, over every possible stock order.
 
     Each order is solved exactly with the whole stock visible (what :func:`odds
-    <golfsolve.fair.api.odds>` estimates by sampling). Per move: the chance the
+    <golfsolve.fair.odds.odds>` estimates by sampling). Per move: the chance the
     position after it is winnable. Raises :class:`TooLargeError` past ``max_orders``.
     """
     rules = rules or layout.rules or EASY

@@ -24,8 +24,8 @@ from typing import Any, Optional
 
 from ..errors import InputError
 
-#: The default CPU seconds one request may use: room for ``odds`` at its defaults on a hard
-#: deal (up to about 17 s measured), not for a runaway.
+#: The default CPU seconds one request may use: room for ``odds`` at its defaults (a work
+#: budget of a few seconds of CPU) many times over on a loaded machine, not for a runaway.
 CPU_BUDGET = 60.0
 #: How many requests may wait for a worker before new ones are turned away as "busy".
 MAX_WAITING = 64

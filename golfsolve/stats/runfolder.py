@@ -782,8 +782,14 @@ def differences(old: RunKey, new: RunKey) -> str:
         text = str(v)
         return text if len(text) <= 60 else text[:57] + "..."
 
-    diff = [f"{k} {shown(a.get(k, '(none)'))} (here {shown(b.get(k, '(none)'))})" for k in dict.fromkeys([*a, *b])
-            if a.get(k) != b.get(k)]
+    def one(k: str) -> str:
+        if k not in a:
+            return f"{k} (here {shown(b[k])}, the run has none)"
+        if k not in b:
+            return f"{k} {shown(a[k])} (here none)"
+        return f"{k} {shown(a[k])} (here {shown(b[k])})"
+
+    diff = [one(k) for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
     return ", ".join(diff) if diff else "nothing"
 
 

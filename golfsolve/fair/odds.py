@@ -1,0 +1,370 @@
+"""`odds`: the clairvoyant and the fair chance of a position whose stock order is unknown.
+
+Two numbers, named for what they are:
+
+* **clairvoyant chance**: the share of consistent stock orders in which the position can
+  be won at all, each order solved with its whole stock visible. An upper bound on any
+  player who cannot see the stock.
+* **fair chance**: the win rate of the fair player (:mod:`golfsolve.fair.player`) from
+  this position, played out on sampled orders (the order is the referee's; the player
+  only sees what it turns); exact (expectimax over the unknown cards) when few are
+  unknown. A lower bound on the best fair player. A fair win needs a clairvoyant win, so
+  it is the clairvoyant chance times the player's win rate on winnable orders: only those
+  are played, and the interval is the product's.
+
+Every answer is a function of what the player sees only: the seed fills the unknown
+places, so two positions that look the same get the same answer. Neither model has undo: the app's undo lets a player turn the next card and take it
+back, which is peeking.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Optional, Sequence
+
+from ..errors import InputError
+from ..intervals import product_interval, wilson
+from ..solitaire.layout import Layout
+from ..solitaire.rules import EASY, Rules
+from ..solitaire.solver import Solver
+from ..text import plural
+from .exact import TooLargeError, fair_value
+from .orders import stock_orders, unknown_pool, with_stock
+from .player import PlayerSettings, play, player_settings
+from .view import player_view
+
+#: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
+#: wide ...
+WIDTH = 0.20
+#: ... but not before this many games (on winnable orders) ...
+MIN_GAMES = 10
+#: ... and stops (after any game) once all its solves, the
+#: clairvoyant ones and the games', have done this much work: the states they searched plus
+#: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
+#: position and the seed only. It costs about 4 s of CPU on a quiet machine (at load 7-8 on
+#: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
+WORK_BUDGET = 40_000_000
+#: A solve's fixed cost (packing the position, the call) in states searched in the same time
+#: (fitted on fair games of four openings: about 0.22 s of CPU per million states and
+#: 0.12 ms per solve).
+SOLVE_WORK = 500
+
+NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
+           "so neither number allows it")
+
+
+#: The exact fair value is tried when at most this many stock cards are unknown ...
+EXACT_UNKNOWN = 6
+#: ... and given up past this many states.
+EXACT_STATES = 200_000
+
+
+def _progress(it: Iterable, total: int, enabled: bool, desc: str) -> Iterable:
+    """A tqdm bar on a terminal only; it appears after half a second so quick runs stay quiet."""
+    if not enabled:
+        return it
+    import sys
+
+    if not sys.stderr.isatty():
+        return it
+    from tqdm import tqdm
+
+    return tqdm(it, total=total, desc=desc, unit="sample", delay=0.5, leave=False)
+
+
+def _exact_fair(layout: Layout, rules: Rules, played: tuple[int, ...], max_states: int):
+    """Expectimax values when few stock cards are unknown, else None."""
+    if sum(1 for c in layout.stock if c is None) > EXACT_UNKNOWN:
+        return None
+    try:
+        return fair_value(layout, rules, played, max_states=max_states)
+    except TooLargeError:
+        return None
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """Both win chances of a position whose stock order is unknown.
+
+    Clairvoyant: ``wins`` of ``samples`` consistent stock orders are winnable, each solved
+    with its stock visible (``exact``: every possible order was solved once). Fair: a fair
+    win needs a clairvoyant win, so the fair chance is the clairvoyant chance times the
+    fair player's (``settings``) win rate on winnable orders; it played ``fair_games`` of
+    the winnable orders (the first ones, hidden from it) and won ``fair_wins``, and
+    ``fair_low``-``fair_high`` is the product's 95% interval
+    (:func:`~golfsolve.intervals.product_interval`). With ``fair_exact`` the fair chance is
+    exact (expectimax over few unknown cards, nothing hidden, or every order played) and
+    the interval is that one number. With no games and no exact value there is no fair
+    chance (``fair_chance`` is None). ``stopped`` says why the games stopped: "narrow"
+    (the interval reached :data:`WIDTH`), "budget" (the work reached :data:`WORK_BUDGET`),
+    "games" (the ``games`` asked for were played) or "all" (every winnable sampled order
+    was played). ``work`` is all the solves' work, ``asked`` the ``samples`` and ``games``
+    asked for (``games`` None: the default, until narrow).
+    """
+
+    name: str
+    rules: Rules = field(compare=False)
+    samples: int
+    wins: int
+    low: float
+    high: float
+    exact: bool
+    unknown: int
+    unseen: int
+    seed: int
+    fair_chance: Optional[float]
+    fair_low: Optional[float]
+    fair_high: Optional[float]
+    fair_games: int
+    fair_wins: int
+    fair_exact: bool
+    settings: PlayerSettings
+    stopped: Optional[str] = None
+    work: int = 0
+    asked: tuple[int, Optional[int]] = (200, None)
+    seconds: float = field(default=0.0, compare=False)
+    cpu_seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def chance(self) -> float:
+        """The clairvoyant chance: share of the orders that are winnable."""
+        return self.wins / self.samples if self.samples else 0.0
+
+    @property
+    def conditional(self) -> tuple[float, float, float]:
+        """The fair player's win rate on the winnable orders it played, with its Wilson interval."""
+        return wilson(self.fair_wins, self.fair_games)
+
+    def as_json(self) -> dict:
+        """The answer as ``golfsolve odds --json`` prints it."""
+        if self.fair_chance is None:
+            fair: dict = {"chance": None, "games": 0, "exact": False,
+                          "what": "no fair chance: no fair games were played"}
+        else:
+            fair = {
+                "what": ("exact: expectimax over the unknown stock cards" if self.fair_exact and not self.fair_games
+                         else "exact: the fair player played every stock order" if self.fair_exact
+                         else "how often the fair player, who never sees the stock, wins from here over every "
+                              "consistent stock order: the clairvoyant chance times its win rate on the winnable "
+                              "orders it played; ci95 holds that rate with 95% confidence (a lower bound on the best "
+                              "fair player)"),
+                "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
+                "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
+            }
+            if self.fair_games:
+                rate, lo, hi = self.conditional
+                fair["win_rate_on_winnable_orders"] = {"rate": round(rate, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+            if self.stopped is not None:
+                fair["stopped"] = self.stopped
+        return {
+            "deal": self.name,
+            "rules": self.rules.name,
+            "fair": fair,
+            "clairvoyant": {
+                "what": "share of consistent stock orders that can be won, each solved with its stock visible "
+                        "(an upper bound on play that cannot see the stock)",
+                "chance": round(self.chance, 6), "ci95": [round(self.low, 6), round(self.high, 6)],
+                "wins": self.wins, "samples": self.samples, "exact": self.exact,
+            },
+            "player": self.settings.as_dict(),
+            "settings": {"samples": self.asked[0], "games": self.asked[1], "width_goal": WIDTH,
+                         "min_games": MIN_GAMES, "work_budget": WORK_BUDGET, "solve_work": SOLVE_WORK},
+            "undo": False,
+            "unknown_stock_cards": self.unknown,
+            "unseen_cards": self.unseen,
+            "seed": self.seed,
+            "work": self.work,
+            "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
+        }
+
+    def _fair_lines(self) -> list[str]:
+        if self.fair_chance is None:
+            return ["fair chance:        not computed (--games 0)"]
+        if self.wins == 0 and self.unknown:
+            bound = "" if self.fair_exact else f" (95% interval 0%-{_pct(self.fair_high)})"
+            return [f"fair chance:        0%{bound}: no {'possible' if self.exact else 'sampled'} stock order can be "
+                    "won at all, so no fair game was played"]
+        if self.fair_exact and not self.fair_games:
+            how = ("nothing is hidden: the fair player sees what the clairvoyant one sees" if not self.unknown
+                   else "exact: the best play without seeing the stock, by expectimax over the unknown cards")
+            return [f"fair chance:        {100 * self.fair_chance:.1f}%  ({how})"]
+        who = f"the {self.settings.preset} fair player (seed {self.seed})"
+        if self.fair_exact:
+            return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played every one of the "
+                    f"{self.samples:,} possible stock orders and won {self.fair_wins:,})"]
+        rate = self.fair_wins / self.fair_games
+        text = (f"How often a player who never sees the stock wins from here, playing as {who}. It is "
+                "estimated from a sample of stock orders: with 95% confidence the player's true win rate over all "
+                f"of them lies in the interval. {100 * self.chance:.1f}% of the orders can be won at all; on those it "
+                f"won {self.fair_wins:,} of {plural(self.fair_games, 'game')} ({100 * rate:.0f}%). Best play without "
+                "seeing the stock does at least as well.")
+        width = self.fair_high - self.fair_low
+        if width > WIDTH + 1e-9 and self.stopped == "budget":
+            # the width shrinks about as one over the square root of the games
+            need = math.ceil(self.fair_games * (width / WIDTH) ** 2)
+            more = f"--games {need}"
+            if need > self.wins:
+                more += f" --samples {math.ceil(1.2 * need * self.samples / self.wins)}"
+            text += (f" The interval is {100 * width:.0f} points wide: the work budget stopped the games; about "
+                     f"{need} games would make it {100 * WIDTH:.0f} points wide ({more}, about "
+                     f"{self.cpu_seconds * need / self.fair_games:.0f} CPU seconds).")
+        head = f"fair chance:        {_pct(self.fair_chance)}  (95% interval {_pct(self.fair_low)}-{_pct(self.fair_high)})"
+        return [head, textwrap.fill(text, 100, initial_indent=" " * 20, subsequent_indent=" " * 20)]
+
+    def render(self) -> str:
+        """The answer as ``golfsolve odds`` prints it."""
+        how = ("the one possible stock order" if self.exact and self.samples == 1
+               else f"all {self.samples:,} possible stock orders (exact)" if self.exact
+               else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
+        return "\n".join([
+            f"{self.name or 'layout'} ({self.rules.describe()})",
+            *self._fair_lines(),
+            textwrap.fill(f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-"
+                          f"{100 * self.high:.1f}%; {self.wins:,} of {how} can be won with the stock visible: an "
+                          "upper bound)", 100, subsequent_indent=" " * 20),
+            f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')}); "
+            f"{self.cpu_seconds:.1f} s of CPU",
+            textwrap.fill(NO_UNDO, 100),
+        ])
+
+
+def _pct(x: float) -> str:
+    # a sampled fair chance is known to a few points: whole percents, not false decimals
+    return f"{100 * x:.0f}%"
+
+
+def fair_games(
+    layout: Layout,
+    rules: Rules,
+    stocks: Sequence[tuple[int, ...]],
+    seed: int | str = 0,
+    player: "str | PlayerSettings" = "fast",
+    played: Iterable[int] = (),
+    solver: Optional[Solver] = None,
+) -> Iterator[tuple[bool, int]]:
+    """The fair player's results ``(won, work)`` on ``layout`` (unknown places ``None``)
+    completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
+    player. ``work`` is the game's: the states its exact solves searched plus
+    :data:`SOLVE_WORK` a solve."""
+    solver = solver or Solver()
+    settings = player_settings(player)
+    played = tuple(played)
+    # every game's player has the same seed, so games that have seen the same cards share
+    # their decisions (one table for all): the opening's first decision is taken once
+    decisions: dict = {}
+    for st in stocks:
+        g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions)
+        yield g.won, g.nodes + SOLVE_WORK * g.solves
+
+
+def play_until(results: Iterable[tuple[bool, int]], wins: int, samples: int, exact: bool = False,
+               stop: bool = True, work: int = 0) -> tuple[int, int, int, str]:
+    """Count fair games ``(won, work)`` on winnable orders, as :func:`odds` plays them:
+    ``(wins, games, work, stopped)``.
+
+    ``wins`` of ``samples`` orders are winnable (``exact``: of every order). With ``stop``
+    the games end at the first one after which the fair chance's interval
+    (:func:`~golfsolve.intervals.product_interval`) is at most :data:`WIDTH` wide, from
+    :data:`MIN_GAMES` games on ("narrow"), or after which the work (``work`` before the
+    first game) reaches :data:`WORK_BUDGET` ("budget"); else every result is counted ("games").
+    """
+    fw = m = 0
+    for won, used in results:
+        fw, m, work = fw + won, m + 1, work + used
+        if not stop:
+            continue
+        if m >= MIN_GAMES:
+            _, lo, hi = product_interval(wins, samples, fw, m, exact)
+            if hi - lo <= WIDTH:
+                return fw, m, work, "narrow"
+        if work >= WORK_BUDGET:
+            return fw, m, work, "budget"
+    return fw, m, work, "games"
+
+
+def odds(
+    layout: Layout,
+    rules: Optional[Rules] = None,
+    samples: int = 200,
+    seed: int = 0,
+    progress: bool = False,
+    played: Iterable[int] = (),
+    solver: Optional[Solver] = None,
+    games: Optional[int] = None,
+    player: "str | PlayerSettings" = "fast",
+    exact_states: int = EXACT_STATES,
+) -> OddsResult:
+    """Both win chances of ``layout``, whose unknown stock places are ``None`` (see the module doc).
+
+    ``samples`` orders are solved (verdict only) for the clairvoyant chance. A fair win
+    needs a clairvoyant win, so only the winnable ones get fair games: the fair player (a
+    preset name or :class:`~golfsolve.fair.player.PlayerSettings`) plays the first
+    ``games`` of them, or by default as many as it takes for the fair chance's 95% interval
+    to be at most :data:`WIDTH` wide (at least :data:`MIN_GAMES` games), and no more once
+    all the solves did :data:`WORK_BUDGET` work. The fair chance is the clairvoyant chance
+    times the win rate on those games, with the product's interval.
+    """
+    if samples < 1 or (games is not None and games < 0):
+        raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
+    settings = player_settings(player)
+    rules = rules or layout.rules or EASY
+    played = tuple(played)
+    positions, pool = unknown_pool(layout, rules, played)
+    stocks, exact = stock_orders(layout, rules, samples, seed, played)
+    solver = solver or Solver()
+    t0, c0 = time.perf_counter(), time.process_time()
+    won: list[bool] = []
+    work = 0
+    for st in _progress(stocks, len(stocks), progress, "solving samples"):
+        sol = solver.solve(with_stock(layout, st), rules, verdict_only=True)
+        won.append(sol.outcome == "won")
+        work += sol.nodes + SOLVE_WORK
+    n = len(stocks)
+    wins = sum(won)
+    lo, hi = (wins / n, wins / n) if exact else wilson(wins, n)[1:]
+    ex = _exact_fair(layout, rules, played, exact_states) if positions else None
+    stopped: Optional[str] = None
+    if not positions:
+        # nothing is hidden: the player sees what the solver sees
+        fair: tuple = (wins / n, wins / n, wins / n, 0, 0, True)
+    elif ex is not None:
+        fair = (ex.value, ex.value, ex.value, 0, 0, True)
+    elif games == 0:
+        fair = (None, None, None, 0, 0, False)
+    elif wins == 0:
+        # no order can be won, so no fair game can: nothing to play
+        fair = (0.0, 0.0, 0.0 if exact else hi, 0, 0, exact)
+    else:
+        winnable = [st for st, w in zip(stocks, won) if w]
+        k = len(winnable) if games is None else min(games, len(winnable))
+        results = fair_games(layout, rules, winnable[:k], seed, settings, played, solver)
+        fw, m, work, stopped = play_until(_progress(results, k, progress, "fair games"), wins, n, exact,
+                                          stop=games is None, work=work)
+        if stopped == "games" and m == len(winnable):
+            stopped = "all"
+        if exact and m == wins:
+            # every possible order was played (a lost one needs no game): the rate is exact
+            fair = (fw / n, fw / n, fw / n, m, fw, True)
+        else:
+            fair = (*product_interval(wins, n, fw, m, exact), m, fw, False)
+    return OddsResult(layout.name, rules, n, wins, lo, hi, exact, len(positions), len(pool), seed,
+                      *fair, settings, stopped, work, (samples, games), time.perf_counter() - t0,
+                      time.process_time() - c0)
+
+
+def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Optional[int] = None,
+                    player: "str | PlayerSettings" = "fast", solver: Optional[Solver] = None,
+                    progress: bool = False) -> OddsResult:
+    """:func:`odds` of ``layout`` as a player sees it (:func:`~golfsolve.fair.view.player_view`:
+    a known stock order is forgotten first), as ``golfsolve odds`` answers."""
+    view, _ = player_view(layout)
+    return odds(view, view.rules, samples=samples, seed=seed, games=games, player=player, solver=solver,
+                progress=progress)
+
+
+__all__ = ["odds", "OddsResult", "odds_for_player", "fair_games", "play_until", "NO_UNDO", "WIDTH", "MIN_GAMES",
+           "WORK_BUDGET", "SOLVE_WORK"]
