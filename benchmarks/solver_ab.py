@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from abtrees import differences, start, turns
 
 HERE = Path(__file__).resolve().parent
 
@@ -47,15 +47,6 @@ def worker() -> None:
             out["states"][name] = sum(s.nodes for s in sols)
             out["answers"] += [[name, int(first) + i, s.outcome, s.best_left] for i, s in enumerate(sols)]
         print(json.dumps(out), flush=True)
-
-
-def start(tree: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    p = subprocess.Popen([sys.executable, str(HERE / "solver_ab.py"), "--worker"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, text=True, env=env, cwd=tree)
-    if p.stdout.readline().strip() != "ready":
-        sys.exit(f"the worker for {tree} did not start")
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,27 +75,18 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, ValueError) as e:
         ap.error(f"--rules: {e}")
     trees = {"base": Path(a.base).resolve(), "this": HERE.parent}
-    procs = {k: start(t) for k, t in trees.items()}
+    procs = {k: start(HERE / "solver_ab.py", t) for k, t in trees.items()}
     cpu = {k: dict.fromkeys(names, 0.0) for k in trees}
     states = {k: dict.fromkeys(names, 0) for k in trees}
     diffs = 0
-    for i, first in enumerate(range(a.start, a.start + a.count, a.chunk)):
-        n = min(a.chunk, a.start + a.count - first)
-        got = {}
-        for k in (["base", "this"] if i % 2 == 0 else ["this", "base"]):
-            procs[k].stdin.write(f"{first} {n} {','.join(names)}\n")
-            procs[k].stdin.flush()
-            got[k] = json.loads(procs[k].stdout.readline())
+    firsts = range(a.start, a.start + a.count, a.chunk)
+    requests = (f"{first} {min(a.chunk, a.start + a.count - first)} {','.join(names)}" for first in firsts)
+    for got in turns(procs, requests):
+        for k in trees:
             for r in names:
                 cpu[k][r] += got[k]["cpu"][r]
                 states[k][r] += got[k]["states"][r]
-        for x, y in zip(got["base"]["answers"], got["this"]["answers"]):
-            if x != y:
-                diffs += 1
-                print("differs:", x, y)
-    for p in procs.values():
-        p.stdin.close()
-        p.wait()
+        diffs += differences(got)
     print(f"deals {a.start}..{a.start + a.count - 1}, full answers, {a.chunk} deals a turn: {diffs} answers differ")
     print("| rules | base CPU s | this tree CPU s | base / this | base states | this tree states |")
     print("|---|---:|---:|---:|---:|---:|")
