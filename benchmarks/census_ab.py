@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
+
+from abtrees import differences, start, turns
 
 HERE = Path(__file__).resolve().parent
 RULES = ["easy", "classic", "strict"]
@@ -44,15 +44,6 @@ def worker() -> None:
         print(json.dumps({"cpu": cpu, "answers": answers}), flush=True)
 
 
-def start(tree: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    p = subprocess.Popen([sys.executable, str(HERE / "census_ab.py"), "--worker"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, text=True, env=env, cwd=tree)
-    if p.stdout.readline().strip() != "ready":
-        sys.exit(f"the worker for {tree} did not start")
-    return p
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("base", nargs="?", help="a golfsolve source tree to compare against")
@@ -68,25 +59,16 @@ def main(argv: list[str] | None = None) -> int:
     if not a.base or not (Path(a.base) / "golfsolve").is_dir():
         ap.error("give the base version's source tree (a directory holding golfsolve/)")
     trees = {"base": Path(a.base).resolve(), "this": HERE.parent}
-    procs = {k: start(t) for k, t in trees.items()}
+    procs = {k: start(HERE / "census_ab.py", t) for k, t in trees.items()}
     cpu: dict[str, dict[str, float]] = {k: {r: 0.0 for r in RULES} for k in trees}
     diffs = 0
-    for i, first in enumerate(range(a.start, a.start + a.count, a.chunk)):
-        n = min(a.chunk, a.start + a.count - first)
-        got = {}
-        for k in (["base", "this"] if i % 2 == 0 else ["this", "base"]):
-            procs[k].stdin.write(f"{first} {n} {a.fields}\n")
-            procs[k].stdin.flush()
-            got[k] = json.loads(procs[k].stdout.readline())
+    firsts = range(a.start, a.start + a.count, a.chunk)
+    requests = (f"{first} {min(a.chunk, a.start + a.count - first)} {a.fields}" for first in firsts)
+    for got in turns(procs, requests):
+        for k in trees:
             for r, v in got[k]["cpu"].items():
                 cpu[k][r] += v
-        for x, y in zip(got["base"]["answers"], got["this"]["answers"]):
-            if x != y:
-                diffs += 1
-                print("differs:", x, y)
-    for p in procs.values():
-        p.stdin.close()
-        p.wait()
+        diffs += differences(got)
     print(f"deals {a.start}..{a.start + a.count - 1}, {', '.join(RULES)}, fields {a.fields}, "
           f"{a.chunk} deals a turn: {diffs} answers differ")
     print("| rules | base CPU s | this tree CPU s | base / this |")

@@ -404,7 +404,7 @@ def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver, rules)
     draw-any-time rules; else a lost root, the winning line's table credited, one solve per
     table whatever the discard's top), each state's value is the verdict a direct solve of
     the position after it and the draw gives; also for states not asked for when the order
-    was added."""
+    was added, and on orders added without a search of their root."""
     from golfsolve.fair.infoset import ChainValues, predraw_states
     from golfsolve.solitaire.layout import Layout
 
@@ -412,11 +412,15 @@ def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver, rules)
     for view, played in [(layout_from_number(8, rules).forget_stock(0), ())] + list(
             _midgame_views(rules, range(20, 26), 5)):
         states = predraw_states(view, rules)
-        stocks = sample_stocks(view, random.Random(1), 4, rules, played)
+        stocks = sample_stocks(view, random.Random(1), 6, rules, played)
         cv = ChainValues(view, rules, states, solver)
         cv.extend(stocks[:2])
-        cv.extend(stocks[2:], states[:1])
+        cv.extend(stocks[2:4], states[:1])
+        cv.extend(stocks[4:], states[1:3], root=False)
+        cv.decide(5, states[2:4])
         for i, st in enumerate(stocks):
+            root = solver.solve(Layout(view.columns, view.discard, st, view.rules), rules).outcome == "won"
+            assert cv.root_won[i] in (root, None if i >= 4 else root)
             for s in states:
                 direct = s.table == 0 or solver.solve(Layout(s.columns, st[0], st[1:], view.rules),
                                                       rules).outcome == "won"

@@ -19,7 +19,7 @@ from golfsolve.fair.infoset import ChainValues, predraw_states
 from golfsolve.fair.orders import sample_stocks
 from golfsolve.fair.player import Player, PlayerSettings, play
 from golfsolve.solitaire.layout import layout_from_number
-from golfsolve.solitaire.rules import CLASSIC, EASY
+from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
 from test_fair import AGREE, DIFFER, ENDGAME, endgame
 from test_fair_honesty import _draws_before, reshuffled
@@ -92,16 +92,28 @@ def test_compiled_expectimax_stops_at_its_state_cap_and_starts_afresh():
                                                             endgame(AGREE)[1]).value
 
 
-def test_counts_near_gives_exact_counts_of_the_contenders(solver):
-    view = layout_from_number(3, EASY, "E").forget_stock(0)
-    states = predraw_states(view, EASY)
-    cv = ChainValues(view, EASY, states, solver)
-    cv.extend(sample_stocks(view, random.Random(1), 10, EASY))
-    full = {s: sum(cv.won(i, s) for i in range(10)) for s in states}
-    best = max(full.values())
-    for slack in (0, 1, 3):
-        near = cv.counts_near(states, slack=slack)
-        assert near == {s: n for s, n in full.items() if n >= best - slack}
+@pytest.mark.parametrize("rules", [EASY, STRICT])
+def test_top_gives_the_first_tables_with_exact_totals(rules, solver):
+    """The branch and bound over tables ranks as counting every state on every order would."""
+    view = layout_from_number(3, rules, "E").forget_stock(0)
+    states = predraw_states(view, rules)
+    reps = list({s.key[0]: s for s in sorted(states, key=lambda s: (s.table, s.chain), reverse=True)}.values())
+    stocks = sample_stocks(view, random.Random(1), 10, rules)
+    full = ChainValues(view, rules, states, solver)
+    full.extend(stocks)
+    count = {s: sum(full.won(i, s) for i in range(10)) for s in reps}
+    base = {s.key[0]: len(s.chain) % 3 for s in reps}  # totals carried in from earlier orders
+    for k in (1, 2, 4):
+        want = sorted(reps, key=lambda s: (-count[s] - base[s.key[0]], s.table, s.chain))[:k]
+        cv = ChainValues(view, rules, states, solver)
+        cv.extend(stocks[:3])
+        cv.extend(stocks[3:], (), root=False)
+        got = cv.top(reps, range(10), k, base)
+        assert [s for s, _ in got] == want
+        assert [n for _, n in got] == [count[s] + base[s.key[0]] for s in want]
+        cv2 = ChainValues(view, rules, states, solver)
+        cv2.extend(stocks, ())
+        assert [s for s, _ in cv2.top(reps, range(10), k, base, totals=False)] == want
 
 
 @pytest.mark.parametrize("number", [1, 3, 7])

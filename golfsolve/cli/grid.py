@@ -71,8 +71,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     Example: golfsolve grid simulate --players 4 --grid 6 --bots mc,greedy,greedy,random
     --holes 9 --matches 1000 --seed 1 --out results/
     """
-    from ..stats.gridreport import report_data
+    from ..grid.compiling import warm
     from ..grid.tournament import simulate_tally
+    from ..stats.gridreport import report_data
     from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
     from ..stats.runfolder import check_out_dir
 
@@ -102,6 +103,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                               "chunk_size": None}, jobs=1)
         matches, seed = spec.matches, spec.seed
         bar = tqdm(total=matches, unit="match", disable=quiet or as_json or not sys.stderr.isatty(), file=sys.stderr)
+        warm(rules, bots, mc_samples)  # compiling (with its notice) before the progress bar
         try:
             # running totals only: memory stays flat however many matches
             tally = simulate_tally(rules, list(bots), matches, seed, samples=mc_samples, progress=bar.update)
@@ -454,6 +456,7 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     """Play grid Golf in the terminal against bots (you are the first seat)."""
     from ..grid.bots import make_bot, split_bots
+    from ..grid.compiling import warm
     from ..grid.engine import play_match
 
     if players is not None and not 2 <= players <= 6:
@@ -470,6 +473,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     game_ss, *bot_ss = ss.spawn(players)
     names = ["you"] + [f"{b} (P{i + 2})" for i, b in enumerate(names_in)]
     symbols = not plain
+    warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
 
     match = {"hole": 0, "holes": rules.holes, "totals": [0] * players}

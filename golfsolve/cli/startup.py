@@ -63,14 +63,15 @@ def skip_blas_check() -> None:
 
 def install_compile_notice() -> None:
     """Make the command tell about compiling on stderr (the library alone stays silent)."""
-    from ..solitaire import compiling  # no numba: the kernels are imported only to compile them
+    from .. import compilenotice  # no numba: the kernels are imported only to compile them
+    from ..solitaire import compiling
 
-    class CompileNotice(compiling.Notice):
+    class CompileNotice(compilenotice.Notice):
         def __init__(self) -> None:
             self.tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
 
-        def start(self, kernels, seconds: float) -> None:
-            print(compiling.notice_line(seconds), file=sys.stderr, flush=True)
+        def start(self, kernels, seconds: float, what: str = compilenotice.SOLVER) -> None:
+            print(compilenotice.notice_line(seconds, what), file=sys.stderr, flush=True)
 
         def kernel(self, name: str, i: int, n: int) -> None:
             if self.tty:
@@ -82,4 +83,4 @@ def install_compile_notice() -> None:
                 sys.stderr.write(f"\r\x1b[K  compiled in {seconds:.1f} s\n")
                 sys.stderr.flush()
 
-    compiling.set_notice(CompileNotice())
+    compilenotice.set_notice(CompileNotice())

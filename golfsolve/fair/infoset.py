@@ -19,15 +19,18 @@ Work shared between samples: each sampled order's root position is solved once; 
 sample in which the root is lost is lost for every state (a remove cannot make a lost
 position winnable). With draw-any-time rules one compiled search per order
 (:mod:`golfsolve.solitaire.orderhunt`) then decides every state asked for on it, sharing what
-it proves lost or won between them. Otherwise the state on the solver's own winning line is
-credited without a solve, and candidates are valued most promising first with branch and
-bound, one solve each.
+it proves lost or won between them; orders added to tell a few states apart skip the
+root's search (a lost root makes every state lost, so it cannot tell them apart, and
+searching it first saves the states' searches less than it costs). Otherwise the state on
+the solver's own winning line is credited without a solve, and candidates are valued most
+promising first with branch and bound, one solve each.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from functools import cached_property
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -53,8 +56,9 @@ class PreDraw:
     chain: tuple[str, ...]
     first: frozenset = field(compare=False)
 
-    @property
+    @cached_property
     def table(self) -> int:
+        """The number of cards on the table (asked for often: computed once)."""
         return sum(len(c) for c in self.columns)
 
 
@@ -121,26 +125,30 @@ class ChainValues:
         self.states = list(states)
         self.by_key = {s.key: s for s in self.states}
         self.stocks: list[tuple[int, ...]] = []
-        self.root_won: list[bool] = []
+        self.root_won: list[Optional[bool]] = []  # None: the root was not searched (and no state is known won)
         self.credit: list[Optional[tuple]] = []  # per sample: the table of its winning line's pre-draw state
         self.solves = 0
         self.nodes = 0  # states the solver searched: the work, in a unit that does not depend on the machine
         self._cache: dict[tuple[int, tuple], bool] = {}
         # draw-any-time rules: each order's root and states decided in one compiled search
-        self._per_order = rules.draw_any_time
+        self.per_order = rules.draw_any_time
         self._tables = list(dict.fromkeys(s.key[0] for s in self.states if s.table))
         self._packed: Optional[tuple] = None  # the root's columns, heights and top, the rules' arrays
 
-    def extend(self, stocks: Sequence[tuple[int, ...]], states: Optional[Sequence[PreDraw]] = None) -> None:
+    def extend(self, stocks: Sequence[tuple[int, ...]], states: Optional[Sequence[PreDraw]] = None,
+               root: bool = True) -> None:
         """Add sampled orders: solve the root once per order. With draw-any-time rules the
-        same search decides ``states`` (all by default) on each order; else the state on the
-        root's winning line is credited."""
-        if self._per_order:
-            tables = self._tables if states is None else list(dict.fromkeys(s.key[0] for s in states if s.table))
+        same search decides ``states`` (all by default) on each order, and without ``root``
+        only they are searched (the root is then known only when one of them is won); else
+        the state on the root's winning line is credited."""
+        if self.per_order:
+            tables = self._tables if states is None else self._tables_of(states)
             for st in stocks:
                 self.stocks.append(st)
                 self.credit.append(None)
-                self.root_won.append(self._decide(len(self.stocks) - 1, tables))
+                self.root_won.append(None)
+                if tables or root:
+                    self._decide(len(self.stocks) - 1, tables, root)
             return
         for st in stocks:
             self.stocks.append(st)
@@ -166,7 +174,7 @@ class ChainValues:
         """:meth:`won` when it needs no solve (already solved, or settled without one), else None."""
         if s.table == 0:
             return True
-        if not self.root_won[i] or not self.stocks[i]:
+        if self.root_won[i] is False or not self.stocks[i]:
             return False
         if self.credit[i] == s.key[0]:
             return True
@@ -175,8 +183,9 @@ class ChainValues:
     def won(self, i: int, s: PreDraw) -> bool:
         """Is sample ``i`` still winnable after committing to ``s`` and drawing?"""
         got = self.known(i, s)
-        if got is None and self._per_order:
-            self._decide(i, [s.key[0]])
+        if got is None and self.per_order:
+            # every table of the order not decided yet, in one search (they share its work)
+            self._decide(i, [t for t in self._tables if (i, t) not in self._cache], False)
             got = self._cache[(i, s.key[0])]
         if got is None:
             st = self.stocks[i]
@@ -193,9 +202,23 @@ class ChainValues:
             self._cache[key] = got
         return got
 
-    def _decide(self, i: int, tables: Sequence[tuple]) -> bool:
+    def _tables_of(self, states: Sequence[PreDraw]) -> list[tuple]:
+        return list(dict.fromkeys(s.key[0] for s in states if s.table))
+
+    def decide(self, i: int, states: Sequence[PreDraw]) -> None:
+        """Decide ``states`` on order ``i``, those not known yet: in one search with draw-any-time
+        rules, else one solve each."""
+        if not self.per_order:
+            for s in states:
+                self.won(i, s)
+            return
+        todo = [t for t in self._tables_of(states) if (i, t) not in self._cache]
+        if todo and self.root_won[i] is not False:
+            self._decide(i, todo, False)
+
+    def _decide(self, i: int, tables: Sequence[tuple], root: bool) -> None:
         """Decide ``tables`` after one draw on order ``i`` in one compiled search (results in
-        the cache); return whether the root is won."""
+        the cache), with ``root`` the root first (a lost root decides every table lost)."""
         compiling.ensure_compiled(("hunt",))
         st = self.stocks[i]
         if self._packed is None:
@@ -206,12 +229,16 @@ class ChainValues:
         arr = np.array(tables, dtype=np.int8).reshape(len(tables), packing.N_COLS)
         out = np.zeros(len(tables), dtype=np.int8)
         won, nodes = compiling.function("order_verdicts")(cols, heights, RANK_OF[np.array(st, dtype=np.int64)], top,
-                                                          fits, links, arr, out, *_work())
+                                                          fits, links, arr, out, *_work(), root)
         self.solves += 1
         self.nodes += int(nodes)
-        for t, v in zip(tables, out.tolist()):
+        verdicts = out.tolist()
+        for t, v in zip(tables, verdicts):
             self._cache[(i, t)] = bool(v)
-        return bool(won)
+        if won >= 0:
+            self.root_won[i] = bool(won)
+        elif any(verdicts):
+            self.root_won[i] = True  # a state it reaches by removes is won
 
     def _credit_count(self, s: PreDraw, idx: Sequence[int]) -> int:
         if s.table == 0:
@@ -228,7 +255,7 @@ class ChainValues:
         that cannot exceed it (None is returned when none does).
         """
         idx = list(range(len(self.stocks))) if idx is None else list(idx)
-        live = [i for i in idx if self.root_won[i]]
+        live = [i for i in idx if self.root_won[i] is not False]
         order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
         best, best_n, tied = None, floor, []
         for s in order:
@@ -254,26 +281,60 @@ class ChainValues:
                 return None
         return n if n >= floor else None
 
-    def counts_near(self, states: Sequence[PreDraw], idx: Optional[Sequence[int]] = None,
-                    slack: int = 0) -> dict[PreDraw, int]:
-        """Exact counts over samples ``idx`` of every state within ``slack`` of the best one.
+    def top(self, reps: Sequence[PreDraw], orders: Iterable[int], k: int, base: Optional[dict] = None,
+            totals: bool = True) -> list[tuple[PreDraw, int]]:
+        """The first ``k`` of ``reps`` (one state per table) ranked by (most orders of
+        ``orders`` won plus ``base`` of its table, fewest cards, chain), with their totals.
 
-        Branch and bound as :meth:`best_of`, but a state is dropped only when it cannot come
-        within ``slack`` of the best count so far, so the contenders of a race are known
-        exactly; states missing from the answer are more than ``slack`` below the best.
+        By branch and bound over tables: a state is decided on an order (in one search with
+        the others still in play, :meth:`decide`) only while it can still be among the first
+        ``k``, and given up once ``k`` others surely rank before it (what they have won so far
+        beats all it can still win); the states decided already cost nothing. Without
+        ``totals`` only which states are first counts: the search stops once no more than
+        ``k`` are left in play (the totals it gives are then lower bounds).
         """
-        idx = list(range(len(self.stocks))) if idx is None else list(idx)
-        live = [i for i in idx if self.root_won[i]]
-        order = sorted(states, key=lambda s: (-self._credit_count(s, idx), s.table, s.chain))
-        best_n = -1
-        out: dict[PreDraw, int] = {}
-        for s in order:
-            n = self._count_reaching(s, idx, live, best_n - slack)
-            if n is None:
+        orders = list(orders)
+        won = {st.key[0]: (base or {}).get(st.key[0], 0) for st in reps}
+        todo: dict[tuple, set] = {}  # per table, the orders it is not decided on yet
+        for st in reps:
+            t = st.key[0]
+            todo[t] = set()
+            for i in orders:
+                got = self.known(i, st)
+                if got is None:
+                    todo[t].add(i)
+                else:
+                    won[t] += got
+
+        def sure(st: PreDraw) -> tuple:  # st ranks at least this well
+            return (-won[st.key[0]], st.table, st.chain)
+
+        def reach(st: PreDraw) -> tuple:  # st ranks at best this well
+            return (-won[st.key[0]] - len(todo[st.key[0]]), st.table, st.chain)
+
+        def prune(alive: list[PreDraw]) -> list[PreDraw]:
+            if len(reps) <= k:
+                return alive
+            bar = sorted(sure(st) for st in reps)[k - 1]
+            return [st for st in alive if reach(st) <= bar]
+
+        alive = prune([st for st in reps if todo[st.key[0]]])
+        out = {st.key[0] for st in reps if todo[st.key[0]]} - {st.key[0] for st in alive}  # given up
+        for i in orders:
+            if not alive or (not totals and len(reps) - len(out) <= k):
+                break
+            here = [st for st in alive if i in todo[st.key[0]]]
+            if not here:
                 continue
-            out[s] = n
-            best_n = max(best_n, n)
-        return {s: n for s, n in out.items() if n >= best_n - slack}
+            self.decide(i, here)
+            for st in here:
+                won[st.key[0]] += self.known(i, st)
+                todo[st.key[0]].discard(i)
+            kept = prune([st for st in alive if todo[st.key[0]]])
+            out |= {st.key[0] for st in alive if todo[st.key[0]]} - {st.key[0] for st in kept}
+            alive = kept
+        ranked = sorted((st for st in reps if st.key[0] not in out), key=sure)[:k]
+        return [(st, won[st.key[0]]) for st in ranked]
 
 
 _WORK: Optional[tuple] = None

@@ -20,7 +20,9 @@ user chooses from (``fast`` and ``strong``). Every answer records the full setti
 from __future__ import annotations
 
 import random
+import threading
 import time
+import weakref
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Iterable, Optional
 
@@ -156,8 +158,7 @@ class Player:
         # fewer is far smaller
         states = self.settings.exact_states
         if self._compiled is None:
-            cap = 1 << max(20, (4 * states - 1).bit_length())
-            self._compiled = CompiledExpectimax(self.rules, capacity=cap)
+            self._compiled = _expectimax(self.rules, 1 << max(20, (4 * states - 1).bit_length()), self)
         try:
             ev = self._compiled.fair_value(view, gone, max_states=states)
         except TooLargeError:
@@ -172,8 +173,15 @@ class Player:
         states = predraw_states(view, self.rules)
         cv = ChainValues(view, self.rules, states, self.solver)
         stocks, every = stock_orders(view, self.rules, s.samples, self.rng, gone)
-        cv.extend(stocks)
-        if s.race_budget > len(cv.stocks) and not every and any(cv.root_won):
+        racing = s.race_budget > len(stocks) and not every
+        if racing and cv.per_order:
+            # the race needs the leading tables only (Player._leaders): every table on the
+            # first few orders, then the leaders so far on the others first
+            cv.extend(stocks[:_SCOUT])
+            cv.extend(stocks[_SCOUT:], _by_rank(cv, states)[: s.race_width])
+        else:
+            cv.extend(stocks)
+        if racing and any(cv.root_won):
             best = self._race(cv, states, view, gone)
             self.solves += cv.solves
             self.nodes += cv.nodes
@@ -182,7 +190,7 @@ class Player:
         if len(tied) > 1 and not every and s.extra and any(cv.root_won):
             # race the tied states on fresh orders; only they are valued there
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), tied)
+            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), tied, root=False)
             best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
         if len(tied) > 1:
             best = min(tied, key=lambda st: (st.table, st.chain))
@@ -237,18 +245,17 @@ class Player:
         two wins (a sign test), until one is left or ``race_budget`` orders are used.
         """
         s = self.settings
-        near = cv.counts_near(states, slack=s.race_slack)
-        reps: dict[tuple, PreDraw] = {}
-        for st in sorted(near, key=lambda st: (-near[st], st.table, st.chain)):
-            reps.setdefault(st.key[0], st)
-        cont = list(reps.values())[: s.race_width]
+        cont = self._leaders(cv, states)
         if len(cont) == 1:
             return cont[0]
         wins = {st.key[0]: [cv.won(i, st) for i in range(len(cv.stocks))] for st in cont}
         while len(cont) > 1 and len(cv.stocks) < s.race_budget:
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone), cont)
-            if len(cv.stocks) >= s.race_budget:
+            last = first + s.race_batch >= s.race_budget
+            # the last batch's states are decided by _race_last, only as far as it needs
+            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone),
+                      () if last else cont, root=False)
+            if last:
                 # the last batch: no drop follows, only the leader counts (every state tied
                 # with it survives the drop), so a state that cannot reach it is not finished
                 return self._race_last(cv, cont, wins, first)
@@ -264,35 +271,60 @@ class Player:
             cont = kept
         return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
 
+    def _leaders(self, cv: ChainValues, states: list[PreDraw]) -> list[PreDraw]:
+        """The race's contenders on the orders so far: the first ``race_width`` tables by
+        (most orders won, fewest cards, chain), one state per table (the least chain), of
+        them those within ``race_slack`` orders of the best (see :meth:`ChainValues.top`)."""
+        s = self.settings
+        ranked = cv.top(_fewest_cards(states), range(len(cv.stocks)), s.race_width)
+        best = ranked[0][1]
+        return [st for st, n in ranked if n >= best - s.race_slack]
+
     @staticmethod
     def _race_last(cv: ChainValues, cont: list[PreDraw], wins: dict, first: int) -> PreDraw:
         """The race's winner after its last batch (orders ``first`` on): the most orders won,
         then the fewest cards on the table, then the chain, as :meth:`_race` ends, by branch
         and bound: a state is given up once it cannot reach the best total so far."""
-        new = range(first, len(cv.stocks))
-        best, best_key = None, None
-        for st in sorted(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain)):
-            n = sum(wins[st.key[0]])
-            # orders whose answer needs no solve first (lost root, the credited state, cached)
-            todo = []
-            for i in new:
-                got = cv.known(i, st)
-                if got is None:
-                    todo.append(i)
-                else:
-                    n += got
-            remaining = len(todo)
-            for i in todo:
-                if best_key is not None and n + remaining < -best_key[0]:
-                    break
-                remaining -= 1
-                n += cv.won(i, st)
-            else:
-                key = (-n, st.table, st.chain)
-                if best_key is None or key < best_key:
-                    best, best_key = st, key
-        assert best is not None
-        return best
+        base = {st.key[0]: sum(wins[st.key[0]]) for st in cont}
+        return cv.top(cont, range(first, len(cv.stocks)), 1, base, totals=False)[0][0]
+
+
+#: Orders on which the race's first ranking decides every table (see Player.choose).
+_SCOUT = 4
+
+
+def _by_rank(cv: ChainValues, states: Iterable[PreDraw]) -> list[PreDraw]:
+    """One state per table, by the orders won so far (the decided ones), then fewest cards."""
+    reps = _fewest_cards(states)
+    won = {st.key[0]: sum(bool(cv.known(i, st)) for i in range(len(cv.stocks))) for st in reps}
+    return sorted(reps, key=lambda st: (-won[st.key[0]], st.table, st.chain))
+
+
+_POOL = threading.local()
+
+
+def _expectimax(rules: Rules, capacity: int, owner: object) -> CompiledExpectimax:
+    """A compiled expectimax for ``owner``'s game, its memo empty: one per rules, capacity
+    and thread is reused game after game (allocating its tables costs several times clearing
+    them), unless its last owner is still alive (then a new one: no two players share a memo)."""
+    pool = _POOL.__dict__.setdefault("by_key", {})
+    key = (rules.meaning, capacity)
+    got = pool.get(key)
+    if got is not None and got[1]() is None:
+        got[0].clear()
+        cx = got[0]
+    else:
+        cx = CompiledExpectimax(rules, capacity=capacity)
+    pool[key] = (cx, weakref.ref(owner))
+    return cx
+
+
+def _fewest_cards(states: Iterable[PreDraw]) -> list[PreDraw]:
+    """One state per table (the least chain), fewest cards on the table first."""
+    reps: dict[tuple, PreDraw] = {}
+    for st in sorted(states, key=lambda st: (st.table, st.chain)):
+        reps.setdefault(st.key[0], st)
+    return list(reps.values())
 
 
 @dataclass(frozen=True)

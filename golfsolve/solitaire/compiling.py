@@ -9,7 +9,7 @@ otherwise explain. Here:
 
 * :func:`ensure_compiled` loads or compiles the named kernels now, and :func:`function`
   then gives each. When anything must be compiled, it first tells the :class:`Notice`
-  (:func:`set_notice`; the ``golfsolve`` command prints one line on stderr) with an
+  (:func:`golfsolve.compilenotice.set_notice`; the ``golfsolve`` command prints one line on stderr) with an
   estimate, then each step as it goes (the command shows a progress line on a terminal).
   The ahead-of-time module holds every kernel, so one build serves every later command.
 * :class:`~golfsolve.solitaire.solver.Solver` calls it before its clock starts, so a
@@ -26,7 +26,9 @@ known line checked under other rules). Dealing a GO1 code needs none (plain Pyth
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Callable, Iterable, Sequence
+
+from ..compilenotice import Notice, notice, notice_line, set_notice  # noqa: F401  (the hook lives below the domains)
 
 #: What each kernel is for, as the progress line names it.
 KERNELS = {
@@ -45,33 +47,8 @@ _COMPANIONS = {"hunt": ("load_rows", "take_rows", "order_verdicts")}
 COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 12.0}
 
 
-class Notice:
-    """What is told about compiling; the default tells nothing. A command subclasses it."""
-
-    def start(self, kernels: Sequence[str], seconds: float) -> None:
-        """Before compiling ``kernels``, estimated to take ``seconds`` of CPU."""
-
-    def kernel(self, name: str, i: int, n: int) -> None:
-        """Compiling kernel ``name``, the ``i``-th (from 1) of ``n``."""
-
-    def done(self, seconds: float) -> None:
-        """Compiling is over after ``seconds`` of CPU."""
-
-
-_notice = Notice()
 _ready: set[str] = set()
 _functions: dict[str, Callable] = {}
-
-
-def set_notice(notice: Optional[Notice]) -> None:
-    """Install what is told about compiling (None: nothing is)."""
-    global _notice
-    _notice = notice or Notice()
-
-
-def notice_line(seconds: float) -> str:
-    """The one line a command prints before compiling."""
-    return f"compiling the solver's kernels once, about {max(1, round(seconds))} s; later runs start at once"
 
 
 def describe(name: str) -> str:
@@ -158,8 +135,8 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
     told = False
     kernels = native.load()
     if kernels is None and native.buildable():
-        _notice.start((NATIVE,), COMPILE_SECONDS[NATIVE])
-        _notice.kernel(NATIVE, 1, 1)
+        notice().start((NATIVE,), COMPILE_SECONDS[NATIVE])
+        notice().kernel(NATIVE, 1, 1)
         told = True
         kernels = native.build()
     if kernels is not None:
@@ -170,14 +147,14 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
         return _finish(told, t0)
     cold = [n for n in todo if not _cached(n)]
     if cold and not told:
-        _notice.start(tuple(cold), sum(COMPILE_SECONDS.get(n, 1.0) for n in cold))
+        notice().start(tuple(cold), sum(COMPILE_SECONDS.get(n, 1.0) for n in cold))
         told = True
     for n in todo:
         for f in (n, *_COMPANIONS.get(n, ())):
             _functions[f] = _dispatcher(f)
         _ready.add(n)  # before the call: the solve it makes must not come back here
         if n in cold:
-            _notice.kernel(n, cold.index(n) + 1, len(cold))
+            notice().kernel(n, cold.index(n) + 1, len(cold))
         try:
             _touch(n)
         except BaseException:
@@ -196,7 +173,7 @@ def _finish(told: bool, t0: float) -> float:
     if not told:
         return 0.0
     spent = _cpu() - t0
-    _notice.done(spent)
+    notice().done(spent)
     return spent
 
 

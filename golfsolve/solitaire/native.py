@@ -44,7 +44,7 @@ def _signatures() -> dict:
         "load_rows": T.none(u16_2, i64_1, u16_2),
         "take_rows": T.Tuple((i64_1, u16_2))(u16_2, i64_1, i32_1, T.int64, T.boolean),
         "order_verdicts": T.UniTuple(T.int64, 2)(i8_2, i8_1, i8_1, T.int64, fits, links, i8_2, i8_1, u16_2, u8_1,
-                                                 i32_1, i32_1, i32_1, u16_1),
+                                                 i32_1, i32_1, i32_1, u16_1, T.boolean),
     }
 
 

@@ -269,7 +269,7 @@ def _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, 
 
 @nb.njit(cache=True, error_model="numpy")
 def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed, touched, wtouched, log_rows,
-                   log_vals):
+                   log_vals, with_root):
     """Is the root winnable, and each pre-draw table after one draw? All on one stock order.
 
     ``cols`` (7, 5) int8 ranks of the root's columns, covered card first; ``h0`` (7,) its
@@ -282,9 +282,10 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
     EMPTY_SLOT and ``listed`` (heights index,) uint8 all 0; both are left so. ``touched``
     and ``wtouched`` (heights index,) int32, ``log_rows`` int32 and ``log_vals`` uint16
     (equal lengths of at least 1: the entries one search records, in order; a won search
-    that recorded more keeps no lost entry) are scratch.
+    that recorded more keeps no lost entry) are scratch. Without ``with_root`` the root is
+    not searched (a caller that knows it is won saves its search) and every table is.
 
-    Returns ``(root won, nodes)``: 1 or 0, and the states expanded in all.
+    Returns ``(root won, nodes)``: 1 or 0 (-1 when not searched), and the states expanded in all.
     """
     acc = accept_masks(cols, fits)
     colp = column_counts(cols)
@@ -297,12 +298,12 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
     frames = np.empty((11, MAX_PATH + 1), dtype=np.int64)
     cnt = np.zeros(2, dtype=np.int64)  # rows listed in touched, in wtouched
     nodes = np.int64(0)
-    root_won = np.int64(0)
-    for k in range(-1, tables.shape[0]):
+    root_won = np.int64(-1)
+    for k in range(-1 if with_root else 0, tables.shape[0]):
         # k = -1: the root (nothing drawn, its own top); then each table after one draw
         if k >= 0:
             out[k] = 0
-            if not root_won:
+            if root_won == 0:
                 continue
         n_left = 0
         for c in range(N_COLS):

@@ -29,6 +29,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, create_model
 
 from ..errors import MAX_EFFORT, InputError
+from ..grid.compiling import warm
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
 from .runfolder import Chunk, ChunkSchema, RunKey, check_out_dir, compute, manifest_path
@@ -179,6 +180,8 @@ class GridKind(RunKind[GridSpec]):
                         self.default_chunk_size(matches, jobs) if v["chunk_size"] is None else v["chunk_size"])
 
     def source(self, todo: Sequence[Chunk], p: GridSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        if todo:  # compiled once here, with the notice, not silently in every worker
+            warm(p.rules, p.bots, p.samples)
         tasks = [(c, p.rules.to_dict(), list(p.bots), p.seed, p.samples, p.seating) for c in todo]
         return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))
 

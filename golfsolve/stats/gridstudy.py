@@ -28,6 +28,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ..errors import MAX_EFFORT, InputError, clip
+from ..grid.compiling import warm
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
@@ -287,6 +288,8 @@ class StudyKind(RunKind[StudySpec]):
                          0 if v["seed"] is None else v["seed"], chunk)
 
     def source(self, todo: Sequence[Chunk], p: StudySpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        if todo:  # compiled once here, with the notice, not silently in every worker
+            warm(GridRules(), (p.strong, HEURISTIC, RANDOM))
         cells = _cells_json(p)
         tasks = [(c, cells, p.matches, p.seed) for c in todo]
         return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))

@@ -40,9 +40,25 @@ def test_an_error_caused_by_an_interrupt_is_an_interruption():
         assert not interrupted(e)
 
 
+_started: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_process():
+    # a failed assertion must not leave a thousand-match run going in its own session
+    yield
+    while _started:
+        proc = _started.pop()
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 def _golfsolve(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _started.append(proc)
+    return proc
 
 
 def _wait_for(cond, timeout: float = 120) -> None:
@@ -52,9 +68,21 @@ def _wait_for(cond, timeout: float = 120) -> None:
         time.sleep(0.1)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time the process has used so far (Linux); a wall-clock wait instead elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("inf")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_ctrl_c_during_a_search_bot_says_interrupted():
     proc = _golfsolve("grid", "simulate", "--bots", "ismcts:3000,heuristic", "--matches", "1000", "-q")
-    time.sleep(6)  # past start-up: the ISMCTS kernel takes nearly all the time from here on
+    # past start-up (about 1.5 s of CPU warm) by its own CPU time, not a wall clock a loaded
+    # machine stretches: the ISMCTS kernel takes nearly all the time from here on
+    start = time.monotonic()
+    _wait_for(lambda: _cpu_seconds(proc.pid) >= 6 and time.monotonic() - start >= 6, timeout=300)
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)

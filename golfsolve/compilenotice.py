@@ -1,0 +1,49 @@
+"""What a command tells about compiling kernels: one hook shared by the game domains.
+
+The solver's kernels (:mod:`golfsolve.solitaire.compiling`) and the grid's
+(:mod:`golfsolve.grid.compiling`) are compiled the first time a process needs them while
+numba's cache lacks them: seconds to a minute of CPU that nothing would otherwise explain.
+The domains tell the installed :class:`Notice`; the library's default tells nothing, and
+the ``golfsolve`` command installs one that prints a line on stderr. No numba here, so the
+command can install it before it knows whether anything will be compiled.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+#: What the solver's kernels are called in the notice line.
+SOLVER = "the solver's kernels"
+
+
+class Notice:
+    """What is told about compiling; the default tells nothing. A command subclasses it."""
+
+    def start(self, kernels: Sequence[str], seconds: float, what: str = SOLVER) -> None:
+        """Before compiling ``kernels`` (``what`` names them for a person), estimated to take
+        ``seconds`` of CPU."""
+
+    def kernel(self, name: str, i: int, n: int) -> None:
+        """Compiling kernel ``name``, the ``i``-th (from 1) of ``n``."""
+
+    def done(self, seconds: float) -> None:
+        """Compiling is over after ``seconds`` of CPU."""
+
+
+_notice = Notice()
+
+
+def set_notice(notice: Optional[Notice]) -> None:
+    """Install what is told about compiling (None: nothing is)."""
+    global _notice
+    _notice = notice or Notice()
+
+
+def notice() -> Notice:
+    """The installed notice."""
+    return _notice
+
+
+def notice_line(seconds: float, what: str = SOLVER) -> str:
+    """The one line a command prints before compiling."""
+    return f"compiling {what} once, about {max(1, round(seconds))} s; later runs start at once"
