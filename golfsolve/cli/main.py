@@ -136,9 +136,9 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         _closed_pipe()
     except SystemExit:
-        # click turns a closed pipe into exit code 1 after wrapping stdout; make it ours (by the
-        # wrapper's name: click 8.2+ deprecates reaching the class itself)
-        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+        # click turns a closed pipe into exit code 1 after wrapping stdout; make it ours. By the
+        # wrapper's name: click 8.2 deprecates the public class and 8.5 names it _PacifyFlushWrapper
+        if "PacifyFlushWrapper" in type(sys.stdout).__name__:
             _closed_pipe()
         raise
     sys.exit(rv if isinstance(rv, int) else 0)
