@@ -326,6 +326,20 @@ class _Searcher(_Compiled):
     def _best(self, view: PlayerView, kinds: list[int], slots: list[int], drawn: int) -> int:
         raise NotImplementedError
 
+    @staticmethod
+    def _place_mask(view: PlayerView, drawn: int) -> np.ndarray:
+        """The placements (swap slot, flip g + slot, pass 2g) a stock card may make, as the
+        searches' tree below the stock draw reads them."""
+        g = view.rules.grid
+        legal = np.zeros(2 * g + 1, np.bool_)
+        legal[:g] = True
+        if drawn < 0:
+            # What a stock card may do next is public: the same in every determinization.
+            probe = PlayerView(**{**view.__dict__, "drawn": 0, "source": STOCK})
+            for k, s in probe.legal_placements():
+                legal[{SWAP: s, FLIP: g + s, PASS: 2 * g}[k]] = True
+        return legal
+
     def choose_draw(self, view: PlayerView) -> str:
         kinds, slots = _draw_candidates(view)
         best = self._best(view, kinds, slots, -1)
@@ -390,14 +404,7 @@ class ISMCTSBot(_Searcher):
     def _best(self, view, kinds, slots, drawn) -> int:
         grid0, up0, disc0, st0, pool, known, ucnt, pub = self._arrays(view)
         prm, kt, vt = self.tables(view.rules)
-        g = view.rules.grid
-        legal = np.zeros(2 * g + 1, np.bool_)
-        legal[:g] = True
-        if drawn < 0:
-            # What a stock card may do next is public: the same in every determinization.
-            probe = PlayerView(**{**view.__dict__, "drawn": 0, "source": STOCK})
-            for k, s in probe.legal_placements():
-                legal[{SWAP: s, FLIP: g + s, PASS: 2 * g}[k]] = True
+        legal = self._place_mask(view, drawn)
         seed = int(self.rng.integers(2**31 - 1))
         self.decisions += 1
         visits, total = S.ismcts(grid0, up0, disc0, st0, pool, known, ucnt, pub, view.me, drawn,

@@ -28,7 +28,6 @@ from .bots import _Searcher, UCB_C
 from .layout import A_FLIP, A_PASS, A_STOCK, A_SWAP, P_G, P_N, S_DL, S_ENDS, S_SL
 from .policy import KEY_OFF, N_KEYS, h_place, h_play_out_seats, h_stock_card, place_and_end
 from .search import PLACE_C, _act, _deal_world, _outcome, _scratch, _ucb_pick, _world
-from .view import FLIP, PASS, STOCK, SWAP, PlayerView
 
 #: Play-outs per decision (a little less CPU than ``ismcts`` at 1,000 iterations).
 DEFAULT_PLAYOUTS = 1000
@@ -165,13 +164,7 @@ class PairedBot(_Searcher):
             return 0
         grid0, up0, disc0, st0, pool, known, ucnt, pub = self._arrays(view)
         prm, kt, vt = self.tables(view.rules)
-        g = view.rules.grid
-        legal = np.zeros(2 * g + 1, np.bool_)
-        legal[:g] = True
-        if drawn < 0:
-            probe = PlayerView(**{**view.__dict__, "drawn": 0, "source": STOCK})
-            for k, s in probe.legal_placements():
-                legal[{SWAP: s, FLIP: g + s, PASS: 2 * g}[k]] = True
+        legal = self._place_mask(view, drawn)
         seed = int(self.rng.integers(2**31 - 1))
         self.decisions += 1
         means = paired(grid0, up0, disc0, st0, pool, known, ucnt, pub, view.me, drawn, np.array(kinds, np.int64),
