@@ -205,16 +205,16 @@ class ChainValues:
     def _tables_of(self, states: Sequence[PreDraw]) -> list[tuple]:
         return list(dict.fromkeys(s.key[0] for s in states if s.table))
 
-    def decide(self, i: int, states: Sequence[PreDraw]) -> None:
+    def decide(self, i: int, states: Sequence[PreDraw], root: bool = False) -> None:
         """Decide ``states`` on order ``i``, those not known yet: in one search with draw-any-time
-        rules, else one solve each."""
+        rules (with ``root`` the root's first), else one solve each."""
         if not self.per_order:
             for s in states:
                 self.won(i, s)
             return
         todo = [t for t in self._tables_of(states) if (i, t) not in self._cache]
         if todo and self.root_won[i] is not False:
-            self._decide(i, todo, False)
+            self._decide(i, todo, root)
 
     def _decide(self, i: int, tables: Sequence[tuple], root: bool) -> None:
         """Decide ``tables`` after one draw on order ``i`` in one compiled search (results in
@@ -280,6 +280,38 @@ class ChainValues:
             if n + remaining < floor:
                 return None
         return n if n >= floor else None
+
+    def leaders(self, reps: Sequence[PreDraw], orders: Iterable[int]) -> tuple[list[PreDraw], int]:
+        """The states of ``reps`` (one per table) that win the most of ``orders``, and that
+        number: what :meth:`best_of` ties, exactly, by branch and bound over tables.
+
+        Order by order, every table that can still reach the most orders won so far is
+        decided in one search, the root's first on the order's first search (a lost root
+        settles every table); a table is given up once what it can still win falls short.
+        """
+        orders = list(orders)
+        won = {st.key[0]: 0 for st in reps}
+        todo: dict[tuple, set] = {}
+        for st in reps:
+            t = st.key[0]
+            todo[t] = set()
+            for i in orders:
+                got = self.known(i, st)
+                if got is None:
+                    todo[t].add(i)
+                else:
+                    won[t] += got
+        for i in orders:
+            best = max(won.values(), default=0)
+            here = [st for st in reps if i in todo[st.key[0]] and won[st.key[0]] + len(todo[st.key[0]]) >= best]
+            if not here:
+                continue
+            self.decide(i, here, root=self.root_won[i] is None)
+            for st in here:
+                won[st.key[0]] += bool(self.known(i, st))
+                todo[st.key[0]].discard(i)
+        best = max(won.values(), default=0)
+        return [st for st in reps if not todo[st.key[0]] and won[st.key[0]] == best], best
 
     def top(self, reps: Sequence[PreDraw], orders: Iterable[int], k: int, base: Optional[dict] = None,
             totals: bool = True) -> list[tuple[PreDraw, int]]:
