@@ -281,13 +281,16 @@ class ChainValues:
                 return None
         return n if n >= floor else None
 
-    def leaders(self, reps: Sequence[PreDraw], orders: Iterable[int]) -> tuple[list[PreDraw], int]:
+    def leaders(self, reps: Sequence[PreDraw], orders: Iterable[int], scout: int) -> tuple[list[PreDraw], int]:
         """The states of ``reps`` (one per table) that win the most of ``orders``, and that
         number: what :meth:`best_of` ties, exactly, by branch and bound over tables.
 
-        Order by order, every table that can still reach the most orders won so far is
-        decided in one search, the root's first on the order's first search (a lost root
-        settles every table); a table is given up once what it can still win falls short.
+        A table is decided on an order (in one search with the others of that order, the
+        root's first on the order's first search: a lost root settles every table) only
+        while it can still reach the most orders won so far. Every such table is decided on
+        the first ``scout`` orders; on the others the leaders so far first (the tables
+        decided on every earlier order with the most won), so that the rest, decided last,
+        are given up as soon as they fall short.
         """
         orders = list(orders)
         won = {st.key[0]: 0 for st in reps}
@@ -301,15 +304,20 @@ class ChainValues:
                     todo[t].add(i)
                 else:
                     won[t] += got
-        for i in orders:
-            best = max(won.values(), default=0)
-            here = [st for st in reps if i in todo[st.key[0]] and won[st.key[0]] + len(todo[st.key[0]]) >= best]
-            if not here:
-                continue
-            self.decide(i, here, root=self.root_won[i] is None)
-            for st in here:
-                won[st.key[0]] += bool(self.known(i, st))
-                todo[st.key[0]].discard(i)
+        for idx, leading in ((orders[:scout], False), (orders[scout:], True), (orders[scout:], False)):
+            for i in idx:
+                best = max(won.values(), default=0)
+                here = [st for st in reps if i in todo[st.key[0]] and won[st.key[0]] + len(todo[st.key[0]]) >= best]
+                if leading:
+                    here = [st for st in here if not any(j < i for j in todo[st.key[0]])]
+                    most = max((won[st.key[0]] for st in here), default=0)
+                    here = [st for st in here if won[st.key[0]] == most]
+                if not here:
+                    continue
+                self.decide(i, here, root=self.root_won[i] is None)
+                for st in here:
+                    won[st.key[0]] += bool(self.known(i, st))
+                    todo[st.key[0]].discard(i)
         best = max(won.values(), default=0)
         return [st for st in reps if not todo[st.key[0]] and won[st.key[0]] == best], best
 

@@ -208,7 +208,7 @@ class Player:
         is decided on an order only while it can still be among the best)."""
         s = self.settings
         cv.extend(stocks, (), root=False)  # the orders listed; leaders decides what it needs
-        reps, n_best = cv.leaders(_fewest_cards(states), range(len(stocks)))
+        reps, n_best = cv.leaders(_fewest_cards(states), range(len(stocks)), _SCOUT)
         tables = {st.key[0] for st in reps}
         tied = [st for st in states if st.key[0] in tables]
         # a won order has a won state (the root's winning line draws from one), so n_best > 0
@@ -313,7 +313,8 @@ class Player:
         return cv.top(cont, range(first, len(cv.stocks)), 1, base, totals=False)[0][0]
 
 
-#: Orders on which the race's first ranking decides every table (see Player.choose).
+#: Orders on which the race's first ranking, and the sampled choice's, decide every table
+#: (see Player.choose and ChainValues.leaders).
 _SCOUT = 4
 
 
