@@ -427,3 +427,16 @@ def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver, rules)
                 assert cv.won(i, s) == direct
                 seen[direct] += 1
     assert seen[True] and seen[False]
+
+
+def test_every_fair_command_offers_every_preset():
+    """--player on odds, hint --fair, rate, pick and fair-stats chooses among exactly the
+    library's presets (hint writes the names out to keep the fair package off its import)."""
+    from golfsolve.cli.difficulty import pick, rate
+    from golfsolve.cli.fair import fair_stats, odds
+    from golfsolve.cli.solve import hint
+    from golfsolve.fair import PRESETS
+
+    for cmd in (odds, hint, rate, pick, fair_stats):
+        (opt,) = [p for p in cmd.params if p.name == "player"]
+        assert list(opt.type.choices) == list(PRESETS), cmd.name

@@ -11,7 +11,7 @@ best); remaining ties go to the state with fewer cards on the table. When at mos
 (:mod:`golfsolve.fair.exact`) instead, in Python or by the compiled kernel.
 
 Its settings are one frozen :class:`PlayerSettings`; :data:`PRESETS` names the ones a
-user chooses from (``fast`` and ``strong``). Every answer records the full settings.
+user chooses from (``fast``, ``strong`` and ``strongest``). Every answer records the full settings.
 
 :func:`play` plays a deal whose real stock the referee knows; the player never sees it
 (the view it decides on has the stock forgotten, with the drawn cards known).
@@ -92,11 +92,14 @@ class PlayerSettings:
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
 #: ``rate`` (the compiled exact endgame from 6 unknown cards); ``strong``: more orders, a
 #: budgeted race and the compiled exact endgame from 8 unknown cards (the player of
-#: ``fair-stats`` and ``hint --fair``).
+#: ``fair-stats`` and ``hint --fair``); ``strongest``: ``strong`` with twice the orders per
+#: decision and twice the race, at about twice its CPU (chosen with ``--player``).
 PRESETS: dict[str, PlayerSettings] = {
     "fast": PlayerSettings(compiled_exact=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
                              compiled_exact=True),
+    "strongest": PlayerSettings(samples=32, extra=32, race_budget=128, exact_unknown=8, exact_states=500_000,
+                                compiled_exact=True),
 }
 
 
