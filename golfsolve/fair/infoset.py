@@ -205,16 +205,16 @@ class ChainValues:
     def _tables_of(self, states: Sequence[PreDraw]) -> list[tuple]:
         return list(dict.fromkeys(s.key[0] for s in states if s.table))
 
-    def decide(self, i: int, states: Sequence[PreDraw], root: bool = False) -> None:
+    def decide(self, i: int, states: Sequence[PreDraw]) -> None:
         """Decide ``states`` on order ``i``, those not known yet: in one search with draw-any-time
-        rules (with ``root`` the root's first), else one solve each."""
+        rules, else one solve each."""
         if not self.per_order:
             for s in states:
                 self.won(i, s)
             return
         todo = [t for t in self._tables_of(states) if (i, t) not in self._cache]
         if todo and self.root_won[i] is not False:
-            self._decide(i, todo, root)
+            self._decide(i, todo, False)
 
     def _decide(self, i: int, tables: Sequence[tuple], root: bool) -> None:
         """Decide ``tables`` after one draw on order ``i`` in one compiled search (results in
@@ -285,12 +285,12 @@ class ChainValues:
         """The states of ``reps`` (one per table) that win the most of ``orders``, and that
         number: what :meth:`best_of` ties, exactly, by branch and bound over tables.
 
-        A table is decided on an order (in one search with the others of that order, the
-        root's first on the order's first search: a lost root settles every table) only
-        while it can still reach the most orders won so far. Every such table is decided on
-        the first ``scout`` orders; on the others the leaders so far first (the tables
-        decided on every earlier order with the most won), so that the rest, decided last,
-        are given up as soon as they fall short.
+        A table is decided on an order (in one search with the others of that order, without
+        the root's: searching it first saves less than it costs) only while it can still
+        reach the most orders won so far. Every such table is decided on the first ``scout``
+        orders; on the others the leaders so far first (the tables decided on every earlier
+        order with the most won), so that the rest, decided last, are given up as soon as
+        they fall short.
         """
         orders = list(orders)
         won = {st.key[0]: 0 for st in reps}
@@ -314,7 +314,7 @@ class ChainValues:
                     here = [st for st in here if won[st.key[0]] == most]
                 if not here:
                     continue
-                self.decide(i, here, root=self.root_won[i] is None)
+                self.decide(i, here)
                 for st in here:
                     won[st.key[0]] += bool(self.known(i, st))
                     todo[st.key[0]].discard(i)
