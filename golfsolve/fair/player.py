@@ -220,7 +220,16 @@ class Player:
             first = len(cv.stocks)
             cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), (), root=False)
             if len(reps) > 1:
-                reps = [cv.top(reps, range(first, len(cv.stocks)), 1, totals=False)[0][0]]
+                # as in the race: every tied table on the first orders, then the leader on the
+                # others, so that top gives the rest up as soon as they cannot pass it
+                extra = range(first, len(cv.stocks))
+                for i in extra[:_SCOUT]:
+                    cv.decide(i, reps)
+                won = {st.key[0]: sum(bool(cv.known(i, st)) for i in extra[:_SCOUT]) for st in reps}
+                lead = min(reps, key=lambda st: (-won[st.key[0]], st.table, st.chain))
+                for i in extra[_SCOUT:]:
+                    cv.decide(i, [lead])
+                reps = [cv.top(reps, extra, 1, totals=False)[0][0]]
         self.solves += cv.solves
         self.nodes += cv.nodes
         return min(reps, key=lambda st: (st.table, st.chain))
