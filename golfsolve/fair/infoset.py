@@ -281,6 +281,23 @@ class ChainValues:
                 return None
         return n if n >= floor else None
 
+    def _tally(self, reps: Sequence[PreDraw], orders: Sequence[int],
+               base: Optional[dict] = None) -> tuple[dict[tuple, int], dict[tuple, set]]:
+        """Per table of ``reps``: the orders of ``orders`` known won (plus ``base`` of the
+        table), and the orders it is not decided on yet."""
+        won = {st.key[0]: (base or {}).get(st.key[0], 0) for st in reps}
+        todo: dict[tuple, set] = {}
+        for st in reps:
+            t = st.key[0]
+            todo[t] = set()
+            for i in orders:
+                got = self.known(i, st)
+                if got is None:
+                    todo[t].add(i)
+                else:
+                    won[t] += got
+        return won, todo
+
     def leaders(self, reps: Sequence[PreDraw], orders: Iterable[int], scout: int) -> tuple[list[PreDraw], int]:
         """The states of ``reps`` (one per table) that win the most of ``orders``, and that
         number: what :meth:`best_of` ties, exactly, by branch and bound over tables.
@@ -293,17 +310,7 @@ class ChainValues:
         they fall short.
         """
         orders = list(orders)
-        won = {st.key[0]: 0 for st in reps}
-        todo: dict[tuple, set] = {}
-        for st in reps:
-            t = st.key[0]
-            todo[t] = set()
-            for i in orders:
-                got = self.known(i, st)
-                if got is None:
-                    todo[t].add(i)
-                else:
-                    won[t] += got
+        won, todo = self._tally(reps, orders)
         for idx, leading in ((orders[:scout], False), (orders[scout:], True), (orders[scout:], False)):
             for i in idx:
                 best = max(won.values(), default=0)
@@ -334,17 +341,7 @@ class ChainValues:
         ``k`` are left in play (the totals it gives are then lower bounds).
         """
         orders = list(orders)
-        won = {st.key[0]: (base or {}).get(st.key[0], 0) for st in reps}
-        todo: dict[tuple, set] = {}  # per table, the orders it is not decided on yet
-        for st in reps:
-            t = st.key[0]
-            todo[t] = set()
-            for i in orders:
-                got = self.known(i, st)
-                if got is None:
-                    todo[t].add(i)
-                else:
-                    won[t] += got
+        won, todo = self._tally(reps, orders, base)
 
         def sure(st: PreDraw) -> tuple:  # st ranks at least this well
             return (-won[st.key[0]], st.table, st.chain)
