@@ -4,6 +4,9 @@
         --out results/paired-easy.csv
     python benchmarks/fair_paired.py --summary results/paired-easy.csv
 
+``--workers N`` plays N deals at a time (each worker plays both players on its deal, so the
+pairing and the interleaving hold); ``--shuffle`` visits the range in a fixed random order.
+
 ``--a`` and ``--b`` are preset names (golfsolve.fair.PRESETS) or PlayerSettings as JSON
 (``'{"samples": 12, "race_budget": 48}'``: the fields not given keep their defaults). Each
 deal is played by both players with the same real stock and seed (the seed names the deal,
@@ -19,7 +22,9 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import multiprocessing
 import os
+import random
 import time
 
 import numpy as np
@@ -45,37 +50,68 @@ def _rows(path: str) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def run(rules_name: str, start: int, count: int, out: str, a: str, b: str) -> None:
-    """Play deals ``start..start+count-1`` with both players, appending one row per deal to ``out``."""
+_SOLVER: Solver | None = None
+
+
+def _init_worker(rules_name: str) -> None:
+    global _SOLVER
     rules = get_rules(rules_name)
-    letter = code_letter(rules)
-    solver = Solver()
+    _SOLVER = Solver()
+    # the kernels (the solver's, the order search's, the exact endgame's) loaded before any timing
+    play(layout_from_number(0, rules, code_letter(rules)), rules, "fast", "warm-up", _SOLVER, referee=False)
+
+
+def _deal_row(job: tuple) -> dict:
+    """Deal ``n`` played by both players, one after the other, who goes first alternating."""
+    rules_name, n, a, b = job
+    rules = get_rules(rules_name)
+    lay = layout_from_number(n, rules, code_letter(rules))
     players = {"a": settings_of(a), "b": settings_of(b)}
-    solver.solve(layout_from_number(0, rules, letter), rules)  # the kernel loaded before any timing
+    row = {"rules": rules_name, "deal": n, "a": a, "b": b}
+    for k in (("a", "b") if n % 2 == 0 else ("b", "a")):
+        t0 = time.process_time()
+        g = play(lay, rules, players[k], f"0-{rules_name}-{n}", _SOLVER)
+        row[f"{k}_cpu"] = round(time.process_time() - t0, 3)
+        row[f"{k}_won"] = int(g.won)
+        row["clairvoyant_won"] = int(g.clairvoyant_won)
+    return row
+
+
+def run(rules_name: str, start: int, count: int, out: str, a: str, b: str, workers: int = 1,
+        shuffle: bool = False) -> None:
+    """Play deals ``start..start+count-1`` with both players, appending one row per deal to
+    ``out``; with ``shuffle`` in a fixed random order, so a run stopped early has played a
+    uniform random subset of the range."""
+    settings_of(a), settings_of(b)  # bad settings fail before any work
     done = {(r["rules"], int(r["deal"])) for r in _rows(out)}
+    deals = list(range(start, start + count))
+    if shuffle:
+        random.Random(f"{start}-{count}").shuffle(deals)
+    jobs = [(rules_name, n, a, b) for n in deals if (rules_name, n) not in done]
     new_file = not os.path.exists(out)
     with open(out, "a", newline="") as f:
         w = csv.DictWriter(f, FIELDS)
         if new_file:
             w.writeheader()
-        for n in range(start, start + count):
-            if (rules_name, n) in done:
-                continue
-            lay = layout_from_number(n, rules, letter)
-            row = {"rules": rules_name, "deal": n, "a": a, "b": b}
-            for k in (("a", "b") if n % 2 == 0 else ("b", "a")):  # interleaved: who goes first alternates
-                t0 = time.process_time()
-                g = play(lay, rules, players[k], f"0-{rules_name}-{n}", solver)
-                row[f"{k}_cpu"] = round(time.process_time() - t0, 3)
-                row[f"{k}_won"] = int(g.won)
-                row["clairvoyant_won"] = int(g.clairvoyant_won)
-            w.writerow(row)
-            f.flush()
+        if workers == 1:
+            _init_worker(rules_name)
+            rows = map(_deal_row, jobs)
+            pool = None
+        else:
+            pool = multiprocessing.Pool(workers, _init_worker, (rules_name,))
+            rows = pool.imap_unordered(_deal_row, jobs)
+        try:
+            for row in rows:
+                w.writerow(row)
+                f.flush()
+        finally:
+            if pool is not None:
+                pool.terminate()
 
 
-def summary(path: str) -> None:
-    """Print win rates, the paired difference and CPU per game of each rule set in ``path``."""
-    rows = _rows(path)
+def summary(paths: list[str]) -> None:
+    """Print win rates, the paired difference and CPU per game of each rule set in ``paths``."""
+    rows = [r for p in paths for r in _rows(p)]
     for name in sorted({r["rules"] for r in rows}):
         rs = [r for r in rows if r["rules"] == name]
         n = len(rs)
@@ -92,7 +128,8 @@ def summary(path: str) -> None:
         m, lo, hi = mean_ci(d)
         ca = np.mean([float(r["a_cpu"]) for r in rs])
         cb = np.mean([float(r["b_cpu"]) for r in rs])
-        print(f"{name}: {n} deals ({deals[0]}..{deals[-1]}); a = {rs[0]['a']}, b = {rs[0]['b']}")
+        span = f"{deals[0]}..{deals[-1]}" if deals[-1] - deals[0] + 1 == n else f"of {deals[0]}..{deals[-1]}"
+        print(f"{name}: {n} deals ({span}); a = {rs[0]['a']}, b = {rs[0]['b']}")
         print(f"  a            {pct(wa)}   {ca:.3f} s CPU per deal")
         print(f"  b            {pct(wb)}   {cb:.3f} s CPU per deal   (a/b CPU {ca / cb:.2f}x)")
         print(f"  clairvoyant  {pct(c)}   fair/clairvoyant: a {wa / max(c, 1):.3f}, b {wb / max(c, 1):.3f}")
@@ -108,14 +145,17 @@ def main() -> None:
     ap.add_argument("--a", default="strong", help="player a: a preset name or PlayerSettings as JSON")
     ap.add_argument("--b", default="fast", help="player b: a preset name or PlayerSettings as JSON")
     ap.add_argument("--out", default="results/paired.csv")
-    ap.add_argument("--summary", metavar="CSV", help="only print the summary of a finished CSV")
+    ap.add_argument("--workers", type=int, default=1, help="processes, each playing whole deals (both players)")
+    ap.add_argument("--shuffle", action="store_true",
+                    help="play the deals in a fixed random order: a run stopped early is a uniform random subset")
+    ap.add_argument("--summary", metavar="CSV", nargs="+", help="only print the summary of finished CSVs")
     a = ap.parse_args()
     if a.summary:
         summary(a.summary)
         return
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    run(a.rules, a.start, a.count, a.out, a.a, a.b)
-    summary(a.out)
+    run(a.rules, a.start, a.count, a.out, a.a, a.b, a.workers, a.shuffle)
+    summary([a.out])
 
 
 if __name__ == "__main__":

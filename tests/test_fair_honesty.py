@@ -109,6 +109,7 @@ def test_cli_hint_fair_and_odds_forget_the_stock(source, run_cli, tmp_path):
              for i, lay in enumerate([real, reshuffled(real, 0, 2), reshuffled(real, 0, 3), reshuffled(real, 1, 4)])]
     for cmd in (["hint", "--fair", "--seed", "2", "--json"],
                 ["hint", "--fair", "--player", "fast", "--moves", "d", "--json"],
+                ["hint", "--fair", "--player", "strongest", "--seed", "2", "--json"],
                 ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--json"],
                 ["odds", "--samples", "6", "--games", "1", "--seed", "2", "--player", "strong", "--json"],
                 ["odds", "--samples", "24", "--seed", "2", "--json"],  # the default: games until narrow enough

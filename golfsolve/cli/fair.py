@@ -26,7 +26,7 @@ from .common import Command, SEED, command_line, check_resume_extend, check_work
                    "clock, so the answer depends on the position and seed only); 0: no fair chance.")
 @click.option("--player", type=click.Choice(list(PRESETS)), default="fast", show_default=True,
               help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
-                   "at several times the CPU per game).")
+                   "at several times the CPU per game), or strongest (about twice strong's CPU).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -60,7 +60,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 @click.option("--rules", "rules_list", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic).")
 @click.option("--player", type=click.Choice(list(PRESETS)), default=None,
-              help="The fair player's preset: strong (default) or fast. The run records its full settings; "
+              help="The fair player's preset: strong (default), fast or strongest. The run records its full settings; "
                    "--resume and --extend refuse to go on with different ones.")
 @click.option("--seed", type=int, default=None, metavar="N", help="Random seed (default 0).")
 @click.option("--workers", type=int, default=None, metavar="N", help="Processes (default: all cores).")

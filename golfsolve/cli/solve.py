@@ -119,7 +119,9 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.option("--fair", is_flag=True,
               help="Don't peek at the stock: forget its order and recommend the move the fair player (--player) "
                    "would play, with every legal move's value and interval (docs/fair.md).")
-@click.option("--player", type=click.Choice(["fast", "strong"]), default="strong", show_default=True,
+# the names of golfsolve.fair.PRESETS, written out: importing the fair package here would
+# cost every `solve` and plain `hint` about 0.3 s (tests/test_fair.py checks they agree)
+@click.option("--player", type=click.Choice(["fast", "strong", "strongest"]), default="strong", show_default=True,
               help="The fair player's preset for --fair.")
 @click.option("--seed", type=SEED, default=0, help="Random seed for --fair.")
 @click.option("--node-limit", type=NODE_LIMIT, default=0, help="Per-move state limit (0: none).")

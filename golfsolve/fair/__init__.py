@@ -10,7 +10,7 @@ it). The public API:
   exact expectimax value when few cards are unknown), each with a 95% interval;
 * :func:`fair_hint` (:class:`FairHint`): every legal move ranked without peeking;
 * :func:`play` (:class:`FairGame`): the fair player plays a deal whose stock only the
-  referee knows; :class:`PlayerSettings` and :data:`PRESETS` (``fast``, ``strong``)
+  referee knows; :class:`PlayerSettings` and :data:`PRESETS` (``fast``, ``strong``, ``strongest``)
   name its settings;
 * :func:`rate` (:class:`Rating`) and :func:`pick` (:class:`PickResult`): a deal's
   difficulty by its fair chance, and deals of a chosen difficulty;

@@ -281,6 +281,53 @@ class ChainValues:
                 return None
         return n if n >= floor else None
 
+    def _tally(self, reps: Sequence[PreDraw], orders: Sequence[int],
+               base: Optional[dict] = None) -> tuple[dict[tuple, int], dict[tuple, set]]:
+        """Per table of ``reps``: the orders of ``orders`` known won (plus ``base`` of the
+        table), and the orders it is not decided on yet."""
+        won = {st.key[0]: (base or {}).get(st.key[0], 0) for st in reps}
+        todo: dict[tuple, set] = {}
+        for st in reps:
+            t = st.key[0]
+            todo[t] = set()
+            for i in orders:
+                got = self.known(i, st)
+                if got is None:
+                    todo[t].add(i)
+                else:
+                    won[t] += got
+        return won, todo
+
+    def leaders(self, reps: Sequence[PreDraw], orders: Iterable[int], scout: int) -> tuple[list[PreDraw], int]:
+        """The states of ``reps`` (one per table) that win the most of ``orders``, and that
+        number: what :meth:`best_of` ties, exactly, by branch and bound over tables.
+
+        A table is decided on an order (in one search with the others of that order, without
+        the root's: searching it first saves less than it costs) only while it can still
+        reach the most orders won so far. Every such table is decided on the first ``scout``
+        orders; on the others the leaders so far first (the tables decided on every earlier
+        order with the most won), so that the rest, decided last, are given up as soon as
+        they fall short.
+        """
+        orders = list(orders)
+        won, todo = self._tally(reps, orders)
+        for idx, leading in ((orders[:scout], False), (orders[scout:], True), (orders[scout:], False)):
+            for i in idx:
+                best = max(won.values(), default=0)
+                here = [st for st in reps if i in todo[st.key[0]] and won[st.key[0]] + len(todo[st.key[0]]) >= best]
+                if leading:
+                    here = [st for st in here if not any(j < i for j in todo[st.key[0]])]
+                    most = max((won[st.key[0]] for st in here), default=0)
+                    here = [st for st in here if won[st.key[0]] == most]
+                if not here:
+                    continue
+                self.decide(i, here)
+                for st in here:
+                    won[st.key[0]] += bool(self.known(i, st))
+                    todo[st.key[0]].discard(i)
+        best = max(won.values(), default=0)
+        return [st for st in reps if not todo[st.key[0]] and won[st.key[0]] == best], best
+
     def top(self, reps: Sequence[PreDraw], orders: Iterable[int], k: int, base: Optional[dict] = None,
             totals: bool = True) -> list[tuple[PreDraw, int]]:
         """The first ``k`` of ``reps`` (one state per table) ranked by (most orders of
@@ -294,17 +341,7 @@ class ChainValues:
         ``k`` are left in play (the totals it gives are then lower bounds).
         """
         orders = list(orders)
-        won = {st.key[0]: (base or {}).get(st.key[0], 0) for st in reps}
-        todo: dict[tuple, set] = {}  # per table, the orders it is not decided on yet
-        for st in reps:
-            t = st.key[0]
-            todo[t] = set()
-            for i in orders:
-                got = self.known(i, st)
-                if got is None:
-                    todo[t].add(i)
-                else:
-                    won[t] += got
+        won, todo = self._tally(reps, orders, base)
 
         def sure(st: PreDraw) -> tuple:  # st ranks at least this well
             return (-won[st.key[0]], st.table, st.chain)

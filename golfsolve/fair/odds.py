@@ -245,11 +245,13 @@ def fair_games(
     player: "str | PlayerSettings" = "fast",
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
+    winnable: bool = False,
 ) -> Iterator[tuple[bool, int]]:
     """The fair player's results ``(won, work)`` on ``layout`` (unknown places ``None``)
     completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
     player. ``work`` is the game's: the states its exact solves searched plus
-    :data:`SOLVE_WORK` a solve."""
+    :data:`SOLVE_WORK` a solve. ``winnable``: every order is known to be winnable (the
+    referee does not solve it again)."""
     solver = solver or Solver()
     settings = player_settings(player)
     played = tuple(played)
@@ -257,7 +259,8 @@ def fair_games(
     # their decisions (one table for all): the opening's first decision is taken once
     decisions: dict = {}
     for st in stocks:
-        g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions)
+        g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions,
+                 winnable=winnable)
         yield g.won, g.nodes + SOLVE_WORK * g.solves
 
 
@@ -341,7 +344,7 @@ def odds(
     else:
         winnable = [st for st, w in zip(stocks, won) if w]
         k = len(winnable) if games is None else min(games, len(winnable))
-        results = fair_games(layout, rules, winnable[:k], seed, settings, played, solver)
+        results = fair_games(layout, rules, winnable[:k], seed, settings, played, solver, winnable=True)
         fw, m, work, stopped = play_until(_progress(results, k, progress, "fair games"), wins, n, exact,
                                           stop=games is None, work=work)
         if stopped == "games" and m == len(winnable):

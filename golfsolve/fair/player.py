@@ -11,7 +11,7 @@ best); remaining ties go to the state with fewer cards on the table. When at mos
 (:mod:`golfsolve.fair.exact`) instead, in Python or by the compiled kernel.
 
 Its settings are one frozen :class:`PlayerSettings`; :data:`PRESETS` names the ones a
-user chooses from (``fast`` and ``strong``). Every answer records the full settings.
+user chooses from (``fast``, ``strong`` and ``strongest``). Every answer records the full settings.
 
 :func:`play` plays a deal whose real stock the referee knows; the player never sees it
 (the view it decides on has the stock forgotten, with the drawn cards known).
@@ -92,11 +92,14 @@ class PlayerSettings:
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
 #: ``rate`` (the compiled exact endgame from 6 unknown cards); ``strong``: more orders, a
 #: budgeted race and the compiled exact endgame from 8 unknown cards (the player of
-#: ``fair-stats`` and ``hint --fair``).
+#: ``fair-stats`` and ``hint --fair``); ``strongest``: ``strong`` with twice the orders per
+#: decision and twice the race, at about twice its CPU (chosen with ``--player``).
 PRESETS: dict[str, PlayerSettings] = {
     "fast": PlayerSettings(compiled_exact=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
                              compiled_exact=True),
+    "strongest": PlayerSettings(samples=32, extra=32, race_budget=128, exact_unknown=8, exact_states=500_000,
+                                compiled_exact=True),
 }
 
 
@@ -179,6 +182,8 @@ class Player:
             # first few orders, then the leaders so far on the others first
             cv.extend(stocks[:_SCOUT])
             cv.extend(stocks[_SCOUT:], _by_rank(cv, states)[: s.race_width])
+        elif cv.per_order and not racing:
+            return self._sampled(cv, states, stocks, every, view, gone), cv
         else:
             cv.extend(stocks)
         if racing and any(cv.root_won):
@@ -197,6 +202,37 @@ class Player:
         self.solves += cv.solves
         self.nodes += cv.nodes
         return best, cv
+
+    def _sampled(self, cv: ChainValues, states: list[PreDraw], stocks: list, every: bool, view: Layout,
+                 gone: tuple[int, ...]) -> PreDraw:
+        """The state to play without a race, with draw-any-time rules: the most orders won,
+        ties told apart on ``extra`` more orders, then the fewest cards and the chain: the
+        choice the rest of :meth:`choose` makes, by branch and bound over tables (a table
+        is decided on an order only while it can still be among the best)."""
+        s = self.settings
+        cv.extend(stocks, (), root=False)  # the orders listed; leaders decides what it needs
+        reps, n_best = cv.leaders(_fewest_cards(states), range(len(stocks)), _SCOUT)
+        tables = {st.key[0] for st in reps}
+        tied = [st for st in states if st.key[0] in tables]
+        # a won order has a won state (the root's winning line draws from one), so n_best > 0
+        # says some root is won, as in choose
+        if len(tied) > 1 and not every and s.extra and n_best:
+            first = len(cv.stocks)
+            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), (), root=False)
+            if len(reps) > 1:
+                # as in the race: every tied table on the first orders, then the leader on the
+                # others, so that top gives the rest up as soon as they cannot pass it
+                extra = range(first, len(cv.stocks))
+                for i in extra[:_SCOUT]:
+                    cv.decide(i, reps)
+                won = {st.key[0]: sum(bool(cv.known(i, st)) for i in extra[:_SCOUT]) for st in reps}
+                lead = min(reps, key=lambda st: (-won[st.key[0]], st.table, st.chain))
+                for i in extra[_SCOUT:]:
+                    cv.decide(i, [lead])
+                reps = [cv.top(reps, extra, 1, totals=False)[0][0]]
+        self.solves += cv.solves
+        self.nodes += cv.nodes
+        return min(reps, key=lambda st: (st.table, st.chain))
 
     def move(self, view: Layout, gone: tuple[int, ...]) -> tuple[str, ...]:
         """The moves the player makes from ``view`` before its next decision: one exact move,
@@ -289,7 +325,8 @@ class Player:
         return cv.top(cont, range(first, len(cv.stocks)), 1, base, totals=False)[0][0]
 
 
-#: Orders on which the race's first ranking decides every table (see Player.choose).
+#: Orders on which the race's first ranking, and the sampled choice's, decide every table
+#: (see Player.choose and ChainValues.leaders).
 _SCOUT = 4
 
 
@@ -381,6 +418,7 @@ def play(
     played: Iterable[int] = (),
     referee: bool = True,
     decisions: Optional[dict] = None,
+    winnable: bool = False,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the fair player.
 
@@ -390,6 +428,8 @@ def play(
     a line of the real deal, so it cannot win), and a game is stopped as lost at the first
     decision where the real position is lost. ``decisions`` is a table shared by games of
     the same opening and seed (see :meth:`Player.move`): the same games, less work.
+    ``winnable``: the caller has solved the real deal and it can be won, so the referee
+    does not solve it again.
     """
     rules = rules or layout.rules or EASY
     settings = player_settings(player)
@@ -400,7 +440,7 @@ def play(
     me = Player(rules, settings, seed, solver, decisions)
     solves = nodes = 0
     known = tuple(played)
-    if referee:
+    if referee and not winnable:
         sol = solver.solve(layout, rules)
         solves, nodes = 1, sol.nodes
         if sol.outcome != "won":
