@@ -149,7 +149,7 @@ def workdir():
         yield Path(d)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
 @given(data=st.data())

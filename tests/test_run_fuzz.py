@@ -131,6 +131,8 @@ def _apply(run: Path, d: tuple) -> bool:
             t = t.slice(0, max(0, t.num_rows + d[2])) if d[2] < 0 else pa.concat_tables([t, t.slice(0, d[2])])
         pq.write_table(t, c)
     elif kind == "rename":
+        if isinstance(d[2], int) and d[2] >= len(chunks):  # an earlier step took that chunk away
+            return False
         target = chunks[d[2]].name if isinstance(d[2], int) else d[2]
         c.rename(run / target)
         return not isinstance(d[2], int) and not target.startswith(".")

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -144,19 +145,29 @@ def test_a_hand_made_old_layout_folder_is_refused_in_one_line(tmp_path, meta, wo
     _refused(golfsolve("grid", "report", str(tmp_path)), words)
 
 
+@pytest.fixture(scope="module")
+def small_study(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """A finished two-match study and its report, played once; each test edits a copy."""
+    out = tmp_path_factory.mktemp("small-study") / "study"
+    assert golfsolve("grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "2",
+                     "-q").returncode == 0
+    return out, golfsolve("grid", "report", str(out), "--json")
+
+
 @pytest.mark.parametrize("edit,says", [
     (lambda d: d.iloc[:-3], "does not hold one row per seat and hole of item"),  # was reported as if whole
     (lambda d: d.assign(bot="nosuch"), "names a bot that item"),  # was "internal error: KeyError"
     (lambda d: d.assign(seat=d["seat"] + 10), "does not hold one row per seat and hole"),
     (lambda d: d.assign(cell=7), "column 'cell'"),
 ])
-def test_a_hand_edited_study_chunk_is_refused_then_replayed(tmp_path, edit, says):
+def test_a_hand_edited_study_chunk_is_refused_then_replayed(small_study, tmp_path, edit, says):
+    import shutil
+
     import pandas as pd
 
-    out = tmp_path / "study"
+    out = Path(shutil.copytree(small_study[0], tmp_path / "study"))
+    good = small_study[1]
     args = ["grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "2", "-q"]
-    assert golfsolve(*args).returncode == 0
-    good = golfsolve("grid", "report", str(out), "--json")
     chunk = sorted(out.glob("chunk-*.parquet"))[1]
     edit(pd.read_parquet(chunk)).to_parquet(chunk)
     _refused(golfsolve("grid", "report", str(out)), says)
