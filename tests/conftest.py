@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,19 @@ from click.testing import CliRunner
 from golfsolve.solitaire.layout import Layout, read_layout_file
 
 DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_reaches_children():
+    """Give the processes a test starts Ctrl-C as a terminal's foreground job has it.
+
+    A test run started in the background (a CI runner, ``cmd &``) inherits SIGINT ignored,
+    and so would every ``golfsolve`` a test starts, which then cannot be interrupted: the
+    interrupt tests would fail for a reason that is the runner's, not golfsolve's.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
 
 
 @pytest.fixture(scope="session")
