@@ -18,18 +18,6 @@ from golfsolve.solitaire.layout import Layout, read_layout_file
 DATA = Path(__file__).parent / "data"
 
 
-#: The files that take longest (cold builds of the kernels, many processes), started first:
-#: on several cores (pytest-xdist, a file per worker) no long file is then left to run
-#: alone at the end.
-_SLOW_FIRST = ("test_native.py", "test_compiling.py", "test_run_fuzz.py", "test_cli_lazy.py", "test_bounds.py",
-               "test_run_hostile.py", "test_fair_honesty.py", "test_run_interrupt.py", "test_fuzz_cli.py")
-
-
-def pytest_collection_modifyitems(config, items):
-    rank = {name: i for i, name in enumerate(_SLOW_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
-
-
 @pytest.fixture(autouse=True)
 def _ctrl_c_reaches_children():
     """Give the processes a test starts Ctrl-C as a terminal's foreground job has it.
