@@ -249,6 +249,10 @@ def test_a_layout_is_only_ever_text_never_a_path(client):
     (b"{not json", "not JSON"),
     (b"[1, 2]", "must be a JSON object"),
     (b"\xff\xfe{}", "not UTF-8"),
+    # was: 500, a RecursionError
+    pytest.param(b"[" * 30_000 + b"]" * 30_000, "nested too deeply", id="deep-list"),
+    pytest.param(b'{"code": "GO1-E-AAAAAAB", "x": ' + b"[" * 3_000 + b"]" * 3_000 + b"}", "nested too deeply",
+                 id="deep-value"),
 ])
 def test_broken_bodies_are_400(client, body, words):
     r = client.post("/api/solve", content=body, headers={"content-type": "application/json"})
@@ -262,9 +266,12 @@ def test_unknown_paths_and_methods_are_json_errors(client):
     assert r.status_code == 405 and "DELETE is not allowed" in r.json()["error"]
 
 
-def test_a_parameter_twice_in_the_query_is_400(client):
+def test_a_parameter_twice_in_the_query_or_the_body_is_400(client):
     r = client.get("/api/deal?code=GO1-E-AAAAAAB&code=GO1-E-AAAAAAC")
     assert r.status_code == 400 and "given twice" in r.json()["error"]
+    # was: the last one taken
+    r = client.post("/api/deal", content=b'{"code": "GO1-E-AAAAAAB", "code": "GO1-E-AAAAAAC"}')
+    assert r.status_code == 400 and r.json()["error"] == "parameter 'code' is given twice"
 
 
 def test_bodies_over_64_kb_are_413_with_or_without_a_length(client):
