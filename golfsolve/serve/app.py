@@ -36,7 +36,7 @@ from typing import Any, Optional
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -323,6 +323,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             return _error(e.status, e.message)
         except (BudgetExceeded, PoolBusy) as e:
             return _error(503, str(e))
+        except ClientDisconnect:  # gone half-way through its body: nobody reads this, and nothing to log
+            return _error(400, "the request body was cut off")
 
     def endpoint(name: str):
         async def handle(request: Request) -> Response:
