@@ -15,7 +15,7 @@ import math
 import textwrap
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import matplotlib
 import numpy as np
@@ -211,7 +211,7 @@ def _meaning(name: str, described: str) -> str:
     return described.removeprefix(f"{name}: ") or name
 
 
-def deal_numbers(deals, most: int = 4) -> str:
+def deal_numbers(deals: Iterable[int], most: int = 4) -> str:
     """The deal numbers present, as stretches: ``"0..599, 2000..2599"``; with more than ``most``
     stretches, the span and how many stretches (``"0..3999 in 12 stretches"``)."""
     numbers = sorted(int(d) for d in deals)
