@@ -381,8 +381,8 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("table", ["rules", "deals", "won", "win rate [95% Wilson]", "published (n = 3,996 PySol deals)"], rows))
     b.append(("p", "Published figures: black-hole-solve 1.14.0 on PySol FC deals 1..3996 (about 93% wrap, 45% "
                    "Queen-on-King, 26% nothing-on-King, all with drawing any time). A different set of random "
-                   "deals, so the rates agree when the intervals overlap. Our **Strict** rule draws only when no "
-                   "card can be removed, which no published figure covers; its rate is below Dead King's "
+                   "deals, so the rates agree when the intervals overlap. golfsolve's **Strict** rule draws only when "
+                   "no card can be removed, which no published figure covers; its rate is below Dead King's "
                    "(nothing on a King, draw any time)."))
     b.append(("img", "win_rate.png", FIGURES["win_rate.png"]))
 
