@@ -140,7 +140,7 @@ def _apply(run: Path, d: tuple) -> bool:
 
 
 # no shrinking: each example runs three processes, and the failing damages are printed as they are
-@settings(max_examples=10, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(damages=st.lists(damage, min_size=1, max_size=3))
 def test_a_damaged_run_is_reported_or_repaired_never_an_internal_error(finished, tmp_path_factory, damages):

@@ -17,13 +17,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-import matplotlib
 import numpy as np
 import pandas as pd
-# Figures are made with the object API, not pyplot: no backend is chosen or changed, so
-# importing this module inside a notebook keeps its inline plots working, and no display
-# is ever needed.
-from matplotlib.figure import Figure
 
 from ..intervals import wilson
 from ..solitaire.rules import get_rules
@@ -253,6 +248,12 @@ def _finish(fig, data: dict, path: Path) -> Path:
 
 def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     """Draw the five figures of :data:`FIGURES` into ``out``; return their paths."""
+    # Imported here, not above: matplotlib costs about a second, and ``report --json`` and
+    # the summary need no figure. The object API, not pyplot: no backend is chosen or
+    # changed, so a notebook's inline plots keep working, and no display is ever needed.
+    import matplotlib
+    from matplotlib.figure import Figure
+
     rules = data["rules"]
     colors = dict(zip(rules, matplotlib.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
     paths = []
