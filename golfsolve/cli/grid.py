@@ -197,7 +197,10 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
               help="Where report.md, report.html and the plots go (default: DIRECTORY/_report, which pandas skips).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(directory, out_dir, as_json):
-    """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where."""
+    """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where.
+
+    Example: golfsolve grid report results/
+    """
     from ..stats.gridreport import incomplete_note, write_report
     from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
@@ -264,12 +267,13 @@ def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
     cards marked '='), what each shows, the discard top and the stock."""
     rules = view.rules
     out = []
+    tags = [f"{name}{' *' if p == view.me else ''}" for p, name in enumerate(names)]
+    width = max(14, 1 + max(map(len, tags)))  # a long bot name keeps a space before the grid
     for p, gr in enumerate(view.grids):
-        tag = f"{names[p]}{' *' if p == view.me else ''}"
         rows = _grid_rows(gr, rules, symbols, numbered=True)
         for r, line in enumerate(rows):
             extra = f"   shows {_shows(gr, rules)}" if r == 0 else ""
-            out.append(f"{tag if r == 0 else '':<14}{line}{extra}")
+            out.append(f"{tags[p] if r == 0 else '':<{width}}{line}{extra}")
     top = _c(view.top, symbols) if view.discard else "--"
     out.append(f"discard: {top}   stock: {view.stock_size} cards" + ("   (last lap)" if view.ending else "")
                + "   (= cancels)")
@@ -454,7 +458,10 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed for a repeatable game (default: a new game each time).")
 @click.option("--ascii", "plain", is_flag=True, help="Cards as TS instead of 10♠.")
 def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
-    """Play grid Golf in the terminal against bots (you are the first seat)."""
+    """Play grid Golf in the terminal against bots (you are the first seat).
+
+    Example: golfsolve grid play --players 3 --bots heuristic,mc --holes 3 --seed 7
+    """
     from ..grid.bots import make_bot, split_bots
     from ..grid.compiling import warm
     from ..grid.engine import play_match
