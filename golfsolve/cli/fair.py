@@ -73,7 +73,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 @click.option("--resume", is_flag=True, help="Continue the run in DIR: play the missing or damaged chunks only.")
 @click.option("--extend", is_flag=True,
               help="Grow the run in DIR: --count N makes it N deals, --rules adds rule sets; nothing is replayed.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def fair_stats(start_code, start_number, count, rules_list, player, seed, workers, chunk_size, out_dir, resume, extend, as_json,
                quiet):

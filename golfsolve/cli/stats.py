@@ -125,7 +125,7 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
                    "skips when it reads DIR).")
 @click.option("--fair", "fair_dir", default=None, metavar="FAIR_DIR",
               help="A 'golfsolve fair-stats' run whose fair-play table joins the report.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report's numbers as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(stats_dir, out_dir, fair_dir, as_json):
     """Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run.
 
