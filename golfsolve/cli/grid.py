@@ -41,7 +41,10 @@ def _table_options(holes_default: int = 9):
 
 @click.group(cls=Group)
 def grid() -> None:
-    """Grid Golf (2-6 players): simulate bots, report, or play against them."""
+    """Grid Golf (2-6 players): simulate bots, study the table options, report, or play against bots.
+
+    Example: golfsolve grid simulate --bots mc,greedy,greedy,random --matches 100 --out results/
+    """
 
 
 @grid.command()
