@@ -12,7 +12,7 @@ import pytest
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--workers", "0"], "--workers must be from 1 to"),
+    (["--workers", "0"], "--jobs must be from 1 to"),
     (["--port", "70000"], "70000 is not in the range"),
     (["--cpu-budget", "0"], "--cpu-budget"),
     (["--cpu-budget", "nan"], "--cpu-budget must be from 0.1 to 3600 seconds, not nan"),  # was: served, no budget

@@ -36,8 +36,29 @@ def effort(low: int = 1) -> click.IntRange:
     return click.IntRange(min=low, max=MAX_EFFORT)
 
 
+class _NodeLimit(click.ParamType):
+    """``--node-limit``'s type: 0 (none) or a state count a compiled kernel can hold. Not an
+    ``IntRange``, whose help would print the 19-digit maximum on every command."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        n = click.INT.convert(value, param, ctx)
+        if not 0 <= n <= MAX_INT64:
+            self.fail(f"{n} is not from 0 (no limit) to 2**63-1", param, ctx)
+        return n
+
+
 #: ``--node-limit``: 0 (none) or a state count a compiled kernel can hold
-NODE_LIMIT = click.IntRange(min=0, max=MAX_INT64)
+NODE_LIMIT = _NodeLimit()
+
+
+def jobs_option(name: str = "jobs", default: Optional[int] = None, what: str = ""):
+    """``-j/--jobs N`` (``--workers N`` the same): the worker processes of a batch command,
+    one name on every command; ``name`` is the command function's parameter."""
+    default_text = "all cores" if default is None else str(default)
+    return click.option("--jobs", "-j", "--workers", name, type=int, default=default, metavar="N",
+                        help=f"Worker processes{what} (default: {default_text}).")
 
 
 

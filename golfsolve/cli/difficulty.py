@@ -8,7 +8,7 @@ from ..fair import BANDS, LABELS, PRESETS, pick as pick_deals, rate as rate_deal
 from ..solitaire.deals import DealBatch
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import Command, SEED, echo_json, effort, fail, start_deal
+from .common import Command, SEED, echo_json, effort, fail, rules_option, start_deal
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
@@ -25,11 +25,11 @@ player_option = click.option(
                    "Repeatable.")
 @click.option("--pysol", "pysol", multiple=True, metavar="RANGE",
               help="PySol FC's Golf deals: N, A-B or A..B (both ends included), or a comma list. Repeatable.")
-@click.option("--rules", "rules_spec", default=None, metavar="NAME", help="Rule set (default: each code's letter).")
-@click.option("--games", type=effort(), default=16, show_default=True,
+@rules_option
+@click.option("--games", type=effort(), default=16, show_default=True, metavar="N",
               help="Fair-player games on stock orders consistent with the opening.")
 @player_option
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (a list).")
 def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
     """Difficulty of deals: exact winnability, the fair chance and a label.
@@ -57,18 +57,20 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
 
 
 @click.command(cls=Command)
-@click.option("--rules", "rules_spec", default="easy", show_default=True, metavar="NAME", help="Rule set.")
+@click.option("--rules", "rules_spec", default="easy", show_default=True, metavar="NAME",
+              help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), plus switches like "
+                   "+jokers2, +empty, +stuck.")
 @click.option("--difficulty", type=click.Choice(LABELS), required=True, help=f"Wanted label ({_BANDS_HELP}).")
-@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="Deals to find.")
+@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, metavar="N", help="Deals to find.")
 @click.option("--winnable", is_flag=True, help="Only deals the exact solver wins.")
 @click.option("--start", "start_code", default=None, metavar="CODE", help="First deal code to examine (default deal 0).")
 @click.option("--start-number", type=int, default=None, metavar="N", help="First deal number to examine (default 0).")
-@click.option("--games", type=effort(), default=16, show_default=True,
+@click.option("--games", type=effort(), default=16, show_default=True, metavar="N",
               help="Fair-player games per deal (see 'golfsolve rate').")
 @player_option
-@click.option("--max-deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+@click.option("--max-deals", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
               help="Stop after examining this many deals.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def pick(rules_spec, difficulty, count, winnable, start_code, start_number, games, player, max_deals, seed, as_json,

@@ -9,14 +9,15 @@ import click
 from ..errors import MAX_EFFORT
 from ..fair import PRESETS, odds_for_player
 from ..fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET
-from .common import Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout, layout_options, run_long
+from .common import (Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout,
+                     jobs_option, layout_options, run_long, start_deal)
 
 
 @click.command(cls=Command)
 @layout_options
 @click.option("--fair", is_flag=True, hidden=True,
               help="Kept for old scripts: the stock order is always forgotten now.")
-@click.option("--samples", type=effort(), default=200, show_default=True,
+@click.option("--samples", type=effort(), default=200, show_default=True, metavar="N",
               help="Stock orders to sample and solve for the clairvoyant chance (all of them when there are no more).")
 @click.option("--games", type=effort(0), default=None, metavar="N",
               help="Fair-player games, one on each of the first N sampled orders that can be won (a fair win needs "
@@ -27,7 +28,7 @@ from .common import Command, SEED, command_line, check_resume_extend, check_work
 @click.option("--player", type=click.Choice(list(PRESETS)), default="fast", show_default=True,
               help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
                    "at several times the CPU per game).")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for the sampling.")
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, seed, as_json, quiet):
@@ -55,15 +56,16 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 
 
 @click.command("fair-stats", cls=Command)
-@click.option("--start-number", type=int, default=None, metavar="N", help="First GO1 deal number (default 0).")
+@click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
+@click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
 @click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
 @click.option("--rules", "rules_list", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic).")
 @click.option("--player", type=click.Choice(list(PRESETS)), default=None,
               help="The fair player's preset: strong (default) or fast. The run records its full settings; "
                    "--resume and --extend refuse to go on with different ones.")
-@click.option("--seed", type=int, default=None, metavar="N", help="Random seed (default 0).")
-@click.option("--workers", type=int, default=None, metavar="N", help="Processes (default: all cores).")
+@click.option("--seed", type=SEED, default=None, metavar="N", help="Random seed (default 0).")
+@jobs_option("workers")
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Deals per chunk file (default: about 10 chunks per worker, at most 20).")
 @click.option("--out", "out_dir", required=True, metavar="DIR",
@@ -71,9 +73,9 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 @click.option("--resume", is_flag=True, help="Continue the run in DIR: play the missing or damaged chunks only.")
 @click.option("--extend", is_flag=True,
               help="Grow the run in DIR: --count N makes it N deals, --rules adds rule sets; nothing is replayed.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def fair_stats(start_number, count, rules_list, player, seed, workers, chunk_size, out_dir, resume, extend, as_json,
+def fair_stats(start_code, start_number, count, rules_list, player, seed, workers, chunk_size, out_dir, resume, extend, as_json,
                quiet):
     """The fair player's win rate against the clairvoyant rate over a deal range.
 
@@ -82,14 +84,15 @@ def fair_stats(start_number, count, rules_list, player, seed, workers, chunk_siz
     paired gap). Interrupt any time and run the same command with --resume. The strong
     player costs about 1.0 s of CPU per Easy deal and 0.45 s per Classic deal (docs/fair.md).
 
-    Example: golfsolve fair-stats --count 200 --workers 2 --out results/fair
+    Example: golfsolve fair-stats --count 200 --jobs 2 --out results/fair
     """
     from ..stats.fairstats import FAIR, load_fair_results, run_fair_stats, write_fair_report
     from ..stats.runfolder import check_out_dir
     from ..stats.runkind import parse_rules_list
 
     check_resume_extend(resume, extend)
-    check_workers(workers, "--workers")
+    start_number = start_deal(start_code, start_number)
+    check_workers(workers, "--jobs")
     workers = workers or os.cpu_count() or 1
     out = check_out_dir(out_dir, create=False)
     spec = FAIR.resolve(out, {"start": start_number, "count": count, "seed": seed, "chunk_size": chunk_size,

@@ -12,7 +12,7 @@ import numpy as np
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
 from .common import (SEED, Group, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, fail,
-                     plural, run_long)
+                     jobs_option, plural, run_long)
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -41,7 +41,10 @@ def _table_options(holes_default: int = 9):
 
 @click.group(cls=Group)
 def grid() -> None:
-    """Grid Golf (2-6 players): simulate bots, report, or play against them."""
+    """Grid Golf (2-6 players): simulate bots, study the table options, report, or play against bots.
+
+    Example: golfsolve grid simulate --bots mc,greedy,greedy,random --matches 100 --out results/
+    """
 
 
 @grid.command()
@@ -57,7 +60,7 @@ def grid() -> None:
                    "reads DIR), resumable.")
 @click.option("--resume", is_flag=True, help="Continue the run in DIR: play the missing or damaged chunks only.")
 @click.option("--extend", is_flag=True, help="Add matches to the run in DIR (--matches N makes it N in all).")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes (with --out).")
+@jobs_option("workers", 1, ", with --out")
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Matches per chunk file (default: about 10 chunks per worker, at most 50).")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True,
@@ -78,9 +81,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     from ..stats.runfolder import check_out_dir
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
-        raise InputError("--resume, --extend, --chunk-size, --workers and --format csv need --out DIR")
+        raise InputError("--resume, --extend, --chunk-size, --jobs and --format csv need --out DIR")
     check_resume_extend(resume, extend)
-    check_workers(workers, "--workers")
+    check_workers(workers, "--jobs")
     out = check_out_dir(out_dir, create=False) if out_dir is not None else None
     rules, bots = GRID.table(out if resume or extend else None, rules_spec, players, grid, holes, openers,
                              bots_spec)
@@ -153,7 +156,7 @@ def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1) ->
     return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
 
 
-@grid.command()
+@grid.command(short_help="A seeded study of the table options, into a run folder.")
 @click.option("--out", "out_dir", required=True, metavar="DIR",
               help="Run folder of the study: Parquet chunks written as matches finish, resumable.")
 @click.option("--sets", "sets_spec", default=None, metavar="LIST",
@@ -164,7 +167,7 @@ def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1) ->
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 96).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--resume", is_flag=True, help="Continue the study in DIR: play the missing or damaged chunks only.")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
+@jobs_option("workers", 1)
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Matches per chunk file (default: an eighth of --matches, at most 10).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -173,11 +176,11 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
     each at two tables: the strongest bot among heuristics, the random bot among heuristics)
     into a run folder; 'grid report DIR' reports on it.
 
-    Example: golfsolve grid study --out study/ --workers 2
+    Example: golfsolve grid study --out study/ --jobs 2
     """
     from ..stats.gridstudy import STUDY, parse_sets, run_study
 
-    check_workers(workers, "--workers")
+    check_workers(workers, "--jobs")
     spec = STUDY.resolve(out_dir, {"sets": parse_sets(sets_spec), "strong": strong, "matches": matches, "seed": seed,
                                    "chunk_size": chunk_size}, resume=resume, jobs=workers)
     out = Path(out_dir)
@@ -191,13 +194,16 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
                f"{plural(spec.matches, 'match', 'matches')}: results in {out} (golfsolve grid report {out})")
 
 
-@grid.command()
+@grid.command(short_help="Report on a 'grid simulate --out' or 'grid study' run folder.")
 @click.argument("directory")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
               help="Where report.md, report.html and the plots go (default: DIRECTORY/_report, which pandas skips).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(directory, out_dir, as_json):
-    """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where."""
+    """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where.
+
+    Example: golfsolve grid report results/
+    """
     from ..stats.gridreport import incomplete_note, write_report
     from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
@@ -264,12 +270,13 @@ def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
     cards marked '='), what each shows, the discard top and the stock."""
     rules = view.rules
     out = []
+    tags = [f"{name}{' *' if p == view.me else ''}" for p, name in enumerate(names)]
+    width = max(14, 1 + max(map(len, tags)))  # a long bot name keeps a space before the grid
     for p, gr in enumerate(view.grids):
-        tag = f"{names[p]}{' *' if p == view.me else ''}"
         rows = _grid_rows(gr, rules, symbols, numbered=True)
         for r, line in enumerate(rows):
             extra = f"   shows {_shows(gr, rules)}" if r == 0 else ""
-            out.append(f"{tag if r == 0 else '':<14}{line}{extra}")
+            out.append(f"{tags[p] if r == 0 else '':<{width}}{line}{extra}")
     top = _c(view.top, symbols) if view.discard else "--"
     out.append(f"discard: {top}   stock: {view.stock_size} cards" + ("   (last lap)" if view.ending else "")
                + "   (= cancels)")
@@ -447,14 +454,17 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
     return on_event
 
 
-@grid.command()
+@grid.command(short_help="Play against bots in the terminal (you are the first seat).")
 @_table_options(holes_default=3)
 @click.option("--bots", "bots_spec", default="heuristic", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")
-@click.option("--seed", type=SEED, default=None, help="Seed for a repeatable game.")
-@click.option("--ascii", "plain", is_flag=True, help="TS instead of 10♠.")
+@click.option("--seed", type=SEED, default=None, metavar="N", help="Seed for a repeatable game (default: a new game each time).")
+@click.option("--ascii", "plain", is_flag=True, help="Cards as TS instead of 10♠.")
 def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
-    """Play grid Golf in the terminal against bots (you are the first seat)."""
+    """Play grid Golf in the terminal against bots (you are the first seat).
+
+    Example: golfsolve grid play --players 3 --bots heuristic,mc --holes 3 --seed 7
+    """
     from ..grid.bots import make_bot, split_bots
     from ..grid.compiling import warm
     from ..grid.engine import play_match

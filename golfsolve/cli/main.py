@@ -43,7 +43,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "pick": LazyCommand("golfsolve.cli.difficulty:pick",
                         "Deal codes of a chosen difficulty, scanning forward from a start deal."),
     "grid": LazyCommand("golfsolve.cli.grid:grid",
-                        "Grid Golf (2-6 players): simulate bots, report, or play against them."),
+                        "Grid Golf (2-6 players): simulate bots, study the table options, report, or play against bots."),
     "serve": LazyCommand("golfsolve.cli.serve:serve",
                          "Answer deal, solve, hint, odds and rate over HTTP, and serve a page to play a deal."),
 }
@@ -66,7 +66,12 @@ class _RootGroup(LazyGroup):
 @click.group(cls=_RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="golfsolve")
 def cli() -> None:
-    """Solve and analyse Golf solitaire, and simulate grid Golf with bots."""
+    """Solve and analyse Golf solitaire, and simulate grid Golf with bots.
+
+    Examples: golfsolve deal GO1-E-AAAAAAB; golfsolve solve GO1-E-AAAAAAB;
+    golfsolve hint GO1-E-AAAAAAB --moves d --all. 'golfsolve COMMAND --help' explains
+    a command and its options.
+    """
 
 
 def _one_line(message: str, limit: int = 500) -> str:

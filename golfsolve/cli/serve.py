@@ -7,16 +7,15 @@ import math
 import click
 
 from ..errors import InputError, clip
-from .common import Command, check_workers, fail
+from .common import Command, check_workers, fail, jobs_option
 
 
 @click.command(cls=Command)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; the default answers this machine only (0.0.0.0: every network).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, metavar="PORT",
               help="Port to listen on (0: any free port).")
-@click.option("--workers", type=int, default=None, metavar="N",
-              help="Worker processes for searches (default: one per core).")
+@jobs_option("workers", what=" for searches")
 @click.option("--cpu-budget", type=click.FloatRange(0.1, 3600), default=None, metavar="SECONDS",
               help="CPU seconds one request may use before it is stopped with HTTP 503 (default 60).")
 @click.option("--cors", "cors_origin", default=None, metavar="ORIGIN",
@@ -30,7 +29,7 @@ def serve(host, port, workers, cpu_budget, cors_origin):
 
     Example: golfsolve serve --port 8000
     """
-    check_workers(workers, "--workers")
+    check_workers(workers, "--jobs")
     if cpu_budget is not None and math.isnan(cpu_budget):  # every comparison with nan is false: no budget at all
         raise InputError("--cpu-budget must be from 0.1 to 3600 seconds, not nan")
     if not host.strip():

@@ -21,7 +21,7 @@ from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layo
 @click.option("--codes-from", "codes_from", type=click.File("r"), default=None, metavar="FILE",
               help="One deal code per line (- reads stdin), solved as each line arrives.")
 @rules_option
-@click.option("--node-limit", type=NODE_LIMIT, default=0,
+@click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N",
               help="Stop after this many states and answer 'unknown' (0: no limit).")
 @click.option("--verdict-only", is_flag=True,
               help="Answer winnable or not only; skip the search for the fewest cards left (faster on lost deals).")
@@ -123,8 +123,8 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 # cost every `solve` and plain `hint` about 0.3 s (tests/test_fair.py checks they agree)
 @click.option("--player", type=click.Choice(["fast", "strong"]), default="strong", show_default=True,
               help="The fair player's preset for --fair.")
-@click.option("--seed", type=SEED, default=0, help="Random seed for --fair.")
-@click.option("--node-limit", type=NODE_LIMIT, default=0, help="Per-move state limit (0: none).")
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed for --fair.")
+@click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N", help="Per-move state limit (0: no limit).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, player, seed, node_limit, as_json):
     """The best next move from a position, and why.

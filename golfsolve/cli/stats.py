@@ -9,14 +9,14 @@ from typing import Optional
 import click
 
 from ..errors import MAX_EFFORT, InputError
-from .common import (Command, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, plural,
-                     run_long, start_deal)
+from .common import (Command, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, jobs_option,
+                     plural, run_long, start_deal)
 
 
 @click.command(cls=Command)
 @click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
 @click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
-@click.option("--count", type=int, default=None, metavar="N", help="How many deals to solve.")
+@click.option("--count", type=int, default=None, metavar="N", help="How many deals to solve (needed for a new run).")
 @click.option("--stride", type=int, default=None, metavar="K",
               help="Take every K-th deal: deal i of the run is (first + i*K) mod 26^7 (default 1: consecutive "
                    "deals).")
@@ -32,7 +32,7 @@ from .common import (Command, check_resume_extend, check_run_dir, check_workers,
 @click.option("--extend", is_flag=True,
               help="Grow the run in DIR: --count N makes it N deals in all, --rules adds rule sets; nothing done "
                    "is solved again.")
-@click.option("--jobs", "-j", type=int, default=None, metavar="N", help="Worker processes (default: all cores).")
+@jobs_option()
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Deals per chunk file (default: about 10 chunks per worker, at most 500).")
 @click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
@@ -125,7 +125,7 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
                    "skips when it reads DIR).")
 @click.option("--fair", "fair_dir", default=None, metavar="FAIR_DIR",
               help="A 'golfsolve fair-stats' run whose fair-play table joins the report.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report's numbers as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(stats_dir, out_dir, fair_dir, as_json):
     """Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run.
 

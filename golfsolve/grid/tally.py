@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -27,6 +27,9 @@ from ..errors import InputError
 from ..intervals import Z95, wilson
 from ..text import plural
 from .rules import GridRules
+
+if TYPE_CHECKING:  # tournament.py imports this module
+    from .tournament import Tournament
 
 #: Shares of a win (1/k for k tied winners, k <= 6) are kept as multiples of 1/60.
 _SHARE_UNIT = 60
@@ -106,7 +109,7 @@ class Tally:
         self._ratings = Ratings(self.names)
 
     @classmethod
-    def of(cls, t) -> "Tally":
+    def of(cls, t: "Tournament") -> "Tally":
         """The tally of a whole :class:`~golfsolve.grid.tournament.Tournament`."""
         tally = cls(t.rules, t.bots, t.seed, t.samples, t.seating)
         tally.add(t.holes, t.matches)

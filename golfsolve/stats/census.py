@@ -23,7 +23,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
@@ -39,6 +39,9 @@ from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size,
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
 from .runkind import RunKind, parse_rules_list
+
+if TYPE_CHECKING:  # the fair package is imported only by runs that rate deals
+    from ..fair import PlayerSettings
 
 DEFAULT_RULES = ("easy", "classic", "strict")
 #: The largest default chunk: big enough that 1,000,000 deals make 2,000 files, small
@@ -71,7 +74,7 @@ DIFFICULTY_COLUMNS = ("difficulty", "fair_chance")
 DEFAULT_DIFFICULTY_GAMES = 8
 
 
-def difficulty_player():
+def difficulty_player() -> "PlayerSettings":
     """The fair player that rates deals for ``--difficulty``: the ``fast`` preset, whose full
     settings the manifest records so that a resumed run never mixes two players."""
     from ..fair import PRESETS  # the fair package only for runs that rate deals

@@ -170,7 +170,7 @@ class FairKind(RunKind[FairSpec]):
     def schema(self, p: FairSpec) -> ChunkSchema:
         return SCHEMA
 
-    def resolve(self, out, given: dict, *, resume: bool = False, extend: bool = False, jobs: int = 1) -> FairSpec:
+    def resolve(self, out: str | Path, given: dict, *, resume: bool = False, extend: bool = False, jobs: int = 1) -> FairSpec:
         # Not given again, the player is the run's preset by name: if that preset's settings
         # changed since, the run is refused (check_same_player), never continued with others.
         if given.get("player") is None and (resume or extend) and manifest_path(out) is not None:

@@ -32,7 +32,8 @@ from ..errors import MAX_EFFORT, InputError
 from ..grid.compiling import warm
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
-from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, check_out_dir, compute, manifest_path
+from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_out_dir, compute,
+                        manifest_path)
 from .runkind import RunKind
 
 #: The largest default chunk, in matches.
@@ -204,7 +205,7 @@ class GridKind(RunKind[GridSpec]):
         return super().resolve(out, given, resume=resume, extend=extend, jobs=jobs)
 
     def open(self, out: str | Path, p: GridSpec, *, resume: bool = False, extend: bool = False,
-             command: str = ""):
+             command: str = "") -> RunFolder:
         if resume or extend:
             self.check_scheme(out)
         if p.seating != SEATING:

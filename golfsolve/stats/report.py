@@ -15,7 +15,7 @@ import math
 import textwrap
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import numpy as np
 import pandas as pd
@@ -206,7 +206,7 @@ def _meaning(name: str, described: str) -> str:
     return described.removeprefix(f"{name}: ") or name
 
 
-def deal_numbers(deals, most: int = 4) -> str:
+def deal_numbers(deals: Iterable[int], most: int = 4) -> str:
     """The deal numbers present, as stretches: ``"0..599, 2000..2599"``; with more than ``most``
     stretches, the span and how many stretches (``"0..3999 in 12 stretches"``)."""
     numbers = sorted(int(d) for d in deals)
@@ -382,8 +382,8 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("table", ["rules", "deals", "won", "win rate [95% Wilson]", "published (n = 3,996 PySol deals)"], rows))
     b.append(("p", "Published figures: black-hole-solve 1.14.0 on PySol FC deals 1..3996 (about 93% wrap, 45% "
                    "Queen-on-King, 26% nothing-on-King, all with drawing any time). A different set of random "
-                   "deals, so the rates agree when the intervals overlap. Our **Strict** rule draws only when no "
-                   "card can be removed, which no published figure covers; its rate is below Dead King's "
+                   "deals, so the rates agree when the intervals overlap. golfsolve's **Strict** rule draws only when "
+                   "no card can be removed, which no published figure covers; its rate is below Dead King's "
                    "(nothing on a King, draw any time)."))
     b.append(("img", "win_rate.png", FIGURES["win_rate.png"]))
 

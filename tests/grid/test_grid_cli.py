@@ -98,6 +98,9 @@ def test_play_a_hole_against_a_bot_from_piped_input(run_cli):
     assert "Score card after hole 1" in r.stdout
     assert "Match over. Winner" in r.stdout
     assert "heuristic (P2)" in r.stdout  # the default opponent
+    # every grid starts in one column, a space after the longest name
+    starts = {ln.index("[1]") for ln in r.stdout.splitlines() if "[1]" in ln and "shows" in ln}
+    assert len(starts) == 1 and "heuristic (P2) [1]" in r.stdout
 
 
 def test_play_rejects_bad_answers_and_asks_again(run_cli):

@@ -234,7 +234,7 @@ def test_a_study_in_parts_equals_one_run(tmp_path):
     (["--strong", "random"], "--strong must be a bot other than"),
     (["--strong", "nosuchbot"], "unknown bot"),
     (["--matches", "0"], "--matches must be"),
-    (["--workers", "0"], "--workers must be"),
+    (["--workers", "0"], "--jobs must be"),
     (["--chunk-size", "0"], "--chunk-size must be"),
     (["--seed", "-1"], "--seed must be"),
 ])
