@@ -4,7 +4,9 @@ A ```console block holds ``$ golfsolve ...`` lines, each followed by that comman
 (stdout, then stderr, as a terminal shows them when nothing is printed on both). A command
 may go on over lines ending in ``\\``; ``# ...`` after it is a comment. In the output,
 timings ("in 7.2 ms", "0.4 s") are normalised, trailing spaces are ignored, and a line
-holding only ``...`` stands for any number of lines. ```sh blocks are shown, not run.
+holding only ``...`` stands for any number of lines. ```sh blocks (and blocks with no
+language) are shown, not run: their golfsolve commands are parsed as golfsolve parses them,
+so a renamed command or option fails here.
 A stderr line about compiling (the one-time notice of a cold numba cache) is not part of
 an example's output.
 """
@@ -190,6 +192,81 @@ def test_a_console_block_runs_only_golfsolve(tmp_path):
                    encoding="utf-8")
     (ex,) = examples(doc)
     assert ex.argv == ["deal", "GO1-E-AAAAAAB"] and ex.expected == ["out"] and ex.line == 5
+
+
+def golfsolve_commands(command: str) -> list[list[str]]:
+    """The arguments after ``golfsolve`` of each golfsolve command in a shell line (a pipeline,
+    an ``&&`` chain; ``nice -n N golfsolve`` and ``python -m golfsolve`` count), redirections left out."""
+    lexer = shlex.shlex(command.removeprefix("$ "), posix=True, punctuation_chars=True)
+    lexer.whitespace_split, lexer.commenters = True, "#"
+    out: list[list[str]] = []
+    part: list[str] = []
+    for w in list(lexer) + [";"]:
+        if w and set(w) <= set("|&;<>()"):
+            if "golfsolve" in part:
+                out.append(part[part.index("golfsolve") + 1:])
+            part = ["<redirected>"] if w in (">", ">>", "<") else []  # a file name follows, no argument
+        else:
+            part.append(w)
+    return out
+
+
+def shown_commands(path: Path) -> list[tuple[int, list[str]]]:
+    """The golfsolve commands of a Markdown file's shown, not run, code blocks (```sh, or no
+    language), as (line, arguments after ``golfsolve``)."""
+    out: list[tuple[int, list[str]]] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    block = None  # the open block's language ("" for none), None outside a block
+    i = 0
+    while i < len(lines):
+        fence = lines[i].strip()
+        if fence.startswith("```"):
+            block = fence[3:] if block is None else None
+        elif block in ("", "sh", "bash") and re.search(r"\bgolfsolve\b", lines[i]):  # blocks also show output
+            start, command = i, lines[i]
+            while command.endswith("\\") and i + 1 < len(lines):
+                i += 1
+                command = command[:-1] + " " + lines[i].strip()
+            out += [(start + 1, argv) for argv in golfsolve_commands(command)]
+        i += 1
+    return out
+
+
+#: every shown command, and the README's first line (the main job)
+SHOWN = [(ROOT / "README.md", 1, argv) for argv in golfsolve_commands(
+    (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[0])] + \
+    [(path, line, argv) for path in DOC_FILES for line, argv in shown_commands(path)]
+
+
+@pytest.mark.parametrize("path, line, argv", SHOWN, ids=[f"{p.name}:{n}" for p, n, _ in SHOWN])
+def test_a_shown_command_names_real_commands_and_options(path, line, argv):
+    """A command the docs show but do not run names a command and options golfsolve has
+    (parsed as golfsolve parses it, nothing run: an option renamed in the code fails here)."""
+    import click
+
+    from golfsolve.cli.main import cli
+
+    ctx = click.Context(cli, info_name="golfsolve")
+    command: click.Command = cli
+    while isinstance(command, click.Group):
+        assert argv, f"{path.name}:{line}: a group needs a command"
+        sub = command.get_command(ctx, argv[0])
+        assert sub is not None, f"{path.name}:{line}: no command {argv[0]!r}"
+        ctx = click.Context(sub, info_name=argv[0], parent=ctx)
+        command, argv = sub, argv[1:]
+    try:
+        command.make_parser(ctx).parse_args(list(argv))
+    except click.UsageError as e:
+        pytest.fail(f"{path.name}:{line}: {ctx.command_path} {shlex.join(argv)}: {e.format_message()}")
+
+
+def test_shown_commands_are_found():
+    assert len(SHOWN) >= 30
+    doc = ROOT / "README.md"
+    assert [argv[0] for p, n, argv in SHOWN if p == doc and n == 1] == ["stats", "report"]
+    assert any(argv[:2] == ["solve", "--codes-from"] for p, _, argv in SHOWN if p == doc)
+    assert golfsolve_commands("nice -n 5 golfsolve grid report DIR > out.txt && golfsolve deal X | head -1") == \
+        [["grid", "report", "DIR"], ["deal", "X"]]
 
 
 def test_readme_is_short_and_starts_with_the_two_setup_lines():
