@@ -200,6 +200,18 @@ def test_stdin_that_is_not_utf8_is_refused_whatever_the_locale(command, locale):
     assert refused(r, "not UTF-8"), r.stderr
 
 
+@pytest.mark.parametrize("answers", [b"\x80\x81\n", b"1 2\ns\n\xff\n"])
+def test_grid_play_refuses_stdin_that_is_not_utf8_before_it_compiles(answers):
+    # was: on a cold numba cache, the compile notice and a minute of compiling before the error
+    script = ("import sys, golfsolve.grid.compiling as c; from golfsolve.cli.main import main\n"
+              "c.warm = lambda *a, **k: sys.exit('compiling: stdin was not checked first')\n"
+              "sys.argv = ['golfsolve', 'grid', 'play', '--seed', '1']; main()")
+    r = subprocess.run([sys.executable, "-c", script],
+                       input=answers, capture_output=True, timeout=60)
+    r.stderr = r.stderr.decode("utf-8", "replace")
+    assert refused(r, "not UTF-8"), r.stderr
+
+
 @pytest.mark.parametrize("args", [
     ["deal", CODE], ["solve", CODE], ["replay", CODE, "d"], ["rate", CODE, "--games", "1"],
     ["play", CODE], ["grid", "simulate", "--matches", "2", "--holes", "1"], ["stats", "--count", "2", "--rules",

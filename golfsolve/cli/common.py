@@ -88,6 +88,27 @@ def check_input_file(path: Optional[str], option: str) -> None:
         raise InputError(f"{option} {path} is {kind}; give a regular file, or - for stdin")
 
 
+def check_waiting_stdin() -> None:
+    """Check the bytes already waiting on a piped or redirected stdin as UTF-8, now: a
+    command that compiles or computes before it reads its first line (``grid play``) then
+    refuses bad bytes at once instead of after the work. Nothing is consumed, and a terminal
+    or a pipe with nothing in it yet is left alone: the game never waits for input here.
+    Raises :class:`UnicodeDecodeError` (the entry point's one-line "not UTF-8" error)."""
+    import codecs
+    import select
+
+    buffer = getattr(sys.stdin, "buffer", None)
+    try:
+        if buffer is None or not hasattr(buffer, "peek") or sys.stdin.isatty():
+            return
+        if not select.select([sys.stdin.fileno()], [], [], 0)[0]:
+            return
+        waiting = buffer.peek(1 << 16)  # at most one read, of what is there; the reader still gets it all
+    except (OSError, ValueError):  # no file descriptor (an embedding caller's stream)
+        return
+    codecs.getincrementaldecoder("utf-8")().decode(waiting, final=False)  # a character cut in two is fine
+
+
 def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[int],
                rules_spec: Optional[str]) -> Layout:
     """The one deal a command names (a code, a layout file or a PySol number), checked."""

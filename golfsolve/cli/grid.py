@@ -11,8 +11,8 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import (SEED, Group, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, fail,
-                     jobs_option, plural, run_long)
+from .common import (SEED, Group, check_resume_extend, check_run_dir, check_waiting_stdin, check_workers, command_line,
+                     echo_json, fail, jobs_option, plural, run_long)
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -483,6 +483,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     game_ss, *bot_ss = ss.spawn(players)
     names = ["you"] + [f"{b} (P{i + 2})" for i, b in enumerate(names_in)]
     symbols = not plain
+    check_waiting_stdin()  # answers piped in are checked before compiling, not a minute later
     warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
 
