@@ -241,6 +241,10 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
     (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
     (["grid", "simulate", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    # was: ignored without a word (the peeking hint has no player or seed; the fair hint no node limit)
+    (["hint", "GO1-E-AAAAAAB", "--player", "fast"], "--player and --seed choose the fair player of --fair"),
+    (["hint", "GO1-E-AAAAAAB", "--seed", "3"], "--player and --seed choose the fair player of --fair"),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--node-limit", "5"], "--fair has none"),
 ])
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)

@@ -9,6 +9,7 @@ from itertools import chain
 import click
 
 # The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
+from ..errors import InputError
 from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
@@ -135,6 +136,12 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
     from ..solitaire.engine import parse_moves
     from ..solitaire.solver import StockUnknownError
 
+    given = {name for name in ("player", "seed", "node_limit")
+             if click.get_current_context().get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
+    if not fair and given & {"player", "seed"}:
+        raise InputError("--player and --seed choose the fair player of --fair; add --fair, or leave them out")
+    if fair and "node_limit" in given:
+        raise InputError("--node-limit bounds the peeking hint's search; --fair has none, so leave it out")
     lay = get_layout(code, layout_file, pysol, rules_spec)
     moves = parse_moves(moves_text)
     try:
