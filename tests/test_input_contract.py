@@ -237,6 +237,7 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
     # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
     (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
+    (["solve", "--layout", "-", "--layout", "-"], "--layout - is given more than once"),  # was: "the layout is empty"
     # was: accepted, and quietly taken as --extend
     (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
     (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
