@@ -74,6 +74,11 @@ def test_grid_rule_switches_are_checked(spec, words):
     (["stats", "--count", "3", "--jobs", "100000", "--out", "OUT"], "--jobs must be from 1 to"),
     (["grid", "simulate", "--workers", "2"], "need --out"),
     (["stats", "--count", "8031810176", "--out", "OUT"], "--chunk-size of at least"),
+    # was: the run folder made, a chunk computed, then its own manifest refused ("repair or remove the file")
+    (["stats", "--count", "2", "--chunk-size", str(2**70), "--out", "OUT"], "--chunk-size must be from 1 to 2**63-1"),
+    (["fair-stats", "--count", "1", "--chunk-size", str(2**70), "--out", "OUT"], "--chunk-size must be from 1 to 2**63-1"),
+    (["grid", "simulate", "--matches", "1", "--chunk-size", str(2**70), "--out", "OUT"], "--chunk-size must be from 1"),
+    (["grid", "study", "--matches", "1", "--chunk-size", str(2**70), "--out", "OUT"], "--chunk-size must be from 1"),
 ])
 def test_out_of_range_numbers_and_bad_combinations_exit_2(run_cli, tmp_path, args, words):
     r = run_cli([str(tmp_path / "out") if a == "OUT" else a for a in args])

@@ -100,3 +100,36 @@ def test_kill_then_resume_equals_an_uninterrupted_run(tmp_path, reference, run_c
     pd.testing.assert_frame_equal(_table(out, kind), reference[kind])
     m = read_manifest(out)
     assert m["complete"] is True and m["invocations"][-1]["chunks_before"] == done
+
+
+#: A golfsolve process in which ``PATCH`` replaces a step with what numba's compiler does when
+#: the signal arrives while it caches a kernel: the KeyboardInterrupt is raised inside a ctypes
+#: callback, where Python prints and drops it, and the compile then fails with a RuntimeError.
+_DROPPED = """
+import ctypes, os, signal, sys
+import golfsolve.cli.common, golfsolve.stats.census
+from golfsolve.cli.main import main
+
+def compile_interrupted(*args, **kwargs):
+    ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.{sig}))()
+    raise RuntimeError("no compiled object yet")
+
+{patch} = compile_interrupted
+sys.argv = ["golfsolve", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("sig, patch, args, said", [
+    ("SIGINT", "golfsolve.cli.common.get_layout", ["deal", "GO1-E-AAAAAAB"], "golfsolve: interrupted"),
+    ("SIGTERM", "golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
+     "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish"),
+])
+def test_an_interrupt_while_numba_compiles_is_one_line_not_a_traceback(tmp_path, sig, patch, args, said):
+    out = str(tmp_path / "run")
+    r = subprocess.run([sys.executable, "-c", _DROPPED.format(sig=sig, patch=patch),
+                        *[out if a == "OUT" else a for a in args]],
+                       capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+    # was: "Exception ignored on calling ctypes callback function", a traceback, and an internal error
+    assert r.returncode == 130 and r.stderr == said.replace("OUT", out) + "\n", r.stderr

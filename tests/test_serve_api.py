@@ -249,6 +249,10 @@ def test_a_layout_is_only_ever_text_never_a_path(client):
     (b"{not json", "not JSON"),
     (b"[1, 2]", "must be a JSON object"),
     (b"\xff\xfe{}", "not UTF-8"),
+    # was: 500, a RecursionError
+    pytest.param(b"[" * 30_000 + b"]" * 30_000, "nested too deeply", id="deep-list"),
+    pytest.param(b'{"code": "GO1-E-AAAAAAB", "x": ' + b"[" * 3_000 + b"]" * 3_000 + b"}", "nested too deeply",
+                 id="deep-value"),
 ])
 def test_broken_bodies_are_400(client, body, words):
     r = client.post("/api/solve", content=body, headers={"content-type": "application/json"})
@@ -262,9 +266,35 @@ def test_unknown_paths_and_methods_are_json_errors(client):
     assert r.status_code == 405 and "DELETE is not allowed" in r.json()["error"]
 
 
-def test_a_parameter_twice_in_the_query_is_400(client):
+def test_a_client_gone_half_way_through_its_body_is_answered_not_logged_as_an_error(client):
+    import anyio
+
+    sent = []
+
+    async def receive():
+        if not sent:
+            sent.append(1)
+            return {"type": "http.request", "body": b'{"co', "more_body": True}
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/api/deal", "raw_path": b"/api/deal", "root_path": "", "query_string": b"",
+             "headers": [(b"content-type", b"application/json")], "client": ("127.0.0.1", 1), "server": ("x", 80),
+             "app": client.app}
+    # was: ClientDisconnect raised out of the app ("Exception in ASGI application" and a traceback on stderr)
+    anyio.run(client.app, scope, receive, send)
+    assert sent[1]["type"] == "http.response.start" and sent[1]["status"] == 400
+
+
+def test_a_parameter_twice_in_the_query_or_the_body_is_400(client):
     r = client.get("/api/deal?code=GO1-E-AAAAAAB&code=GO1-E-AAAAAAC")
     assert r.status_code == 400 and "given twice" in r.json()["error"]
+    # was: the last one taken
+    r = client.post("/api/deal", content=b'{"code": "GO1-E-AAAAAAB", "code": "GO1-E-AAAAAAC"}')
+    assert r.status_code == 400 and r.json()["error"] == "parameter 'code' is given twice"
 
 
 def test_bodies_over_64_kb_are_413_with_or_without_a_length(client):

@@ -15,6 +15,9 @@ import pytest
     (["--workers", "0"], "--jobs must be from 1 to"),
     (["--port", "70000"], "70000 is not in the range"),
     (["--cpu-budget", "0"], "--cpu-budget"),
+    (["--cpu-budget", "nan"], "--cpu-budget must be from 0.1 to 3600 seconds, not nan"),  # was: served, no budget
+    (["--host", ""], "--host needs an address"),  # was: exit 1, "cannot listen on :8000"
+    (["--host", "a" * 300], "is not a host name or an address"),  # was: internal error, UnicodeError (idna)
 ])
 def test_bad_options_are_one_line_and_exit_2(run_cli, args, words):
     r = run_cli(["serve", *args])

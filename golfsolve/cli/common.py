@@ -137,6 +137,32 @@ def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt
 
 
+#: KeyboardInterrupts that Python could only drop: raised by Ctrl-C or SIGTERM while a C
+#: library ran a Python callback (numba's compiler does, as it caches each kernel). The
+#: compile then fails with an error of its own, which is the interruption's doing.
+_dropped_interrupts: list[KeyboardInterrupt] = []
+
+
+def install_interrupt_hook() -> None:
+    """Keep a dropped KeyboardInterrupt off stderr (Python prints a traceback for it) and
+    remember it, so that the error it causes is reported as the interruption it is."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _dropped_interrupts.append(unraisable.exc_value)
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
+
+
+def was_interrupted(e: BaseException) -> bool:
+    """Did ``e`` come from an interruption: :func:`~golfsolve.errors.interrupted`, or any
+    error after an interruption that Python dropped (see :func:`install_interrupt_hook`)."""
+    return interrupted(e) or bool(_dropped_interrupts)
+
+
 def run_long(job: Callable[[], T], out: Path) -> T:
     """Run ``job``, a batch run writing into the run folder ``out``.
 
@@ -148,8 +174,8 @@ def run_long(job: Callable[[], T], out: Path) -> T:
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         return job()
-    except (KeyboardInterrupt, SystemError) as e:
-        if not interrupted(e):
+    except (KeyboardInterrupt, Exception) as e:
+        if not was_interrupted(e):
             raise
         st = status(RunFolder(out, read_manifest(out)))
         fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "

@@ -14,8 +14,8 @@ from typing import NoReturn
 
 import click
 
-from ..errors import InputError, interrupted
-from .common import fail
+from ..errors import InputError
+from .common import fail, install_interrupt_hook, was_interrupted
 from .lazy import LazyCommand, LazyGroup
 from .startup import install_compile_notice, skip_blas_check
 
@@ -135,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     if argv is None:  # the golfsolve process itself; a caller's own process is left as it is
         skip_blas_check()
         install_compile_notice()
+        install_interrupt_hook()
     try:
         rv = _run(argv)
         sys.stdout.flush()  # a closed pipe shows here when the output was small
@@ -181,7 +182,9 @@ def _run(argv: list[str] | None):
         sys.stdout = open(os.devnull, "w")  # nothing more to write where the writing failed
         fail(f"cannot go on: {e.strerror or e}" + (f" ({e.filename})" if e.filename else ""), 1)
     except Exception as e:  # an internal error: one line unless debugging
-        if interrupted(e):  # Ctrl-C or SIGTERM inside a numba kernel: SystemError caused by KeyboardInterrupt
+        # Ctrl-C or SIGTERM inside a numba kernel (a SystemError caused by KeyboardInterrupt), or
+        # while numba compiled (the interrupt dropped, the compile failing for it)
+        if was_interrupted(e):
             click.echo("golfsolve: interrupted", err=True)
             sys.exit(130)
         if os.environ.get("GOLFSOLVE_DEBUG"):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
-from ..errors import InputError
+from ..errors import InputError, clip
 from .common import Command, check_workers, fail, jobs_option
 
 
@@ -28,6 +30,10 @@ def serve(host, port, workers, cpu_budget, cors_origin):
     Example: golfsolve serve --port 8000
     """
     check_workers(workers, "--jobs")
+    if cpu_budget is not None and math.isnan(cpu_budget):  # every comparison with nan is false: no budget at all
+        raise InputError("--cpu-budget must be from 0.1 to 3600 seconds, not nan")
+    if not host.strip():
+        raise InputError("--host needs an address, e.g. 127.0.0.1 or 0.0.0.0, not an empty one")
     try:
         import uvicorn
 
@@ -67,6 +73,8 @@ def _bind(host: str, port: int):
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(addr)
+    except UnicodeError:  # a name no resolver takes (a label over 63 characters): not a host name at all
+        raise InputError(f"--host {clip(host)} is not a host name or an address") from None
     except OSError as e:
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}", 1)
     return sock

@@ -36,7 +36,7 @@ from typing import Any, Optional
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -139,6 +139,16 @@ class SecurityHeaders:
 # ---------------------------------------------------------------------------
 # parameters
 # ---------------------------------------------------------------------------
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # a key given twice is refused, as a query string's is (json.loads would keep the last)
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InputError(f"parameter {clip(key)} is given twice")
+        out[key] = value
+    return out
+
+
 async def _params(request: Request, endpoint: str) -> dict[str, Any]:
     if request.method == "POST":
         raw = await request.body()
@@ -146,11 +156,14 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             params: dict[str, Any] = {}
         else:
             try:
-                params = json.loads(raw.decode("utf-8"))
+                params = json.loads(raw.decode("utf-8"), object_pairs_hook=_once_each)
             except UnicodeDecodeError:
                 raise InputError("the request body is not UTF-8 text") from None
             except json.JSONDecodeError as e:
                 raise InputError(f"the request body is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") \
+                    from None
+            except RecursionError:  # [[[[...: 64 KB of brackets is deeper than Python's parser goes
+                raise InputError("the request body is nested too deeply; parameters are a flat JSON object") \
                     from None
             if not isinstance(params, dict):
                 raise InputError("the request body must be a JSON object of parameters, e.g. {\"code\": \"GO1-E-AAAAAAB\"}")
@@ -310,6 +323,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             return _error(e.status, e.message)
         except (BudgetExceeded, PoolBusy) as e:
             return _error(503, str(e))
+        except ClientDisconnect:  # gone half-way through its body: nobody reads this, and nothing to log
+            return _error(400, "the request body was cut off")
 
     def endpoint(name: str):
         async def handle(request: Request) -> Response:

@@ -34,7 +34,8 @@ from ..solitaire.dealcode import N_DEALS, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal
-from .runfolder import ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, chunk_name, compute, write_parquet_atomic
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_out_dir, chunk_name, compute,
+                        write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
 from .runkind import RunKind, parse_rules_list
@@ -134,8 +135,7 @@ class CensusSpec:
             raise InputError(f"--stride {self.stride} repeats deals after {distinct:,} of them (it shares the factor "
                              f"{N_DEALS // distinct:,} with 26^7); give --count {distinct:,} or fewer, or a stride "
                              "that is odd and not a multiple of 13")
-        if self.chunk_size < 1:
-            raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
+        check_chunk_size(self.chunk_size)
         if not self.rules:
             raise InputError("a run needs at least one rule set")
         parse_rules_list(self.rules)  # unknown names, or one rule set under two names

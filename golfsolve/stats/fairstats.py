@@ -24,7 +24,7 @@ from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
-from .runfolder import Chunk, ChunkSchema, RunKey, compute, latest_command, manifest_path
+from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command, manifest_path
 from .runkind import RunKind, parse_rules_list
 
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
@@ -88,9 +88,9 @@ class FairSpec:
         if not self.rules:
             raise InputError("--rules needs at least one rule set, e.g. easy,classic")
         parse_rules_list(self.rules)  # bad names, or one rule set twice, are bad input before any work starts
-        for name, v in (("--count", self.count), ("--chunk-size", self.chunk_size)):
-            if v < 1:
-                raise InputError(f"{name} must be at least 1, not {v}")
+        if self.count < 1:
+            raise InputError(f"--count must be at least 1, not {self.count}")
+        check_chunk_size(self.chunk_size)
         if not 0 <= self.start or self.start + self.count > N_DEALS:
             raise InputError(f"deals {self.start}..{self.start + self.count - 1} are outside 0..{N_DEALS - 1}")
         if not 0 <= self.seed < 2**64:

@@ -32,7 +32,8 @@ from ..errors import MAX_EFFORT, InputError
 from ..grid.compiling import warm
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
-from .runfolder import Chunk, ChunkSchema, RunFolder, RunKey, check_out_dir, compute, manifest_path
+from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_out_dir, compute,
+                        manifest_path)
 from .runkind import RunKind
 
 #: The largest default chunk, in matches.
@@ -66,8 +67,7 @@ class GridSpec:
 
         if not 1 <= self.matches <= MAX_EFFORT:
             raise InputError(f"--matches must be from 1 to {MAX_EFFORT:,}, not {self.matches}")
-        if self.chunk_size < 1:
-            raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
+        check_chunk_size(self.chunk_size)
         if self.samples is not None and not 1 <= self.samples <= MAX_EFFORT:
             raise InputError(f"--mc-samples must be from 1 to {MAX_EFFORT:,}, not {self.samples}")
         if not 0 <= self.seed < 2**64:

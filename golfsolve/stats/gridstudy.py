@@ -33,7 +33,7 @@ from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import MATCH_COLUMNS, _TYPES, _one_table, check_match_rows
-from .runfolder import Chunk, ChunkSchema, RunKey, compute
+from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, compute
 from .runkind import RunKind
 
 #: The strongest bot of the default study: ISMCTS at 300 iterations, a third of the CPU of
@@ -147,8 +147,7 @@ class StudySpec:
                              f"not {self.strong!r}")
         if not 1 <= self.matches <= MAX_EFFORT:
             raise InputError(f"--matches must be from 1 to {MAX_EFFORT:,}, not {self.matches}")
-        if self.chunk_size < 1:
-            raise InputError(f"--chunk-size must be at least 1, not {self.chunk_size}")
+        check_chunk_size(self.chunk_size)
         if not 0 <= self.seed < 2**64:
             raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
         if len(self.cells()) * self.matches > MAX_EFFORT:

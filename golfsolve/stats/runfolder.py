@@ -971,6 +971,13 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     return inv
 
 
+def check_chunk_size(n: int) -> None:
+    """A chunk size the manifest can record (from 1 to 2**63-1), refused before the run
+    folder is made: a larger one would be written, then refused when the run is read."""
+    if not 1 <= n <= MAX_INT64:
+        raise InputError(f"--chunk-size must be from 1 to 2**63-1, not {n}")
+
+
 def default_chunk_size(count: int, jobs: int, cap: int) -> int:
     """About ten chunks per worker for small runs (so progress moves and workers share the
     load evenly), at most ``cap`` items."""
@@ -979,7 +986,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "ManifestModel", "RunFolder", "RunKey", "block_chunks",
-    "check_chunk", "check_no_nested_run", "check_out_dir", "check_report_dir", "check_out_file", "chunk_files",
+    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_report_dir", "check_out_file", "chunk_files",
     "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run", "extend_blocks", "load_chunks",
     "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status", "validate_manifest",
     "write_parquet_atomic",
