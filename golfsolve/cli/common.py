@@ -120,6 +120,14 @@ def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[
     return load_layout(code, layout_file, pysol, rules)
 
 
+def start_options(f):
+    """``--start CODE`` and ``--start-number N``, the first deal of a range (read by :func:`start_deal`)."""
+    f = click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")(f)
+    f = click.option("--start", "start_code", default=None, metavar="CODE",
+                     help="First deal as a code, e.g. GO1-E-AAAAAAA.")(f)
+    return f
+
+
 def start_deal(start_code: Optional[str], start_number: Optional[int]) -> Optional[int]:
     """The first deal's number from ``--start CODE`` or ``--start-number N`` (at most one of them)."""
     from ..solitaire.dealcode import parse_code

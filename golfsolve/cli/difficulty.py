@@ -8,7 +8,7 @@ from ..fair import BANDS, LABELS, PRESETS, pick as pick_deals, rate as rate_deal
 from ..solitaire.deals import DealBatch
 from ..solitaire.rules import get_rules
 from ..solitaire.solver import Solver, StockUnknownError
-from .common import Command, SEED, echo_json, effort, fail, rules_option, start_deal
+from .common import Command, SEED, echo_json, effort, fail, rules_option, start_deal, start_options
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
@@ -63,8 +63,7 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
 @click.option("--difficulty", type=click.Choice(LABELS), required=True, help=f"Wanted label ({_BANDS_HELP}).")
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, metavar="N", help="Deals to find.")
 @click.option("--winnable", is_flag=True, help="Only deals the exact solver wins.")
-@click.option("--start", "start_code", default=None, metavar="CODE", help="First deal code to examine (default deal 0).")
-@click.option("--start-number", type=int, default=None, metavar="N", help="First deal number to examine (default 0).")
+@start_options
 @click.option("--games", type=effort(), default=16, show_default=True, metavar="N",
               help="Fair-player games per deal (see 'golfsolve rate').")
 @player_option

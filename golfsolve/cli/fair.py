@@ -10,7 +10,7 @@ from ..errors import MAX_EFFORT
 from ..fair import PRESETS, odds_for_player
 from ..fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET
 from .common import (Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout,
-                     jobs_option, layout_options, run_long, start_deal)
+                     jobs_option, layout_options, run_long, start_deal, start_options)
 
 
 @click.command(cls=Command)
@@ -56,8 +56,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 
 
 @click.command("fair-stats", cls=Command)
-@click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
-@click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
+@start_options
 @click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
 @click.option("--rules", "rules_list", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic).")

@@ -11,7 +11,7 @@ from .common import Command, check_workers, fail, jobs_option
 
 
 @click.command(cls=Command)
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="Address to listen on; the default answers this machine only (0.0.0.0: every network).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, metavar="PORT",
               help="Port to listen on (0: any free port).")

@@ -117,7 +117,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.command(cls=Command)
 @layout_options
 @click.option("--moves", "moves_text", default="", metavar="MOVES",
-              help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column).")
+              help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column, u undoes).")
 @click.option("--all", "show_all", is_flag=True, help="Rank every legal move, not just the best.")
 @click.option("--fair", is_flag=True,
               help="Don't peek at the stock: forget its order and recommend the move the fair player (--player) "

@@ -10,12 +10,11 @@ import click
 
 from ..errors import MAX_EFFORT, InputError
 from .common import (Command, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, jobs_option,
-                     plural, run_long, start_deal)
+                     plural, run_long, start_deal, start_options)
 
 
 @click.command(cls=Command)
-@click.option("--start", "start_code", default=None, metavar="CODE", help="First deal as a code, e.g. GO1-E-AAAAAAA.")
-@click.option("--start-number", type=int, default=None, metavar="N", help="First deal as a number (default 0).")
+@start_options
 @click.option("--count", type=int, default=None, metavar="N", help="How many deals to solve (needed for a new run).")
 @click.option("--stride", type=int, default=None, metavar="K",
               help="Take every K-th deal: deal i of the run is (first + i*K) mod 26^7 (default 1: consecutive "

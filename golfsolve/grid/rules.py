@@ -206,6 +206,8 @@ PRESETS: dict[str, dict[str, Any]] = {
                "throw_and_turn": False},
 }
 PRESETS["seed003"] = PRESETS["danish"]
+#: The rule texts' own numbers, read as the presets they name but not offered as choices.
+_SOURCE_NAMES = ("seed001", "seed003")
 #: Seed 003: "Atten huller er standard for den korte udgave med fire kort."
 DANISH_FOUR_CARD_HOLES = 18
 
@@ -234,7 +236,7 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
             raise InputError(f"{s!r} in {clip(text)} is a rule set, not a switch: give one rule set, first "
                              f"(e.g. {s}+putt)")
         if s not in _SWITCHES:
-            known = ", ".join(list(PRESETS) + list(_SWITCHES))
+            known = ", ".join([n for n in PRESETS if n not in _SOURCE_NAMES] + list(_SWITCHES))
             raise InputError(f"unknown grid rule {clip(s)} (known: {known})")
         for f in _SWITCHES[s]:
             if f in set_by:

@@ -189,11 +189,6 @@ def paired_difference(t: Tournament, a: str, b: str) -> dict[str, float]:
     return t.tally().paired(a, b)
 
 
-def all_differences(t: Tournament) -> list[dict[str, float]]:
-    """Paired differences between successive bot names in order of mean strokes (best first)."""
-    return t.tally().differences()
-
-
 def neighbour_effect(t: Tournament) -> pd.DataFrame:
     """Strokes per hole of each bot by the bot that plays just before it (whose discards it
     can take), with 95% intervals over (match, seat): one row per (``bot``, ``before_bot``).

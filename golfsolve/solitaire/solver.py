@@ -42,11 +42,6 @@ def _move_codes(moves: Sequence[str]) -> Optional[np.ndarray]:
     return codes if len(codes) == len(moves) else None
 
 
-def move_name(code: int) -> str:
-    """Kernel move code (0..6 column, 7 draw) in move-list notation ('1'..'7', 'd')."""
-    return _MOVE_NAMES[code]
-
-
 def app_score(cards_left: int) -> int:
     """The app score of a game that ends with ``cards_left`` on the table (no undo)."""
     if cards_left == 0:

@@ -198,3 +198,10 @@ def test_danish_reads_seed003():
     assert parse_rules("danish", grid=9).row_cancel is False
     assert parse_rules("danish+rows", grid=9).row_cancel is True
     assert parse_rules(d.spec()) == GridRules(**{**d.to_dict(), "holes": 9})
+
+
+def test_an_unknown_rule_lists_the_documented_names_only():
+    with pytest.raises(InputError) as e:
+        parse_rules("foo")
+    assert "default, danish, putt" in str(e.value) and "seed00" not in str(e.value)
+    assert parse_rules("seed003") == parse_rules("danish")  # the rule text's number still reads
