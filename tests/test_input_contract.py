@@ -129,6 +129,20 @@ def test_endless_input_stops_quickly():
     assert r.returncode == 2 and "larger than 64 KB" in r.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_play_stops_at_a_line_that_never_ends():
+    # was: no end, and 2 GB of memory after 6 s (readline waited for a line break)
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", "play", "GO1-E-AAAAAAB"], stdin=zero,
+                           capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "a line of the input is longer than 65,536 characters" in r.stderr, r.stderr
+
+
+def test_grid_play_refuses_a_line_longer_than_64_k(run_cli):
+    r = run_cli(["grid", "play", "--seed", "1", "--holes", "1"], input="1" * 70_000)
+    assert r.exit_code == 2 and "a line of the input is longer than 65,536 characters" in r.stderr and _one_line(r)
+
+
 @pytest.mark.parametrize("args", [[], ["grid"]])
 def test_bare_commands_print_the_whole_help(run_cli, args):
     r = run_cli(args)

@@ -88,6 +88,21 @@ def check_input_file(path: Optional[str], option: str) -> None:
         raise InputError(f"{option} {path} is {kind}; give a regular file, or - for stdin")
 
 
+#: The longest line ``play`` and ``grid play`` take as one answer: far above anything typed
+#: or scripted, and low enough that a stdin with no line breaks (/dev/zero) cannot fill the memory.
+MAX_ANSWER_LINE = 64 * 1024
+
+
+def read_answer() -> str:
+    """One line of stdin ('' at its end), read in a bounded piece: :class:`InputError` when
+    it is longer than :data:`MAX_ANSWER_LINE` characters."""
+    line = sys.stdin.readline(MAX_ANSWER_LINE + 1)  # the one stdin object (CliRunner swaps it in tests)
+    if len(line) > MAX_ANSWER_LINE and not line.endswith("\n"):
+        raise InputError(f"a line of the input is longer than {MAX_ANSWER_LINE:,} characters; give one answer "
+                         "per line")
+    return line
+
+
 def check_waiting_stdin() -> None:
     """Check the bytes already waiting on a piped or redirected stdin as UTF-8, now: a
     command that compiles or computes before it reads its first line (``grid play``) then

@@ -12,7 +12,7 @@ import numpy as np
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
 from .common import (SEED, Group, check_resume_extend, check_run_dir, check_waiting_stdin, check_workers, command_line,
-                     echo_json, fail, jobs_option, plural, run_long)
+                     echo_json, fail, jobs_option, plural, read_answer, run_long)
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -305,7 +305,7 @@ def ask(prompt: str) -> str:
     end of the input leaves the match (:class:`QuitMatch`)."""
     while True:
         click.echo(f"{prompt} ", nl=False)
-        line = sys.stdin.readline()  # the one stdin object: a fresh wrapper per call would lose read-ahead
+        line = read_answer()
         if not line:
             click.echo("")
             raise QuitMatch(INPUT_ENDED)
