@@ -252,6 +252,11 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
     (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
     (["solve", "--layout", "-", "--layout", "-"], "--layout - is given more than once"),  # was: "the layout is empty"
+    # was: exit 1, "cannot go on: File name too long" (an OSError from Path.exists)
+    (["stats", "--count", "1", "--out", "a" * 300], "--out 'aaaa"),
+    (["report", "a" * 300], "DIR 'aaaa"),
+    (["grid", "simulate", "--matches", "1", "--out", "a/" * 3000], "--out 'a/a/"),
+    (["grid", "report", "a" * 300], "DIRECTORY 'aaaa"),
     # was: accepted, and quietly taken as --extend
     (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
     (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),

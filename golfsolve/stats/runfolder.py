@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
-from ..errors import MAX_INT64, InputError
+from ..errors import MAX_INT64, InputError, clip
 from ..text import ordinal, plural, plural_of
 
 MANIFEST = "_manifest.json"
@@ -66,6 +66,18 @@ COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "g
 # ---------------------------------------------------------------------------
 # output paths
 # ---------------------------------------------------------------------------
+def check_path(path: str | os.PathLike, what: str) -> None:
+    """A path the file system can look up, new or not: a name too long, a loop of links or a
+    folder on the way that may not be searched is :class:`InputError` naming ``what``, before
+    the first step that would stumble on it half-way (``Path.exists`` raises on these)."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError as e:
+        raise InputError(f"{what} {clip(str(path), 60)}: {e.strerror or e}") from None
+
+
 def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = True) -> Path:
     """The directory ``out`` after checking that results can be written there.
 
@@ -75,6 +87,7 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     """
     if out is None or not str(out).strip():
         raise InputError(f"{option} needs a directory name, not {str(out)!r}")
+    check_path(out, option)
     p = Path(out)
     if p.exists() and not p.is_dir():
         raise InputError(f"{option} {p} exists and is not a directory; choose a directory")
@@ -109,6 +122,7 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
     """
     p = Path(out)
     if str(out).strip():
+        check_path(out, option)
         outer = enclosing_run(p)
         if outer is not None:
             inside = p.resolve().relative_to(outer)
@@ -986,8 +1000,8 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "ManifestModel", "RunFolder", "RunKey", "block_chunks",
-    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_report_dir", "check_out_file", "chunk_files",
-    "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run", "extend_blocks", "load_chunks",
-    "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status", "validate_manifest",
-    "write_parquet_atomic",
+    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
+    "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
+    "extend_blocks", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
+    "validate_manifest", "write_parquet_atomic",
 ]
