@@ -135,6 +135,14 @@ def test_a_run_inside_another_run_is_refused(run, tmp_path):
     assert refused(r, "inside the run folder"), r.stderr
 
 
+def test_a_fifo_in_the_report_folder_is_refused_not_written_into(run, tmp_path):
+    rep = tmp_path / "rep"
+    rep.mkdir()
+    os.mkfifo(rep / "report.md")
+    r = golfsolve("report", str(run), "--out", str(rep), timeout=60)  # was: a wait for ever
+    assert refused(r, "report.md", "not a regular file"), r.stderr
+
+
 def test_a_report_cannot_go_into_another_runs_report_folder(run, tmp_path):
     other = Path(shutil.copytree(run, tmp_path / "other"))
     r = golfsolve("report", str(run), "--out", str(other / "_report"))

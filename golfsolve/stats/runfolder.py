@@ -141,6 +141,11 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
         if others and "report.md" not in others:
             raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no report; "
                              "choose an empty or new directory")
+        # a report is written over the earlier one in place: through a FIFO it would wait for ever
+        odd = [n for n in others if not (p / n).is_file()]
+        if odd:
+            raise InputError(f"{option} {p} holds {_some(odd)}, which is not a regular file; a report folder holds "
+                             "only the report's files: move it out, or choose an empty or new directory")
     return check_out_dir(out, option)
 
 
@@ -349,16 +354,22 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     return validate_manifest(m, p)
 
 
-def write_json_atomic(path: Path, obj: dict) -> None:
-    """Write ``obj`` as JSON to ``path`` through a temporary file and a rename (the
-    temporary file is removed whatever stops the writing: a full disk, Ctrl-C)."""
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (the temporary file
+    is removed whatever stops the writing: a full disk, Ctrl-C); whatever was at ``path``
+    (a FIFO would block a plain write) is replaced, not written through."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def write_json_atomic(path: Path, obj: dict) -> None:
+    """Write ``obj`` as JSON to ``path`` as :func:`write_text_atomic` does."""
+    write_text_atomic(path, json.dumps(obj, indent=2) + "\n")
 
 
 def write_json_new(path: Path, obj: dict) -> bool:
@@ -1003,5 +1014,5 @@ __all__ = [
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
-    "validate_manifest", "write_parquet_atomic",
+    "validate_manifest", "write_parquet_atomic", "write_text_atomic",
 ]
