@@ -192,6 +192,14 @@ def test_hint_on_a_finished_game_is_an_answer_exit_0(run_cli):
     assert j["best"] is None and j["ranked"] == [] and j["message"].startswith("the game is already over")
 
 
+def test_hint_at_the_node_limit_says_how_many_cards_its_best_line_leaves(run_cli):
+    r = run_cli(["hint", "GO1-C-AAAAAAB", "--node-limit", "3", "--all"])
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) >= 2 and all("node limit; the best line found leaves" in ln and ln.endswith(" cards")
+                                   for ln in lines)
+
+
 def test_semicolons_separate_moves_as_spaces_do(run_cli):
     spaced = run_cli(["replay", "GO1-E-AAAAAAB", "1 1 d 5"])
     semi = run_cli(["replay", "GO1-E-AAAAAAB", "1;1;d;5"])

@@ -54,7 +54,9 @@ def grid() -> None:
                    "ismcts[:ITERATIONS], paired-rel[:PLAYOUTS], spiel-ismcts[:SIMULATIONS] (default: all heuristic).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
-@click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N", help="Monte Carlo samples per candidate action (default 100).")
+@click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
+              help="Monte Carlo samples per candidate action of the mc and mc-greedy bots named without one "
+                   "(default 100).")
 @click.option("--out", "out_dir", default=None, metavar="DIR",
               help="Run folder for the results: Parquet chunks written as matches finish (pandas.read_parquet "
                    "reads DIR), resumable.")

@@ -127,7 +127,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.option("--player", type=click.Choice(["fast", "strong"]), default="strong", show_default=True,
               help="The fair player's preset for --fair.")
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed for --fair.")
-@click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N", help="Per-move state limit (0: no limit).")
+@click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N", help="Stop the search of each move after this many states (0: no limit).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, player, seed, node_limit, as_json):
     """The best next move from a position, and why.

@@ -1,6 +1,6 @@
 """Grid Golf rules: one immutable value that every other grid module reads.
 
-Seed 001's rule set is the default (:data:`DEFAULT`); seed 003 (Danish) adds options,
+The default rule set is :data:`DEFAULT`; a Danish rule text ("Golf regler") adds options,
 collected in the ``danish`` preset. A rule set can be written as a spec string,
 ``"default+putt+knock10"``, which :func:`parse_rules` reads.
 """
@@ -31,16 +31,16 @@ class GridRules:
     player turns before play), ``final_putt`` (with one card left face down, a stock card
     may be thrown away without turning anything), ``holes`` per match.
 
-    Seed 003 options: ``twos_plus`` (a two scores +2, not -2), ``jokers`` (two jokers per
+    The Danish rule text's options: ``twos_plus`` (a two scores +2, not -2), ``jokers`` (two jokers per
     deck, worth -2), ``cancel_by_value`` (equal values cancel, so J, Q and 10 match),
     ``discard_without_flip`` (a stock card may always be thrown away with nothing turned),
     ``decks_by_players`` (two decks above four players, instead of above 24 dealt cards),
     ``knock`` (``off``, ``plus10`` or ``double``: knocking allowed, and the penalty for a
     failed knock), ``cancel`` (``columns``; ``rows`` as well; or matching cards
     ``anywhere``), ``ties`` (``shared`` win or a ``sudden-death`` extra hole),
-    ``pairwise`` (seed 003: any two cards alike in a column both score 0, instead of the
-    whole column having to match), ``nine_rows`` (seed 001: rows of three cancel on the
-    3x3 grid), ``throw_and_turn`` (seed 001: a stock card may be thrown away to turn one
+    ``pairwise`` (the Danish text: any two cards alike in a column both score 0, instead of the
+    whole column having to match), ``nine_rows`` (the default text: rows of three cancel on the
+    3x3 grid), ``throw_and_turn`` (the default text: a stock card may be thrown away to turn one
     of your face-down cards).
     """
 
@@ -95,7 +95,7 @@ class GridRules:
 
     @property
     def row_cancel(self) -> bool:
-        """Whether rows cancel: on the 3x3 grid under seed 001, elsewhere by option."""
+        """Whether rows cancel: on the 3x3 grid under the default rules, elsewhere by option."""
         return (self.grid == 9 and self.nine_rows) or self.cancel in ("rows", "anywhere")
 
     @property
@@ -167,7 +167,7 @@ class GridRules:
         return "+".join(["default"] + on)
 
 
-#: Seed 001, the default rule set.
+#: The default rule set.
 DEFAULT = GridRules()
 
 # Spec switch -> field changes. Names are what users type after "+".
@@ -193,7 +193,7 @@ def _switch_on(r: GridRules, name: str) -> bool:
     return all(getattr(r, k) == v for k, v in _SWITCHES[name].items())
 
 
-#: Named rule sets. ``danish`` is seed 003 as its text reads (docs/grid.md quotes the
+#: Named rule sets. ``danish`` is the Danish rule text as it reads (docs/grid.md quotes the
 #: sentence behind each choice): twos at face value, jokers -2, equal values cancel
 #: pairwise in columns (no rows of three on the 3x3 grid), a stock card may be thrown away
 #: outright but there is no "throw away and turn", two decks above four players, knocking
@@ -208,7 +208,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 PRESETS["seed003"] = PRESETS["danish"]
 #: The rule texts' own numbers, read as the presets they name but not offered as choices.
 _SOURCE_NAMES = ("seed001", "seed003")
-#: Seed 003: "Atten huller er standard for den korte udgave med fire kort."
+#: The Danish rule text: "Atten huller er standard for den korte udgave med fire kort."
 DANISH_FOUR_CARD_HOLES = 18
 
 

@@ -13,7 +13,7 @@ from .rules import GridRules
 
 def _line_cancels(keys: Sequence[int], slots: Sequence[int], pairwise: bool, out: list[bool]) -> None:
     """Mark the cancelling slots of one line (a column or a row): all of them if every key
-    is equal; with ``pairwise`` (seed 003) every card whose key occurs twice or more."""
+    is equal; with ``pairwise`` (the Danish text) every card whose key occurs twice or more."""
     if pairwise:
         for i in slots:
             if any(j != i and keys[j] == keys[i] for j in slots):

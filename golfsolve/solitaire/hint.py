@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
+from ..text import plural
 from .engine import Game, replay
 from .layout import Layout
 from .rules import Rules
@@ -28,8 +29,8 @@ class MoveAdvice:
         if s.outcome == "won":
             return "keeps a win"
         if s.outcome == "unknown":
-            return f"search stopped at the node limit; best line found leaves {s.best_left}"
-        return f"no win; at best {s.best_left} card{'s' if s.best_left != 1 else ''} left (app score {s.app_score})"
+            return f"search stopped at the node limit; the best line found leaves {plural(s.best_left, 'card')}"
+        return f"no win; at best {plural(s.best_left, 'card')} left (app score {s.app_score})"
 
     def to_json(self) -> dict:
         return {"move": self.move, "card": self.card, "reason": self.reason, **self.solution.to_json()}

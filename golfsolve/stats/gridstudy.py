@@ -1,9 +1,9 @@
 """A study of grid Golf's table options: ``golfsolve grid study --out DIR``.
 
 A study plays the same seeded tournament (:func:`golfsolve.grid.tournament.simulate`)
-under several *option sets*: a base table (seed 001's default rules, four players, six
+under several *option sets*: a base table (the default rules, four players, six
 cards) and one-at-a-time variations of it (grid size, players, openers, the final putt,
-knocking, pairwise cancelling, jokers, seed 003's ``danish`` preset). Every option set
+knocking, pairwise cancelling, jokers, the Danish rule text's ``danish`` preset). Every option set
 plays two tables (cells) with fixed line-ups (:func:`lineups`): the strongest bot among
 heuristics, which gives every measure of the report (:mod:`golfsolve.stats.studyreport`)
 but one, and the random bot among heuristics, which gives the bottom of the skill scale.
