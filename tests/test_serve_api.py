@@ -138,6 +138,22 @@ def test_fair_answers_do_not_depend_on_the_hidden_stock_order(client, endpoint, 
     assert _no_timings(peek_a) != _no_timings(peek_b)  # the peeking hint does see the order: the check can fail
 
 
+def test_the_rating_and_the_play_flow_do_not_show_the_hidden_stock_order(client):
+    """The twins of the test above: the same rating apart from winnability (which is the real
+    stock's), and the same game on the page, whose stock lies face down until a card is turned."""
+    twins = [TWIN.format(stock=STOCK), TWIN.format(stock=" ".join(reversed(STOCK.split())))]
+    rates = [client.post("/api/rate", json={"layout": t, "games": 2}).json() for t in twins]
+    for (r,) in rates:
+        r.pop("winnable")
+    assert rates[0] == rates[1]
+    for moves in ("", "1", "1 u"):
+        a, b = (client.post("/api/play", json={"layout": t, "moves": moves}).json() for t in twins)
+        assert a == b and a["state"]["stock"] == [None] * 16
+    drawn = client.post("/api/play", json={"code": "GO1-E-AAAAAAB", "moves": "1", "action": "d"}).json()
+    assert drawn["card"] == drawn["state"]["discard"] == "6H"  # the turned card is seen ...
+    assert drawn["state"]["stock"] == [None] * 15  # ... the rest is not
+
+
 def _cli_error(run_cli, args):
     r = run_cli(args)
     assert r.exit_code in (1, 2) and r.stderr.startswith("golfsolve: ") and len(r.stderr.splitlines()) == 1, r

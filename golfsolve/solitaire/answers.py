@@ -94,7 +94,8 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
     column ``tap[0]``, row ``tap[1]`` (1 = the covered top card). Returns the state and the
     action's result with the app's message. A rejected move in ``moves_text`` is bad
     input (those were played already); a rejected action is an answer (``ok`` false and
-    why, e.g. "This card is blocked"), and changes nothing."""
+    why, e.g. "This card is blocked"), and changes nothing. The state's stock is face down:
+    ``None`` for each card (its order and cards are what a player does not see)."""
     if action is not None and tap is not None:
         raise InputError("give one action: a move or a tap, not both")
     moves = parse_moves(moves_text)
@@ -108,6 +109,10 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
             raise InputError(f"give one action (d, 1-7 or u), not {action!r}")
         last = game.play(one[0])
     played = moves + ([last.move] if last is not None and last.ok else [])
+    state = game.to_json()
+    # the stock lies face down: the page (and anyone reading the answer) learns how many cards
+    # it holds, never which card comes next, so playing here is playing as a player sees it
+    state["stock"] = [None] * len(game.stock)
     return {
         "deal": layout.name,
         "rules": game.rules.name,
@@ -116,7 +121,7 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
         "move": None if last is None else last.move,
         "card": None if last is None or last.card is None else card_str(last.card),
         "message": last.message if last is not None and not last.ok else game.status_message(),
-        "state": game.to_json(),
+        "state": state,
     }
 
 
