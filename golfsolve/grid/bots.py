@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..cards import N_CARDS_MAX
-from ..errors import MAX_EFFORT, InputError, check_count
+from ..errors import MAX_EFFORT, InputError, check_count, clip
 from . import policy as P
 from . import layout as L
 from .greedy import mc_evaluate
@@ -534,7 +534,7 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
         raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
     entry, own = _entry(s)
     if entry is None or (own and not entry.count):
-        raise InputError(f"unknown bot {spec!r} (known: {known_bots()})")
+        raise InputError(f"unknown bot {clip(spec)} (known: {known_bots()})")
     kw: dict[str, Any] = {}
     if own:
         kw[entry.count] = _count(spec, own, entry.what)  # type: ignore[index]

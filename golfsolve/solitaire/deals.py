@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, TextIO, Union
 
-from ..errors import InputError
+from ..errors import InputError, clip
 from .dealcode import DealCodeError, parse_code
 from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
 from .rules import EASY, Rules
@@ -33,13 +33,14 @@ def parse_pysol_range(spec: str) -> list[range]:
     for part in spec.split(","):
         m = _RANGE.match(part)
         if not m:
-            raise LayoutError(f"--pysol {spec!r}: {part.strip()!r} is not a deal number or a range like 1-1000")
+            raise LayoutError(f"--pysol {clip(spec)}: {clip(part.strip())} is not a deal number or a range like "
+                              "1-1000")
         lo = int(m.group(1))
         hi = int(m.group(2)) if m.group(2) is not None else lo
         if lo < 1 or hi > PYSOL_MAX:
-            raise LayoutError(f"--pysol {spec!r}: PySol deal numbers are 1 to {PYSOL_MAX}")
+            raise LayoutError(f"--pysol {clip(spec)}: PySol deal numbers are 1 to {PYSOL_MAX}")
         if hi < lo:
-            raise LayoutError(f"--pysol {spec!r}: the range {lo}-{hi} runs backwards")
+            raise LayoutError(f"--pysol {clip(spec)}: the range {lo}-{hi} runs backwards")
         out.append(range(lo, hi + 1))
     return out
 

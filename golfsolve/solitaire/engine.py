@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..cards import card_str, rank_of
-from ..errors import InputError
+from ..errors import InputError, clip
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
 
@@ -325,7 +325,7 @@ def parse_moves(text: str) -> list[str]:
         for ch in token.lower():
             if ch not in MOVE_CHARS:
                 raise InputError(
-                    f"bad move {ch!r} in {token!r} (moves are d = draw, 1-7 = remove from that column, u = undo)"
+                    f"bad move {ch!r} in {clip(token)} (moves are d = draw, 1-7 = remove from that column, u = undo)"
                 )
             out.append(ch)
     return out

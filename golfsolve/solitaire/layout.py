@@ -352,7 +352,7 @@ def read_layout_file(path: str | Path) -> Layout:
     """
     import sys
 
-    where = "stdin" if str(path) == "-" else repr(str(path))
+    where = "stdin" if str(path) == "-" else clip(str(path), 80)
     try:
         if str(path) == "-":
             stream = getattr(sys.stdin, "buffer", None)
