@@ -129,6 +129,20 @@ def test_endless_input_stops_quickly():
     assert r.returncode == 2 and "larger than 64 KB" in r.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_play_stops_at_a_line_that_never_ends():
+    # was: no end, and 2 GB of memory after 6 s (readline waited for a line break)
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", "play", "GO1-E-AAAAAAB"], stdin=zero,
+                           capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "a line of the input is longer than 65,536 characters" in r.stderr, r.stderr
+
+
+def test_grid_play_refuses_a_line_longer_than_64_k(run_cli):
+    r = run_cli(["grid", "play", "--seed", "1", "--holes", "1"], input="1" * 70_000)
+    assert r.exit_code == 2 and "a line of the input is longer than 65,536 characters" in r.stderr and _one_line(r)
+
+
 @pytest.mark.parametrize("args", [[], ["grid"]])
 def test_bare_commands_print_the_whole_help(run_cli, args):
     r = run_cli(args)
@@ -237,10 +251,20 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
     # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
     (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
+    (["solve", "--layout", "-", "--layout", "-"], "--layout - is given more than once"),  # was: "the layout is empty"
+    # was: exit 1, "cannot go on: File name too long" (an OSError from Path.exists)
+    (["stats", "--count", "1", "--out", "a" * 300], "--out 'aaaa"),
+    (["report", "a" * 300], "DIR 'aaaa"),
+    (["grid", "simulate", "--matches", "1", "--out", "a/" * 3000], "--out 'a/a/"),
+    (["grid", "report", "a" * 300], "DIRECTORY 'aaaa"),
     # was: accepted, and quietly taken as --extend
     (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
     (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
     (["grid", "simulate", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
+    # was: ignored without a word (the peeking hint has no player or seed; the fair hint no node limit)
+    (["hint", "GO1-E-AAAAAAB", "--player", "fast"], "--player and --seed choose the fair player of --fair"),
+    (["hint", "GO1-E-AAAAAAB", "--seed", "3"], "--player and --seed choose the fair player of --fair"),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--node-limit", "5"], "--fair has none"),
 ])
 def test_conflicting_options_and_empty_run_folder_names(run_cli, args, words):
     r = run_cli(args)

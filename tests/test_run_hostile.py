@@ -135,6 +135,14 @@ def test_a_run_inside_another_run_is_refused(run, tmp_path):
     assert refused(r, "inside the run folder"), r.stderr
 
 
+def test_a_fifo_in_the_report_folder_is_refused_not_written_into(run, tmp_path):
+    rep = tmp_path / "rep"
+    rep.mkdir()
+    os.mkfifo(rep / "report.md")
+    r = golfsolve("report", str(run), "--out", str(rep), timeout=60)  # was: a wait for ever
+    assert refused(r, "report.md", "not a regular file"), r.stderr
+
+
 def test_a_report_cannot_go_into_another_runs_report_folder(run, tmp_path):
     other = Path(shutil.copytree(run, tmp_path / "other"))
     r = golfsolve("report", str(run), "--out", str(other / "_report"))
@@ -197,6 +205,18 @@ def test_a_fifo_as_a_layout_file_is_refused_not_waited_on(tmp_path):
 def test_stdin_that_is_not_utf8_is_refused_whatever_the_locale(command, locale):
     r = golfsolve(*command, input=b"\x80\x81\n", env={"LC_ALL": locale, "LANG": locale})
     # was: exit 0 ("bad move") under the C locale
+    assert refused(r, "not UTF-8"), r.stderr
+
+
+@pytest.mark.parametrize("answers", [b"\x80\x81\n", b"1 2\ns\n\xff\n"])
+def test_grid_play_refuses_stdin_that_is_not_utf8_before_it_compiles(answers):
+    # was: on a cold numba cache, the compile notice and a minute of compiling before the error
+    script = ("import sys, golfsolve.grid.compiling as c; from golfsolve.cli.main import main\n"
+              "c.warm = lambda *a, **k: sys.exit('compiling: stdin was not checked first')\n"
+              "sys.argv = ['golfsolve', 'grid', 'play', '--seed', '1']; main()")
+    r = subprocess.run([sys.executable, "-c", script],
+                       input=answers, capture_output=True, timeout=60)
+    r.stderr = r.stderr.decode("utf-8", "replace")
     assert refused(r, "not UTF-8"), r.stderr
 
 

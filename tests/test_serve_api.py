@@ -227,6 +227,9 @@ HUGE = str(2**70)
     ("odds", {"code": "GO1-E-AAAAAAB", "games": HUGE}, "games must be from 0"),
     ("odds", {"code": "GO1-E-AAAAAAB", "seed": -1}, "seed must be from 0"),
     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "player": "huge"}, "player must be one of fast, strong"),
+    # options of the other hint, as the CLI refuses them (was: ignored)
+    ("hint", {"code": "GO1-E-AAAAAAB", "seed": 3}, "player and seed choose the fair player of fair=true"),
+    ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "node_limit": 5}, "fair=true has none"),
     ("odds", {"code": "GO1-E-AAAAAAB", "player": "x"}, "player must be one of fast, strong"),
     ("rate", {"code": "GO1-E-AAAAAAB", "games": 0}, "games must be from 1"),
     ("rate", {"code": "GO1-E-AAAAAAB", "games": MAX_EFFORT + 1}, "games must be from 1"),

@@ -88,6 +88,42 @@ def check_input_file(path: Optional[str], option: str) -> None:
         raise InputError(f"{option} {path} is {kind}; give a regular file, or - for stdin")
 
 
+#: The longest line ``play`` and ``grid play`` take as one answer: far above anything typed
+#: or scripted, and low enough that a stdin with no line breaks (/dev/zero) cannot fill the memory.
+MAX_ANSWER_LINE = 64 * 1024
+
+
+def read_answer() -> str:
+    """One line of stdin ('' at its end), read in a bounded piece: :class:`InputError` when
+    it is longer than :data:`MAX_ANSWER_LINE` characters."""
+    line = sys.stdin.readline(MAX_ANSWER_LINE + 1)  # the one stdin object (CliRunner swaps it in tests)
+    if len(line) > MAX_ANSWER_LINE and not line.endswith("\n"):
+        raise InputError(f"a line of the input is longer than {MAX_ANSWER_LINE:,} characters; give one answer "
+                         "per line")
+    return line
+
+
+def check_waiting_stdin() -> None:
+    """Check the bytes already waiting on a piped or redirected stdin as UTF-8, now: a
+    command that compiles or computes before it reads its first line (``grid play``) then
+    refuses bad bytes at once instead of after the work. Nothing is consumed, and a terminal
+    or a pipe with nothing in it yet is left alone: the game never waits for input here.
+    Raises :class:`UnicodeDecodeError` (the entry point's one-line "not UTF-8" error)."""
+    import codecs
+    import select
+
+    buffer = getattr(sys.stdin, "buffer", None)
+    try:
+        if buffer is None or not hasattr(buffer, "peek") or sys.stdin.isatty():
+            return
+        if not select.select([sys.stdin.fileno()], [], [], 0)[0]:
+            return
+        waiting = buffer.peek(1 << 16)  # at most one read, of what is there; the reader still gets it all
+    except (OSError, ValueError):  # no file descriptor (an embedding caller's stream)
+        return
+    codecs.getincrementaldecoder("utf-8")().decode(waiting, final=False)  # a character cut in two is fine
+
+
 def get_layout(code: Optional[str], layout_file: Optional[str], pysol: Optional[int],
                rules_spec: Optional[str]) -> Layout:
     """The one deal a command names (a code, a layout file or a PySol number), checked."""
@@ -209,8 +245,11 @@ def check_workers(n: Optional[int], option: str) -> None:
 def check_run_dir(path: str, what: str) -> None:
     """A run folder to read must at least have a name ('' would mean the current directory)
     and, when it exists, be a folder."""
+    from ..stats.runfolder import check_path
+
     if not path.strip():
         raise InputError(f"{what} needs a run folder's name, not {path!r}")
+    check_path(path, what)
     if os.path.exists(path) and not os.path.isdir(path):
         raise InputError(f"{what} {path} is a file, not a run folder")
 

@@ -11,8 +11,8 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
-from .common import (SEED, Group, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, fail,
-                     jobs_option, plural, run_long)
+from .common import (SEED, Group, check_resume_extend, check_run_dir, check_waiting_stdin, check_workers, command_line,
+                     echo_json, fail, jobs_option, plural, read_answer, run_long)
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -307,7 +307,7 @@ def ask(prompt: str) -> str:
     end of the input leaves the match (:class:`QuitMatch`)."""
     while True:
         click.echo(f"{prompt} ", nl=False)
-        line = sys.stdin.readline()  # the one stdin object: a fresh wrapper per call would lose read-ahead
+        line = read_answer()
         if not line:
             click.echo("")
             raise QuitMatch(INPUT_ENDED)
@@ -485,6 +485,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     game_ss, *bot_ss = ss.spawn(players)
     names = ["you"] + [f"{b} (P{i + 2})" for i, b in enumerate(names_in)]
     symbols = not plain
+    check_waiting_stdin()  # answers piped in are checked before compiling, not a minute later
     warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
 

@@ -10,7 +10,7 @@ from ..cards import card_str, parse_card
 from ..errors import InputError
 from ..solitaire.answers import deal_answer
 from ..solitaire.engine import Game, parse_moves
-from .common import Command, echo_json, get_layout, layout_options, plural
+from .common import Command, echo_json, get_layout, layout_options, plural, read_answer
 
 
 @click.command(cls=Command)
@@ -146,13 +146,12 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
     lay = get_layout(code, layout_file, pysol, rules_spec)
     game = Game(lay)
     symbols = not ascii_cards
-    stdin = sys.stdin  # the one stdin object (CliRunner swaps it in tests); click 9 drops get_text_stream
-    echo_typed = stdin.isatty()
+    echo_typed = sys.stdin.isatty()
     click.echo(f"{lay.name or 'layout'}  ({game.rules.describe()})   h for help")
     click.echo(game.render(symbols))
     while True:
         click.echo("> ", nl=False)
-        line = stdin.readline()
+        line = read_answer()
         if not line:  # end of input: a pipe ran dry or Ctrl-D
             click.echo("")
             break

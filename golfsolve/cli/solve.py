@@ -9,6 +9,7 @@ from itertools import chain
 import click
 
 # The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
+from ..errors import InputError
 from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
@@ -47,6 +48,8 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
     if codes_from is not None and codes_from.name == "<stdin>" and "-" in layout_files:
         fail("--codes-from - and --layout - cannot both read stdin")
+    if layout_files.count("-") > 1:  # the second would read what the first left: nothing
+        fail("--layout - is given more than once; stdin holds one layout, give the others as files")
     try:
         batch = DealBatch.build(codes, layout_files, pysol, rules)
     except StockUnknownError as e:
@@ -135,6 +138,12 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
     from ..solitaire.engine import parse_moves
     from ..solitaire.solver import StockUnknownError
 
+    given = {name for name in ("player", "seed", "node_limit")
+             if click.get_current_context().get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
+    if not fair and given & {"player", "seed"}:
+        raise InputError("--player and --seed choose the fair player of --fair; add --fair, or leave them out")
+    if fair and "node_limit" in given:
+        raise InputError("--node-limit bounds the peeking hint's search; --fair has none, so leave it out")
     lay = get_layout(code, layout_file, pysol, rules_spec)
     moves = parse_moves(moves_text)
     try:

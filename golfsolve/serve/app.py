@@ -305,7 +305,13 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
                 job = ("solve", {"node_limit": node_limit, "verdict_only": _bool(params, "verdict_only")})
             elif endpoint == "hint":
                 moves = _moves(params)
-                if _bool(params, "fair"):
+                fair = _bool(params, "fair")
+                if not fair and (params.get("player") is not None or params.get("seed") is not None):
+                    raise InputError("player and seed choose the fair player of fair=true; add fair=true, or leave "
+                                     "them out")
+                if fair and params.get("node_limit") is not None:
+                    raise InputError("node_limit bounds the peeking hint's search; fair=true has none, so leave it out")
+                if fair:
                     job = ("fair_hint", {"moves": moves, "seed": seed, "player": _player(params, "strong")})
                 else:
                     job = ("hint", {"moves": moves, "node_limit": node_limit})

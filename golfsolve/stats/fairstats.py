@@ -24,7 +24,8 @@ from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
-from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command, manifest_path
+from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command, manifest_path,
+                        write_text_atomic)
 from .runkind import RunKind, parse_rules_list
 
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
@@ -327,8 +328,7 @@ def write_fair_report(out: str | Path) -> dict[str, str]:
     spec = FAIR.from_manifest(m)
     rows = load_fair_results(out).to_dict("records")
     path = Path(out) / REPORT_NAME
-    path.write_text(fair_report_markdown(rows, latest_command(m), spec),
-                    encoding="utf-8")
+    write_text_atomic(path, fair_report_markdown(rows, latest_command(m), spec))
     return {"table": str(out), "report": str(path)}
 
 

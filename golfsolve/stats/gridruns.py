@@ -33,7 +33,7 @@ from ..grid.compiling import warm
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
 from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_out_dir, compute,
-                        manifest_path)
+                        manifest_path, write_text_atomic)
 from .runkind import RunKind
 
 #: The largest default chunk, in matches.
@@ -343,7 +343,7 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     paths = []
     for name, df in (("holes", t.holes), ("matches", t.matches)):
         p = Path(out) / f"_{name}.csv"
-        df.to_csv(p, index=False)
+        write_text_atomic(p, df.to_csv(index=False))  # replaces what is there (a FIFO would block a plain write)
         paths.append(p)
     return paths
 

@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
-from ..errors import MAX_INT64, InputError
+from ..errors import MAX_INT64, InputError, clip
 from ..text import ordinal, plural, plural_of
 
 MANIFEST = "_manifest.json"
@@ -66,6 +66,18 @@ COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "g
 # ---------------------------------------------------------------------------
 # output paths
 # ---------------------------------------------------------------------------
+def check_path(path: str | os.PathLike, what: str) -> None:
+    """A path the file system can look up, new or not: a name too long, a loop of links or a
+    folder on the way that may not be searched is :class:`InputError` naming ``what``, before
+    the first step that would stumble on it half-way (``Path.exists`` raises on these)."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError as e:
+        raise InputError(f"{what} {clip(str(path), 60)}: {e.strerror or e}") from None
+
+
 def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = True) -> Path:
     """The directory ``out`` after checking that results can be written there.
 
@@ -75,6 +87,7 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     """
     if out is None or not str(out).strip():
         raise InputError(f"{option} needs a directory name, not {str(out)!r}")
+    check_path(out, option)
     p = Path(out)
     if p.exists() and not p.is_dir():
         raise InputError(f"{option} {p} exists and is not a directory; choose a directory")
@@ -109,6 +122,7 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
     """
     p = Path(out)
     if str(out).strip():
+        check_path(out, option)
         outer = enclosing_run(p)
         if outer is not None:
             inside = p.resolve().relative_to(outer)
@@ -127,6 +141,11 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
         if others and "report.md" not in others:
             raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no report; "
                              "choose an empty or new directory")
+        # a report is written over the earlier one in place: through a FIFO it would wait for ever
+        odd = [n for n in others if not (p / n).is_file()]
+        if odd:
+            raise InputError(f"{option} {p} holds {_some(odd)}, which is not a regular file; a report folder holds "
+                             "only the report's files: move it out, or choose an empty or new directory")
     return check_out_dir(out, option)
 
 
@@ -335,16 +354,22 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     return validate_manifest(m, p)
 
 
-def write_json_atomic(path: Path, obj: dict) -> None:
-    """Write ``obj`` as JSON to ``path`` through a temporary file and a rename (the
-    temporary file is removed whatever stops the writing: a full disk, Ctrl-C)."""
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (the temporary file
+    is removed whatever stops the writing: a full disk, Ctrl-C); whatever was at ``path``
+    (a FIFO would block a plain write) is replaced, not written through."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def write_json_atomic(path: Path, obj: dict) -> None:
+    """Write ``obj`` as JSON to ``path`` as :func:`write_text_atomic` does."""
+    write_text_atomic(path, json.dumps(obj, indent=2) + "\n")
 
 
 def write_json_new(path: Path, obj: dict) -> bool:
@@ -986,8 +1011,8 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "ManifestModel", "RunFolder", "RunKey", "block_chunks",
-    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_report_dir", "check_out_file", "chunk_files",
-    "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run", "extend_blocks", "load_chunks",
-    "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status", "validate_manifest",
-    "write_parquet_atomic",
+    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
+    "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
+    "extend_blocks", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
+    "validate_manifest", "write_parquet_atomic", "write_text_atomic",
 ]

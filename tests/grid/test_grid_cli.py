@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pandas as pd
 import pytest
@@ -42,6 +43,11 @@ def test_report_writes_markdown_and_plots(run_cli, tmp_path):
     assert page.count('src="data:image/png;base64,') == 4 and "<td>greedy</td>" in page
     assert "golfsolve grid simulate" in page  # the command that made the run
     assert len(pd.read_csv(out / "_holes.csv")) == 12 * 2
+    if hasattr(os, "mkfifo"):  # was: the export written into the FIFO, a wait for ever
+        (out / "_matches.csv").unlink()
+        os.mkfifo(out / "_matches.csv")
+        again = run_cli(["grid", "simulate", "--out", str(out), "--resume", "--format", "csv", "-q"])
+        assert again.exit_code == 0 and (out / "_matches.csv").is_file(), again.stderr
     js = json.loads(run_cli(["grid", "report", str(out), "--json"]).stdout)
     assert js["holes_played"] == 12 and js["differences"][0]["a"] == "greedy"
     # the report never goes into a run folder (was: exit 0, pd.read_parquet(out) then failed on a PNG)
