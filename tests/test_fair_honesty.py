@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
+from golfsolve.cards import card_str
 from golfsolve.fair import PRESETS, PlayerSettings, fair_hint, odds, play, rate
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.layout import Layout, layout_from_number, layout_from_pysol
@@ -136,6 +138,48 @@ def test_cli_hint_fair_and_odds_forget_the_stock(source, run_cli, tmp_path):
             assert outs[0]["unknown_stock_cards"] == 16
 
 
+def _no_name_no_clock(command: str, out: str) -> str:
+    """A command's text without its first line's deal name (odds) or code (rate) and the CPU it took."""
+    if command == "odds":
+        out = out.split("\n", 1)[1]
+    elif command == "rate":
+        out = out.split("fair chance", 1)[1]  # after the code and the real stock's winnability
+    return re.sub(r"[\d.]+ s of CPU", "", out)
+
+
+@pytest.mark.parametrize("stock", ["reordered", "? " * 16, "..."], ids=["reordered", "question-marks", "dots"])
+def test_cli_text_and_json_are_the_codes_for_a_file_with_the_stock_reordered_or_face_down(stock, run_cli,
+                                                                                            tmp_path):
+    """The code, a full layout with another stock order, and layouts that write the stock as
+    unknown ('?' for each card, or '...'): the same fair hint, odds and rating, in text and in
+    JSON (a face-down stock cannot be rated: its winnability needs the real order)."""
+    real = layout_from_number(1, EASY, "E")
+    if stock == "reordered":
+        f = code_file(tmp_path, reshuffled(real, 0, 5), "f.txt")
+    else:
+        f = tmp_path / "face_down.txt"
+        text = real.to_text().replace(" ".join(card_str(c) for c in real.stock), stock)
+        assert text != real.to_text()
+        f.write_text(text, encoding="utf-8")
+    commands = [["hint", "--fair", "--player", "fast", "--all"], ["odds", "--samples", "6", "--games", "1"]]
+    if stock == "reordered":
+        commands.append(["rate", "--games", "1"])
+    for cmd in commands:
+        for fmt in ([], ["--json"]):
+            outs = []
+            for src in (["GO1-E-AAAAAAB"], ["--layout", str(f)]):
+                r = run_cli(cmd[:1] + src + cmd[1:] + fmt + ["--rules", "easy"])
+                assert r.exit_code == 0, r.stderr
+                if fmt:
+                    out = strip(json.loads(r.stdout))
+                    for o in (out if isinstance(out, list) else [out]):
+                        o.pop("winnable", None)
+                else:
+                    out = _no_name_no_clock(cmd[0], r.stdout)
+                outs.append(out)
+            assert outs[0] == outs[1], cmd + fmt
+
+
 def test_cli_hint_fair_text_on_a_full_layout_does_not_show_the_next_card(run_cli, tmp_path):
     real = layout_from_number(1, EASY, "E")
     f = code_file(tmp_path, real, "full.txt")
@@ -155,6 +199,33 @@ def test_rate_fair_chance_ignores_the_hidden_stock(solver):
     assert (ra.fair_wins, ra.games, ra.label) == (rb.fair_wins, rb.games, rb.label)
     assert ra.winnable == (solver.solve(a, CLASSIC).outcome == "won")
     assert rb.winnable == (solver.solve(b, CLASSIC).outcome == "won")
+
+
+@pytest.mark.parametrize("spec, number", [("strict", 5), ("dead-king", 3), ("easy+jokers2", 4), ("classic+empty", 4),
+                                          ("easy+stuck", 1)])
+def test_fair_answers_ignore_the_hidden_stock_under_every_rule_set(spec, number, solver):
+    """The rule sets with their own paths (draw only when stuck, a dead King, jokers, no
+    opening discard): the fair hint, both odds and the rating's fair part are the same for
+    stocks reordered entirely and for stocks that differ only in their last two cards."""
+    from golfsolve.fair import player_view
+    from golfsolve.fair.odds import odds_for_player
+    from golfsolve.solitaire.rules import get_rules
+
+    rules = get_rules(spec)
+    real = layout_from_number(number, rules)  # a deal with some winnable orders: fair games are played
+    tiny = PlayerSettings(samples=3, extra=1)
+
+    def answers(lay: Layout) -> tuple:
+        rating = rate(lay, rules, games=2, seed=1, solver=solver, player=tiny).as_json()
+        rating.pop("winnable")
+        return (fair_hint(player_view(lay)[0], rules, seed=2, solver=solver, player=tiny).as_json(),
+                strip(odds_for_player(lay, samples=8, games=2, seed=1, solver=solver, player=tiny).as_json()),
+                strip(rating))
+
+    want = answers(real)
+    assert want[1]["fair"]["games"] > 0
+    for twin in (reshuffled(real, 0, 1), reshuffled(real, len(real.stock) - 2, 1)):
+        assert answers(twin) == want
 
 
 # -- audit probes: mid-game positions with several stock cards seen ----------------------------

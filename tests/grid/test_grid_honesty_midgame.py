@@ -18,7 +18,7 @@ import pytest
 from golfsolve.grid.bots import make_bot
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.rules import parse_rules
-from golfsolve.grid.state import HoleState
+from golfsolve.grid.state import DONE, OPEN, DRAW, HoleState, encode, open_slot
 
 # spiel-ismcts is checked at the start of a hole (test_grid_heuristic.py); its OpenSpiel
 # objects cannot be deep-copied, which this probe needs to ask the same bot twice
@@ -93,3 +93,71 @@ def test_bots_decide_alike_on_twin_tables_mid_hole(spec, players, grid, stock):
     assert totals["differed"] > (totals["draw"] + totals["place"]) // 2  # the twins really hid other cards
     if stock is not None:
         assert totals["recycled"] > 10
+
+
+# -- lockstep: two holes, two sets of bots, no copying ----------------------------------------
+
+LOCKSTEP_BOTS = ["random", "mc:6", "ismcts:30", "paired-rel:30"]
+try:
+    import pyspiel  # noqa: F401
+
+    LOCKSTEP_BOTS.append("spiel-ismcts:20")  # cannot be deep-copied, so the Auditor above cannot ask it
+except ImportError:
+    pass
+
+
+def _lockstep(bot: str, spec: str, players: int, grid: int, seed: int) -> int:
+    """Deal two holes whose decks differ only deep in the stock and seat the same bots, seeded
+    alike, at both; play them side by side, every seat asked in both holes (openers included),
+    while every view is the same. Returns the decisions compared; fails at the first that differs."""
+    rules = parse_rules(spec, players=players, grid=grid, holes=1)
+    rng = np.random.default_rng(seed)
+    deck = [int(c) for c in rng.permutation(rules.deck_cards())]
+    deep = players * grid + 1 + 4  # past the discard and the first few stock cards
+    twin = deck[:deep] + [int(c) for c in rng.permutation(deck[deep:])]
+    assert twin != deck
+    holes = []
+    for d in (deck, twin):
+        kids = np.random.SeedSequence(seed).spawn(players)  # each hole's bots seeded alike
+        bots = [make_bot(bot if p == 0 else "greedy", np.random.default_rng(k)) for p, k in enumerate(kids)]
+        holes.append(Hole(rules, bots, np.random.default_rng(seed), deck=d, first=seed % players))
+    a, b = holes
+    compared = 0
+    while not a.state.is_terminal():
+        sa, sb = a.state, b.state
+        if sa.is_chance_node():
+            sa.apply(sa.next_card())
+            sb.apply(sb.next_card())
+            continue
+        p = sa.cur
+        va, vb = sa.observation(p), sb.observation(p)
+        if va != vb:  # a card that differs was turned: from here a player may tell them apart
+            break
+        if sa.phase == OPEN:
+            x = list(a.players[p].choose_openers(va, rules.openers))
+            assert list(b.players[p].choose_openers(vb, rules.openers)) == x, (bot, spec, seed, "openers")
+            acts = [open_slot(int(k), rules.grid) for k in x] + ([encode(DONE, -1, rules.grid)]
+                                                                 if len(x) < rules.openers else [])
+        elif sa.phase == DRAW:
+            x = a.players[p].choose_draw(va)
+            assert b.players[p].choose_draw(vb) == x, (bot, spec, seed, compared)
+            acts = [encode(x, -1, rules.grid)]
+        else:
+            x = tuple(a.players[p].choose_place(va))
+            assert tuple(b.players[p].choose_place(vb)) == x, (bot, spec, seed, compared)
+            acts = [encode(x[0], x[1], rules.grid)]
+        for act in acts:
+            sa.apply(act)
+            sb.apply(act)
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("bot", LOCKSTEP_BOTS)
+def test_bots_with_a_memory_decide_alike_in_twin_holes_played_side_by_side(bot):
+    """Bots keep what they saw between decisions (a search tree, a generator): the same bots
+    seeded alike, at two holes that differ only in stock cards not yet drawn, decide alike at
+    every seat until a differing card is drawn, openers and later turns alike."""
+    compared = [_lockstep(bot, spec, players, grid, seed)
+                for spec, players, grid in (("default", 3, 6), ("danish+knock10", 2, 4)) for seed in range(2)]
+    assert sum(compared) > 20, compared  # the holes went on well past the openers
