@@ -244,6 +244,10 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     assert r.returncode == 1 and r.stderr.strip() == "golfsolve: cannot go on: No space left on device", r.stderr
 
 
+#: A folder name as a shell passes bytes that are not UTF-8 (Python's surrogate escape)
+NOT_UTF8 = "/tmp/\udcff"
+
+
 @pytest.mark.parametrize("args, words", [
     (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
     (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
@@ -257,6 +261,9 @@ def test_a_full_disk_is_one_line_not_an_internal_error():
     (["report", "a" * 300], "DIR 'aaaa"),
     (["grid", "simulate", "--matches", "1", "--out", "a/" * 3000], "--out 'a/a/"),
     (["grid", "report", "a" * 300], "DIRECTORY 'aaaa"),
+    # was: a chunk written, then "damaged: it cannot be read" (Arrow takes UTF-8 names only)
+    (["stats", "--count", "1", "--rules", "easy", "--out", NOT_UTF8], "--out '/tmp/\\udcff': the name is not UTF-8"),
+    (["report", NOT_UTF8], "DIR '/tmp/\\udcff': the name is not UTF-8"),
     # was: accepted, and quietly taken as --extend
     (["stats", "--count", "3", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),
     (["fair-stats", "--out", "DIR", "--resume", "--extend"], "give --resume or --extend, not both"),

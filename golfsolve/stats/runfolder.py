@@ -69,7 +69,13 @@ COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "g
 def check_path(path: str | os.PathLike, what: str) -> None:
     """A path the file system can look up, new or not: a name too long, a loop of links or a
     folder on the way that may not be searched is :class:`InputError` naming ``what``, before
-    the first step that would stumble on it half-way (``Path.exists`` raises on these)."""
+    the first step that would stumble on it half-way (``Path.exists`` raises on these). A
+    name that is not UTF-8 is refused too: Arrow cannot open the chunks of such a folder."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{what} {clip(str(path), 60)}: the name is not UTF-8 text; choose a name in UTF-8") \
+            from None
     try:
         os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
