@@ -168,7 +168,7 @@ def test_running_totals_equal_the_whole_table_and_the_plain_statistics():
 
 
 def test_simulate_without_rows_keeps_memory_flat():
-    """Running totals: the peak memory of 300 matches is about that of 30; keeping the rows
+    """Running totals: the peak memory of 240 matches is about that of 20; keeping the rows
     (as simulate does for a run folder's chunk) grows with the matches. Python collects
     cyclic garbage when it likes, so the test collects it every ten matches itself."""
     import gc
@@ -177,7 +177,7 @@ def test_simulate_without_rows_keeps_memory_flat():
     from golfsolve.grid.tournament import simulate_tally
 
     rules, bots = GridRules(players=2, grid=4, holes=1), ["random", "random"]  # the bots do not matter here
-    simulate_tally(rules, bots, 30, seed=1)  # compile and cache first
+    simulate_tally(rules, bots, 20, seed=1)  # compile and cache first
 
     def peak(f, n):
         calls = [0]
@@ -195,5 +195,5 @@ def test_simulate_without_rows_keeps_memory_flat():
         finally:
             tracemalloc.stop()
 
-    flat, rows = [peak(simulate_tally, 30), peak(simulate_tally, 300)], [peak(simulate, 30), peak(simulate, 300)]
+    flat, rows = [peak(simulate_tally, 20), peak(simulate_tally, 240)], [peak(simulate, 20), peak(simulate, 240)]
     assert flat[1] < 1.5 * flat[0] and rows[1] > 3 * rows[0], (flat, rows)
