@@ -102,20 +102,3 @@ def client():
 
     with TestClient(create_app(workers=2)) as c:
         yield c
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Compile the package's kernels once, here, before xdist starts its workers: on an
-    empty cache (a fresh CI machine) every worker would otherwise compile the same kernels
-    at the same time. On a warm cache this only loads them (a few seconds). The tests of
-    compiling itself point ``NUMBA_CACHE_DIR`` at empty folders, so they still see cold builds."""
-    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller has done it
-        return
-    from golfsolve.grid.bots import BOTS
-    from golfsolve.grid.compiling import warm as warm_grid
-    from golfsolve.grid.rules import GridRules
-    from golfsolve.solitaire.compiling import warm
-
-    warm()
-    counted = {"mc": "mc:2", "mc-greedy": "mc-greedy:2", "ismcts": "ismcts:3", "paired-rel": "paired-rel:2"}
-    warm_grid(GridRules(), [counted.get(b, b) for b in BOTS if not b.startswith("spiel")])
