@@ -46,8 +46,8 @@ def unpack(commit: str, into: Path) -> Path:
     return into
 
 
-def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one ``python -m golfsolve ARGS`` from ``tree``."""
+def run_once(tree: Path, args: list[str], cwd: Path, expect: int = 0) -> tuple[float, float]:
+    """Wall and CPU seconds of one ``python -m golfsolve ARGS`` from ``tree``, which must exit ``expect``."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
@@ -55,7 +55,7 @@ def run_once(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
+    if proc.returncode != expect:
         raise SystemExit(f"{tree}: golfsolve {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
