@@ -76,9 +76,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     Example: golfsolve grid simulate --players 4 --grid 6 --bots mc,greedy,greedy,random
     --holes 9 --matches 1000 --seed 1 --out results/
     """
-    from ..grid.compiling import warm
-    from ..grid.tournament import simulate_tally
-    from ..stats.gridreport import report_data
+    # the run kind and the run folder's checks are light: every argument is checked before the
+    # bots (numba) and the report (pandas, matplotlib) load
+    from ..grid.botnames import takes_mc_samples
     from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
     from ..stats.runfolder import check_out_dir
 
@@ -94,19 +94,21 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     if mc_samples is not None and mc_samples < 1:
         raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
     if mc_samples is not None:
-        from ..grid.bots import takes_mc_samples
-
         if not any(takes_mc_samples(b) for b in bots):
             raise InputError(f"--mc-samples sets the sample count of mc and mc-greedy bots named without one "
                              f"(mc:200 names its own), and the bots {','.join(bots)} include none; leave "
                              "--mc-samples out or add such a bot")
     if out is None:
-        from tqdm import tqdm
-
         # the run folder's checks (most matches, seed, samples), so no folder allows no more
         spec = GRID.complete({"rules": rules, "bots": bots, "matches": matches, "seed": seed, "samples": mc_samples,
                               "chunk_size": None}, jobs=1)
         matches, seed = spec.matches, spec.seed
+        from tqdm import tqdm
+
+        from ..grid.compiling import warm
+        from ..grid.tournament import simulate_tally
+        from ..stats.gridreport import report_data
+
         bar = tqdm(total=matches, unit="match", disable=quiet or as_json or not sys.stderr.isatty(), file=sys.stderr)
         warm(rules, bots, mc_samples)  # compiling (with its notice) before the progress bar
         try:
@@ -119,6 +121,8 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         spec = GRID.resolve(out, {"rules": rules, "bots": bots, "matches": matches, "seed": seed,
                                   "samples": mc_samples, "chunk_size": chunk_size},
                             resume=resume, extend=extend, jobs=workers)
+        from ..stats.gridreport import report_data
+
         command = command_line(click.get_current_context(), rules_spec=rules.spec(), players=rules.players,
                                grid=rules.grid, holes=rules.holes, openers=rules.openers, bots_spec=",".join(bots),
                                matches=spec.matches, seed=spec.seed, mc_samples=spec.samples,
@@ -206,16 +210,17 @@ def report(directory, out_dir, as_json):
 
     Example: golfsolve grid report results/
     """
-    from ..stats.gridreport import incomplete_note, write_report
     from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
     from ..stats.runfolder import check_report_dir
-    from ..stats.studyreport import study_summary, write_study_report
 
     check_run_dir(directory, "DIRECTORY")
     study = load_study(Path(directory)) if is_study(directory) else None
     t = load_tournament(Path(directory)) if study is None else None
     out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
+    from ..stats.gridreport import incomplete_note, write_report  # matplotlib, once the run is read
+    from ..stats.studyreport import study_summary, write_study_report
+
     if study is not None:
         _, data = write_study_report(study, out)
         if as_json:
@@ -467,9 +472,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
 
     Example: golfsolve grid play --players 3 --bots heuristic,mc --holes 3 --seed 7
     """
-    from ..grid.bots import make_bot, split_bots
-    from ..grid.compiling import warm
-    from ..grid.engine import play_match
+    from ..grid.botnames import split_bots
 
     if players is not None and not 2 <= players <= 6:
         raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
@@ -486,6 +489,10 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     names = ["you"] + [f"{b} (P{i + 2})" for i, b in enumerate(names_in)]
     symbols = not plain
     check_waiting_stdin()  # answers piped in are checked before compiling, not a minute later
+    from ..grid.bots import make_bot  # the bots and the referee (numba): every argument is checked
+    from ..grid.compiling import warm
+    from ..grid.engine import play_match
+
     warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
 

@@ -132,7 +132,6 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     """
     from ..stats.census import CENSUS, load_results
     from ..stats.fairstats import load_fair_results
-    from ..stats.report import write_report
     from ..stats.runfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")
@@ -144,6 +143,8 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     if fair_dir is not None:
         load_fair_results(fair_dir)
     out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
+    from ..stats.report import write_report  # pandas and matplotlib, once the run is read
+
     data = write_report(stats_dir, out, fair_dir)
     if as_json:
         echo_json(data)

@@ -23,19 +23,19 @@ table) and ``spiel-ismcts`` (:mod:`.spiel`) live in their own modules, loaded by
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..cards import N_CARDS_MAX
-from ..errors import MAX_EFFORT, InputError, check_count, clip
+from ..errors import InputError
 from . import policy as P
 from . import layout as L
 from .greedy import mc_evaluate
 from . import search as S
+from .botnames import (BOTS, BotKind, bot_entry, known_bots, parse_bots, register_bot,  # noqa: F401 - the
+                       resolve_bot, split_bots, takes_mc_samples)  # registry and its checks, by their old address
 from .engine import MAX_TURNS
 from .rules import GridRules
 from .scoring import estimate100
@@ -443,140 +443,10 @@ class GreedyMCBot(_Searcher):
         return int(np.argmin(means))
 
 
-@dataclass(frozen=True)
-class BotKind:
-    """A registry entry: where a bot's class (or factory) lives, imported on first use, and
-    what a count after a colon (``mc:200``) sets.
-
-    ``target`` is ``"module:attribute"`` (a class or a callable taking ``rng``, ``name``
-    and the count keyword) or such a callable itself; ``count`` the keyword a ``kind:N``
-    count sets (None: the bot takes no count); ``what`` the count's name in messages and
-    ``label`` in the list of known bots; ``mc_samples``: ``--mc-samples`` sets the count
-    when the name gives none; ``extra``: the pip extra (and package) the bot needs.
-    """
-
-    target: Any
-    count: Optional[str] = None
-    what: str = ""
-    label: str = "N"
-    mc_samples: bool = False
-    extra: Optional[tuple[str, str]] = None
-
-    def resolve(self) -> Callable[..., Bot]:
-        """The class or factory, importing its module now (the only import of it)."""
-        if callable(self.target):
-            return self.target
-        module, _, attr = self.target.partition(":")
-        return getattr(importlib.import_module(module), attr)
-
-
-#: Every bot a name can make (``make_bot``), in the order the help lists them. A bot kept
-#: elsewhere joins with :func:`register_bot`; modules are imported only when asked for.
-BOTS: dict[str, BotKind] = {
-    "random": BotKind("golfsolve.grid.bots:RandomBot"),
-    "greedy": BotKind("golfsolve.grid.bots:GreedyBot"),
-    "heuristic": BotKind("golfsolve.grid.bots:HeuristicBot"),
-    "heuristic-fit": BotKind("golfsolve.grid.fitted:FittedHeuristicBot"),
-    "mc": BotKind("golfsolve.grid.bots:MCBot", "samples", "Monte Carlo sample count", "SAMPLES", mc_samples=True),
-    "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
-                         mc_samples=True),
-    "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
-    "paired-rel": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS"),
-    "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
-                            extra=("spiel", "OpenSpiel")),
-}
-
-
-def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str = "", label: str = "N") -> None:
-    """Make ``make_bot(kind)`` build ``target`` (a ``"module:attribute"`` string or a
-    callable taking ``rng`` and ``name``, and the ``count`` keyword if given); for bots kept
-    outside the package, such as the benchmarks' outside heuristics."""
-    BOTS[kind] = BotKind(target, count, what or f"{kind} count", label)
-
-
-def known_bots() -> str:
-    """The bot names ``make_bot`` accepts, for help and error messages."""
-    out = []
-    for kind, entry in BOTS.items():
-        out.append(kind)
-        if entry.count:
-            out.append(f"{kind}:{entry.label}")
-    return ", ".join(out)
-
-
-def _count(spec: str, arg: str, what: str) -> int:
-    try:
-        n = int(arg)
-    except ValueError:
-        raise InputError(f"bad {what} in {spec!r}") from None
-    if n > MAX_EFFORT:  # too few is refused by the bot itself, in its own words
-        check_count(n, f"the {what} in {spec!r}")
-    return n
-
-
-def _entry(name: str) -> tuple[Optional[BotKind], str]:
-    """The registry entry of a lower-case bot name and the count the name gives after a
-    colon ('' for none; a registered name with a colon, if any, gives none)."""
-    if name in BOTS:
-        return BOTS[name], ""
-    kind, _, arg = name.partition(":")
-    return BOTS.get(kind), arg
-
-
 def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Optional[int] = None) -> Bot:
-    """A bot from its name (:data:`BOTS`): ``random``, ``greedy``, ``heuristic``,
+    """A bot from its name (:data:`~.botnames.BOTS`): ``random``, ``greedy``, ``heuristic``,
     ``mc[:SAMPLES]``, ``mc-greedy[:SAMPLES]``, ``ismcts[:ITERATIONS]``, ``paired-rel[:PLAYOUTS]``, or, with the
     ``spiel`` extra, ``spiel-ismcts[:SIMULATIONS]``; ``samples`` is the Monte Carlo
     sample count where the name gives none."""
-    s = spec.strip().lower()
-    kind, colon, arg = s.partition(":")
-    if colon and not arg.strip():
-        raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
-    entry, own = _entry(s)
-    if entry is None or (own and not entry.count):
-        raise InputError(f"unknown bot {clip(spec)} (known: {known_bots()})")
-    kw: dict[str, Any] = {}
-    if own:
-        kw[entry.count] = _count(spec, own, entry.what)  # type: ignore[index]
-    elif entry.mc_samples and samples is not None:
-        kw[entry.count] = samples  # type: ignore[index]
-    try:
-        factory = entry.resolve()
-    except ImportError:
-        if entry.extra is None:
-            raise
-        raise InputError(f"bot {kind!r} needs the optional {entry.extra[1]} package: "
-                         f"pip install -e '.[{entry.extra[0]}]'") from None
-    return factory(rng, name=s, **kw)
-
-
-def takes_mc_samples(spec: str) -> bool:
-    """Does ``--mc-samples`` set this bot's sample count (an ``mc`` or ``mc-greedy`` bot
-    whose name gives no count of its own)?"""
-    entry, own = _entry(spec.strip().lower())
-    return entry is not None and entry.mc_samples and not own
-
-
-def split_bots(spec: str, option: str = "--bots") -> list[str]:
-    """The bots of ``mc,greedy,greedy,random``, each name checked (:func:`make_bot`) and
-    written one way (lower case, no spaces), so ``ISMCTS: 300`` and ``ismcts:300`` are one bot.
-    An empty list or an empty name (two commas in a row) is :class:`InputError`, never skipped."""
-    if not spec.replace(",", "").strip():
-        raise InputError(f"{option} needs at least one bot name (known: {known_bots()})")
-    names = []
-    for part in spec.split(","):
-        kind, colon, arg = part.strip().lower().partition(":")
-        name = kind.strip() + colon + arg.strip()
-        if not name:
-            raise InputError(f"{option} has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")
-        make_bot(name)  # validates it
-        names.append(name)
-    return names
-
-
-def parse_bots(spec: str, players: int) -> list[str]:
-    """Split ``mc,greedy,greedy,random`` (:func:`split_bots`) and check it seats exactly ``players``."""
-    names = split_bots(spec)
-    if len(names) != players:
-        raise InputError(f"--bots names {len(names)} bot{'s' if len(names) != 1 else ''} but --players is {players}")
-    return names
+    entry, kw = bot_entry(spec, samples)
+    return resolve_bot(entry)(rng, name=spec.strip().lower(), **kw)

@@ -22,14 +22,13 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
-import pandas as pd
 
 from ..errors import InputError
-from .bots import make_bot
-from .engine import play_match
 from .rules import GridRules
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a command checks its arguments before
+    import pandas as pd
+
     from .tally import Tally
 
 HOLE_COLUMNS = ["match", "hole", "seat", "entry", "bot", "before", "before_bot", "strokes", "raw", "first",
@@ -116,6 +115,11 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     that together equal one long run. ``scheme`` is the seating scheme (:func:`seating`;
     the old ``rotation`` only to measure what it did).
     """
+    import pandas as pd
+
+    from .bots import make_bot
+    from .engine import play_match
+
     n = rules.players
     if len(bots) != n:
         raise InputError(f"{len(bots)} bots for {n} players")

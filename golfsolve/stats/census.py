@@ -16,6 +16,7 @@ local and the Dask engines produce the same files.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import threading
@@ -24,9 +25,6 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
-
-import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ..errors import MAX_EFFORT, InputError
 from ..solitaire import compiling
@@ -41,6 +39,9 @@ from .runfolder import status as _status
 from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # the fair package is imported only by runs that rate deals
+    import pandas as pd
+    from pydantic import BaseModel
+
     from ..fair import PlayerSettings
 
 DEFAULT_RULES = ("easy", "classic", "strict")
@@ -343,6 +344,8 @@ def solve_deals(deals: Sequence[int], rules: Sequence[str], fields: str = "all",
             rating = rate(layout_from_number(n, r, code_letter(r)), r, difficulty, 0, solver, difficulty_player())
             cols.setdefault("difficulty", []).append(rating.label)
             cols.setdefault("fair_chance", []).append(rating.fair_chance)
+    import pandas as pd
+
     return pd.DataFrame({c: pd.Series(v, dtype=_DTYPES[c]) for c, v in cols.items()})
 
 
@@ -487,17 +490,24 @@ def run_census(
                      inv["repaired"], folder.manifest)
 
 
-class _Params(BaseModel):
-    """The ``params`` of a stats manifest."""
+@functools.cache
+def _params_model() -> type[BaseModel]:
+    """The pydantic model of a stats manifest's ``params`` (pydantic loads only when a run is read)."""
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-    model_config = ConfigDict(extra="forbid")
-    fields: Literal["all", "winnable"] = "all"
-    difficulty_games: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
-    #: the fair player's full settings (checked when a run is resumed or extended: equal or refused)
-    difficulty_player: Optional[dict[StrictStr, Any]] = None
-    #: a run of every k-th deal: k, and its first deal number (the run's items are then positions)
-    stride: Optional[StrictInt] = Field(default=None, ge=2, lt=N_DEALS)
-    first_deal: Optional[StrictInt] = Field(default=None, ge=0, lt=N_DEALS)
+    class _Params(BaseModel):
+        """The ``params`` of a stats manifest."""
+
+        model_config = ConfigDict(extra="forbid")
+        fields: Literal["all", "winnable"] = "all"
+        difficulty_games: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
+        #: the fair player's full settings (checked when a run is resumed or extended: equal or refused)
+        difficulty_player: Optional[dict[StrictStr, Any]] = None
+        #: a run of every k-th deal: k, and its first deal number (the run's items are then positions)
+        stride: Optional[StrictInt] = Field(default=None, ge=2, lt=N_DEALS)
+        first_deal: Optional[StrictInt] = Field(default=None, ge=0, lt=N_DEALS)
+
+    return _Params
 
 
 def _given(v, default):
@@ -511,7 +521,10 @@ class CensusKind(RunKind[CensusSpec]):
     command = "golfsolve stats"
     item = "deal"
     params_type = CensusSpec
-    params_model = _Params
+
+    @property
+    def params_model(self) -> type[BaseModel]:
+        return _params_model()
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS
 
@@ -565,6 +578,8 @@ def load_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame
     :class:`InputError` naming a damaged chunk and the command that repairs it, and on an
     incomplete run unless ``allow_incomplete``.
     """
+    import pandas as pd
+
     m, _, frames = CENSUS.load(out, allow_incomplete)
     if not frames:
         return pd.DataFrame({c: pd.Series([], dtype=_DTYPES[c]) for c in COLUMNS + _rated(m)})

@@ -9,13 +9,11 @@ so a resumed or extended run never mixes two players.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Iterator, Optional, Sequence, Union
-
-import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, create_model
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 from ..errors import InputError
 from ..fair import PRESETS, PlayerSettings, play
@@ -27,6 +25,10 @@ from ..solitaire.solver import Solver
 from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command, manifest_path,
                         write_text_atomic)
 from .runkind import RunKind, parse_rules_list
+
+if TYPE_CHECKING:  # pandas and pydantic load when a run is read or played: the arguments are checked before
+    import pandas as pd
+    from pydantic import BaseModel
 
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
 #: well under a minute per worker.
@@ -132,25 +134,33 @@ def read_fair_manifest(out: str | Path) -> dict:
 
 def play_chunk(task: tuple) -> pd.DataFrame:
     """The rows of one chunk: its deals, deal-major, under each of its rule sets."""
+    import pandas as pd
+
     chunk, seed, player = task
     rows = [fair_deal_row(r, n, seed, player) for n in range(chunk.first, chunk.first + chunk.count)
             for r in chunk.groups]
     return pd.DataFrame(rows, columns=list(FAIR_COLUMNS))
 
 
-_STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr, float: Union[StrictFloat, StrictInt]}
-#: A manifest's player: every field of :class:`PlayerSettings` with its exact type, and its preset's name.
-_Player = create_model("PlayerModel", __config__=ConfigDict(extra="forbid"), preset=(StrictStr, ""),
-                       **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(PlayerSettings)})
+@functools.cache
+def _params_model() -> type[BaseModel]:
+    """The pydantic model of a fair-stats manifest's ``params`` (pydantic loads only when a run is read)."""
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, create_model
 
+    _STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr, float: Union[StrictFloat, StrictInt]}
+    #: A manifest's player: every field of :class:`PlayerSettings` with its exact type, and its preset's name.
+    _Player = create_model("PlayerModel", __config__=ConfigDict(extra="forbid"), preset=(StrictStr, ""),
+                           **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(PlayerSettings)})
 
-class _Params(BaseModel):
-    """The ``params`` of a fair-stats manifest (runs of players golfsolve no longer has name
-    the player by a string and keep their settings beside it)."""
+    class _Params(BaseModel):
+        """The ``params`` of a fair-stats manifest (runs of players golfsolve no longer has name
+        the player by a string and keep their settings beside it)."""
 
-    model_config = ConfigDict(extra="allow")
-    seed: StrictInt = Field(ge=0, le=2**64 - 1)
-    player: Union[_Player, StrictStr] = "sampled"
+        model_config = ConfigDict(extra="allow")
+        seed: StrictInt = Field(ge=0, le=2**64 - 1)
+        player: Union[_Player, StrictStr] = "sampled"
+
+    return _Params
 
 
 class FairKind(RunKind[FairSpec]):
@@ -160,7 +170,10 @@ class FairKind(RunKind[FairSpec]):
     command = "golfsolve fair-stats"
     item = "deal"
     params_type = FairSpec
-    params_model = _Params
+
+    @property
+    def params_model(self) -> type[BaseModel]:
+        return _params_model()
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS
 
@@ -224,6 +237,8 @@ def run_fair_stats(
 
 def load_fair_results(out: str | Path, allow_incomplete: bool = True) -> pd.DataFrame:
     """Every row of the fair-stats run in ``out``, sorted by rule order then deal."""
+    import pandas as pd
+
     m, _, frames = FAIR.load(out, allow_incomplete)
     if not frames:
         return pd.DataFrame(columns=list(FAIR_COLUMNS))

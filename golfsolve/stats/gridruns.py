@@ -19,22 +19,23 @@ reported (its ``before`` columns are rebuilt from the rotation), but ``--resume`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Iterator, Literal, Optional, Sequence
-
-import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, create_model
+from typing import TYPE_CHECKING, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError
-from ..grid.compiling import warm
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
 from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_out_dir, compute,
                         manifest_path, write_text_atomic)
 from .runkind import RunKind
+
+if TYPE_CHECKING:  # pandas, pydantic and the bots load when a run is read or played: the arguments are checked before
+    import pandas as pd
+    from pydantic import BaseModel
 
 #: The largest default chunk, in matches.
 MAX_DEFAULT_CHUNK = 50
@@ -63,7 +64,7 @@ class GridSpec:
     extra: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        from ..grid.bots import parse_bots
+        from ..grid.botnames import parse_bots
 
         if not 1 <= self.matches <= MAX_EFFORT:
             raise InputError(f"--matches must be from 1 to {MAX_EFFORT:,}, not {self.matches}")
@@ -82,21 +83,27 @@ class GridSpec:
         return GRID.key(self)
 
 
-_STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr}
-#: A manifest's table: every field of :class:`GridRules` with its exact type.
-_Table = create_model("GridTable", __config__=ConfigDict(extra="forbid"),
-                      **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(GridRules)})
+@functools.cache
+def _params_model() -> type[BaseModel]:
+    """The pydantic model of a grid-simulate manifest's ``params`` (pydantic loads only when a run is read)."""
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, create_model
 
+    _STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr}
+    #: A manifest's table: every field of :class:`GridRules` with its exact type.
+    _Table = create_model("GridTable", __config__=ConfigDict(extra="forbid"),
+                          **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(GridRules)})
 
-class _Params(BaseModel):
-    """The ``params`` of a grid-simulate manifest."""
+    class _Params(BaseModel):
+        """The ``params`` of a grid-simulate manifest."""
 
-    model_config = ConfigDict(extra="forbid")
-    bots: StrictStr
-    mc_samples: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
-    seed: StrictInt = Field(ge=0, le=2**64 - 1)
-    table: _Table
-    seating: Optional[Literal["balanced"]] = None  # absent: the old rotation
+        model_config = ConfigDict(extra="forbid")
+        bots: StrictStr
+        mc_samples: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
+        seed: StrictInt = Field(ge=0, le=2**64 - 1)
+        table: _Table
+        seating: Optional[Literal["balanced"]] = None  # absent: the old rotation
+
+    return _Params
 
 
 def play_chunk(task: tuple) -> pd.DataFrame:
@@ -120,7 +127,10 @@ class GridKind(RunKind[GridSpec]):
     command = "golfsolve grid simulate"
     item = "match"
     params_type = GridSpec
-    params_model = _Params
+
+    @property
+    def params_model(self) -> type[BaseModel]:
+        return _params_model()
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = MAX_EFFORT
@@ -153,26 +163,10 @@ class GridKind(RunKind[GridSpec]):
         """The table and the bots a command asks for. Resuming or extending the run in
         ``out``, the table and bots not given again are the run's; otherwise the players
         default to one per bot given, else 4, and the bots to heuristic ones."""
-        from ..grid.bots import parse_bots, split_bots
-        from ..grid.rules import parse_rules
+        from ..grid.botnames import table_and_bots
 
         old = self.read(out) if out is not None and manifest_path(out) is not None else None
-        if old is not None and rules_spec is None and players is None and grid is None and holes is None \
-                and openers is None:
-            rules = old.rules
-        else:
-            if players is None and bots_spec is not None:
-                players = len(split_bots(bots_spec))
-                if not 2 <= players <= 6:
-                    raise InputError(f"--bots names {players} bot{'s' if players != 1 else ''}: grid Golf seats "
-                                     "2 to 6 players, one bot each")
-            if players is None and old is not None and bots_spec is None:
-                players = old.rules.players
-            rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,
-                                openers=openers)
-        if bots_spec is None:
-            return rules, old.bots if old is not None else ("heuristic",) * rules.players
-        return rules, tuple(parse_bots(bots_spec, rules.players))
+        return table_and_bots(rules_spec, players, grid, holes, openers, bots_spec, old)
 
     def complete(self, v: dict, jobs: int) -> GridSpec:
         matches = 100 if v["matches"] is None else v["matches"]
@@ -180,6 +174,8 @@ class GridKind(RunKind[GridSpec]):
                         self.default_chunk_size(matches, jobs) if v["chunk_size"] is None else v["chunk_size"])
 
     def source(self, todo: Sequence[Chunk], p: GridSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        from ..grid.compiling import warm
+
         if todo:  # compiled once here, with the notice, not silently in every worker
             warm(p.rules, p.bots, p.samples)
         tasks = [(c, p.rules.to_dict(), list(p.bots), p.seed, p.samples, p.seating) for c in todo]
@@ -238,6 +234,8 @@ def load_tournament(out: str | Path) -> Tournament:
         raise InputError(f"no results directory {str(out)!r}")
     if manifest_path(out) is None and (out / "meta.json").exists():
         return _load_old(out)
+    import pandas as pd
+
     m, spec, frames = GRID.load(out)
     if not frames:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
@@ -299,6 +297,8 @@ def check_match_rows(table, item: str, table_of) -> Optional[str]:
 
 
 def _load_old(out: Path) -> Tournament:
+    import pandas as pd
+
     try:
         meta = json.loads((out / "meta.json").read_text())
         tables = {}

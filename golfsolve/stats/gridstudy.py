@@ -17,24 +17,25 @@ tournaments' balanced seating (recorded as ``params.seating``).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterator, Literal, Optional, Sequence
-
-import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError, clip
-from ..grid.compiling import warm
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import MATCH_COLUMNS, _TYPES, _one_table, check_match_rows
 from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, compute
 from .runkind import RunKind
+
+if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or played: the arguments are checked before
+    import pandas as pd
+    from pydantic import BaseModel
 
 #: The strongest bot of the default study: ISMCTS at 300 iterations, a third of the CPU of
 #: ``ismcts:1000``, so the default study fits in its time (in it, only +0.30 [-0.32, +0.92]
@@ -125,7 +126,7 @@ class StudySpec:
     chunk_size: int = MAX_DEFAULT_CHUNK
 
     def __post_init__(self) -> None:
-        from ..grid.bots import split_bots
+        from ..grid.botnames import split_bots
 
         if not self.sets:
             raise InputError("--sets needs at least one option set, e.g. base,putt")
@@ -173,23 +174,29 @@ def parse_sets(spec: Optional[str]) -> Optional[tuple[str, ...]]:
     return tuple(s.strip().lower() for s in spec.split(","))
 
 
-class _Cell(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    set: StrictStr
-    bots: StrictStr
-    table: dict[StrictStr, Any]
+@functools.cache
+def _params_model() -> type[BaseModel]:
+    """The pydantic model of a grid-study manifest's ``params`` (pydantic loads only when a study is read)."""
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+    class _Cell(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        set: StrictStr
+        bots: StrictStr
+        table: dict[StrictStr, Any]
 
-class _Params(BaseModel):
-    """The ``params`` of a grid-study manifest."""
+    class _Params(BaseModel):
+        """The ``params`` of a grid-study manifest."""
 
-    model_config = ConfigDict(extra="forbid")
-    sets: StrictStr
-    strong: StrictStr
-    matches: StrictInt = Field(ge=1, le=MAX_EFFORT)
-    seed: StrictInt = Field(ge=0, le=2**64 - 1)
-    cells: list[_Cell] = Field(max_length=2 * MAX_SETS)
-    seating: Literal["balanced"]
+        model_config = ConfigDict(extra="forbid")
+        sets: StrictStr
+        strong: StrictStr
+        matches: StrictInt = Field(ge=1, le=MAX_EFFORT)
+        seed: StrictInt = Field(ge=0, le=2**64 - 1)
+        cells: list[_Cell] = Field(max_length=2 * MAX_SETS)
+        seating: Literal["balanced"]
+
+    return _Params
 
 
 def _cells_json(p: StudySpec) -> list[dict]:
@@ -198,6 +205,8 @@ def _cells_json(p: StudySpec) -> list[dict]:
 
 def play_chunk(task: tuple) -> pd.DataFrame:
     """Items ``chunk.first .. chunk.last`` of the study, as rows of :data:`COLUMNS`."""
+    import pandas as pd
+
     chunk, cells, matches, seed = task
     frames = []
     item = chunk.first
@@ -236,7 +245,10 @@ class StudyKind(RunKind[StudySpec]):
     item = "match"
     extendable = False
     params_type = StudySpec
-    params_model = _Params
+
+    @property
+    def params_model(self) -> type[BaseModel]:
+        return _params_model()
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = MAX_EFFORT
@@ -287,6 +299,8 @@ class StudyKind(RunKind[StudySpec]):
                          0 if v["seed"] is None else v["seed"], chunk)
 
     def source(self, todo: Sequence[Chunk], p: StudySpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
+        from ..grid.compiling import warm
+
         if todo:  # compiled once here, with the notice, not silently in every worker
             warm(GridRules(), (p.strong, HEURISTIC, RANDOM))
         cells = _cells_json(p)
@@ -348,6 +362,8 @@ def load_study(out: str | Path) -> Study:
     out = Path(out)
     if not out.is_dir():
         raise InputError(f"no results directory {str(out)!r}")
+    import pandas as pd
+
     m, spec, frames = STUDY.load(out)
     if not frames:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")

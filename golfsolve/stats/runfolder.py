@@ -32,13 +32,16 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
 from ..errors import MAX_INT64, InputError, clip
 from ..text import ordinal, plural, plural_of
+
+if TYPE_CHECKING:  # pandas and pydantic load when a run is read or written: bad arguments are refused before
+    import pandas as pd
+
+    from .manifestmodel import ManifestModel
 
 MANIFEST = "_manifest.json"
 #: The manifest's name in runs made before it was renamed (pandas could not read those folders).
@@ -260,76 +263,17 @@ def manifest_path(out: str | Path) -> Optional[Path]:
     return None
 
 
-class _Block(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    rules: list[StrictStr] = Field(max_length=MAX_GROUPS)
-    start: StrictInt = Field(ge=0, le=MAX_INT64)
-    count: StrictInt = Field(ge=1, le=MAX_INT64)
-
-
-class _Invocation(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    command: Optional[StrictStr] = None
-
-
-class ManifestModel(BaseModel):
-    """The fields every run manifest has, with their types and bounds (the run kind checks
-    its own ``params``): a manifest edited by hand is checked here before anything uses it."""
-
-    model_config = ConfigDict(extra="allow")
-    format: StrictStr
-    start: StrictInt = Field(ge=0, le=MAX_INT64)
-    count: StrictInt = Field(ge=1, le=MAX_INT64)
-    rules: list[StrictStr] = Field(max_length=MAX_GROUPS)
-    chunk_size: StrictInt = Field(ge=1, le=MAX_INT64)
-    params: dict[StrictStr, Any] = Field(default_factory=dict)
-    blocks: Optional[list[_Block]] = Field(default=None, min_length=1, max_length=MAX_BLOCKS)
-    command: StrictStr = ""
-    complete: StrictBool = False
-    invocations: list[_Invocation] = Field(default_factory=list)
-    rules_described: dict[StrictStr, StrictStr] | StrictStr = Field(default_factory=dict)
-    columns: Optional[list[StrictStr]] = None
-
-    @model_validator(mode="after")
-    def _consistent(self) -> "ManifestModel":
-        if self.format not in COMMANDS:
-            raise ValueError(f"format: unknown run kind {self.format!r} (known: {', '.join(COMMANDS)})")
-        if len(set(self.rules)) != len(self.rules):
-            raise ValueError("rules: a rule set is listed twice")
-        end = self.start + self.count
-        blocks = self.blocks or [_Block(rules=self.rules, start=self.start, count=self.count)]
-        n_chunks = 0
-        for b in blocks:
-            if b.start < self.start or b.start + b.count > end:
-                raise ValueError(f"blocks: a block ({b.start}..{b.start + b.count - 1}) lies outside the run "
-                                 f"({self.start}..{end - 1})")
-            if not set(b.rules) <= set(self.rules) or len(set(b.rules)) != len(b.rules):
-                raise ValueError(f"blocks: a block's rule sets ({','.join(b.rules)}) are not distinct rule sets "
-                                 f"of the run ({','.join(self.rules)})")
-            n_chunks += -(-b.count // self.chunk_size)
-            if n_chunks > MAX_CHUNKS:  # checked before any list of chunks is made
-                raise ValueError(f"count: the run would have more than {MAX_CHUNKS:,} chunk files")
-        return self
-
-
-def _field_error(path: Path, e: ValidationError) -> InputError:
-    """One line naming the manifest, the first bad field and what is wrong with it."""
-    err = e.errors()[0]
-    msg = err["msg"].removeprefix("Value error, ")
-    where = ".".join(str(x) for x in err["loc"])
-    if not where:  # a check across fields names its field first
-        where, _, msg = msg.partition(": ")
-    return InputError(f"{path}: field {where}: {msg}; repair or remove the file (a run folder's manifest "
-                      "is written by golfsolve)")
-
-
 def validate_manifest(m: Any, path: Path) -> dict:
     """``m`` checked against :class:`ManifestModel`, with its blocks filled in; :class:`InputError`
     naming ``path`` and the field otherwise."""
+    from pydantic import ValidationError
+
+    from .manifestmodel import ManifestModel, field_error
+
     try:
         model = ManifestModel.model_validate(m)
     except ValidationError as e:
-        raise _field_error(path, e) from None
+        raise field_error(path, e) from None
     out = dict(m)
     if model.blocks is None:  # a run from before extending existed: one block
         out["blocks"] = [Block(tuple(model.rules), model.start, model.count).to_json()]
@@ -1016,9 +960,18 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "ManifestModel", "RunFolder", "RunKey", "block_chunks",
+    "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks",
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
     "validate_manifest", "write_parquet_atomic", "write_text_atomic",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # the pydantic model, by its old address (it loads pydantic)
+    if name == "ManifestModel":
+        from .manifestmodel import ManifestModel
+
+        return ManifestModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,16 +25,17 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
-
-import pandas as pd
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
 from ..errors import InputError
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
                         open_run, read_manifest, run_folder_chunks)
 from .runfolder import default_chunk_size as _default_chunk_size
+
+if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before
+    import pandas as pd
+    from pydantic import BaseModel
 
 P = TypeVar("P")
 
@@ -128,6 +129,8 @@ class RunKind(Generic[P]):
     def check_manifest(self, m: dict, out: str | Path) -> P:
         """The parameters of the manifest ``m`` of the run in ``out``, every field checked:
         :class:`InputError` naming the file and the field otherwise."""
+        from pydantic import ValidationError
+
         path = manifest_path(out) or Path(out)
         try:
             self.params_model.model_validate(m["params"])

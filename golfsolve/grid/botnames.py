@@ -1,0 +1,188 @@
+"""The bots' names: the registry (:data:`BOTS`) and the checks of a bot list, without the bots.
+
+A command checks ``--bots`` here before anything heavy loads (the bots themselves,
+:mod:`.bots`, import the compiled kernels and numba), so a misspelt name is refused at
+once. :func:`.bots.make_bot` builds a bot from a name this module has checked; each
+registry entry names its class as ``"module:attribute"``, imported only when the bot is made.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ..errors import InputError, check_count, clip
+
+
+@dataclass(frozen=True)
+class BotKind:
+    """A registry entry: where a bot's class (or factory) lives, imported on first use, and
+    what a count after a colon (``mc:200``) sets.
+
+    ``target`` is ``"module:attribute"`` (a class or a callable taking ``rng``, ``name``
+    and the count keyword) or such a callable itself; ``count`` the keyword a ``kind:N``
+    count sets (None: the bot takes no count); ``what`` the count's name in messages and
+    ``label`` in the list of known bots; ``mc_samples``: ``--mc-samples`` sets the count
+    when the name gives none; ``extra``: the pip extra (and package) the bot needs.
+    """
+
+    target: Any
+    count: Optional[str] = None
+    what: str = ""
+    label: str = "N"
+    mc_samples: bool = False
+    extra: Optional[tuple[str, str]] = None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The class or factory, importing its module now (the only import of it)."""
+        if callable(self.target):
+            return self.target
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+#: Every bot a name can make (``make_bot``), in the order the help lists them. A bot kept
+#: elsewhere joins with :func:`register_bot`; modules are imported only when asked for.
+BOTS: dict[str, BotKind] = {
+    "random": BotKind("golfsolve.grid.bots:RandomBot"),
+    "greedy": BotKind("golfsolve.grid.bots:GreedyBot"),
+    "heuristic": BotKind("golfsolve.grid.bots:HeuristicBot"),
+    "heuristic-fit": BotKind("golfsolve.grid.fitted:FittedHeuristicBot"),
+    "mc": BotKind("golfsolve.grid.bots:MCBot", "samples", "Monte Carlo sample count", "SAMPLES", mc_samples=True),
+    "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
+                         mc_samples=True),
+    "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
+    "paired-rel": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS"),
+    "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
+                            extra=("spiel", "OpenSpiel")),
+}
+
+
+def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str = "", label: str = "N") -> None:
+    """Make ``make_bot(kind)`` build ``target`` (a ``"module:attribute"`` string or a
+    callable taking ``rng`` and ``name``, and the ``count`` keyword if given); for bots kept
+    outside the package, such as the benchmarks' outside heuristics."""
+    BOTS[kind] = BotKind(target, count, what or f"{kind} count", label)
+
+
+def known_bots() -> str:
+    """The bot names ``make_bot`` accepts, for help and error messages."""
+    out = []
+    for kind, entry in BOTS.items():
+        out.append(kind)
+        if entry.count:
+            out.append(f"{kind}:{entry.label}")
+    return ", ".join(out)
+
+
+def _count(spec: str, arg: str, what: str) -> int:
+    try:
+        n = int(arg)
+    except ValueError:
+        raise InputError(f"bad {what} in {spec!r}") from None
+    if n < 1:
+        raise InputError(f"the {what} in {spec!r} must be at least 1, not {n}")
+    return check_count(n, f"the {what} in {spec!r}")
+
+
+def _entry(name: str) -> tuple[Optional[BotKind], str]:
+    """The registry entry of a lower-case bot name and the count the name gives after a
+    colon ('' for none; a registered name with a colon, if any, gives none)."""
+    if name in BOTS:
+        return BOTS[name], ""
+    kind, _, arg = name.partition(":")
+    return BOTS.get(kind), arg
+
+
+def bot_entry(spec: str, samples: Optional[int] = None) -> tuple[BotKind, dict[str, int]]:
+    """The registry entry of the bot ``spec`` names and the keywords its name and ``samples``
+    (the Monte Carlo sample count where the name gives none) set; :class:`InputError` for an
+    unknown name or a bad count. Nothing is imported: the bot is not made."""
+    s = spec.strip().lower()
+    _, colon, arg = s.partition(":")
+    if colon and not arg.strip():
+        raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
+    entry, own = _entry(s)
+    if entry is None or (own and not entry.count):
+        raise InputError(f"unknown bot {clip(spec)} (known: {known_bots()})")
+    kw: dict[str, int] = {}
+    if own:
+        kw[entry.count] = _count(spec, own, entry.what)  # type: ignore[index]
+    elif entry.mc_samples and samples is not None:
+        kw[entry.count] = samples  # type: ignore[index]
+    return entry, kw
+
+
+def resolve_bot(entry: BotKind) -> Callable[..., Any]:
+    """The class or factory of ``entry``, imported now; :class:`InputError` when it needs an
+    optional package that is not installed."""
+    try:
+        return entry.resolve()
+    except ImportError:
+        if entry.extra is None:
+            raise
+        kind = next((k for k, e in BOTS.items() if e is entry), str(entry.target))
+        raise InputError(f"bot {kind!r} needs the optional {entry.extra[1]} package: "
+                         f"pip install -e '.[{entry.extra[0]}]'") from None
+
+
+def takes_mc_samples(spec: str) -> bool:
+    """Does ``--mc-samples`` set this bot's sample count (an ``mc`` or ``mc-greedy`` bot
+    whose name gives no count of its own)?"""
+    entry, own = _entry(spec.strip().lower())
+    return entry is not None and entry.mc_samples and not own
+
+
+def split_bots(spec: str, option: str = "--bots") -> list[str]:
+    """The bots of ``mc,greedy,greedy,random``, each name checked (:func:`bot_entry`) and
+    written one way (lower case, no spaces), so ``ISMCTS: 300`` and ``ismcts:300`` are one bot.
+    An empty list or an empty name (two commas in a row) is :class:`InputError`, never skipped.
+    A bot that needs an optional package is checked for it (its module is imported)."""
+    if not spec.replace(",", "").strip():
+        raise InputError(f"{option} needs at least one bot name (known: {known_bots()})")
+    names = []
+    for part in spec.split(","):
+        kind, colon, arg = part.strip().lower().partition(":")
+        name = kind.strip() + colon + arg.strip()
+        if not name:
+            raise InputError(f"{option} has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")
+        entry, _ = bot_entry(name)
+        if entry.extra is not None:
+            resolve_bot(entry)
+        names.append(name)
+    return names
+
+
+def parse_bots(spec: str, players: int) -> list[str]:
+    """Split ``mc,greedy,greedy,random`` (:func:`split_bots`) and check it seats exactly ``players``."""
+    names = split_bots(spec)
+    if len(names) != players:
+        raise InputError(f"--bots names {len(names)} bot{'s' if len(names) != 1 else ''} but --players is {players}")
+    return names
+
+
+def table_and_bots(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
+                   openers: Optional[int], bots_spec: Optional[str], old: Any = None) -> tuple[Any, tuple[str, ...]]:
+    """The table (:class:`~.rules.GridRules`) and the bots a command asks for, checked. ``old``
+    is the run being resumed or extended (its ``rules`` and ``bots``), or None: the table
+    and bots not given again are then the run's. Otherwise the players default to one per
+    bot given, else 4, and the bots to heuristic ones."""
+    from .rules import parse_rules
+
+    if old is not None and rules_spec is None and players is None and grid is None and holes is None \
+            and openers is None:
+        rules = old.rules
+    else:
+        if players is None and bots_spec is not None:
+            players = len(split_bots(bots_spec))
+            if not 2 <= players <= 6:
+                raise InputError(f"--bots names {players} bot{'s' if players != 1 else ''}: grid Golf seats "
+                                 "2 to 6 players, one bot each")
+        if players is None and old is not None and bots_spec is None:
+            players = old.rules.players
+        rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,
+                            openers=openers)
+    if bots_spec is None:
+        return rules, old.bots if old is not None else ("heuristic",) * rules.players
+    return rules, tuple(parse_bots(bots_spec, rules.players))
