@@ -134,16 +134,16 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
 
     Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
     """
-    from ..solitaire.answers import GameOverError, game_over_answer, hint_answer, hint_position, peeking_hint
-    from ..solitaire.engine import parse_moves
-    from ..solitaire.solver import StockUnknownError
-
     given = {name for name in ("player", "seed", "node_limit")
              if click.get_current_context().get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
     if not fair and given & {"player", "seed"}:
         raise InputError("--player and --seed choose the fair player of --fair; add --fair, or leave them out")
     if fair and "node_limit" in given:
         raise InputError("--node-limit bounds the peeking hint's search; --fair has none, so leave it out")
+    from ..solitaire.answers import GameOverError, game_over_answer, hint_answer, hint_position, peeking_hint
+    from ..solitaire.engine import parse_moves
+    from ..solitaire.solver import StockUnknownError
+
     lay = get_layout(code, layout_file, pysol, rules_spec)
     moves = parse_moves(moves_text)
     try:

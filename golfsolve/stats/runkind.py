@@ -83,8 +83,9 @@ class RunKind(Generic[P]):
     item: ClassVar[str] = "deal"
     #: the parameters' dataclass
     params_type: ClassVar[type]
-    #: the pydantic model of the manifest's ``params``
-    params_model: ClassVar[type[BaseModel]]
+    #: the pydantic model of the manifest's ``params`` (the kinds make it on first use, a
+    #: property: pydantic loads when a run is read, not when a command checks its arguments)
+    params_model: type[BaseModel]
     #: the field of :attr:`params_type` holding the groups (rule sets), or None
     group_field: ClassVar[Optional[str]] = "rules"
     #: the largest default chunk
