@@ -71,6 +71,8 @@ def test_grid_rule_switches_are_checked(spec, words):
     (["grid", "simulate", "--bots", "mc:,greedy", "--matches", "1"], "needs a count after the colon"),
     (["solve", "GO1-E-AAAAAAB", "--rules", ""], "needs a name"),
     (["fair-stats", "--count", "1", "--rules", "", "--out", "OUT"], "at least one rule set"),
+    (["stats", "--count", "3", "--rules", "easy,,classic", "--out", "OUT"], "--rules has an empty rule set name"),
+    (["fair-stats", "--count", "1", "--rules", "easy,", "--out", "OUT"], "--rules has an empty rule set name"),
     (["stats", "--count", "3", "--jobs", "100000", "--out", "OUT"], "--jobs must be from 1 to"),
     (["grid", "simulate", "--workers", "2"], "need --out"),
     (["stats", "--count", "8031810176", "--out", "OUT"], "--chunk-size of at least"),
