@@ -38,6 +38,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
 from ..errors import MAX_INT64, InputError, clip
+from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
 
 MANIFEST = "_manifest.json"
@@ -971,17 +972,14 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     """
     import time
 
-    from tqdm import tqdm
-
     chunks = folder.chunks()
     total = sum(c.count for c in chunks)
     inv = {"command": command, "started": now(), **(info or {}), "chunks_before": len(chunks) - len(todo),
            "repaired": [name for name, _ in folder.repairs]}
     t0 = time.perf_counter()
     solved = items = 0
-    bar = tqdm(total=total, initial=total - sum(c.count for c in todo), unit=unit, desc=unit + "s",
-               smoothing=0.1, disable=(None if progress is None else not progress), file=sys.stderr,
-               dynamic_ncols=True)
+    bar = progress_bar(total=total, initial=total - sum(c.count for c in todo), unit=unit, desc=unit + "s",
+                       smoothing=0.1, show=progress)
     try:
         for chunk, df in results:
             folder.write(chunk, df)
