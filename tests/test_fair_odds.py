@@ -84,3 +84,36 @@ def test_play_until_stops_at_the_width_goal_or_the_budget():
     # no stop rule: every game is counted
     assert play_until(((True, WORK_BUDGET) for _ in range(30)), 200, 200, stop=False)[1:] == (30, 30 * WORK_BUDGET,
                                                                                              "games")
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only_unless_told(capsys, monkeypatch):
+    import sys
+
+    from golfsolve.progress import progress_bar
+
+    def drawn(show) -> bool:
+        assert list(progress_bar(range(3), total=3, unit="deal", desc="deals", show=show)) == [0, 1, 2]
+        return "deals: 100%" in capsys.readouterr().err
+
+    assert (drawn(None), drawn(False), drawn(True)) == (False, False, True)  # stderr is captured: no terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert (drawn(None), drawn(False), drawn(True)) == (True, False, True)
+
+
+@pytest.mark.parametrize("flags, show", [([], None), (["--quiet"], False), (["--json"], False)])
+def test_odds_draws_the_shared_progress_bar(run_cli, data_dir, monkeypatch, flags, show):
+    import importlib
+
+    odds_module = importlib.import_module("golfsolve.fair.odds")  # the package's name 'odds' is the function
+    bars: list = []
+    real = odds_module.progress_bar
+
+    def spy(iterable, **kw):
+        bars.append((kw["desc"], kw["show"]))
+        return real(iterable, **kw)
+
+    monkeypatch.setattr(odds_module, "progress_bar", spy)
+    r = run_cli(["odds", "--layout", str(data_dir / "seed000_start.txt"), "--samples", "4", "--games", "2", *flags])
+    assert r.exit_code == 0, r.stderr
+    assert bars == [("solving samples", show), ("fair games", show)]
+    assert "samples" not in r.stderr  # stderr is not a terminal here: no bar

@@ -71,6 +71,8 @@ def test_grid_rule_switches_are_checked(spec, words):
     (["grid", "simulate", "--bots", "mc:,greedy", "--matches", "1"], "needs a count after the colon"),
     (["solve", "GO1-E-AAAAAAB", "--rules", ""], "needs a name"),
     (["fair-stats", "--count", "1", "--rules", "", "--out", "OUT"], "at least one rule set"),
+    (["stats", "--count", "3", "--rules", "easy,,classic", "--out", "OUT"], "--rules has an empty rule set name"),
+    (["fair-stats", "--count", "1", "--rules", "easy,", "--out", "OUT"], "--rules has an empty rule set name"),
     (["stats", "--count", "3", "--jobs", "100000", "--out", "OUT"], "--jobs must be from 1 to"),
     (["grid", "simulate", "--workers", "2"], "need --out"),
     (["stats", "--count", "8031810176", "--out", "OUT"], "--chunk-size of at least"),
@@ -331,3 +333,20 @@ def test_a_terminal_without_suit_symbols_gets_letters_not_an_internal_error():
     assert r.returncode == 0 and r.stderr == b"", r.stderr
     out = r.stdout.decode("latin-1")
     assert "discard: KS" in out and "next: 6H" in out and " 10H" in out  # 10♥ in column 3
+
+
+def test_the_library_names_the_jobs_option_the_cli_has(tmp_path):
+    """A library run refusing its worker count names ``--jobs`` (``--workers`` is only an alias)."""
+    from golfsolve.grid.rules import GridRules
+    from golfsolve.stats.fairstats import FairSpec, run_fair_stats
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+    from golfsolve.stats.gridstudy import StudySpec, run_study
+
+    runs = [lambda: run_study(tmp_path / "s", StudySpec(), workers=0),
+            lambda: run_grid_simulate(tmp_path / "g", GridSpec(GridRules(players=2, grid=6), ("heuristic", "random"), 2),
+                                      workers=0),
+            lambda: run_fair_stats(tmp_path / "f", FairSpec(0, 2, ("easy",)), workers=0)]
+    for run in runs:
+        with pytest.raises(InputError, match=r"^--jobs must be at least 1, not 0$"):
+            run()
+    assert list(tmp_path.iterdir()) == []

@@ -1,7 +1,8 @@
 """The web page in a real browser: headless Chromium (Debian's package) driven by Playwright.
 
-It loads the page from a running ``golfsolve serve``, enters a deal code, steps the
-solution to the win, plays moves by clicking cards (and is told the app's messages),
+It loads the page from a running ``golfsolve serve``, checks that with "Don't peek at the
+stock" ticked the page neither shows nor asks whether the deal can be won until the player
+asks, enters a deal code, steps the solution to the win, plays moves by clicking cards (and is told the app's messages),
 asks for a fair hint and checks that the page shows what the server answers. Without
 chromium or Playwright on a developer's machine the test skips and says why; under
 ``CI=true`` it must run.
@@ -65,6 +66,69 @@ def _text(pg, sel: str) -> str:
     return pg.locator(sel).inner_text()
 
 
+def _deal(pg, text: str, rules: str = "") -> None:
+    from playwright.sync_api import expect
+
+    pg.eval_on_selector("#message", "m => { m.textContent = ''; }")
+    pg.select_option("#rules", rules)
+    pg.fill("#deal-input", text)
+    pg.press("#deal-input", "Enter")
+    expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))  # the deal is on the table
+
+
+def test_dont_peek_hides_whether_the_deal_can_be_won_until_asked(page):
+    from playwright.sync_api import expect
+
+    pg = page
+    solves: list[str] = []
+
+    def asked(request) -> None:
+        if "/api/solve" in request.url:
+            solves.append(request.url)
+
+    pg.on("request", asked)
+    assert pg.is_checked("#fair")  # the default
+    code = "GO1-E-AAAAAAB"
+    _deal(pg, code)
+    expect(pg.locator("#verdict")).to_have_text("Hidden: you chose not to peek at the stock.")
+    pg.click("#columns .column:nth-child(1) .card.free")  # the game is played as usual
+    expect(pg.locator("#moves")).to_have_text("1")
+    page_text = _text(pg, "body")
+    assert "Winnable" not in page_text and "Not winnable" not in page_text and "Step " not in page_text
+    assert pg.locator("#solution-moves li").count() == 0 and pg.is_disabled("#step-forward")
+    pg.keyboard.press("End")  # the keys that step the solution do nothing either
+    assert _text(pg, "#moves") == "1" and _text(pg, "#step-info") == ""
+    assert solves == []  # nor was the server asked
+
+    pg.click("#ask-verdict")  # the verdict alone
+    expect(pg.locator("#verdict")).to_have_text("Winnable.")
+    assert pg.locator("#solution-moves li").count() == 0 and pg.is_hidden("#ask-verdict")
+    assert len(solves) == 1
+    pg.click("#ask-solution")  # then how
+    expect(pg.locator("#verdict")).to_have_text(re.compile(r"^Winnable in \d+ moves"))
+    n = int(re.search(r"in (\d+) moves", _text(pg, "#verdict")).group(1))
+    assert pg.locator("#solution-moves li").count() == n and pg.is_enabled("#step-forward")
+    assert pg.is_hidden("#reveal") and _text(pg, "#step-info").startswith(f"Step 1 of {n}")  # its 1st move was played
+
+    _deal(pg, "1", rules="classic")  # a new deal hides it again; a lost one says so when asked
+    expect(pg.locator("#verdict")).to_have_text("Hidden: you chose not to peek at the stock.")
+    assert pg.locator("#solution-moves li").count() == 0 and len(solves) == 1
+    pg.click("#ask-verdict")
+    expect(pg.locator("#verdict")).to_have_text(re.compile(r"^Not winnable: at best \d+ cards? left"))
+    assert pg.locator("#solution-moves li").count() == 0
+
+    pg.uncheck("#fair")  # unticked: the answer at once, on this deal and the next
+    expect(pg.locator("#solution-moves li")).not_to_have_count(0)
+    assert pg.is_hidden("#reveal")
+    _deal(pg, code)
+    expect(pg.locator("#verdict")).to_have_text(re.compile(r"^Winnable in \d+ moves"))
+    assert pg.is_hidden("#reveal") and pg.locator("#solution-moves li").count() == n
+    pg.check("#fair")  # ticked again: hidden again
+    expect(pg.locator("#verdict")).to_have_text("Hidden: you chose not to peek at the stock.")
+    assert pg.locator("#solution-moves li").count() == 0
+    pg.remove_listener("request", asked)
+
+
 def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
     import httpx
     from playwright.sync_api import expect
@@ -73,7 +137,9 @@ def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
     code = "GO1-E-AAAAAAB"
     solution = httpx.get(page_url + "/api/solve", params={"code": code}).json()["moves"].split()
 
-    # enter the code as a person would
+    # enter the code as a person would, who wants to see the solution
+    pg.uncheck("#fair")
+    pg.select_option("#rules", "")
     pg.fill("#deal-input", "")
     pg.type("#deal-input", code.lower())
     pg.press("#deal-input", "Enter")
@@ -143,14 +209,14 @@ def test_screenshot_for_the_docs(page):
     if not out:
         pytest.skip("set GOLFSOLVE_SCREENSHOT=PATH to take the docs' screenshot")
     pg = page
-    pg.fill("#deal-input", "GO1-E-AAAAAAB")
-    pg.press("#deal-input", "Enter")
+    pg.check("#fair")
+    _deal(pg, "GO1-E-AAAAAAB")
+    pg.click("#ask-solution")
     expect(pg.locator("#verdict")).to_have_text(re.compile("^Winnable"))
     pg.focus("#step-forward")  # off the deal box, where keys are typed, not played
     for k in range(1, 6):
         pg.keyboard.press("ArrowRight")
         expect(pg.locator("#step-info")).to_have_text(re.compile(f"^Step {k} of"))
-    pg.check("#fair")
     pg.click("#hint-button")
     pg.wait_for_selector("#hint .best")
     pg.click("#odds-button")

@@ -48,7 +48,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
     res = odds_for_player(get_layout(code, layout_file, pysol, rules_spec), samples=samples, seed=seed, games=games,
-                          player=player, progress=not quiet and not as_json)
+                          player=player, progress=False if quiet or as_json else None)
     if as_json:
         echo_json(res.as_json())
     else:

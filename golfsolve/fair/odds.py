@@ -30,6 +30,7 @@ from ..intervals import product_interval, wilson
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import Solver
+from ..progress import progress_bar
 from ..text import plural
 from .exact import TooLargeError, fair_value
 from .orders import stock_orders, unknown_pool, with_stock
@@ -60,19 +61,6 @@ NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it
 EXACT_UNKNOWN = 6
 #: ... and given up past this many states.
 EXACT_STATES = 200_000
-
-
-def _progress(it: Iterable, total: int, enabled: bool, desc: str) -> Iterable:
-    """A tqdm bar on a terminal only; it appears after half a second so quick runs stay quiet."""
-    if not enabled:
-        return it
-    import sys
-
-    if not sys.stderr.isatty():
-        return it
-    from tqdm import tqdm
-
-    return tqdm(it, total=total, desc=desc, unit="sample", delay=0.5, leave=False)
 
 
 def _exact_fair(layout: Layout, rules: Rules, played: tuple[int, ...], max_states: int):
@@ -294,7 +282,7 @@ def odds(
     rules: Optional[Rules] = None,
     samples: int = 200,
     seed: int = 0,
-    progress: bool = False,
+    progress: Optional[bool] = False,
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     games: Optional[int] = None,
@@ -309,7 +297,8 @@ def odds(
     ``games`` of them, or by default as many as it takes for the fair chance's 95% interval
     to be at most :data:`WIDTH` wide (at least :data:`MIN_GAMES` games), and no more once
     all the solves did :data:`WORK_BUDGET` work. The fair chance is the clairvoyant chance
-    times the win rate on those games, with the product's interval.
+    times the win rate on those games, with the product's interval. ``progress``: bars on
+    stderr as :func:`~golfsolve.progress.progress_bar` shows them (``None``: on a terminal).
     """
     if samples < 1 or (games is not None and games < 0):
         raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
@@ -322,7 +311,9 @@ def odds(
     t0, c0 = time.perf_counter(), time.process_time()
     won: list[bool] = []
     work = 0
-    for st in _progress(stocks, len(stocks), progress, "solving samples"):
+    # bars after half a second only, so a quick answer draws none
+    for st in progress_bar(stocks, total=len(stocks), unit="sample", desc="solving samples", show=progress,
+                           delay=0.5, leave=False):
         sol = solver.solve(with_stock(layout, st), rules, verdict_only=True)
         won.append(sol.outcome == "won")
         work += sol.nodes + SOLVE_WORK
@@ -345,8 +336,9 @@ def odds(
         winnable = [st for st, w in zip(stocks, won) if w]
         k = len(winnable) if games is None else min(games, len(winnable))
         results = fair_games(layout, rules, winnable[:k], seed, settings, played, solver, winnable=True)
-        fw, m, work, stopped = play_until(_progress(results, k, progress, "fair games"), wins, n, exact,
-                                          stop=games is None, work=work)
+        results = progress_bar(results, total=k, unit="game", desc="fair games", show=progress, delay=0.5,
+                               leave=False)
+        fw, m, work, stopped = play_until(results, wins, n, exact, stop=games is None, work=work)
         if stopped == "games" and m == len(winnable):
             stopped = "all"
         if exact and m == wins:
@@ -361,7 +353,7 @@ def odds(
 
 def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Optional[int] = None,
                     player: "str | PlayerSettings" = "fast", solver: Optional[Solver] = None,
-                    progress: bool = False) -> OddsResult:
+                    progress: Optional[bool] = False) -> OddsResult:
     """:func:`odds` of ``layout`` as a player sees it (:func:`~golfsolve.fair.view.player_view`:
     a known stock order is forgotten first), as ``golfsolve odds`` answers."""
     view, _ = player_view(layout)

@@ -227,7 +227,7 @@ def run_fair_stats(
     ``repaired`` naming the chunks that were damaged.
     """
     if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+        raise InputError(f"--jobs must be at least 1, not {workers}")
     if (resume or extend) and manifest_path(out) is not None:
         check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
     inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=workers, command=command, progress=progress,

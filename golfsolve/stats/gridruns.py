@@ -221,7 +221,7 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     in ``out``. Returns the invocation's manifest entry (``repaired`` names damaged chunks).
     """
     if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+        raise InputError(f"--jobs must be at least 1, not {workers}")
     inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=workers, command=command, progress=progress,
                       info={"workers": workers})
     return inv

@@ -324,7 +324,7 @@ def run_study(out: str | Path, spec: StudySpec, *, resume: bool = False, workers
     manifest entry (``repaired`` names damaged chunks).
     """
     if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+        raise InputError(f"--jobs must be at least 1, not {workers}")
     inv, _ = STUDY.run(out, spec, resume=resume, jobs=workers, command=command, progress=progress,
                        info={"workers": workers})
     return inv

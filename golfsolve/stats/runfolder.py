@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, S
 
 
 from ..errors import MAX_INT64, InputError, clip
+from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or written: bad arguments are refused before
@@ -915,17 +916,14 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     """
     import time
 
-    from tqdm import tqdm
-
     chunks = folder.chunks()
     total = sum(c.count for c in chunks)
     inv = {"command": command, "started": now(), **(info or {}), "chunks_before": len(chunks) - len(todo),
            "repaired": [name for name, _ in folder.repairs]}
     t0 = time.perf_counter()
     solved = items = 0
-    bar = tqdm(total=total, initial=total - sum(c.count for c in todo), unit=unit, desc=unit + "s",
-               smoothing=0.1, disable=(None if progress is None else not progress), file=sys.stderr,
-               dynamic_ncols=True)
+    bar = progress_bar(total=total, initial=total - sum(c.count for c in todo), unit=unit, desc=unit + "s",
+                       smoothing=0.1, show=progress)
     try:
         for chunk, df in results:
             folder.write(chunk, df)

@@ -27,7 +27,7 @@ import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
-from ..errors import InputError
+from ..errors import InputError, clip
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
                         open_run, read_manifest, run_folder_chunks)
@@ -46,14 +46,17 @@ def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tupl
     Aliases map to the preset's own name (``wrap`` is ``easy``), and two names for one rule
     set (``strict`` and ``strict+stuck``, ``classic`` and ``wrap+nowrap``) are refused naming
     both, so that no rule set is counted twice. Raises :class:`InputError` on an empty list,
-    an unknown name or a repeat.
+    an empty name (two commas in a row: refused, as every list option refuses it, never
+    skipped), an unknown name or a repeat.
     """
     from ..solitaire.rules import get_rules
 
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
-    names = [n.strip() for n in names if n.strip()]
-    if not names:
+    names = [n.strip() for n in (spec.split(",") if isinstance(spec, str) else spec)]
+    if not any(names):
         raise InputError(f"{option} needs at least one rule set, e.g. easy,classic,strict")
+    if "" in names:
+        given = spec if isinstance(spec, str) else ",".join(spec)
+        raise InputError(f"{option} has an empty rule set name in {clip(given)} (two commas in a row, or one at an end?)")
     out: list[str] = []
     seen: dict[tuple, str] = {}
     for n in names:

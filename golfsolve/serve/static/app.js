@@ -9,12 +9,18 @@ const RANKS = { T: "10" };
 const game = {
   source: null,      // {code: ...} or {pysol: ...}, plus rules
   moves: [],         // moves played (d, 1-7, u), as /api/play replays them
-  solution: [],      // the solver's line
+  solution: [],      // the solver's line, once it is shown
+  solved: null,      // the /api/solve answer, fetched only when the player may see it
+  shown: 0,          // how much of it the page shows: HIDDEN, VERDICT or SOLUTION
+  dealt: 0,          // counts deals, so a late answer about an old deal is dropped
   step: null,        // index into the solution while following it, else null
   state: null,       // the last /api/play state
   timer: null,       // the solution playing by itself
   busy: 0,
 };
+
+// "Don't peek at the stock" hides whether the deal can be won, and how, until the player asks
+const HIDDEN = 0, VERDICT = 1, SOLUTION = 2;
 
 async function api(endpoint, params) {
   const r = await fetch(`/api/${endpoint}`, {
@@ -124,9 +130,7 @@ async function act(action) {
     const r = await api("play", { moves: game.moves.join(" "), ...action });
     if (r.ok) {
       game.moves = r.moves_played ? r.moves_played.split(" ") : [];
-      // a move that follows the solution keeps the stepper on it
-      const onLine = game.moves.length <= game.solution.length && game.moves.every((m, k) => m === game.solution[k]);
-      game.step = onLine && game.solution.length ? game.moves.length : null;
+      followLine();
       draw(r.state);
       clearHint();
       say(r.message || describe(r), r.state.status === "won" ? "won" : r.state.status === "locked" ? "locked" : "");
@@ -137,6 +141,12 @@ async function act(action) {
   } catch (e) {
     say(e.message, "error");
   }
+}
+
+// a game that follows the solution keeps the stepper on it
+function followLine() {
+  const onLine = game.moves.length <= game.solution.length && game.moves.every((m, k) => m === game.solution[k]);
+  game.step = onLine && game.solution.length ? game.moves.length : null;
 }
 
 function describe(r) {
@@ -262,27 +272,76 @@ async function deal(ev) {
   game.source = source;
   try {
     const r = await api("play", {});
+    game.dealt += 1;
     game.moves = [];
-    game.solution = [];
+    game.solved = null;
     game.step = 0;
     draw(r.state);
     clearHint();
     $("odds").innerHTML = "";
-    say(`${r.deal} (${r.rules}). Click a free card or the stock, or step through the solution.`);
     history.replaceState(null, "", "#" + encodeURIComponent(text));
-    $("verdict").textContent = "Solving…";
-    const s = await api("solve", {});
-    game.solution = s.moves ? s.moves.split(" ") : [];
-    $("verdict").innerHTML = s.outcome === "won"
-      ? `<strong class="yes">Winnable</strong> in ${game.solution.length} moves (searched ${s.nodes.toLocaleString()} states).`
-      : s.outcome === "lost"
-        ? `<strong class="no">Not winnable</strong>: at best ${s.best_cards_left} card${s.best_cards_left === 1 ? "" : "s"} left (app score ${s.best_app_score}).`
-        : `Unknown: the search stopped.`;
-    $("solution-moves").innerHTML = game.solution.map((m) => `<li>${m === "d" ? "d" : m}</li>`).join("");
-    stepInfo();
+    const hide = $("fair").checked;
+    say(`${r.deal} (${r.rules}). Click a free card or the stock` + (hide ? "." : ", or step through the solution."));
+    await reveal(hide ? HIDDEN : SOLUTION);
   } catch (e) {
     game.source = old;
     say(e.message, "error");
+  }
+}
+
+// Show the solver's answer up to `level`: the verdict, or the verdict and the solution. Until
+// the player may see it the page does not even ask the server.
+async function reveal(level) {
+  game.shown = level;
+  if (level > HIDDEN && !game.solved) {
+    const dealt = game.dealt;
+    $("verdict").textContent = "Solving…";
+    $("reveal").hidden = true;
+    try {
+      const s = await api("solve", {});
+      if (dealt !== game.dealt) return;  // another deal came meanwhile
+      game.solved = s;
+    } catch (e) {
+      if (dealt !== game.dealt) return;
+      $("verdict").textContent = "";
+      say(e.message, "error");
+      game.shown = HIDDEN;
+    }
+  }
+  showSolved();
+}
+
+function showSolved() {
+  const s = game.shown > HIDDEN ? game.solved : null;
+  const full = game.shown === SOLUTION && s !== null;
+  game.solution = full && s.moves ? s.moves.split(" ") : [];
+  $("reveal").hidden = full;
+  $("ask-verdict").hidden = s !== null;
+  if (!s) {
+    $("verdict").textContent = "Hidden: you chose not to peek at the stock.";
+  } else if (s.outcome === "won") {
+    $("verdict").innerHTML = `<strong class="yes">Winnable</strong>` + (full
+      ? ` in ${game.solution.length} moves (searched ${s.nodes.toLocaleString()} states).` : ".");
+  } else if (s.outcome === "lost") {
+    $("verdict").innerHTML = `<strong class="no">Not winnable</strong>: at best ${s.best_cards_left} ` +
+      `card${s.best_cards_left === 1 ? "" : "s"} left (app score ${s.best_app_score}).`;
+  } else {
+    $("verdict").textContent = "Unknown: the search stopped.";
+  }
+  $("solution-moves").innerHTML = game.solution.map((m) => `<li>${m}</li>`).join("");
+  document.querySelectorAll(".stepper button").forEach((b) => { b.disabled = !game.solution.length; });
+  followLine();
+  stepInfo();
+}
+
+function peekChanged() {
+  if (!game.source) return;
+  if ($("fair").checked) {
+    stopPlaying();
+    game.shown = HIDDEN;
+    showSolved();
+  } else {
+    reveal(SOLUTION);
   }
 }
 
@@ -294,7 +353,7 @@ function onKey(ev) {
     h: hint, o: odds, p: togglePlay,
     ArrowRight: () => game.solution.length && goToStep((game.step ?? -1) + 1),
     ArrowLeft: () => game.solution.length && goToStep((game.step ?? 1) - 1),
-    Home: () => goToStep(0), End: () => goToStep(game.solution.length),
+    Home: () => game.solution.length && goToStep(0), End: () => game.solution.length && goToStep(game.solution.length),
     "/": () => $("deal-input").focus(),
   };
   if (/^[1-7]$/.test(k)) { ev.preventDefault(); act({ action: k }); return; }
@@ -313,6 +372,9 @@ document.addEventListener("DOMContentLoaded", () => {
   $("step-forward").addEventListener("click", () => goToStep((game.step ?? -1) + 1));
   $("step-last").addEventListener("click", () => goToStep(game.solution.length));
   $("step-play").addEventListener("click", togglePlay);
+  $("ask-verdict").addEventListener("click", () => reveal(VERDICT));
+  $("ask-solution").addEventListener("click", () => reveal(SOLUTION));
+  $("fair").addEventListener("change", peekChanged);
   document.addEventListener("keydown", onKey);
   const fromHash = decodeURIComponent(location.hash.slice(1));
   if (fromHash) $("deal-input").value = fromHash;

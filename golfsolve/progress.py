@@ -1,0 +1,20 @@
+"""The progress bar every long command draws on stderr (bottom of the house: imports nothing of golfsolve)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterable, Optional
+
+
+def progress_bar(iterable: Optional[Iterable] = None, *, total: Optional[float] = None, unit: str = "item",
+                 desc: Optional[str] = None, show: Optional[bool] = None, **options: Any):
+    """A tqdm bar on stderr, wrapping ``iterable`` if given (else call ``update``).
+
+    ``show``: ``None`` draws it only when stderr is a terminal (a log or a pipe stays clean),
+    ``False`` never (``--quiet``, ``--json``), ``True`` always. ``options`` go to tqdm
+    (``delay=0.5`` keeps quick runs quiet, ``leave=False`` clears the bar at its end).
+    """
+    from tqdm import tqdm
+
+    return tqdm(iterable, total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True,
+                disable=None if show is None else not show, **options)
