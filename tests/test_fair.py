@@ -482,7 +482,7 @@ def test_sampled_choice_by_branch_and_bound_is_the_choice_on_every_table(solver,
 
 def test_every_fair_command_offers_every_preset():
     """--player on odds, hint --fair, rate, pick and fair-stats chooses among exactly the
-    library's presets (hint writes the names out to keep the fair package off its import)."""
+    library's presets."""
     from golfsolve.cli.difficulty import pick, rate
     from golfsolve.cli.fair import fair_stats, odds
     from golfsolve.cli.solve import hint

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..fair import BANDS, LABELS, PRESETS, pick as pick_deals, rate as rate_deal
-from ..solitaire.deals import DealBatch
-from ..solitaire.rules import get_rules
-from ..solitaire.solver import Solver, StockUnknownError
+from ..fair.settings import BANDS, LABELS, PRESETS  # plain data: the solver loads after the checks
 from .common import Command, SEED, echo_json, effort, fail, rules_option, start_deal, start_options
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
@@ -40,6 +37,10 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
 
     Example: golfsolve rate GO1-C-AAAAAAB GO1-C-AAAAAAC
     """
+    from ..solitaire.deals import DealBatch
+    from ..solitaire.rules import get_rules
+    from ..solitaire.solver import Solver, StockUnknownError
+
     rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol):
         fail("give a deal code, --layout FILE or --pysol N")
@@ -47,6 +48,8 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
         batch = DealBatch.build(codes, layout_files, pysol, rules)  # every deal checked before any work
     except StockUnknownError as e:
         fail(f"{e}; rating needs the real stock: give a deal code or a full layout")
+    from ..fair import rate as rate_deal
+
     solver = Solver()
     out = [rate_deal(lay, lay.rules, games, seed, solver, player) for lay in batch]
     if as_json:
@@ -78,8 +81,12 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
 
     Example: golfsolve pick --rules classic --winnable --difficulty hard --count 20
     """
+    from ..solitaire.rules import get_rules
+
     rules = get_rules(rules_spec)
     start = start_deal(start_code, start_number) or 0
+    from ..fair import pick as pick_deals
+
     bar = None
     if not quiet and not as_json:
         import sys

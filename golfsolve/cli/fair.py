@@ -7,8 +7,7 @@ import os
 import click
 
 from ..errors import MAX_EFFORT
-from ..fair import PRESETS, odds_for_player
-from ..fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET
+from ..fair.settings import MIN_GAMES, PRESETS, WIDTH, WORK_BUDGET  # plain data: the solver loads after the checks
 from .common import (Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout,
                      jobs_option, layout_options, run_long, start_deal, start_options)
 
@@ -47,6 +46,8 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
+    from ..fair import odds_for_player
+
     res = odds_for_player(get_layout(code, layout_file, pysol, rules_spec), samples=samples, seed=seed, games=games,
                           player=player, progress=False if quiet or as_json else None)
     if as_json:

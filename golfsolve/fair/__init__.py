@@ -23,18 +23,49 @@ it). The public API:
 Every result has ``as_json()``, the exact dict ``golfsolve ... --json`` prints, and
 records the player's full settings. Modules: :mod:`.orders`, :mod:`.view`,
 :mod:`.infoset` (pre-draw states and their values), :mod:`.exact` (expectimax),
-:mod:`.player`, :mod:`.odds`, :mod:`.api` (the fair hint), :mod:`.difficulty`.
+:mod:`.player`, :mod:`.odds`, :mod:`.api` (the fair hint), :mod:`.difficulty`, and
+:mod:`.settings` (the presets, the difficulty labels, the stopping rule of ``odds``: plain
+data). Each name is imported from its module when it is first used (PEP 562), so that a
+command can check its options against :mod:`.settings` without loading the solver.
 """
 
-from .api import FairHint, MoveChance, fair_hint, fair_hint_for_player
-from .odds import OddsResult, odds, odds_for_player
-from .difficulty import BANDS, LABELS, PickResult, Rating, label_of, pick, rate
-from .orders import stock_orders, unknown_pool
-from .player import PRESETS, FairGame, PlayerSettings, play, player_settings
-from .view import player_view
+import sys
+import types
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "odds", "OddsResult", "odds_for_player", "fair_hint", "fair_hint_for_player", "FairHint", "MoveChance", "play", "FairGame", "PlayerSettings", "PRESETS",
-    "player_settings", "rate", "Rating", "pick", "PickResult", "BANDS", "LABELS", "label_of", "player_view",
-    "stock_orders", "unknown_pool",
-]
+#: where each public name lives
+_WHERE = {
+    "FairHint": "api", "MoveChance": "api", "fair_hint": "api", "fair_hint_for_player": "api",
+    "OddsResult": "odds", "odds": "odds", "odds_for_player": "odds",
+    "PickResult": "difficulty", "Rating": "difficulty", "pick": "difficulty", "rate": "difficulty",
+    "stock_orders": "orders", "unknown_pool": "orders",
+    "FairGame": "player", "play": "player",
+    "BANDS": "settings", "LABELS": "settings", "PRESETS": "settings", "PlayerSettings": "settings",
+    "label_of": "settings", "player_settings": "settings",
+    "player_view": "view",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """``golfsolve.fair.odds`` is the function: importing the module ``.odds`` (which Python
+    then sets as the package's attribute of that name) must not hide it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _WHERE and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+__all__ = list(_WHERE)

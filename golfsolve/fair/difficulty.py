@@ -35,20 +35,7 @@ from ..solitaire.rules import EASY, Rules, code_letter
 from ..solitaire.solver import Solver
 from .odds import fair_games
 from .orders import stock_orders
-from .player import PlayerSettings, player_settings
-
-#: (label, lowest fair chance), hardest last; a chance falls in the first band it reaches.
-BANDS: tuple[tuple[str, float], ...] = (("easy", 0.60), ("medium", 0.35), ("hard", 0.15), ("very-hard", 0.0))
-LABELS = tuple(b[0] for b in BANDS)
-
-
-def label_of(chance: float) -> str:
-    """The band of a fair chance."""
-    for name, low in BANDS:
-        if chance >= low:
-            return name
-    return BANDS[-1][0]
-
+from .settings import BANDS, LABELS, PlayerSettings, label_of, player_settings  # noqa: F401 - LABELS by its old address
 
 def _band(label: str) -> tuple[float, float]:
     names = [b[0] for b in BANDS]

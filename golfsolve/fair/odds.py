@@ -34,24 +34,9 @@ from ..progress import progress_bar
 from ..text import plural
 from .exact import TooLargeError, fair_value
 from .orders import stock_orders, unknown_pool, with_stock
-from .player import PlayerSettings, play, player_settings
+from .player import play
+from .settings import MIN_GAMES, SOLVE_WORK, WIDTH, WORK_BUDGET, PlayerSettings, player_settings
 from .view import player_view
-
-#: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
-#: wide ...
-WIDTH = 0.20
-#: ... but not before this many games (on winnable orders) ...
-MIN_GAMES = 10
-#: ... and stops (after any game) once all its solves, the
-#: clairvoyant ones and the games', have done this much work: the states they searched plus
-#: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
-#: position and the seed only. It costs about 4 s of CPU on a quiet machine (at load 7-8 on
-#: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
-WORK_BUDGET = 40_000_000
-#: A solve's fixed cost (packing the position, the call) in states searched in the same time
-#: (fitted on fair games of four openings: about 0.22 s of CPU per million states and
-#: 0.12 ms per solve).
-SOLVE_WORK = 500
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")

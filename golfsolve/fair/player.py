@@ -23,7 +23,7 @@ import random
 import threading
 import time
 import weakref
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Optional
 
 from ..errors import InputError
@@ -34,80 +34,7 @@ from ..solitaire.solver import MOVE_DRAW, Solver
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
 from .orders import sample_stocks, stock_orders
-
-
-@dataclass(frozen=True)
-class PlayerSettings:
-    """Everything that decides the fair player's moves (with the seed and the position).
-
-    ``samples``: stock orders per decision; ``extra``: more orders to race exactly tied
-    states on. ``race_budget`` (0: off): instead, every state within ``race_slack`` orders
-    of the best is raced on common orders added ``race_batch`` at a time, at most
-    ``race_width`` of them, and dropped once the leader's lead exceeds ``race_z`` times the
-    square root of the orders where exactly one of the two wins, up to ``race_budget``
-    orders in all. ``exact_unknown``: play by exact expectimax once at most this many
-    stock cards are unknown, giving up past ``exact_states`` new states (then sampling
-    again); ``compiled_exact`` runs it by the compiled kernel (a cap hit is tried again
-    two draws later).
-    """
-
-    samples: int = 8
-    extra: int = 8
-    race_budget: int = 0
-    race_batch: int = 16
-    race_slack: int = 2
-    race_z: float = 1.5
-    race_width: int = 6
-    exact_unknown: int = 6
-    exact_states: int = 40_000
-    compiled_exact: bool = False
-
-    def __post_init__(self) -> None:
-        if self.samples < 1 or self.extra < 0:
-            raise InputError("samples must be at least 1 and extra samples at least 0")
-        if self.race_budget < 0 or self.race_batch < 1 or self.race_slack < 0 or self.race_width < 2:
-            raise InputError("race budget must be at least 0, batch at least 1, slack at least 0 and width at least 2")
-        if self.exact_unknown < 0 or self.exact_states < 1:
-            raise InputError("exact_unknown must be at least 0 and exact_states at least 1")
-
-    @property
-    def preset(self) -> str:
-        """The name of the preset these settings are, or ``custom``."""
-        return next((name for name, s in PRESETS.items() if s == self), "custom")
-
-    def as_dict(self) -> dict:
-        """Every setting by name, with the preset's name first (``custom`` when none matches)."""
-        return {"preset": self.preset, **asdict(self)}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "PlayerSettings":
-        """The settings :meth:`as_dict` wrote (``preset`` is ignored: the fields decide)."""
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(d) - names - {"preset"})
-        if unknown:
-            raise InputError(f"unknown player setting {unknown[0]!r}")
-        return cls(**{k: v for k, v in d.items() if k in names})
-
-
-#: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
-#: ``rate`` (the compiled exact endgame from 6 unknown cards); ``strong``: more orders, a
-#: budgeted race and the compiled exact endgame from 8 unknown cards (the player of
-#: ``fair-stats`` and ``hint --fair``).
-PRESETS: dict[str, PlayerSettings] = {
-    "fast": PlayerSettings(compiled_exact=True),
-    "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
-                             compiled_exact=True),
-}
-
-
-def player_settings(player: "str | PlayerSettings") -> PlayerSettings:
-    """The settings of a preset name, or ``player`` itself; an unknown name is :class:`InputError`."""
-    if isinstance(player, PlayerSettings):
-        return player
-    try:
-        return PRESETS[player]
-    except KeyError:
-        raise InputError(f"player must be one of {', '.join(PRESETS)}, not {player!r}") from None
+from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
 
 
 class Player:

@@ -1,0 +1,114 @@
+"""The fair player's settings and presets, the difficulty labels and the stopping rule of
+``odds``: plain data, light to import (no solver, no numpy), so that a command checks its
+options against them before the fair-play modules load. The modules that use them import
+them from here; the package re-exports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+from ..errors import InputError
+
+#: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
+#: wide ...
+WIDTH = 0.20
+#: ... but not before this many games (on winnable orders) ...
+MIN_GAMES = 10
+#: ... and stops (after any game) once all its solves, the
+#: clairvoyant ones and the games', have done this much work: the states they searched plus
+#: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
+#: position and the seed only. It costs about 4 s of CPU on a quiet machine (at load 7-8 on
+#: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
+WORK_BUDGET = 40_000_000
+#: A solve's fixed cost (packing the position, the call) in states searched in the same time
+#: (fitted on fair games of four openings: about 0.22 s of CPU per million states and
+#: 0.12 ms per solve).
+SOLVE_WORK = 500
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    """Everything that decides the fair player's moves (with the seed and the position).
+
+    ``samples``: stock orders per decision; ``extra``: more orders to race exactly tied
+    states on. ``race_budget`` (0: off): instead, every state within ``race_slack`` orders
+    of the best is raced on common orders added ``race_batch`` at a time, at most
+    ``race_width`` of them, and dropped once the leader's lead exceeds ``race_z`` times the
+    square root of the orders where exactly one of the two wins, up to ``race_budget``
+    orders in all. ``exact_unknown``: play by exact expectimax once at most this many
+    stock cards are unknown, giving up past ``exact_states`` new states (then sampling
+    again); ``compiled_exact`` runs it by the compiled kernel (a cap hit is tried again
+    two draws later).
+    """
+
+    samples: int = 8
+    extra: int = 8
+    race_budget: int = 0
+    race_batch: int = 16
+    race_slack: int = 2
+    race_z: float = 1.5
+    race_width: int = 6
+    exact_unknown: int = 6
+    exact_states: int = 40_000
+    compiled_exact: bool = False
+
+    def __post_init__(self) -> None:
+        if self.samples < 1 or self.extra < 0:
+            raise InputError("samples must be at least 1 and extra samples at least 0")
+        if self.race_budget < 0 or self.race_batch < 1 or self.race_slack < 0 or self.race_width < 2:
+            raise InputError("race budget must be at least 0, batch at least 1, slack at least 0 and width at least 2")
+        if self.exact_unknown < 0 or self.exact_states < 1:
+            raise InputError("exact_unknown must be at least 0 and exact_states at least 1")
+
+    @property
+    def preset(self) -> str:
+        """The name of the preset these settings are, or ``custom``."""
+        return next((name for name, s in PRESETS.items() if s == self), "custom")
+
+    def as_dict(self) -> dict:
+        """Every setting by name, with the preset's name first (``custom`` when none matches)."""
+        return {"preset": self.preset, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "PlayerSettings":
+        """The settings :meth:`as_dict` wrote (``preset`` is ignored: the fields decide)."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - names - {"preset"})
+        if unknown:
+            raise InputError(f"unknown player setting {unknown[0]!r}")
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+#: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
+#: ``rate`` (the compiled exact endgame from 6 unknown cards); ``strong``: more orders, a
+#: budgeted race and the compiled exact endgame from 8 unknown cards (the player of
+#: ``fair-stats`` and ``hint --fair``).
+PRESETS: dict[str, PlayerSettings] = {
+    "fast": PlayerSettings(compiled_exact=True),
+    "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
+                             compiled_exact=True),
+}
+
+
+def player_settings(player: "str | PlayerSettings") -> PlayerSettings:
+    """The settings of a preset name, or ``player`` itself; an unknown name is :class:`InputError`."""
+    if isinstance(player, PlayerSettings):
+        return player
+    try:
+        return PRESETS[player]
+    except KeyError:
+        raise InputError(f"player must be one of {', '.join(PRESETS)}, not {player!r}") from None
+
+
+#: (label, lowest fair chance), hardest last; a chance falls in the first band it reaches.
+BANDS: tuple[tuple[str, float], ...] = (("easy", 0.60), ("medium", 0.35), ("hard", 0.15), ("very-hard", 0.0))
+LABELS = tuple(b[0] for b in BANDS)
+
+
+def label_of(chance: float) -> str:
+    """The band of a fair chance."""
+    for name, low in BANDS:
+        if chance >= low:
+            return name
+    return BANDS[-1][0]
