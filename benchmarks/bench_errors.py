@@ -30,6 +30,7 @@ from bench_startup import TREE, run_once, unpack
 CASES: list[tuple[str, list[str]]] = [
     ("bad code", ["deal", "GO1-E-XXX"]),
     ("unknown rules", ["deal", "GO1-E-AAAAAAB", "--rules", "nosuch"]),
+    ("option conflict", ["deal", "GO1-E-AAAAAAB", "--json", "--text"]),
     ("bad move", ["replay", "GO1-E-AAAAAAB", "d", "x"]),
     ("layout from stdin", ["play", "--layout", "-"]),
     ("bad code", ["solve", "GO1-E-XXX"]),

@@ -6,10 +6,8 @@ import sys
 
 import click
 
-from ..cards import card_str, parse_card
+# the cards and the engine (numpy) are imported inside the commands, after the option checks
 from ..errors import InputError
-from ..solitaire.answers import deal_answer
-from ..solitaire.engine import Game, parse_moves
 from .common import Command, echo_json, get_layout, layout_options, plural, read_answer
 
 
@@ -24,6 +22,8 @@ def deal(code, layout_file, pysol, rules_spec, as_json, as_text):
     """
     if as_json and as_text:
         raise InputError("give --json or --text, not both")
+    from ..solitaire.answers import deal_answer
+
     lay = get_layout(code, layout_file, pysol, rules_spec)
     if as_json:
         echo_json(deal_answer(lay))
@@ -45,6 +45,8 @@ def _split_source_and_moves(code, layout_file, pysol, moves):
 
 
 def _card(c, symbols: bool = False):
+    from ..cards import card_str
+
     return None if c is None else card_str(c, symbols)
 
 
@@ -63,6 +65,9 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
     Examples: golfsolve replay GO1-E-AAAAAAB d 4 d 1 ...;
     golfsolve replay --layout tests/data/seed000_start.txt d52
     """
+    from ..cards import card_str, parse_card
+    from ..solitaire.engine import Game, parse_moves
+
     code, words = _split_source_and_moves(code, layout_file, pysol, moves)
     move_list = parse_moves(" ".join(words))
     lay = get_layout(code, layout_file, pysol, rules_spec)
@@ -143,6 +148,8 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
     if layout_file == "-":
         raise InputError("play reads its commands from stdin, so --layout - cannot read the layout there too; "
                          "give the layout as a file")
+    from ..solitaire.engine import Game, parse_moves
+
     lay = get_layout(code, layout_file, pysol, rules_spec)
     game = Game(lay)
     symbols = not ascii_cards
