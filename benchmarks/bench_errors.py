@@ -64,6 +64,7 @@ CASES: list[tuple[str, list[str]]] = [
     ("bad grid", ["grid", "simulate", "--grid", "5", "--matches", "1"]),
     ("option conflict", ["grid", "simulate", "--resume", "--matches", "1"]),
     ("out is a file", ["grid", "simulate", "--matches", "1", "--out", "afile"]),
+    ("out under a file", ["grid", "simulate", "--matches", "1", "--out", "afile/run"]),
     ("bad chunk size", ["grid", "simulate", "--matches", "1", "--chunk-size", "0", "--out", "new-run"]),
     ("option conflict", ["grid", "simulate", "--bots", "random,greedy", "--mc-samples", "3"]),
     ("unknown set", ["grid", "study", "--out", "new-run", "--sets", "nosuch"]),

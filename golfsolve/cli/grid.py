@@ -121,8 +121,6 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         spec = GRID.resolve(out, {"rules": rules, "bots": bots, "matches": matches, "seed": seed,
                                   "samples": mc_samples, "chunk_size": chunk_size},
                             resume=resume, extend=extend, jobs=workers)
-        from ..stats.gridreport import report_data
-
         command = command_line(click.get_current_context(), rules_spec=rules.spec(), players=rules.players,
                                grid=rules.grid, holes=rules.holes, openers=rules.openers, bots_spec=",".join(bots),
                                matches=spec.matches, seed=spec.seed, mc_samples=spec.samples,
@@ -134,6 +132,8 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         t = load_tournament(out)
         if fmt == "csv":
             export_csv(t, out)
+        from ..stats.gridreport import report_data  # matplotlib, once the run is done
+
         data = report_data(t)
     if as_json:
         echo_json(data)
