@@ -52,8 +52,9 @@ def running_server(workers: int = 2, cpu_budget: float = 15.0, extra: tuple = ()
             url = m.group(1) if m else None
             if time.monotonic() > deadline:
                 raise RuntimeError("golfsolve serve did not say it was ready in time")
-        # keep reading stderr so the server never blocks on a full pipe
-        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+        # keep reading stderr so the server never blocks on a full pipe; proc.log: what it said after ready
+        proc.log = []
+        threading.Thread(target=lambda: proc.log.extend(proc.stderr), daemon=True).start()
         yield url.rstrip("/"), proc
     finally:
         proc.terminate()

@@ -6,7 +6,8 @@ may go on over lines ending in ``\\``; ``# ...`` after it is a comment. In the o
 timings ("in 7.2 ms", "0.4 s") are normalised, trailing spaces are ignored, and a line
 holding only ``...`` stands for any number of lines. ```sh blocks (and blocks with no
 language) are shown, not run: their golfsolve commands are parsed as golfsolve parses them,
-so a renamed command or option fails here.
+so a renamed command or option fails here, and a move list one replays (``--moves``) must be
+legal in its deal.
 A stderr line about compiling (the one-time notice of a cold numba cache) is not part of
 an example's output.
 """
@@ -260,11 +261,27 @@ def test_a_shown_command_names_real_commands_and_options(path, line, argv):
         pytest.fail(f"{path.name}:{line}: {ctx.command_path} {shlex.join(argv)}: {e.format_message()}")
 
 
+MOVES_SHOWN = [(p, n, argv) for p, n, argv in SHOWN if "--moves" in argv and re.fullmatch(r"GO1-\w-\w+", argv[1])]
+
+
+@pytest.mark.parametrize("path, line, argv", MOVES_SHOWN, ids=[f"{p.name}:{n}" for p, n, _ in MOVES_SHOWN])
+def test_a_shown_move_list_is_legal_in_its_deal(path, line, argv):
+    """The moves a shown command replays (``--moves``) are legal in its deal: the engine
+    replays them (cheap; the command itself is not run)."""
+    from golfsolve.solitaire.engine import parse_moves
+    from golfsolve.solitaire.hint import position_after
+    from golfsolve.solitaire.layout import layout_from_code
+
+    layout = layout_from_code(argv[1])
+    position_after(layout, parse_moves(argv[argv.index("--moves") + 1]), layout.rules)  # InputError if not
+
+
 def test_shown_commands_are_found():
     assert len(SHOWN) >= 30
     doc = ROOT / "README.md"
     assert [argv[0] for p, n, argv in SHOWN if p == doc and n == 1] == ["stats", "report"]
     assert any(argv[:2] == ["solve", "--codes-from"] for p, _, argv in SHOWN if p == doc)
+    assert MOVES_SHOWN
     assert golfsolve_commands("nice -n 5 golfsolve grid report DIR > out.txt && golfsolve deal X | head -1") == \
         [["grid", "report", "DIR"], ["deal", "X"]]
 

@@ -344,7 +344,7 @@ def test_fair_stats_records_the_settings_and_refuses_others(run_cli, tmp_path):
     m["params"]["player"] = "sampled"
     mp.write_text(_json.dumps(m))
     r = run_cli(["fair-stats", "--out", str(out), "--resume"])
-    assert r.exit_code == 2 and "no longer has" in r.stderr
+    assert r.exit_code == 2 and "which this golfsolve does not have" in r.stderr
     m["params"]["player"] = PRESETS["fast"].as_dict()
     mp.write_text(_json.dumps(m))
     # two runs paired deal by deal (here a run against itself)

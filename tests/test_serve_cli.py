@@ -86,6 +86,7 @@ def test_it_listens_on_loopback_and_its_workers_go_when_it_is_killed():
         assert url.startswith("http://127.0.0.1:")  # loopback unless --host says otherwise
         workers = workers_of(proc.pid)
         assert len(workers) == 2
+        _bad_requests(url, 20)
         os.kill(proc.pid, signal.SIGKILL)  # no shutdown at all: the workers see their pipe close
         proc.wait()
         deadline = time.monotonic() + 60
@@ -94,3 +95,46 @@ def test_it_listens_on_loopback_and_its_workers_go_when_it_is_killed():
         left = [w for w in workers if Path(f"/proc/{w}").exists()
                 and "zombie" not in Path(f"/proc/{w}/status").read_text().lower()]
     assert left == []
+    # a burst of requests that are not HTTP is one line in its terminal, not one each
+    assert sum("Invalid HTTP request" in line for line in proc.log) == 1, proc.log
+    assert not any("WebSocket" in line for line in proc.log), proc.log
+
+
+def _bad_requests(url: str, n: int) -> None:
+    """``n`` requests the server cannot read (TLS bytes on the HTTP port), then one asking for
+    an upgrade; each waits for its 400, which the server sends after its warning."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+    for k in range(n + 1):
+        with socket.create_connection((where.hostname, where.port), timeout=30) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n"
+                      if k == n else b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03garbage\r\n\r\n")
+            assert s.recv(100).startswith(b"HTTP/1.1 ")
+
+
+def test_bad_request_warnings_are_one_line_a_minute_with_a_count_and_errors_all_pass():
+    import logging
+
+    from golfsolve.serve.logs import QuietBadRequests
+
+    now = [100.0]
+    f = QuietBadRequests(60, clock=lambda: now[0])
+
+    def said(level: int, msg: str):
+        record = logging.LogRecord("uvicorn.error", level, __file__, 1, msg, (), None)
+        return record.getMessage() if f.filter(record) else None
+
+    first = said(logging.WARNING, "Invalid HTTP request received.")
+    assert first == "Invalid HTTP request received (bad requests are shown at most once every 60 s, with a count)"
+    assert [said(logging.WARNING, "Invalid HTTP request received.") for _ in range(5)] == [None] * 5
+    assert said(logging.WARNING, "Unsupported upgrade request.") is None
+    assert said(logging.WARNING, "No supported WebSocket library detected. Please use ...") is None  # never: no use here
+    assert said(logging.ERROR, "Exception in ASGI application") == "Exception in ASGI application"
+    assert said(logging.WARNING, "Exceeded concurrency limit.") == "Exceeded concurrency limit."
+    now[0] += 61
+    assert said(logging.WARNING, "Unsupported upgrade request.") == \
+        "Unsupported upgrade request (and 6 more bad requests in the last 61 s)"
+    now[0] += 61
+    assert said(logging.WARNING, "Invalid HTTP request received.") == "Invalid HTTP request received."  # none held

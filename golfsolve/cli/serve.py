@@ -63,8 +63,12 @@ def serve(host, port, workers, cpu_budget, cors_origin):
                            "Ctrl-C stops it", err=True)
 
     click.echo("golfsolve serve: starting the workers and warming the kernels...", err=True)
-    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                          timeout_graceful_shutdown=5)).run(sockets=[sock])
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=5)
+    from ..serve.logs import quiet_bad_requests
+
+    quiet_bad_requests()  # after the Config, which sets uvicorn's logging up
+    Server(config).run(sockets=[sock])
 
 
 def _bind(host: str, port: int):

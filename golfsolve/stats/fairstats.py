@@ -107,10 +107,10 @@ class FairSpec:
 
 def recorded_player(m: dict) -> dict:
     """The player settings a fair-stats manifest records; :class:`InputError` for a run made
-    with a player golfsolve no longer has."""
+    with a player this golfsolve does not have."""
     p = m["params"].get("player", "sampled")
     if not isinstance(p, dict):
-        raise InputError(f"this run was made with the {p!r} player, which golfsolve no longer has; "
+        raise InputError(f"this run was made with the {p!r} player, which this golfsolve does not have; "
                          "start a new run in another --out")
     return p
 

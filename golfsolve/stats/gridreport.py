@@ -178,7 +178,7 @@ def _blocks(data: dict) -> list[tuple]:
                        "moves one seat every hole. Intervals are 95%, taken over matches (the holes of one match "
                        "share a table); win rates have Wilson intervals."))
     else:
-        b.append(("p", "**Old seating**: seats rotated but the cyclic order of the bots never changed, so each bot "
+        b.append(("p", "**Rotation seating**: seats rotated but the cyclic order of the bots never changed, so each bot "
                        "always played after the same neighbour and the comparisons below are confounded with that. "
                        "Intervals are 95%."))
     if data.get("command"):

@@ -190,9 +190,9 @@ class GridKind(RunKind[GridSpec]):
         if manifest_path(out) is not None:
             old = self.read(out)
             if old.seating != SEATING:
-                raise InputError(f"{out} was made with the old '{old.seating}' seating (each bot always after the "
-                                 f"same neighbour); it cannot be resumed or extended with the '{SEATING}' one: "
-                                 "start a new run folder")
+                raise InputError(f"{out} was made with the '{old.seating}' seating (each bot always after the "
+                                 f"same neighbour), which golfsolve reads but does not play; it cannot be resumed "
+                                 f"or extended with the '{SEATING}' one: start a new run folder")
 
     def resolve(self, out: str | Path, given: dict, *, resume: bool = False, extend: bool = False,
                 jobs: int = 1) -> GridSpec:

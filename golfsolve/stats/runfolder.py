@@ -130,20 +130,21 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
     skips (``_report``), and never a directory of other files; each is :class:`InputError`
     before anything is written.
     """
+    if not str(out).strip():
+        return check_out_dir(out, option)  # which says what an empty name is
     p = Path(out)
-    if str(out).strip():
-        check_path(out, option)
-        outer = enclosing_run(p)
-        if outer is not None:
-            inside = p.resolve().relative_to(outer)
-            if run is None or outer != Path(run).resolve():
-                raise InputError(f"{option} {p} is inside the run folder {outer}, not the run reported on; "
-                                 "write the report into a new directory or the run's own _report folder")
-            if not inside.parts[0].startswith(("_", ".")):
-                raise InputError(f"{option} {p} is inside the run folder {outer}, where pandas would read its "
-                                 "files as part of the run; use a folder whose name starts with _ (the default "
-                                 "is _report)")
-    if str(out).strip() and p.is_dir():
+    check_path(out, option)
+    outer = enclosing_run(p)
+    if outer is not None:
+        inside = p.resolve().relative_to(outer)
+        if run is None or outer != Path(run).resolve():
+            raise InputError(f"{option} {p} is inside the run folder {outer}, not the run reported on; "
+                             "write the report into a new directory or the run's own _report folder")
+        if not inside.parts[0].startswith(("_", ".")):
+            raise InputError(f"{option} {p} is inside the run folder {outer}, where pandas would read its "
+                             "files as part of the run; use a folder whose name starts with _ (the default "
+                             "is _report)")
+    if p.is_dir():
         if manifest_path(p) is not None:
             raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
                              "new directory or into the run's _report folder (the default)")

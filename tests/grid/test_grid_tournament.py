@@ -131,7 +131,7 @@ def test_old_scheme_runs_are_reported_but_not_continued(run_cli, tmp_path, flag)
     _old_run(run_cli, out)
     r = run_cli(["grid", "simulate", "--out", str(out), "-q"] + flag)
     assert r.exit_code == 2
-    assert "old 'rotation' seating" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "made with the 'rotation' seating" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     from golfsolve.stats.gridruns import load_tournament
 
     t = load_tournament(out)
