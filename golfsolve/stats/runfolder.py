@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-
 from ..errors import MAX_INT64, InputError, clip
 from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
