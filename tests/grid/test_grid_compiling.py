@@ -73,11 +73,11 @@ def test_nothing_is_told_when_every_kernel_is_ready(recorder, monkeypatch):
 
 
 def test_a_run_folder_warms_its_bots_in_the_parent_before_its_matches(monkeypatch, tmp_path):
-    from golfsolve.stats import gridruns
+    from golfsolve.grid import compiling
     from golfsolve.stats.gridruns import GRID, GridSpec, run_grid_simulate
 
     calls = []
-    monkeypatch.setattr(gridruns, "warm", lambda rules, bots, samples=None: calls.append((rules, tuple(bots), samples)))
+    monkeypatch.setattr(compiling, "warm", lambda rules, bots, samples=None: calls.append((rules, tuple(bots), samples)))
     spec = GRID.complete({"rules": GridRules(players=2, holes=1), "bots": ("greedy", "random"), "matches": 2,
                           "seed": 3, "samples": None, "chunk_size": None}, jobs=1)
     assert isinstance(spec, GridSpec)
