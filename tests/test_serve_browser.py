@@ -48,7 +48,7 @@ def page_url():
 
 @pytest.fixture(scope="module")
 def page(page_url):
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -57,6 +57,7 @@ def page(page_url):
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         pg.goto(page_url + "/")
+        expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))  # its first deal is drawn
         yield pg
         browser.close()
         assert errors == []  # no script error and no failed load, all along
@@ -69,9 +70,10 @@ def _text(pg, sel: str) -> str:
 def _deal(pg, text: str, rules: str = "") -> None:
     from playwright.sync_api import expect
 
-    pg.eval_on_selector("#message", "m => { m.textContent = ''; }")
+    pg.eval_on_selector("#message", "m => { m.textContent = ''; }")  # so the next deal's message is seen
     pg.select_option("#rules", rules)
-    pg.fill("#deal-input", text)
+    pg.fill("#deal-input", "")
+    pg.type("#deal-input", text)  # as a person would
     pg.press("#deal-input", "Enter")
     expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))  # the deal is on the table
 
@@ -139,10 +141,7 @@ def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
 
     # enter the code as a person would, who wants to see the solution
     pg.uncheck("#fair")
-    pg.select_option("#rules", "")
-    pg.fill("#deal-input", "")
-    pg.type("#deal-input", code.lower())
-    pg.press("#deal-input", "Enter")
+    _deal(pg, code.lower())
     pg.wait_for_selector("#verdict strong")
     assert _text(pg, "#verdict").startswith(f"Winnable in {len(solution)} moves")
     assert pg.locator("#columns .column").count() == 7 and pg.locator("#columns .card").count() == 35
