@@ -350,3 +350,24 @@ def test_the_library_names_the_jobs_option_the_cli_has(tmp_path):
         with pytest.raises(InputError, match=r"^--jobs must be at least 1, not 0$"):
             run()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["stats", "--count", "4", "--resume"],
+    ["stats", "--count", "4", "--extend"],
+    ["fair-stats", "--count", "2", "--resume"],
+    ["grid", "simulate", "--matches", "1", "--resume"],
+    ["grid", "study", "--resume"],
+])
+@pytest.mark.parametrize("folder", ["missing", "empty"])
+def test_resuming_a_folder_that_holds_no_run_is_refused_not_started(args, folder, run_cli, tmp_path):
+    # a mistyped --out with --resume used to start a new run of the default size there
+    out = tmp_path / "run"
+    if folder == "empty":
+        out.mkdir()
+    r = run_cli([*args, "--out", str(out)])
+    flag = args[-1]
+    assert r.exit_code == 2 and _one_line(r), r.stderr
+    assert f"{flag}: {out} holds no golfsolve run to {flag[2:]}" in r.stderr
+    # nothing made, nothing left behind
+    assert (not out.exists()) if folder == "missing" else list(out.iterdir()) == []

@@ -668,6 +668,8 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
         raise InputError(f"{key.count:,} items in chunks of {key.chunk_size:,} make {n_chunks:,} chunk files; "
                          f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
     _check_not_nested(Path(out), "--out")
+    if (resume or extend) and not os.path.lexists(out):
+        raise _no_run_to_continue(out, resume)  # before check_out_dir makes the folder
     path = check_out_dir(out)
     lock = _lock_folder(path)
     try:
@@ -686,9 +688,18 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     return folder
 
 
+def _no_run_to_continue(path: str | Path, resume: bool) -> InputError:
+    # a mistyped folder name would otherwise start a new run of the default size
+    flag = "--resume" if resume else "--extend"
+    return InputError(f"{flag}: {path} holds no golfsolve run to {flag[2:]}; check the folder name, "
+                      f"or leave out {flag} to start a new run there")
+
+
 def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: str,
                  extra: Optional[dict], extendable: bool = True) -> RunFolder:
     if manifest_path(path) is None:
+        if resume or extend:
+            raise _no_run_to_continue(path, resume)
         others = _contents(path)
         if others:
             raise InputError(f"--out {path} is not empty ({_some(others)}) and holds no golfsolve run; "
