@@ -87,27 +87,21 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
     start = start_deal(start_code, start_number) or 0
     from ..fair import pick as pick_deals
 
-    bar = None
-    if not quiet and not as_json:
-        import sys
+    from ..progress import progress_bar
 
-        if sys.stderr.isatty():
-            from tqdm import tqdm
-
-            bar = tqdm(total=count, desc="deals found", unit="deal", delay=0.5, leave=False)
+    bar = progress_bar(total=count, desc="deals found", unit="deal", delay=0.5, leave=False,
+                       show=False if quiet or as_json else None)
 
     def on_deal(r):
         if r is None:
             return
-        if bar is not None:
-            bar.update(1)
+        bar.update(1)
         if not as_json:
             click.echo(r.render())
 
     res = pick_deals(rules, difficulty, count, start, winnable, games, seed, max_deals, player=player,
                      on_deal=on_deal)
-    if bar is not None:
-        bar.close()
+    bar.close()
     if as_json:
         echo_json(res.as_json())
     else:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -103,13 +102,12 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         spec = GRID.complete({"rules": rules, "bots": bots, "matches": matches, "seed": seed, "samples": mc_samples,
                               "chunk_size": None}, jobs=1)
         matches, seed = spec.matches, spec.seed
-        from tqdm import tqdm
-
         from ..grid.compiling import warm
         from ..grid.tournament import simulate_tally
+        from ..progress import progress_bar
         from ..stats.gridreport import report_data
 
-        bar = tqdm(total=matches, unit="match", disable=quiet or as_json or not sys.stderr.isatty(), file=sys.stderr)
+        bar = progress_bar(total=matches, unit="match", show=False if quiet or as_json else None)
         warm(rules, bots, mc_samples)  # compiling (with its notice) before the progress bar
         try:
             # running totals only: memory stays flat however many matches

@@ -86,15 +86,14 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
 
 
 def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
-    from tqdm import tqdm
-
+    from ..progress import progress_bar
     from ..solitaire.deals import BadLine, code_lines, record, solve_many
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
     total = None if codes_from is not None else batch.size
     # a bar only when the records go to a file or pipe and a person watches stderr
-    bar = tqdm(total=total, unit="deal", file=sys.stderr, delay=0.5, leave=False,
-               disable=quiet or not sys.stderr.isatty() or sys.stdout.isatty())
+    bar = progress_bar(total=total, unit="deal", delay=0.5, leave=False,
+                       show=False if quiet or sys.stdout.isatty() else None)
     bad = unknown = 0
     first_bad = None
     for item in solve_many(deals, node_limit=node_limit, verdict_only=verdict_only):
