@@ -247,9 +247,9 @@ def test_a_second_command_on_a_folder_being_written_is_refused_and_no_record_is_
     fd = os.open(run / ".golfsolve.lock", os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running 'stats --resume' holds it
-        os.pwrite(fd, b"4242", 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)  # a live process
         r = golfsolve("stats", "--out", str(run), "--resume")
-        assert refused(r, "being written by another golfsolve command", "4242"), r.stderr
+        assert refused(r, "being written by another golfsolve command", str(os.getpid())), r.stderr
         assert not (run / "chunk-0000000002.parquet").exists()  # nothing solved
     finally:
         os.close(fd)
@@ -318,3 +318,38 @@ def test_a_grid_chunk_short_of_a_column_is_played_again_on_resume(tmp_path):
     assert r.returncode == 0 and f"played again: {chunk.name}" in r.stderr, r.stderr
     after = pd.read_parquet(out).sort_values(["match", "seat"]).reset_index(drop=True)
     pd.testing.assert_frame_equal(after, before)
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_resume_right_after_kill_9_waits_for_the_dying_workers(run):
+    # kill -9 of a run leaves its lock with workers that are still going down with it; the
+    # process named in the lock file is gone, so a --resume waits for them instead of refusing
+    (run / "chunk-0000000002.parquet").unlink()
+    fd = os.open(run / ".golfsolve.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os.pwrite(fd, str(_dead_pid()).encode(), 0)
+    threading.Timer(1.0, os.close, [fd]).start()  # the last worker exits a second later
+    r = golfsolve("stats", "--out", str(run), "--resume", "-q")
+    assert r.returncode == 0, r.stderr
+    assert (run / "chunk-0000000002.parquet").exists()
+
+
+def test_a_lock_left_by_a_dead_run_for_good_is_refused_in_the_end(run, monkeypatch):
+    from golfsolve.errors import InputError
+    from golfsolve.stats import runfolder
+
+    monkeypatch.setattr(runfolder, "LEFTOVER_WAIT", 0.3)
+    fd = os.open(run / ".golfsolve.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        dead = _dead_pid()
+        os.pwrite(fd, str(dead).encode(), 0)
+        with pytest.raises(InputError, match=f"still locked by processes that process {dead} started"):
+            runfolder._lock_folder(run)
+    finally:
+        os.close(fd)

@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
@@ -602,6 +603,23 @@ def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional
     return None, table
 
 
+#: seconds a new command waits for the workers of a run killed outright to exit
+LEFTOVER_WAIT = 10.0
+
+
+def _gone(pid: str) -> bool:
+    """Whether ``pid`` (as the lock file holds it) names no running process."""
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # someone else's process: it exists
+        return False
+    return False
+
+
 def _lock_folder(path: Path) -> Optional[int]:
     """Take the run folder's advisory lock (a file descriptor to keep open), or raise
     :class:`InputError` naming the process that holds it. None where there are no locks."""
@@ -613,13 +631,27 @@ def _lock_folder(path: Path) -> Optional[int]:
         fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as e:
         raise InputError(f"cannot lock {path / LOCK}: {e.strerror or e}; remove it if it is not a file") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "another process"
-        os.close(fd)
-        raise InputError(f"{path} is being written by another golfsolve command (process {holder}); "
-                         "wait for it to finish (or stop it), then run this command again") from None
+    # The lock is shared with the run's forked workers. When the run was killed outright
+    # (kill -9), the process named in the file is gone and its workers are still going down
+    # with it (PR_SET_PDEATHSIG): a --resume typed at once waits for them, a few seconds at most.
+    deadline = None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            if not _gone(holder):
+                os.close(fd)
+                raise InputError(f"{path} is being written by another golfsolve command (process "
+                                 f"{holder or 'unknown'}); wait for it to finish (or stop it), then run this "
+                                 "command again") from None
+            deadline = deadline or time.monotonic() + LEFTOVER_WAIT
+            if time.monotonic() > deadline:
+                os.close(fd)
+                raise InputError(f"{path} is still locked by processes that process {holder} started, though "
+                                 "it has ended; stop them, then run this command again") from None
+            time.sleep(0.05)
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
     return fd
@@ -925,7 +957,6 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     Returns the invocation's manifest entry. On an interruption (KeyboardInterrupt) or an
     error the finished chunks stay and the invocation is recorded as interrupted.
     """
-    import time
 
     chunks = folder.chunks()
     total = sum(c.count for c in chunks)
