@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals 
 RUNS = {
     "stats": (["stats", "--count", "400", "--rules", "easy,classic", "--chunk-size", "4"],
               ["deal", "rules"], ["seconds", "cpu_seconds"]),
-    "fair-stats": (["fair-stats", "--count", "10", "--rules", "easy", "--player", "fast",
+    "fair-stats": (["fair-stats", "--count", "30", "--rules", "easy", "--player", "fast",
                     "--chunk-size", "1"],
                    ["deal", "rules"], ["seconds"]),
     "grid": (["grid", "simulate", "--bots", "mc:6,greedy", "--holes", "2", "--matches", "24", "--seed", "3",
