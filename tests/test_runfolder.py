@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 
 import pandas as pd
 import pytest
@@ -244,3 +245,22 @@ def test_the_recorded_command_is_what_click_parsed_with_the_run_resolved(run_cli
     m = json.loads((out / MANIFEST).read_text())
     assert m["invocations"][-1]["command"] == (f"golfsolve stats --start-number 0 --count 2 --rules easy --out {out} "
                                                "--resume --chunk-size 1 --quiet")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+@pytest.mark.parametrize("parent_alive", [True, False])
+def test_a_worker_whose_parent_died_before_it_started_exits(parent_alive):
+    # the orphan's new parent need not be pid 1 (a container's init, a subreaper), so the
+    # worker compares with the pid of the process that started the pool
+    from golfsolve.stats import runfolder
+
+    me = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the worker, as the pool starts it
+        try:
+            runfolder._worker_start(None, me if parent_alive else me + 1)
+            os._exit(0)
+        except BaseException:
+            os._exit(3)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == (0 if parent_alive else 1)

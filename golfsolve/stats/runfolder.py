@@ -883,7 +883,7 @@ def status(folder: RunFolder) -> dict:
 # ---------------------------------------------------------------------------
 # computing chunks: in this process or in a pool, results in any order
 # ---------------------------------------------------------------------------
-def _worker_start(init: Optional[Callable[[], None]]) -> None:
+def _worker_start(init: Optional[Callable[[], None]], parent: int) -> None:
     # Ctrl-C reaches every process of the terminal's process group; only the parent should
     # react (it keeps finished chunks and stops the pool), so workers ignore SIGINT.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -898,7 +898,9 @@ def _worker_start(init: Optional[Callable[[], None]]) -> None:
 
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            if os.getppid() == 1:  # the parent died before prctl took effect
+            # the parent died before prctl took effect: the orphan's new parent is init or,
+            # in a container or under a service manager, a subreaper (not always pid 1)
+            if os.getppid() != parent:
                 os._exit(1)
         except (OSError, AttributeError):
             pass
@@ -935,7 +937,7 @@ def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
     ctx = mp.get_context("fork" if "fork" in methods else methods[0])
     from functools import partial
 
-    pool = ctx.Pool(min(jobs, len(tasks)), initializer=partial(_worker_start, init))
+    pool = ctx.Pool(min(jobs, len(tasks)), initializer=partial(_worker_start, init, os.getpid()))
     return _drain(pool, [(fn, t) for t in tasks])
 
 
