@@ -42,7 +42,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError, check_count, clip
-from ..lists import split_items
+from ..inputs import split_items
 from ..solitaire.answers import deal_answer, play_answer
 from ..solitaire.layout import Layout, LayoutError, layout_from_code, layout_from_pysol, parse_layout_text
 from ..solitaire.rules import EASY, get_rules

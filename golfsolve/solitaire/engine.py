@@ -28,7 +28,7 @@ from typing import Optional, Sequence
 
 from ..cards import card_str, rank_of
 from ..errors import InputError, clip
-from ..lists import split_items
+from ..inputs import split_items
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
 

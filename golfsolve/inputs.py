@@ -1,13 +1,16 @@
-"""Reading the lists a user writes: ``easy,classic``, ``1-10,50``, ``d,5,2``, a tap ``3,5``.
+"""Checks of what a user writes: a list (``easy,classic``, ``1-10,50``, ``d,5,2``, a tap
+``3,5``) and a count given to the library.
 
-Bottom of the house: it imports only :mod:`golfsolve.errors`. Deliberately not in
+Bottom of the house: it imports only :mod:`golfsolve.errors`. Deliberately not part of
 ``errors.py``, which the solver's compiled kernels depend on (their cache key is a digest
 of it), so that the rules of user input can change without recompiling them.
 """
 
 from __future__ import annotations
 
-from .errors import InputError, clip
+import operator
+
+from .errors import MAX_EFFORT, InputError, check_count, clip
 
 _SEPARATOR_NAMES = {",": "commas", ";": "semicolons"}
 
@@ -35,4 +38,15 @@ def split_items(text: str, what: str, noun: str = "item", seps: str = ",",
     return items
 
 
-__all__ = ["split_items"]
+def whole_count(value: object, what: str, low: int = 1, high: int = MAX_EFFORT) -> int:
+    """``value`` as an ``int`` if it is a whole number (an ``int`` or a NumPy integer; not a
+    bool, a float such as NaN or 2.5, or text) from ``low`` to ``high``, else an
+    :class:`InputError` naming ``what``. The library's entry points check their counts with
+    it, as the commands' options do: a count of a billion sampled orders is refused, not
+    left to fill the memory."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise InputError(f"{what} must be a whole number, not {repr(value)[:40]}")
+    return check_count(operator.index(value), what, low, high)
+
+
+__all__ = ["split_items", "whole_count"]
