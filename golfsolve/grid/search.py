@@ -26,7 +26,7 @@ from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N
                      final_scores, hidden_count, refill, exact_score, R_RUNNING)
 from .layout import deal_world as _deal_world
 from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
-                     place_and_end)
+                     place_and_end, see)
 
 
 @njit(cache=True)
@@ -58,13 +58,6 @@ def pool_counts(cards, key_tab, val100, ucnt, pub):
         pub[U_SUM] += val100[c]
 
 
-@kernel
-def _unsee(c, key_tab, val100, ucnt, pub):
-    ucnt[key_tab[c] + KEY_OFF] -= 1
-    pub[U_N] -= 1
-    pub[U_SUM] -= val100[c]
-
-
 @njit(cache=True)
 def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
     """Play dealt holes with the heuristic at every seat, seat ``p`` with the parameters
@@ -88,9 +81,9 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
                 grid[p, i] = decks[h, p * g + i]
                 up[p, i] = i < prm[P_OPENERS]
                 if up[p, i]:
-                    _unsee(grid[p, i], key_tab, val100, ucnt, pub)
+                    see(grid[p, i], key_tab, val100, ucnt, pub)
         disc[0] = decks[h, n * g]
-        _unsee(disc[0], key_tab, val100, ucnt, pub)
+        see(disc[0], key_tab, val100, ucnt, pub)
         rest = L - n * g - 1
         for i in range(rest):
             stock[i] = decks[h, L - 1 - i]
