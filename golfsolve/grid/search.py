@@ -21,9 +21,9 @@ import numpy as np
 from numba import njit
 
 from .jit import kernel
-from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
+from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_G, P_N, P_OPENERS,
                      S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
-                     final_scores, hidden_count, refill, exact_score, R_RUNNING)
+                     final_scores, hidden_count, refill, exact_score, world_arrays, R_RUNNING)
 from .layout import deal_world as _deal_world
 from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
                      place_and_end, see)
@@ -38,13 +38,10 @@ def _scratch(prm):
 
 @njit(cache=True)
 def _world(prm, cap):
-    """The arrays one sampled world is played in: the dealt grids, their copy for each
-    play-out, face-up flags, stock, discard, state, pool summary and final scores."""
-    n = prm[P_N]
-    g = prm[P_G]
-    return (np.zeros((n, g), np.int64), np.zeros((n, g), np.int64), np.zeros((n, g), np.bool_),
-            np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(N_ST, np.int64),
-            np.zeros(N_KEYS, np.int64), np.zeros(N_PUB, np.int64), np.zeros(n, np.int64))
+    """:func:`.layout.world_arrays` with the unseen pool's summary (``ucnt``, ``pub``)
+    before the final scores."""
+    wgrid, grid, up, stock, disc, st, out = world_arrays(prm, cap)
+    return wgrid, grid, up, stock, disc, st, np.zeros(N_KEYS, np.int64), np.zeros(N_PUB, np.int64), out
 
 
 @kernel
