@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_H, P_KMARGIN,
+from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_G, P_H, P_KMARGIN,
                      P_KNOCK, P_N, P_NOFL, P_PUTT, P_TAKE, P_TURN, R_RUNNING, S_DL, S_CUR, S_ENDS, S_REASON, S_SL,
-                     apply_place, deal_world, end_turn, final_scores, hidden_count, standing_total)
+                     apply_place, deal_world, end_turn, final_scores, hidden_count, standing_total, world_arrays)
 
 HIDDEN_KEY = -1000
 BIG = 1 << 40
@@ -156,22 +156,15 @@ def mc_evaluate(grid0, up0, disc0, st0, pool, known, stock_len, me, drawn, cand_
     is in hand and the candidates are placements.
     """
     np.random.seed(seed)
-    n = prm[P_N]
     g = prm[P_G]
     cap = disc0.shape[0]
     nc = cand_kind.shape[0]
     totals = np.zeros(nc, np.float64)
-    wgrid = np.zeros((n, g), np.int64)
-    grid = np.zeros((n, g), np.int64)
-    up = np.zeros((n, g), np.bool_)
+    wgrid, grid, up, stock, disc, st, out = world_arrays(prm, cap)
     wstock = np.zeros(cap, np.int64)
-    stock = np.zeros(cap, np.int64)
-    disc = np.zeros(cap, np.int64)
-    st = np.zeros(N_ST, np.int64)
     keys = np.zeros(g, np.int64)
     vals = np.zeros(g, np.int64)
     canc = np.zeros(g, np.bool_)
-    out = np.zeros(n, np.int64)
     perm = pool.copy()
     for _ in range(n_samples):
         deal_world(grid0, up0, pool, known, stock_len, perm, wgrid, wstock)

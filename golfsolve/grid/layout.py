@@ -194,6 +194,17 @@ def final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out):
                 out[k] += 10
 
 
+@njit(cache=True)
+def world_arrays(prm, cap):
+    """The arrays a searcher plays one sampled world in: the dealt grids, their copy for
+    each play-out, face-up flags, stock and discard (``cap`` cards each), state and final
+    scores."""
+    n = prm[P_N]
+    g = prm[P_G]
+    return (np.zeros((n, g), np.int64), np.zeros((n, g), np.int64), np.zeros((n, g), np.bool_),
+            np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(N_ST, np.int64), np.zeros(n, np.int64))
+
+
 @kernel
 def deal_world(grid0, up0, pool, known, stock_len, perm, wgrid, wstock):
     """One determinization (a world a searcher cannot tell from its view): shuffle the unseen

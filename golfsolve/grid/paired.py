@@ -25,9 +25,9 @@ from numba import njit
 
 from ..errors import InputError
 from .bots import _Searcher, UCB_C
-from .layout import A_FLIP, A_PASS, A_STOCK, A_SWAP, P_G, P_N, S_DL, S_ENDS, S_SL
-from .policy import KEY_OFF, N_KEYS, h_place, h_play_out_seats, h_stock_card, place_and_end
-from .search import PLACE_C, _act, _deal_world, _outcome, _scratch, _ucb_pick, _world
+from .layout import A_STOCK, P_G, P_N, S_DL, S_SL
+from .policy import N_KEYS, h_play_out_seats
+from .search import PLACE_C, _act, _best_mean, _deal_world, _outcome, _scratch, _tree_place, _world
 
 #: Play-outs per decision (a little less CPU than ``ismcts`` at 1,000 iterations).
 DEFAULT_PLAYOUTS = 1000
@@ -81,23 +81,8 @@ def paired(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
                 kidx = -1
                 pa = -1
                 if cand_kind[c] == A_STOCK and drawn < 0:
-                    hb = 0
-                    for i in range(g):
-                        if not up[me, i]:
-                            hb += 1
-                    card = h_stock_card(stock, st, key_tab, val100, ucnt, pub)
-                    kidx = key_tab[card] + KEY_OFF
-                    hk, hs, _g = h_place(grid, up, me, card, False, st[S_ENDS] >= 0, prm, hp, key_tab, val100,
-                                         ucnt, pub, sc, sk, sx, keys, canc, gains)
-                    dflt = hs if hk == A_SWAP else (g + hs if hk == A_FLIP else 2 * g)
-                    pa = _ucb_pick(pn[kidx], pw[kidx], place_legal, kn[kidx], c_place, dflt)
-                    if pa < g:
-                        pk, ps = A_SWAP, pa
-                    elif pa < 2 * g:
-                        pk, ps = A_FLIP, pa - g
-                    else:
-                        pk, ps = A_PASS, -1
-                    place_and_end(grid, up, stock, disc, st, me, card, pk, ps, hb, prm, key_tab, val100, ucnt, pub)
+                    kidx, pa = _tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk,
+                                           sx, keys, canc, gains, kn, pn, pw, place_legal, c_place)
                 else:
                     _act(grid, up, stock, disc, st, me, cand_kind[c], cand_slot[c], drawn, prm, hp, key_tab, val100,
                          ucnt, pub, sc, sk, sx, keys, canc, gains)
@@ -124,11 +109,7 @@ def paired(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
                 tot = 0.0
                 for k in range(N_KEYS):
                     if kn[k] > 0:
-                        bk = 1e18
-                        for b in range(na):
-                            if pn[k, b] > 0 and pw[k, b] / pn[k, b] < bk:
-                                bk = pw[k, b] / pn[k, b]
-                        tot += kn[k] * bk
+                        tot += kn[k] * _best_mean(pn[k], pw[k])
                 means[c] = tot / cnt[c]
             else:
                 means[c] = sums[c] / cnt[c]

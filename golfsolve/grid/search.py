@@ -21,12 +21,12 @@ import numpy as np
 from numba import njit
 
 from .jit import kernel
-from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, N_ST, P_G, P_N, P_OPENERS,
+from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_G, P_N, P_OPENERS,
                      S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
-                     final_scores, refill, exact_score, R_RUNNING)
+                     final_scores, hidden_count, refill, exact_score, world_arrays, R_RUNNING)
 from .layout import deal_world as _deal_world
 from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
-                     place_and_end)
+                     place_and_end, see)
 
 
 @njit(cache=True)
@@ -38,13 +38,10 @@ def _scratch(prm):
 
 @njit(cache=True)
 def _world(prm, cap):
-    """The arrays one sampled world is played in: the dealt grids, their copy for each
-    play-out, face-up flags, stock, discard, state, pool summary and final scores."""
-    n = prm[P_N]
-    g = prm[P_G]
-    return (np.zeros((n, g), np.int64), np.zeros((n, g), np.int64), np.zeros((n, g), np.bool_),
-            np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(N_ST, np.int64),
-            np.zeros(N_KEYS, np.int64), np.zeros(N_PUB, np.int64), np.zeros(n, np.int64))
+    """:func:`.layout.world_arrays` with the unseen pool's summary (``ucnt``, ``pub``)
+    before the final scores."""
+    wgrid, grid, up, stock, disc, st, out = world_arrays(prm, cap)
+    return wgrid, grid, up, stock, disc, st, np.zeros(N_KEYS, np.int64), np.zeros(N_PUB, np.int64), out
 
 
 @kernel
@@ -56,13 +53,6 @@ def pool_counts(cards, key_tab, val100, ucnt, pub):
     for c in cards:
         ucnt[key_tab[c] + KEY_OFF] += 1
         pub[U_SUM] += val100[c]
-
-
-@kernel
-def _unsee(c, key_tab, val100, ucnt, pub):
-    ucnt[key_tab[c] + KEY_OFF] -= 1
-    pub[U_N] -= 1
-    pub[U_SUM] -= val100[c]
 
 
 @njit(cache=True)
@@ -88,9 +78,9 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
                 grid[p, i] = decks[h, p * g + i]
                 up[p, i] = i < prm[P_OPENERS]
                 if up[p, i]:
-                    _unsee(grid[p, i], key_tab, val100, ucnt, pub)
+                    see(grid[p, i], key_tab, val100, ucnt, pub)
         disc[0] = decks[h, n * g]
-        _unsee(disc[0], key_tab, val100, ucnt, pub)
+        see(disc[0], key_tab, val100, ucnt, pub)
         rest = L - n * g - 1
         for i in range(rest):
             stock[i] = decks[h, L - 1 - i]
@@ -117,11 +107,7 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
 def _act(grid, up, stock, disc, st, me, kind, slot, drawn, prm, hp, key_tab, val100, ucnt, pub,
          sc, sk, sx, keys, canc, gains):
     """Play the searcher's candidate action; returns the card drawn from the stock (or -1)."""
-    g = prm[P_G]
-    hb = 0
-    for i in range(g):
-        if not up[me, i]:
-            hb += 1
+    hb = hidden_count(up, me, prm[P_G])
     ending = st[S_ENDS] >= 0
     if kind == A_KNOCK:
         end_turn(grid, up, stock, disc, st, me, hb, True, prm)
@@ -231,6 +217,44 @@ def _ucb_pick(n_arr, w_arr, legal, total, c_ucb, default):
 PLACE_C = 0.3
 
 
+@kernel
+def _tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains,
+                kn, pn, pw, place_legal, c_place):
+    """The searcher's stock draw, placed by the placement tree: UCB (exploration ``c_place``)
+    over the statistics ``kn``/``pn``/``pw`` of the information set "drew a card of this
+    cancel key", the heuristic's placement tried first.
+    Placement ``b`` is a swap into slot ``b < g``, a turn of slot ``b - g`` (``b < 2g``) or
+    a throw away (``2g``); ``place_legal`` allows them (public facts only). Returns the key's
+    index and the placement, for the caller to back the play-out's value up into."""
+    g = prm[P_G]
+    hb = hidden_count(up, me, g)
+    card = h_stock_card(stock, st, key_tab, val100, ucnt, pub)
+    kidx = key_tab[card] + KEY_OFF
+    hk, hs, _g = h_place(grid, up, me, card, False, st[S_ENDS] >= 0, prm, hp, key_tab, val100, ucnt, pub,
+                         sc, sk, sx, keys, canc, gains)
+    dflt = hs if hk == A_SWAP else (g + hs if hk == A_FLIP else 2 * g)
+    pa = _ucb_pick(pn[kidx], pw[kidx], place_legal, kn[kidx], c_place, dflt)
+    if pa < g:
+        pk, ps = A_SWAP, pa
+    elif pa < 2 * g:
+        pk, ps = A_FLIP, pa - g
+    else:
+        pk, ps = A_PASS, -1
+    place_and_end(grid, up, stock, disc, st, me, card, pk, ps, hb, prm, key_tab, val100, ucnt, pub)
+    return kidx, pa
+
+
+@kernel
+def _best_mean(n_arr, w_arr):
+    """The lowest mean ``w_arr[b] / n_arr[b]`` over the tried placements ``b`` (``1e18`` if
+    none was tried): what a drawn key is worth under the max backup."""
+    bk = 1e18
+    for b in range(n_arr.shape[0]):
+        if n_arr[b] > 0 and w_arr[b] / n_arr[b] < bk:
+            bk = w_arr[b] / n_arr[b]
+    return bk
+
+
 @njit(cache=True)
 def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kind, cand_slot, place_legal,
            iterations, c_ucb, seed, prm, hp, key_tab, val100, horizon):
@@ -276,23 +300,8 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
         kidx = -1
         pa = -1
         if kind == A_STOCK:
-            hb = 0
-            for i in range(g):
-                if not up[me, i]:
-                    hb += 1
-            card = h_stock_card(stock, st, key_tab, val100, ucnt, pub)
-            kidx = key_tab[card] + KEY_OFF
-            hk, hs, _g = h_place(grid, up, me, card, False, st[S_ENDS] >= 0, prm, hp, key_tab, val100, ucnt, pub,
-                                 sc, sk, sx, keys, canc, gains)
-            dflt = hs if hk == A_SWAP else (g + hs if hk == A_FLIP else 2 * g)
-            pa = _ucb_pick(pn[kidx], pw[kidx], place_legal, kn[kidx], c_ucb * PLACE_C, dflt)
-            if pa < g:
-                pk, ps = A_SWAP, pa
-            elif pa < 2 * g:
-                pk, ps = A_FLIP, pa - g
-            else:
-                pk, ps = A_PASS, -1
-            place_and_end(grid, up, stock, disc, st, me, card, pk, ps, hb, prm, key_tab, val100, ucnt, pub)
+            kidx, pa = _tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys,
+                                   canc, gains, kn, pn, pw, place_legal, c_ucb * PLACE_C)
         else:
             _act(grid, up, stock, disc, st, me, kind, cand_slot[a], drawn, prm, hp, key_tab, val100,
                  ucnt, pub, sc, sk, sx, keys, canc, gains)
@@ -307,10 +316,7 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
             # The stock draw is worth what its best placement is worth for each card drawn,
             # not the mean over the placements being tried (max backup): the sum over cards
             # of visits times the best placement's mean.
-            bk = 1e18
-            for b in range(na):
-                if pn[kidx, b] > 0 and pw[kidx, b] / pn[kidx, b] < bk:
-                    bk = pw[kidx, b] / pn[kidx, b]
+            bk = _best_mean(pn[kidx], pw[kidx])
             stock_sum += kn[kidx] * bk - (kn[kidx] - 1) * best_k[kidx]
             best_k[kidx] = bk
             rw[a] = stock_sum
