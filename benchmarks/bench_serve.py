@@ -103,7 +103,8 @@ def pct(xs: list[float], q: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=1000)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jobs", "-j", "--workers", dest="workers", type=int, default=2, metavar="N",
+                    help="the server's worker processes (its --jobs)")
     args = ap.parse_args()
     codes = [format_code(n, "E") for n in range(args.count)]
     share_before = cpu_share()

@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=10_000)
     ap.add_argument("--rules", default="easy,classic,strict")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--jobs", "-j", "--workers", dest="jobs", type=int, default=os.cpu_count() or 1, metavar="N")
     ap.add_argument("--fields", choices=["all", "winnable"], default="all",
                     help="winnable: the verdict-only census (golfsolve stats --fields winnable)")
     ap.add_argument("--out", default=None, help="keep the run here (default: a temporary directory)")

@@ -4,8 +4,9 @@
         --out results/paired-easy.csv
     python benchmarks/fair_paired.py --summary results/paired-easy.csv
 
-``--workers N`` plays N deals at a time (each worker plays both players on its deal, so the
-pairing and the interleaving hold); ``--shuffle`` visits the range in a fixed random order.
+``--jobs N`` (``-j N``; ``--workers N`` the same, as on every command) plays N deals at a
+time (each worker plays both players on its deal, so the pairing and the interleaving hold);
+``--shuffle`` visits the range in a fixed random order.
 
 ``--a`` and ``--b`` are preset names (golfsolve.fair.PRESETS) or PlayerSettings as JSON
 (``'{"samples": 12, "race_budget": 48}'``: the fields not given keep their defaults). Each
@@ -145,7 +146,8 @@ def main() -> None:
     ap.add_argument("--a", default="strong", help="player a: a preset name or PlayerSettings as JSON")
     ap.add_argument("--b", default="fast", help="player b: a preset name or PlayerSettings as JSON")
     ap.add_argument("--out", default="results/paired.csv")
-    ap.add_argument("--workers", type=int, default=1, help="processes, each playing whole deals (both players)")
+    ap.add_argument("--jobs", "-j", "--workers", dest="jobs", type=int, default=1, metavar="N",
+                    help="processes, each playing whole deals (both players)")
     ap.add_argument("--shuffle", action="store_true",
                     help="play the deals in a fixed random order: a run stopped early is a uniform random subset")
     ap.add_argument("--summary", metavar="CSV", nargs="+", help="only print the summary of finished CSVs")
@@ -154,7 +156,7 @@ def main() -> None:
         summary(a.summary)
         return
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    run(a.rules, a.start, a.count, a.out, a.a, a.b, a.workers, a.shuffle)
+    run(a.rules, a.start, a.count, a.out, a.a, a.b, a.jobs, a.shuffle)
     summary([a.out])
 
 

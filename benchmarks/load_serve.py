@@ -36,7 +36,7 @@ READY = re.compile(r"ready on (http://[^/\s]+/)")
 def running_server(workers: int = 2, cpu_budget: float = 15.0, extra: tuple = (),
                    timeout: float = 900) -> Iterator[tuple[str, subprocess.Popen]]:
     """``golfsolve serve`` on a free loopback port: yields (base url, process); stops it after."""
-    cmd = [sys.executable, "-m", "golfsolve", "serve", "--port", "0", "--workers", str(workers),
+    cmd = [sys.executable, "-m", "golfsolve", "serve", "--port", "0", "--jobs", str(workers),
            "--cpu-budget", str(cpu_budget), *extra]
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     lines: list[str] = []
@@ -185,7 +185,8 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--requests", type=int, default=60, help="per client and round")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jobs", "-j", "--workers", dest="workers", type=int, default=2, metavar="N",
+                    help="the server's worker processes (its --jobs)")
     ap.add_argument("--cpu-budget", type=float, default=2.0)
     args = ap.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")

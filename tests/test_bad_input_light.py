@@ -51,3 +51,17 @@ def test_every_bad_input_case_is_one_line_exit_2_and_loads_nothing_heavy(tmp_pat
         assert r["err"].startswith("golfsolve: ") and r["err"].count("\n") == 1, (cmd, r["err"])
         assert r["heavy"] == [], f"{cmd} loaded {r['heavy']} before refusing"
 
+
+
+def test_report_checks_the_manifest_before_it_loads_the_fair_player(tmp_path):
+    """A broken manifest is refused before ``golfsolve.stats.fairstats`` (the fair player's
+    modules) or pandas load (was: fairstats loaded first, on every report)."""
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "_manifest.json").write_text("{")
+    cases = [["report", "broken"], ["report", "broken", "--fair", "broken"]]
+    heavy = HEAVY + ("golfsolve.stats.fairstats", "golfsolve.fair.player")
+    proc = subprocess.run([sys.executable, "-c", _RUN, json.dumps(cases), json.dumps(heavy)],
+                          cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for r in json.loads(proc.stdout):
+        assert r["code"] == 2 and "broken/_manifest.json" in r["err"] and r["heavy"] == [], r

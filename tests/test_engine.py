@@ -330,6 +330,13 @@ def test_parse_moves_names_the_bad_token(text, bad):
         parse_moves(text)
 
 
+@pytest.mark.parametrize("text", ["1,,5", ",1", "1,", "1;;5", "1, ;5"])
+def test_parse_moves_refuses_a_move_left_out(text):
+    """An empty item between commas or semicolons is refused (was: "1,,5" read as "1 5")."""
+    with pytest.raises(InputError, match="empty move"):
+        parse_moves(text)
+
+
 def test_play_rejects_unknown_move_strings(seed000_start):
     with pytest.raises(InputError):
         Game(seed000_start).play("9")

@@ -305,6 +305,23 @@ def test_a_shared_solver_keeps_nothing_from_the_real_deal(rules):
                 (fresh.outcome, fresh.best_left, fresh.moves, fresh.nodes)
 
 
+@pytest.mark.parametrize("moves, keep", [("d u", 1), ("d d u u 1", 2)])
+def test_fair_hint_after_an_undone_draw_ignores_the_cards_never_turned(moves, keep, solver):
+    """Undo puts a seen card back on the stock: twins that agree on every card turned (and
+    turned back) but not on the rest get the same fair hint."""
+    from golfsolve.fair import fair_hint_for_player
+
+    real = layout_from_number(1, EASY, "E")
+    tiny = PlayerSettings(samples=3, extra=0)
+    answers = []
+    for lay in (real, reshuffled(real, keep, 6), reshuffled(real, keep, 7)):
+        game = Game(lay, EASY)
+        for m in moves.split():
+            assert game.play(m).ok
+        answers.append(strip(fair_hint_for_player(lay, game, seed=2, player=tiny, solver=solver).as_json()))
+    assert answers[1] == answers[0] and answers[2] == answers[0]
+
+
 # -- the fair hint is the strong player's move ------------------------------------------------
 
 def _decision_points(rules, numbers, seed="h"):

@@ -371,3 +371,38 @@ def test_resuming_a_folder_that_holds_no_run_is_refused_not_started(args, folder
     assert f"{flag}: {out} holds no golfsolve run to {flag[2:]}" in r.stderr
     # nothing made, nothing left behind
     assert (not out.exists()) if folder == "missing" else list(out.iterdir()) == []
+
+
+# -- the library's entry points check their counts as the commands' options do ---------------
+
+@pytest.mark.parametrize("call, words", [
+    (lambda lay, s: s.solve(lay, node_limit=float("nan")), "node_limit must be a whole number"),  # was: ValueError
+    (lambda lay, s: s.solve(lay, node_limit=2**70), "node_limit must be from 0"),  # was: OverflowError
+    (lambda lay, s: s.solve(lay, node_limit=-1), "node_limit must be from 0"),  # was: no limit at all
+    (lambda lay, s: _fair("odds")(lay.forget_stock(0), samples=10**9, solver=s), "samples must be from 1 to 1,000,000"),
+    (lambda lay, s: _fair("odds")(lay.forget_stock(0), samples=2.5, solver=s), "samples must be a whole number"),
+    (lambda lay, s: _fair("odds")(lay.forget_stock(0), samples=2, games=True, solver=s), "games must be a whole number"),
+    (lambda lay, s: _fair("rate")(lay, games=10**9, solver=s), "games must be from 1 to 1,000,000"),
+    (lambda lay, s: _fair("pick")(lay.rules, "easy", 1, games=10**9, solver=s), "games must be from 1 to 1,000,000"),
+    (lambda lay, s: _fair("pick")(lay.rules, "easy", 1.5, solver=s), "count must be a whole number"),
+])
+def test_library_counts_are_checked_before_any_work(call, words, library_solver):
+    """A billion sampled orders was accepted by the library (the CLI caps it) and filled the
+    memory; NaN or 2**70 reached numba as a ValueError or OverflowError."""
+    from golfsolve.solitaire.layout import layout_from_code
+
+    with pytest.raises(InputError, match=words):
+        call(layout_from_code("GO1-E-AAAAAAB"), library_solver)
+
+
+def _fair(name: str):
+    import golfsolve.fair
+
+    return getattr(golfsolve.fair, name)
+
+
+@pytest.fixture(scope="module")
+def library_solver():
+    from golfsolve.solitaire.solver import Solver
+
+    return Solver()

@@ -1,6 +1,6 @@
 """The house's layers point one way, and the game domains write no files.
 
-Bottom: ``cards``, ``errors``, ``intervals``, ``text``, ``progress`` (the progress bar), the compile notice and the kernel caches (``jitcache``,
+Bottom: ``cards``, ``errors``, ``intervals``, ``inputs`` (checks of what a user writes), ``text``, ``progress`` (the progress bar), the compile notice and the kernel caches (``jitcache``,
 ``kernelsources``, ``aotcache``) import nothing of golfsolve but each other. The game domains ``solitaire/`` and ``grid/`` import the bottom and themselves, not
 each other, and never fair play, the batch runs and reports of ``stats/`` or the CLI.
 ``fair/`` (play without seeing the stock) sits above ``solitaire/``; ``stats/`` above the
@@ -20,8 +20,8 @@ import pytest
 import golfsolve
 
 ROOT = Path(golfsolve.__file__).parent
-BOTTOM = {"aotcache", "cards", "compilenotice", "errors", "intervals", "jitcache", "kernelsources", "progress", "text",
-          "__init__"}
+BOTTOM = {"aotcache", "cards", "compilenotice", "errors", "intervals", "jitcache", "kernelsources", "inputs", "progress",
+          "text", "__init__"}
 # what each layer may import, by the first part of the module's name inside golfsolve
 ALLOWED = {
     "bottom": BOTTOM,

@@ -100,11 +100,20 @@ def test_forget_stock_keeps_only_the_first_cards():
     (("stock: 8S ...", "stock: 8S ... ?"), "'...' must be the last"),
     (("discard: AC", "discard: AC\nfoo: 1"), "unknown key 'foo'"),
     (("discard: AC", "rules: bogus\ndiscard: AC"), "unknown rule set"),
+    # a card left out between commas (was: skipped, and with "stock: 8S ..." the card went
+    # to the unknown stock without a word)
+    (("1: 6C 5S QS TS 6H", "1: 6C,,5S,QS,TS,6H"), r"line \d+ \(column 1\) has an empty card"),
+    (("stock: 8S ...", "stock: 8S, , ..."), r"\(stock\) has an empty card"),
 ])
 def test_bad_layouts_name_the_problem(data_dir, change, words):
     text = (data_dir / "seed000_start.txt").read_text(encoding="utf-8").replace(*change)
     with pytest.raises(LayoutError, match=words):
         parse_layout_text(text)
+
+
+def test_cards_may_be_comma_separated(data_dir):
+    text = (data_dir / "seed000_start.txt").read_text(encoding="utf-8")
+    assert parse_layout_text(text.replace("1: 6C 5S QS TS 6H", "1: 6C, 5S,QS , TS,6H")) == parse_layout_text(text)
 
 
 def test_missing_cards_are_listed():

@@ -174,6 +174,8 @@ SAME_MESSAGE = [
     (["hint", "GO1-E-AAAAAAB", "--moves", "2"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "2"}),  # not legal
     (["hint", "GO1-E-AAAAAAB", "--fair", "--moves", "u"], "hint", {"code": "GO1-E-AAAAAAB", "fair": True,
                                                                   "moves": "u"}),  # nothing to undo
+    # was: read as "1 1" (a move left out is refused, not skipped)
+    (["hint", "GO1-E-AAAAAAB", "--moves", "1,,1"], "hint", {"code": "GO1-E-AAAAAAB", "moves": "1,,1"}),
 ]
 
 
@@ -249,6 +251,14 @@ HUGE = str(2**70)
     ("hint", {"code": "GO1-E-AAAAAAB", "moves": "d" * 5001}, "at most 5,000 moves"),
     ("play", {"code": "GO1-E-AAAAAAB", "tap": "one,two"}, "tap must be 'COLUMN,ROW'"),
     ("play", {"code": "GO1-E-AAAAAAB", "tap": "9,1"}, "column 9 is outside 1..7"),
+    # an empty item in a list is refused, as the CLI refuses it (was: "3,,5" read as "3,5")
+    ("play", {"code": "GO1-E-AAAAAAB", "tap": "3,,5"}, "tap has an empty number"),
+    ("play", {"code": "GO1-E-AAAAAAB", "tap": "3,5,"}, "tap has an empty number"),
+    ("play", {"code": "GO1-E-AAAAAAB", "moves": "1;;1"}, "the move list has an empty move"),
+    # an empty value is not a default (was: fair="" read as false, player="" as the default)
+    ("hint", {"code": "GO1-E-AAAAAAB", "fair": ""}, "fair must be true or false"),
+    ("solve", {"code": "GO1-E-AAAAAAB", "verdict_only": " "}, "verdict_only must be true or false"),
+    ("odds", {"code": "GO1-E-AAAAAAB", "player": ""}, "player must be one of fast, strong"),
     ("play", {"code": "GO1-E-AAAAAAB", "action": "d4"}, "give one action"),
     ("play", {"code": "GO1-E-AAAAAAB", "action": "d", "tap": "1,5"}, "not both"),
 ])
@@ -306,6 +316,17 @@ def test_a_client_gone_half_way_through_its_body_is_answered_not_logged_as_an_er
     # was: ClientDisconnect raised out of the app ("Exception in ASGI application" and a traceback on stderr)
     anyio.run(client.app, scope, receive, send)
     assert sent[1]["type"] == "http.response.start" and sent[1]["status"] == 400
+
+
+def test_a_fair_flag_without_a_value_or_in_a_posts_query_is_400_not_a_peeking_hint(client):
+    """Both used to answer the peeking hint to someone who asked for a fair one: "?fair" was
+    read as false, and a POST's query string was dropped without a word."""
+    r = client.get("/api/hint?code=GO1-E-AAAAAAB&fair")
+    assert r.status_code == 400 and "fair must be true or false" in r.json()["error"]
+    r = client.post("/api/hint?fair=true", json={"code": "GO1-E-AAAAAAB"})
+    assert r.status_code == 400 and "not from the query string ('fair=true')" in r.json()["error"]
+    r = client.get("/api/play?code=GO1-E-AAAAAAB&tap=5%205")  # a space between the numbers still works
+    assert r.status_code == 200 and r.json()["move"] == "5"
 
 
 def test_a_parameter_twice_in_the_query_or_the_body_is_400(client):

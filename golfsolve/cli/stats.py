@@ -131,16 +131,20 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     Example: golfsolve report stats-2000 --out stats-2000/_report
     """
     from ..stats.census import CENSUS, load_results
-    from ..stats.fairstats import load_fair_results
-    from ..stats.runfolder import check_report_dir
+    from ..stats.runfolder import FAIR_STATS, check_report_dir, read_manifest
 
     check_run_dir(stats_dir, "DIR")
     if fair_dir is not None:
         check_run_dir(fair_dir, "--fair")
-    # not a stats run, a bad manifest or a damaged chunk: say so before writing anything
+    # not a stats run, a bad manifest or a damaged chunk: say so before writing anything, and
+    # both manifests before reading any chunk or loading the fair player's modules
     CENSUS.read_manifest(stats_dir)
+    if fair_dir is not None:
+        read_manifest(fair_dir, FAIR_STATS)
     load_results(stats_dir)
     if fair_dir is not None:
+        from ..stats.fairstats import load_fair_results
+
         load_fair_results(fair_dir)
     out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
     from ..stats.report import write_report  # pandas and matplotlib, once the run is read

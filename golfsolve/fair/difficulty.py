@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
+from ..inputs import whole_count
 from ..intervals import wilson
 from ..text import plural
 from ..solitaire.dealcode import N_DEALS
@@ -96,8 +97,7 @@ def rate(
     With ``want`` (a label), games stop as soon as the final fair chance can no longer
     fall in that band (the label is then still right, but the chance is from fewer games).
     """
-    if games < 1:
-        raise InputError(f"games must be at least 1, not {games}")
+    games = whole_count(games, "games")
     if not layout.stock_known:
         raise InputError("rating needs the real stock: give a deal code or a full layout")
     settings = player_settings(player)
@@ -173,8 +173,9 @@ def pick(
     """
     if difficulty not in LABELS:
         raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")
-    if count < 1 or max_deals < 1:
-        raise InputError("count and max deals must be at least 1")
+    games = whole_count(games, "games")
+    count = whole_count(count, "count", 1, N_DEALS)
+    max_deals = whole_count(max_deals, "max deals", 1, N_DEALS)
     if not 0 <= start < N_DEALS:
         raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start}")
     settings = player_settings(player)

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence
 
-from ..errors import InputError
+from ..inputs import whole_count
 from ..intervals import product_interval, wilson
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EASY, Rules
@@ -285,8 +285,9 @@ def odds(
     times the win rate on those games, with the product's interval. ``progress``: bars on
     stderr as :func:`~golfsolve.progress.progress_bar` shows them (``None``: on a terminal).
     """
-    if samples < 1 or (games is not None and games < 0):
-        raise InputError(f"samples must be at least 1 and games at least 0, not {samples} and {games}")
+    samples = whole_count(samples, "samples")
+    if games is not None:
+        games = whole_count(games, "games", 0)
     settings = player_settings(player)
     rules = rules or layout.rules or EASY
     played = tuple(played)

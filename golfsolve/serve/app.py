@@ -42,6 +42,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError, check_count, clip
+from ..inputs import split_items
 from ..solitaire.answers import deal_answer, play_answer
 from ..solitaire.layout import Layout, LayoutError, layout_from_code, layout_from_pysol, parse_layout_text
 from ..solitaire.rules import EASY, get_rules
@@ -151,6 +152,10 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 async def _params(request: Request, endpoint: str) -> dict[str, Any]:
     if request.method == "POST":
+        if request.url.query:
+            # answered from the body alone, ?fair=true would be dropped without a word
+            raise InputError(f"a POST takes its parameters from its JSON body, not from the query string "
+                             f"({clip(request.url.query)}); move them into the body, or use GET")
         raw = await request.body()
         if not raw.strip():
             params: dict[str, Any] = {}
@@ -213,10 +218,12 @@ def _int(params: dict, name: str, default: int, low: int, high: int) -> int:
 
 
 _TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+_FALSE = {"0", "false", "no", "off"}
 
 
 def _bool(params: dict, name: str) -> bool:
+    # "?fair" with no value is refused, not read as false: it would answer a peeking hint to
+    # someone who asked for a fair one
     v = params.get(name)
     if v is None or isinstance(v, bool):
         return bool(v)
@@ -229,8 +236,10 @@ def _player(params: dict, default: str = "fast") -> str:
     # the fair player's preset by name, checked here so a bad name is a 400 before any work
     from ..fair import player_settings
 
-    name = _text(params, "player", 40) or default
-    player_settings(name)
+    name = _text(params, "player", 40)
+    if name is None:
+        return default
+    player_settings(name)  # "player=" is refused with the names, not read as the default
     return name
 
 
@@ -265,8 +274,10 @@ def _tap(params: dict) -> Optional[tuple[int, int]]:
     text = _text(params, "tap", 20)
     if text is None:
         return None
-    parts = text.replace(" ", ",").split(",")
-    parts = [p for p in parts if p]
+    # "3,5" or "3 5"; "3,,5" is refused as every list is, never read as "3,5"
+    parts = split_items(text, "tap", "number")
+    if len(parts) == 1:
+        parts = parts[0].split()
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
         raise InputError(f"tap must be 'COLUMN,ROW', e.g. '3,5', not {clip(text)}")
     return int(parts[0]), int(parts[1])

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, TextIO, Union
 
 from ..errors import InputError, clip
+from ..inputs import split_items
 from .dealcode import DealCodeError, parse_code
 from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
 from .rules import EASY, Rules
@@ -30,7 +31,10 @@ def parse_pysol_range(spec: str) -> list[range]:
     number outside 1..PYSOL_MAX and for a range that runs backwards.
     """
     out = []
-    for part in spec.split(","):
+    parts = split_items(spec, "--pysol", "deal number or range", error=LayoutError)
+    if not parts:
+        raise LayoutError(f"--pysol needs a deal number or a range like 1-1000, not {clip(spec)}")
+    for part in parts:
         m = _RANGE.match(part)
         if not m:
             raise LayoutError(f"--pysol {clip(spec)}: {clip(part.strip())} is not a deal number or a range like "

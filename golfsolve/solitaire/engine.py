@@ -22,13 +22,13 @@ column, ``"u"`` undoes.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..cards import card_str, rank_of
 from ..errors import InputError, clip
+from ..inputs import split_items
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
 from .rules import EASY, EMPTY_TOP, Rules
 
@@ -309,19 +309,15 @@ class Game:
         }
 
 
-_SEPARATORS = re.compile(r"[\s,;]+")
-
-
 def parse_moves(text: str) -> list[str]:
     """Read a move list: ``"d 5 2"``, ``"d52"``, ``"d,5,2"`` and ``"d;5;2"`` all give ``["d", "5", "2"]``.
 
     Moves are ``d`` (draw), ``1`` .. ``7`` (remove from that column) and ``u`` (undo),
-    any case. A bad token raises :class:`InputError` naming it.
+    any case. A bad token, or an empty item between commas or semicolons (``"1,,5"``: a
+    move left out?), raises :class:`InputError` naming it.
     """
     out: list[str] = []
-    for token in _SEPARATORS.split(text.strip()):
-        if not token:
-            continue
+    for token in " ".join(split_items(text, "the move list", "move", ",;")).split():
         for ch in token.lower():
             if ch not in MOVE_CHARS:
                 raise InputError(

@@ -26,6 +26,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
+from ..inputs import split_items
 from .dealcode import DealCodeError, deal_deck, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules
 
@@ -244,6 +245,11 @@ def _card(tok: str, where: str) -> int:
         raise LayoutError(f"{where}: {e}") from None
 
 
+def _tokens(val: str, where: str) -> list[str]:
+    # cards apart or comma-separated ("6C 5S", "6C, 5S"); "6C,,5S" is refused, not read as two cards
+    return " ".join(split_items(val, where, "card", error=LayoutError)).split()
+
+
 def parse_layout_text(text: str, name: str = "") -> Layout:
     """Read golfsolve's text format or a black-hole-solve board (detected by ``Talon:``)."""
     text = text.removeprefix("\ufeff")  # a byte-order mark from an editor
@@ -278,7 +284,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
             have_discard = True
             discard = None if val in ("", "-", "--") else _card(val, f"line {n} (discard)")
         elif k in ("stock", "talon"):
-            stock_tokens = val.replace(",", " ").split()
+            stock_tokens = _tokens(val, f"line {n} (stock)")
         else:
             num = k
             for prefix in ("column", "col"):
@@ -290,7 +296,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
             ci = int(num)
             if ci in columns:
                 raise LayoutError(f"line {n}: column {ci} is given twice")
-            columns[ci] = [_card(t, f"line {n} (column {ci})") for t in val.replace(",", " ").split()]
+            columns[ci] = [_card(t, f"line {n} (column {ci})") for t in _tokens(val, f"line {n} (column {ci})")]
     missing_cols = [i for i in range(1, N_COLUMNS + 1) if i not in columns]
     if missing_cols:
         raise LayoutError(f"column {missing_cols[0]} is missing (a layout lists columns 1 to 7)")

@@ -17,6 +17,8 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..cards import RANK_OF
+from ..errors import MAX_INT64
+from ..inputs import whole_count
 from . import compiling, packing
 from .dealcode import deal_deck
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
@@ -182,6 +184,9 @@ class Solver:
         ``lost``: states known lost in positions of this family (see :class:`LostStates`),
         used by a verdict-only solve without node limit and grown when it proves a loss.
         """
+        if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:
+            # NaN, 2.5, -1 or 2**70 from a caller: one clear error, not numba's overflow
+            node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
         rules = rules or layout.rules or EASY
         p = pack(layout)
         return self.solve_packed(p, rules, node_limit, verdict_only, lost=lost)

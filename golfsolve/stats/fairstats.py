@@ -22,8 +22,8 @@ from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
-from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command, manifest_path,
-                        write_text_atomic)
+from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command,
+                        manifest_path, write_text_atomic)
 from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or played: the arguments are checked before
@@ -166,7 +166,7 @@ def _params_model() -> type[BaseModel]:
 class FairKind(RunKind[FairSpec]):
     """``golfsolve fair-stats``: deals x rule sets, played by the fair player."""
 
-    format = "golfsolve-fair-stats/1"
+    format = FAIR_STATS
     command = "golfsolve fair-stats"
     item = "deal"
     params_type = FairSpec

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError, clip
+from ..inputs import split_items
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
@@ -171,7 +172,7 @@ def parse_sets(spec: Optional[str]) -> Optional[tuple[str, ...]]:
     """``"base,putt,players-6"`` as a tuple of names (checked by :class:`StudySpec`); None stays None."""
     if spec is None:
         return None
-    return tuple(s.strip().lower() for s in spec.split(","))
+    return tuple(s.lower() for s in split_items(spec, "--sets", "option set name"))
 
 
 @functools.cache

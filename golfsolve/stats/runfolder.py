@@ -62,8 +62,11 @@ LOCK = ".golfsolve.lock"
 
 #: A manifest larger than this is not one golfsolve wrote (one line per invocation).
 MAX_MANIFEST_BYTES = 64 * 2**20
+#: The manifest's ``format`` of a fair-stats run (here, so that a command can check a folder
+#: holds one before it loads the fair player's modules).
+FAIR_STATS = "golfsolve-fair-stats/1"
 #: Kinds of run: the manifest's ``format`` and the command that makes it.
-COMMANDS = {"golfsolve-stats/1": "golfsolve stats", "golfsolve-fair-stats/1": "golfsolve fair-stats",
+COMMANDS = {"golfsolve-stats/1": "golfsolve stats", FAIR_STATS: "golfsolve fair-stats",
             "golfsolve-grid-simulate/1": "golfsolve grid simulate", "golfsolve-grid-study/1": "golfsolve grid study"}
 
 

@@ -28,7 +28,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
-from ..errors import InputError, clip
+from ..errors import InputError
+from ..inputs import split_items
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
                         open_run, read_manifest, run_folder_chunks)
@@ -52,12 +53,9 @@ def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tupl
     """
     from ..solitaire.rules import get_rules
 
-    names = [n.strip() for n in (spec.split(",") if isinstance(spec, str) else spec)]
-    if not any(names):
+    names = split_items(spec if isinstance(spec, str) else ",".join(spec), option, "rule set name")
+    if not names:
         raise InputError(f"{option} needs at least one rule set, e.g. easy,classic,strict")
-    if "" in names:
-        given = spec if isinstance(spec, str) else ",".join(spec)
-        raise InputError(f"{option} has an empty rule set name in {clip(given)} (two commas in a row, or one at an end?)")
     out: list[str] = []
     seen: dict[tuple, str] = {}
     for n in names:

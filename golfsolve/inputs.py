@@ -1,0 +1,52 @@
+"""Checks of what a user writes: a list (``easy,classic``, ``1-10,50``, ``d,5,2``, a tap
+``3,5``) and a count given to the library.
+
+Bottom of the house: it imports only :mod:`golfsolve.errors`. Deliberately not part of
+``errors.py``, which the solver's compiled kernels depend on (their cache key is a digest
+of it), so that the rules of user input can change without recompiling them.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from .errors import MAX_EFFORT, InputError, check_count, clip
+
+_SEPARATOR_NAMES = {",": "commas", ";": "semicolons"}
+
+
+def split_items(text: str, what: str, noun: str = "item", seps: str = ",",
+                error: type[InputError] = InputError) -> list[str]:
+    """The items of a list such as ``"easy,classic"``, each stripped of spaces; ``[]`` for a
+    blank ``text``. Every character of ``seps`` separates items.
+
+    An empty item (two separators in a row, or one at an end: ``"3,,5"``, ``"3,5,"``) raises
+    ``error`` (an :class:`InputError`) naming ``what`` and its ``noun``; it is never
+    skipped, since a list read as other than it was written gives an answer to another
+    question without a word. The lists of rule sets, option sets, PySol ranges, moves and
+    the server's tap are all split here, so they refuse it alike.
+    """
+    if not text.strip():
+        return []
+    items = [text]
+    for sep in seps:
+        items = [piece for item in items for piece in item.split(sep)]
+    items = [item.strip() for item in items]
+    if "" in items:
+        names = " or ".join(_SEPARATOR_NAMES.get(s, repr(s)) for s in seps)
+        raise error(f"{what} has an empty {noun} in {clip(text)} (two {names} in a row, or one at an end?)")
+    return items
+
+
+def whole_count(value: object, what: str, low: int = 1, high: int = MAX_EFFORT) -> int:
+    """``value`` as an ``int`` if it is a whole number (an ``int`` or a NumPy integer; not a
+    bool, a float such as NaN or 2.5, or text) from ``low`` to ``high``, else an
+    :class:`InputError` naming ``what``. The library's entry points check their counts with
+    it, as the commands' options do: a count of a billion sampled orders is refused, not
+    left to fill the memory."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise InputError(f"{what} must be a whole number, not {repr(value)[:40]}")
+    return check_count(operator.index(value), what, low, high)
+
+
+__all__ = ["split_items", "whole_count"]

@@ -1,0 +1,30 @@
+"""The benchmarks name their options as the commands do: a count of worker processes is
+``--jobs N`` (``-j N``), with ``--workers N`` accepted as the same option, never the only name."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
+
+
+def _options(path: Path) -> list[list[str]]:
+    """The option strings of every ``add_argument`` call in ``path``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
+            out.append([a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)])
+    return out
+
+
+def test_a_worker_count_is_jobs_in_every_benchmark():
+    scripts = sorted(BENCHMARKS.glob("*.py"))
+    assert scripts
+    found = []
+    for path in scripts:
+        for names in _options(path):
+            if {"--jobs", "--workers", "-j"} & set(names):
+                found.append(path.name)
+                assert names[0] == "--jobs" and "-j" in names, (path.name, names)
+    assert "fair_paired.py" in found
