@@ -136,12 +136,10 @@ class GridKind(RunKind[GridSpec]):
     max_items = MAX_EFFORT
 
     def key(self, p: GridSpec) -> RunKey:
-        # JSON round trip: the manifest's copy must compare equal to a fresh one
         params = {"bots": ",".join(p.bots), "mc_samples": p.samples, "seed": p.seed, "table": p.rules.to_dict()}
         if p.seating != OLD_SEATING:
             params["seating"] = p.seating
-        params = json.loads(json.dumps(params))
-        return RunKey(self.format, 0, p.matches, (), p.chunk_size, tuple(sorted(params.items())))
+        return self.ungrouped_key(p.matches, p.chunk_size, params)
 
     def from_manifest(self, m: dict) -> GridSpec:
         p = m["params"]

@@ -255,10 +255,9 @@ class StudyKind(RunKind[StudySpec]):
     max_items = MAX_EFFORT
 
     def key(self, p: StudySpec) -> RunKey:
-        # JSON round trip: the manifest's copy must compare equal to a fresh one
-        params = json.loads(json.dumps({"sets": ",".join(p.sets), "strong": p.strong, "matches": p.matches,
-                                        "seed": p.seed, "cells": _cells_json(p), "seating": SEATING}))
-        return RunKey(self.format, 0, p.items(), (), p.chunk_size, tuple(sorted(params.items())))
+        return self.ungrouped_key(p.items(), p.chunk_size, {"sets": ",".join(p.sets), "strong": p.strong,
+                                                             "matches": p.matches, "seed": p.seed,
+                                                             "cells": _cells_json(p), "seating": SEATING})
 
     def from_manifest(self, m: dict) -> StudySpec:
         p = m["params"]

@@ -24,6 +24,7 @@ locked run folder (:mod:`golfsolve.stats.runfolder`).
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
@@ -124,6 +125,13 @@ class RunKind(Generic[P]):
         return {}
 
     # -- the same for every kind ---------------------------------------------------
+    def ungrouped_key(self, count: int, chunk_size: int, params: dict[str, Any]) -> RunKey:
+        """The key of a run of ``count`` items numbered from 0 in no groups (a grid kind's
+        :meth:`key`), its ``params`` through a JSON round trip: the manifest's copy must
+        compare equal to a fresh one."""
+        params = json.loads(json.dumps(params))
+        return RunKey(self.format, 0, count, (), chunk_size, tuple(sorted(params.items())))
+
     def default_chunk_size(self, count: int, jobs: int) -> int:
         """About ten chunks per worker for small runs, at most :attr:`max_default_chunk` items."""
         return _default_chunk_size(count, jobs, self.max_default_chunk)
