@@ -126,6 +126,15 @@ def test_cli_single_deal_output_is_unchanged(run_cli):
     assert pretty.startswith("{\n") and json.loads(pretty)["deal"] == "PySol Golf #1"
 
 
+@pytest.mark.parametrize("text", ["", "\n  \n# only a comment\n"])
+def test_cli_codes_from_with_no_code_at_all_is_bad_input(run_cli, text):
+    # was: exit 0 and no output, as if every deal of the (wrong?) file had been answered
+    res = run_cli(["solve", "--codes-from", "-"], input=text)
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.stderr == "golfsolve: --codes-from - (stdin) holds no deal code (only blank lines or comments): " \
+                         "nothing to solve\n"
+
+
 def test_cli_codes_from_stdin_reports_a_bad_line_and_exits_2(run_cli):
     res = run_cli(["solve", "--codes-from", "-"], input="GO1-E-AAAAAAB\nnonsense\n\nGO1-C-AAAAAAB\n")
     assert res.exit_code == 2

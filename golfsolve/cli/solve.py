@@ -94,9 +94,10 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     # a bar only when the records go to a file or pipe and a person watches stderr
     bar = progress_bar(total=total, unit="deal", delay=0.5, leave=False,
                        show=False if quiet or sys.stdout.isatty() else None)
-    bad = unknown = 0
+    bad = unknown = answered = 0
     first_bad = None
     for item in solve_many(deals, node_limit=node_limit, verdict_only=verdict_only):
+        answered += 1
         if isinstance(item, BadLine):
             bad += 1
             first_bad = first_bad or item  # its error record is in the output; stderr gets one line at the end
@@ -107,6 +108,10 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
         sys.stdout.flush()
         bar.update()
     bar.close()
+    if not answered:
+        # an empty file or pipe (the wrong file?) was exit 0 with no output at all
+        name = "- (stdin)" if codes_from.name == "<stdin>" else codes_from.name
+        fail(f"--codes-from {name} holds no deal code (only blank lines or comments): nothing to solve", 2)
     if bad:
         fail(f"{plural(bad, 'line')} of --codes-from {'is' if bad == 1 else 'are'} not a deal code (first: line "
              f"{first_bad.line}: {first_bad.error}); each has an error record in the output", 2)
