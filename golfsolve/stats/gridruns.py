@@ -326,14 +326,15 @@ def run_command(out: str | Path) -> str:
 
 
 def planned_matches(out: str | Path) -> Optional[int]:
-    """The matches the run in ``out`` asks for while it is unfinished (killed, or still
-    being played); None once it is complete (or for a folder without a manifest)."""
-    from .runfolder import read_manifest
+    """The matches the run in ``out`` asks for while it is unfinished (killed, still being
+    played, or a chunk lost since); None once it is complete (or for a folder without a manifest)."""
+    from .runfolder import chunk_files, read_manifest
 
     if manifest_path(out) is None:
         return None
     m = read_manifest(out, GRID.format)
-    return None if m.get("complete") else int(m["count"])
+    every_chunk = set(chunk_files(out)) >= {c.name for c in RunFolder(Path(out), m).chunks()}
+    return None if m.get("complete") and every_chunk else int(m["count"])
 
 
 def export_csv(t: Tournament, out: str | Path) -> list[Path]:

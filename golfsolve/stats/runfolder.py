@@ -842,6 +842,9 @@ def load_chunks(out: str | Path, fmt: str, schema: ChunkSchema,
     if not allow_incomplete and len(frames) != len(expected):
         raise InputError(f"{out}: only {len(frames)} of {len(expected)} chunks are done; finish with "
                          f"'{resume_command(m, out)}'")
+    if len(frames) != len(expected):
+        # a chunk lost after the run finished: what is read is not the whole run, whatever the manifest says
+        m = {**m, "complete": False}
     return m, frames
 
 

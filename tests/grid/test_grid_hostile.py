@@ -261,3 +261,18 @@ def test_the_library_simulate_checks_its_numbers_as_the_command_does(kw, words):
     args = {"rules": parse_rules("default", players=2, holes=1), "bots": ["mc", "random"], "matches": 1, "seed": 0}
     with pytest.raises(InputError, match=words):
         simulate(**{**args, **kw})
+
+
+def test_a_run_that_lost_a_chunk_is_unfinished_whatever_its_manifest_says(run_cli, tmp_path):
+    """A chunk gone after the run finished: 'grid report' covered what was left as if it were
+    the whole run, and a study's report called it complete (both trusted the manifest)."""
+    from golfsolve.stats.gridruns import GRID, planned_matches
+
+    out = tmp_path / "run"
+    r = run_cli(["grid", "simulate", "--bots", "random,random", "--matches", "2", "--holes", "1", "--chunk-size", "1",
+                 "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert planned_matches(out) is None and GRID.load(out)[0]["complete"]
+    (out / "chunk-0000000001.parquet").unlink()
+    assert planned_matches(out) == 2  # the report then says "1 of 2 matches so far"
+    assert not GRID.load(out)[0]["complete"]
