@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..errors import InputError
+from ..inputs import whole_count
 from .rules import GridRules
 
 if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a command checks its arguments before
@@ -123,9 +124,13 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     n = rules.players
     if len(bots) != n:
         raise InputError(f"{len(bots)} bots for {n} players")
+    # as the command checks its options: NaN, 2.5 or -1 would fail deep in NumPy's seeding
+    seed = whole_count(seed, "seed", 0, 2**64 - 1)
+    matches = whole_count(matches, "--matches", 1, 2**63 - 1)
+    first_match = whole_count(first_match, "first_match", 0, 2**63 - 1)
+    if samples is not None:
+        samples = whole_count(samples, "Monte Carlo samples")
     seating(n, 0, seed, scheme)  # a known scheme
-    if matches < 1:
-        raise InputError(f"--matches must be at least 1, not {matches}")
     for b in bots:
         make_bot(b)
     hole_rows: list[tuple] = []

@@ -244,3 +244,20 @@ def test_play_whose_input_ends_mid_match_says_so_and_exits_1():
     assert r.returncode == 1, (r.returncode, r.stderr)
     assert "Match left unfinished: the input ended." in r.stdout and "Match over" not in r.stdout
     assert r.stderr.splitlines() == ["golfsolve: the match was not finished: the input ended during hole 1 of 2"]
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"seed": -1}, "seed must be from 0"),  # was: ValueError from NumPy's SeedSequence
+    ({"seed": float("nan")}, "seed must be a whole number"),  # was: TypeError
+    ({"matches": 2.5}, "--matches must be a whole number"),  # was: TypeError from range()
+    ({"samples": 0}, "Monte Carlo samples must be from 1"),
+    ({"samples": 10**9}, "Monte Carlo samples must be from 1 to 1,000,000"),  # was: accepted
+])
+def test_the_library_simulate_checks_its_numbers_as_the_command_does(kw, words):
+    from golfsolve.errors import InputError
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import simulate
+
+    args = {"rules": parse_rules("default", players=2, holes=1), "bots": ["mc", "random"], "matches": 1, "seed": 0}
+    with pytest.raises(InputError, match=words):
+        simulate(**{**args, **kw})
