@@ -106,19 +106,6 @@ def hidden_count(up, p, g):
     return h
 
 
-@kernel(inline="always")
-def face_down(up, p, g):
-    """How many of player p's cards are face down, and the first of them (-1: none)."""
-    h = 0
-    first = -1
-    for i in range(g):
-        if not up[p, i]:
-            h += 1
-            if first < 0:
-                first = i
-    return h, first
-
-
 @njit(cache=True)
 def refill(stock, disc, st):
     """Shuffle the discard pile, all but its top card, into the empty stock; with nothing

@@ -26,7 +26,7 @@ from .jit import kernel
 
 from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_ANY, P_COLS, P_G, P_KNOCK,
                      P_N, P_NOFL, P_PAIR, P_PUTT, P_ROWC, P_ROWS, P_TURN, R_RUNNING, S_CUR, S_DL, S_ENDS,
-                     S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn, face_down)
+                     S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn)
 
 KEY_OFF = 2      # cancel keys run from -2 (a value) up to 13 (the joker's rank)
 N_KEYS = 20
@@ -239,7 +239,13 @@ def h_place(grid, up, p, card, from_discard, ending, prm, hp, key_tab, val100, u
     """
     g = prm[P_G]
     cols = prm[P_COLS]
-    nh, first_h = face_down(up, p, g)
+    nh = 0
+    first_h = -1
+    for i in range(g):
+        if not up[p, i]:
+            nh += 1
+            if first_h < 0:
+                first_h = i
     hmean = _mean_unseen(pub)
     if card < 0:
         # An average card matches nothing: a slot's own value becomes the mean.
