@@ -306,7 +306,7 @@ def test_fair_stats_records_the_settings_and_refuses_others(run_cli, tmp_path):
     import pandas as pd
 
     from golfsolve.fair import PRESETS
-    from golfsolve.stats.fairstats import compare_fair_runs
+    from golfsolve.stats.fairstats import compare_fair_runs, load_fair_section
     from golfsolve.stats.runfolder import read_manifest
 
     out = tmp_path / "s"
@@ -333,6 +333,9 @@ def test_fair_stats_records_the_settings_and_refuses_others(run_cli, tmp_path):
     m["params"]["player"]["race_z"] = PRESETS["fast"].race_z
     mp.write_text(_json.dumps(m))
     (out / "chunk-0000000004.parquet").unlink()
+    # the report's section of a run that lost a chunk says so (was: the one deal left, nothing said)
+    section = load_fair_section(out)
+    assert not section["complete"] and "1 of its 2 games (deals times rule sets) are played" in section["intro"]
     if hasattr(os, "mkfifo"):  # was: the report written into the FIFO, a wait for ever
         (out / "_fair.md").unlink()
         os.mkfifo(out / "_fair.md")

@@ -156,6 +156,9 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     if not data["complete"]:
         click.echo(f"golfsolve: warning: the run is incomplete ({data['deals']} of {plural(data['deals_total'], 'deal')})",
                    err=True)
+    if data["fair"] is not None and not data["fair"]["complete"]:
+        click.echo(f"golfsolve: warning: the --fair run {fair_dir} is unfinished; its table covers the games played",
+                   err=True)
     click.echo(f"{data['deals_text']}:")
     for w in data["win_rates"]:
         click.echo(f"{w['rules']:>10}: {100 * w['rate']:.2f}% won [{100 * w['lo']:.2f}, {100 * w['hi']:.2f}] "

@@ -23,7 +23,7 @@ from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command,
-                        manifest_path, write_text_atomic)
+                        manifest_path, resume_command, write_text_atomic)
 from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or played: the arguments are checked before
@@ -349,12 +349,17 @@ def write_fair_report(out: str | Path) -> dict[str, str]:
 
 def load_fair_section(directory: str | Path) -> Optional[dict]:
     """The fair-play section of the fair-stats run in ``directory``:
-    ``{"title", "intro", "head", "rows"}``, ready for a report; None when it has no rows yet."""
+    ``{"title", "intro", "head", "rows", "complete"}``, ready for a report; None when it has
+    no rows yet. An unfinished run (killed, or a chunk lost since) says so in its intro."""
     m = read_fair_manifest(directory)
     spec = FAIR.from_manifest(m)
     rows = load_fair_results(directory).to_dict("records")
     if not rows:
         return None
     head, table = fair_table(rows)
-    return {"title": FAIR_TITLE, "head": head, "rows": table,
-            "intro": fair_intro(latest_command(m), spec)}
+    planned = spec.count * len(spec.rules)
+    intro = fair_intro(latest_command(m), spec)
+    if len(rows) < planned:
+        intro += (f" **The run is unfinished**: {len(rows):,} of its {planned:,} games (deals times rule sets) are "
+                  f"played; '{resume_command(m, directory)}' finishes it.")
+    return {"title": FAIR_TITLE, "head": head, "rows": table, "intro": intro, "complete": len(rows) >= planned}
