@@ -158,11 +158,23 @@ def test_odds_plays_the_preset_it_is_given(seed000_start, solver):
     assert odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=1).settings.preset == "fast"
 
 
-def test_odds_of_a_known_stock_is_exact(solver):
+def test_odds_of_a_deal_forgets_its_stock_order(solver):
+    """A deal's layout gives the referee's stock order; odds answers from the player's view."""
     lay = layout_from_number(1, EASY)
-    res = odds(lay, EASY, samples=10, solver=solver)
+    res = odds(lay, EASY, samples=10, seed=2, games=1, player=TINY, solver=solver)
+    assert not res.exact and res.samples == 10 and res.unknown == len(lay.stock)
+    view = odds(lay.forget_stock(0), EASY, samples=10, seed=2, games=1, player=TINY, solver=solver)
+    assert res == view  # every field but the clock
+
+
+def test_odds_with_nothing_hidden_is_exact(solver):
+    game = Game(layout_from_number(1, EASY), EASY)
+    while game.stock:
+        assert game.play("d").ok  # every card turned: nothing is hidden
+    ended = game.to_layout()
+    res = odds(ended, EASY, samples=10, played=game.pile[:-1], solver=solver)
     assert res.exact and res.samples == 1
-    assert res.wins == (solver.solve(lay, EASY).outcome == "won")
+    assert res.wins == (solver.solve(ended, EASY).outcome == "won")
     assert res.fair_exact and res.fair_chance == res.chance  # nothing hidden: fair play is clairvoyant
 
 

@@ -68,6 +68,20 @@ def test_fair_hint_and_odds_same_for_hidden_orders_after_the_same_moves(solver):
     assert strip(oa.as_json()) == strip(ob.as_json())
 
 
+def test_library_fair_answers_on_whole_deals_ignore_the_stock_order(solver):
+    """Given a deal's layout itself (the referee's stock order in it), odds and the fair
+    hint answer from what its player sees: twins with reshuffled stocks get one answer."""
+    a = layout_from_number(7, EASY)
+    b = reshuffled(a, 0, 1)
+    tiny = PlayerSettings(samples=2, extra=0)
+    ha = fair_hint(a, EASY, seed=5, solver=solver, player=tiny)
+    hb = fair_hint(b, EASY, seed=5, solver=solver, player=tiny)
+    assert strip(ha.as_json()) == strip(hb.as_json())
+    oa = odds(a, EASY, samples=6, seed=5, games=1, player=tiny, solver=solver)
+    ob = odds(b, EASY, samples=6, seed=5, games=1, player=tiny, solver=solver)
+    assert strip(oa.as_json()) == strip(ob.as_json())
+
+
 def _draws_before(line: tuple[str, ...], k: int) -> int:
     """The length of the prefix of ``line`` that draws at most ``k`` cards."""
     seen = 0

@@ -154,7 +154,9 @@ def fair_hint(
     player: "str | PlayerSettings" = "strong",
 ) -> FairHint:
     """The move the fair player (a preset name or settings; ``seed``) plays from ``layout``
-    (unknown stock places ``None``), and every legal move's value without peeking.
+    as its player sees it (unknown stock places ``None``; a whole stock order given is
+    forgotten first, as :func:`~golfsolve.fair.view.player_view` does), and every legal
+    move's value without peeking.
 
     The recommended move is exactly the first move of :meth:`Player.decide
     <golfsolve.fair.player.Player.decide>` for a player seeded with ``seed``. With few
@@ -163,6 +165,8 @@ def fair_hint(
     (:mod:`golfsolve.fair.infoset`), on the orders the player decided on. ``played``:
     cards known to be under the discard's top (they cannot be in the stock).
     """
+    # a whole stock order given (a deal code's layout) is the referee's, not the player's
+    layout, _ = player_view(layout)
     rules = rules or layout.rules or EASY
     settings = player_settings(player)
     played = tuple(played)

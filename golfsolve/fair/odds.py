@@ -274,7 +274,9 @@ def odds(
     player: "str | PlayerSettings" = "fast",
     exact_states: int = EXACT_STATES,
 ) -> OddsResult:
-    """Both win chances of ``layout``, whose unknown stock places are ``None`` (see the module doc).
+    """Both win chances of ``layout`` as its player sees it (see the module doc): unknown
+    stock places are ``None``; a layout that gives its whole stock order (a deal code's) has
+    that order forgotten first, as :func:`~golfsolve.fair.view.player_view` does.
 
     ``samples`` orders are solved (verdict only) for the clairvoyant chance. A fair win
     needs a clairvoyant win, so only the winnable ones get fair games: the fair player (a
@@ -289,6 +291,8 @@ def odds(
     if games is not None:
         games = whole_count(games, "games", 0)
     settings = player_settings(player)
+    # a whole stock order given (a deal code's layout) is the referee's, not the player's
+    layout, _ = player_view(layout)
     rules = rules or layout.rules or EASY
     played = tuple(played)
     positions, pool = unknown_pool(layout, rules, played)
@@ -340,11 +344,9 @@ def odds(
 def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Optional[int] = None,
                     player: "str | PlayerSettings" = "fast", solver: Optional[Solver] = None,
                     progress: Optional[bool] = False) -> OddsResult:
-    """:func:`odds` of ``layout`` as a player sees it (:func:`~golfsolve.fair.view.player_view`:
-    a known stock order is forgotten first), as ``golfsolve odds`` answers."""
-    view, _ = player_view(layout)
-    return odds(view, view.rules, samples=samples, seed=seed, games=games, player=player, solver=solver,
-                progress=progress)
+    """:func:`odds` of ``layout`` with its own rules, as ``golfsolve odds`` answers (a known
+    stock order is forgotten first, as :func:`odds` always does)."""
+    return odds(layout, samples=samples, seed=seed, games=games, player=player, solver=solver, progress=progress)
 
 
 __all__ = ["odds", "OddsResult", "odds_for_player", "fair_games", "play_until", "NO_UNDO", "WIDTH", "MIN_GAMES",
