@@ -7,6 +7,7 @@ collected in the ``danish`` preset. A rule set can be written as a spec string,
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -62,6 +63,15 @@ class GridRules:
     throw_and_turn: bool = True
 
     def __post_init__(self) -> None:
+        for name in ("players", "grid", "openers", "holes"):
+            value = getattr(self, name)
+            # 2.5 players or a 6.0-card grid would pass the range checks and fail deep in a kernel
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise InputError(f"{name} must be a whole number, not {value!r}")
+        for name in ("final_putt", "twos_plus", "jokers", "cancel_by_value", "discard_without_flip",
+                     "decks_by_players", "pairwise", "nine_rows", "throw_and_turn"):
+            if getattr(self, name) not in (True, False) or isinstance(getattr(self, name), float):
+                raise InputError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if not 2 <= self.players <= 6:
             raise InputError(f"grid Golf is for 2 to 6 players, not {self.players}")
         if self.grid not in GRID_SHAPES:

@@ -205,3 +205,11 @@ def test_an_unknown_rule_lists_the_documented_names_only():
         parse_rules("foo")
     assert "default, danish, putt" in str(e.value) and "seed00" not in str(e.value)
     assert parse_rules("seed003") == parse_rules("danish")  # the rule text's number still reads
+
+
+@pytest.mark.parametrize("override", [{"players": 2.5}, {"grid": 6.0}, {"holes": "9"}, {"openers": True},
+                                      {"jokers": "no"}, {"final_putt": 0.0}])
+def test_table_fields_of_the_wrong_type_are_refused(override):
+    # a float player count passed the range check and failed inside a kernel
+    with pytest.raises(InputError, match=next(iter(override))):
+        parse_rules("default", **override)
