@@ -342,10 +342,10 @@ def test_the_library_names_the_jobs_option_the_cli_has(tmp_path):
     from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
     from golfsolve.stats.gridstudy import StudySpec, run_study
 
-    runs = [lambda: run_study(tmp_path / "s", StudySpec(), workers=0),
+    runs = [lambda: run_study(tmp_path / "s", StudySpec(), jobs=0),
             lambda: run_grid_simulate(tmp_path / "g", GridSpec(GridRules(players=2, grid=6), ("heuristic", "random"), 2),
-                                      workers=0),
-            lambda: run_fair_stats(tmp_path / "f", FairSpec(0, 2, ("easy",)), workers=0)]
+                                      jobs=0),
+            lambda: run_fair_stats(tmp_path / "f", FairSpec(0, 2, ("easy",)), jobs=0)]
     for run in runs:
         with pytest.raises(InputError, match=r"^--jobs must be at least 1, not 0$"):
             run()

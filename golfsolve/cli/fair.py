@@ -102,7 +102,7 @@ def fair_stats(start_code, start_number, count, rules_list, player, seed, worker
     command = command_line(click.get_current_context(), start_number=spec.start, count=spec.count,
                            rules_list=",".join(spec.rules), player=spec.player.preset, seed=spec.seed,
                            chunk_size=spec.chunk_size, workers=workers)
-    inv = run_long(lambda: run_fair_stats(out, spec, resume=resume, extend=extend, workers=workers,
+    inv = run_long(lambda: run_fair_stats(out, spec, resume=resume, extend=extend, jobs=workers,
                                           command=command, progress=False if quiet or as_json else None), out)
     for r in inv["repaired"]:
         click.echo(f"golfsolve: note: played again: {r}", err=True)

@@ -123,7 +123,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                                grid=rules.grid, holes=rules.holes, openers=rules.openers, bots_spec=",".join(bots),
                                matches=spec.matches, seed=spec.seed, mc_samples=spec.samples,
                                chunk_size=spec.chunk_size)
-        inv = run_long(lambda: run_grid_simulate(out, spec, resume=resume, extend=extend, workers=workers,
+        inv = run_long(lambda: run_grid_simulate(out, spec, resume=resume, extend=extend, jobs=workers,
                                                  command=command, progress=False if quiet or as_json else None), out)
         for r in inv["repaired"]:
             click.echo(f"golfsolve: note: played again: {r}", err=True)
@@ -190,7 +190,7 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
     out = Path(out_dir)
     command = command_line(click.get_current_context(), sets_spec=",".join(spec.sets), strong=spec.strong,
                            matches=spec.matches, seed=spec.seed, chunk_size=spec.chunk_size)
-    inv = run_long(lambda: run_study(out, spec, resume=resume, workers=workers, command=command,
+    inv = run_long(lambda: run_study(out, spec, resume=resume, jobs=workers, command=command,
                                      progress=False if quiet else None), out)
     for r in inv["repaired"]:
         click.echo(f"golfsolve: note: played again: {r}", err=True)

@@ -214,7 +214,7 @@ def run_fair_stats(
     *,
     resume: bool = False,
     extend: bool = False,
-    workers: int = 1,
+    jobs: int = 1,
     command: str = "",
     progress: Optional[bool] = None,
 ) -> dict:
@@ -226,12 +226,12 @@ def run_fair_stats(
     (KeyboardInterrupt, kill) keeps them. Returns the invocation's manifest entry, with
     ``repaired`` naming the chunks that were damaged.
     """
-    if workers < 1:
-        raise InputError(f"--jobs must be at least 1, not {workers}")
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, not {jobs}")
     if (resume or extend) and manifest_path(out) is not None:
         check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
-    inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=workers, command=command, progress=progress,
-                      info={"workers": workers})
+    inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
+                      info={"workers": jobs})
     return inv
 
 

@@ -212,16 +212,16 @@ GRID = GridKind()
 
 
 def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, extend: bool = False,
-                      workers: int = 1, command: str = "", progress: Optional[bool] = None) -> dict:
+                      jobs: int = 1, command: str = "", progress: Optional[bool] = None) -> dict:
     """Play the matches of ``spec`` into the run folder ``out``, writing each chunk as it ends.
 
     ``resume`` plays only the missing or damaged chunks; ``extend`` adds matches to the run
     in ``out``. Returns the invocation's manifest entry (``repaired`` names damaged chunks).
     """
-    if workers < 1:
-        raise InputError(f"--jobs must be at least 1, not {workers}")
-    inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=workers, command=command, progress=progress,
-                      info={"workers": workers})
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
+                      info={"workers": jobs})
     return inv
 
 

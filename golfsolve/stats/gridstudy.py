@@ -316,17 +316,17 @@ class StudyKind(RunKind[StudySpec]):
 STUDY = StudyKind()
 
 
-def run_study(out: str | Path, spec: StudySpec, *, resume: bool = False, workers: int = 1, command: str = "",
+def run_study(out: str | Path, spec: StudySpec, *, resume: bool = False, jobs: int = 1, command: str = "",
               progress: Optional[bool] = None) -> dict:
     """Play every match of ``spec`` into the run folder ``out``, writing each chunk as it ends.
 
     ``resume`` plays only the chunks that are missing or damaged. Returns the invocation's
     manifest entry (``repaired`` names damaged chunks).
     """
-    if workers < 1:
-        raise InputError(f"--jobs must be at least 1, not {workers}")
-    inv, _ = STUDY.run(out, spec, resume=resume, jobs=workers, command=command, progress=progress,
-                       info={"workers": workers})
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    inv, _ = STUDY.run(out, spec, resume=resume, jobs=jobs, command=command, progress=progress,
+                       info={"workers": jobs})
     return inv
 
 

@@ -81,8 +81,8 @@ def test_a_run_folder_warms_its_bots_in_the_parent_before_its_matches(monkeypatc
     spec = GRID.complete({"rules": GridRules(players=2, holes=1), "bots": ("greedy", "random"), "matches": 2,
                           "seed": 3, "samples": None, "chunk_size": None}, jobs=1)
     assert isinstance(spec, GridSpec)
-    run_grid_simulate(tmp_path / "run", spec, workers=1, command="test", progress=False)
+    run_grid_simulate(tmp_path / "run", spec, jobs=1, command="test", progress=False)
     assert calls == [(spec.rules, ("greedy", "random"), None)]
     # a resumed finished run plays nothing and compiles nothing
-    run_grid_simulate(tmp_path / "run", spec, resume=True, workers=1, command="test", progress=False)
+    run_grid_simulate(tmp_path / "run", spec, resume=True, jobs=1, command="test", progress=False)
     assert len(calls) == 1
