@@ -406,3 +406,14 @@ def library_solver():
     from golfsolve.solitaire.solver import Solver
 
     return Solver()
+
+
+def test_named_choices_take_any_case_as_rule_names_do(run_cli):
+    # rule names and codes take any case; a preset or label written in capitals is the same name
+    lower = run_cli(["pick", "--difficulty", "hard", "--player", "fast", "--count", "1", "--max-deals", "2",
+                     "--games", "1", "--json", "-q"])
+    upper = run_cli(["pick", "--difficulty", "HARD", "--player", "Fast", "--count", "1", "--max-deals", "2",
+                     "--games", "1", "--json", "-q"])
+    assert lower.exit_code == upper.exit_code != 2  # 1: fewer deals found than asked, not bad input
+    assert json.loads(upper.output) == json.loads(lower.output)
+    assert json.loads(upper.output)["difficulty"] == "hard" and json.loads(upper.output)["player"]["preset"] == "fast"

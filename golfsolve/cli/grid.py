@@ -64,7 +64,7 @@ def grid() -> None:
 @jobs_option("workers", 1, ", with --out")
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Matches per chunk file (default: about 10 chunks per worker, at most 50).")
-@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"], case_sensitive=False), default="parquet", show_default=True,
               help="csv: also export DIR/_holes.csv and DIR/_matches.csv.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
