@@ -415,5 +415,5 @@ def test_named_choices_take_any_case_as_rule_names_do(run_cli):
     upper = run_cli(["pick", "--difficulty", "HARD", "--player", "Fast", "--count", "1", "--max-deals", "2",
                      "--games", "1", "--json", "-q"])
     assert lower.exit_code == upper.exit_code != 2  # 1: fewer deals found than asked, not bad input
-    assert json.loads(upper.output) == json.loads(lower.output)
-    assert json.loads(upper.output)["difficulty"] == "hard" and json.loads(upper.output)["player"]["preset"] == "fast"
+    assert json.loads(upper.stdout) == json.loads(lower.stdout)
+    assert json.loads(upper.stdout)["difficulty"] == "hard" and json.loads(upper.stdout)["player"]["preset"] == "fast"
