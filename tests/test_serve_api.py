@@ -61,8 +61,8 @@ def data_dir_module():
     (["solve", "--pysol", "12", "--rules", "strict"], ("solve", {"pysol": 12, "rules": "strict"})),
     (["solve", "GO1-E-AAAAAAZ", "--node-limit", "3"], ("solve", {"code": "GO1-E-AAAAAAZ", "node_limit": 3})),
     (["hint", "GO1-E-AAAAAAB", "--moves", "d 4"], ("hint", {"code": "GO1-E-AAAAAAB", "moves": "d 4"})),
-    (["hint", "GO1-E-AAAAAAB", "--fair", "--player", "fast"],
-     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "player": "fast"})),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--player", "FAST"],
+     ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "player": "Fast"})),  # a preset's name in any case
     (["hint", "GO1-E-AAAAAAB", "--fair", "--moves", "d"], ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "moves": "d"})),
     (["odds", "GO1-E-AAAAAAB", "--samples", "20", "--games", "2"],
      ("odds", {"code": "GO1-E-AAAAAAB", "samples": 20, "games": 2})),

@@ -92,12 +92,13 @@ PRESETS: dict[str, PlayerSettings] = {
 
 
 def player_settings(player: "str | PlayerSettings") -> PlayerSettings:
-    """The settings of a preset name, or ``player`` itself; an unknown name is :class:`InputError`."""
+    """The settings of a preset name (any case), or ``player`` itself; an unknown name is
+    :class:`InputError`."""
     if isinstance(player, PlayerSettings):
         return player
     try:
-        return PRESETS[player]
-    except KeyError:
+        return PRESETS[player.strip().lower() if isinstance(player, str) else player]
+    except (KeyError, TypeError):
         raise InputError(f"player must be one of {', '.join(PRESETS)}, not {player!r}") from None
 
 

@@ -239,8 +239,7 @@ def _player(params: dict, default: str = "fast") -> str:
     name = _text(params, "player", 40)
     if name is None:
         return default
-    player_settings(name)  # "player=" is refused with the names, not read as the default
-    return name
+    return player_settings(name).preset  # "player=" is refused with the names, not read as the default
 
 
 def layout_of(params: dict) -> Layout:
