@@ -9,7 +9,7 @@ import pytest
 from golfsolve.fair import BANDS, PlayerSettings, label_of, odds, pick, rate
 from golfsolve.solitaire.dealcode import parse_code
 from golfsolve.solitaire.layout import layout_from_number
-from golfsolve.solitaire.rules import CLASSIC
+from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
 
 
@@ -151,3 +151,13 @@ def test_stats_difficulty_bad_input(run_cli, tmp_path, args, message):
     r = run_cli(["stats", "--count", "1", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("rules, says", [(STRICT, "; play it with --rules strict"), (CLASSIC, None), (EASY, None)])
+def test_picked_codes_say_their_rules_when_the_letter_cannot(rules, says):
+    # a code's letter names Easy or Classic only: a Strict pick's codes alone would be played under Easy
+    from golfsolve.fair import PRESETS, PickResult, Rating
+
+    r = Rating("GO1-E-AAAAAAA", rules, False, 0, 1, "very-hard", PRESETS["fast"])
+    line = PickResult(rules, "very-hard", False, 1, 0, 0, 1, (r,), PRESETS["fast"]).render()
+    assert line.endswith(says) if says else "--rules" not in line

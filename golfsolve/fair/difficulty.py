@@ -32,7 +32,7 @@ from ..intervals import wilson
 from ..text import plural
 from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import Layout, layout_from_number
-from ..solitaire.rules import EASY, Rules, code_letter
+from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter
 from ..solitaire.solver import Solver
 from .odds import fair_games
 from .orders import stock_orders
@@ -147,9 +147,13 @@ class PickResult:
     def render(self) -> str:
         """The closing line of ``golfsolve pick`` (each deal's line is printed as it is found)."""
         n = len(self.deals)
-        return (f"found {n} {self.difficulty} deal{'s' if n != 1 else ''} "
+        text = (f"found {n} {self.difficulty} deal{'s' if n != 1 else ''} "
                 f"({self.rules.name}{', winnable' if self.winnable_only else ''}) after examining "
                 f"{plural(self.examined, 'deal')} from deal {self.start}" + (" (the last deal there is)" if self.last_deal else ""))
+        if n and self.rules.meaning not in (EASY.meaning, CLASSIC.meaning):
+            # a code's letter names Easy or Classic only: these codes alone would be played under Easy
+            text += f"; play {'them' if n > 1 else 'it'} with --rules {self.rules.name}"
+        return text
 
 
 def pick(
