@@ -32,7 +32,7 @@ from ..solitaire.dealcode import N_DEALS, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_out_dir, chunk_name, compute,
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, chunk_name, compute,
                         write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
@@ -465,8 +465,7 @@ def run_census(
     if engine not in ("local", "dask"):
         raise InputError(f"unknown engine {engine!r} (local or dask)")
     jobs = jobs or os.cpu_count() or 1
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    check_jobs(jobs)
     check_out_dir(out, create=False)
     # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
     dask = _dask_connect(jobs, scheduler) if engine == "dask" else None

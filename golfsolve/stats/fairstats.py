@@ -22,7 +22,7 @@ from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
-from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, compute, latest_command,
+from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, latest_command,
                         manifest_path, resume_command, write_text_atomic)
 from .runkind import RunKind, parse_rules_list
 
@@ -226,8 +226,7 @@ def run_fair_stats(
     (KeyboardInterrupt, kill) keeps them. Returns the invocation's manifest entry, with
     ``repaired`` naming the chunks that were damaged.
     """
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    check_jobs(jobs)
     if (resume or extend) and manifest_path(out) is not None:
         check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
     inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,

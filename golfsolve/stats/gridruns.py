@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Iterator, Literal, Optional, Sequence
 from ..errors import MAX_EFFORT, InputError
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
-from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_out_dir, compute,
+from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, compute,
                         manifest_path, write_text_atomic)
 from .runkind import RunKind
 
@@ -218,8 +218,7 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     ``resume`` plays only the missing or damaged chunks; ``extend`` adds matches to the run
     in ``out``. Returns the invocation's manifest entry (``repaired`` names damaged chunks).
     """
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    check_jobs(jobs)
     inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
                       info={"workers": jobs})
     return inv

@@ -31,7 +31,7 @@ from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import MATCH_COLUMNS, _TYPES, _one_table, check_match_rows
-from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, compute
+from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or played: the arguments are checked before
@@ -323,8 +323,7 @@ def run_study(out: str | Path, spec: StudySpec, *, resume: bool = False, jobs: i
     ``resume`` plays only the chunks that are missing or damaged. Returns the invocation's
     manifest entry (``repaired`` names damaged chunks).
     """
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    check_jobs(jobs)
     inv, _ = STUDY.run(out, spec, resume=resume, jobs=jobs, command=command, progress=progress,
                        info={"workers": jobs})
     return inv

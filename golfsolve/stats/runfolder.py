@@ -919,6 +919,14 @@ def _apply(job: tuple) -> tuple[Any, Any]:
     return task, fn(task)
 
 
+def check_jobs(jobs: int) -> int:
+    """The worker processes a run is asked for, refused in one line below one (before any
+    work: every run kind's library entry point checks it as ``--jobs`` does)."""
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    return jobs
+
+
 def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
             init: Optional[Callable[[], None]] = None) -> Iterator[tuple[Any, Any]]:
     """``(task, fn(task))`` for every task as it finishes, in ``jobs`` processes.
