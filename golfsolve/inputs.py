@@ -38,15 +38,20 @@ def split_items(text: str, what: str, noun: str = "item", seps: str = ",",
     return items
 
 
+def is_whole_number(value: object) -> bool:
+    """An ``int`` or a NumPy integer; not a bool, a float (NaN, 2.5, 6.0) or text."""
+    return not isinstance(value, bool) and hasattr(value, "__index__")
+
+
 def whole_count(value: object, what: str, low: int = 1, high: int = MAX_EFFORT) -> int:
     """``value`` as an ``int`` if it is a whole number (an ``int`` or a NumPy integer; not a
     bool, a float such as NaN or 2.5, or text) from ``low`` to ``high``, else an
     :class:`InputError` naming ``what``. The library's entry points check their counts with
     it, as the commands' options do: a count of a billion sampled orders is refused, not
     left to fill the memory."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
+    if not is_whole_number(value):
         raise InputError(f"{what} must be a whole number, not {repr(value)[:40]}")
     return check_count(operator.index(value), what, low, high)
 
 
-__all__ = ["split_items", "whole_count"]
+__all__ = ["split_items", "is_whole_number", "whole_count"]

@@ -7,7 +7,6 @@ collected in the ``danish`` preset. A rule set can be written as a spec string,
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -15,6 +14,7 @@ import numpy as np
 
 from ..cards import JOKERS, N_CARDS_MAX, N_STANDARD, rank_of
 from ..errors import InputError, clip
+from ..inputs import is_whole_number
 from ..text import plural
 
 #: Grid size -> (rows, columns).
@@ -66,7 +66,7 @@ class GridRules:
         for name in ("players", "grid", "openers", "holes"):
             value = getattr(self, name)
             # 2.5 players or a 6.0-card grid would pass the range checks and fail deep in a kernel
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            if not is_whole_number(value):
                 raise InputError(f"{name} must be a whole number, not {value!r}")
         for name in ("final_putt", "twos_plus", "jokers", "cancel_by_value", "discard_without_flip",
                      "decks_by_players", "pairwise", "nine_rows", "throw_and_turn"):
