@@ -1,44 +1,12 @@
-"""A first run says it compiles, compiles once for a whole batch, and later runs say nothing.
-
-The real commands in fresh processes, with ``NUMBA_CACHE_DIR`` at an empty folder.
+"""Which kernels a run compiles, and the notice that hears of it first and never when they
+are ready. A real cold batch in a fresh process (it says so once, first) is in
+tests/test_native.py, where its build serves the ahead-of-time module's tests too.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import subprocess
-import sys
-
 from golfsolve.solitaire import compiling, native
 from golfsolve.solitaire.rules import get_rules
-
-NOTICE = re.compile(r"^compiling the solver's kernels once, about \d+ s; later runs start at once$")
-
-
-def _golfsolve(args: list[str], cache, cwd) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    return subprocess.run([sys.executable, "-m", "golfsolve", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=600)
-
-
-def test_a_batch_compiles_once_in_the_parent_and_says_so_first(tmp_path):
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    run = _golfsolve(["stats", "--start", "GO1-E-AAAAAAA", "--count", "4", "--jobs", "2", "--chunk-size", "2",
-                      "--out", str(tmp_path / "run")], cache, tmp_path)
-    assert run.returncode == 0, run.stderr
-    lines = run.stderr.splitlines()
-    # said once, before anything else, though two workers solved (they found the kernels compiled)
-    assert NOTICE.match(lines[0]), run.stderr
-    assert sum(bool(NOTICE.match(x)) for x in lines) == 1
-    assert "  1/" not in run.stderr  # the progress line is for a terminal only
-
-    # every kernel a single solve needs is in the cache now: nothing to say
-    solve = _golfsolve(["solve", "GO1-C-AAAAAAB", "--json"], cache, tmp_path)
-    assert solve.returncode == 0 and solve.stderr == ""
-    assert json.loads(solve.stdout)["outcome"] == "lost"
 
 
 def test_kernels_are_only_the_ones_the_rules_need():

@@ -1,8 +1,8 @@
 """The solver's ahead-of-time kernels: built once with a notice, loaded without numba,
 the JIT's answers, stale when a kernel source changes, and the JIT when they cannot be built.
 
-One build (a real cold ``golfsolve solve`` with ``NUMBA_CACHE_DIR`` at an empty folder,
-about 7 s of CPU) serves every test here.
+One build (a real cold ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
+folder, which must say once, first, that it compiles) serves every test here.
 """
 
 from __future__ import annotations
@@ -38,22 +38,48 @@ def _golfsolve(args, cache: Path, cwd: Path, *python_flags: str) -> subprocess.C
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, c_compiler):
-    """A numba cache folder holding the ahead-of-time module, built by a real cold solve."""
+def cold_batch(tmp_path_factory):
+    """A real cold batch, ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
+    folder: its cache (the ahead-of-time module, or numba's JIT cache where there is no C
+    compiler) and the finished command."""
     base = tmp_path_factory.mktemp("native")
     cache = base / "cache"
     cache.mkdir()
-    run = _golfsolve(["solve", "GO1-E-AAAAAAB", "--json"], cache, base)
+    run = _golfsolve(["stats", "--start", "GO1-E-AAAAAAA", "--count", "4", "--jobs", "2", "--chunk-size", "2",
+                      "--out", str(base / "run")], cache, base)
     assert run.returncode == 0, run.stderr
-    # the notice and nothing else (the C compiler's chatter goes to the build's log)
-    assert len(run.stderr.splitlines()) == 1 and NOTICE.match(run.stderr.strip()), run.stderr
-    assert json.loads(run.stdout)["outcome"] == "won"
+    return cache, run
+
+
+@pytest.fixture(scope="module")
+def built(cold_batch, c_compiler):
+    """A numba cache folder holding the ahead-of-time module, built by the cold batch, and a
+    warm solve's answer from it."""
+    cache, _ = cold_batch
     assert list(cache.rglob(native.SPEC.prefix + "*"))
+    run = _golfsolve(["solve", "GO1-E-AAAAAAB", "--json"], cache, cache.parent)
+    assert run.returncode == 0 and run.stderr == "", run.stderr  # compiled: nothing to say
+    assert json.loads(run.stdout)["outcome"] == "won"
     return cache, json.loads(run.stdout)
 
 
+def test_a_batch_compiles_once_in_the_parent_and_says_so_first(cold_batch, tmp_path):
+    cache, run = cold_batch
+    lines = run.stderr.splitlines()
+    # said once, before anything else, though two workers solved (they found the kernels compiled);
+    # the C compiler's chatter goes to the build's log
+    assert NOTICE.match(lines[0]), run.stderr
+    assert sum(bool(NOTICE.match(x)) for x in lines) == 1
+    assert "  1/" not in run.stderr  # the progress line is for a terminal only
+
+    # every kernel a single solve needs is in the cache now: nothing to say
+    solve = _golfsolve(["solve", "GO1-C-AAAAAAB", "--json"], cache, tmp_path)
+    assert solve.returncode == 0 and solve.stderr == ""
+    assert json.loads(solve.stdout)["outcome"] == "lost"
+
+
 def test_a_warm_single_answer_loads_the_module_and_imports_no_numba(built, tmp_path):
-    cache, cold = built
+    cache, first = built
     run = _golfsolve(["solve", "GO1-E-AAAAAAB", "--json"], cache, tmp_path, "-X", "importtime")
     assert run.returncode == 0
     imported = [line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")]
@@ -61,7 +87,7 @@ def test_a_warm_single_answer_loads_the_module_and_imports_no_numba(built, tmp_p
     assert not [m for m in imported if m.split(".")[0] in ("numba", "llvmlite", "scipy")]
     assert not [line for line in run.stderr.splitlines() if not line.startswith("import time:")]  # no notice
     warm = json.loads(run.stdout)
-    assert {**warm, "seconds": 0} == {**cold, "seconds": 0}
+    assert {**warm, "seconds": 0} == {**first, "seconds": 0}
 
 
 @pytest.fixture
