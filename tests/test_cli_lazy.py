@@ -66,6 +66,14 @@ def test_a_warm_solve_imports_no_numba(c_compiler):
     assert not [m for m in modules if m.split(".")[0] in ("numba", "llvmlite", "scipy")]
 
 
+def test_a_warm_odds_imports_no_numba_either(c_compiler):
+    # its fair games end in the exact endgame, whose kernels are compiled with the solver's
+    modules, out = _imported("odds", "GO1-C-AAAAAAB", "--games", "3")
+    assert "fair chance" in out
+    assert "golfsolve.fair.exact" in modules
+    assert not [m for m in modules if m.split(".")[0] in ("numba", "llvmlite", "scipy")]
+
+
 def test_a_warm_solve_on_numbas_jit_loads_no_scipy_linear_algebra():
     modules, out = _imported("solve", "GO1-E-AAAAAAB", env={"GOLFSOLVE_NATIVE": "0"})
     assert "winnable" in out

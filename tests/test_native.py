@@ -175,6 +175,25 @@ def test_the_fair_players_order_search_agrees_too(kernel_sets):
     assert {won for r in results["jit"] for won in r[0]} == {True, False}
 
 
+def test_the_fair_players_exact_endgame_agrees_too(kernel_sets):
+    from golfsolve.fair.exact import CompiledExpectimax
+    from test_fair import AGREE, DIFFER, ENDGAME, endgame
+
+    use, _ = kernel_sets
+    results = {}
+    for name in ("jit", "native"):
+        use(name)
+        got = []
+        for text in (ENDGAME, DIFFER, AGREE):
+            lay, played = endgame(text)
+            for rules in (get_rules("easy"), get_rules("classic")):
+                ev = CompiledExpectimax(rules, capacity=1 << 16).fair_value(lay.forget_stock(0), played, 20_000)
+                got.append((ev.value, ev.moves, ev.states))
+        results[name] = got
+    assert results["native"] == results["jit"]
+    assert len({r[0] for r in results["jit"]}) > 1
+
+
 def test_an_argument_of_another_type_is_refused_not_misread(kernel_sets):
     _, aot = kernel_sets
     p = pack_number(0, get_rules("easy"))

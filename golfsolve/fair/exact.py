@@ -164,7 +164,8 @@ def clairvoyant_value(
 
 
 class CompiledExpectimax:
-    """:func:`fair_value` by the compiled kernel (:mod:`golfsolve.fair._exactkernel`).
+    """:func:`fair_value` by the compiled kernel (:mod:`golfsolve.solitaire.expectimax`,
+    compiled ahead of time with the solver's kernels when it can be).
 
     One object serves the decisions of one game: its memo (a hash table of ``capacity``
     slots, at most half of them filled) is kept while each new position's columns are
@@ -194,29 +195,32 @@ class CompiledExpectimax:
 
     def fair_value(self, layout: Layout, played: Iterable[int] = (), max_states: int = 2_000_000) -> ExactValue:
         """The same answer as :func:`fair_value` for ``layout`` (the rules of this object)."""
-        from . import _exactkernel as K
+        from ..solitaire import compiling
+        from ..solitaire.packing import EXPECTIMAX_STOCK, MAX_HEIGHT, N_CARD_RANKS, N_COLS
 
+        compiling.ensure_compiled(("hunt",))  # the expectimax kernels come with it
+        draw_value, state_value = compiling.function("draw_value"), compiling.function("state_value")
         np = self._np
         rules = self.rules
         _, pool_cards = unknown_pool(layout, rules, played)
         cols = tuple(tuple(rank_of(c) for c in col) for col in layout.columns)
         stock = tuple(-1 if c is None else rank_of(c) for c in layout.stock)
-        if (len(cols) > K.MAX_COLS or any(len(c) > K.MAX_HEIGHT for c in cols) or len(stock) > K.MAX_STOCK):
+        if len(cols) > N_COLS or any(len(c) > MAX_HEIGHT for c in cols) or len(stock) > EXPECTIMAX_STOCK:
             raise TooLargeError("the position is too large for the compiled exact fair value")
         if not self._reusable(cols, stock) or self.stored + max_states > self.keys.shape[0] // 2:
             self.clear()
         if self._cols is None:
             self._cols, self._stock = cols, stock
         base_cols, base_stock = self._cols, self._stock
-        arr = np.zeros((K.MAX_COLS, K.MAX_HEIGHT), dtype=np.int64)
+        arr = np.zeros((N_COLS, MAX_HEIGHT), dtype=np.int64)
         for i, c in enumerate(base_cols):
             arr[i, :len(c)] = c
-        lens = np.zeros(K.MAX_COLS, dtype=np.int64)
+        lens = np.zeros(N_COLS, dtype=np.int64)
         for i, c in enumerate(cols):
             lens[i] = len(c)
         st = np.array(base_stock, dtype=np.int64)
         si = len(base_stock) - len(stock)
-        pool = np.zeros(K.N_POOL, dtype=np.int64)
+        pool = np.zeros(N_CARD_RANKS, dtype=np.int64)
         for c in pool_cards:
             pool[rank_of(c)] += 1
         ptotal = int(pool.sum())
@@ -227,12 +231,12 @@ class CompiledExpectimax:
         out = []
         for m in legal_moves(layout, rules):
             if m == MOVE_DRAW:
-                v = K.draw_value(arr, lens, table, st, si, pool, ptotal, *args)
+                v = draw_value(arr, lens, table, st, si, pool, ptotal, *args)
             else:
                 i = int(m) - 1
                 h = lens[i]
                 lens[i] = h - 1
-                v = K.state_value(arr, lens, table - 1, arr[i, h - 1], st, si, pool, ptotal, *args)
+                v = state_value(arr, lens, table - 1, arr[i, h - 1], st, si, pool, ptotal, *args)
                 lens[i] = h
             self.stored = int(meta[0])
             if meta[2]:

@@ -40,8 +40,9 @@ KERNELS = {
 NATIVE = "native"
 _LABELS = {**KERNELS, NATIVE: "the solver's kernels, ahead of time (one module)"}
 #: Kernels that come along with one (the hunt's lost-state rows, :class:`.solver.LostStates`;
-#: the fair player's search over one stock order, :mod:`.orderhunt`).
-_COMPANIONS = {"hunt": ("load_rows", "take_rows", "order_verdicts")}
+#: the fair player's search over one stock order, :mod:`.orderhunt`, and its exact endgame,
+#: :mod:`.expectimax`).
+_COMPANIONS = {"hunt": ("load_rows", "take_rows", "order_verdicts", "state_value", "draw_value")}
 #: Rough CPU seconds to compile each, measured on a 2-core machine (docs/performance.md);
 #: only the notice's estimate uses them.
 COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 12.0}
@@ -57,9 +58,9 @@ def describe(name: str) -> str:
 
 
 def function(name: str) -> Callable:
-    """Kernel ``name`` (or a companion of it: ``load_rows``, ``take_rows`` and
-    ``order_verdicts`` come with ``hunt``), ahead-of-time compiled or numba's; call
-    :func:`ensure_compiled` first."""
+    """Kernel ``name`` (or a companion of it: ``load_rows``, ``take_rows``,
+    ``order_verdicts``, ``state_value`` and ``draw_value`` come with ``hunt``), ahead-of-time
+    compiled or numba's; call :func:`ensure_compiled` first."""
     return _functions[name]
 
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from . import bounds
 from .huntsteps import after_remove, dominates, draw_jumps, fit_mask, frees, next_draw, put_back, tallest
+from .expectimax import draw_value, state_value  # noqa: F401  (the fair player's exact endgame: native.EXPORTS)
 from .orderhunt import order_verdicts  # noqa: F401  (compiled with the solver's kernels: native.EXPORTS)
 from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
                       N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON)

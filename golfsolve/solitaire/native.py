@@ -20,7 +20,7 @@ from typing import Optional
 from .. import aotcache
 
 #: The kernels the module holds, by their names in :mod:`.kernel`.
-EXPORTS = ("hunt", "search", "line_wins", "load_rows", "take_rows", "order_verdicts")
+EXPORTS = ("hunt", "search", "line_wins", "load_rows", "take_rows", "order_verdicts", "state_value", "draw_value")
 
 
 def _signatures() -> dict:
@@ -33,6 +33,7 @@ def _signatures() -> dict:
     i32_1, i64_1 = T.Array(T.int32, 1, "C"), T.Array(T.int64, 1, "C")
     u8_1, u16_1, u16_2 = T.Array(T.uint8, 1, "C"), T.Array(T.uint16, 1, "C"), T.Array(T.uint16, 2, "C")
     links = T.Array(T.int64, 2, "C")
+    i64_2, f64_1 = T.Array(T.int64, 2, "C"), T.Array(T.float64, 1, "C")
     fits = T.Array(T.bool_, 2, "C", readonly=True)
     answer = T.UniTuple(T.int64, 4)  # outcome, best cards left, path length, nodes
     return {
@@ -45,6 +46,10 @@ def _signatures() -> dict:
         "take_rows": T.Tuple((i64_1, u16_2))(u16_2, i64_1, i32_1, T.int64, T.boolean),
         "order_verdicts": T.UniTuple(T.int64, 2)(i8_2, i8_1, i8_1, T.int64, fits, links, i8_2, i8_1, u16_2, u8_1,
                                                  i32_1, i32_1, i32_1, u16_1, T.boolean),
+        "state_value": T.float64(i64_2, i64_1, T.int64, T.int64, i64_1, T.int64, i64_1, T.int64, fits, T.boolean,
+                                 i64_1, f64_1, i64_1),
+        "draw_value": T.float64(i64_2, i64_1, T.int64, i64_1, T.int64, i64_1, T.int64, fits, T.boolean, i64_1, f64_1,
+                                i64_1),
     }
 
 
@@ -61,6 +66,10 @@ _ARRAYS = {
     "order_verdicts": {0: ("int8", 2), 1: ("int8", 1), 2: ("int8", 1), 4: ("bool", 2), 5: ("int64", 2),
                        6: ("int8", 2), 7: ("int8", 1), 8: ("uint16", 2), 9: ("uint8", 1), 10: ("int32", 1),
                        11: ("int32", 1), 12: ("int32", 1), 13: ("uint16", 1)},
+    "state_value": {0: ("int64", 2), 1: ("int64", 1), 4: ("int64", 1), 6: ("int64", 1), 8: ("bool", 2),
+                    10: ("int64", 1), 11: ("float64", 1), 12: ("int64", 1)},
+    "draw_value": {0: ("int64", 2), 1: ("int64", 1), 3: ("int64", 1), 5: ("int64", 1), 7: ("bool", 2),
+                   9: ("int64", 1), 10: ("float64", 1), 11: ("int64", 1)},
 }
 
 SPEC = aotcache.Spec(owner=__name__, kernels=f"{__package__}.kernel", source=__file__, prefix="golfsolve_solver_",

@@ -74,6 +74,9 @@ SLOTS = 4  # entries kept per height vector by the hunt
 SLOT_STOCK_BITS = 5  # stock positions 0..31 (at most 18 are used)
 EMPTY_SLOT = 0xFFFF
 
+# -- the exact expectimax (:mod:`.expectimax`) --------------------------------------------
+EXPECTIMAX_STOCK = 31  # stock places it can hold: its key packs the cards left in base 32
+
 # -- counts per rank --------------------------------------------------------------------
 FIELD = 4
 PLAIN_BITS = FIELD * N_PLAIN

@@ -1,9 +1,10 @@
 """The compiled core of the exact fair value: expectimax over ranks with an open-addressing memo.
 
-Pure numba functions over numpy arrays; the Python-facing API is
-:class:`golfsolve.fair.exact.CompiledExpectimax`, and the recurrence is the one of
-:func:`golfsolve.fair.exact.fair_value` (same move order, same sums), so the two
-give the same numbers.
+Pure numba functions over numpy arrays, compiled with the solver's kernels (:mod:`.native`:
+a command that plays the fair player's endgame then loads them without numba's start-up,
+about 0.8 s of CPU); the Python-facing API is the fair player's
+(``golfsolve.fair.exact.CompiledExpectimax``), and the recurrence is the one of its
+``fair_value`` (same move order, same sums), so the two give the same numbers.
 
 A state is the column heights ``lens`` over fixed column arrays ``cols`` (ranks; a game only
 ever shortens its columns, so one array serves every decision of a game), the discard's top
@@ -22,10 +23,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-N_POOL = 14  # ranks 0..12 and the joker
-MAX_COLS = 7
-MAX_HEIGHT = 5
-MAX_STOCK = 31
+from .. import jitcache  # noqa: F401  (kernel caches keyed on every kernel source: before any njit)
+from .packing import EXPECTIMAX_STOCK, MAX_HEIGHT, N_CARD_RANKS, N_COLS
+
+N_POOL = N_CARD_RANKS  # ranks 0..12 and the joker
+MAX_COLS = N_COLS
+MAX_STOCK = EXPECTIMAX_STOCK
 EMPTY_KEY = -1
 
 
