@@ -45,7 +45,7 @@ _LABELS = {**KERNELS, NATIVE: "the solver's kernels, ahead of time (one module)"
 _COMPANIONS = {"hunt": ("load_rows", "take_rows", "order_verdicts", "state_value", "draw_value")}
 #: Rough CPU seconds to compile each, measured on a 2-core machine (docs/performance.md);
 #: only the notice's estimate uses them.
-COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 12.0}
+COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 14.0}
 
 
 _ready: set[str] = set()
