@@ -47,7 +47,10 @@ from .orderhunt import order_verdicts  # noqa: F401  (compiled with the solver's
 from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
                       N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON)
 from .packops import (accept_masks, clear_bit, column_counts, decode_heights, heights_index, rank_unit,  # noqa: F401
-                      slot, slot_freed, slot_stock, stock_counts, table_counts, test_and_set)
+                      prefetch, row_dominates, row_insert, slot, slot_freed, slot_stock, stock_counts, table_counts,
+                      test_and_set)
+
+EMPTY_ROW = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 # -- steps both searches take (inlined: each is a few instructions on the hot path) -------
@@ -129,6 +132,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     Returns ``(outcome, best_left, path_len, nodes)``; nodes counts expansions.
     """
     acc = accept_masks(cols, fits)
+    rows = dom.reshape(dom.shape[0] * SLOTS).view(np.uint64)  # a row of dom as one integer
     colp = column_counts(cols)  # table cards per rank for the bound, packed
     spk = stock_counts(stock)  # undrawn stock cards per rank, packed
     lo, hi = bounds.link_masks(links)
@@ -222,27 +226,11 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         # leave no fewer cards than it can, so no fewer than its bound, and the threshold
         # only falls. (Written out: as an inlined helper taking ``dom`` it cost a tenth of
         # the hunt's time, docs/experiments.md.)
-        free = -1
-        used = False
-        dominated = False
-        for j in range(SLOTS):
-            e = dom[nid, j]
-            if e == EMPTY_SLOT:
-                if free < 0:
-                    free = j
-                continue
-            used = True
-            if dominates(slot_freed(e), slot_stock(e), f, ns):
-                dominated = True
-                break
-            if dominates(f, ns, slot_freed(e), slot_stock(e)):
-                dom[nid, j] = EMPTY_SLOT
-                if free < 0:
-                    free = j
-        if dominated:
+        row = rows[nid]
+        if row_dominates(row, f, ns):
             continue
-        dom[nid, free if free >= 0 else SLOTS - 1] = slot(f, ns)
-        if not used:
+        rows[nid] = row_insert(row, f, ns)
+        if row == EMPTY_ROW:
             touched[n_touched] = nid
             n_touched += 1
         if m < N_COLS:
@@ -301,6 +289,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         fcols[d1] = f
         nxt[d1] = 0
         depth = d1
+        for c in range(N_COLS):
+            if (f >> c) & 1:
+                prefetch(rows, nid - HEIGHT_PLACE[c])
         if n_left < best_left:
             best_left = n_left
             best_len = d1
@@ -315,8 +306,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
         kept[0] = n_touched
     else:
         for k in range(n_touched):
-            for j in range(SLOTS):
-                dom[touched[k], j] = EMPTY_SLOT
+            rows[touched[k]] = EMPTY_ROW
     return outcome, best_left, _jumps_to_draws(best_moves, best_len, path), nodes
 
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .. import jitcache  # noqa: F401  (kernel caches keyed on every kernel source: before any njit)
-from .packing import FIELD, HEIGHT_BASE, HEIGHT_PLACE, JOKER, N_COLS, SLOT_STOCK_BITS
+from .packing import FIELD, HEIGHT_BASE, HEIGHT_PLACE, JOKER, N_COLS, SLOT_STOCK_BITS, SLOTS
 
 
 @nb.njit(cache=True, inline="always")
@@ -127,3 +131,62 @@ def slot_freed(e):
 def slot_stock(e):
     """The stock position of a dominance entry."""
     return np.int64(e & ((1 << SLOT_STOCK_BITS) - 1))
+
+
+# -- a dominance row as one integer: SLOTS (4) uint16 entries, slot j at bits 16 j ------------
+_LANE = 0x0001000100010001  # one in every slot
+_HIGH = 0x8000 * _LANE  # every slot's top bit
+_STOCK = ((1 << SLOT_STOCK_BITS) - 1) * _LANE  # every slot's stock position
+_GUARD = (1 << SLOT_STOCK_BITS) * _LANE  # the bit above every slot's stock position
+
+
+@nb.njit(cache=True, inline="always")
+def _zero_slots(x):
+    """The top bit of every 16-bit slot of ``x`` that is 0 (exact: no carry between slots)."""
+    low = np.uint64(0x7FFF * _LANE)
+    return ~(((x & low) + low) | x) & np.uint64(_HIGH)
+
+
+@nb.njit(cache=True, inline="always")
+def row_dominates(row, freed, s):
+    """Does an entry of ``row`` dominate the state that frees ``freed`` after ``s`` draws
+    (:func:`.huntsteps.dominates`, all four at once)? Empty slots never do (their stock
+    position, 31, is past every real one)."""
+    q = np.uint64((freed << SLOT_STOCK_BITS) * _LANE)
+    covers = _zero_slots(q & ~row)  # slots whose freed columns include ``freed``
+    # 32 + s - s_j per slot: bit 5 set when s_j <= s
+    earlier = ((np.uint64((s | (1 << SLOT_STOCK_BITS)) * _LANE) - (row & np.uint64(_STOCK)))
+               & np.uint64(_GUARD)) << np.uint64(15 - SLOT_STOCK_BITS)
+    return (covers & earlier) != 0
+
+
+@nb.njit(cache=True, inline="always")
+def row_insert(row, freed, s):
+    """``row`` with the entries the state (``freed``, ``s``) dominates dropped and its own
+    entry in the first empty slot (the last slot when none is)."""
+    q = np.uint64((freed << SLOT_STOCK_BITS) * _LANE)
+    within = _zero_slots(row & ~q & ~np.uint64(_STOCK))  # slots whose freed columns are within ``freed``
+    later = ((((row & np.uint64(_STOCK)) | np.uint64(_GUARD)) - np.uint64(s * _LANE))
+             & np.uint64(_GUARD)) << np.uint64(15 - SLOT_STOCK_BITS)  # s <= s_j
+    drop = within & later
+    row |= (drop >> np.uint64(15)) * np.uint64(0xFFFF)
+    empty = _zero_slots(~row)
+    shift = np.uint64(trailing_zeros(empty) - 15) if empty else np.uint64(16 * (SLOTS - 1))
+    return (row & ~(np.uint64(0xFFFF) << shift)) | (np.uint64(slot(freed, s)) << shift)
+
+
+@intrinsic
+def prefetch(typingctx, table, i):
+    """Ask the processor to fetch item ``i`` of a 1-D array into its caches, and go on
+    (LLVM's prefetch: for reading, kept in every cache level)."""
+    def codegen(context, builder, signature, args):
+        tty = signature.args[0]
+        ary = context.make_array(tty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, tty, ary, [args[1]])
+        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p.type, i32, i32, i32]),
+                                            "llvm.prefetch.p0i8")
+        builder.call(fn, [i8p, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(table, i), codegen
