@@ -24,6 +24,8 @@ when it frees no column): a key is ``heights_index * N_TOP + canonical top``,
 
 Dominance slots (the hunt): per height vector :data:`SLOTS` uint16 entries
 ``(freed columns << SLOT_STOCK_BITS) | stock position`` (:func:`.packops.slot`), EMPTY_SLOT when unused.
+The hunt reads a height vector's entries as one uint64 *row*, slot j at bits ``16 * j``
+(:func:`.packops.row_dominates`, :func:`.packops.row_insert`; :data:`EMPTY_ROW` when all are unused).
 
 Counts per rank (the bound): 4 bits a rank code, Ace at bit 0, the joker's field at bit
 52 (:func:`.packops.rank_unit`); a pile's counts are one int64, a remove subtracts one unit.
@@ -73,6 +75,7 @@ LOST, WON, UNKNOWN = 0, 1, 2  # kernel outcome codes
 SLOTS = 4  # entries kept per height vector by the hunt
 SLOT_STOCK_BITS = 5  # stock positions 0..31 (at most 18 are used)
 EMPTY_SLOT = 0xFFFF
+EMPTY_ROW = 0xFFFF_FFFF_FFFF_FFFF  # SLOTS (4) EMPTY_SLOT entries, read as one uint64
 
 # -- the exact expectimax (:mod:`.expectimax`) --------------------------------------------
 EXPECTIMAX_STOCK = 31  # stock places it can hold: its key packs the cards left in base 32

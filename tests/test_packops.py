@@ -1,0 +1,53 @@
+"""The packed dominance row against the entry-by-entry rule it stands for."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from golfsolve.solitaire.huntsteps import dominates
+from golfsolve.solitaire.packing import EMPTY_ROW, EMPTY_SLOT, SLOTS
+from golfsolve.solitaire.packops import row_dominates, row_insert, slot
+
+
+def _one_by_one(entries, freed, s):
+    """What the hunt did before rows were integers: None when an entry dominates the state,
+    else the entries with those it dominates dropped and its own in the first free slot."""
+    entries = list(entries)
+    free = -1
+    for j, e in enumerate(entries):
+        if e == EMPTY_SLOT:
+            free = j if free < 0 else free
+            continue
+        if dominates(e >> 5, e & 31, freed, s):
+            return None
+        if dominates(freed, s, e >> 5, e & 31):
+            entries[j] = EMPTY_SLOT
+            free = j if free < 0 else free
+    entries[free if free >= 0 else SLOTS - 1] = int(slot(freed, s))
+    return entries
+
+
+def test_row_operations_agree_with_the_entries_one_by_one():
+    rng = random.Random("dominance rows")
+    dominated = inserted = dropped = 0
+    for _ in range(20000):
+        # entries of a real row never dominate one another; random ones may, and the row
+        # operations must still agree with the one-by-one rule on them
+        entries = [EMPTY_SLOT if rng.random() < 0.4 else int(slot(rng.randrange(128), rng.randrange(19)))
+                   for _ in range(SLOTS)]
+        freed, s = rng.randrange(128), rng.randrange(19)
+        row = np.uint64(sum(e << (16 * j) for j, e in enumerate(entries)))
+        want = _one_by_one(entries, freed, s)
+        assert row_dominates(row, freed, s) == (want is None), (entries, freed, s)
+        if want is None:
+            dominated += 1
+            continue
+        got = int(row_insert(row, freed, s))
+        assert [(got >> (16 * j)) & 0xFFFF for j in range(SLOTS)] == want, (entries, freed, s)
+        inserted += 1
+        dropped += any(e != EMPTY_SLOT and w == EMPTY_SLOT for e, w in zip(entries, want))
+    assert dominated > 1000 and inserted > 1000 and dropped > 100
+    assert not row_dominates(np.uint64(EMPTY_ROW), 0, 18)
+    assert int(row_insert(np.uint64(EMPTY_ROW), 5, 3)) == (EMPTY_ROW & ~0xFFFF) | int(slot(5, 3))
