@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,36 +16,6 @@ from click.testing import CliRunner
 from golfsolve.solitaire.layout import Layout, read_layout_file
 
 DATA = Path(__file__).parent / "data"
-
-
-# Compiled once before pytest-xdist starts its workers. With an empty numba cache (a fresh
-# clone in CI) each worker would otherwise compile the same kernels the first time a test
-# needs them: about 30 s of CPU for the solver's and the fair player's, 60 s for the grid's,
-# per worker. Two processes, one per group, fill the cache in parallel instead; with a warm
-# cache they take a few seconds. A failure here fails no test: the workers compile as before.
-_PREWARM = (
-    "from golfsolve.serve.jobs import warm; from golfsolve.fair import play;"
-    "from golfsolve.solitaire.layout import layout_from_number; from golfsolve.solitaire.rules import get_rules;"
-    "warm(); play(layout_from_number(1, get_rules('easy')), player='fast', seed=0)",  # to its exact endgame
-    "from golfsolve.grid import compiling; from golfsolve.grid.bots import BOTS;"
-    "from golfsolve.grid.rules import GridRules; compiling.warm(GridRules(), list(BOTS))",
-)
-
-
-def pytest_configure(config):
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None) or config.option.collectonly:
-        return
-    # a run of chosen tests (paths or node ids given) compiles only what they need, in its workers
-    chosen = getattr(pytest.Config, "ArgsSource", None)
-    if chosen is not None and config.args_source == chosen.ARGS:
-        return
-    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-             for code in _PREWARM]
-    for p in procs:
-        try:
-            p.wait(timeout=600)
-        except subprocess.TimeoutExpired:
-            p.kill()
 
 
 @pytest.fixture(autouse=True)
