@@ -8,7 +8,7 @@ import numpy as np
 
 from golfsolve.solitaire.huntsteps import dominates
 from golfsolve.solitaire.packing import EMPTY_ROW, EMPTY_SLOT, SLOTS
-from golfsolve.solitaire.packops import row_dominates, row_insert, slot
+from golfsolve.solitaire.packops import row_dominated, row_dominates, row_drop, row_insert, row_insert_above, slot
 
 
 def _one_by_one(entries, freed, s):
@@ -51,3 +51,49 @@ def test_row_operations_agree_with_the_entries_one_by_one():
     assert dominated > 1000 and inserted > 1000 and dropped > 100
     assert not row_dominates(np.uint64(EMPTY_ROW), 0, 18)
     assert int(row_insert(np.uint64(EMPTY_ROW), 5, 3)) == (EMPTY_ROW & ~0xFFFF) | int(slot(5, 3))
+
+
+def _win_one_by_one(entries, freed, s):
+    """What the order search did with its win entries before rows were integers: None when
+    the state dominates an entry, else the entries that dominate it dropped and its own in
+    the first free slot."""
+    entries = list(entries)
+    free = -1
+    for j, e in enumerate(entries):
+        if e == EMPTY_SLOT:
+            free = j if free < 0 else free
+            continue
+        if dominates(freed, s, e >> 5, e & 31):
+            return None
+        if dominates(e >> 5, e & 31, freed, s):
+            entries[j] = EMPTY_SLOT
+            free = j if free < 0 else free
+    entries[free if free >= 0 else SLOTS - 1] = int(slot(freed, s))
+    return entries
+
+
+def _entries(row):
+    return [(int(row) >> (16 * j)) & 0xFFFF for j in range(SLOTS)]
+
+
+def test_win_row_operations_agree_with_the_entries_one_by_one():
+    rng = random.Random("win rows")
+    covered = inserted = dropped = 0
+    for _ in range(20000):
+        entries = [EMPTY_SLOT if rng.random() < 0.4 else int(slot(rng.randrange(128), rng.randrange(19)))
+                   for _ in range(SLOTS)]
+        freed, s = rng.randrange(128), rng.randrange(19)
+        row = np.uint64(sum(e << (16 * j) for j, e in enumerate(entries)))
+        want = _win_one_by_one(entries, freed, s)
+        assert row_dominated(row, freed, s) == (want is None), (entries, freed, s)
+        if want is None:
+            covered += 1
+            continue
+        assert _entries(row_insert_above(row, freed, s)) == want, (entries, freed, s)
+        inserted += 1
+        dropped += any(e != EMPTY_SLOT and w == EMPTY_SLOT for e, w in zip(entries, want))
+        # row_drop empties every slot holding the entry, and only those
+        e = entries[rng.randrange(SLOTS)] if rng.random() < 0.7 else int(slot(freed, s))
+        assert _entries(row_drop(row, e)) == [EMPTY_SLOT if x == e else x for x in entries], (entries, e)
+    assert covered > 1000 and inserted > 1000 and dropped > 100
+    assert not row_dominated(np.uint64(EMPTY_ROW), 127, 0)

@@ -13,7 +13,8 @@ All those positions live in one state space: the root's columns, the order's sto
 depth-first search (:func:`.kernel.hunt`: stock jumps, dominance rows, the cards-left bound
 with only a win wanted), and what one search proves serves the next. Each height vector
 has one row of ``2 * SLOTS`` entries (:func:`.packops.slot`): the first ``SLOTS`` as the
-hunt's, the others wins.
+hunt's, the others wins, each half read and written as one integer as the hunt's row is
+(:func:`.packops.row_dominates`).
 
 * Lost entries (the hunt's) keep the states a search closed without a win: such a state is
   lost (its subtree was searched, or the bound ruled it out), and so is any state it
@@ -33,12 +34,12 @@ import numba as nb
 import numpy as np
 
 from . import bounds
-from .huntsteps import after_remove, dominates, draw_jumps, fit_mask, frees, next_draw, put_back, tallest
-from .packing import EMPTY_SLOT, HEIGHT_PLACE, MAX_PATH, N_COLS, SLOTS
-from .packops import (accept_masks, column_counts, heights_index, rank_unit, slot, slot_freed, slot_stock,
-                      stock_counts, table_counts)
+from .huntsteps import after_remove, draw_jumps, fit_mask, frees, next_draw, put_back, tallest
+from .packing import EMPTY_ROW, HEIGHT_PLACE, MAX_PATH, N_COLS, SLOTS
+from .packops import (accept_masks, column_counts, heights_index, prefetch, rank_unit, row_dominated, row_dominates,
+                      row_drop, row_insert, row_insert_above, slot, stock_counts, table_counts)
 
-WIN = SLOTS  # a row's win entries start here
+EMPTY = np.uint64(EMPTY_ROW)
 
 
 @nb.njit(cache=True)
@@ -46,14 +47,10 @@ def _settled(rows, idx, f, s):
     """1 when a win entry of row ``idx`` says the state (freed ``f``, ``s`` drawn) is won
     (it dominates the entry), 0 when a lost entry says it is lost (the entry dominates
     it), -1 when neither does."""
-    for j in range(SLOTS):
-        e = rows[idx, WIN + j]
-        if e != EMPTY_SLOT and dominates(f, s, slot_freed(e), slot_stock(e)):
-            return 1
-    for j in range(SLOTS):
-        e = rows[idx, j]
-        if e != EMPTY_SLOT and dominates(slot_freed(e), slot_stock(e), f, s):
-            return 0
+    if row_dominated(rows[2 * idx + 1], f, s):
+        return 1
+    if row_dominates(rows[2 * idx], f, s):
+        return 0
     return -1
 
 
@@ -61,33 +58,13 @@ def _settled(rows, idx, f, s):
 def _add_win(rows, wtouched, cnt, idx, f, s):
     """Record the won state (``f``, ``s``) in row ``idx``'s win entries, dropping the ones it
     covers more (a win entry covers the states that dominate it); return nothing."""
-    free = -1
-    used = False
-    for j in range(SLOTS):
-        e = rows[idx, WIN + j]
-        if e == EMPTY_SLOT:
-            if free < 0:
-                free = j
-            continue
-        used = True
-        if dominates(f, s, slot_freed(e), slot_stock(e)):
-            return  # an entry covers every state this one does
-        if dominates(slot_freed(e), slot_stock(e), f, s):
-            rows[idx, WIN + j] = EMPTY_SLOT
-            if free < 0:
-                free = j
-    rows[idx, WIN + (free if free >= 0 else SLOTS - 1)] = slot(f, s)
-    if not used:
+    w = rows[2 * idx + 1]
+    if row_dominated(w, f, s):
+        return  # an entry covers every state this one does
+    rows[2 * idx + 1] = row_insert_above(w, f, s)
+    if w == EMPTY:
         wtouched[cnt[1]] = idx
         cnt[1] += 1
-
-
-@nb.njit(cache=True)
-def _drop(rows, idx, e0):
-    """Take the lost entry ``e0`` out of row ``idx`` (where it still is)."""
-    for j in range(SLOTS):
-        if rows[idx, j] == e0:
-            rows[idx, j] = EMPTY_SLOT
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -106,17 +83,7 @@ def _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, 
     tp = table_counts(colp, h)
     lbu[0] = bounds.packed_raw_bound(tp, spk[s0], np.int64(top if f else -1), n_left, lo, hi)
     # recorded like every state the search meets, before its bound (see the hunt)
-    free = -1
-    for j in range(SLOTS):
-        e = rows[idx, j]
-        if e == EMPTY_SLOT:
-            if free < 0:
-                free = j
-        elif dominates(f, s0, slot_freed(e), slot_stock(e)):
-            rows[idx, j] = EMPTY_SLOT
-            if free < 0:
-                free = j
-    rows[idx, free if free >= 0 else SLOTS - 1] = slot(f, s0)
+    rows[2 * idx] = row_insert(rows[2 * idx], f, s0)
     if not listed[idx]:
         listed[idx] = 1
         touched[cnt[0]] = idx
@@ -167,35 +134,15 @@ def _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, 
             nid = hidx[depth]
             fm = fmask[depth]
         # a state that dominates a known win is won: the search ends
-        known_win = False
-        for j in range(SLOTS):
-            e = rows[nid, WIN + j]
-            if e != EMPTY_SLOT and dominates(f, ns, slot_freed(e), slot_stock(e)):
-                known_win = True
-                break
-        if known_win:
+        if row_dominated(rows[2 * nid + 1], f, ns):
             won = True
             break
-        # dominance as in the hunt (written out for the same reason), the entry logged
-        free = -1
-        dominated = False
-        for j in range(SLOTS):
-            e = rows[nid, j]
-            if e == EMPTY_SLOT:
-                if free < 0:
-                    free = j
-                continue
-            if dominates(slot_freed(e), slot_stock(e), f, ns):
-                dominated = True
-                break
-            if dominates(f, ns, slot_freed(e), slot_stock(e)):
-                rows[nid, j] = EMPTY_SLOT
-                if free < 0:
-                    free = j
-        if dominated:
+        # dominance as in the hunt, the entry logged
+        row = rows[2 * nid]
+        if row_dominates(row, f, ns):
             continue
+        rows[2 * nid] = row_insert(row, f, ns)
         e = slot(f, ns)
-        rows[nid, free if free >= 0 else SLOTS - 1] = e
         if not listed[nid]:
             listed[nid] = 1
             touched[cnt[0]] = nid
@@ -243,6 +190,9 @@ def _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, 
         at[d1] = here
         first_draw[d1] = -1
         depth = d1
+        for c in range(N_COLS):
+            if (f >> c) & 1:
+                prefetch(rows, 2 * (nid - HEIGHT_PLACE[c]))
     if won:
         # the path's states are won; of the rest, a draw closed while its parent was on the
         # path and everything after it are not proven lost (see the module's docstring)
@@ -254,15 +204,14 @@ def _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, 
         if n_logged > n_log:
             # the log overflowed: what it missed is not known, so no lost entry is kept
             for t in range(cnt[0]):
-                for j in range(SLOTS):
-                    rows[touched[t], j] = EMPTY_SLOT
+                rows[2 * touched[t]] = EMPTY
                 listed[touched[t]] = 0
             cnt[0] = 0
         else:
             for t in range(cut, n_logged):
-                _drop(rows, log_rows[t], log_vals[t])
+                rows[2 * log_rows[t]] = row_drop(rows[2 * log_rows[t]], log_vals[t])
         for d in range(depth + 1):
-            _drop(rows, hidx[d], slot(fcols[d], ss[d]))
+            rows[2 * hidx[d]] = row_drop(rows[2 * hidx[d]], slot(fcols[d], ss[d]))
             _add_win(rows, wtouched, cnt, hidx[d], fcols[d], ss[d])
     return won, nodes
 
@@ -288,6 +237,7 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
     Returns ``(root won, nodes)``: 1 or 0 (-1 when not searched), and the states expanded in all.
     """
     acc = accept_masks(cols, fits)
+    words = rows.reshape(rows.shape[0] * 2 * SLOTS).view(np.uint64)  # row i's lost entries at 2 i, its wins at 2 i + 1
     colp = column_counts(cols)
     spk = stock_counts(stock)
     lo, hi = bounds.link_masks(links)
@@ -316,22 +266,20 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
             top = top0 if k < 0 else np.int64(stock[0])
             idx = heights_index(h)
             f = frees(av, top)
-            known = _settled(rows, idx, f, s0)
+            known = _settled(words, idx, f, s0)
             if known >= 0:
                 won = known == 1
             else:
                 won, n = _search(cols, acc, colp, spk, lo, hi, jumps, n_jumps, stock, h, av, idx, f, s0, top, n_left,
-                                 rows, listed, touched, wtouched, cnt, log_rows, log_vals, frames)
+                                 words, listed, touched, wtouched, cnt, log_rows, log_vals, frames)
                 nodes += n
         if k < 0:
             root_won = np.int64(1 if won else 0)
         else:
             out[k] = 1 if won else 0
     for t in range(cnt[0]):
-        for j in range(SLOTS):
-            rows[touched[t], j] = EMPTY_SLOT
+        words[2 * touched[t]] = EMPTY
         listed[touched[t]] = 0
     for t in range(cnt[1]):
-        for j in range(SLOTS):
-            rows[wtouched[t], WIN + j] = EMPTY_SLOT
+        words[2 * wtouched[t] + 1] = EMPTY
     return root_won, nodes

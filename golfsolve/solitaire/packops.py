@@ -148,31 +148,74 @@ def _zero_slots(x):
 
 
 @nb.njit(cache=True, inline="always")
-def row_dominates(row, freed, s):
-    """Does an entry of ``row`` dominate the state that frees ``freed`` after ``s`` draws
-    (:func:`.huntsteps.dominates`, all four at once)? Empty slots never do (their stock
-    position, 31, is past every real one)."""
+def _fill(top):
+    """Every bit of each slot whose top bit is set in ``top``."""
+    return (top >> np.uint64(15)) * np.uint64(0xFFFF)
+
+
+@nb.njit(cache=True, inline="always")
+def _dominating(row, freed, s):
+    """The top bit of every slot of ``row`` whose entry dominates the state (``freed``, ``s``)."""
     q = np.uint64((freed << SLOT_STOCK_BITS) * _LANE)
     covers = _zero_slots(q & ~row)  # slots whose freed columns include ``freed``
     # 32 + s - s_j per slot: bit 5 set when s_j <= s
     earlier = ((np.uint64((s | (1 << SLOT_STOCK_BITS)) * _LANE) - (row & np.uint64(_STOCK)))
                & np.uint64(_GUARD)) << np.uint64(15 - SLOT_STOCK_BITS)
-    return (covers & earlier) != 0
+    return covers & earlier
+
+
+@nb.njit(cache=True, inline="always")
+def _dominated(row, freed, s):
+    """The top bit of every slot of ``row`` whose entry the state (``freed``, ``s``) dominates
+    (never an empty slot: its freed columns, 0x7FF, are more than there are columns)."""
+    q = np.uint64((freed << SLOT_STOCK_BITS) * _LANE)
+    within = _zero_slots(row & ~q & ~np.uint64(_STOCK))  # slots whose freed columns are within ``freed``
+    later = ((((row & np.uint64(_STOCK)) | np.uint64(_GUARD)) - np.uint64(s * _LANE))
+             & np.uint64(_GUARD)) << np.uint64(15 - SLOT_STOCK_BITS)  # s <= s_j
+    return within & later
+
+
+@nb.njit(cache=True, inline="always")
+def _put(row, e):
+    """``row`` with entry ``e`` in its first empty slot (the last slot when none is)."""
+    empty = _zero_slots(~row)
+    shift = np.uint64(trailing_zeros(empty) - 15) if empty else np.uint64(16 * (SLOTS - 1))
+    return (row & ~(np.uint64(0xFFFF) << shift)) | (np.uint64(e) << shift)
+
+
+@nb.njit(cache=True, inline="always")
+def row_dominates(row, freed, s):
+    """Does an entry of ``row`` dominate the state that frees ``freed`` after ``s`` draws
+    (:func:`.huntsteps.dominates`, all four at once)? Empty slots never do (their stock
+    position, 31, is past every real one)."""
+    return _dominating(row, freed, s) != 0
+
+
+@nb.njit(cache=True, inline="always")
+def row_dominated(row, freed, s):
+    """Does the state that frees ``freed`` after ``s`` draws dominate an entry of ``row``?"""
+    return _dominated(row, freed, s) != 0
 
 
 @nb.njit(cache=True, inline="always")
 def row_insert(row, freed, s):
     """``row`` with the entries the state (``freed``, ``s``) dominates dropped and its own
     entry in the first empty slot (the last slot when none is)."""
-    q = np.uint64((freed << SLOT_STOCK_BITS) * _LANE)
-    within = _zero_slots(row & ~q & ~np.uint64(_STOCK))  # slots whose freed columns are within ``freed``
-    later = ((((row & np.uint64(_STOCK)) | np.uint64(_GUARD)) - np.uint64(s * _LANE))
-             & np.uint64(_GUARD)) << np.uint64(15 - SLOT_STOCK_BITS)  # s <= s_j
-    drop = within & later
-    row |= (drop >> np.uint64(15)) * np.uint64(0xFFFF)
-    empty = _zero_slots(~row)
-    shift = np.uint64(trailing_zeros(empty) - 15) if empty else np.uint64(16 * (SLOTS - 1))
-    return (row & ~(np.uint64(0xFFFF) << shift)) | (np.uint64(slot(freed, s)) << shift)
+    return _put(row | _fill(_dominated(row, freed, s)), slot(freed, s))
+
+
+@nb.njit(cache=True, inline="always")
+def row_insert_above(row, freed, s):
+    """``row`` with the entries that dominate the state (``freed``, ``s``) dropped and its
+    own entry in the first empty slot (the last slot when none is): :func:`row_insert` with
+    dominance the other way, for rows whose entries stand for the states above them."""
+    return _put(row | _fill(_dominating(row, freed, s)), slot(freed, s))
+
+
+@nb.njit(cache=True, inline="always")
+def row_drop(row, e):
+    """``row`` with every slot that holds entry ``e`` emptied."""
+    return row | _fill(_zero_slots(row ^ (np.uint64(e) * np.uint64(_LANE))))
 
 
 @intrinsic
