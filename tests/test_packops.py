@@ -29,23 +29,32 @@ def _one_by_one(entries, freed, s):
     return entries
 
 
+def _random_case(rng):
+    """Random entries (empty 40% of the time) as a list and as a row, and a random state.
+    The entries of a real row never dominate one another; random ones may, and the row
+    operations must still agree with the one-by-one rules on them."""
+    entries = [EMPTY_SLOT if rng.random() < 0.4 else int(slot(rng.randrange(128), rng.randrange(19)))
+               for _ in range(SLOTS)]
+    row = np.uint64(sum(e << (16 * j) for j, e in enumerate(entries)))
+    return entries, row, rng.randrange(128), rng.randrange(19)
+
+
+def _entries(row):
+    return [(int(row) >> (16 * j)) & 0xFFFF for j in range(SLOTS)]
+
+
 def test_row_operations_agree_with_the_entries_one_by_one():
     rng = random.Random("dominance rows")
     dominated = inserted = dropped = 0
     for _ in range(20000):
-        # entries of a real row never dominate one another; random ones may, and the row
-        # operations must still agree with the one-by-one rule on them
-        entries = [EMPTY_SLOT if rng.random() < 0.4 else int(slot(rng.randrange(128), rng.randrange(19)))
-                   for _ in range(SLOTS)]
-        freed, s = rng.randrange(128), rng.randrange(19)
-        row = np.uint64(sum(e << (16 * j) for j, e in enumerate(entries)))
+        entries, row, freed, s = _random_case(rng)
         want = _one_by_one(entries, freed, s)
         assert row_dominates(row, freed, s) == (want is None), (entries, freed, s)
         if want is None:
             dominated += 1
             continue
         got = int(row_insert(row, freed, s))
-        assert [(got >> (16 * j)) & 0xFFFF for j in range(SLOTS)] == want, (entries, freed, s)
+        assert _entries(got) == want, (entries, freed, s)
         inserted += 1
         dropped += any(e != EMPTY_SLOT and w == EMPTY_SLOT for e, w in zip(entries, want))
     assert dominated > 1000 and inserted > 1000 and dropped > 100
@@ -72,18 +81,11 @@ def _win_one_by_one(entries, freed, s):
     return entries
 
 
-def _entries(row):
-    return [(int(row) >> (16 * j)) & 0xFFFF for j in range(SLOTS)]
-
-
 def test_win_row_operations_agree_with_the_entries_one_by_one():
     rng = random.Random("win rows")
     covered = inserted = dropped = 0
     for _ in range(20000):
-        entries = [EMPTY_SLOT if rng.random() < 0.4 else int(slot(rng.randrange(128), rng.randrange(19)))
-                   for _ in range(SLOTS)]
-        freed, s = rng.randrange(128), rng.randrange(19)
-        row = np.uint64(sum(e << (16 * j) for j, e in enumerate(entries)))
+        entries, row, freed, s = _random_case(rng)
         want = _win_one_by_one(entries, freed, s)
         assert row_dominated(row, freed, s) == (want is None), (entries, freed, s)
         if want is None:
