@@ -11,18 +11,24 @@ from golfsolve.solitaire.packing import EMPTY_ROW, EMPTY_SLOT, SLOTS
 from golfsolve.solitaire.packops import row_dominated, row_dominates, row_drop, row_insert, row_insert_above, slot
 
 
-def _one_by_one(entries, freed, s):
-    """What the hunt did before rows were integers: None when an entry dominates the state,
-    else the entries with those it dominates dropped and its own in the first free slot."""
+def _one_by_one(entries, freed, s, above=False):
+    """What the searches did before rows were integers: None when the state is covered by an
+    entry, else the entries it covers dropped and its own in the first free slot. An entry
+    covers the state when it dominates it (the hunt's lost entries) or, with ``above``, when
+    the state dominates it (the order search's win entries)."""
+    def covers(a, b):
+        a, b = ((b, a) if above else (a, b))
+        return dominates(a[0], a[1], b[0], b[1])
+
     entries = list(entries)
     free = -1
     for j, e in enumerate(entries):
         if e == EMPTY_SLOT:
             free = j if free < 0 else free
             continue
-        if dominates(e >> 5, e & 31, freed, s):
+        if covers((e >> 5, e & 31), (freed, s)):
             return None
-        if dominates(freed, s, e >> 5, e & 31):
+        if covers((freed, s), (e >> 5, e & 31)):
             entries[j] = EMPTY_SLOT
             free = j if free < 0 else free
     entries[free if free >= 0 else SLOTS - 1] = int(slot(freed, s))
@@ -62,31 +68,12 @@ def test_row_operations_agree_with_the_entries_one_by_one():
     assert int(row_insert(np.uint64(EMPTY_ROW), 5, 3)) == (EMPTY_ROW & ~0xFFFF) | int(slot(5, 3))
 
 
-def _win_one_by_one(entries, freed, s):
-    """What the order search did with its win entries before rows were integers: None when
-    the state dominates an entry, else the entries that dominate it dropped and its own in
-    the first free slot."""
-    entries = list(entries)
-    free = -1
-    for j, e in enumerate(entries):
-        if e == EMPTY_SLOT:
-            free = j if free < 0 else free
-            continue
-        if dominates(freed, s, e >> 5, e & 31):
-            return None
-        if dominates(e >> 5, e & 31, freed, s):
-            entries[j] = EMPTY_SLOT
-            free = j if free < 0 else free
-    entries[free if free >= 0 else SLOTS - 1] = int(slot(freed, s))
-    return entries
-
-
 def test_win_row_operations_agree_with_the_entries_one_by_one():
     rng = random.Random("win rows")
     covered = inserted = dropped = 0
     for _ in range(20000):
         entries, row, freed, s = _random_case(rng)
-        want = _win_one_by_one(entries, freed, s)
+        want = _one_by_one(entries, freed, s, above=True)
         assert row_dominated(row, freed, s) == (want is None), (entries, freed, s)
         if want is None:
             covered += 1
