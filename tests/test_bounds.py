@@ -11,6 +11,9 @@ from golfsolve.solitaire import bounds
 from golfsolve.solitaire.rules import PRESETS, get_rules
 from golfsolve.solitaire.solver import cards_left_bound
 
+from golfsolve.cards import JOKERS
+from golfsolve.solitaire.layout import make_layout
+
 from test_solver import RANDOM_RULES, brute_force_best_left, random_small_layout
 
 
@@ -57,11 +60,51 @@ def test_dynamic_program_is_the_best_dual(name):
             assert got == best
 
 
-@pytest.mark.parametrize("spec", ["classic", "dead-king", "strict", "classic+jokers1", "dead-king+empty"])
-def test_packed_blocking_between_the_plain_bound_and_the_true_best(spec):
-    """The hunt's blocking test (bounds.dead_ranks, bounds.blocked_raw_bound, one round on
-    packed counts) is never below the plain bound nor above the array form, which repeats
-    rounds, and so never above the true best; and it is stronger often enough to matter."""
+def _goable_cards(cols, h, stock, top, fits):
+    """The card-by-card least fixpoint by its definition, slowly: a table card can go when
+    every card above it can and some base takes it: an undrawn stock card, the live top,
+    or a card that can go and is not under it. Returns the set of (column, index)."""
+    go: set = set()
+    while True:
+        grown = False
+        for c in range(7):
+            for i in range(h[c] - 1, -1, -1):
+                if (c, i) in go:
+                    continue
+                if not all((c, k) in go for k in range(i + 1, h[c])):
+                    break
+                q = cols[c][i]
+                bases = list(stock) + ([top] if top >= 0 else [])
+                bases += [cols[d][k] for (d, k) in go if d != c or k > i]
+                if any(fits[b, q] for b in bases):
+                    go.add((c, i))
+                    grown = True
+        if not grown:
+            return go
+
+
+def _random_tall_layout(rng, rules):
+    """A layout with columns of up to five cards (too many for the brute force) and a short stock."""
+    deck = list(range(52)) + list(JOKERS[: rules.jokers])
+    rng.shuffle(deck)
+    cols, k = [], 0
+    for _ in range(7):
+        hc = rng.randint(2, 5)
+        cols.append(deck[k:k + hc])
+        k += hc
+    discard = None if rules.empty_start else deck[k]
+    k += 0 if rules.empty_start else 1
+    return make_layout(cols, discard, deck[k:k + rng.randint(0, 4)], rules)
+
+
+@pytest.mark.parametrize("spec", ["easy", "classic", "dead-king", "strict", "classic+wrap", "easy+king-nothing",
+                                  "easy+king-queen", "dead-king+stuck", "easy+stuck", "classic+jokers1",
+                                  "easy+jokers2", "dead-king+empty", "easy+empty"])
+def test_card_blocking_between_the_plain_bound_and_the_true_best(spec):
+    """The hunt's card-by-card blocking test (bounds.card_blocked_bound, a fixpoint on bit
+    masks) blocks exactly the cards the fixpoint's definition blocks, is never above the
+    true best, and (without the wrap, where the program's cut rank may move) never below
+    the plain bound nor blocking by rank; it is stronger than both often enough to matter."""
     from golfsolve.solitaire import packing
     from golfsolve.solitaire.packops import pack_counts
     from golfsolve.solitaire.solver import _links, pack
@@ -70,31 +113,58 @@ def test_packed_blocking_between_the_plain_bound_and_the_true_best(spec):
     links = _links(rules)
     lo, hi = bounds.link_masks(links)
     up, down = bounds.nibble_links(lo, hi)
-    assert not bounds.wraps(lo, hi)
+    wup, wdown = bounds.wrap_links(lo, hi)
     fits = rules.fits_table()
-    rng = random.Random(f"packed blocking {spec}")
-    stronger = 0
-    for _ in range(300):
-        lay = random_small_layout(rng, rules)
+    rng = random.Random(f"card blocking {spec}")
+    stronger = beyond_ranks = 0
+    for n in range(800):
+        # small layouts (n < 400) against the brute force, then full columns as dealt
+        lay = random_small_layout(rng, rules) if n < 400 else _random_tall_layout(rng, rules)
         p = pack(lay)
         h = p.heights.astype(np.int64)
+        m = 7
+        if n % 2 and h.any():
+            m = int(rng.choice([c for c in range(7) if h[c]]))  # the hunt's remove child: column m one lower
+        hh = h.copy()
+        if m < 7:
+            hh[m] -= 1
         T = np.zeros(packing.N_BASE, dtype=np.int64)
-        S = np.zeros((1, packing.N_BASE), dtype=np.int64)
         for c in range(7):
-            for i in range(h[c]):
+            for i in range(hh[c]):
                 T[p.cols[c, i]] += 1
+        S = np.zeros(packing.N_BASE, dtype=np.int64)
         for r in p.stock:
-            S[0, r] += 1
-        live = any(h[c] and fits[p.top, p.cols[c, h[c] - 1]] for c in range(7))
+            S[r] += 1
+        live = any(hh[c] and fits[p.top, p.cols[c, hh[c] - 1]] for c in range(7))
         top = p.top if live else -1
-        n_left = int(h.sum())
-        tp, sp = pack_counts(T), pack_counts(S[0])
+        n_left = int(hh.sum())
+        tp, sp = pack_counts(T), pack_counts(S)
         plain = bounds.packed_raw_bound(tp, sp, top, n_left, lo, hi)
-        dead = bounds.dead_ranks(tp, sp, top, up, down)
-        got = bounds.blocked_raw_bound(p.cols, h, 7, dead, tp, sp, top, n_left, lo, hi) if dead else plain
-        rounds = bounds.blocked_bound(p.cols, h, T, S, 0, top, n_left, links, np.zeros(packing.N_BASE, dtype=np.int64))
-        assert plain <= got <= rounds, lay.to_text()
-        assert max(0, got) <= brute_force_best_left(lay, rules), lay.to_text()
+        got = bounds.card_blocked_bound(*bounds.card_tables(p.cols, links), bounds.present_mask(hh), tp, sp, top,
+                                        n_left, lo, hi, up, down, wup, wdown, plain)
+        wrap = bool(lo & 1) or bool((hi >> 12) & 1)
+        if not wrap:
+            assert got >= plain, lay.to_text()
+        cols = [[int(r) for r in p.cols[c, :hh[c]]] for c in range(7)]
+        go = _goable_cards(cols, hh, [int(r) for r in p.stock], top, fits)
+        blocked = n_left - len(go)
+        wild = T[packing.JOKER] or S[packing.JOKER] or top >= packing.JOKER  # takes anything: nothing blocked
+        if blocked and not wild:
+            units = sum(1 << (4 * cols[c][i]) for c in range(7) for i in range(hh[c]) if (c, i) not in go)
+            assert got == blocked + bounds.packed_raw_bound(tp - units, sp, top, n_left - blocked, lo, hi), lay.to_text()
+        else:
+            assert got == plain, lay.to_text()
+        # blocking by rank, repeated until no rank is newly dead, blocks a subset
+        rounds = bounds.blocked_bound(p.cols, hh, T, S[None, :], 0, top, n_left, links,
+                                      np.zeros(packing.N_BASE, dtype=np.int64))
+        if not wrap:
+            assert got >= rounds, lay.to_text()
+        beyond_ranks += got > rounds
+        # the true best of this position (column m one lower, the top live or not)
+        if n < 400:
+            cut = make_layout([lay.columns[c][:hh[c]] for c in range(7)], lay.discard, lay.stock, rules) if m < 7 else lay
+            assert max(0, got) <= brute_force_best_left(cut, rules), lay.to_text()
         stronger += max(0, got) > max(0, plain)
-    if not rules.empty_start:  # an empty discard takes anything: no rank is dead
+    if rules.jokers == 0 and not rules.empty_start:  # else nothing is blocked
         assert stronger >= 20
+        assert beyond_ranks >= 5

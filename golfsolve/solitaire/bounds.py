@@ -39,7 +39,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .packing import (EMPTY, FIELD, JOKER, N_BASE, N_PLAIN, NIBBLES, PLAIN_BITS, PLAIN_MASK,  # noqa: F401
+from .packing import (EMPTY, FIELD, JOKER, N_BASE, N_COLS, N_PLAIN, NIBBLES, PLAIN_BITS, PLAIN_MASK,  # noqa: F401
                       RANKS_MASK, rank_links)
 from .packops import pack_counts, rank_unit
 
@@ -322,11 +322,19 @@ def blocked_bound(cols, h, T, S, s, top, n_left, links, T2):
     return blocked + raw_bound(T2, S, s, top, n_left - blocked, links)
 
 
-# -- blocking, packed (the hunt's test near the cut) -----------------------------------
-@nb.njit(cache=True)
-def wraps(lo, hi):
-    """Do the rank links of :func:`link_masks` join the King and the Ace?"""
-    return bool(lo & 1) or bool((hi >> (N_PLAIN - 1)) & 1)
+# -- blocking card by card (the hunt's test near the cut) ------------------------------
+# A table card goes only after every card above it, onto a top of a rank that takes it:
+# an undrawn stock card, the live top (a top no free card fits is covered by a draw first),
+# or a table card that went before it, so one that can go and is not under it. Every card
+# a line removes is in the least set of cards closed under that rule (by induction along
+# the line), so the cards outside it stay on the table: they count as left, and the
+# program bounds the rest (they are neither removed nor a base). It holds blocking by
+# rank (a rank no base reaches, :func:`blocked_bound`) and more: a card over the only
+# cards that could take it. The cards that can go form a top segment of each column, so
+# when the card just below a column's segment is tested, every card that can go in its
+# own column is above it: it can go exactly when some base or some card in the segments
+# has a rank that takes it. The fixpoint therefore needs only which ranks are taken, and
+# runs on all the columns at once with bit masks of the card positions.
 
 
 @nb.njit(cache=True)
@@ -343,49 +351,122 @@ def nibble_links(lo, hi):
     return up, down
 
 
-@nb.njit(cache=True, inline="always")
-def dead_ranks(tp, sp, top, up, down):
-    """The table ranks no card can ever go on, as bits ``FIELD * q`` of the packed counts
-    (``tp`` table, ``sp`` undrawn stock, ``top`` the live top or -1; ``up``, ``down``:
-    :func:`nibble_links`, so no King-Ace wrap). 0 with a joker or an empty discard about.
+@nb.njit(cache=True)
+def wrap_links(lo, hi):
+    """The King-Ace links of :func:`link_masks` in the packed counts' layout: the King's
+    field when the King takes the Ace, the Ace's when the Ace takes the King."""
+    wup = np.int64(1) << (FIELD * (N_PLAIN - 1)) if (hi >> (N_PLAIN - 1)) & 1 else np.int64(0)
+    wdown = np.int64(1) if lo & 1 else np.int64(0)
+    return wup, wdown
 
-    A table card of rank q goes on a top of a rank that takes it: a base (an undrawn
-    stock card, the live top) or a table card removed before it, whose rank needs the
-    same in turn. So only ranks reached from the bases through ranks with table cards
-    can ever go (as in :func:`blocked_bound`).
-    """
-    if (tp >> PLAIN_BITS) or (sp >> PLAIN_BITS) or top >= JOKER:
-        return np.int64(0)  # a joker or an empty discard takes anything
-    x = tp & PLAIN_MASK
-    table = (x | (x >> 1) | (x >> 2)) & NIBBLES  # a field holds at most 4
-    y = sp & PLAIN_MASK
-    src = (y | (y >> 1) | (y >> 2)) & NIBBLES
-    if top >= 0:
-        src |= np.int64(1) << (FIELD * top)
-    reach = np.int64(0)
-    while src:
-        src = (((src & up) << FIELD) | ((src & down) >> FIELD)) & table & ~reach
-        reach |= src
-    return table & ~reach
+
+@nb.njit(cache=True, inline="always")
+def _takes(avail, up, down, wup, wdown):
+    """The ranks that go on some rank of ``avail`` (bits ``FIELD * q``)."""
+    return (((avail & up) << FIELD) | ((avail & down) >> FIELD) | ((avail & wup) >> (FIELD * (N_PLAIN - 1)))
+            | ((avail & wdown) << (FIELD * (N_PLAIN - 1))))
+
+
+#: A table card's bit in the position masks: column c, index i from the bottom at bit
+#: ``LANE * c + LANE_LOW + i``; the LANE_LOW bits below each column's cards are always
+#: clear, so shifting a column's bits down by up to 4 never reaches the column below.
+LANE = 9
+LANE_LOW = 4
+
+
+@nb.njit(cache=True, inline="always")
+def card_bit(c, i):
+    """The bit of the card at index ``i`` (from the bottom) of column ``c`` in a position mask."""
+    return np.int64(1) << (LANE * c + LANE_LOW + i)
 
 
 @nb.njit(cache=True)
-def blocked_raw_bound(cols, h, m, dead, tp, sp, top, n_left, lo, hi):
-    """:func:`packed_raw_bound` with blocking (one round of :func:`blocked_bound`): a card of
-    a ``dead`` rank (:func:`dead_ranks`) and every card under it count as left, the bound
-    applies to the rest. ``h``: the heights, but column ``m`` (if a column) one card lower.
-
-    Never below :func:`packed_raw_bound` of the same position: fewer table cards only lower
-    every dual's U(a).
-    """
-    blocked = 0
-    units = 0
+def card_tables(cols, links):
+    """Per deal, for :func:`card_blocked_bound`: ``at[q]``, the positions of the cards of
+    rank q (a position mask, see :data:`LANE`); ``takers[q]``, the positions of the cards
+    of the ranks that take rank q; ``unit_at[b]``, the packed unit of the card at bit b."""
+    at = np.zeros(N_BASE, dtype=np.int64)
+    takers = np.zeros(N_BASE, dtype=np.int64)
+    unit_at = np.zeros(64, dtype=np.int64)
     for c in range(cols.shape[0]):
-        hc = h[c] - 1 if c == m else h[c]
-        for i in range(hc - 1, -1, -1):
-            if (dead >> (FIELD * cols[c, i])) & 1:
-                blocked += i + 1
-                for k in range(i + 1):
-                    units += rank_unit(cols[c, k])
-                break
+        for i in range(cols.shape[1]):
+            r = np.int64(cols[c, i])
+            if 0 <= r <= JOKER:
+                at[r] |= card_bit(c, i)
+                unit_at[LANE * c + LANE_LOW + i] = rank_unit(r)
+    for q in range(N_PLAIN):
+        below = (q + N_PLAIN - 1) % N_PLAIN
+        above = (q + 1) % N_PLAIN
+        if links[below, 1]:
+            takers[q] |= at[below]
+        if links[above, 0]:
+            takers[q] |= at[above]
+    return at, takers, unit_at
+
+
+@nb.njit(cache=True)
+def present_mask(h):
+    """The position mask of the cards on a table of heights ``h``."""
+    x = np.int64(0)
+    for c in range(h.shape[0]):
+        x |= ((np.int64(1) << h[c]) - 1) << (LANE * c + LANE_LOW)
+    return x
+
+
+@nb.njit(cache=True, inline="always")
+def card_blocked_bound(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi, up, down, wup, wdown, lb):
+    """:func:`packed_raw_bound` with blocking card by card: the cards that can never go
+    (see above) count as left, the bound applies to the rest; ``lb`` (the plain bound of
+    the same position) when nothing is blocked. ``at``, ``takers``, ``unit_at``:
+    :func:`card_tables`; ``pres``: the position mask of the table's cards
+    (:func:`present_mask`); ``up``, ``down``: :func:`nibble_links`, ``wup``, ``wdown``:
+    :func:`wrap_links`. Nothing is blocked with a joker or an empty discard about.
+    Without the wrap never below ``lb``: fewer table cards only lower every dual's U(a)
+    (with it the program's cut rank may move, so it can be, rarely; both are bounds).
+
+    The fixpoint on all the columns at once: the ranks not yet known to be taken (at
+    first: by no base) make their cards and every card under them stopped; a rank with a
+    card of a rank that takes it among the cards not stopped is taken; until no rank is.
+    """
+    if (tp >> PLAIN_BITS) or (sp >> PLAIN_BITS) or top >= JOKER:
+        return lb
+    x = tp & PLAIN_MASK
+    table = (x | (x >> 1) | (x >> 2)) & NIBBLES  # a field holds at most 4
+    y = sp & PLAIN_MASK
+    avail = (y | (y >> 1) | (y >> 2)) & NIBBLES
+    if top >= 0:
+        avail |= np.int64(1) << (FIELD * top)
+    waiting = table & ~_takes(avail, up, down, wup, wdown)
+    if waiting == 0:
+        return lb  # every table card can go on a base
+    while True:
+        bad = np.int64(0)
+        x = waiting
+        while x:
+            bad |= at[trailing_zeros(x) >> 2]
+            x &= x - 1
+        bad &= pres
+        stop = bad | (bad >> 1)
+        stop |= (stop >> 2) | (bad >> 4)
+        stop &= pres
+        free = pres & ~stop
+        taken = np.int64(0)
+        x = waiting
+        while x:
+            bit = x & -x
+            x ^= bit
+            if takers[trailing_zeros(bit) >> 2] & free:
+                taken |= bit
+        if taken == 0:
+            break
+        waiting ^= taken
+    if stop == 0:
+        return lb
+    blocked = 0
+    units = np.int64(0)
+    x = stop
+    while x:
+        units += unit_at[trailing_zeros(x)]
+        blocked += 1
+        x &= x - 1
     return blocked + packed_raw_bound(tp - units, sp, top, n_left - blocked, lo, hi)
