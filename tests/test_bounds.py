@@ -151,7 +151,8 @@ def test_card_blocking_between_the_plain_bound_and_the_true_best(spec):
         wild = T[packing.JOKER] or S[packing.JOKER] or top >= packing.JOKER  # takes anything: nothing blocked
         if blocked and not wild:
             units = sum(1 << (4 * cols[c][i]) for c in range(7) for i in range(hh[c]) if (c, i) not in go)
-            assert got == blocked + bounds.packed_raw_bound(tp - units, sp, top, n_left - blocked, lo, hi), lay.to_text()
+            rest = bounds.packed_raw_bound(tp - units, sp, top, n_left - blocked, lo, hi)
+            assert got == blocked + rest, lay.to_text()
         else:
             assert got == plain, lay.to_text()
         # blocking by rank, repeated until no rank is newly dead, blocks a subset
@@ -162,7 +163,8 @@ def test_card_blocking_between_the_plain_bound_and_the_true_best(spec):
         beyond_ranks += got > rounds
         # the true best of this position (column m one lower, the top live or not)
         if n < 400:
-            cut = make_layout([lay.columns[c][:hh[c]] for c in range(7)], lay.discard, lay.stock, rules) if m < 7 else lay
+            cut = lay if m == 7 else make_layout([lay.columns[c][:hh[c]] for c in range(7)], lay.discard, lay.stock,
+                                                 rules)
             assert max(0, got) <= brute_force_best_left(cut, rules), lay.to_text()
         stronger += max(0, got) > max(0, plain)
     if rules.jokers == 0 and not rules.empty_start:  # else nothing is blocked
