@@ -9,6 +9,7 @@ of it), so that the rules of user input can change without recompiling them.
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 from .errors import MAX_EFFORT, InputError, check_count, clip
 
@@ -54,4 +55,23 @@ def whole_count(value: object, what: str, low: int = 1, high: int = MAX_EFFORT) 
     return check_count(operator.index(value), what, low, high)
 
 
-__all__ = ["split_items", "is_whole_number", "whole_count"]
+def expect(value: object, kind: type | tuple[type, ...], what: str, must: str) -> Any:
+    """``value`` if it is an instance of ``kind``, else a :class:`TypeError` that says what
+    ``what`` must be (``must``, with an example) and what it was. The library's entry points
+    check their arguments' types with it: a deal code passed where a Layout goes is named at
+    the call, not met as an AttributeError deep inside the solver."""
+    if isinstance(value, kind):
+        return value
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:40] + "..."
+    raise TypeError(f"{what} must be {must}, not {type(value).__name__} {shown}")
+
+
+def seed_value(seed: object, what: str = "seed") -> int:
+    """A fair answer's seed: a whole number from 0 to 2**64 - 1, as ``--seed`` takes it.
+    Python's ``random.Random`` would take -1 as 1 and a float or text as a hash of it, so
+    that an answer recorded with seed -1 would be seed 1's."""
+    return whole_count(seed, what, 0, 2**64 - 1)
+
+
+__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "seed_value"]

@@ -16,10 +16,11 @@ from typing import Iterable, Optional
 
 from ..cards import card_str
 from ..errors import InputError
+from ..inputs import expect, seed_value
 from ..intervals import wilson
 from ..solitaire.engine import Game
 from ..solitaire.layout import Layout
-from ..solitaire.rules import EASY, Rules
+from ..solitaire.rules import EASY, Rules, rules_arg
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .odds import NO_UNDO
 from .orders import arrangements, unknown_pool
@@ -167,7 +168,9 @@ def fair_hint(
     """
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout, _ = player_view(layout)
-    rules = rules or layout.rules or EASY
+    rules = rules_arg(rules) or layout.rules or EASY
+    seed = seed_value(seed)
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     settings = player_settings(player)
     played = tuple(played)
     moves = legal_moves(layout, rules)

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
-from ..inputs import whole_count
+from ..inputs import expect, is_whole_number, seed_value, whole_count
 from ..intervals import wilson
 from ..text import plural
 from ..solitaire.dealcode import N_DEALS
-from ..solitaire.layout import Layout, layout_from_number
-from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter
+from ..solitaire.layout import Layout, layout_arg, layout_from_number
+from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter, rules_arg
 from ..solitaire.solver import Solver
 from .odds import fair_games
 from .orders import stock_orders
@@ -97,7 +97,11 @@ def rate(
     With ``want`` (a label), games stop as soon as the final fair chance can no longer
     fall in that band (the label is then still right, but the chance is from fewer games).
     """
+    layout_arg(layout)
+    rules_arg(rules)
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     games = whole_count(games, "games")
+    seed = seed_value(seed)
     if not layout.stock_known:
         raise InputError("rating needs the real stock: give a deal code or a full layout")
     settings = player_settings(player)
@@ -175,13 +179,16 @@ def pick(
 
     ``winnable`` skips deals the exact solver loses before any game is played.
     """
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     if difficulty not in LABELS:
         raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")
     games = whole_count(games, "games")
     count = whole_count(count, "count", 1, N_DEALS)
     max_deals = whole_count(max_deals, "max deals", 1, N_DEALS)
-    if not 0 <= start < N_DEALS:
-        raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start}")
+    seed = seed_value(seed)
+    if not is_whole_number(start) or not 0 <= start < N_DEALS:
+        raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start!r}")
     settings = player_settings(player)
     found: list[Rating] = []
     examined = 0

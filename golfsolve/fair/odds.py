@@ -25,10 +25,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence
 
-from ..inputs import whole_count
+from ..inputs import expect, seed_value, whole_count
 from ..intervals import product_interval, wilson
-from ..solitaire.layout import Layout
-from ..solitaire.rules import EASY, Rules
+from ..solitaire.layout import Layout, layout_arg
+from ..solitaire.rules import EASY, Rules, rules_arg
 from ..solitaire.solver import Solver
 from ..progress import progress_bar
 from ..text import plural
@@ -287,7 +287,11 @@ def odds(
     times the win rate on those games, with the product's interval. ``progress``: bars on
     stderr as :func:`~golfsolve.progress.progress_bar` shows them (``None``: on a terminal).
     """
+    layout_arg(layout)
+    rules_arg(rules)
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     samples = whole_count(samples, "samples")
+    seed = seed_value(seed)
     if games is not None:
         games = whole_count(games, "games", 0)
     settings = player_settings(player)

@@ -27,9 +27,10 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Optional
 
 from ..errors import InputError
+from ..inputs import seed_value
 from ..solitaire.engine import Game
-from ..solitaire.layout import Layout
-from ..solitaire.rules import EASY, Rules
+from ..solitaire.layout import Layout, layout_arg
+from ..solitaire.rules import EASY, Rules, rules_arg
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
@@ -355,7 +356,10 @@ def play(
     ``winnable``: the caller has solved the real deal and it can be won, so the referee
     does not solve it again.
     """
-    rules = rules or layout.rules or EASY
+    layout_arg(layout)
+    rules = rules_arg(rules) or layout.rules or EASY
+    if not isinstance(seed, str):  # text seeds name a game (fair-stats: "0-easy-17"); numbers as --seed takes them
+        seed = seed_value(seed)
     settings = player_settings(player)
     if not layout.stock_known:
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")

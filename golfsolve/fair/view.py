@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..inputs import expect
 from ..solitaire.engine import Game
-from ..solitaire.layout import Layout
+from ..solitaire.layout import Layout, layout_arg
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW
 
@@ -16,6 +17,8 @@ def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tu
     discard's top. A deal code, a PySol deal or a full layout knows the real stock order,
     which a player does not; a partial layout keeps the places it declares known. Every
     fair answer (``hint --fair``, ``odds``) starts from this view."""
+    layout_arg(layout)
+    expect(game, (Game, type(None)), "game", "a Game started from the layout, or None")
     view = game.to_layout() if game is not None else layout
     if layout.stock_known:
         view = view.forget_stock(0)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..errors import InputError, check_count, clip
+from ..inputs import expect, whole_count
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,9 @@ def bot_entry(spec: str, samples: Optional[int] = None) -> tuple[BotKind, dict[s
     """The registry entry of the bot ``spec`` names and the keywords its name and ``samples``
     (the Monte Carlo sample count where the name gives none) set; :class:`InputError` for an
     unknown name or a bad count. Nothing is imported: the bot is not made."""
-    s = spec.strip().lower()
+    s = expect(spec, str, "a bot", "named by text, e.g. 'mc:200'").strip().lower()
+    if samples is not None:  # 2.5 samples reached the compiled search as a float
+        samples = whole_count(samples, "Monte Carlo samples")
     _, colon, arg = s.partition(":")
     if colon and not arg.strip():
         raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")

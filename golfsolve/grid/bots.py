@@ -30,6 +30,7 @@ import numpy as np
 
 from ..cards import N_CARDS_MAX
 from ..errors import InputError
+from ..inputs import expect
 from . import policy as P
 from . import layout as L
 from .greedy import mc_evaluate
@@ -449,4 +450,6 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     ``spiel`` extra, ``spiel-ismcts[:SIMULATIONS]``; ``samples`` is the Monte Carlo
     sample count where the name gives none."""
     entry, kw = bot_entry(spec, samples)
+    # a seed where the generator goes would fail at the bot's first decision
+    expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
     return resolve_bot(entry)(rng, name=spec.strip().lower(), **kw)

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
+from ..inputs import expect
 from .rules import GridRules
 from .scoring import ScoreCard
 from .state import (DONE, DRAW, END_CLOSED, END_EXHAUSTED, END_KNOCKED, END_REASONS, END_STALLED,  # noqa: F401
@@ -52,8 +53,14 @@ class Hole:
     def __init__(self, rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np.random.Generator] = None,
                  deck: Optional[Sequence[int]] = None, first: int = 0, totals: Optional[Sequence[int]] = None,
                  on_event: Optional[Callable[[dict[str, Any]], None]] = None, max_turns: int = MAX_TURNS) -> None:
+        expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+        expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
         if len(players) != rules.players:
             raise InputError(f"{rules.players} players in the rules but {len(players)} seated")
+        for p in players:  # a bot's name where the bot goes would fail at its first decision
+            if not all(callable(getattr(p, m, None)) for m in ("choose_openers", "choose_draw", "choose_place")):
+                raise TypeError(f"every player must be a bot (with choose_openers, choose_draw and choose_place), "
+                                f"e.g. make_bot('greedy'), not {type(p).__name__} {repr(p)[:40]}")
         self.rules = rules
         self.players = list(players)
         self.rng = rng if rng is not None else np.random.default_rng()
@@ -154,6 +161,8 @@ def play_match(rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np
     each hole. Ties for the lowest total are shared, or settled by sudden-death extra holes
     whose strokes are kept apart from the totals.
     """
+    expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+    expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
     rng = rng if rng is not None else np.random.default_rng()
     names = [getattr(p, "name", f"player{i + 1}") for i, p in enumerate(players)]
     card = ScoreCard(names)

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..cards import N_CARDS_MAX
 from ..errors import InputError
+from ..inputs import is_whole_number
 from .rules import GridRules
 from .scoring import hole_strokes
 from .view import (DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView, legal_draws,
@@ -135,6 +136,17 @@ def action_name(action: int, g: int) -> str:
 
 # -- the state ---------------------------------------------------------------------------
 
+def _deck_cards(deck: Sequence[int]) -> list[int]:
+    """A stacked deck's cards as ints; :class:`InputError` for anything not a card id (an id
+    past the jokers failed deep in NumPy, a float was cut to a card)."""
+    cards = []
+    for c in deck:
+        if not is_whole_number(c) or not 0 <= c < N_CARDS_MAX:
+            raise InputError(f"a stacked deck holds card ids 0 to {N_CARDS_MAX - 1}, not {c!r}")
+        cards.append(int(c))
+    return cards
+
+
 class HoleState:
     """One hole in progress; see the module docstring for its phases and actions.
 
@@ -154,7 +166,7 @@ class HoleState:
                  totals: Optional[Sequence[int]] = None, rng: Optional[np.random.Generator] = None,
                  max_turns: int = MAX_TURNS) -> None:
         n, g = rules.players, rules.grid
-        cards = [int(c) for c in deck] if deck is not None else rules.deck_cards()
+        cards = _deck_cards(deck) if deck is not None else rules.deck_cards()
         if len(cards) < needed_cards(rules):
             raise InputError(f"a deck of {len(cards)} cards cannot deal {n} grids of {g} and a discard")
         self.rules = rules

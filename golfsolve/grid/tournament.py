@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..inputs import whole_count
+from ..inputs import expect, whole_count
 from .rules import GridRules
 
 if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a command checks its arguments before
@@ -121,6 +121,10 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     from .bots import make_bot
     from .engine import play_match
 
+    expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+    # one name per seat: "mc,greedy" as text would be counted a bot per character
+    if isinstance(bots, str):
+        raise TypeError(f"bots must be a list of bot names, e.g. ['mc', 'greedy'], not str {bots[:40]!r}")
     n = rules.players
     if len(bots) != n:
         raise InputError(f"{len(bots)} bots for {n} players")

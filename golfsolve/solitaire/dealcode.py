@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, clip
+from ..inputs import expect
 from .rules import CODE_LETTER_RULES, Rules
 
 N_LETTERS = 7
@@ -86,7 +87,7 @@ def format_code(number: int, letter: str = "E") -> str:
 
 def parse_code(text: str) -> DealCode:
     """Read a deal code, forgiving about case and surrounding spaces only."""
-    raw = text.strip()
+    raw = expect(text, str, "a deal code", "text, e.g. 'GO1-E-AAAAAAB'").strip()
     if not raw:
         raise DealCodeError("empty deal code (expected GO1-E-AAAAAAB)")
     parts = raw.upper().split("-")

@@ -28,9 +28,9 @@ from typing import Optional, Sequence
 
 from ..cards import card_str, rank_of
 from ..errors import InputError, clip
-from ..inputs import split_items
-from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
-from .rules import EASY, EMPTY_TOP, Rules
+from ..inputs import expect, is_whole_number, split_items
+from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg
+from .rules import EASY, EMPTY_TOP, Rules, rules_arg
 
 #: How many actions undo can take back (the app keeps the last 100).
 UNDO_LIMIT = 100
@@ -90,8 +90,8 @@ class Game:
     """
 
     def __init__(self, layout: Layout, rules: Optional[Rules] = None, undo_limit: int = UNDO_LIMIT) -> None:
-        self.layout = layout
-        self.rules: Rules = rules or layout.rules or EASY
+        self.layout = layout_arg(layout)
+        self.rules: Rules = rules_arg(rules) or layout.rules or EASY
         self.columns: list[list[int]] = [list(col) for col in layout.columns]
         self.pile: list[int] = [] if layout.discard is None else [layout.discard]
         self.stock: list[Optional[int]] = list(layout.stock)
@@ -167,6 +167,8 @@ class Game:
         blocked"; the free card is removed exactly as :meth:`remove` would.
         """
         ci = self._col_index(col)
+        if not is_whole_number(row):
+            raise InputError(f"a row is a whole number 1..{COLUMN_HEIGHT}, not {row!r}")
         if not 1 <= row <= COLUMN_HEIGHT:
             raise InputError(f"row {row} is outside 1..{COLUMN_HEIGHT}")
         column = self.columns[ci]
@@ -218,7 +220,7 @@ class Game:
 
     def play(self, move: str) -> MoveResult:
         """Play one move string: ``"d"``, ``"1"`` .. ``"7"`` or ``"u"``."""
-        m = move.strip().lower()
+        m = expect(move, str, "a move", "text: 'd', '1' to '7' or 'u'").strip().lower()
         if m == "d":
             return self.draw()
         if m == "u":
@@ -230,6 +232,8 @@ class Game:
     # -- helpers ---------------------------------------------------------------
     @staticmethod
     def _col_index(col: int) -> int:
+        if not is_whole_number(col):
+            raise InputError(f"a column is a whole number 1..{N_COLUMNS}, not {col!r}")
         if not 1 <= col <= N_COLUMNS:
             raise InputError(f"column {col} is outside 1..{N_COLUMNS}")
         return col - 1

@@ -26,9 +26,9 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
-from ..inputs import split_items
+from ..inputs import expect, is_whole_number, split_items
 from .dealcode import DealCodeError, deal_deck, format_code, parse_code
-from .rules import EASY, Rules, RulesError, get_rules
+from .rules import EASY, Rules, RulesError, get_rules, rules_arg
 
 N_COLUMNS = 7
 COLUMN_HEIGHT = 5
@@ -226,6 +226,12 @@ def layout_from_deck(deck: Sequence[int], rules: Rules, name: str = "", deal_num
     return make_layout(cols, rest[0], rest[1:], rules, name, deal_number)
 
 
+def layout_arg(layout: object, what: str = "layout") -> "Layout":
+    """``layout`` if it is a :class:`Layout`; a :class:`TypeError` saying how to make one
+    for anything else (a deal code given as text, a file name)."""
+    return expect(layout, Layout, what, "a Layout, e.g. layout_from_code('GO1-E-AAAAAAB')")
+
+
 def layout_from_number(number: int, rules: Rules = EASY, letter: str = "E") -> Layout:
     """The GO1 deal of a number under ``rules``."""
     deck = deal_deck(number, rules.jokers)
@@ -235,6 +241,7 @@ def layout_from_number(number: int, rules: Rules = EASY, letter: str = "E") -> L
 def layout_from_code(code: str, rules: Optional[Rules] = None) -> Layout:
     """The layout of a deal code; ``rules`` overrides the code's rule letter."""
     dc = parse_code(code)
+    rules_arg(rules)
     return layout_from_number(dc.number, rules or dc.rules, dc.letter)
 
 
@@ -391,6 +398,8 @@ def pysol_board(number: int) -> str:
     from pysol_cards.deal_game import Game
     from pysol_cards.random_base import RandomBase
 
+    if not is_whole_number(number):  # a bool or a float would be dealt as some other number
+        raise LayoutError(f"a PySol deal number must be a whole number, not {repr(number)[:40]}")
     if not 1 <= number <= PYSOL_MAX:
         raise LayoutError(f"PySol deal numbers are 1 to {PYSOL_MAX}, not {number}")
     return Game("golf", number, RandomBase.DEALS_PYSOL).calc_deal_string(number, CardRenderer(print_ts=True))

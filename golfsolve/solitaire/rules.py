@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import InputError, clip
+from ..inputs import expect
 from ..cards import ACE, JOKER_RANK, KING, QUEEN
 
 #: Row index of :meth:`Rules.fits_table` for an empty discard pile.
@@ -146,6 +147,13 @@ def code_letter(rules: Rules) -> str:
     return "C" if rules.meaning == CLASSIC.meaning else "E"
 
 
+def rules_arg(rules: object, what: str = "rules") -> "Rules | None":
+    """``rules`` if it is a :class:`Rules` or None (the library's optional rules argument);
+    a :class:`TypeError` that names :func:`get_rules` for anything else, such as a rule set's
+    name given as text."""
+    return expect(rules, (Rules, type(None)), what, "a Rules or None, e.g. get_rules('classic')")
+
+
 def get_rules(spec: str) -> Rules:
     """Read a rule set: a preset name, then ``+`` switches.
 
@@ -154,6 +162,7 @@ def get_rules(spec: str) -> Rules:
     ``wrap``/``nowrap``, ``king-queen``/``king-nothing``/``king-neighbours``.
     Example: ``classic+jokers2+empty``.
     """
+    expect(spec, str, "a rule set", "named by text, e.g. 'classic+jokers1'")
     parts = [p.strip().lower() for p in spec.strip().split("+")]
     base = parts[0]
     if not base:

@@ -21,8 +21,8 @@ from ..errors import MAX_INT64
 from ..inputs import whole_count
 from . import compiling, packing
 from .dealcode import deal_deck
-from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout
-from .rules import EASY, EMPTY_TOP, Rules
+from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg
+from .rules import EASY, EMPTY_TOP, Rules, rules_arg
 
 
 class StockUnknownError(ValueError):
@@ -187,7 +187,8 @@ class Solver:
         if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:
             # NaN, 2.5, -1 or 2**70 from a caller: one clear error, not numba's overflow
             node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
-        rules = rules or layout.rules or EASY
+        layout_arg(layout)
+        rules = rules_arg(rules) or layout.rules or EASY
         p = pack(layout)
         return self.solve_packed(p, rules, node_limit, verdict_only, lost=lost)
 

@@ -1,0 +1,128 @@
+"""The library's public functions called with arguments of the wrong type: a TypeError or an
+InputError that says what was expected, raised at the call, before any work. Before, a deal
+code given where a Layout goes, a rule set's name where a Rules goes or a number where a
+move goes met an AttributeError deep inside; a fair seed of -1 was taken as seed 1 (and
+recorded as -1), 2.5 or text as a hash of it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import golfsolve.fair as fair
+from golfsolve.errors import InputError
+from golfsolve.grid.bots import make_bot
+from golfsolve.grid.engine import Hole, play_match
+from golfsolve.grid.rules import parse_rules
+from golfsolve.grid.tournament import simulate
+from golfsolve.solitaire.engine import Game
+from golfsolve.solitaire.layout import layout_from_code, layout_from_pysol
+from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
+from golfsolve.solitaire.solver import Solver
+
+CODE = "GO1-E-AAAAAAB"
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return Solver()
+
+
+@pytest.fixture(scope="module")
+def lay():
+    return layout_from_code(CODE)
+
+
+# (call, the error's type, words of its message); ``lay`` is deal 1, ``s`` a shared solver
+SOLITAIRE = [
+    (lambda lay, s: layout_from_code(1), TypeError, "a deal code must be text"),
+    (lambda lay, s: layout_from_code(None), TypeError, "a deal code must be text"),
+    (lambda lay, s: layout_from_code(CODE, "classic"), TypeError, "rules must be a Rules or None"),
+    (lambda lay, s: layout_from_pysol("1"), InputError, "a PySol deal number must be a whole number, not '1'"),
+    (lambda lay, s: layout_from_pysol(True), InputError, "a PySol deal number must be a whole number"),  # was: deal 1
+    (lambda lay, s: get_rules(None), TypeError, "a rule set must be named by text"),
+    (lambda lay, s: Game(CODE), TypeError, "layout must be a Layout, e.g. layout_from_code("),
+    (lambda lay, s: Game(lay, "classic"), TypeError, "rules must be a Rules or None, e.g. get_rules('classic')"),
+    (lambda lay, s: Game(lay).play(1), TypeError, "a move must be text"),
+    (lambda lay, s: Game(lay).tap(1.5, 1), InputError, "a column is a whole number 1..7, not 1.5"),
+    (lambda lay, s: Game(lay).tap(2, "4"), InputError, "a row is a whole number 1..5, not '4'"),
+    (lambda lay, s: s.solve(CODE), TypeError, "layout must be a Layout"),
+    (lambda lay, s: s.solve(lay, "classic"), TypeError, "rules must be a Rules or None"),
+]
+
+FAIR = [
+    (lambda lay, s: fair.odds(CODE, solver=s), TypeError, "layout must be a Layout"),
+    (lambda lay, s: fair.odds(lay, "classic", samples=2, games=0, solver=s), TypeError, "rules must be a Rules"),
+    (lambda lay, s: fair.odds(lay, samples=2, games=0, solver="fast"), TypeError, "solver must be a Solver or None"),
+    (lambda lay, s: fair.fair_hint(CODE, solver=s), TypeError, "layout must be a Layout"),
+    (lambda lay, s: fair.fair_hint(lay, "easy", solver=s), TypeError, "rules must be a Rules"),
+    (lambda lay, s: fair.rate(CODE, solver=s), TypeError, "layout must be a Layout"),
+    (lambda lay, s: fair.pick("easy", "easy", 1, solver=s), TypeError, "rules must be a Rules, e.g. get_rules("),
+    (lambda lay, s: fair.pick(EASY, "easy", 1, start=CODE, solver=s), InputError, "the start deal must be from 0"),
+    (lambda lay, s: fair.player_view(CODE), TypeError, "layout must be a Layout"),
+    (lambda lay, s: fair.player_view(lay, "1 d"), TypeError, "game must be a Game"),
+    (lambda lay, s: fair.play(CODE, solver=s), TypeError, "layout must be a Layout"),
+]
+
+#: every fair answer's seed, as --seed takes it: a whole number from 0 to 2**64 - 1
+SEEDED = [
+    lambda lay, s, seed: fair.odds(lay, samples=2, games=0, seed=seed, solver=s),
+    lambda lay, s, seed: fair.fair_hint(lay, seed=seed, solver=s, player="fast"),
+    lambda lay, s, seed: fair.rate(lay, games=1, seed=seed, solver=s),
+    lambda lay, s, seed: fair.pick(CLASSIC, "easy", 1, games=1, max_deals=1, seed=seed, solver=s),
+]
+#: a fair game's seed may also be text (fair-stats names each game's seed "0-easy-17")
+PLAY = lambda lay, s, seed: fair.play(lay, seed=seed, solver=s, player="fast")  # noqa: E731
+BAD_SEEDS = [(-1, "seed must be from 0 to 18,446,744,073,709,551,615, not -1"), (2**64, "seed must be from 0 to"),
+             (1.5, "seed must be a whole number"), (True, "seed must be a whole number"),
+             ("7", "seed must be a whole number")]
+
+GRID_RULES = parse_rules("default", players=2)
+
+GRID = [
+    (lambda: parse_rules(5), TypeError, "a grid rule set must be named by text"),
+    (lambda: make_bot(None), TypeError, "a bot must be named by text"),
+    (lambda: make_bot("mc", samples=2.5), InputError, "Monte Carlo samples must be a whole number, not 2.5"),
+    (lambda: make_bot("mc", samples="5"), InputError, "Monte Carlo samples must be a whole number, not '5'"),
+    (lambda: make_bot("greedy", 7), TypeError, "rng must be a numpy Generator"),  # was: failed at its first decision
+    (lambda: simulate("default", ["random", "greedy"], 1, 0), TypeError, "rules must be a GridRules"),
+    (lambda: simulate(GRID_RULES, "random,greedy", 1, 0), TypeError, "bots must be a list of bot names"),  # was: 13 bots
+    (lambda: play_match("default", [make_bot("random"), make_bot("random")]), TypeError, "rules must be a GridRules"),
+    (lambda: play_match(GRID_RULES, ["random", "greedy"]), TypeError, "every player must be a bot"),
+    (lambda: play_match(GRID_RULES, [make_bot("random"), make_bot("random")], 3), TypeError, "rng must be a numpy"),
+    (lambda: Hole(GRID_RULES, [make_bot("random"), make_bot("random")], np.random.default_rng(0),
+                  deck=list(range(100, 152))), InputError, "a stacked deck holds card ids 0 to 53, not 100"),
+    (lambda: Hole(GRID_RULES, [make_bot("random"), make_bot("random")], np.random.default_rng(0),
+                  deck=[0.5] * 52), InputError, "a stacked deck holds card ids 0 to 53, not 0.5"),
+]
+
+
+@pytest.mark.parametrize("call, error, words", SOLITAIRE + FAIR)
+def test_solitaire_and_fair_calls_with_wrong_types_say_what_was_expected(call, error, words, lay, solver):
+    with pytest.raises(error, match="^" + _escape(words)):
+        call(lay, solver)
+
+
+@pytest.mark.parametrize("call, seed, words", [(c, seed, words) for c in SEEDED for seed, words in BAD_SEEDS]
+                         + [(PLAY, seed, words) for seed, words in BAD_SEEDS if not isinstance(seed, str)])
+def test_fair_seeds_are_checked_as_the_seed_option_is(call, seed, words, lay, solver):
+    with pytest.raises(InputError, match="^" + _escape(words)):
+        call(lay, solver, seed)
+
+
+def test_a_fair_game_still_takes_a_text_seed_as_fair_stats_names_its_games(lay, solver):
+    a = fair.play(lay, seed="0-easy-1", solver=solver, player="fast")
+    b = fair.play(lay, seed="0-easy-1", solver=solver, player="fast")
+    assert a.moves == b.moves
+
+
+@pytest.mark.parametrize("call, error, words", GRID)
+def test_grid_calls_with_wrong_types_say_what_was_expected(call, error, words):
+    with pytest.raises(error, match="^" + _escape(words)):
+        call()
+
+
+def _escape(words: str) -> str:
+    import re
+
+    return re.escape(words)
