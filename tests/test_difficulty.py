@@ -161,3 +161,43 @@ def test_picked_codes_say_their_rules_when_the_letter_cannot(rules, says):
     r = Rating("GO1-E-AAAAAAA", rules, False, 0, 1, "very-hard", PRESETS["fast"])
     line = PickResult(rules, "very-hard", False, 1, 0, 0, 1, (r,), PRESETS["fast"]).render()
     assert line.endswith(says) if says else "--rules" not in line
+
+
+def test_rate_json_is_the_list_it_always_was(run_cli):
+    """Printed as each deal is rated, the JSON is still the one indented list, byte for byte."""
+    r = run_cli(["rate", "GO1-C-AAAAAAB", "--pysol", "2-3", "--games", "1", "--json"])
+    assert r.exit_code == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [row["code"] for row in rows] == ["GO1-C-AAAAAAB", "PySol Golf #2", "PySol Golf #3"]
+    assert r.stdout == json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_rate_prints_each_deal_as_it_is_rated(json_flag):
+    """A range of a trillion deals shows its first answers at once (was: nothing until every
+    deal was rated, so a long range printed nothing for hours and lost it all on Ctrl-C).
+    The bound is the subprocess's: a rate that waits for the end never prints a line."""
+    import subprocess
+    import sys
+    import threading
+
+    p = subprocess.Popen([sys.executable, "-m", "golfsolve", "rate", "--pysol", "1-1000000000000", "--games", "1",
+                          *json_flag], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines: list[str] = []
+
+    def read():
+        for line in p.stdout:
+            lines.append(line)
+            if len(lines) >= 4:
+                return
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(timeout=300)
+    p.kill()
+    p.wait()
+    assert len(lines) >= 4, lines
+    if json_flag:
+        assert lines[:2] == ["[\n", "  {\n"] and '"code": "PySol Golf #1"' in "".join(lines)
+    else:
+        assert "PySol Golf #1" in lines[0]

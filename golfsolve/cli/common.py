@@ -7,10 +7,11 @@ import math
 import os
 import re
 import shlex
+import textwrap
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, NoReturn, Optional, TypeVar
 
 import click
 
@@ -164,11 +165,27 @@ def _finite(x):
     return x
 
 
+def json_text(obj) -> str:
+    """``obj`` as indented JSON (non-ASCII cards kept as they are). A value that is not a
+    finite number (an interval from one match) is null: strict JSON, which every parser
+    reads (``NaN`` is not JSON)."""
+    return json.dumps(_finite(obj), indent=2, ensure_ascii=False, allow_nan=False)
+
+
 def echo_json(obj) -> None:
-    """Print ``obj`` as indented JSON on stdout (non-ASCII cards kept as they are). A value
-    that is not a finite number (an interval from one match) is null: strict JSON, which
-    every parser reads (``NaN`` is not JSON)."""
-    click.echo(json.dumps(_finite(obj), indent=2, ensure_ascii=False, allow_nan=False))
+    """Print ``obj`` as :func:`json_text` on stdout."""
+    click.echo(json_text(obj))
+
+
+def echo_json_items(items: Iterable) -> None:
+    """Print the JSON list of ``items`` on stdout exactly as :func:`echo_json` prints the
+    whole list, each item as soon as it is made: a long list shows its answers as they come,
+    not all at the end (nor none, when it is stopped)."""
+    first = True
+    for item in items:
+        click.echo(("[\n" if first else ",\n") + textwrap.indent(json_text(item), "  "), nl=False)
+        first = False
+    click.echo("[]" if first else "\n]")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

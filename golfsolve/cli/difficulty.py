@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..fair.settings import BANDS, LABELS, PRESETS  # plain data: the solver loads after the checks
-from .common import Command, SEED, echo_json, effort, fail, rules_option, start_deal, start_options
+from .common import (Command, SEED, echo_json, echo_json_items, effort, fail, rules_option, start_deal,
+                     start_options)
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
@@ -51,11 +52,13 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
     from ..fair import rate as rate_deal
 
     solver = Solver()
-    out = [rate_deal(lay, lay.rules, games, seed, solver, player) for lay in batch]
+    # each deal's answer as soon as it is rated: a long --pysol range shows its answers as
+    # they come (and keeps those when stopped), as solve's JSON Lines do
+    ratings = (rate_deal(lay, lay.rules, games, seed, solver, player) for lay in batch)
     if as_json:
-        echo_json([r.as_json() for r in out])
+        echo_json_items(r.as_json() for r in ratings)
     else:
-        for r in out:
+        for r in ratings:
             click.echo(f"{r.render()}  ({r.rules.name})")
 
 
