@@ -74,6 +74,9 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     src = click.get_current_context().get_parameter_source("scheduler")
     if engine == "local" and src == click.core.ParameterSource.COMMANDLINE:
         raise InputError("--scheduler needs --engine dask")
+    if scheduler is not None and not scheduler.strip():
+        # was: taken as no scheduler, and a private cluster started instead of the one meant
+        raise InputError("--scheduler needs an address, e.g. tcp://10.0.0.5:8786, not an empty one")
     if engine == "local":
         scheduler = None
     check_workers(jobs, "--jobs")
