@@ -233,6 +233,10 @@ def test_a_resume_that_asks_for_another_run_names_each_differing_field_nested_on
         pass
     with pytest.raises(InputError, match=r"--resume: .* differs in player\.samples 8 \(here 16\);"):
         open_run(tmp_path / "run", RunKey(old.fmt, 0, 4, ("easy",), 2, new.params), resume=True)
+    # an --extend grows the count and the rule sets: they are not why it is refused (was: "count 4 (here 6)" listed
+    # first, as if the count were the problem)
+    with pytest.raises(InputError, match=r"--extend: .* in player\.samples 8 \(here 16\); keep its start"):
+        open_run(tmp_path / "run", RunKey(old.fmt, 0, 6, ("easy", "classic"), 2, new.params), extend=True)
 
 
 def test_the_recorded_command_is_what_click_parsed_with_the_run_resolved(run_cli, tmp_path):

@@ -760,8 +760,8 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
         fixed_new = (key.start, key.chunk_size, key.params)
         if fixed_old != fixed_new:
             raise InputError(f"--extend: {path} holds a run ({old.describe()}) that differs from "
-                             f"({key.describe()}) in {differences(old, key)}; keep its start, chunk size and "
-                             "settings, or choose another --out")
+                             f"({key.describe()}) in {differences(old, key, ignore=('count', 'rules'))}; keep its "
+                             "start, chunk size and settings, or choose another --out")
         blocks, groups = extend_blocks([Block.from_json(b) for b in manifest["blocks"]], old.groups,
                                        old.start, old.count, key.groups, key.count)
         grown = len(blocks) > len(manifest["blocks"])
@@ -791,9 +791,10 @@ def _flat(prefix: str, v: Any) -> dict[str, Any]:
     return {prefix: v}
 
 
-def differences(old: RunKey, new: RunKey) -> str:
+def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = ()) -> str:
     """The fields in which two run keys differ, named (a nested setting as ``player.field``)
-    with both values: ``chunk size 4 (here 5)``."""
+    with both values: ``chunk size 4 (here 5)``. ``ignore``: fields that may differ (an
+    ``--extend`` changes the count and the rule sets, so they are not why it is refused)."""
     a = {"start": old.start, "count": old.count, "rules": ",".join(old.groups), "chunk_size": old.chunk_size}
     b = {"start": new.start, "count": new.count, "rules": ",".join(new.groups), "chunk_size": new.chunk_size}
     for k, v in old.params:
@@ -811,7 +812,7 @@ def differences(old: RunKey, new: RunKey) -> str:
             return f"{k} {shown(a[k])} (here none)"
         return f"{k} {shown(a[k])} (here {shown(b[k])})"
 
-    diff = [one(k) for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+    diff = [one(k) for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k) and k not in ignore]
     return ", ".join(diff) if diff else "nothing"
 
 
