@@ -86,7 +86,8 @@ GRID = [
     (lambda: make_bot("mc", samples="5"), InputError, "Monte Carlo samples must be a whole number, not '5'"),
     (lambda: make_bot("greedy", 7), TypeError, "rng must be a numpy Generator"),  # was: failed at its first decision
     (lambda: simulate("default", ["random", "greedy"], 1, 0), TypeError, "rules must be a GridRules"),
-    (lambda: simulate(GRID_RULES, "random,greedy", 1, 0), TypeError, "bots must be a list of bot names"),  # was: 13 bots
+    # was: "13 bots for 2 players", a bot per character
+    (lambda: simulate(GRID_RULES, "random,greedy", 1, 0), TypeError, "bots must be a list of bot names"),
     (lambda: play_match("default", [make_bot("random"), make_bot("random")]), TypeError, "rules must be a GridRules"),
     (lambda: play_match(GRID_RULES, ["random", "greedy"]), TypeError, "every player must be a bot"),
     (lambda: play_match(GRID_RULES, [make_bot("random"), make_bot("random")], 3), TypeError, "rng must be a numpy"),

@@ -37,7 +37,7 @@ from .greedy import mc_evaluate
 from . import search as S
 from .botnames import (BOTS, BotKind, bot_entry, known_bots, parse_bots, register_bot,  # noqa: F401 - the
                        resolve_bot, split_bots, takes_mc_samples)  # registry and its checks, by their old address
-from .engine import MAX_TURNS
+from .engine import MAX_TURNS, RNG_MUST
 from .rules import GridRules
 from .scoring import estimate100
 from .view import DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView
@@ -451,5 +451,5 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     sample count where the name gives none."""
     entry, kw = bot_entry(spec, samples)
     # a seed where the generator goes would fail at the bot's first decision
-    expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
+    expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
     return resolve_bot(entry)(rng, name=spec.strip().lower(), **kw)

@@ -29,6 +29,10 @@ from .state import (DONE, DRAW, END_CLOSED, END_EXHAUSTED, END_KNOCKED, END_REAS
 from .view import Placement, PlayerView
 
 
+#: what an ``rng`` argument must be (a seed in its place would fail at the first shuffle)
+RNG_MUST = "a numpy Generator, e.g. np.random.default_rng(7), or None"
+
+
 class GridPlayer(Protocol):
     """What the engine asks of a player (bot or person); see :mod:`.bots`."""
 
@@ -54,7 +58,7 @@ class Hole:
                  deck: Optional[Sequence[int]] = None, first: int = 0, totals: Optional[Sequence[int]] = None,
                  on_event: Optional[Callable[[dict[str, Any]], None]] = None, max_turns: int = MAX_TURNS) -> None:
         expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
-        expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
+        expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
         if len(players) != rules.players:
             raise InputError(f"{rules.players} players in the rules but {len(players)} seated")
         for p in players:  # a bot's name where the bot goes would fail at its first decision
@@ -162,7 +166,7 @@ def play_match(rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np
     whose strokes are kept apart from the totals.
     """
     expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
-    expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
+    expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
     rng = rng if rng is not None else np.random.default_rng()
     names = [getattr(p, "name", f"player{i + 1}") for i, p in enumerate(players)]
     card = ScoreCard(names)
