@@ -127,3 +127,72 @@ def _escape(words: str) -> str:
     import re
 
     return re.escape(words)
+
+
+# -- the runs' specs and the batch functions -----------------------------------------------
+
+def _specs():
+    from golfsolve.stats.census import CensusSpec
+    from golfsolve.stats.fairstats import FairSpec
+    from golfsolve.stats.gridruns import GridSpec
+    from golfsolve.stats.gridstudy import StudySpec
+
+    two = parse_rules("default", players=2)
+    return [
+        (lambda: CensusSpec(0, 2.0), InputError, "count must be a whole number, not 2.0"),
+        (lambda: CensusSpec(0, float("nan")), InputError, "count must be a whole number, not nan"),
+        (lambda: CensusSpec("0", 2), InputError, "start must be a whole number, not '0'"),
+        (lambda: CensusSpec(0, 2, "easy"), TypeError, "rules must be a list of names"),  # was: rule set 'e'
+        (lambda: FairSpec(0, 1, ("easy",), seed=1.5), InputError, "seed must be a whole number, not 1.5"),
+        (lambda: FairSpec(0, 1.0, ("easy",)), InputError, "count must be a whole number, not 1.0"),
+        (lambda: FairSpec(0, 1, "easy"), TypeError, "rules must be a list of names"),
+        (lambda: GridSpec("default", ("random", "greedy"), 2), TypeError, "rules must be a GridRules"),
+        (lambda: GridSpec(two, "random,greedy", 2), TypeError, "bots must be a list of names"),
+        (lambda: GridSpec(two, ("random", "greedy"), 2.5), InputError, "matches must be a whole number, not 2.5"),
+        (lambda: StudySpec(sets="base"), TypeError, "sets must be a list of names"),
+        (lambda: StudySpec(matches=True), InputError, "matches must be a whole number, not True"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_a_run_spec_of_the_wrong_types_is_refused_when_made(case):
+    """Was: a count of 2.0 made a run folder whose manifest golfsolve then refused to read
+    ("field count: Input should be a valid integer"); rules "easy" were rule sets 'e', 'a',
+    's', 'y', refused only after the manifest was written."""
+    call, error, words = _specs()[case]
+    with pytest.raises(error, match="^" + _escape(words)):
+        call()
+
+
+def test_run_specs_take_numpy_integers_and_lists_and_write_plain_json(tmp_path):
+    import json
+
+    from golfsolve.stats.census import CensusSpec, run_census
+    from golfsolve.stats.fairstats import FairSpec
+
+    spec = CensusSpec(np.int64(3), np.int64(2), ["easy"], np.int64(1))
+    assert (type(spec.start), type(spec.count), spec.rules) == (int, int, ("easy",))
+    assert FairSpec(0, 1, ["easy"], player="fast").player == fair.PRESETS["fast"]
+    run_census(tmp_path / "run", spec, jobs=1)
+    m = json.loads((tmp_path / "run" / "_manifest.json").read_text())
+    assert (m["start"], m["count"], m["rules"]) == (3, 2, ["easy"])
+
+
+def test_the_runs_and_batches_refuse_a_wrong_argument_before_any_work(tmp_path, solver):
+    from golfsolve.solitaire.deals import DealBatch, solve_many
+    from golfsolve.stats.census import run_census
+    from golfsolve.stats.fairstats import run_fair_stats
+
+    with pytest.raises(TypeError, match="^a golfsolve stats run's spec must be a CensusSpec, not str"):
+        run_census(tmp_path / "a", "easy")
+    with pytest.raises(TypeError, match="^a golfsolve fair-stats run's spec must be a FairSpec"):
+        run_fair_stats(tmp_path / "b", {"count": 1})
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(TypeError, match=r"^codes must be a list, e\.g\. \['GO1-E-AAAAAAB'\], not str"):
+        DealBatch.build(CODE)
+    with pytest.raises(TypeError, match="^a PySol range must be text"):
+        DealBatch.build(pysol=[1])
+    with pytest.raises(TypeError, match="^rules must be a Rules or None"):
+        DealBatch.build([CODE], rules="classic")
+    with pytest.raises(TypeError, match="^each deal must be a Layout"):
+        list(solve_many([CODE], solver))

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, TextIO, Union
 
 from ..errors import InputError, clip
-from ..inputs import split_items
+from ..inputs import expect, split_items
 from .dealcode import DealCodeError, parse_code
 from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
-from .rules import EASY, Rules
+from .rules import EASY, Rules, rules_arg
 from .solver import Solution, Solver, StockUnknownError, pack
 
 _RANGE = re.compile(r"^\s*([0-9]+)\s*(?:(?:-|\.\.)\s*([0-9]+)\s*)?$")  # ASCII digits only
@@ -82,6 +82,11 @@ class DealBatch:
         A layout file whose stock order is not fully known raises
         :class:`StockUnknownError`: no exact answer exists for it.
         """
+        rules_arg(rules)
+        for what, items in (("codes", codes), ("layout_files", layout_files), ("pysol", pysol)):
+            if isinstance(items, str):  # one item as text would be read an item per character
+                raise TypeError(f"{what} must be a list, e.g. [{items[:40]!r}], not str")
+        pysol = [expect(spec, str, "a PySol range", "text, e.g. '1-1000' or '7'") for spec in pysol]
         parsed = tuple(parse_code(c) for c in codes)
         # the rules are applied now, so a layout they do not fit is refused before any solving
         layouts = tuple(_with_rules(read_layout_file(p), rules) for p in layout_files)
@@ -173,6 +178,7 @@ def solve_many(
         if isinstance(item, BadLine):
             yield item
         else:
+            expect(item, Layout, "each deal", "a Layout, e.g. layout_from_code('GO1-E-AAAAAAB'), or a BadLine")
             yield item, solver.solve(item, item.rules, node_limit, verdict_only=verdict_only)
 
 

@@ -33,7 +33,7 @@ from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, chunk_name, compute,
-                        write_parquet_atomic)
+                        name_list, whole_fields, write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
 from .runkind import RunKind, parse_rules_list
@@ -120,6 +120,8 @@ class CensusSpec:
     stride: int = 1
 
     def __post_init__(self) -> None:
+        whole_fields(self, "start", "count", "chunk_size", "difficulty", "stride")
+        name_list(self, "rules", "('easy', 'classic')")
         if self.difficulty < 0:
             raise InputError(f"--difficulty-games must be at least 1, not {self.difficulty}")
         if self.count < 1:

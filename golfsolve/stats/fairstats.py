@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 from ..errors import InputError
-from ..fair import PRESETS, PlayerSettings, play
+from ..fair import PRESETS, PlayerSettings, play, player_settings
 from ..intervals import wilson
 from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, latest_command,
-                        manifest_path, resume_command, write_text_atomic)
+                        manifest_path, name_list, resume_command, whole_fields, write_text_atomic)
 from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or played: the arguments are checked before
@@ -88,6 +88,9 @@ class FairSpec:
     def __post_init__(self) -> None:
         from ..solitaire.dealcode import N_DEALS
 
+        whole_fields(self, "start", "count", "seed", "chunk_size")
+        name_list(self, "rules", "('easy', 'classic')")
+        object.__setattr__(self, "player", player_settings(self.player))  # a preset's name, or the settings
         if not self.rules:
             raise InputError("--rules needs at least one rule set, e.g. easy,classic")
         parse_rules_list(self.rules)  # bad names, or one rule set twice, are bad input before any work starts

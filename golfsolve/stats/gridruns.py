@@ -30,7 +30,7 @@ from ..errors import MAX_EFFORT, InputError
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
 from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, compute,
-                        manifest_path, write_text_atomic)
+                        manifest_path, name_list, whole_fields, write_text_atomic)
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a run is read or played: the arguments are checked before
@@ -65,7 +65,11 @@ class GridSpec:
 
     def __post_init__(self) -> None:
         from ..grid.botnames import parse_bots
+        from ..inputs import expect
 
+        expect(self.rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+        whole_fields(self, "matches", "seed", "samples", "chunk_size")
+        name_list(self, "bots", "('mc', 'greedy')")
         if not 1 <= self.matches <= MAX_EFFORT:
             raise InputError(f"--matches must be from 1 to {MAX_EFFORT:,}, not {self.matches}")
         check_chunk_size(self.chunk_size)

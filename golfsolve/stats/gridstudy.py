@@ -31,7 +31,7 @@ from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import MATCH_COLUMNS, _TYPES, _one_table, check_match_rows
-from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute
+from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, name_list, whole_fields
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or played: the arguments are checked before
@@ -129,6 +129,10 @@ class StudySpec:
     def __post_init__(self) -> None:
         from ..grid.botnames import split_bots
 
+        whole_fields(self, "matches", "seed", "chunk_size")
+        name_list(self, "sets", "('base', 'putt')")
+        if not isinstance(self.strong, str):
+            raise TypeError(f"strong must be a bot's name, e.g. 'ismcts:300', not {type(self.strong).__name__}")
         if not self.sets:
             raise InputError("--sets needs at least one option set, e.g. base,putt")
         if len(self.sets) > MAX_SETS:

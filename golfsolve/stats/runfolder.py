@@ -26,6 +26,7 @@ import datetime as _dt
 import json
 import math
 import multiprocessing as mp
+import operator
 import os
 import signal
 import sys
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..errors import MAX_INT64, InputError, clip
+from ..inputs import is_whole_number
 from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
 
@@ -1003,6 +1005,29 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     return inv
 
 
+def whole_fields(spec: Any, *names: str) -> None:
+    """Make each named field of the frozen dataclass ``spec`` (a run's spec) a plain ``int``;
+    :class:`InputError` for one that is not a whole number (2.5, NaN, "2", True; None is left
+    alone: an optional field). A library caller's count of 2.0 was written to the manifest,
+    which golfsolve then refused to read back, and a NumPy integer could not be written."""
+    for name in names:
+        v = getattr(spec, name)
+        if v is None:
+            continue
+        if not is_whole_number(v):
+            raise InputError(f"{name} must be a whole number, not {repr(v)[:40]}")
+        object.__setattr__(spec, name, operator.index(v))
+
+
+def name_list(spec: Any, name: str, example: str) -> None:
+    """Make the field ``name`` of the frozen dataclass ``spec`` a tuple of names; a single
+    name given as text (which would be read a name per character) is a :class:`TypeError`."""
+    v = getattr(spec, name)
+    if isinstance(v, str) or not isinstance(v, Iterable):
+        raise TypeError(f"{name} must be a list of names, e.g. {example}, not {type(v).__name__} {repr(v)[:40]}")
+    object.__setattr__(spec, name, tuple(v))
+
+
 def check_chunk_size(n: int) -> None:
     """A chunk size the manifest can record (from 1 to 2**63-1), refused before the run
     folder is made: a larger one would be written, then refused when the run is read."""
@@ -1021,7 +1046,7 @@ __all__ = [
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
-    "validate_manifest", "write_parquet_atomic", "write_text_atomic",
+    "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]
 
 

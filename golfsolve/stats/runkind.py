@@ -101,6 +101,9 @@ class RunKind(Generic[P]):
     def key(self, p: P) -> RunKey:
         """The run folder's key of the run ``p``: what a resumed run must agree on (by
         default the parameters' own ``run_key()``)."""
+        if not isinstance(p, self.params_type):  # every run starts here: a wrong spec is named before any work
+            raise TypeError(f"a {self.command} run's spec must be a {self.params_type.__name__}, "
+                            f"not {type(p).__name__} {repr(p)[:40]}")
         return p.run_key()  # type: ignore[attr-defined]
 
     def from_manifest(self, m: dict) -> P:
