@@ -18,6 +18,7 @@ from typing import Iterable
 import numpy as np
 
 from .errors import InputError, clip
+from .inputs import ascii_upper
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -89,7 +90,7 @@ def parse_card(text: str) -> int:
     t = text.strip()
     if not t:
         raise CardError("empty card")
-    up = t.upper().replace("\ufe0f", "")
+    up = ascii_upper(t).replace("\ufe0f", "")
     if up in ("JK", "JK1", "JOKER", "🃏", "*"):
         return JOKERS[0]
     if up in ("JK2", "🃏2"):

@@ -39,6 +39,23 @@ def split_items(text: str, what: str, noun: str = "item", seps: str = ",",
     return items
 
 
+_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_TO_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with A-Z made a-z and nothing else changed. Names, codes and cards are ASCII:
+    ``str.lower`` and ``upper`` would read other letters as theirs (the Kelvin sign as k,
+    the long s as S, 'ß' as 'SS'), so that 'GO1-E-AAAAAß' was deal AAAAASS and 'Aſ' the ace
+    of spades."""
+    return text.translate(_TO_LOWER)
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with a-z made A-Z and nothing else changed (see :func:`ascii_lower`)."""
+    return text.translate(_TO_UPPER)
+
+
 def is_whole_number(value: object) -> bool:
     """An ``int`` or a NumPy integer; not a bool, a float (NaN, 2.5, 6.0) or text."""
     return not isinstance(value, bool) and hasattr(value, "__index__")
@@ -74,4 +91,4 @@ def seed_value(seed: object, what: str = "seed") -> int:
     return whole_count(seed, what, 0, 2**64 - 1)
 
 
-__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "seed_value"]
+__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "seed_value", "ascii_lower", "ascii_upper"]

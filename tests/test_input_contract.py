@@ -419,3 +419,36 @@ def test_named_choices_take_any_case_as_rule_names_do(run_cli):
     assert lower.exit_code == upper.exit_code != 2  # 1: fewer deals found than asked, not bad input
     assert json.loads(upper.stdout) == json.loads(lower.stdout)
     assert json.loads(upper.stdout)["difficulty"] == "hard" and json.loads(upper.stdout)["player"]["preset"] == "fast"
+
+
+KELVIN, LONG_S = "\u212a", "\u017f"  # the Kelvin sign lowers to 'k'; the long s uppers to 'S'
+
+
+@pytest.mark.parametrize("args, words", [
+    # was: deal AAAAASS ('ß'.upper() is 'SS'), deal AAAAAAS and AAAAAAI
+    (["deal", "GO1-E-AAAAA\u00df"], "needs 7 letters after the rule, got 6"),
+    (["deal", f"GO1-E-AAAAAA{LONG_S}"], f"'{LONG_S}' is not a letter A-Z"),
+    (["solve", "GO1-E-AAAAAA\u0131"], "'\u0131' is not a letter A-Z"),
+    # was: easy and strong (click's choices match by casefold)
+    (["pick", "--difficulty", f"ea{LONG_S}y", "--count", "1"], "is not one of 'easy', 'medium'"),
+    (["hint", "GO1-E-AAAAAAB", "--fair", "--player", f"{LONG_S}trong"], "is not one of 'fast', 'strong'"),
+    # was: the switches knock10 and jokers1
+    (["grid", "simulate", "--matches", "1", "--rules", f"default+{KELVIN}nock10"], "unknown grid rule"),
+    (["deal", "GO1-E-AAAAAAB", "--rules", f"easy+jo{KELVIN}ers1"], "unknown rule switch"),
+    # was: the ace of spades
+    (["deal", "--layout", "-"], f"unknown card 'A{LONG_S}'"),
+])
+def test_letters_that_case_into_ascii_are_not_read_as_ascii(run_cli, args, words):
+    layout = "discard: AC\nstock: 8S ...\n1: 6C 5S QS TS A\u017f\n"
+    r = run_cli(args, input=layout if "-" in args else "")
+    assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+
+
+def test_ascii_names_and_codes_still_take_any_case(run_cli):
+    from golfsolve.cards import parse_card
+    from golfsolve.solitaire.dealcode import parse_code
+
+    assert parse_code("go1-c-aaaaaab").number == 1 and parse_card("as") == parse_card("AS")
+    assert get_rules("Classic+JOKERS1").jokers == 1 and parse_rules("DANISH+Knock10").knock == "plus10"
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--player", "FAST", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["player"]["preset"] == "fast", r.stderr

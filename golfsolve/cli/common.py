@@ -277,6 +277,16 @@ def check_seed(seed: Optional[int], option: str = "--seed") -> None:
         raise InputError(f"{option} must be from 0 to 2**64-1, not {seed}")
 
 
+class AsciiChoice(click.Choice):
+    """click's Choice, any case of the names but ASCII letters only: click matches by
+    ``casefold``, which took 'ſtrong' (a long s) for strong and 'eaſy' for easy."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not one of {', '.join(repr(c) for c in self.choices)}.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class _Seed(click.ParamType):
     """A ``--seed`` option's type: an integer that :func:`check_seed` accepts, checked as it is parsed."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..fair.settings import BANDS, LABELS, PRESETS  # plain data: the solver loads after the checks
+from .common import AsciiChoice
 from .common import (Command, SEED, echo_json, echo_json_items, effort, fail, rules_option, start_deal,
                      start_options)
 
@@ -12,7 +13,7 @@ _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 
 #: ``--player``: a fair player preset (docs/fair.md says what each costs)
 player_option = click.option(
-    "--player", type=click.Choice(list(PRESETS), case_sensitive=False), default="fast", show_default=True,
+    "--player", type=AsciiChoice(list(PRESETS), case_sensitive=False), default="fast", show_default=True,
     help="The fair player's preset: fast (cheap) or strong (stronger, about 2-4 times the CPU per game).")
 
 
@@ -66,7 +67,8 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
 @click.option("--rules", "rules_spec", default="easy", show_default=True, metavar="NAME",
               help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), plus switches like "
                    "+jokers2, +empty, +stuck.")
-@click.option("--difficulty", type=click.Choice(LABELS, case_sensitive=False), required=True, help=f"Wanted label ({_BANDS_HELP}).")
+@click.option("--difficulty", type=AsciiChoice(LABELS, case_sensitive=False), required=True,
+              help=f"Wanted label ({_BANDS_HELP}).")
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, metavar="N", help="Deals to find.")
 @click.option("--winnable", is_flag=True, help="Only deals the exact solver wins.")
 @start_options

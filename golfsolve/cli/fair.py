@@ -8,6 +8,7 @@ import click
 
 from ..errors import MAX_EFFORT
 from ..fair.settings import MIN_GAMES, PRESETS, WIDTH, WORK_BUDGET  # plain data: the solver loads after the checks
+from .common import AsciiChoice
 from .common import (Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout,
                      jobs_option, layout_options, run_long, start_deal, start_options)
 
@@ -24,7 +25,7 @@ from .common import (Command, SEED, command_line, check_resume_extend, check_wor
                    f"{100 * WIDTH:.0f} points wide (at least {MIN_GAMES} games), or until the solves did "
                    f"{WORK_BUDGET // 1_000_000} million states' work (about 4 s of CPU; a count of work, not a "
                    "clock, so the answer depends on the position and seed only); 0: no fair chance.")
-@click.option("--player", type=click.Choice(list(PRESETS), case_sensitive=False), default="fast", show_default=True,
+@click.option("--player", type=AsciiChoice(list(PRESETS), case_sensitive=False), default="fast", show_default=True,
               help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
                    "at several times the CPU per game).")
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed for the sampling.")
@@ -61,7 +62,7 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
 @click.option("--count", type=int, default=None, metavar="N", help="Deals per rule set (default 100).")
 @click.option("--rules", "rules_list", default=None, metavar="LIST",
               help="Comma-separated rule sets (default easy,classic).")
-@click.option("--player", type=click.Choice(list(PRESETS), case_sensitive=False), default=None,
+@click.option("--player", type=AsciiChoice(list(PRESETS), case_sensitive=False), default=None,
               help="The fair player's preset: strong (default) or fast. The run records its full settings; "
                    "--resume and --extend refuse to go on with different ones.")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Random seed (default 0).")

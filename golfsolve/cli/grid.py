@@ -10,6 +10,8 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
+from ..inputs import ascii_lower
+from .common import AsciiChoice
 from .common import (SEED, Group, check_resume_extend, check_run_dir, check_waiting_stdin, check_workers, command_line,
                      echo_json, fail, jobs_option, plural, read_answer, run_long)
 
@@ -64,7 +66,8 @@ def grid() -> None:
 @jobs_option("workers", 1, ", with --out")
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Matches per chunk file (default: about 10 chunks per worker, at most 50).")
-@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"], case_sensitive=False), default="parquet", show_default=True,
+@click.option("--format", "fmt", type=AsciiChoice(["parquet", "csv"], case_sensitive=False), default="parquet",
+              show_default=True,
               help="csv: also export DIR/_holes.csv and DIR/_matches.csv.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -314,7 +317,7 @@ def ask(prompt: str) -> str:
         if not line:
             click.echo("")
             raise QuitMatch(INPUT_ENDED)
-        ans = line.strip().lower()
+        ans = ascii_lower(line.strip())
         if ans in ("q", "quit", "exit"):
             raise QuitMatch("you quit")
         if ans in ("h", "help", "?"):

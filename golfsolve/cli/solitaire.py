@@ -8,6 +8,7 @@ import click
 
 # the cards and the engine (numpy) are imported inside the commands, after the option checks
 from ..errors import InputError
+from ..inputs import ascii_lower
 from .common import Command, echo_json, get_layout, layout_options, plural, read_answer
 
 
@@ -165,7 +166,7 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
         if not echo_typed:
             # A piped command is not echoed by a terminal; show it so the transcript reads well.
             click.echo(line.rstrip("\n"))
-        words = line.strip().lower().split()
+        words = ascii_lower(line.strip()).split()
         if not words:
             continue
         cmd = words[0]

@@ -11,6 +11,7 @@ import click
 # The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
 from ..errors import InputError
 from ..fair.settings import PRESETS  # plain data: the fair player loads only for --fair
+from .common import AsciiChoice
 from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
 
@@ -127,7 +128,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.option("--fair", is_flag=True,
               help="Don't peek at the stock: forget its order and recommend the move the fair player (--player) "
                    "would play, with every legal move's value and interval (docs/fair.md).")
-@click.option("--player", type=click.Choice(list(PRESETS), case_sensitive=False), default="strong", show_default=True,
+@click.option("--player", type=AsciiChoice(list(PRESETS), case_sensitive=False), default="strong", show_default=True,
               help="The fair player's preset for --fair.")
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed for --fair.")
 @click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N", help="Stop the search of each move after this many states (0: no limit).")

@@ -9,6 +9,7 @@ from typing import Optional
 import click
 
 from ..errors import MAX_EFFORT, InputError
+from .common import AsciiChoice
 from .common import (Command, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, jobs_option,
                      plural, run_long, start_deal, start_options)
 
@@ -34,12 +35,12 @@ from .common import (Command, check_resume_extend, check_run_dir, check_workers,
 @jobs_option()
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Deals per chunk file (default: about 10 chunks per worker, at most 500).")
-@click.option("--engine", type=click.Choice(["local", "dask"], case_sensitive=False), default="local", show_default=True,
+@click.option("--engine", type=AsciiChoice(["local", "dask"], case_sensitive=False), default="local", show_default=True,
               help="local: a process pool on this machine; dask: a Dask distributed cluster.")
 @click.option("--scheduler", default=None, envvar="DASK_SCHEDULER_ADDRESS", metavar="ADDRESS",
               help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
                    "else a private cluster on this machine).")
-@click.option("--fields", type=click.Choice(["all", "winnable"], case_sensitive=False), default=None,
+@click.option("--fields", type=AsciiChoice(["all", "winnable"], case_sensitive=False), default=None,
               help="all (default): winnable and the fewest cards left; winnable: the verdict only, much faster "
                    "(a lost deal's best_left is left empty).")
 @click.option("--difficulty", is_flag=True,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 from ..errors import InputError
+from ..inputs import ascii_lower
 
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
 #: wide ...
@@ -97,7 +98,7 @@ def player_settings(player: "str | PlayerSettings") -> PlayerSettings:
     if isinstance(player, PlayerSettings):
         return player
     try:
-        return PRESETS[player.strip().lower() if isinstance(player, str) else player]
+        return PRESETS[ascii_lower(player.strip()) if isinstance(player, str) else player]
     except (KeyError, TypeError):
         raise InputError(f"player must be one of {', '.join(PRESETS)}, not {player!r}") from None
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..errors import InputError, check_count, clip
-from ..inputs import expect, whole_count
+from ..inputs import ascii_lower, expect, whole_count
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def bot_entry(spec: str, samples: Optional[int] = None) -> tuple[BotKind, dict[s
     """The registry entry of the bot ``spec`` names and the keywords its name and ``samples``
     (the Monte Carlo sample count where the name gives none) set; :class:`InputError` for an
     unknown name or a bad count. Nothing is imported: the bot is not made."""
-    s = expect(spec, str, "a bot", "named by text, e.g. 'mc:200'").strip().lower()
+    s = ascii_lower(expect(spec, str, "a bot", "named by text, e.g. 'mc:200'").strip())
     if samples is not None:  # 2.5 samples reached the compiled search as a float
         samples = whole_count(samples, "Monte Carlo samples")
     _, colon, arg = s.partition(":")
@@ -133,7 +133,7 @@ def resolve_bot(entry: BotKind) -> Callable[..., Any]:
 def takes_mc_samples(spec: str) -> bool:
     """Does ``--mc-samples`` set this bot's sample count (an ``mc`` or ``mc-greedy`` bot
     whose name gives no count of its own)?"""
-    entry, own = _entry(spec.strip().lower())
+    entry, own = _entry(ascii_lower(spec.strip()))
     return entry is not None and entry.mc_samples and not own
 
 
@@ -146,7 +146,7 @@ def split_bots(spec: str, option: str = "--bots") -> list[str]:
         raise InputError(f"{option} needs at least one bot name (known: {known_bots()})")
     names = []
     for part in spec.split(","):
-        kind, colon, arg = part.strip().lower().partition(":")
+        kind, colon, arg = ascii_lower(part.strip()).partition(":")
         name = kind.strip() + colon + arg.strip()
         if not name:
             raise InputError(f"{option} has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..cards import N_CARDS_MAX
 from ..errors import InputError
-from ..inputs import expect
+from ..inputs import ascii_lower, expect
 from . import policy as P
 from . import layout as L
 from .greedy import mc_evaluate
@@ -452,4 +452,4 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     entry, kw = bot_entry(spec, samples)
     # a seed where the generator goes would fail at the bot's first decision
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
-    return resolve_bot(entry)(rng, name=spec.strip().lower(), **kw)
+    return resolve_bot(entry)(rng, name=ascii_lower(spec.strip()), **kw)

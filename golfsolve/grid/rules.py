@@ -14,7 +14,7 @@ import numpy as np
 
 from ..cards import JOKERS, N_CARDS_MAX, N_STANDARD, rank_of
 from ..errors import InputError, clip
-from ..inputs import expect, is_whole_number
+from ..inputs import ascii_lower, expect, is_whole_number
 from ..text import plural
 
 #: Grid size -> (rows, columns).
@@ -230,7 +230,7 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
     """
     fields: dict[str, Any] = {}
     text = "default" if spec is None else expect(spec, str, "a grid rule set", "named by text, e.g. 'default+putt'")
-    parts = [p.strip().lower() for p in text.split("+")]
+    parts = [ascii_lower(p.strip()) for p in text.split("+")]
     if not parts[0]:
         raise InputError(f"a grid rule set needs a name first, e.g. default or danish+putt (got {clip(text)})")
     if any(not p for p in parts[1:]):

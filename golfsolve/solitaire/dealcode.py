@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, clip
-from ..inputs import expect
+from ..inputs import ascii_upper, expect
 from .rules import CODE_LETTER_RULES, Rules
 
 N_LETTERS = 7
@@ -90,7 +90,7 @@ def parse_code(text: str) -> DealCode:
     raw = expect(text, str, "a deal code", "text, e.g. 'GO1-E-AAAAAAB'").strip()
     if not raw:
         raise DealCodeError("empty deal code (expected GO1-E-AAAAAAB)")
-    parts = raw.upper().split("-")
+    parts = ascii_upper(raw).split("-")
     if len(parts) != 3:
         raise DealCodeError(f"deal code {clip(raw)} must have three parts, like GO1-E-AAAAAAB")
     version, letter, letters = parts

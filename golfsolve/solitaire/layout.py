@@ -26,7 +26,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
-from ..inputs import expect, is_whole_number, split_items
+from ..inputs import ascii_lower, expect, is_whole_number, split_items
 from .dealcode import DealCodeError, deal_deck, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules, rules_arg
 
@@ -264,7 +264,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
     lines = [(n, ln) for n, ln in lines if ln]
     if not lines:
         raise LayoutError("the layout is empty")
-    if any(ln.lower().startswith("talon:") for _, ln in lines):
+    if any(ascii_lower(ln).startswith("talon:") for _, ln in lines):
         return _parse_bhs(lines, name)
     rules: Optional[Rules] = None
     discard: Optional[int] = None
@@ -276,7 +276,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
         if ":" not in ln:
             raise LayoutError(f"line {n}: expected 'key: value', got {clip(ln)}")
         key, val = (s.strip() for s in ln.split(":", 1))
-        k = key.lower()
+        k = ascii_lower(key)
         what = {"foundation": "discard", "foundations": "discard", "talon": "stock"}.get(k, k)
         if what in ("rules", "discard", "stock"):
             if what in given:
@@ -337,7 +337,7 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str) -> Layout:
     discard: Optional[int] = None
     cols: list[list[int]] = []
     for n, ln in lines:
-        low = ln.lower()
+        low = ascii_lower(ln)
         if low.startswith("talon:"):
             stock = [_card(t, f"line {n} (talon)") for t in ln.split(":", 1)[1].split()]
         elif low.startswith("foundations:") or low.startswith("foundation:"):

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import InputError, clip
-from ..inputs import expect
+from ..inputs import ascii_lower, expect
 from ..cards import ACE, JOKER_RANK, KING, QUEEN
 
 #: Row index of :meth:`Rules.fits_table` for an empty discard pile.
@@ -163,7 +163,7 @@ def get_rules(spec: str) -> Rules:
     Example: ``classic+jokers2+empty``.
     """
     expect(spec, str, "a rule set", "named by text, e.g. 'classic+jokers1'")
-    parts = [p.strip().lower() for p in spec.strip().split("+")]
+    parts = [ascii_lower(p.strip()) for p in spec.strip().split("+")]
     base = parts[0]
     if not base:
         raise RulesError(f"a rule set needs a name first, e.g. easy or classic+jokers1 (known: {', '.join(PRESETS)})")
@@ -201,5 +201,5 @@ def get_rules(spec: str) -> Rules:
         set_by[field_] = sw
         changes[field_] = value
     if changes:
-        rules = replace(rules, name=spec.strip().lower(), **changes)
+        rules = replace(rules, name=ascii_lower(spec.strip()), **changes)
     return rules

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError, clip
-from ..inputs import split_items
+from ..inputs import ascii_lower, split_items
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
@@ -79,7 +79,7 @@ def option_rules(name: str) -> GridRules:
     ``grid-N``, ``openers-N`` or ``holes-N`` (the base table with that one change, and any
     rule switches after it: ``grid-9+pairs``), or a rule spec such as
     ``default+putt+knock10`` on the base table."""
-    key = name.strip().lower()
+    key = ascii_lower(name.strip())
     if not key:
         raise InputError("--sets has an empty option set name (two commas in a row?)")
     m = _TABLE_SET.match(key)
@@ -148,7 +148,7 @@ class StudySpec:
         if len(strong) != 1:
             raise InputError(f"--strong is one bot, not {len(strong)} ({clip(self.strong)})")
         object.__setattr__(self, "strong", strong[0])
-        if self.strong.strip().lower() in (HEURISTIC, RANDOM):
+        if ascii_lower(self.strong.strip()) in (HEURISTIC, RANDOM):
             raise InputError(f"--strong must be a bot other than {HEURISTIC} and {RANDOM}, which every table seats; "
                              f"not {self.strong!r}")
         if not 1 <= self.matches <= MAX_EFFORT:
@@ -176,7 +176,7 @@ def parse_sets(spec: Optional[str]) -> Optional[tuple[str, ...]]:
     """``"base,putt,players-6"`` as a tuple of names (checked by :class:`StudySpec`); None stays None."""
     if spec is None:
         return None
-    return tuple(s.lower() for s in split_items(spec, "--sets", "option set name"))
+    return tuple(ascii_lower(s) for s in split_items(spec, "--sets", "option set name"))
 
 
 @functools.cache
