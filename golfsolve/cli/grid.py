@@ -300,6 +300,14 @@ PLAY_HELP = """answers:
   q            leave the match"""
 
 
+def _slot(text: str) -> int:
+    """A slot number typed at the table, 0-based; ValueError unless it is in digits 0-9 (int()
+    would read '١' as 1)."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text) - 1
+
+
 class QuitMatch(Exception):
     """The player at the terminal left the match (q, or the input ended)."""
 
@@ -375,7 +383,7 @@ class HumanPlayer:
         while True:
             ans = self._ask(f"Turn {count} of your cards (slot numbers, e.g. '1 2'):")
             try:
-                slots = [int(x) - 1 for x in ans.replace(",", " ").split()]
+                slots = [_slot(x) for x in ans.replace(",", " ").split()]
             except ValueError:
                 slots = []
             if len(slots) == count and len(set(slots)) == count and all(0 <= s < view.rules.grid for s in slots):
@@ -410,9 +418,9 @@ class HumanPlayer:
                 if parts and parts[0] == "p":
                     act = ("pass", -1)
                 elif parts and parts[0].startswith("f"):
-                    act = ("flip", int(parts[-1] if len(parts) > 1 else parts[0][1:]) - 1)
+                    act = ("flip", _slot(parts[-1] if len(parts) > 1 else parts[0][1:]))
                 else:
-                    act = ("swap", int(parts[0]) - 1)
+                    act = ("swap", _slot(parts[0]))
             except (ValueError, IndexError):
                 act = None
             if act in legal:

@@ -78,10 +78,10 @@ def known_bots() -> str:
 
 
 def _count(spec: str, arg: str, what: str) -> int:
-    try:
-        n = int(arg)
-    except ValueError:
-        raise InputError(f"bad {what} in {spec!r}") from None
+    # ASCII digits only, as every number option takes them: int() would also read '٢', '1_0' and '+3'
+    if not (arg.strip().isascii() and arg.strip().isdigit()):
+        raise InputError(f"bad {what} in {spec!r}: a whole number in digits 0-9")
+    n = int(arg)
     if n < 1:
         raise InputError(f"the {what} in {spec!r} must be at least 1, not {n}")
     return check_count(n, f"the {what} in {spec!r}")

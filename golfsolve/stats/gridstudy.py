@@ -64,7 +64,7 @@ DEFAULT_SETS = ("base", "grid-4", "grid-8", "grid-9", "players-2", "players-3", 
 _NAMED = {"base": "default", "putt": "default+putt", "knock10": "default+knock10",
           "knock-double": "default+knock-double", "pairs": "default+pairs", "jokers": "default+jokers",
           "danish": "danish"}
-_TABLE_SET = re.compile(r"^(players|grid|openers|holes)-(\d{1,3})((?:\+[a-z0-9-]+)*)$")
+_TABLE_SET = re.compile(r"^(players|grid|openers|holes)-([0-9]{1,3})((?:\+[a-z0-9-]+)*)$")  # \d takes '٣' too
 #: Chunk columns beyond a grid-simulate chunk's.
 STUDY_COLUMNS = ["item", "cell", "set"]
 COLUMNS = STUDY_COLUMNS + GRID_COLUMNS

@@ -33,6 +33,10 @@ def _refused(r: subprocess.CompletedProcess, words: str) -> None:
     # was "grid Golf is for 2 to 6 players, not 1": the unknown name was never named
     ("nosuch", "unknown bot 'nosuch'"),
     ("heuristic", "--bots names 1 bot: grid Golf seats 2 to 6 players"),
+    # was: 2, 10 and 3 samples (int() reads other digits, underscores and a sign)
+    ("mc:\u0662,greedy", "bad Monte Carlo sample count in 'mc:\u0662': a whole number in digits 0-9"),
+    ("mc:1_0,greedy", "bad Monte Carlo sample count in 'mc:1_0'"),
+    ("ismcts:+3,greedy", "bad ISMCTS iteration count in 'ismcts:+3'"),
 ])
 def test_simulate_refuses_a_bad_bot_list(bots, words):
     _refused(golfsolve("grid", "simulate", "--bots", bots, "--matches", "1", "--holes", "1", "-q"), words)
@@ -276,3 +280,18 @@ def test_a_run_that_lost_a_chunk_is_unfinished_whatever_its_manifest_says(run_cl
     (out / "chunk-0000000001.parquet").unlink()
     assert planned_matches(out) == 2  # the report then says "1 of 2 matches so far"
     assert not GRID.load(out)[0]["complete"]
+
+
+def test_a_study_set_number_is_in_digits_0_to_9(tmp_path):
+    # was: 'players-\u0663' (an Arabic-Indic 3) played a whole study at three players
+    _refused(golfsolve("grid", "study", "--sets", "players-\u0663", "--matches", "1", "--out", str(tmp_path / "s")),
+             "unknown option set 'players-\u0663'")
+    assert not (tmp_path / "s").exists()
+
+
+def test_play_takes_slot_numbers_in_digits_0_to_9_only():
+    # was: '\u0661 \u0662' (Arabic-Indic digits) turned slots 1 and 2
+    r = golfsolve("grid", "play", "--players", "2", "--seed", "1", "--holes", "1", "--ascii",
+                  stdin="\u0661 \u0662\nq\n")
+    assert r.returncode == 0 and "give 2 different slot numbers from 1 to 6" in r.stdout, r.stderr
+    assert "Match left unfinished: you quit." in r.stdout
