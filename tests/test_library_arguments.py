@@ -62,6 +62,11 @@ FAIR = [
     (lambda lay, s: fair.player_view(CODE), TypeError, "layout must be a Layout"),
     (lambda lay, s: fair.player_view(lay, "1 d"), TypeError, "game must be a Game"),
     (lambda lay, s: fair.play(CODE, solver=s), TypeError, "layout must be a Layout"),
+    # was: a played card written as text matched no card id, and stayed among the stock's possible cards
+    (lambda lay, s: fair.odds(lay, samples=2, games=0, played=["AS"], solver=s), InputError,
+     "played cards are card ids 0 to 53 (parse_card('AS') gives one), not 'AS'"),
+    (lambda lay, s: fair.fair_hint(lay, played=[99], solver=s), InputError, "played cards are card ids 0 to 53"),
+    (lambda lay, s: fair.play(lay, played=[1.5], solver=s), InputError, "played cards are card ids 0 to 53"),
 ]
 
 #: every fair answer's seed, as --seed takes it: a whole number from 0 to 2**64 - 1

@@ -18,10 +18,23 @@ import random
 from itertools import permutations
 from typing import Iterable, Optional, Sequence
 
-from ..cards import card_str
+from ..cards import N_CARDS_MAX, card_str
 from ..errors import InputError
+from ..inputs import is_whole_number
 from ..solitaire.layout import N_TABLEAU, Layout
 from ..solitaire.rules import EASY, Rules
+
+
+def check_played(played: Iterable[int]) -> tuple[int, ...]:
+    """``played`` (cards known to be under the discard's top) as a tuple of card ids;
+    :class:`InputError` for anything else. A card written 'AS' matched no card id, so the
+    played card stayed among the stock's possible cards without a word."""
+    out = tuple(played)
+    for c in out:
+        if not is_whole_number(c) or not 0 <= c < N_CARDS_MAX:
+            raise InputError(f"played cards are card ids 0 to {N_CARDS_MAX - 1} (parse_card('AS') gives one), "
+                             f"not {c!r}")
+    return out
 
 
 def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable[int] = ()) -> tuple[list[int], list[int]]:
@@ -33,7 +46,7 @@ def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable
     """
     rules = rules or layout.rules or EASY
     positions = [i for i, c in enumerate(layout.stock) if c is None]
-    played_set = set(played)
+    played_set = set(check_played(played))
     shown = set(layout.seen_cards())
     clash = sorted(played_set & shown)
     if clash:

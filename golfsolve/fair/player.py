@@ -34,7 +34,7 @@ from ..solitaire.rules import EASY, Rules, rules_arg
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
-from .orders import sample_stocks, stock_orders
+from .orders import check_played, sample_stocks, stock_orders
 from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
 
 
@@ -367,7 +367,7 @@ def play(
     t0 = time.perf_counter()
     me = Player(rules, settings, seed, solver, decisions)
     solves = nodes = 0
-    known = tuple(played)
+    known = check_played(played)
     if referee and not winnable:
         sol = solver.solve(layout, rules)
         solves, nodes = 1, sol.nodes
