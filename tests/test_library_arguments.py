@@ -16,11 +16,12 @@ from golfsolve.grid.engine import Hole, play_match
 from golfsolve.grid.rules import parse_rules
 from golfsolve.grid.tournament import simulate
 from golfsolve.solitaire.engine import Game
-from golfsolve.solitaire.layout import layout_from_code, layout_from_pysol
+from golfsolve.solitaire.layout import layout_from_code, layout_from_pysol, make_layout
 from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
 from golfsolve.solitaire.solver import Solver
 
 CODE = "GO1-E-AAAAAAB"
+COLS = [[5 * c + r for r in range(5)] for c in range(7)]  # cards 0..34 on the table
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,12 @@ SOLITAIRE = [
     (lambda lay, s: Game(lay).tap(2, "4"), InputError, "a row is a whole number 1..5, not '4'"),
     (lambda lay, s: s.solve(CODE), TypeError, "layout must be a Layout"),
     (lambda lay, s: s.solve(lay, "classic"), TypeError, "rules must be a Rules or None"),
+    # was: taken as cards (0.5 as card 0; a discard of 60 said "missing cards: TH")
+    (lambda lay, s: make_layout([[99]] + COLS[1:], 35, list(range(36, 52))), InputError,
+     "column 1 row 1: 99 is not a card id (0 to 53; parse_card('AS') gives one)"),
+    (lambda lay, s: make_layout([[0.5]] + COLS[1:], 35, list(range(36, 52))), InputError, "column 1 row 1: 0.5 is"),
+    (lambda lay, s: make_layout(COLS, 60, list(range(36, 52))), InputError, "the discard: 60 is not a card id"),
+    (lambda lay, s: make_layout(COLS, 35, [-1]), InputError, "stock position 1: -1 is not a card id"),
 ]
 
 FAIR = [

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from ..cards import N_STANDARD, CardError, card_str, cards_str, parse_card
+from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, is_whole_number, split_items
 from .dealcode import DealCodeError, deal_deck, format_code, parse_code
@@ -179,6 +179,10 @@ def make_layout(
     seen: dict[int, str] = {}
 
     def note(card: int, where: str) -> None:
+        # a library caller's 99, -1 or 0.5 (read as card 0) was taken as a card
+        if not is_whole_number(card) or not 0 <= card < N_CARDS_MAX:
+            raise LayoutError(f"{where}: {card!r} is not a card id (0 to {N_CARDS_MAX - 1}; "
+                              "parse_card('AS') gives one)")
         if card in seen:
             raise LayoutError(f"duplicate card {card_str(card)}: in {seen[card]} and in {where}")
         seen[card] = where
