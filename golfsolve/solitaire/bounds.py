@@ -439,27 +439,31 @@ def card_blocked_bound(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi, u
     waiting = table & ~_takes(avail, up, down, wup, wdown)
     if waiting == 0:
         return lb  # every table card can go on a base
+    bad = np.int64(0)
+    x = waiting
+    while x:
+        bad |= at[trailing_zeros(x) >> 2]
+        x &= x - 1
+    bad &= pres
+    stop = bad | (bad >> 1)
+    stop |= (stop >> 2) | (bad >> 4)
+    stop &= pres
     while True:
-        bad = np.int64(0)
+        # a rank found taken frees its cards at once for the ranks after it in the sweep
         x = waiting
-        while x:
-            bad |= at[trailing_zeros(x) >> 2]
-            x &= x - 1
-        bad &= pres
-        stop = bad | (bad >> 1)
-        stop |= (stop >> 2) | (bad >> 4)
-        stop &= pres
-        free = pres & ~stop
-        taken = np.int64(0)
-        x = waiting
+        swept = waiting
         while x:
             bit = x & -x
             x ^= bit
-            if takers[trailing_zeros(bit) >> 2] & free:
-                taken |= bit
-        if taken == 0:
+            q = trailing_zeros(bit) >> 2
+            if takers[q] & pres & ~stop:
+                waiting ^= bit
+                bad &= ~at[q]
+                stop = bad | (bad >> 1)
+                stop |= (stop >> 2) | (bad >> 4)
+                stop &= pres
+        if waiting == swept or stop == 0:
             break
-        waiting ^= taken
     if stop == 0:
         return lb
     blocked = 0
