@@ -68,6 +68,10 @@ FAIR = [
     (lambda lay, s: fair.pick(EASY, "easy", 1, start=CODE, solver=s), InputError, "the start deal must be from 0"),
     (lambda lay, s: fair.player_view(CODE), TypeError, "layout must be a Layout"),
     (lambda lay, s: fair.player_view(lay, "1 d"), TypeError, "game must be a Game"),
+    # was: a game of the full deal with the deal's partial layout: the view kept the real stock, the fair hint peeked
+    (lambda lay, s: fair.player_view(lay.forget_stock(1), Game(lay)), InputError, "the game was not started from"),
+    (lambda lay, s: fair.fair_hint_for_player(lay.forget_stock(1), Game(lay), solver=s), InputError,
+     "the game was not started from this layout"),
     (lambda lay, s: fair.play(CODE, solver=s), TypeError, "layout must be a Layout"),
     # was: a played card written as text matched no card id, and stayed among the stock's possible cards
     (lambda lay, s: fair.odds(lay, samples=2, games=0, played=["AS"], solver=s), InputError,

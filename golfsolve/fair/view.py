@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..errors import InputError
 from ..inputs import expect
 from ..solitaire.engine import Game
 from ..solitaire.layout import Layout, layout_arg
@@ -19,6 +20,10 @@ def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tu
     fair answer (``hint --fair``, ``odds``) starts from this view."""
     layout_arg(layout)
     expect(game, (Game, type(None)), "game", "a Game started from the layout, or None")
+    if game is not None and game.layout is not layout and game.layout != layout:
+        # the view forgets the stock by what ``layout`` knows: a game of a full deal given with a
+        # partial layout kept the whole real stock order in the view, and the fair hint peeked
+        raise InputError("the game was not started from this layout: give the layout the Game was made with")
     view = game.to_layout() if game is not None else layout
     if layout.stock_known:
         view = view.forget_stock(0)
