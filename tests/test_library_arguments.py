@@ -212,3 +212,16 @@ def test_the_runs_and_batches_refuse_a_wrong_argument_before_any_work(tmp_path, 
         DealBatch.build([CODE], rules="classic")
     with pytest.raises(TypeError, match="^each deal must be a Layout"):
         list(solve_many([CODE], solver))
+
+
+@pytest.mark.parametrize("settings, words", [
+    ({"samples": 2.5}, "samples must be a whole number, not 2.5"),  # was: a TypeError deep in the sampling
+    ({"samples": 10**9}, "samples must be from 1 to 1,000,000"),  # was: the memory filled
+    ({"exact_states": 2**70, "compiled_exact": True}, "exact_states must be from 1 to 1,000,000"),  # was: NumPy's error
+    ({"race_z": float("nan")}, "race_z must be a number from 0 up, not nan"),  # was: taken
+    ({"compiled_exact": "no"}, "compiled_exact must be True or False, not 'no'"),  # was: taken as true
+    ({"race_batch": 0}, "race_batch must be from 1 to 1,000,000, not 0"),
+])
+def test_player_settings_are_checked_as_the_options_counts_are(settings, words):
+    with pytest.raises(InputError, match="^" + _escape(words)):
+        fair.PlayerSettings(**settings)

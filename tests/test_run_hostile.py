@@ -89,11 +89,14 @@ def test_a_wrong_manifest_is_refused_naming_the_file_and_the_field(run, change, 
     assert not (run.parent / "rep").exists()
 
 
-def test_a_fair_run_with_an_unknown_player_is_refused(run, tmp_path):
+@pytest.mark.parametrize("player, words", [({"samples": "8"}, "params.player"),
+                                           # was: reported as a player of 10**20 sampled orders
+                                           ({"samples": 10**20}, "samples must be from 1 to 1,000,000")])
+def test_a_fair_run_with_an_unknown_player_is_refused(run, tmp_path, player, words):
     fair = Path(shutil.copytree(run, tmp_path / "fair"))
-    _edit(fair, lambda m: m.update(format="golfsolve-fair-stats/1", params={"seed": 0, "player": {"samples": "8"}}))
+    _edit(fair, lambda m: m.update(format="golfsolve-fair-stats/1", params={"seed": 0, "player": player}))
     r = golfsolve("report", str(run), "--fair", str(fair), "--out", str(tmp_path / "rep"))
-    assert refused(r, "_manifest.json", "params.player"), r.stderr
+    assert refused(r, "_manifest.json", words), r.stderr
 
 
 # -- chunks with the right rows and the wrong columns ---------------------------------

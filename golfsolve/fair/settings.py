@@ -6,10 +6,11 @@ them from here; the package re-exports them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 
-from ..errors import InputError
-from ..inputs import ascii_lower
+from ..errors import MAX_EFFORT, InputError
+from ..inputs import ascii_lower, whole_count
 
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
 #: wide ...
@@ -55,12 +56,17 @@ class PlayerSettings:
     compiled_exact: bool = False
 
     def __post_init__(self) -> None:
-        if self.samples < 1 or self.extra < 0:
-            raise InputError("samples must be at least 1 and extra samples at least 0")
-        if self.race_budget < 0 or self.race_batch < 1 or self.race_slack < 0 or self.race_width < 2:
-            raise InputError("race budget must be at least 0, batch at least 1, slack at least 0 and width at least 2")
-        if self.exact_unknown < 0 or self.exact_states < 1:
-            raise InputError("exact_unknown must be at least 0 and exact_states at least 1")
+        # every setting's type and range, as the options' counts are checked: 2.5 samples failed
+        # deep in the sampling, 10**9 filled the memory, exact_states 2**70 failed in NumPy, a
+        # race_z of NaN or "x" was taken, and compiled_exact "no" counted as true
+        for name, low in (("samples", 1), ("extra", 0), ("race_budget", 0), ("race_batch", 1), ("race_slack", 0),
+                          ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1)):
+            whole_count(getattr(self, name), name, low, MAX_EFFORT)
+        z = self.race_z
+        if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z < 0:
+            raise InputError(f"race_z must be a number from 0 up, not {z!r}")
+        if not isinstance(self.compiled_exact, bool):
+            raise InputError(f"compiled_exact must be True or False, not {self.compiled_exact!r}")
 
     @property
     def preset(self) -> str:
