@@ -99,6 +99,20 @@ def test_a_fair_run_with_an_unknown_player_is_refused(run, tmp_path, player, wor
     assert refused(r, "_manifest.json", words), r.stderr
 
 
+def test_a_fair_run_with_no_finished_chunk_is_refused_not_left_out_of_the_report(run, tmp_path):
+    fair = Path(shutil.copytree(run, tmp_path / "fair"))
+    from golfsolve.fair import PRESETS
+
+    player = PRESETS["fast"].as_dict()
+    _edit(fair, lambda m: m.update(format="golfsolve-fair-stats/1", params={"seed": 0, "player": player}))
+    for chunk in fair.glob("chunk-*.parquet"):
+        chunk.unlink()
+    r = golfsolve("report", str(run), "--fair", str(fair), "--out", str(tmp_path / "rep"))
+    # was: exit 0, and a report without the fair-play section asked for
+    assert refused(r, f"--fair {fair}: no chunk is finished yet"), r.stderr
+    assert not (tmp_path / "rep").exists()
+
+
 # -- chunks with the right rows and the wrong columns ---------------------------------
 def _rewrite(chunk: Path, change) -> None:
     t = pq.read_table(chunk)

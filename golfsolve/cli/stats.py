@@ -149,7 +149,8 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     if fair_dir is not None:
         from ..stats.fairstats import load_fair_results
 
-        load_fair_results(fair_dir)
+        if load_fair_results(fair_dir).empty:  # was: the report written without the section asked for
+            raise InputError(f"--fair {fair_dir}: no chunk is finished yet, so it has no table to join the report")
     out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
     from ..stats.report import write_report  # pandas and matplotlib, once the run is read
 

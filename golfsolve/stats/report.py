@@ -151,6 +151,17 @@ def _difficulty(df: pd.DataFrame, rules: list[str], games: int, command: str) ->
     return {"games": games, "labels": list(LABELS), "rules": per, "command": command}
 
 
+def _fair_section(fair_dir: str | Path) -> dict:
+    """The fair-play section of the fair-stats run ``fair_dir``; :class:`InputError` when it has
+    no finished chunk (a report asked for it, and would otherwise leave it out without a word)."""
+    from ..errors import InputError
+
+    section = load_fair_section(fair_dir)
+    if section is None:
+        raise InputError(f"--fair {fair_dir}: no chunk is finished yet, so it has no table to join the report")
+    return section
+
+
 def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
                 fair_dir: Optional[str | Path] = None) -> dict[str, Any]:
     """Every number of the report for the run in ``stats_dir`` (the ``--json`` output);
@@ -187,7 +198,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         "deal_numbers": deal_numbers(df["deal"].unique()),
         "deals_text": _deals_text(spec, df["deal"].unique()),
         "complete": status["complete"],
-        "fair": None if fair_dir is None else load_fair_section(fair_dir),
+        "fair": None if fair_dir is None else _fair_section(fair_dir),
         "difficulty": _difficulty(df, rules, spec.difficulty, latest_command(m)),
         "win_rates": _win_rates(df, rules),
         "paired": _paired(wide, rules),
