@@ -78,6 +78,8 @@ FAIR = [
      "played cards are card ids 0 to 53 (parse_card('AS') gives one), not 'AS'"),
     (lambda lay, s: fair.fair_hint(lay, played=[99], solver=s), InputError, "played cards are card ids 0 to 53"),
     (lambda lay, s: fair.play(lay, played=[1.5], solver=s), InputError, "played cards are card ids 0 to 53"),
+    (lambda lay, s: fair.stock_orders(lay.forget_stock(0), EASY, 0, 0), InputError, "n must be from 1 to 1,000,000"),
+    (lambda lay, s: fair.stock_orders(lay.forget_stock(0), EASY, 2.5, 0), InputError, "n must be a whole number"),
 ]
 
 #: every fair answer's seed, as --seed takes it: a whole number from 0 to 2**64 - 1

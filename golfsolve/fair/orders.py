@@ -20,7 +20,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_CARDS_MAX, card_str
 from ..errors import InputError
-from ..inputs import is_whole_number
+from ..inputs import is_whole_number, whole_count
 from ..solitaire.layout import N_TABLEAU, Layout
 from ..solitaire.rules import EASY, Rules
 
@@ -111,6 +111,7 @@ def stock_orders(
     With ``every`` each arrangement appears once, so a fraction over them is the exact
     probability, not an estimate. ``rng`` is a generator to draw from, or a seed.
     """
+    n = whole_count(n, "n")  # 10**9 orders would fill the memory; 2.5 failed deep in the sampling
     positions, pool = unknown_pool(layout, rules, played)
     if arrangements(len(pool), len(positions)) <= n:
         return [fill_stock(layout, positions, p) for p in permutations(pool, len(positions))], True
