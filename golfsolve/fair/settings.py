@@ -22,7 +22,7 @@ MIN_GAMES = 10
 #: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
 #: position and the seed only. It costs about 4 s of CPU on a quiet machine (at load 7-8 on
 #: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
-WORK_BUDGET = 40_000_000
+WORK_BUDGET = 30_000_000
 #: A solve's fixed cost (packing the position, the call) in states searched in the same time
 #: (fitted on fair games of four openings: about 0.22 s of CPU per million states and
 #: 0.12 ms per solve).
