@@ -11,7 +11,7 @@ tops), whether the position after that table and one draw is: the verdicts
 All those positions live in one state space: the root's columns, the order's stock and
 ``s`` cards drawn (a table after one draw is ``s = 1``). Each is decided by the hunt's
 depth-first search (:func:`.kernel.hunt`: stock jumps, dominance rows, the cards-left bound
-with only a win wanted), and what one search proves serves the next. Each height vector
+and blocking card by card, with only a win wanted), and what one search proves serves the next. Each height vector
 has one row of ``2 * SLOTS`` entries (:func:`.packops.slot`): the first ``SLOTS`` as the
 hunt's, the others wins, each half read and written as one integer as the hunt's row is
 (:func:`.packops.row_dominates`).
