@@ -141,7 +141,7 @@ def test_card_blocking_between_the_plain_bound_and_the_true_best(spec):
         tp, sp = pack_counts(T), pack_counts(S)
         plain = bounds.packed_raw_bound(tp, sp, top, n_left, lo, hi)
         got = bounds.card_blocked_bound(*bounds.card_tables(p.cols, links), bounds.present_mask(hh), tp, sp, top,
-                                        n_left, lo, hi, up, down, wup, wdown, plain)
+                                        n_left, lo, hi, up, down, wup, wdown, plain, 99)
         wrap = bool(lo & 1) or bool((hi >> 12) & 1)
         if not wrap:
             assert got >= plain, lay.to_text()

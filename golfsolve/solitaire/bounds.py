@@ -41,7 +41,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .packing import (EMPTY, FIELD, JOKER, N_BASE, N_COLS, N_PLAIN, NIBBLES, PLAIN_BITS, PLAIN_MASK,  # noqa: F401
                       RANKS_MASK, rank_links)
-from .packops import pack_counts, rank_unit
+from .packops import pack_counts, popcount, rank_unit
 
 INF = 1 << 40  # a cost no choice reaches
 
@@ -414,7 +414,7 @@ def present_mask(h):
 
 
 @nb.njit(cache=True, inline="always")
-def card_blocked_bound(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi, up, down, wup, wdown, lb):
+def card_blocked_bound(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi, up, down, wup, wdown, lb, need):
     """:func:`packed_raw_bound` with blocking card by card: the cards that can never go
     (see above) count as left, the bound applies to the rest; ``lb`` (the plain bound of
     the same position) when nothing is blocked. ``at``, ``takers``, ``unit_at``:
@@ -466,11 +466,12 @@ def card_blocked_bound(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi, u
             break
     if stop == 0:
         return lb
-    blocked = 0
+    blocked = popcount(stop)
+    if blocked >= need:
+        return blocked  # the blocked cards alone reach what is asked: no program
     units = np.int64(0)
     x = stop
     while x:
         units += unit_at[trailing_zeros(x)]
-        blocked += 1
         x &= x - 1
     return blocked + packed_raw_bound(tp - units, sp, top, n_left - blocked, lo, hi)

@@ -270,7 +270,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
             # columns cost more than it saved (docs/experiments.md).
             cpres = pres & ~bounds.card_bit(m, h[m] - 1) if m < N_COLS else pres
             if _prunes(bounds.card_blocked_bound(at, takers, unit_at, cpres, ctp, spk[ns], np.int64(ctop), cleft,
-                                                 lo, hi, up, down, wup, wdown, lb), best_left, cut):
+                                                 lo, hi, up, down, wup, wdown, lb, min(best_left, cut)), best_left, cut):
                 if m == N_COLS:
                     nxt[depth] = n_draws[depth]  # as with the program: it only grows with the draws
                 continue

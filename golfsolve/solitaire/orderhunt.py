@@ -96,7 +96,7 @@ def _search(cols, acc, colp, spk, lo, hi, links4, cards, jumps, n_jumps, stock, 
     log_vals[0] = slot(f, s0)
     n_logged = 1
     if lbu[0] >= 1 or bounds.card_blocked_bound(cat, takers, unit_at, pres, tp, spk[s0], np.int64(top if f else -1),
-                                                 n_left, lo, hi, up, down, wup, wdown, lbu[0]) >= 1:
+                                                 n_left, lo, hi, up, down, wup, wdown, lbu[0], 1) >= 1:
         return False, 0
     ss[0] = s0
     fmask[0] = fit_mask(acc, h)
@@ -174,7 +174,7 @@ def _search(cols, acc, colp, spk, lo, hi, links4, cards, jumps, n_jumps, stock, 
                 # blocking card by card, where the program ran and did not cut (see the hunt)
                 cpres = pres & ~bounds.card_bit(m, h[m] - 1) if m < N_COLS else pres
                 blocked = bounds.card_blocked_bound(cat, takers, unit_at, cpres, ctp, spk[ns], np.int64(ctop), cleft,
-                                                    lo, hi, up, down, wup, wdown, lb) >= 1
+                                                    lo, hi, up, down, wup, wdown, lb, 1) >= 1
             else:
                 blocked = True
             if blocked:

@@ -233,3 +233,14 @@ def prefetch(typingctx, table, i):
         builder.call(fn, [i8p, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
     return types.void(table, i), codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The set bits of a 64-bit integer (LLVM's ``ctpop``: one instruction where the
+    processor has it)."""
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
+        return builder.call(fn, [args[0]])
+    return types.int64(types.int64), codegen
