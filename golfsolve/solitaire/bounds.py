@@ -430,13 +430,40 @@ def card_blocked_bound(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi, u
     """
     if (tp >> PLAIN_BITS) or (sp >> PLAIN_BITS) or top >= JOKER:
         return lb
-    x = tp & PLAIN_MASK
-    table = (x | (x >> 1) | (x >> 2)) & NIBBLES  # a field holds at most 4
     y = sp & PLAIN_MASK
     avail = (y | (y >> 1) | (y >> 2)) & NIBBLES
     if top >= 0:
         avail |= np.int64(1) << (FIELD * top)
-    waiting = table & ~_takes(avail, up, down, wup, wdown)
+    return blocked_by_card(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi,
+                           _takes(avail, up, down, wup, wdown), lb, need)
+
+
+@nb.njit(cache=True)
+def base_takes(spk, up, down, wup, wdown):
+    """Per deal, for :func:`blocked_by_card`: ``stock_takes[s]``, the ranks (bits ``FIELD * q``)
+    that go on some undrawn stock card after ``s`` draws (every rank with a joker among
+    them); ``top_takes[t & 15]``, those that go on a live top of rank code ``t`` (every
+    rank for a joker or an empty discard, none for -1, no live top)."""
+    stock_takes = np.zeros(spk.shape[0], dtype=np.int64)
+    for s in range(spk.shape[0]):
+        y = spk[s] & PLAIN_MASK
+        avail = (y | (y >> 1) | (y >> 2)) & NIBBLES
+        stock_takes[s] = NIBBLES if spk[s] >> PLAIN_BITS else _takes(avail, up, down, wup, wdown)
+    top_takes = np.zeros(16, dtype=np.int64)
+    for t in range(15):
+        top_takes[t] = NIBBLES if t >= JOKER else _takes(np.int64(1) << (FIELD * t), up, down, wup, wdown)
+    return stock_takes, top_takes
+
+
+@nb.njit(cache=True, inline="always")
+def blocked_by_card(at, takers, unit_at, pres, tp, sp, top, n_left, lo, hi, taken, lb, need):
+    """:func:`card_blocked_bound` with the ranks the bases take given (``taken``: every
+    rank when a joker or an empty discard is among them, :func:`base_takes`)."""
+    if tp >> PLAIN_BITS:
+        return lb
+    x = tp & PLAIN_MASK
+    table = (x | (x >> 1) | (x >> 2)) & NIBBLES  # a field holds at most 4
+    waiting = table & ~taken
     if waiting == 0:
         return lb  # every table card can go on a base
     bad = np.int64(0)

@@ -139,6 +139,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     up, down = bounds.nibble_links(lo, hi)
     wup, wdown = bounds.wrap_links(lo, hi)
     at, takers, unit_at = bounds.card_tables(cols, links)  # the card blocking test's masks
+    stock_takes, top_takes = bounds.base_takes(spk, up, down, wup, wdown)
     jumps, n_jumps = draw_jumps(stock)
     # one height vector and its accept masks, changed in place and restored on the way back
     h = np.empty(N_COLS, dtype=np.int64)
@@ -269,8 +270,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
             # too; a fixpoint on bit masks of the card positions, where a loop over the
             # columns cost more than it saved (docs/experiments.md).
             cpres = pres & ~bounds.card_bit(m, h[m] - 1) if m < N_COLS else pres
-            if _prunes(bounds.card_blocked_bound(at, takers, unit_at, cpres, ctp, spk[ns], np.int64(ctop), cleft,
-                                                 lo, hi, up, down, wup, wdown, lb, min(best_left, cut)), best_left, cut):
+            taken = stock_takes[ns] | top_takes[ctop & 15]
+            if _prunes(bounds.blocked_by_card(at, takers, unit_at, cpres, ctp, spk[ns], np.int64(ctop), cleft,
+                                              lo, hi, taken, lb, min(best_left, cut)), best_left, cut):
                 if m == N_COLS:
                     nxt[depth] = n_draws[depth]  # as with the program: it only grows with the draws
                 continue
