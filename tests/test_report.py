@@ -198,9 +198,38 @@ def test_a_report_never_lands_in_a_run_folder_or_among_other_files(run_cli, run_
     other.mkdir()
     (other / "notes.txt").write_text("mine")
     r = run_cli(["report", str(run_dir), "--out", str(other)])
-    assert r.exit_code == 2 and "not empty (notes.txt) and holds no report" in r.stderr
+    assert r.exit_code == 2 and "not empty (notes.txt) and holds no golfsolve report" in r.stderr
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
     # an earlier report may be written again
     again = tmp_path / "again"
     assert run_cli(["report", str(run_dir), "--out", str(again)]).exit_code == 0
     assert run_cli(["report", str(run_dir), "--out", str(again)]).exit_code == 0
+
+
+def test_a_foreign_report_md_is_not_taken_for_an_earlier_report(run_cli, run_dir, tmp_path):
+    from golfsolve.errors import InputError
+    from golfsolve.stats.runfolder import REPORT_MARKER
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.md").write_text("# My thesis\n\nthree years of work\n")
+    # was: exit 0, and the user's report.md replaced by golfsolve's
+    r = run_cli(["report", str(run_dir), "--out", str(mine)])
+    assert r.exit_code == 2 and "holds no golfsolve report" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert (mine / "report.md").read_text() == "# My thesis\n\nthree years of work\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["report.md"]
+    with pytest.raises(InputError, match="did not write"):  # the library's writer refuses it too
+        rep.write_report(run_dir, mine)
+    assert (mine / "report.md").read_text() == "# My thesis\n\nthree years of work\n"
+    # a report cut short after its marker (killed while writing report.md) is written again
+    cut = tmp_path / "cut"
+    assert run_cli(["report", str(run_dir), "--out", str(cut)]).exit_code == 0
+    assert (cut / REPORT_MARKER).is_file()
+    (cut / "report.md").write_text("# Golf sol")
+    (cut / "report.html").unlink()
+    assert run_cli(["report", str(run_dir), "--out", str(cut)]).exit_code == 0
+    assert (cut / "report.md").read_text().startswith("# Golf solitaire win-rate statistics\n")
+    # a report written before the marker existed is known by its title
+    (cut / REPORT_MARKER).unlink()
+    assert run_cli(["report", str(run_dir), "--out", str(cut)]).exit_code == 0

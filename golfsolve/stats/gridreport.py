@@ -247,13 +247,14 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     """Write ``report.md``, ``report.html`` and the PNG plots of :data:`FIGURES` into ``out``;
     return :func:`report_data`'s numbers and the paths written. ``planned``: the matches an
     unfinished run asks for (the report then says it covers only those played so far)."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    from .runfolder import start_report, write_text_atomic
+
+    out = start_report(out)
     data = report_data(t, command)
     data["planned_matches"] = planned
     paths = [out / "report.md", out / "report.html"] + write_plots(data, out)
-    (out / "report.md").write_text(render_markdown(data), encoding="utf-8")
-    (out / "report.html").write_text(render_html(data, out), encoding="utf-8")
+    write_text_atomic(out / "report.md", render_markdown(data))
+    write_text_atomic(out / "report.html", render_html(data, out))
     return data, paths
 
 

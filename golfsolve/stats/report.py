@@ -546,14 +546,15 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     (with the fair-play section of the fair-stats run ``fair_dir``, if given) into ``out``;
     return :func:`report_data`'s numbers."""
     from ..errors import InputError
+    from .runfolder import start_report, write_text_atomic
 
     out = Path(out)
     df = load_results(stats_dir)
     if df.empty:
         raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
     data = report_data(stats_dir, df, fair_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    start_report(out)
     write_plots(df, data, out)
-    (out / "report.md").write_text(render_markdown(data), encoding="utf-8")
-    (out / "report.html").write_text(render_html(data, out), encoding="utf-8")
+    write_text_atomic(out / "report.md", render_markdown(data))
+    write_text_atomic(out / "report.html", render_html(data, out))
     return data

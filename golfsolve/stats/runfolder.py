@@ -154,15 +154,60 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
             raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
                              "new directory or into the run's _report folder (the default)")
         others = _contents(p)
-        if others and "report.md" not in others:
-            raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no report; "
-                             "choose an empty or new directory")
         # a report is written over the earlier one in place: through a FIFO it would wait for ever
         odd = [n for n in others if not (p / n).is_file()]
         if odd:
             raise InputError(f"{option} {p} holds {_some(odd)}, which is not a regular file; a report folder holds "
                              "only the report's files: move it out, or choose an empty or new directory")
+        if others and not is_report_dir(p):
+            # was: any report.md taken for an earlier report, and a file of the user's overwritten
+            raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no golfsolve report; "
+                             "choose an empty or new directory")
     return check_out_dir(out, option)
+
+
+#: The hidden file that marks a folder as holding a golfsolve report: written before any of
+#: the report's files, so a report cut short (Ctrl-C, ``kill``) is still known as golfsolve's.
+REPORT_MARKER = ".golfsolve-report"
+#: The first line of the ``report.md`` of each kind of report: how a report written before
+#: the marker existed is known.
+REPORT_TITLES = ("# Golf solitaire win-rate statistics", "# Grid Golf tournament report",
+                 "# Grid Golf: a study of the table options")
+
+
+def is_report_dir(path: str | os.PathLike) -> bool:
+    """Whether the folder ``path`` holds a report golfsolve wrote (its marker, or a
+    ``report.md`` with a golfsolve report's title from before the marker), so that writing a
+    report there replaces only golfsolve's own files."""
+    p = Path(path)
+    if (p / REPORT_MARKER).is_file():
+        return True
+    md = p / "report.md"
+    if not md.is_file():
+        return False
+    try:
+        with open(md, "rb") as f:
+            first = f.read(200).split(b"\n", 1)[0].decode("utf-8", "replace").rstrip()
+    except OSError:
+        return False
+    return first in REPORT_TITLES
+
+
+def start_report(out: str | os.PathLike) -> Path:
+    """Make the folder ``out`` for a report and mark it as golfsolve's before any file of
+    the report is written; :class:`InputError` if it holds a ``report.md`` of someone else's
+    (the library's report writers call this; the commands check more with :func:`check_report_dir`)."""
+    p = Path(out)
+    p.mkdir(parents=True, exist_ok=True)
+    if not is_report_dir(p) and any((p / n).exists() for n in ("report.md", "report.html")):
+        raise InputError(f"{p} holds a report.md or report.html that golfsolve did not write; "
+                         "choose an empty or new directory")
+    try:
+        write_text_atomic(p / REPORT_MARKER, "golfsolve report: this folder's report.md, report.html and plots "
+                                             "are written again by the next report\n")
+    except OSError as e:
+        raise InputError(f"cannot write the report into {p}: {e.strerror or e}") from None
+    return p
 
 
 def _contents(path: Path) -> list[str]:
@@ -1045,8 +1090,8 @@ __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks",
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
-    "extend_blocks", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks", "status",
-    "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
+    "extend_blocks", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
+    "REPORT_MARKER", "start_report", "status", "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]
 
 

@@ -280,14 +280,15 @@ def write_plot(data: dict[str, Any], out: Path) -> Path:
 def write_study_report(study: Study, out: Path) -> tuple[str, dict[str, Any]]:
     """Write report.md, report.html and study.png into ``out``; return the Markdown and the data."""
     from .report import blocks_html, blocks_markdown
+    from .runfolder import start_report, write_text_atomic
 
     data = report_data(study)
-    out.mkdir(parents=True, exist_ok=True)
+    out = start_report(out)
     write_plot(data, out)
     blocks = _blocks(data)
     md = blocks_markdown(blocks)
-    (out / "report.md").write_text(md, encoding="utf-8")
-    (out / "report.html").write_text(blocks_html(blocks, out, TITLE), encoding="utf-8")
+    write_text_atomic(out / "report.md", md)
+    write_text_atomic(out / "report.html", blocks_html(blocks, out, TITLE))
     return md, data
 
 
