@@ -514,7 +514,7 @@ class RunFolder:
             if not p.is_file():  # a new chunk file cannot replace it: say so before any work
                 raise InputError(f"{p} is not a file, so the chunk cannot be written there; move it out of "
                                  "the folder and run the command again")
-            problem, _ = check_chunk(p, c, schema)
+            problem, _ = check_chunk(p, c, schema, self.key)
             if problem:
                 self.repairs.append((p.name, problem))
                 out.append(c)
@@ -532,8 +532,8 @@ class RunFolder:
             raise InputError(f"{p} does not belong to this run ({self.key.describe()}); move it out of the folder")
 
     def write(self, chunk: Chunk, df: pd.DataFrame) -> Path:
-        """Write one chunk atomically."""
-        return write_parquet_atomic(self.path / chunk.name, df)
+        """Write one chunk atomically, with the settings it was made with (:func:`made_with`)."""
+        return write_parquet_atomic(self.path / chunk.name, df, {MADE_WITH: made_with(self.key)})
 
     def record(self, invocation: dict, complete: bool) -> None:
         """Add one invocation's entry to the manifest."""
@@ -547,12 +547,55 @@ def chunk_files(out: str | Path) -> dict[str, Path]:
     return {p.name: p for p in Path(out).glob(f"{CHUNK_PREFIX}*.parquet")}
 
 
-def write_parquet_atomic(final: Path, df: pd.DataFrame) -> Path:
-    """Write ``df`` to ``final`` through a hidden temporary file, fsync and a rename."""
+#: The key of a chunk's Parquet metadata that records the settings it was made with.
+MADE_WITH = "golfsolve.made_with"
+
+
+def made_with(key: RunKey) -> str:
+    """What a chunk of the run ``key`` records about how it was made: the settings no
+    ``--resume`` or ``--extend`` may change (kind, start, chunk size, params), as JSON. A
+    manifest edited by hand afterwards no longer agrees with its chunks, and is refused
+    (:func:`check_chunk`) instead of finishing the run under other settings."""
+    return json.dumps({"format": key.fmt, "start": key.start, "chunk_size": key.chunk_size,
+                       "params": dict(key.params)}, sort_keys=True, separators=(",", ":"))
+
+
+def _check_made_with(path: Path, recorded: Optional[bytes], key: RunKey) -> None:
+    """:class:`InputError` if the chunk at ``path`` records other settings than the run ``key``
+    (nothing recorded: a chunk written before chunks recorded them, taken as it is)."""
+    if recorded is None:
+        return
+    try:
+        was = json.loads(recorded)
+        old = RunKey(was["format"], was["start"], key.count, key.groups, was["chunk_size"],
+                     tuple(sorted(was["params"].items())))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise InputError(f"chunk {path} records settings golfsolve cannot read; move it out of the folder "
+                         "(it is made again by --resume)") from None
+    if made_with(old) != made_with(key):
+        a = {"format": old.fmt, "start": old.start, "chunk_size": old.chunk_size, **_flat("params", dict(old.params))}
+        b = {"format": key.fmt, "start": key.start, "chunk_size": key.chunk_size, **_flat("params", dict(key.params))}
+        diff = [f"{k.removeprefix('params.')} {a.get(k, 'none')} where the manifest now has {b.get(k, 'none')}"
+                for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+        raise InputError(f"chunk {path} was made with {', '.join(diff[:3])}{', ...' if len(diff) > 3 else ''}: "
+                         "the manifest was edited, or the chunk comes from another run; put the manifest back "
+                         "as it was, or start a new run")
+
+
+def write_parquet_atomic(final: Path, df: pd.DataFrame, metadata: Optional[dict[str, str]] = None) -> Path:
+    """Write ``df`` to ``final`` through a hidden temporary file, fsync and a rename;
+    ``metadata`` joins the file's key-value metadata."""
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as f:
-            df.to_parquet(f, index=False)
+            schema = None
+            if metadata:
+                import pyarrow as pa
+
+                schema = pa.Schema.from_pandas(df, preserve_index=False)
+                schema = schema.with_metadata({**(schema.metadata or {}),
+                                               **{k.encode(): v.encode() for k, v in metadata.items()}})
+            df.to_parquet(f, index=False, schema=schema)
             f.flush()
             # On disk before the rename, so that even a power cut leaves either the whole
             # chunk or no chunk under the final name.
@@ -598,12 +641,15 @@ def _type_name(t: Any) -> str:
     return _SAME_TYPE.get(s, s)
 
 
-def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional[str], Any]:
+def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema,
+                key: Optional[RunKey] = None) -> tuple[Optional[str], Any]:
     """Why the chunk file at ``path`` is not the chunk ``chunk`` of a run whose chunks follow
     ``schema`` (None when it is), and the file's table when it is.
 
     The columns and their types are checked from the file's footer, and its row count,
     before any data is read, so a damaged or hostile file costs no more memory than a good one.
+    A chunk that records other settings than the run ``key`` (its manifest edited by hand)
+    is :class:`InputError`: making it again would finish the run under other settings.
     """
     import pyarrow.parquet as pq
 
@@ -615,6 +661,8 @@ def check_chunk(path: Path, chunk: Chunk, schema: ChunkSchema) -> tuple[Optional
         n_rows = pf.metadata.num_rows
     except Exception:  # pyarrow raises several types for a cut or garbled file
         return ("is empty" if path.stat().st_size == 0 else "cannot be read (truncated, or not a Parquet file)"), None
+    if key is not None:
+        _check_made_with(path, (have.metadata or {}).get(MADE_WITH.encode()), key)
     for name, typ in schema.columns:
         i = have.get_field_index(name)
         if i < 0:
@@ -882,7 +930,7 @@ def load_chunks(out: str | Path, fmt: str, schema: ChunkSchema,
     frames = []
     for name in sorted(files):
         c = expected[name]
-        problem, table = check_chunk(files[name], c, schema)
+        problem, table = check_chunk(files[name], c, schema, folder.key)
         if problem:
             raise InputError(f"chunk {files[name]} is damaged: it {problem}; repair it with "
                              f"'{resume_command(m, out)}'")
@@ -1091,7 +1139,7 @@ __all__ = [
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
-    "REPORT_MARKER", "start_report", "status", "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
+    "MADE_WITH", "made_with", "REPORT_MARKER", "start_report", "status", "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]
 
 

@@ -295,3 +295,34 @@ def test_play_takes_slot_numbers_in_digits_0_to_9_only():
                   stdin="\u0661 \u0662\nq\n")
     assert r.returncode == 0 and "give 2 different slot numbers from 1 to 6" in r.stdout, r.stderr
     assert "Match left unfinished: you quit." in r.stdout
+
+
+def test_resume_refuses_a_manifest_whose_table_was_edited_after_its_chunks(tmp_path):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from golfsolve.stats.runfolder import MADE_WITH
+
+    out = tmp_path / "run"
+    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(out),
+                  "--chunk-size", "1", "-q")
+    assert r.returncode == 0, r.stderr
+    chunks = sorted(out.glob("chunk-*.parquet"))
+    chunks[1].unlink()  # as if killed before the second chunk
+    m = json.loads((out / "_manifest.json").read_text())
+    m["params"]["table"]["twos_plus"] = True
+    (out / "_manifest.json").write_text(json.dumps(m))
+    # was: exit 0, match 1 played with twos worth +2 and match 0 kept from the -2 table, one run
+    _refused(golfsolve("grid", "simulate", "--out", str(out), "--resume", "-q"),
+             "was made with table.twos_plus False where the manifest now has True: the manifest was edited")
+    assert not chunks[1].exists()
+    _refused(golfsolve("grid", "report", str(out)), "put the manifest back as it was")
+    # put back, the run finishes; a chunk from before chunks recorded their settings is read as it is
+    m["params"]["table"]["twos_plus"] = False
+    (out / "_manifest.json").write_text(json.dumps(m))
+    assert MADE_WITH.encode() in pq.read_schema(chunks[0]).metadata
+    pd.read_parquet(chunks[0]).to_parquet(chunks[0], index=False)
+    assert MADE_WITH.encode() not in pq.read_schema(chunks[0]).metadata
+    r = golfsolve("grid", "simulate", "--out", str(out), "--resume", "-q")
+    assert r.returncode == 0, r.stderr
+    assert golfsolve("grid", "report", str(out)).returncode == 0
