@@ -164,6 +164,44 @@ def test_node_limit_answers_unknown(solver):
     assert sol.nodes <= 500 + 20000  # the quick win hunt has its own small budget
 
 
+@pytest.mark.parametrize("level_search", [False, True])
+@pytest.mark.parametrize("rules", [EASY, CLASSIC, STRICT])
+def test_node_limit_is_never_exceeded(rules, level_search):
+    # was: a limit of 1 searched 2 states in the hunt (the root, then one more), up to 5 on an
+    # easy deal whose first states each left fewer cards (the check was skipped on a new best),
+    # and N + 1 when the verdict used the whole budget (the cards-left search still got one)
+    solver = Solver(level_search=level_search)
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    full = solver.solve(lay, rules)
+    for limit in (1, 2, 3, 5, 10, full.nodes - 1, full.nodes, full.nodes + 1):
+        if limit < 1:
+            continue
+        sol = solver.solve(lay, rules, node_limit=limit)
+        assert sol.nodes <= limit, (limit, sol.nodes)
+        if limit >= full.nodes:
+            assert (sol.outcome, sol.best_left, sol.nodes) == (full.outcome, full.best_left, full.nodes)
+        else:
+            assert sol.outcome == "unknown"
+        again = solver.solve(lay, rules)  # the same solver, after a search stopped part-way
+        assert (again.outcome, again.best_left, again.nodes) == (full.outcome, full.best_left, full.nodes)
+    verdict = solver.solve(layout_from_pysol(1), CLASSIC, verdict_only=True)
+    sol = solver.solve(layout_from_pysol(1), CLASSIC, node_limit=verdict.nodes)  # no budget left for cards-left
+    assert sol.outcome == "unknown" and sol.nodes <= verdict.nodes
+
+
+def test_a_search_stopped_at_its_node_limit_leaves_the_solver_as_it_found_it():
+    # was: the level search left the state it stopped at marked as seen, and the solver's later
+    # searches skipped it: strict deal 2 (won in 648 states) then came out lost with 5 cards
+    # left, in batches (solve --node-limit), hint --node-limit and every later request of a
+    # server worker
+    fresh, used = Solver(), Solver()
+    for n in range(12):
+        lay = layout_from_number(n, STRICT)
+        used.solve(lay, STRICT, node_limit=7)
+        a, b = fresh.solve(lay, STRICT), used.solve(lay, STRICT)
+        assert (b.outcome, b.best_left, b.nodes) == (a.outcome, a.best_left, a.nodes), n
+
+
 def test_strict_rule_is_at_most_as_generous_as_dead_king(solver):
     # Strict is Dead King Golf plus "draw only when stuck": never better
     for deal in range(1, 31):

@@ -131,6 +131,8 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
 
     Returns ``(outcome, best_left, path_len, nodes)``; nodes counts expansions.
     """
+    if node_limit <= 0:
+        node_limit = np.int64(0x7FFFFFFFFFFFFFFF)  # no limit: one compare per state either way
     acc = accept_masks(cols, fits)
     rows = dom.reshape(dom.shape[0] * SLOTS).view(np.uint64)  # dom's rows, each as one integer (.packing)
     colp = column_counts(cols)  # table cards per rank for the bound, packed
@@ -276,6 +278,9 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                 if m == N_COLS:
                     nxt[depth] = n_draws[depth]  # as with the program: it only grows with the draws
                 continue
+        if nodes >= node_limit:  # never more than node_limit states (0 was made the largest int64 above)
+            outcome = UNKNOWN
+            break
         nodes += 1
         d1 = depth + 1
         if m < N_COLS:
@@ -312,8 +317,6 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
             if best_left == 0:
                 outcome = WON
             done = best_left <= floor
-        elif node_limit > 0 and nodes >= node_limit:
-            outcome = UNKNOWN
     if kept[0]:
         kept[0] = n_touched
     else:
@@ -531,7 +534,8 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                         clear_bit(seen, ck)
                         continue
                 if n >= node_limit:
-                    outcome = np.int64(UNKNOWN)
+                    clear_bit(seen, ck)  # not recorded, so not cleared below (was: left set, and the
+                    outcome = np.int64(UNKNOWN)  # solver's next search took the state as seen)
                     break
                 _record(keys, parents, moves, levels, n, ck, i, c, s)
                 stack[sp] = n
@@ -581,6 +585,7 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                     clear_bit(seen, ck)
                     continue
             if n >= node_limit:
+                clear_bit(seen, ck)  # as above
                 outcome = np.int64(UNKNOWN)
                 break
             _record(keys, parents, moves, levels, n, ck, i, DRAW, s + 1)

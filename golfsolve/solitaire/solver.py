@@ -247,14 +247,20 @@ class Solver:
                 rows, vals = compiling.function("take_rows")(dom, lost.rows, touched, kept[0], outcome == packing.LOST)
                 if outcome == packing.LOST:
                     lost.rows, lost.vals = rows, vals
-        if outcome == packing.LOST and not verdict_only and (self.bounds or at_least > 0):
+        second = outcome == packing.LOST and not verdict_only and (self.bounds or at_least > 0)
+        if second and 0 < node_limit <= nodes:
+            # the verdict took the whole budget: the cards-left search has none left (was: given
+            # one state, which made a limit of N search N + 1), and the best line met is no answer
+            outcome = packing.UNKNOWN
+            second = False
+        if second:
             first_left = int(best_left)
             if known_line is not None and known_line[0] < first_left:
                 first_left = int(known_line[0])
                 n = len(known_line[1])
                 self._path[:n] = _move_codes(known_line[1])
             self._keep[:n] = self._path[:n]
-            limit = 0 if node_limit <= 0 else max(1, node_limit - nodes)
+            limit = 0 if node_limit <= 0 else node_limit - nodes
             # the first search proved the deal lost: a line leaving 1 card is the best
             at_least = max(at_least, 1)
             outcome, best_left, n2, nodes2 = run(packing.NO_CUT, first_left, limit)
