@@ -357,6 +357,8 @@ def test_the_library_names_the_jobs_option_the_cli_has(tmp_path):
 @pytest.mark.parametrize("args", [
     ["stats", "--count", "4", "--resume"],
     ["stats", "--count", "4", "--extend"],
+    ["stats", "--resume"],  # was: "--count N is required", though the count is the run's
+    ["stats", "--rules", "easy", "--extend"],
     ["fair-stats", "--count", "2", "--resume"],
     ["grid", "simulate", "--matches", "1", "--resume"],
     ["grid", "study", "--resume"],

@@ -799,7 +799,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
                          f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
     _check_not_nested(Path(out), "--out")
     if (resume or extend) and not os.path.lexists(out):
-        raise _no_run_to_continue(out, resume)  # before check_out_dir makes the folder
+        raise no_run_to_continue(out, resume)  # before check_out_dir makes the folder
     path = check_out_dir(out)
     lock = _lock_folder(path)
     try:
@@ -818,7 +818,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     return folder
 
 
-def _no_run_to_continue(path: str | Path, resume: bool) -> InputError:
+def no_run_to_continue(path: str | Path, resume: bool) -> InputError:
     # a mistyped folder name would otherwise start a new run of the default size
     flag = "--resume" if resume else "--extend"
     return InputError(f"{flag}: {path} holds no golfsolve run to {flag[2:]}; check the folder name, "
@@ -829,7 +829,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                  extra: Optional[dict], extendable: bool = True) -> RunFolder:
     if manifest_path(path) is None:
         if resume or extend:
-            raise _no_run_to_continue(path, resume)
+            raise no_run_to_continue(path, resume)
         others = _contents(path)
         if others:
             raise InputError(f"--out {path} is not empty ({_some(others)}) and holds no golfsolve run; "
@@ -1139,7 +1139,7 @@ __all__ = [
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
-    "MADE_WITH", "made_with", "REPORT_MARKER", "start_report", "status", "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
+    "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]
 
 

@@ -32,7 +32,7 @@ from ..errors import InputError
 from ..inputs import split_items
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
-                        open_run, read_manifest, run_folder_chunks)
+                        no_run_to_continue, open_run, read_manifest, run_folder_chunks)
 from .runfolder import default_chunk_size as _default_chunk_size
 
 if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before
@@ -188,6 +188,9 @@ class RunKind(Generic[P]):
         if resume and extend:
             raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
         out = check_out_dir(out, create=False)
+        if (resume or extend) and manifest_path(out) is None:
+            # was (stats): "--count N is required", where the folder name was mistyped
+            raise no_run_to_continue(out, resume)
         values = {f.name: given.get(f.name) for f in dataclasses.fields(self.params_type)}
         if (resume or extend) and manifest_path(out) is not None:
             old = self.read(out)
