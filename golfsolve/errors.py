@@ -43,8 +43,35 @@ def interrupted(e: BaseException) -> bool:
 def check_count(value: int, what: str, low: int = 1, high: int = MAX_EFFORT) -> int:
     """``value`` if ``low <= value <= high``, else an :class:`InputError` naming ``what``."""
     if not low <= value <= high:
-        raise InputError(f"{what} must be from {low:,} to {high:,}, not {value:,}")
+        raise InputError(f"{what} must be from {low:,} to {high:,}, not {shown_int(value)}")
     return value
+
+
+def shown_int(value: int) -> str:
+    """``value`` with thousands separators, or its sign and length when it is too long to
+    show (Python refuses to write an int of more than 4,300 digits, and a message of
+    thousands of digits is no message)."""
+    if abs(value) < 10**40:
+        return f"{value:,}"
+    v = abs(value)
+    digits = int((v.bit_length() - 1) * 0.30102999566398) + 1  # at most one short
+    digits += v >= 10**digits
+    return f"a {'negative ' if value < 0 else ''}number of {digits:,} digits"
+
+
+#: The most digits a number typed or sent to golfsolve may have: more than any count, seed
+#: or deal number it takes (2**64 has 20), far below the 4,300 Python's ``int()`` refuses.
+MAX_DIGITS = 40
+
+
+def digits_value(text: str, what: str, low: int, high: int) -> int:
+    """The whole number written in ``text`` (ASCII digits, an optional sign: the caller has
+    checked), from ``low`` to ``high``; else :class:`InputError` naming ``what``, also for a
+    number of thousands of digits (``int()`` raised ValueError on those)."""
+    t = text.strip()
+    if len(t.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+        raise InputError(f"{what} must be from {low:,} to {high:,}, not {clip(t)}")
+    return check_count(int(t), what, low, high)
 
 
 def clip(text: str, limit: int = 40) -> str:

@@ -204,6 +204,36 @@ def test_numbers_out_of_range_for_the_work_exit_2(run_cli, tmp_path, args, words
     assert not (tmp_path / "out").exists()
 
 
+GIANT = "9" * 5000  # past the 4,300 digits Python's int() reads
+
+
+@pytest.mark.parametrize("args, words", [
+    # was: "internal error: ValueError: Exceeds the limit (4300 digits) for integer string conversion"
+    (["solve", "--pysol", GIANT], "PySol deal numbers are 1 to"),
+    (["solve", "--pysol", f"1-{GIANT}"], "PySol deal numbers are 1 to"),
+    (["grid", "simulate", "--matches", "1", "--bots", f"mc:{GIANT},greedy"], "sample count in 'mc:"),
+])
+def test_numbers_of_thousands_of_digits_exit_2(run_cli, args, words):
+    r = run_cli(args)
+    assert r.exit_code == 2 and words in r.stderr and _one_line(r), r.stderr
+    assert len(r.stderr) < 600
+
+
+def test_play_takes_a_tap_of_thousands_of_digits_as_a_bad_tap(run_cli):
+    # was: the game ended with "internal error: ValueError: Exceeds the limit (4300 digits)"
+    r = run_cli(["play", "GO1-E-AAAAAAB"], input=f"t {GIANT} 1\nt 1 5\nq\n")
+    assert "usage: t COL ROW" in r.stdout and "internal error" not in r.stderr, r.stderr
+    assert r.stdout.count("usage: t COL ROW") == 1
+
+
+def test_check_count_names_a_number_too_long_to_write():
+    from golfsolve.errors import InputError, check_count
+
+    # was: ValueError from formatting the number, not the InputError
+    with pytest.raises(InputError, match="not a number of 5,000 digits"):
+        check_count(10**4999, "node_limit", 0, 2**63 - 1)
+
+
 def test_limits_are_inclusive_at_the_top():
     from golfsolve.errors import MAX_EFFORT, check_count
     from golfsolve.grid.bots import make_bot

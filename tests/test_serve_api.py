@@ -268,6 +268,16 @@ def test_bad_parameters_are_400(client, endpoint, params, words):
     assert "\n" not in r.json()["error"]
 
 
+def test_a_number_of_thousands_of_digits_is_400_not_500(client):
+    # was: 500 (json.loads raised ValueError past Python's 4,300-digit limit for int())
+    r = client.post("/api/solve", content=b'{"code": "GO1-E-AAAAAAB", "node_limit": ' + b"9" * 5000 + b"}")
+    assert r.status_code == 400 and "thousands of digits" in r.json()["error"], r.text
+    r = client.post("/api/solve", content=b'{"code": "GO1-E-AAAAAAB", "node_limit": ' + b"9" * 4000 + b"}")
+    assert r.status_code == 400 and "not a number of 4,000 digits" in r.json()["error"], r.text
+    r = client.post("/api/deal", content=b"{}", headers={"content-length": "9" * 5000})
+    assert r.status_code == 413, r.text
+
+
 def test_a_layout_is_only_ever_text_never_a_path(client):
     r = client.get("/api/deal", params={"layout": "/etc/passwd"})
     assert r.status_code == 400 and "expected 'key: value'" in r.json()["error"]

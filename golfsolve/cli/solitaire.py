@@ -178,7 +178,8 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
         results = []
         try:
             if cmd in ("t", "tap"):
-                if len(words) != 3 or not all(w.isascii() and w.isdigit() for w in words[1:]):
+                # a column or row of many digits is no column or row (int() refused past 4,300 digits)
+                if len(words) != 3 or not all(w.isascii() and w.isdigit() and len(w) <= 9 for w in words[1:]):
                     click.echo("usage: t COL ROW, e.g. t 1 5")
                     continue
                 results.append(game.tap(int(words[1]), int(words[2])))

@@ -12,7 +12,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ..errors import InputError, check_count, clip
+from ..errors import MAX_DIGITS, MAX_EFFORT, InputError, check_count, clip
 from ..inputs import ascii_lower, expect, whole_count
 
 
@@ -81,6 +81,8 @@ def _count(spec: str, arg: str, what: str) -> int:
     # ASCII digits only, as every number option takes them: int() would also read '٢', '1_0' and '+3'
     if not (arg.strip().isascii() and arg.strip().isdigit()):
         raise InputError(f"bad {what} in {spec!r}: a whole number in digits 0-9")
+    if len(arg.strip().lstrip("0")) > MAX_DIGITS:  # was: ValueError from int() past 4,300 digits
+        raise InputError(f"the {what} in {clip(spec)} must be from 1 to {MAX_EFFORT:,}")
     n = int(arg)
     if n < 1:
         raise InputError(f"the {what} in {spec!r} must be at least 1, not {n}")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, TextIO, Union
 
-from ..errors import InputError, clip
+from ..errors import MAX_DIGITS, InputError, clip
 from ..inputs import expect, split_items
 from .dealcode import DealCodeError, parse_code
 from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
@@ -39,8 +39,11 @@ def parse_pysol_range(spec: str) -> list[range]:
         if not m:
             raise LayoutError(f"--pysol {clip(spec)}: {clip(part.strip())} is not a deal number or a range like "
                               "1-1000")
-        lo = int(m.group(1))
-        hi = int(m.group(2)) if m.group(2) is not None else lo
+        if any(g is not None and len(g.lstrip("0")) > MAX_DIGITS for g in m.groups()):
+            lo, hi = 0, 0  # was: ValueError from int() past 4,300 digits, an internal error
+        else:
+            lo = int(m.group(1))
+            hi = int(m.group(2)) if m.group(2) is not None else lo
         if lo < 1 or hi > PYSOL_MAX:
             raise LayoutError(f"--pysol {clip(spec)}: PySol deal numbers are 1 to {PYSOL_MAX}")
         if hi < lo:
