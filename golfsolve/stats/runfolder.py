@@ -819,7 +819,8 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
 
 
 def no_run_to_continue(path: str | Path, resume: bool) -> InputError:
-    # a mistyped folder name would otherwise start a new run of the default size
+    """The error for ``--resume`` (``resume``) or ``--extend`` on ``path``, which holds no run
+    (a mistyped folder name would otherwise start a new run of the default size)."""
     flag = "--resume" if resume else "--extend"
     return InputError(f"{flag}: {path} holds no golfsolve run to {flag[2:]}; check the folder name, "
                       f"or leave out {flag} to start a new run there")
