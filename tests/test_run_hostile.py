@@ -174,7 +174,8 @@ def test_a_report_cannot_go_into_another_runs_report_folder(run, tmp_path):
 @pytest.mark.parametrize("rules,names", [
     ("classic,wrap+nowrap", ("'classic'", "'wrap+nowrap'")),
     ("strict,strict+stuck", ("'strict'", "'strict+stuck'")),
-    ("easy,wrap", ("'easy'",)),
+    ("easy,wrap", ("'easy' and 'wrap'", "same rule set")),  # was: "rule set 'easy' is listed twice"
+    ("queen-on-king,classic", ("'queen-on-king' and 'classic'",)),
 ])
 def test_two_names_for_one_rule_set_are_refused(tmp_path, rules, names):
     r = golfsolve("stats", "--count", "2", "--rules", rules, "--out", str(tmp_path / "s"))

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
 from ..errors import InputError
-from ..inputs import split_items
+from ..inputs import ascii_lower, split_items
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
                         no_run_to_continue, open_run, read_manifest, run_folder_chunks)
@@ -57,15 +57,18 @@ def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tupl
     if not names:
         raise InputError(f"{option} needs at least one rule set, e.g. easy,classic,strict")
     out: list[str] = []
-    seen: dict[tuple, str] = {}
+    seen: dict[tuple, tuple[str, str]] = {}  # meaning: (canonical name, the name as given)
     for n in names:
         rules = get_rules(n)
         if rules.meaning in seen:
-            first = seen[rules.meaning]
-            raise InputError(f"rule set {rules.name!r} is listed twice in {option}" if first == rules.name else
-                             f"{first!r} and {rules.name!r} in {option} are the same rule set under two names; "
-                             "give one of them")
-        seen[rules.meaning] = rules.name
+            first, given = seen[rules.meaning]
+            if first == rules.name and ascii_lower(given.strip()) == ascii_lower(n.strip()):
+                raise InputError(f"rule set {rules.name!r} is listed twice in {option}")
+            # the names as typed (was: "'easy' is listed twice" for easy,wrap)
+            a = first if ascii_lower(given.strip()) == first else given.strip()
+            b = rules.name if ascii_lower(n.strip()) == rules.name else n.strip()
+            raise InputError(f"{a!r} and {b!r} in {option} are the same rule set under two names; give one of them")
+        seen[rules.meaning] = (rules.name, n)
         out.append(rules.name)
     return tuple(out)
 
