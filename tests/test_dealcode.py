@@ -159,3 +159,22 @@ def test_deal_numbers_out_of_range():
         number_to_letters(N_DEALS)
     with pytest.raises(DealCodeError):
         deal_deck(-1)
+
+
+def test_a_numpy_deal_number_deals_what_the_int_does():
+    import numpy as np
+
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import CLASSIC
+    from golfsolve.solitaire.solver import pack_number
+
+    # a run folder's deal column is int64: was OverflowError ("Python int too large to convert
+    # to C long") from the generator's 64-bit arithmetic on a NumPy integer
+    for n in (np.int64(3), np.uint32(3), np.int64(N_DEALS - 1)):
+        lay = layout_from_number(n)
+        assert lay == layout_from_number(int(n)) and type(lay.deal_number) is int
+        assert np.array_equal(deal_deck(n), deal_deck(int(n)))
+        assert np.array_equal(pack_number(n, CLASSIC).stock, pack_number(int(n), CLASSIC).stock)
+    for bad in (1.0, "3", True, None):
+        with pytest.raises(TypeError, match="a deal number must be a whole number"):
+            layout_from_number(bad)

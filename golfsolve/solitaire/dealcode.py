@@ -23,12 +23,13 @@ its solving, not its dealing.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError, clip
-from ..inputs import ascii_upper, expect
+from ..inputs import ascii_upper, expect, is_whole_number
 from .rules import CODE_LETTER_RULES, Rules
 
 N_LETTERS = 7
@@ -112,14 +113,26 @@ def parse_code(text: str) -> DealCode:
 _MASK = (1 << 64) - 1
 
 
+def deal_number(number: object) -> int:
+    """``number`` as a plain ``int`` if it is a GO1 deal number (an ``int`` or a NumPy
+    integer, as a run folder's ``deal`` column holds them, from 0 to ``N_DEALS - 1``);
+    :class:`DealCodeError` out of range, :class:`TypeError` for what is not a whole number
+    (was: a NumPy ``int64`` overflowed in the generator, a float failed on ``&``)."""
+    if not is_whole_number(number):
+        raise TypeError(f"a deal number must be a whole number, not {type(number).__name__} {repr(number)[:40]}")
+    number = operator.index(number)
+    if not 0 <= number < N_DEALS:
+        raise DealCodeError(f"deal number {number} is outside 0..{N_DEALS - 1}")
+    return number
+
+
 def deal_deck(number: int, jokers: int = 0) -> np.ndarray:
     """The dealt deck of one deal number (int8 card ids), as described in the module docstring.
 
     ``deck[0:35]`` is the tableau dealt row by row (``deck[i]`` is column ``i % 7``, row
     ``i // 7``), ``deck[35]`` the discard, ``deck[36:]`` the stock, first drawn first.
     """
-    if not 0 <= number < N_DEALS:
-        raise DealCodeError(f"deal number {number} is outside 0..{N_DEALS - 1}")
+    number = deal_number(number)
     deck = list(range(52 + jokers))
     state = number
     for i in range(len(deck) - 1, 0, -1):

@@ -27,7 +27,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, is_whole_number, split_items
-from .dealcode import DealCodeError, deal_deck, format_code, parse_code
+from .dealcode import DealCodeError, deal_deck, deal_number, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules, rules_arg
 
 N_COLUMNS = 7
@@ -238,6 +238,7 @@ def layout_arg(layout: object, what: str = "layout") -> "Layout":
 
 def layout_from_number(number: int, rules: Rules = EASY, letter: str = "E") -> Layout:
     """The GO1 deal of a number under ``rules``."""
+    number = deal_number(number)  # a NumPy integer (a run folder's deal column) as a plain int
     deck = deal_deck(number, rules.jokers)
     return layout_from_deck(deck, rules, format_code(number, letter), number)
 
