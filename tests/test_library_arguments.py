@@ -15,8 +15,9 @@ from golfsolve.grid.bots import make_bot
 from golfsolve.grid.engine import Hole, play_match
 from golfsolve.grid.rules import parse_rules
 from golfsolve.grid.tournament import simulate
-from golfsolve.solitaire.engine import Game
-from golfsolve.solitaire.layout import layout_from_code, layout_from_pysol, make_layout
+from golfsolve.solitaire.deals import parse_pysol_range
+from golfsolve.solitaire.engine import Game, replay
+from golfsolve.solitaire.layout import layout_from_code, layout_from_pysol, make_layout, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
 from golfsolve.solitaire.solver import Solver
 
@@ -55,6 +56,12 @@ SOLITAIRE = [
     (lambda lay, s: make_layout([[0.5]] + COLS[1:], 35, list(range(36, 52))), InputError, "column 1 row 1: 0.5 is"),
     (lambda lay, s: make_layout(COLS, 60, list(range(36, 52))), InputError, "the discard: 60 is not a card id"),
     (lambda lay, s: make_layout(COLS, 35, [-1]), InputError, "stock position 1: -1 is not a card id"),
+    # was: AttributeError ("'str' object has no attribute 'jokers'", "... no attribute 'strip'")
+    (lambda lay, s: lay.with_rules("classic"), TypeError, "rules must be a Rules, e.g. get_rules('classic')"),
+    (lambda lay, s: parse_layout_text(None), TypeError, "a layout's text must be text"),
+    (lambda lay, s: parse_pysol_range(None), TypeError, "a PySol range must be text"),
+    (lambda lay, s: replay(lay, None), TypeError, "moves must be a list of moves"),
+    (lambda lay, s: s.solve(lay, verdict_only="no"), TypeError, "verdict_only must be True or False"),  # was: True
 ]
 
 FAIR = [
@@ -227,3 +234,11 @@ def test_the_runs_and_batches_refuse_a_wrong_argument_before_any_work(tmp_path, 
 def test_player_settings_are_checked_as_the_options_counts_are(settings, words):
     with pytest.raises(InputError, match="^" + _escape(words)):
         fair.PlayerSettings(**settings)
+
+
+def test_replay_takes_moves_as_text_as_the_command_does(lay):
+    # was: one move per character, so "1 1 d 5" was refused at its first space
+    game, results = replay(lay, "1 1 d 5")
+    assert [r.move for r in results] == ["1", "1", "d", "5"]
+    listed, _ = replay(lay, ["1", "1", "d", "5"])
+    assert (game.moves, game.score, game.removed) == (listed.moves, listed.score, listed.removed)

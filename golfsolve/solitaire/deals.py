@@ -30,6 +30,7 @@ def parse_pysol_range(spec: str) -> list[range]:
     Ranges include both ends. Raises :class:`LayoutError` for anything else, for a
     number outside 1..PYSOL_MAX and for a range that runs backwards.
     """
+    expect(spec, str, "a PySol range", "text such as '1-1000'")
     out = []
     parts = split_items(spec, "--pysol", "deal number or range", error=LayoutError)
     if not parts:

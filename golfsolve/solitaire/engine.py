@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from ..cards import card_str, rank_of
 from ..errors import InputError, clip
@@ -337,10 +337,16 @@ def replay(
     rules: Optional[Rules] = None,
     stop_on_reject: bool = False,
 ) -> tuple[Game, list[MoveResult]]:
-    """Play ``moves`` from ``layout``; return the final game and one result per move played.
+    """Play ``moves`` (a list, or their text as ``golfsolve replay`` takes it: ``"d 5 2"``)
+    from ``layout``; return the final game and one result per move played.
 
     A rejected move changes nothing and play goes on, unless ``stop_on_reject``.
     """
+    if isinstance(moves, str):  # as the command reads them (was: one move per character, ' ' refused)
+        moves = parse_moves(moves)
+    elif not isinstance(moves, Iterable):  # was: "'NoneType' object is not iterable"
+        raise TypeError(f"moves must be a list of moves, e.g. ['d', '5'], or their text 'd 5', not "
+                        f"{type(moves).__name__} {repr(moves)[:40]}")
     game = Game(layout, rules)
     results: list[MoveResult] = []
     for m in moves:

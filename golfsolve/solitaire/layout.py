@@ -91,6 +91,7 @@ class Layout:
 
     def with_rules(self, rules: Rules) -> "Layout":
         """The same layout under ``rules``, which must fit it (its jokers, an empty discard)."""
+        expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")  # was: AttributeError on a name
         _check_rules(self.seen_cards(), self.discard, self.columns, rules)
         return Layout(self.columns, self.discard, self.stock, rules, self.name, self.deal_number)
 
@@ -264,6 +265,7 @@ def _tokens(val: str, where: str) -> list[str]:
 
 def parse_layout_text(text: str, name: str = "") -> Layout:
     """Read golfsolve's text format or a black-hole-solve board (detected by ``Talon:``)."""
+    expect(text, str, "a layout's text", "text (read a file with read_layout_file)")
     text = text.removeprefix("\ufeff")  # a byte-order mark from an editor
     lines = [(n + 1, ln.split("#", 1)[0].strip()) for n, ln in enumerate(text.splitlines())]
     lines = [(n, ln) for n, ln in lines if ln]

@@ -189,8 +189,11 @@ class Solver:
             node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
         layout_arg(layout)
         rules = rules_arg(rules) or layout.rules or EASY
+        if not isinstance(verdict_only, (bool, np.bool_)):  # was: "no" taken as True
+            raise TypeError(f"verdict_only must be True or False, not {type(verdict_only).__name__} "
+                            f"{repr(verdict_only)[:40]}")
         p = pack(layout)
-        return self.solve_packed(p, rules, node_limit, verdict_only, lost=lost)
+        return self.solve_packed(p, rules, node_limit, bool(verdict_only), lost=lost)
 
     def solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int = 0,
                      verdict_only: bool = False, at_least: int = 0,
