@@ -242,3 +242,18 @@ def test_replay_takes_moves_as_text_as_the_command_does(lay):
     assert [r.move for r in results] == ["1", "1", "d", "5"]
     listed, _ = replay(lay, ["1", "1", "d", "5"])
     assert (game.moves, game.score, game.removed) == (listed.moves, listed.score, listed.removed)
+
+
+def test_grid_rules_take_numpy_numbers_and_write_a_manifest_that_reads_back(tmp_path):
+    from golfsolve.grid.rules import GridRules
+    from golfsolve.stats.gridruns import GRID, GridSpec, run_grid_simulate
+
+    # was: the NumPy integers kept, and json could not write the manifest ("Object of type int64
+    # is not JSON serializable"); jokers=1 was written as 1, which the manifest check then refused
+    rules = parse_rules("default", players=np.int64(2), holes=np.int64(1))
+    assert type(rules.players) is int and type(rules.holes) is int
+    assert GridRules(players=2, jokers=np.bool_(True)).jokers is True and GridRules(players=2, jokers=1).jokers is True
+    out = tmp_path / "run"
+    run_grid_simulate(out, GridSpec(GridRules(players=np.int64(2), holes=1, jokers=1), ("greedy", "random"), 1),
+                      progress=False)
+    assert GRID.read(out).rules == GridRules(players=2, holes=1, jokers=True)

@@ -7,6 +7,7 @@ collected in the ``danish`` preset. A rule set can be written as a spec string,
 
 from __future__ import annotations
 
+import operator
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -68,10 +69,13 @@ class GridRules:
             # 2.5 players or a 6.0-card grid would pass the range checks and fail deep in a kernel
             if not is_whole_number(value):
                 raise InputError(f"{name} must be a whole number, not {value!r}")
+            # a NumPy integer as a plain int: it went into the manifest, which json could not write
+            object.__setattr__(self, name, operator.index(value))
         for name in ("final_putt", "twos_plus", "jokers", "cancel_by_value", "discard_without_flip",
                      "decks_by_players", "pairwise", "nine_rows", "throw_and_turn"):
             if getattr(self, name) not in (True, False) or isinstance(getattr(self, name), float):
                 raise InputError(f"{name} must be true or false, not {getattr(self, name)!r}")
+            object.__setattr__(self, name, bool(getattr(self, name)))  # a NumPy bool (or 1/0) as True/False
         if not 2 <= self.players <= 6:
             raise InputError(f"grid Golf is for 2 to 6 players, not {self.players}")
         if self.grid not in GRID_SHAPES:
