@@ -257,3 +257,17 @@ def test_grid_rules_take_numpy_numbers_and_write_a_manifest_that_reads_back(tmp_
     run_grid_simulate(out, GridSpec(GridRules(players=np.int64(2), holes=1, jokers=1), ("greedy", "random"), 1),
                       progress=False)
     assert GRID.read(out).rules == GridRules(players=2, holes=1, jokers=True)
+
+
+def test_player_settings_keep_plain_numbers_so_a_fair_stats_manifest_can_be_written():
+    import json
+
+    from golfsolve.fair.settings import PlayerSettings, player_settings
+    from golfsolve.stats.fairstats import FairSpec
+
+    # was: NumPy integers kept, and json.dumps of the run's key failed ("int64 is not JSON serializable")
+    p = PlayerSettings(samples=np.int64(8), extra=np.int64(8), race_z=np.float64(1.5), exact_unknown=np.int32(6),
+                       compiled_exact=True)
+    assert type(p.samples) is int and type(p.exact_unknown) is int and type(p.race_z) is float
+    assert p == player_settings("fast") and p.preset == "fast"
+    json.dumps(FairSpec(np.int64(0), np.int64(2), ("easy",), player=p, seed=np.int64(1)).run_key().to_json())

@@ -61,10 +61,12 @@ class PlayerSettings:
         # race_z of NaN or "x" was taken, and compiled_exact "no" counted as true
         for name, low in (("samples", 1), ("extra", 0), ("race_budget", 0), ("race_batch", 1), ("race_slack", 0),
                           ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1)):
-            whole_count(getattr(self, name), name, low, MAX_EFFORT)
+            # a NumPy integer as a plain int (was: kept, and a fair-stats manifest could not be written)
+            object.__setattr__(self, name, whole_count(getattr(self, name), name, low, MAX_EFFORT))
         z = self.race_z
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z < 0:
             raise InputError(f"race_z must be a number from 0 up, not {z!r}")
+        object.__setattr__(self, "race_z", float(z) if isinstance(z, float) else z)
         if not isinstance(self.compiled_exact, bool):
             raise InputError(f"compiled_exact must be True or False, not {self.compiled_exact!r}")
 
