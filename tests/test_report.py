@@ -219,7 +219,7 @@ def test_a_foreign_report_md_is_not_taken_for_an_earlier_report(run_cli, run_dir
     assert len(r.stderr.strip().splitlines()) == 1
     assert (mine / "report.md").read_text() == "# My thesis\n\nthree years of work\n"
     assert sorted(p.name for p in mine.iterdir()) == ["report.md"]
-    with pytest.raises(InputError, match="did not write"):  # the library's writer refuses it too
+    with pytest.raises(InputError, match="holds no golfsolve report"):  # the library's writer refuses it too
         rep.write_report(run_dir, mine)
     assert (mine / "report.md").read_text() == "# My thesis\n\nthree years of work\n"
     # a report cut short after its marker (killed while writing report.md) is written again
@@ -233,3 +233,23 @@ def test_a_foreign_report_md_is_not_taken_for_an_earlier_report(run_cli, run_dir
     # a report written before the marker existed is known by its title
     (cut / REPORT_MARKER).unlink()
     assert run_cli(["report", str(run_dir), "--out", str(cut)]).exit_code == 0
+
+
+def test_the_library_writer_refuses_what_the_command_refuses(run_dir, tmp_path):
+    import pandas as pd
+
+    from golfsolve.errors import InputError
+
+    rows = len(pd.read_parquet(run_dir))
+    # was: the plots and report.md written among the chunks, and the run could not be read again
+    with pytest.raises(InputError, match="holds a golfsolve run, not a report"):
+        rep.write_report(run_dir, run_dir)
+    with pytest.raises(InputError, match="inside the run folder"):
+        rep.write_report(run_dir, run_dir / "plots")
+    assert len(pd.read_parquet(run_dir)) == rows and not (run_dir / "plots").exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="holds no golfsolve report"):
+        rep.write_report(run_dir, other)
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]

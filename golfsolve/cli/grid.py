@@ -223,14 +223,14 @@ def report(directory, out_dir, as_json):
     from ..stats.studyreport import study_summary, write_study_report
 
     if study is not None:
-        _, data = write_study_report(study, out)
+        _, data = write_study_report(study, out, directory)
         if as_json:
             echo_json(data)
             return
         click.echo(study_summary(data))
         click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plot: study.png)")
         return
-    data, paths = write_report(t, out, run_command(directory), planned_matches(directory))
+    data, paths = write_report(t, out, run_command(directory), planned_matches(directory), directory)
     if as_json:
         echo_json(data)
         return

@@ -243,13 +243,15 @@ def incomplete_note(data: dict) -> str:
 
 
 def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
-                 planned: Optional[int] = None) -> tuple[dict[str, Any], list[Path]]:
+                 planned: Optional[int] = None, run: Optional[str | Path] = None) -> tuple[dict[str, Any], list[Path]]:
     """Write ``report.md``, ``report.html`` and the PNG plots of :data:`FIGURES` into ``out``;
     return :func:`report_data`'s numbers and the paths written. ``planned``: the matches an
-    unfinished run asks for (the report then says it covers only those played so far)."""
+    unfinished run asks for (the report then says it covers only those played so far).
+    ``run``: the run folder ``t`` was read from, whose ``_report`` folder ``out`` may be
+    (any other folder inside a run is refused, as a run folder is)."""
     from .runfolder import start_report, write_text_atomic
 
-    out = start_report(out)
+    out = start_report(out, run)
     data = report_data(t, command)
     data["planned_matches"] = planned
     paths = [out / "report.md", out / "report.html"] + write_plots(data, out)

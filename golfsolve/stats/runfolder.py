@@ -193,15 +193,12 @@ def is_report_dir(path: str | os.PathLike) -> bool:
     return first in REPORT_TITLES
 
 
-def start_report(out: str | os.PathLike) -> Path:
-    """Make the folder ``out`` for a report and mark it as golfsolve's before any file of
-    the report is written; :class:`InputError` if it holds a ``report.md`` of someone else's
-    (the library's report writers call this; the commands check more with :func:`check_report_dir`)."""
-    p = Path(out)
-    p.mkdir(parents=True, exist_ok=True)
-    if not is_report_dir(p) and any((p / n).exists() for n in ("report.md", "report.html")):
-        raise InputError(f"{p} holds a report.md or report.html that golfsolve did not write; "
-                         "choose an empty or new directory")
+def start_report(out: str | os.PathLike, run: Optional[str | os.PathLike] = None) -> Path:
+    """Make the folder ``out`` for a report of the run in ``run`` and mark it as golfsolve's
+    before any file of the report is written. The library's report writers call this, so
+    they refuse what the commands refuse (:func:`check_report_dir`: a run folder, another
+    run's folder, a folder of other files or of someone else's ``report.md``)."""
+    p = check_report_dir(out, "the report folder", run)  # was: a library report written into the run's chunks
     try:
         write_text_atomic(p / REPORT_MARKER, "golfsolve report: this folder's report.md, report.html and plots "
                                              "are written again by the next report\n")

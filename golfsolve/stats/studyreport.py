@@ -277,13 +277,14 @@ def write_plot(data: dict[str, Any], out: Path) -> Path:
     return path
 
 
-def write_study_report(study: Study, out: Path) -> tuple[str, dict[str, Any]]:
-    """Write report.md, report.html and study.png into ``out``; return the Markdown and the data."""
+def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None) -> tuple[str, dict[str, Any]]:
+    """Write report.md, report.html and study.png into ``out``; return the Markdown and the
+    data. ``run``: the study's run folder, whose ``_report`` folder ``out`` may be."""
     from .report import blocks_html, blocks_markdown
     from .runfolder import start_report, write_text_atomic
 
     data = report_data(study)
-    out = start_report(out)
+    out = start_report(out, run)
     write_plot(data, out)
     blocks = _blocks(data)
     md = blocks_markdown(blocks)
