@@ -371,3 +371,22 @@ def test_a_lock_left_by_a_dead_run_for_good_is_refused_in_the_end(run, monkeypat
             runfolder._lock_folder(run)
     finally:
         os.close(fd)
+
+
+# -- a chunk records the settings it was made with ------------------------------------------
+def test_a_chunk_of_another_run_or_an_edited_manifest_is_refused_naming_the_setting(tmp_path):
+    from golfsolve.stats.census import CensusSpec, load_results, run_census
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    run_census(a, CensusSpec(0, 4, ("classic",), 2), jobs=1, progress=False)
+    run_census(b, CensusSpec(0, 4, ("classic",), 2, fields="winnable"), jobs=1, progress=False)
+    shutil.copy(b / "chunk-0000000002.parquet", a / "chunk-0000000002.parquet")
+    # was: taken as the run's own (its columns and deals are right), verdicts only among full answers
+    r = golfsolve("report", str(a), "--out", str(tmp_path / "rep"))
+    assert refused(r, "chunk-0000000002.parquet was made with fields winnable where the manifest now has none",
+                   "move it out of the folder"), r.stderr
+    r = golfsolve("stats", "--out", str(a), "--resume", "-q")
+    assert refused(r, "was made with fields winnable"), r.stderr
+    (a / "chunk-0000000002.parquet").unlink()
+    assert golfsolve("stats", "--out", str(a), "--resume", "-q").returncode == 0
+    assert load_results(a)["fields"].nunique() == 1  # every row with both fields again

@@ -575,8 +575,8 @@ def _check_made_with(path: Path, recorded: Optional[bytes], key: RunKey) -> None
         diff = [f"{k.removeprefix('params.')} {a.get(k, 'none')} where the manifest now has {b.get(k, 'none')}"
                 for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
         raise InputError(f"chunk {path} was made with {', '.join(diff[:3])}{', ...' if len(diff) > 3 else ''}: "
-                         "the manifest was edited, or the chunk comes from another run; put the manifest back "
-                         "as it was, or start a new run")
+                         "the manifest was edited (put it back as it was, or start a new run) or the chunk comes "
+                         "from another run (move it out of the folder)")
 
 
 def write_parquet_atomic(final: Path, df: pd.DataFrame, metadata: Optional[dict[str, str]] = None) -> Path:

@@ -314,9 +314,9 @@ def test_resume_refuses_a_manifest_whose_table_was_edited_after_its_chunks(tmp_p
     (out / "_manifest.json").write_text(json.dumps(m))
     # was: exit 0, match 1 played with twos worth +2 and match 0 kept from the -2 table, one run
     _refused(golfsolve("grid", "simulate", "--out", str(out), "--resume", "-q"),
-             "was made with table.twos_plus False where the manifest now has True: the manifest was edited")
+             "was made with table.twos_plus False where the manifest now has True: the manifest was edited (put")
     assert not chunks[1].exists()
-    _refused(golfsolve("grid", "report", str(out)), "put the manifest back as it was")
+    _refused(golfsolve("grid", "report", str(out)), "put it back as it was")
     # put back, the run finishes; a chunk from before chunks recorded their settings is read as it is
     m["params"]["table"]["twos_plus"] = False
     (out / "_manifest.json").write_text(json.dumps(m))
