@@ -253,3 +253,17 @@ def test_the_library_writer_refuses_what_the_command_refuses(run_dir, tmp_path):
     with pytest.raises(InputError, match="holds no golfsolve report"):
         rep.write_report(run_dir, other)
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+
+
+def test_a_link_in_the_report_folder_is_replaced_not_written_through(run_dir, tmp_path):
+    out = tmp_path / "rep"
+    rep.write_report(run_dir, out)
+    precious = tmp_path / "precious.bin"
+    precious.write_bytes(b"someone else's file")
+    for name in ("win_rate.png", "report.md"):
+        (out / name).unlink()
+        (out / name).symlink_to(precious)
+    rep.write_report(run_dir, out)  # was: the plot saved through the link, over precious.bin
+    assert precious.read_bytes() == b"someone else's file"
+    assert not (out / "win_rate.png").is_symlink() and (out / "win_rate.png").read_bytes().startswith(PNG_MAGIC)
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]

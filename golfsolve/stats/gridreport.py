@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from ..grid.tally import Tally
 from ..grid.tournament import SEATING, Tournament
 from ..text import plural
+from .runfolder import save_figure_atomic
 
 FIGURES = {
     "strokes.png": "Mean strokes per hole, 95% intervals",
@@ -77,7 +78,7 @@ def footer(data: dict) -> str:
 def _finish(fig: Figure, data: dict, path: Path) -> Path:
     fig.text(0.01, 0.01, footer(data), fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
     fig.tight_layout(rect=(0, 0.12, 1, 1))
-    fig.savefig(path, dpi=110)
+    save_figure_atomic(fig, path)  # replaces a link there, never writes through it
     return path
 
 

@@ -25,7 +25,7 @@ from ..solitaire.rules import get_rules
 from ..text import ordinal, plural
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
-from .runfolder import latest_command, run_commands
+from .runfolder import latest_command, run_commands, save_figure_atomic
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
@@ -253,7 +253,7 @@ def footer(data: dict) -> str:
 def _finish(fig, data: dict, path: Path) -> Path:
     fig.text(0.01, 0.01, footer(data), fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
     fig.tight_layout(rect=(0, 0.12, 1, 1))
-    fig.savefig(path, dpi=110)
+    save_figure_atomic(fig, path)  # replaces a link there, never writes through it
     return path
 
 

@@ -366,6 +366,20 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise
 
 
+def save_figure_atomic(fig: Any, path: Path, dpi: int = 110) -> Path:
+    """Save the matplotlib figure ``fig`` as a PNG at ``path`` as :func:`write_text_atomic`
+    writes text: whatever was at ``path`` (a link to another file, which a plain save would
+    write through) is replaced, and a kill leaves no half image under the name."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fig.savefig(tmp, dpi=dpi, format="png")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
 def write_json_atomic(path: Path, obj: dict) -> None:
     """Write ``obj`` as JSON to ``path`` as :func:`write_text_atomic` does."""
     write_text_atomic(path, json.dumps(obj, indent=2) + "\n")

@@ -20,6 +20,7 @@ from ..grid.tournament import Tournament, neighbour_effect, paired_difference
 from ..intervals import mean_ci, wilson
 from ..text import plural
 from .gridstudy import HEURISTIC, RANDOM, Study
+from .runfolder import save_figure_atomic
 
 TITLE = "Grid Golf: a study of the table options"
 
@@ -272,7 +273,7 @@ def write_plot(data: dict[str, Any], out: Path) -> Path:
     axes[0].set_yticks(y, names)
     fig.tight_layout()
     path = out / "study.png"
-    fig.savefig(path, dpi=110)
+    save_figure_atomic(fig, path)  # replaces a link there, never writes through it
     plt.close(fig)
     return path
 
