@@ -68,21 +68,20 @@ def _add_win(rows, wtouched, cnt, idx, f, s):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _search(cols, acc, colp, spk, lo, hi, links4, cards, jumps, n_jumps, stock, h, av, idx, f, s0, top, n_left, rows,
+def _search(cols, acc, colp, spk, lo, hi, cards, jumps, n_jumps, stock, h, av, idx, f, s0, top, n_left, rows,
             listed, touched, wtouched, cnt, log_rows, log_vals, frames):
     """The hunt from the state with heights ``h`` (accept masks ``av``, index ``idx``,
     ``n_left`` cards), ``s0`` drawn and top ``top`` (freeing ``f``), a win the only aim,
-    on the shared rows (see :func:`order_verdicts`); ``links4`` (up, down, wup, wdown) and
-    ``cards`` (at, takers, unit_at) for :func:`.bounds.card_blocked_bound`; ``frames`` is
-    scratch. Returns ``(won, nodes)``."""
+    on the shared rows (see :func:`order_verdicts`); ``cards`` (at, takers, unit_at,
+    stock_takes, top_takes) for :func:`.bounds.blocked_by_card`; ``frames`` is scratch.
+    Returns ``(won, nodes)``."""
     n_log = log_rows.shape[0]
     # the path's frames, as in the hunt, and where in the log each frame's entry and its
     # first draw's are
     ss, fmask, fcols, hidx, untried, nxt, n_draws, moves, lbu, at, first_draw = (
         frames[0], frames[1], frames[2], frames[3], frames[4], frames[5], frames[6], frames[7], frames[8],
         frames[9], frames[10])
-    up, down, wup, wdown = links4
-    cat, takers, unit_at = cards
+    cat, takers, unit_at, stock_takes, top_takes = cards
     tp = table_counts(colp, h)
     pres = bounds.present_mask(h)  # the table's cards as a position mask (bounds.card_bit)
     lbu[0] = bounds.packed_raw_bound(tp, spk[s0], np.int64(top if f else -1), n_left, lo, hi)
@@ -95,8 +94,9 @@ def _search(cols, acc, colp, spk, lo, hi, links4, cards, jumps, n_jumps, stock, 
     log_rows[0] = idx
     log_vals[0] = slot(f, s0)
     n_logged = 1
-    if lbu[0] >= 1 or bounds.card_blocked_bound(cat, takers, unit_at, pres, tp, spk[s0], np.int64(top if f else -1),
-                                                 n_left, lo, hi, up, down, wup, wdown, lbu[0], 1) >= 1:
+    t0 = np.int64(top if f else -1)
+    if lbu[0] >= 1 or bounds.blocked_by_card(cat, takers, unit_at, pres, tp, spk[s0], t0, n_left, lo, hi,
+                                             stock_takes[s0] | top_takes[t0 & 15], lbu[0], 1) >= 1:
         return False, 0
     ss[0] = s0
     fmask[0] = fit_mask(acc, h)
@@ -173,8 +173,8 @@ def _search(cols, acc, colp, spk, lo, hi, links4, cards, jumps, n_jumps, stock, 
             if lb < 1:
                 # blocking card by card, where the program ran and did not cut (see the hunt)
                 cpres = pres & ~bounds.card_bit(m, h[m] - 1) if m < N_COLS else pres
-                blocked = bounds.card_blocked_bound(cat, takers, unit_at, cpres, ctp, spk[ns], np.int64(ctop), cleft,
-                                                    lo, hi, up, down, wup, wdown, lb, 1) >= 1
+                blocked = bounds.blocked_by_card(cat, takers, unit_at, cpres, ctp, spk[ns], np.int64(ctop), cleft, lo,
+                                                 hi, stock_takes[ns] | top_takes[ctop & 15], lb, 1) >= 1
             else:
                 blocked = True
             if blocked:
@@ -257,8 +257,10 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
     lo, hi = bounds.link_masks(links)
     up, down = bounds.nibble_links(lo, hi)
     wup, wdown = bounds.wrap_links(lo, hi)
-    links4 = (up, down, wup, wdown)
-    cards = bounds.card_tables(cols, links)  # the card blocking test's masks
+    cat, takers, unit_at = bounds.card_tables(cols, links)  # the card blocking test's masks
+    # and the ranks the bases take, per stock position and per top, looked up (as the hunt)
+    stock_takes, top_takes = bounds.base_takes(spk, up, down, wup, wdown)
+    cards = (cat, takers, unit_at, stock_takes, top_takes)
     jumps, n_jumps = draw_jumps(stock)
     n_stock = stock.shape[0]
     h = np.empty(N_COLS, dtype=np.int64)
@@ -288,7 +290,7 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
             if known >= 0:
                 won = known == 1
             else:
-                won, n = _search(cols, acc, colp, spk, lo, hi, links4, cards, jumps, n_jumps, stock, h, av, idx, f, s0,
+                won, n = _search(cols, acc, colp, spk, lo, hi, cards, jumps, n_jumps, stock, h, av, idx, f, s0,
                                  top, n_left, words, listed, touched, wtouched, cnt, log_rows, log_vals, frames)
                 nodes += n
         if k < 0:
