@@ -156,3 +156,17 @@ def test_bad_strides_are_one_line_exit_2_before_any_work(run_cli, tmp_path, args
     assert words in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_extending_a_spread_run_past_where_its_stride_repeats_says_so(run_cli, tmp_path):
+    out = tmp_path / "spread"
+    assert run_cli(["stats", "--count", "4", "--spread", "--rules", "strict", "--out", str(out), "--jobs", "1",
+                    "-q"]).exit_code == 0
+    # was: "--stride 2007952544 repeats deals after 4 of them (...); give --count 4 or fewer, or a stride
+    # that is odd and not a multiple of 13": a stride never typed, which --extend cannot change
+    for extra in ([], ["--spread"]):
+        r = run_cli(["stats", "--out", str(out), "--extend", "--count", "8", *extra, "--jobs", "1"])
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert ("takes every 2,007,952,544th deal, which comes back to its first deal after 4 of them, so it "
+                "cannot grow to 8; start a new run") in r.stderr, r.stderr
+    assert "(--count 8 --spread)" in r.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Optional
@@ -66,9 +67,10 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     """
     import dataclasses
 
+    from ..solitaire.dealcode import N_DEALS
     from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census,
                                 spread_stride)
-    from ..stats.runfolder import check_out_dir
+    from ..stats.runfolder import check_out_dir, manifest_path
 
     check_resume_extend(resume, extend)
     start = start_deal(start_code, start_number)
@@ -90,6 +92,15 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     games = (DEFAULT_DIFFICULTY_GAMES if difficulty_games is None else difficulty_games) if difficulty else None
     out = check_out_dir(out_dir, create=False)
     n_jobs = jobs or os.cpu_count() or 1
+    if extend and count is not None and manifest_path(out) is not None:
+        old = CENSUS.read(out)
+        distinct = N_DEALS // math.gcd(old.stride, N_DEALS)
+        if old.stride > 1 and count > distinct:
+            # was: "--stride 2007952544 repeats deals after 4 of them ...; give --count 4 or fewer, or a
+            # stride that is odd ...", a stride the user never gave and --extend cannot change
+            raise InputError(f"--extend: {out} takes every {old.stride:,}th deal, which comes back to its first "
+                             f"deal after {distinct:,} of them, so it cannot grow to {count:,}; start a new run"
+                             + (f" (--count {count} --spread)" if spread else ""))
     spec = CENSUS.resolve(out, {"start": start, "count": count, "chunk_size": chunk_size, "fields": fields,
                                 "difficulty": games, "stride": stride,
                                 "rules": parse_rules_list(rules_spec) if rules_spec is not None else None},
