@@ -45,8 +45,10 @@ def baseline(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
 def test_rules_list_is_canonical_and_rejects_repeats_and_unknown_names():
     assert parse_rules_list("easy, classic ,strict") == RULES
     assert parse_rules_list("wrap,queen-on-king,no-card-on-king") == ("easy", "classic", "dead-king")
-    with pytest.raises(InputError, match="twice"):
+    with pytest.raises(InputError, match="'easy' and 'wrap' in --rules are the same rule set under two names"):
         parse_rules_list("easy,wrap")
+    with pytest.raises(InputError, match="twice"):
+        parse_rules_list("easy,EASY")
     with pytest.raises(InputError, match="unknown rule set"):
         parse_rules_list("easy,nope")
     with pytest.raises(InputError):
