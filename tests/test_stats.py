@@ -229,7 +229,7 @@ def test_cli_refuses_to_overwrite_or_to_resume_a_different_run(baseline, run_cli
     (["--count", "0"], "at least 1"),
     (["--count", "3", "--start", "GO1-E-AAAA"], "letters"),
     (["--count", "3", "--start", "GO1-E-AAAAAAA", "--start-number", "4"], "not both"),
-    (["--count", "3", "--rules", "easy,wrap"], "twice"),
+    (["--count", "3", "--rules", "easy,wrap"], "same rule set under two names"),
     (["--count", "3", "--rules", "easy,hard"], "unknown rule set"),
     (["--count", "3", "--jobs", "0"], "--jobs"),
     (["--count", "3", "--scheduler", "tcp://127.0.0.1:8786"], "--engine dask"),
