@@ -192,6 +192,18 @@ def test_hint_on_a_finished_game_is_an_answer_exit_0(run_cli):
     assert j["best"] is None and j["ranked"] == [] and j["message"].startswith("the game is already over")
 
 
+@pytest.mark.parametrize("extra", [[], ["--fair", "--player", "fast"]])
+@pytest.mark.parametrize("moves", ["d 4", WIN_1])
+def test_every_hint_answer_has_the_same_core_fields(run_cli, extra, moves):
+    # was: the peeking hint had no "rules" or "fair", the fair hint no "moves_played", and a fair
+    # hint on a finished game was the peeking answer's shape, without "fair"
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", moves, "--json", *extra])
+    assert r.exit_code == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert {"deal", "rules", "fair", "moves_played", "best", "ranked"} <= set(j), sorted(j)
+    assert (j["deal"], j["rules"], j["fair"], j["moves_played"]) == ("GO1-E-AAAAAAB", "easy", bool(extra), moves)
+
+
 def test_hint_at_the_node_limit_says_how_many_cards_its_best_line_leaves(run_cli):
     r = run_cli(["hint", "GO1-C-AAAAAAB", "--node-limit", "3", "--all"])
     assert r.exit_code == 0, r.stderr

@@ -155,7 +155,7 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
     except GameOverError as e:
         # a won or locked game is an answer (there is no next move), not bad input
         if as_json:
-            echo_json(game_over_answer(lay, moves, e))
+            echo_json(game_over_answer(lay, moves, e, fair))
         else:
             click.echo(str(e))
         return
@@ -164,7 +164,7 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
 
         result = fair_hint_for_player(lay, game, seed=seed, player=player)  # the stock order is forgotten first
         if as_json:
-            echo_json(result.as_json())
+            echo_json({**result.as_json(), "moves_played": " ".join(moves)})  # as the peeking hint has it
         else:
             click.echo(result.render(show_all))
         return

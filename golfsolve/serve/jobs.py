@@ -47,8 +47,9 @@ def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "str
     try:
         game = hint_position(layout, played_moves)
     except GameOverError as e:
-        return game_over_answer(layout, played_moves, e)
-    return fair_hint_for_player(layout, game, seed=seed, player=player, solver=_the_solver()).as_json()
+        return game_over_answer(layout, played_moves, e, fair=True)
+    return {**fair_hint_for_player(layout, game, seed=seed, player=player, solver=_the_solver()).as_json(),
+            "moves_played": " ".join(played_moves)}
 
 
 def odds(layout: Layout, samples: int = 200, games: int | None = None, seed: int = 0, player: str = "fast") -> dict:

@@ -17,6 +17,7 @@ from .deals import record
 from .engine import Game, MoveResult, parse_moves
 from .hint import MoveAdvice, position_after, rank_moves
 from .layout import Layout
+from .rules import EASY
 from .solver import Solution, Solver, StockUnknownError
 
 
@@ -52,9 +53,17 @@ def hint_position(layout: Layout, moves: Sequence[str]) -> Game:
     return game
 
 
-def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError) -> dict:
-    """``golfsolve hint --json`` (peeking or fair) on a won or locked position: no next move, and why."""
-    return {"deal": layout.name, "moves_played": " ".join(moves), "best": None, "ranked": [], "message": str(error)}
+def _rules_name(layout: Layout) -> str:
+    """The name of the rule set a hint about ``layout`` plays under (its own, else Easy)."""
+    return (layout.rules or EASY).name
+
+
+def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError, fair: bool = False) -> dict:
+    """``golfsolve hint --json`` (peeking, or with ``fair`` the fair one) on a won or locked
+    position: no next move, and why. Every hint answer has ``deal``, ``rules``, ``fair``,
+    ``moves_played``, ``best`` and ``ranked`` (was: this one neither ``rules`` nor ``fair``)."""
+    return {"deal": layout.name, "rules": _rules_name(layout), "fair": fair, "moves_played": " ".join(moves),
+            "best": None, "ranked": [], "message": str(error)}
 
 
 def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = None) -> list[MoveAdvice]:
@@ -71,7 +80,7 @@ def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = Non
 
 def hint_answer(layout: Layout, moves: Sequence[str], ranked: Sequence[MoveAdvice]) -> dict:
     """``golfsolve hint --json`` (peeking at the stock) for the position after ``moves``."""
-    return {"deal": layout.name, "moves_played": " ".join(moves),
+    return {"deal": layout.name, "rules": _rules_name(layout), "fair": False, "moves_played": " ".join(moves),
             "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]}
 
 
