@@ -68,9 +68,10 @@ class Rating:
         return wilson(self.fair_wins, self.games)[1:]
 
     def as_json(self) -> dict:
-        """The rating as ``golfsolve rate --json`` prints it."""
+        """The rating as ``golfsolve rate --json`` prints it: the deal's name as ``deal``, as
+        every other answer names it (and as ``code``, as ratings always have)."""
         lo, hi = self.interval
-        return {"code": self.code, "rules": self.rules.name, "winnable": self.winnable,
+        return {"deal": self.code, "code": self.code, "rules": self.rules.name, "winnable": self.winnable,
                 "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
                 "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete,
                 "player": self.settings.as_dict()}
