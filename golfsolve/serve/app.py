@@ -167,6 +167,8 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             except json.JSONDecodeError as e:
                 raise InputError(f"the request body is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") \
                     from None
+            except InputError:  # a key given twice (_once_each): its own message, not the one below
+                raise
             except ValueError:  # was: a 500; json reads numbers with int(), which refuses 4,300 digits
                 raise InputError("the request body holds a number of thousands of digits; no parameter takes "
                                  "one") from None
