@@ -12,7 +12,7 @@ from numba import njit
 
 from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_G, P_H, P_KMARGIN,
                      P_KNOCK, P_N, P_NOFL, P_PUTT, P_TAKE, P_TURN, R_RUNNING, S_DL, S_CUR, S_ENDS, S_REASON, S_SL,
-                     apply_place, deal_world, end_turn, final_scores, hidden_count, standing_total, world_arrays)
+                     apply_place, deal_world, end_turn, final_scores, first_hidden, hidden_count, standing_total, world_arrays)
 
 HIDDEN_KEY = -1000
 BIG = 1 << 40
@@ -58,13 +58,8 @@ def place_choice(grid, up, p, card, from_discard, ending, prm, key_tab, val100, 
     hole is kept open (final putt, or a swap into a face-up slot).
     """
     g = prm[P_G]
-    nh = 0
-    first_h = -1
-    for i in range(g):
-        if not up[p, i]:
-            nh += 1
-            if first_h < 0:
-                first_h = i
+    nh = hidden_count(up, p, g)
+    first_h = first_hidden(up, p, g)
     now = estimate(grid, up, p, -1, 0, prm, key_tab, val100, keys, vals, canc)
     opp = _opp_min(grid, up, p, prm, key_tab, val100, keys, vals, canc)
     best_i = -1

@@ -107,6 +107,15 @@ def hidden_count(up, p, g):
 
 
 @njit(cache=True)
+def first_hidden(up, p, g):
+    """Player p's first face-down slot, -1 when every card is face up."""
+    for i in range(g):
+        if not up[p, i]:
+            return i
+    return -1
+
+
+@njit(cache=True)
 def refill(stock, disc, st):
     """Shuffle the discard pile, all but its top card, into the empty stock; with nothing
     to recycle the hole ends."""

@@ -26,7 +26,8 @@ from .jit import kernel
 
 from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_ANY, P_COLS, P_G, P_KNOCK,
                      P_N, P_NOFL, P_PAIR, P_PUTT, P_ROWC, P_ROWS, P_TURN, R_RUNNING, S_CUR, S_DL, S_ENDS,
-                     S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn)
+                     S_REASON, S_RECYCLES, S_SL, S_TURN, apply_place, cancel_slots, end_turn, first_hidden,
+                     hidden_count)
 
 KEY_OFF = 2      # cancel keys run from -2 (a value) up to 13 (the joker's rank)
 N_KEYS = 20
@@ -239,13 +240,8 @@ def h_place(grid, up, p, card, from_discard, ending, prm, hp, key_tab, val100, u
     """
     g = prm[P_G]
     cols = prm[P_COLS]
-    nh = 0
-    first_h = -1
-    for i in range(g):
-        if not up[p, i]:
-            nh += 1
-            if first_h < 0:
-                first_h = i
+    nh = hidden_count(up, p, g)
+    first_h = first_hidden(up, p, g)
     hmean = _mean_unseen(pub)
     if card < 0:
         # An average card matches nothing: a slot's own value becomes the mean.
@@ -331,11 +327,7 @@ def h_knock(grid, up, p, ending, prm, hp, key_tab, val100, ucnt, pub, scr_c, scr
     """Knock with at most one card face down and an estimate ``hp[H_KNOCK]`` below everyone."""
     if prm[P_KNOCK] == 0 or ending:
         return False
-    nh = 0
-    for i in range(prm[P_G]):
-        if not up[p, i]:
-            nh += 1
-    if nh > 1:
+    if hidden_count(up, p, prm[P_G]) > 1:
         return False
     now = grid_est(grid, up, p, -1, 0, prm, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc)
     opp = opp_min_est(grid, up, p, prm, key_tab, val100, ucnt, pub, scr_c, scr_k, scr_x, keys, canc)
