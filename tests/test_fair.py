@@ -262,6 +262,34 @@ def test_fair_player_never_beats_the_clairvoyant_verdict(solver):
         assert again.moves == g.moves  # the seed makes a game reproducible
 
 
+def test_the_referee_knows_positions_on_winning_lines_won_and_plays_the_same_games(solver):
+    # the referee takes a position on a winning line it knows as won without a solve: the
+    # same moves and results (lost at the same move) as a referee that solves every time
+    for number in (3, 4, 7):
+        lay = layout_from_number(number, EASY)
+        sol = solver.solve(lay, EASY, verdict_only=True)
+        if sol.outcome != "won":
+            continue
+        given = play(lay, EASY, "fast", seed=2, solver=solver, winnable=True, won_line=sol.moves)
+        unknown = play(lay, EASY, "fast", seed=2, solver=solver, winnable=True)
+        solved = play(lay, EASY, "fast", seed=2, solver=solver)
+        for g in (unknown, solved):
+            assert (g.moves, g.won, g.lost_at, g.lost_on_draw) == (given.moves, given.won, given.lost_at,
+                                                                   given.lost_on_draw)
+        assert given.solves <= unknown.solves
+        if given.lost_at is not None:
+            game = Game(lay, EASY)
+            for m in given.moves:
+                game.play(m)
+            assert solver.solve(game.to_layout(), EASY, verdict_only=True).outcome == "lost"
+    lay = layout_from_number(3, EASY)
+    for bad in (("d",), ("x",), (1, 2)):
+        with pytest.raises(InputError, match="won_line"):
+            play(lay, EASY, TINY, solver=solver, winnable=True, won_line=bad)
+    with pytest.raises(InputError, match="won_line"):
+        play(lay, EASY, TINY, solver=solver, won_line=solver.solve(lay, EASY).moves)  # without winnable
+
+
 def test_cli_odds_json(run_cli, data_dir):
     r = run_cli(["odds", "--layout", str(data_dir / "seed000_start.txt"), "--samples", "20", "--seed", "3",
                  "--games", "2", "--json"])

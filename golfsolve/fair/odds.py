@@ -219,6 +219,7 @@ def fair_games(
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     winnable: bool = False,
+    lines: Optional[Sequence[Sequence[str]]] = None,
 ) -> Iterator[tuple[bool, int]]:
     """The fair player's results ``(won, work)`` on ``layout`` (unknown places ``None``)
     completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
@@ -231,9 +232,9 @@ def fair_games(
     # every game's player has the same seed, so games that have seen the same cards share
     # their decisions (one table for all): the opening's first decision is taken once
     decisions: dict = {}
-    for st in stocks:
+    for i, st in enumerate(stocks):
         g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions,
-                 winnable=winnable)
+                 winnable=winnable, won_line=lines[i] if lines is not None else ())
         yield g.won, g.nodes + SOLVE_WORK * g.solves
 
 
@@ -304,12 +305,15 @@ def odds(
     solver = solver or Solver()
     t0, c0 = time.perf_counter(), time.process_time()
     won: list[bool] = []
+    lines: list[tuple[str, ...]] = []  # each winnable order's winning line: the referee's games need not solve it
     work = 0
     # bars after half a second only, so a quick answer draws none
     for st in progress_bar(stocks, total=len(stocks), unit="sample", desc="solving samples", show=progress,
                            delay=0.5, leave=False):
         sol = solver.solve(with_stock(layout, st), rules, verdict_only=True)
         won.append(sol.outcome == "won")
+        if won[-1]:
+            lines.append(sol.moves)
         work += sol.nodes + SOLVE_WORK
     n = len(stocks)
     wins = sum(won)
@@ -329,7 +333,8 @@ def odds(
     else:
         winnable = [st for st, w in zip(stocks, won) if w]
         k = len(winnable) if games is None else min(games, len(winnable))
-        results = fair_games(layout, rules, winnable[:k], seed, settings, played, solver, winnable=True)
+        results = fair_games(layout, rules, winnable[:k], seed, settings, played, solver, winnable=True,
+                             lines=lines[:k])
         results = progress_bar(results, total=k, unit="game", desc="fair games", show=progress, delay=0.5,
                                leave=False)
         fw, m, work, stopped = play_until(results, wins, n, exact, stop=games is None, work=work)

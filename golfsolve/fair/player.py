@@ -24,14 +24,14 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass, replace
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 from ..errors import InputError
 from ..inputs import seed_value
 from ..solitaire.engine import Game
 from ..solitaire.layout import Layout, layout_arg
 from ..solitaire.rules import EASY, Rules, rules_arg
-from ..solitaire.solver import MOVE_DRAW, Solver
+from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
 from .orders import check_played, sample_stocks, stock_orders
@@ -344,6 +344,7 @@ def play(
     referee: bool = True,
     decisions: Optional[dict] = None,
     winnable: bool = False,
+    won_line: Sequence[str] = (),
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the fair player.
 
@@ -354,7 +355,10 @@ def play(
     decision where the real position is lost. ``decisions`` is a table shared by games of
     the same opening and seed (see :meth:`Player.move`): the same games, less work.
     ``winnable``: the caller has solved the real deal and it can be won, so the referee
-    does not solve it again.
+    does not solve it again; ``won_line`` is then the winning line it found (moves as in
+    :attr:`~golfsolve.solitaire.solver.Solution.moves`), if it kept one. The referee takes
+    every position on a winning line it knows (that one and those of its own won solves)
+    as won without solving it again: the same games, less work.
     """
     layout_arg(layout)
     rules = rules_arg(rules) or layout.rules or EASY
@@ -368,12 +372,22 @@ def play(
     me = Player(rules, settings, seed, solver, decisions)
     solves = nodes = 0
     known = check_played(played)
+    won_line = tuple(won_line)
+    if won_line and not (winnable and all(isinstance(m, str) for m in won_line)
+                         and line_wins(pack(layout), rules, won_line)):
+        raise InputError("won_line must be a winning line of the real deal, given with winnable=True")
+    # the real positions known won (column heights, top, stock left): those on a winning line
+    # from a position the referee solved (its stock order is the game's: heights name the cards)
+    on_line: set = set()
     if referee and not winnable:
         sol = solver.solve(layout, rules)
         solves, nodes = 1, sol.nodes
         if sol.outcome != "won":
             return FairGame(False, False, sol.best_left, (), 0, False, 0, solves, time.perf_counter() - t0, settings,
                             nodes)
+        won_line = sol.moves
+    if referee:
+        _remember(on_line, layout, won_line)
     game = Game(layout, rules)
     line: list[str] = []
     decisions = 0
@@ -389,10 +403,13 @@ def play(
         else:
             if referee and line:
                 # the referee (not the player) stops a game whose real position is lost
-                sol = solver.solve(game.to_layout(), rules, verdict_only=True)
-                solves, nodes = solves + 1, nodes + sol.nodes
-                if sol.outcome != "won":
-                    return lost(line[-1] == MOVE_DRAW)
+                now = game.to_layout()
+                if (tuple(len(c) for c in now.columns), now.discard, len(now.stock)) not in on_line:
+                    sol = solver.solve(now, rules, verdict_only=True)
+                    solves, nodes = solves + 1, nodes + sol.nodes
+                    if sol.outcome != "won":
+                        return lost(line[-1] == MOVE_DRAW)
+                    _remember(on_line, now, sol.moves)
             decisions += 1
             chain = me.move(game.to_layout().forget_stock(0), known + tuple(game.pile[:-1]))
         for m in chain:
@@ -405,6 +422,27 @@ def play(
         return FairGame(True, True, 0, tuple(line), None, False, decisions, solves + me.solves,
                         time.perf_counter() - t0, settings, nodes + me.nodes)
     return lost(bool(line) and line[-1] == MOVE_DRAW)
+
+
+def _remember(on_line: set, start: Layout, moves: Sequence[str]) -> None:
+    """Add to ``on_line`` every position of the winning line ``moves`` from ``start``, as
+    (column heights, discard's top, stock cards left): a position on a winning line is won
+    (the line's rest wins from it)."""
+    if not moves:
+        return
+    cols, top, stock = start.columns, start.discard, start.stock
+    h = [len(c) for c in cols]
+    s = 0
+    on_line.add((tuple(h), top, len(stock)))
+    for m in moves:
+        if m == MOVE_DRAW:
+            top = stock[s]
+            s += 1
+        else:
+            i = int(m) - 1
+            h[i] -= 1
+            top = cols[i][h[i]]
+        on_line.add((tuple(h), top, len(stock) - s))
 
 
 __all__ = ["PlayerSettings", "PRESETS", "player_settings", "Player", "Decision", "FairGame", "play"]
