@@ -451,7 +451,7 @@ def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver, rules)
     draw-any-time rules; else a lost root, the winning line's table credited, one solve per
     table whatever the discard's top), each state's value is the verdict a direct solve of
     the position after it and the draw gives; also for states not asked for when the order
-    was added, and on orders added without a search of their root."""
+    was added, on orders added without a search of their root, and decided a table at a time."""
     from golfsolve.fair.infoset import ChainValues, predraw_states
     from golfsolve.solitaire.layout import Layout
 
@@ -473,6 +473,13 @@ def test_chain_values_match_a_solve_of_every_state_after_the_draw(solver, rules)
                                                       rules).outcome == "won"
                 assert cv.won(i, s) == direct
                 seen[direct] += 1
+        # one table a search, each search of an order starting from what its earlier ones proved
+        one = ChainValues(view, rules, states, solver)
+        one.extend(stocks, (), root=False)
+        for i in range(len(stocks)):
+            for s in random.Random(i).sample(states, len(states)):
+                one.decide(i, [s])
+                assert one.won(i, s) == cv.won(i, s)
     assert seen[True] and seen[False]
 
 

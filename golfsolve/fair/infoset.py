@@ -19,7 +19,8 @@ Work shared between samples: each sampled order's root position is solved once; 
 sample in which the root is lost is lost for every state (a remove cannot make a lost
 position winnable). With draw-any-time rules one compiled search per order
 (:mod:`golfsolve.solitaire.orderhunt`) then decides every state asked for on it, sharing what
-it proves lost or won between them; orders added to tell a few states apart skip the
+it proves lost or won between them (and with the next search of the same order, when its
+tables are decided in several); orders added to tell a few states apart skip the
 root's search (a lost root makes every state lost, so it cannot tell them apart, and
 searching it first saves the states' searches less than it costs). Otherwise the state on
 the solver's own winning line is credited without a solve, and candidates are valued most
@@ -134,6 +135,8 @@ class ChainValues:
         self.per_order = rules.draw_any_time
         self._tables = list(dict.fromkeys(s.key[0] for s in self.states if s.table))
         self._packed: Optional[tuple] = None  # the root's columns, heights and top, the rules' arrays
+        # per order: the entries its searches proved (rows, words), for its next search
+        self._proved: dict[int, tuple] = {}
 
     def extend(self, stocks: Sequence[tuple[int, ...]], states: Optional[Sequence[PreDraw]] = None,
                root: bool = True) -> None:
@@ -228,8 +231,15 @@ class ChainValues:
         cols, heights, top, fits, links = self._packed
         arr = np.array(tables, dtype=np.int8).reshape(len(tables), packing.N_COLS)
         out = np.zeros(len(tables), dtype=np.int8)
-        won, nodes = compiling.function("order_verdicts")(cols, heights, RANK_OF[np.array(st, dtype=np.int64)], top,
-                                                          fits, links, arr, out, *_work(), root)
+        # what earlier searches of this order proved serves this one; kept for a later one
+        # unless this one decides every table still open on the order
+        kept = self._proved.pop(i, _NOTHING_PROVED)
+        keep = len(tables) < sum(1 for t in self._tables if (i, t) not in self._cache)
+        won, nodes, *kept = compiling.function("order_verdicts")(cols, heights, RANK_OF[np.array(st, dtype=np.int64)],
+                                                                 top, fits, links, arr, out, *_work(), root, *kept,
+                                                                 keep)
+        if keep:
+            self._proved[i] = tuple(kept)
         self.solves += 1
         self.nodes += int(nodes)
         verdicts = out.tolist()
@@ -375,6 +385,7 @@ class ChainValues:
 
 
 _WORK: Optional[tuple] = None
+_NOTHING_PROVED = (np.zeros(0, dtype=np.int64), np.zeros((0, 2), dtype=np.uint64))
 
 
 def _work() -> tuple:

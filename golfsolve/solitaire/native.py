@@ -31,6 +31,7 @@ def _signatures() -> dict:
 
     i8_1, i8_2 = T.Array(T.int8, 1, "C"), T.Array(T.int8, 2, "C")
     i32_1, i64_1 = T.Array(T.int32, 1, "C"), T.Array(T.int64, 1, "C")
+    u64_2 = T.Array(T.uint64, 2, "C")
     u8_1, u16_1, u16_2 = T.Array(T.uint8, 1, "C"), T.Array(T.uint16, 1, "C"), T.Array(T.uint16, 2, "C")
     links = T.Array(T.int64, 2, "C")
     i64_2, f64_1 = T.Array(T.int64, 2, "C"), T.Array(T.float64, 1, "C")
@@ -44,8 +45,9 @@ def _signatures() -> dict:
         "line_wins": T.boolean(i8_2, i8_1, i8_1, T.int64, fits, T.boolean, i8_1),
         "load_rows": T.none(u16_2, i64_1, u16_2),
         "take_rows": T.Tuple((i64_1, u16_2))(u16_2, i64_1, i32_1, T.int64, T.boolean),
-        "order_verdicts": T.UniTuple(T.int64, 2)(i8_2, i8_1, i8_1, T.int64, fits, links, i8_2, i8_1, u16_2, u8_1,
-                                                 i32_1, i32_1, i32_1, u16_1, T.boolean),
+        "order_verdicts": T.Tuple((T.int64, T.int64, i64_1, u64_2))(i8_2, i8_1, i8_1, T.int64, fits, links, i8_2,
+                                                                     i8_1, u16_2, u8_1, i32_1, i32_1, i32_1, u16_1,
+                                                                     T.boolean, i64_1, u64_2, T.boolean),
         "state_value": T.float64(i64_2, i64_1, T.int64, T.int64, i64_1, T.int64, i64_1, T.int64, fits, T.boolean,
                                  i64_1, f64_1, i64_1),
         "draw_value": T.float64(i64_2, i64_1, T.int64, i64_1, T.int64, i64_1, T.int64, fits, T.boolean, i64_1, f64_1,
@@ -65,7 +67,7 @@ _ARRAYS = {
     "take_rows": {0: ("uint16", 2), 1: ("int64", 1), 2: ("int32", 1)},
     "order_verdicts": {0: ("int8", 2), 1: ("int8", 1), 2: ("int8", 1), 4: ("bool", 2), 5: ("int64", 2),
                        6: ("int8", 2), 7: ("int8", 1), 8: ("uint16", 2), 9: ("uint8", 1), 10: ("int32", 1),
-                       11: ("int32", 1), 12: ("int32", 1), 13: ("uint16", 1)},
+                       11: ("int32", 1), 12: ("int32", 1), 13: ("uint16", 1), 15: ("int64", 1), 16: ("uint64", 2)},
     "state_value": {0: ("int64", 2), 1: ("int64", 1), 4: ("int64", 1), 6: ("int64", 1), 8: ("bool", 2),
                     10: ("int64", 1), 11: ("float64", 1), 12: ("int64", 1)},
     "draw_value": {0: ("int64", 2), 1: ("int64", 1), 3: ("int64", 1), 5: ("int64", 1), 7: ("bool", 2),

@@ -26,6 +26,10 @@ hunt's, the others wins, each half read and written as one integer as the hunt's
   does not rest on it); the rest stays.
 * Win entries keep the states on winning paths: a state that dominates one is won, and the
   search that reaches it stops.
+
+Both hold for the order, whichever table's search made them, so a call can hand them to the
+next call on the same order and root (the fair player decides an order's tables in several
+calls, only while they can still be among the best): that call starts from them.
 """
 
 from __future__ import annotations
@@ -232,7 +236,7 @@ def _search(cols, acc, colp, spk, lo, hi, cards, jumps, n_jumps, stock, h, av, i
 
 @nb.njit(cache=True, error_model="numpy")
 def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed, touched, wtouched, log_rows,
-                   log_vals, with_root):
+                   log_vals, with_root, kept_rows, kept_words, keep):
     """Is the root winnable, and each pre-draw table after one draw? All on one stock order.
 
     ``cols`` (7, 5) int8 ranks of the root's columns, covered card first; ``h0`` (7,) its
@@ -247,8 +251,13 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
     (equal lengths of at least 1: the entries one search records, in order; a won search
     that recorded more keeps no lost entry) are scratch. Without ``with_root`` the root is
     not searched (a caller that knows it is won saves its search) and every table is.
+    ``kept_rows`` (k,) int64 and ``kept_words`` (k, 2) uint64: what an earlier call on the
+    same order and root proved (its lost and win entries by row), as this call returns them;
+    both empty for a first call.
 
-    Returns ``(root won, nodes)``: 1 or 0 (-1 when not searched), and the states expanded in all.
+    Returns ``(root won, nodes, kept rows, kept words)``: 1 or 0 (-1 when not searched), the
+    states expanded in all, and with ``keep`` the entries proved (the earlier ones included)
+    for the next call on this order (else none).
     """
     acc = accept_masks(cols, fits)
     words = rows.reshape(rows.shape[0] * 2 * SLOTS).view(np.uint64)  # row i's lost entries at 2 i, its wins at 2 i + 1
@@ -267,6 +276,17 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
     av = np.empty(N_COLS, dtype=np.int64)
     frames = np.empty((11, MAX_PATH + 1), dtype=np.int64)
     cnt = np.zeros(2, dtype=np.int64)  # rows listed in touched, in wtouched
+    # what earlier calls on this order proved, listed so that it is cleared at the end
+    for t in range(kept_rows.shape[0]):
+        r = kept_rows[t]
+        words[2 * r] = kept_words[t, 0]
+        words[2 * r + 1] = kept_words[t, 1]
+        listed[r] = 1
+        touched[cnt[0]] = r
+        cnt[0] += 1
+        if kept_words[t, 1] != EMPTY:
+            wtouched[cnt[1]] = r
+            cnt[1] += 1
     nodes = np.int64(0)
     root_won = np.int64(-1)
     for k in range(-1 if with_root else 0, tables.shape[0]):
@@ -297,9 +317,29 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
             root_won = np.int64(1 if won else 0)
         else:
             out[k] = 1 if won else 0
+    # the entries proved, for the next call on this order (with keep), and the rows cleared:
+    # the lost entries are in the rows listed in touched, the wins in those listed in
+    # wtouched (a row may be in both: taken with the first, its win half then already cleared)
+    n_rows = cnt[0] + cnt[1] if keep else 0
+    out_rows = np.empty(n_rows, dtype=np.int64)
+    out_words = np.empty((n_rows, 2), dtype=np.uint64)
+    n_out = 0
     for t in range(cnt[0]):
-        words[2 * touched[t]] = EMPTY
-        listed[touched[t]] = 0
+        r = touched[t]
+        listed[r] = 0
+        if keep and (words[2 * r] != EMPTY or words[2 * r + 1] != EMPTY):
+            out_rows[n_out] = r
+            out_words[n_out, 0] = words[2 * r]
+            out_words[n_out, 1] = words[2 * r + 1]
+            n_out += 1
+        words[2 * r] = EMPTY
+        words[2 * r + 1] = EMPTY
     for t in range(cnt[1]):
-        words[2 * wtouched[t] + 1] = EMPTY
-    return root_won, nodes
+        r = wtouched[t]
+        if keep and words[2 * r + 1] != EMPTY:
+            out_rows[n_out] = r
+            out_words[n_out, 0] = words[2 * r]
+            out_words[n_out, 1] = words[2 * r + 1]
+            n_out += 1
+        words[2 * r + 1] = EMPTY
+    return root_won, nodes, out_rows[:n_out].copy(), out_words[:n_out].copy()
