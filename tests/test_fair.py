@@ -288,6 +288,9 @@ def test_the_referee_knows_positions_on_winning_lines_won_and_plays_the_same_gam
             play(lay, EASY, TINY, solver=solver, winnable=True, won_line=bad)
     with pytest.raises(InputError, match="won_line"):
         play(lay, EASY, TINY, solver=solver, won_line=solver.solve(lay, EASY).moves)  # without winnable
+    from golfsolve.fair.odds import fair_games
+    with pytest.raises(InputError, match="one winning line per stock order"):
+        next(fair_games(lay.forget_stock(0), EASY, [lay.stock], 0, TINY, solver=solver, winnable=True, lines=[]))
 
 
 def test_cli_odds_json(run_cli, data_dir):

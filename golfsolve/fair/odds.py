@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence
 
+from ..errors import InputError
 from ..inputs import expect, seed_value, whole_count
 from ..intervals import product_interval, wilson
 from ..solitaire.layout import Layout, layout_arg
@@ -232,6 +233,8 @@ def fair_games(
     # every game's player has the same seed, so games that have seen the same cards share
     # their decisions (one table for all): the opening's first decision is taken once
     decisions: dict = {}
+    if lines is not None and len(lines) != len(stocks):
+        raise InputError(f"lines must give one winning line per stock order: {len(lines)} for {len(stocks)}")
     for i, st in enumerate(stocks):
         g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions,
                  winnable=winnable, won_line=lines[i] if lines is not None else ())
