@@ -157,6 +157,43 @@ def test_unknown_stock_is_refused_not_guessed(solver, seed000_start):
         solver.solve(seed000_start, EASY)
 
 
+
+@pytest.mark.parametrize("spec", ["easy", "classic", "dead-king", "easy+jokers2", "classic+empty", "easy+empty+jokers1"])
+def test_restarts_keep_every_answer(spec, monkeypatch):
+    """The hunt restarts from its root after RESTART states, then twice as many each time,
+    keeping the entries of every state it has left (kernel.hunt). With its first restart after
+    one state instead of 300, every search here restarts many times: each answer must still
+    be the slow search's (small layouts) or the one a search without restarts gives (deals),
+    and its line must replay to it."""
+    from golfsolve.solitaire import solver as solver_mod
+
+    rules = get_rules(spec)
+    rng = random.Random(hash(spec) % 1000 + 7)
+    small = [random_small_layout(rng, rules) for _ in range(100)]
+    deals = [layout_from_number(n, rules) for n in range(12)]
+    monkeypatch.setattr(solver_mod, "RESTART", 0)
+    plain = Solver()
+    once = [plain.solve(lay, rules) for lay in deals]
+    for first in (1, 3):
+        monkeypatch.setattr(solver_mod, "RESTART", first)
+        restarting = Solver()
+        for lay in small:
+            sol = restarting.solve(lay, rules)
+            expected = brute_force_best_left(lay, rules)
+            assert (sol.outcome, sol.best_left) == ("won" if expected == 0 else "lost", expected), lay.to_text()
+            assert_replays_to(lay, rules, sol)
+        for lay, base in zip(deals, once):
+            sol = restarting.solve(lay, rules)
+            assert (sol.outcome, sol.best_left) == (base.outcome, base.best_left), lay.name
+            assert_replays_to(lay, rules, sol)
+            assert restarting.solve(lay, rules, verdict_only=True).outcome == base.outcome
+    # the solver's tables are left clean: a solve without restarts gives what it gave before
+    monkeypatch.setattr(solver_mod, "RESTART", 0)
+    for lay, base in zip(deals, once):
+        sol = restarting.solve(lay, rules)
+        assert (sol.outcome, sol.best_left, sol.nodes) == (base.outcome, base.best_left, base.nodes), lay.name
+
+
 def test_node_limit_answers_unknown(solver):
     lay = layout_from_pysol(1)  # unwinnable under Classic: needs a full search
     sol = solver.solve(lay, CLASSIC, node_limit=500)
@@ -340,12 +377,14 @@ def test_lost_states_carried_between_siblings_keep_every_verdict(rules_name):
     # one a fresh solve gives, and the carried table must have been used (fewer states)
     from golfsolve.fair.infoset import predraw_states
     from golfsolve.solitaire.layout import Layout, layout_from_number
+    from golfsolve.solitaire import solver as solver_mod
     from golfsolve.solitaire.rules import code_letter, get_rules
     from golfsolve.solitaire.solver import LostStates, Solver
 
     rules = get_rules(rules_name)
     solver = Solver()
     verdicts = {"won": 0, "lost": 0}
+    restarts = 0
     saved = 0
     for n in range(12):
         lay = layout_from_number(n, rules, code_letter(rules))
@@ -357,7 +396,9 @@ def test_lost_states_carried_between_siblings_keep_every_verdict(rules_name):
             fresh = solver.solve(child, rules, verdict_only=True)
             carried = solver.solve(child, rules, verdict_only=True, lost=lost)
             assert carried.outcome == fresh.outcome, (n, s.chain)
+            restarts += fresh.nodes > solver_mod.RESTART
             verdicts[fresh.outcome] += 1
             saved += fresh.nodes - carried.nodes
     assert verdicts["won"] and verdicts["lost"]
     assert saved > 0
+    assert restarts  # searches that restarted carried their states too

@@ -66,6 +66,21 @@ def tallest(candidates, h):
 
 
 @nb.njit(cache=True, inline="always")
+def tallest_from(candidates, h, first):
+    """:func:`tallest`, ties going to the first column from ``first`` on (round the table)."""
+    m = 0
+    hb = -1
+    for k in range(N_COLS):
+        c = k + first
+        if c >= N_COLS:
+            c -= N_COLS
+        if (candidates >> c) & 1 and h[c] > hb:
+            hb = h[c]
+            m = c
+    return m
+
+
+@nb.njit(cache=True, inline="always")
 def after_remove(av, m, am, r):
     """Column ``m``'s free card ``r`` removed (its accept mask becomes ``am``): the columns
     the new top frees, and every top some free card then fits."""

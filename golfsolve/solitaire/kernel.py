@@ -21,7 +21,10 @@ searches use this in ways that stay sound:
   state never has to pass through the state it pruned; and a state entered by a draw
   makes no draws of its own, since its parent's draws dominate them. Per height vector
   a row of four ``(F, s)`` entries (2.2 MB in all) records what was expanded; a state is
-  pruned when a recorded entry dominates it, and entries it dominates are dropped.
+  pruned when a recorded entry dominates it, and entries it dominates are dropped. So no
+  state on the search's path ever prunes one below it, and every entry of a state the
+  search has left stays true whatever it does next: it restarts from the root now and
+  then (ties broken another way), keeping them.
 * :func:`search` runs level by level in ``s`` (the closure under removes of every state
   with ``s`` cards drawn, before any state with ``s + 1``), keyed by
   ``heights_index * 16 + canonical top`` (``heights_index``: the base-6 number of the
@@ -41,16 +44,19 @@ import numba as nb
 import numpy as np
 
 from . import bounds, packing
-from .huntsteps import after_remove, draw_jumps, fit_mask, frees, next_draw, put_back, tallest
+from .huntsteps import after_remove, draw_jumps, fit_mask, frees, next_draw, put_back, tallest_from
 from .expectimax import draw_value, state_value  # noqa: F401  (the fair player's exact endgame: native.EXPORTS)
 from .orderhunt import order_verdicts  # noqa: F401  (compiled with the solver's kernels: native.EXPORTS)
 from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
                       N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON)
 from .packops import (accept_masks, clear_bit, column_counts, decode_heights, heights_index, rank_unit,  # noqa: F401
-                      prefetch, row_dominates, row_insert, slot, slot_freed, slot_stock, stock_counts, table_counts,
+                      prefetch, row_dominates, row_drop, row_insert, slot, slot_freed, slot_stock, stock_counts,
+                      table_counts,
                       test_and_set)
 
 EMPTY_ROW = np.uint64(packing.EMPTY_ROW)
+#: A row whose one entry prunes nothing (its stock position, 31, is past every real one).
+HELD_ROW = np.uint64(packing.EMPTY_ROW ^ 0xFFFF | ((1 << packing.SLOT_STOCK_BITS) - 1))
 
 
 # -- steps both searches take (inlined: each is a few instructions on the hot path) -------
@@ -108,7 +114,8 @@ def _jumps_to_draws(line, n, path):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bounded, cut, best0, floor, kept):
+def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bounded, cut, best0, floor, kept,
+         restart):
     """Depth-first search with stock jumps and dominance (draw-any-time rules only).
 
     Exact when it finishes within ``node_limit`` expanded states (0: no limit): outcome
@@ -129,10 +136,21 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     in it (rows that held entries before the call are then not listed), with the rows
     written to listed in ``touched[:kept[0]]`` (see :func:`take_rows`).
 
+    ``restart`` (0: never): after that many expanded states, then twice as many each time,
+    the search goes back to its root and breaks ties between the tallest columns another
+    way, keeping the entries of the states it has left (see the restart below): a search
+    whose first moves led into a large subtree with nothing better in it gets out early
+    (the heavy tail of won deals: 18–22% fewer states on them, measured on Easy, Classic
+    and nothing on King). The answer is the same, the line and the states counted may differ.
+
     Returns ``(outcome, best_left, path_len, nodes)``; nodes counts expansions.
     """
     if node_limit <= 0:
         node_limit = np.int64(0x7FFFFFFFFFFFFFFF)  # no limit: one compare per state either way
+    # restarts: after ``restart`` states, then twice as many each time (none: 0)
+    budget = restart if restart > 0 else np.int64(0x7FFFFFFFFFFFFFFF)
+    stop = min(node_limit, budget)
+    first = 0  # ties between the tallest columns go to the first from this one on
     acc = accept_masks(cols, fits)
     rows = dom.reshape(dom.shape[0] * SLOTS).view(np.uint64)  # dom's rows, each as one integer (.packing)
     colp = column_counts(cols)  # table cards per rank for the bound, packed
@@ -199,7 +217,7 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
     while outcome == LOST and not done:
         s = ss[depth]
         if untried[depth]:
-            m = tallest(untried[depth], h)
+            m = tallest_from(untried[depth], h, first)
             untried[depth] &= ~(1 << m)
             r = np.int64(cols[m, h[m] - 1])
             ns = s
@@ -278,9 +296,39 @@ def hunt(cols, h0, stock, top0, fits, node_limit, dom, touched, path, links, bou
                 if m == N_COLS:
                     nxt[depth] = n_draws[depth]  # as with the program: it only grows with the draws
                 continue
-        if nodes >= node_limit:  # never more than node_limit states (0 was made the largest int64 above)
-            outcome = UNKNOWN
-            break
+        if nodes >= stop:
+            if nodes >= node_limit:  # never more than node_limit states (0 was made the largest int64 above)
+                outcome = UNKNOWN
+                break
+            # Restart from the root with ties broken another way, keeping what is proven: every
+            # state recorded and left (expanded to the end, or cut) can do no better than the
+            # threshold then, and so than any later one (it only falls), and a state that an
+            # entry prunes is one its recorded state dominates (a state on the path dominates
+            # none of the states below it: they have fewer cards, or it drew to them and they
+            # free a column it does not), so that holds whatever order the search takes; only
+            # the states on the path, and this child, are not left yet, and their entries go.
+            # A search for a win that took a wrong first move (a lost subtree of 10^5 states
+            # before the win, the heavy tail of won deals) gets out of it early.
+            # (a row left empty holds an entry that prunes nothing instead, so that a later
+            # entry does not list it in ``touched`` again)
+            for d in range(depth + 2):
+                x, e = (hidx[d], slot(fcols[d], ss[d])) if d <= depth else (nid, slot(f, ns))
+                row = row_drop(rows[x], e)
+                rows[x] = row if row != EMPTY_ROW else HELD_ROW
+            for d in range(depth - 1, -1, -1):
+                pm = moves[d]
+                if pm < N_COLS:
+                    tp += rank_unit(put_back(cols, acc, h, av, pm))
+                    pres |= bounds.card_bit(pm, h[pm] - 1)
+                    n_left += 1
+            depth = 0
+            untried[0] = fcols[0]
+            nxt[0] = 0
+            rows[hidx[0]] = row_insert(rows[hidx[0]], fcols[0], 0)
+            first = (first + 3) % N_COLS
+            budget *= 2
+            stop = min(node_limit, nodes + budget)
+            continue
         nodes += 1
         d1 = depth + 1
         if m < N_COLS:

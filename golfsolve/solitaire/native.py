@@ -39,7 +39,7 @@ def _signatures() -> dict:
     answer = T.UniTuple(T.int64, 4)  # outcome, best cards left, path length, nodes
     return {
         "hunt": answer(i8_2, i8_1, i8_1, T.int64, fits, T.int64, u16_2, i32_1, i8_1, links, T.boolean,
-                       T.int64, T.int64, T.int64, i64_1),
+                       T.int64, T.int64, T.int64, i64_1, T.int64),
         "search": answer(i8_2, i8_1, i8_1, T.int64, fits, T.boolean, T.int64, u8_1, u8_1, i32_1, i32_1, i8_1, i8_1,
                          i32_1, i32_1, i32_1, i8_1, links, T.boolean, T.int64, T.int64, T.int64),
         "line_wins": T.boolean(i8_2, i8_1, i8_1, T.int64, fits, T.boolean, i8_1),
