@@ -158,7 +158,8 @@ def test_unknown_stock_is_refused_not_guessed(solver, seed000_start):
 
 
 
-@pytest.mark.parametrize("spec", ["easy", "classic", "dead-king", "easy+jokers2", "classic+empty", "easy+empty+jokers1"])
+@pytest.mark.parametrize("spec", ["easy", "classic", "dead-king", "easy+jokers2", "classic+empty",
+                                  "easy+empty+jokers1"])
 def test_restarts_keep_every_answer(spec, monkeypatch):
     """The hunt restarts from its root after RESTART states, then twice as many each time,
     keeping the entries of every state it has left (kernel.hunt). With its first restart after

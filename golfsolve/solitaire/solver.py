@@ -25,7 +25,8 @@ from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg
 from .rules import EASY, EMPTY_TOP, Rules, rules_arg
 
 
-#: States the search for a win expands before its first restart (:func:`.kernel.hunt`).
+#: States each hunt (the search for a win, then for the fewest cards left) expands before its first
+#: restart, then twice as many each time (:func:`.kernel.hunt`).
 RESTART = 300
 
 
@@ -228,7 +229,7 @@ class Solver:
         if lost is not None:
             compiling.function("load_rows")(dom, lost.rows, lost.vals)
 
-        def run(cut: int, best0: int, limit: int, restart: int = 0) -> tuple:
+        def run(cut: int, best0: int, limit: int, restart: int) -> tuple:
             if use_hunt:
                 return kern(p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(limit), dom, touched,
                             self._path, links, self.bounds, np.int64(cut), np.int64(best0), np.int64(at_least), kept,
@@ -249,8 +250,8 @@ class Solver:
             # Verdict first: the search for a win prunes every state that cannot be won,
             # far cheaper than looking for the fewest cards left. Only when it fails does
             # the second search look for them, bounded by the best line the first one met.
-            outcome, best_left, n, nodes = run(1 if self.bounds else packing.NO_CUT, packing.NO_CUT, node_limit,
-                                               RESTART if self.bounds else 0)
+            cut = 1 if self.bounds else packing.NO_CUT
+            outcome, best_left, n, nodes = run(cut, packing.NO_CUT, node_limit, RESTART)
             if lost is not None:
                 # a won search also records states that are not lost: only clear them
                 rows, vals = compiling.function("take_rows")(dom, lost.rows, touched, kept[0], outcome == packing.LOST)
