@@ -234,6 +234,15 @@ def _search(cols, acc, colp, spk, lo, hi, cards, jumps, n_jumps, stock, h, av, i
     return won, nodes
 
 
+@nb.njit(cache=True, inline="always")
+def _hand_on(words, r, out_rows, out_words, n_out):
+    """Row ``r``'s lost and win entries appended to what a call hands on; the new count."""
+    out_rows[n_out] = r
+    out_words[n_out, 0] = words[2 * r]
+    out_words[n_out, 1] = words[2 * r + 1]
+    return n_out + 1
+
+
 @nb.njit(cache=True, error_model="numpy")
 def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed, touched, wtouched, log_rows,
                    log_vals, with_root, kept_rows, kept_words, keep):
@@ -328,18 +337,12 @@ def order_verdicts(cols, h0, stock, top0, fits, links, tables, out, rows, listed
         r = touched[t]
         listed[r] = 0
         if keep and (words[2 * r] != EMPTY or words[2 * r + 1] != EMPTY):
-            out_rows[n_out] = r
-            out_words[n_out, 0] = words[2 * r]
-            out_words[n_out, 1] = words[2 * r + 1]
-            n_out += 1
+            n_out = _hand_on(words, r, out_rows, out_words, n_out)
         words[2 * r] = EMPTY
         words[2 * r + 1] = EMPTY
     for t in range(cnt[1]):
         r = wtouched[t]
         if keep and words[2 * r + 1] != EMPTY:
-            out_rows[n_out] = r
-            out_words[n_out, 0] = words[2 * r]
-            out_words[n_out, 1] = words[2 * r + 1]
-            n_out += 1
+            n_out = _hand_on(words, r, out_rows, out_words, n_out)
         words[2 * r + 1] = EMPTY
     return root_won, nodes, out_rows[:n_out].copy(), out_words[:n_out].copy()

@@ -229,11 +229,11 @@ class Solver:
         if lost is not None:
             compiling.function("load_rows")(dom, lost.rows, lost.vals)
 
-        def run(cut: int, best0: int, limit: int, restart: int) -> tuple:
+        def run(cut: int, best0: int, limit: int) -> tuple:
             if use_hunt:
                 return kern(p.cols, p.heights, p.stock, np.int64(p.top), fits, np.int64(limit), dom, touched,
                             self._path, links, self.bounds, np.int64(cut), np.int64(best0), np.int64(at_least), kept,
-                            np.int64(restart))
+                            np.int64(RESTART))
             return kern(p.cols, p.heights, p.stock, np.int64(p.top), fits, rules.draw_any_time, np.int64(limit),
                         seen, hseen, keys, parents, moves, levels, hlist, hmask, stack, self._path, links,
                         self.bounds, np.int64(cut), np.int64(best0), np.int64(at_least))
@@ -250,8 +250,7 @@ class Solver:
             # Verdict first: the search for a win prunes every state that cannot be won,
             # far cheaper than looking for the fewest cards left. Only when it fails does
             # the second search look for them, bounded by the best line the first one met.
-            cut = 1 if self.bounds else packing.NO_CUT
-            outcome, best_left, n, nodes = run(cut, packing.NO_CUT, node_limit, RESTART)
+            outcome, best_left, n, nodes = run(1 if self.bounds else packing.NO_CUT, packing.NO_CUT, node_limit)
             if lost is not None:
                 # a won search also records states that are not lost: only clear them
                 rows, vals = compiling.function("take_rows")(dom, lost.rows, touched, kept[0], outcome == packing.LOST)
@@ -273,7 +272,7 @@ class Solver:
             limit = 0 if node_limit <= 0 else node_limit - nodes
             # the first search proved the deal lost: a line leaving 1 card is the best
             at_least = max(at_least, 1)
-            outcome, best_left, n2, nodes2 = run(packing.NO_CUT, first_left, limit, RESTART)
+            outcome, best_left, n2, nodes2 = run(packing.NO_CUT, first_left, limit)
             nodes += nodes2
             if best_left >= first_left:
                 self._path[:n] = self._keep[:n]
