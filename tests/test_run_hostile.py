@@ -265,7 +265,7 @@ def test_a_second_command_on_a_folder_being_written_is_refused_and_no_record_is_
     fd = os.open(run / ".golfsolve.lock", os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running 'stats --resume' holds it
-        os.pwrite(fd, str(os.getpid()).encode(), 0)  # a live process
+        _write_pid(fd, os.getpid())  # a live process
         r = golfsolve("stats", "--out", str(run), "--resume")
         assert refused(r, "being written by another golfsolve command", str(os.getpid())), r.stderr
         assert not (run / "chunk-0000000002.parquet").exists()  # nothing solved
@@ -338,6 +338,13 @@ def test_a_grid_chunk_short_of_a_column_is_played_again_on_resume(tmp_path):
     pd.testing.assert_frame_equal(after, before)
 
 
+def _write_pid(fd: int, pid: int) -> None:
+    # the run's own lock file holds its pid already: a shorter pid written over it must not
+    # keep the old one's last digits
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(pid).encode(), 0)
+
+
 def _dead_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
@@ -350,7 +357,7 @@ def test_a_resume_right_after_kill_9_waits_for_the_dying_workers(run):
     (run / "chunk-0000000002.parquet").unlink()
     fd = os.open(run / ".golfsolve.lock", os.O_RDWR | os.O_CREAT)
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    os.pwrite(fd, str(_dead_pid()).encode(), 0)
+    _write_pid(fd, _dead_pid())
     threading.Timer(1.0, os.close, [fd]).start()  # the last worker exits a second later
     r = golfsolve("stats", "--out", str(run), "--resume", "-q")
     assert r.returncode == 0, r.stderr
@@ -366,7 +373,7 @@ def test_a_lock_left_by_a_dead_run_for_good_is_refused_in_the_end(run, monkeypat
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         dead = _dead_pid()
-        os.pwrite(fd, str(dead).encode(), 0)
+        _write_pid(fd, dead)
         with pytest.raises(InputError, match=f"still locked by processes that process {dead} started"):
             runfolder._lock_folder(run)
     finally:
