@@ -195,6 +195,27 @@ def test_restarts_keep_every_answer(spec, monkeypatch):
         assert (sol.outcome, sol.best_left, sol.nodes) == (base.outcome, base.best_left, base.nodes), lay.name
 
 
+@pytest.mark.benchmark
+def test_restarts_keep_every_answer_on_deals_spread_over_the_code_space(monkeypatch):
+    """The same on 4,000 GO1 deals spread over the code space under each rule set the hunt
+    solves, restarts after 1 and after 7 states against none (a restart keeps entries whose
+    draws were left to a parent still on the path: a rare unsound case would show here;
+    about 4 minutes of CPU; run with -m benchmark)."""
+    from golfsolve.solitaire import solver as solver_mod
+
+    for spec in ("easy", "classic", "dead-king"):
+        rules = get_rules(spec)
+        solvers = {first: Solver() for first in (0, 1, 7)}
+        for i in range(4000):
+            lay = layout_from_number((12345 + i * 2008081) % 26 ** 7, rules)
+            answers = set()
+            for first, s in solvers.items():
+                monkeypatch.setattr(solver_mod, "RESTART", first)
+                sol = s.solve(lay, rules)
+                answers.add((sol.outcome, sol.best_left))
+            assert len(answers) == 1, (spec, lay.name, answers)
+
+
 def test_node_limit_answers_unknown(solver):
     lay = layout_from_pysol(1)  # unwinnable under Classic: needs a full search
     sol = solver.solve(lay, CLASSIC, node_limit=500)
