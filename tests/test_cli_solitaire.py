@@ -223,3 +223,12 @@ def test_replay_counts_are_grouped(run_cli):
     r = run_cli(["replay", "GO1-E-AAAAAAB", "--quiet", "4" * 1200])  # 7♣ never fits the K♠ on the discard
     assert r.exit_code == 1
     assert r.stdout.rstrip().endswith("0 of 1,200 moves played, 1,200 rejected")
+
+
+def test_rules_on_the_command_line_count_the_jokers_of_a_layouts_dots(run_cli, data_dir):
+    # was: a 16-card stock without the joker, and odds refused the file
+    path = str(data_dir / "seed000_start.txt")
+    r = run_cli(["deal", "--layout", path, "--rules", "easy+jokers1", "--json"])
+    assert r.exit_code == 0 and len(json.loads(r.stdout)["stock"]) == 17, r.stderr
+    r = run_cli(["solve", "--pysol", "1", "--rules", "easy+jokers1"])  # was: a jokerless deal solved
+    assert r.exit_code == 2 and "missing cards: JK" in r.stderr and r.stderr.count("\n") == 1

@@ -130,3 +130,38 @@ def test_unreadable_file_is_a_layout_error(tmp_path):
     p.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(LayoutError, match="UTF-8"):
         read_layout_file(p)
+
+
+def test_rules_given_apart_from_the_text_decide_what_its_dots_stand_for(data_dir):
+    """``--rules easy+jokers1`` on a layout file whose stock ends in "..." was applied after
+    the "..." had been counted for Easy: a 16-card stock without the joker, which
+    ``odds`` then refused ("a full deal with 15 unknown stock cards must leave exactly that
+    many cards unseen, not 16") and ``deal`` showed without a word. The same rules on the
+    file's own ``rules:`` line gave 17 cards."""
+    text = (data_dir / "seed000_start.txt").read_text(encoding="utf-8")
+    jokers1 = get_rules("easy+jokers1")
+    on_the_line = parse_layout_text("rules: easy+jokers1\n" + text)
+    assert len(on_the_line.stock) == 17
+    assert parse_layout_text(text, rules=jokers1) == on_the_line
+    assert load_layout(layout_file=str(data_dir / "seed000_start.txt"), rules=jokers1).stock == on_the_line.stock
+    # and the other way: rules given apart override the line's, for the dots too
+    assert len(load_layout(layout_file=str(data_dir / "seed000_start.txt"), rules=EASY).stock) == 16
+    assert parse_layout_text("rules: easy+jokers1\n" + text, rules=EASY).stock == parse_layout_text(text).stock
+
+
+def test_a_full_deal_given_other_rules_is_checked_as_if_they_were_its_own():
+    """A whole 52-card deal under ``--rules easy+jokers1`` (a layout file, a PySol deal) was
+    solved as it was and labelled +jokers1, though the same file with that ``rules:`` line
+    is refused: "missing cards: JK"."""
+    text = layout_from_code("GO1-E-AAAAAAB").to_text().replace("rules: easy\n", "")
+    jokers1 = get_rules("easy+jokers1")
+    with pytest.raises(LayoutError, match="missing cards: JK"):
+        parse_layout_text("rules: easy+jokers1\n" + text)
+    with pytest.raises(LayoutError, match="missing cards: JK"):
+        parse_layout_text(text).with_rules(jokers1)
+    with pytest.raises(LayoutError, match="missing cards: JK"):
+        load_layout(pysol=1, rules=jokers1)
+    # a deal with its joker, given rules without one: too many cards, not a 17-card stock
+    with pytest.raises(LayoutError, match="too many cards|joker"):
+        layout_from_code("GO1-E-AAAAAAB", jokers1).forget_stock().with_rules(EASY)
+

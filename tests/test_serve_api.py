@@ -413,3 +413,9 @@ def test_a_runaway_request_is_stopped_with_503_and_its_worker_replaced():
         old = first[0]
         # reaped: no process (not even a zombie) is left of the stopped worker
         assert not os.path.exists(f"/proc/{old}") or "zombie" not in open(f"/proc/{old}/status").read().lower()
+
+
+def test_a_posted_layouts_dots_count_the_jokers_of_the_rules_given_with_it(client, seed000_text):
+    # was: a 16-card stock without the joker under rules easy+jokers1, as with the CLI's --rules
+    r = client.post("/api/deal", json={"layout": seed000_text, "rules": "easy+jokers1"})
+    assert r.status_code == 200 and len(r.json()["stock"]) == 17, r.text

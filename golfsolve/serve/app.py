@@ -259,7 +259,7 @@ def layout_of(params: dict) -> Layout:
     if code is not None:
         lay = layout_from_code(code, rules)
     elif text is not None:
-        lay = parse_layout_text(text, "posted layout")
+        lay = parse_layout_text(text, "posted layout", rules)
     else:
         lay = layout_from_pysol(_whole(params, "pysol"))  # the library checks the range, as for --pysol
     if rules is not None:

@@ -93,13 +93,15 @@ class DealBatch:
         pysol = [expect(spec, str, "a PySol range", "text, e.g. '1-1000' or '7'") for spec in pysol]
         parsed = tuple(parse_code(c) for c in codes)
         # the rules are applied now, so a layout they do not fit is refused before any solving
-        layouts = tuple(_with_rules(read_layout_file(p), rules) for p in layout_files)
+        layouts = tuple(_with_rules(read_layout_file(p, rules), rules) for p in layout_files)
         for lay in layouts:
             try:
                 pack(lay)
             except StockUnknownError as e:
                 raise StockUnknownError(f"{lay.name or 'layout'}: {e}") from None
         ranges = tuple(r for spec in pysol for r in parse_pysol_range(spec))
+        if ranges and rules is not None:  # every PySol deal has 52 cards: rules with a joker fit none of them
+            _with_rules(layout_from_pysol(ranges[0].start), rules)
         return cls(parsed, layouts, ranges, rules)
 
     @property

@@ -90,10 +90,12 @@ class Layout:
         return [c for c in range(N_STANDARD + jokers) if c not in seen]
 
     def with_rules(self, rules: Rules) -> "Layout":
-        """The same layout under ``rules``, which must fit it (its jokers, an empty discard)."""
+        """The same layout under ``rules``, checked as :func:`make_layout` checks a layout
+        given its rules: its jokers, an empty discard, a whole deal's count of cards (a
+        52-card deal under +jokers1 is refused as "missing cards: JK", as the same layout
+        with that ``rules:`` line is, not answered as it was)."""
         expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")  # was: AttributeError on a name
-        _check_rules(self.seen_cards(), self.discard, self.columns, rules)
-        return Layout(self.columns, self.discard, self.stock, rules, self.name, self.deal_number)
+        return make_layout(self.columns, self.discard, self.stock, rules, self.name, self.deal_number)
 
     def forget_stock(self, keep: int = 0) -> "Layout":
         """The same position with the stock order unknown beyond its first ``keep`` cards."""
@@ -263,16 +265,21 @@ def _tokens(val: str, where: str) -> list[str]:
     return " ".join(split_items(val, where, "card", error=LayoutError)).split()
 
 
-def parse_layout_text(text: str, name: str = "") -> Layout:
-    """Read golfsolve's text format or a black-hole-solve board (detected by ``Talon:``)."""
+def parse_layout_text(text: str, name: str = "", rules: Optional[Rules] = None) -> Layout:
+    """Read golfsolve's text format or a black-hole-solve board (detected by ``Talon:``).
+
+    ``rules`` (a command's ``--rules``) overrides the text's ``rules:`` line, also for
+    what a final ``...`` in the stock stands for: under +jokers1 the joker is one of them.
+    """
     expect(text, str, "a layout's text", "text (read a file with read_layout_file)")
+    override = rules_arg(rules)
     text = text.removeprefix("\ufeff")  # a byte-order mark from an editor
     lines = [(n + 1, ln.split("#", 1)[0].strip()) for n, ln in enumerate(text.splitlines())]
     lines = [(n, ln) for n, ln in lines if ln]
     if not lines:
         raise LayoutError("the layout is empty")
     if any(ascii_lower(ln).startswith("talon:") for _, ln in lines):
-        return _parse_bhs(lines, name)
+        return _parse_bhs(lines, name, override)
     rules: Optional[Rules] = None
     discard: Optional[int] = None
     have_discard = False
@@ -317,6 +324,8 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
     if not have_discard:
         raise LayoutError("no 'discard:' line (write 'discard: -' for an empty discard)")
     cols = [columns[i] for i in range(1, N_COLUMNS + 1)]
+    if override is not None:
+        rules = override
     stock: list[Optional[int]] = []
     rest = False
     for t in stock_tokens or []:
@@ -339,7 +348,7 @@ def parse_layout_text(text: str, name: str = "") -> Layout:
     return make_layout(cols, discard, stock, rules, name)
 
 
-def _parse_bhs(lines: list[tuple[int, str]], name: str) -> Layout:
+def _parse_bhs(lines: list[tuple[int, str]], name: str, rules: Optional[Rules] = None) -> Layout:
     stock: list[Optional[int]] = []
     discard: Optional[int] = None
     cols: list[list[int]] = []
@@ -356,7 +365,7 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str) -> Layout:
             cols.append([_card(t, f"line {n} (column {len(cols) + 1})") for t in ln.replace(":", " ").split()])
     if len(cols) != N_COLUMNS:
         raise LayoutError(f"a black-hole-solve board has {N_COLUMNS} column lines, this one has {len(cols)}")
-    return make_layout(cols, discard, stock, None, name)
+    return make_layout(cols, discard, stock, rules, name)
 
 
 #: The most a layout reader takes in: a layout is a few hundred bytes, and a reader that
@@ -364,11 +373,11 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str) -> Layout:
 MAX_LAYOUT_BYTES = 64 * 1024
 
 
-def read_layout_file(path: str | Path) -> Layout:
+def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
     """Read a layout file (golfsolve text or black-hole-solve board); ``-`` reads stdin.
 
     At most :data:`MAX_LAYOUT_BYTES` are read; more is a :class:`LayoutError`. A UTF-8
-    byte-order mark is accepted.
+    byte-order mark is accepted. ``rules`` overrides the file's (see :func:`parse_layout_text`).
     """
     import sys
 
@@ -392,7 +401,7 @@ def read_layout_file(path: str | Path) -> Layout:
         raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not UTF-8 text") from None
     if "\x00" in text:
         raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not text (it holds NUL bytes)")
-    return parse_layout_text(text, "stdin" if str(path) == "-" else Path(path).name)
+    return parse_layout_text(text, "stdin" if str(path) == "-" else Path(path).name, rules)
 
 
 #: the largest PySol FC deal number pysol-cards deals (its seeds are 64-bit)
@@ -436,7 +445,7 @@ def load_layout(
         if code is not None:
             lay = layout_from_code(code, rules)
         elif layout_file is not None:
-            lay = read_layout_file(layout_file)
+            lay = read_layout_file(layout_file, rules)
         else:
             lay = layout_from_pysol(int(pysol))
     except DealCodeError as e:
