@@ -165,3 +165,17 @@ def test_a_full_deal_given_other_rules_is_checked_as_if_they_were_its_own():
     with pytest.raises(LayoutError, match="too many cards|joker"):
         layout_from_code("GO1-E-AAAAAAB", jokers1).forget_stock().with_rules(EASY)
 
+
+
+def test_a_stock_of_more_unknown_cards_than_are_unseen_is_refused(data_dir):
+    """30 '?' in the stock of a game in progress were shown by ``deal`` and ``play`` as a
+    30-card stock; only ``odds`` and ``hint --fair`` refused it."""
+    text = (data_dir / "seed000_move35.txt").read_text(encoding="utf-8")
+    lay = parse_layout_text(text)
+    unseen = len(lay.unseen_cards())
+    many = " ".join(["?"] * (unseen + 1))
+    bad = "\n".join(f"stock: {many}" if ln.lower().startswith("stock:") else ln for ln in text.splitlines())
+    with pytest.raises(LayoutError, match=f"{unseen + 1} unknown cards"):
+        parse_layout_text(bad).with_rules(EASY)
+    exact = bad.replace(many, " ".join(["?"] * unseen))
+    assert len(parse_layout_text(exact).with_rules(EASY).stock) == unseen

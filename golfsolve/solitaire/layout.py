@@ -201,6 +201,12 @@ def make_layout(
     jokers = sum(1 for c in seen if c >= N_STANDARD)
     if rules is not None:
         _check_rules(seen, discard, columns, rules)
+        # 30 '?' in a stock were shown by deal and play as a 30-card stock; only odds refused them
+        unknown = sum(1 for c in stock if c is None)
+        unseen = sum(1 for c in range(N_STANDARD + rules.jokers) if c not in seen)
+        if unknown > unseen:
+            raise LayoutError(f"the stock has {unknown} unknown cards but only {unseen} cards are not shown "
+                              "elsewhere")
     deck_jokers = max(jokers, rules.jokers if rules else 0)
     full_deal = all(len(col) == COLUMN_HEIGHT for col in columns)
     if full_deal:
