@@ -179,3 +179,17 @@ def test_a_stock_of_more_unknown_cards_than_are_unseen_is_refused(data_dir):
         parse_layout_text(bad).with_rules(EASY)
     exact = bad.replace(many, " ".join(["?"] * unseen))
     assert len(parse_layout_text(exact).with_rules(EASY).stock) == unseen
+
+
+@pytest.mark.parametrize("extra, words", [
+    ("Talon: 8H\n", "talon is given twice"),
+    ("Foundations: 4H\n", "foundation is given twice"),
+])
+def test_a_black_hole_solve_boards_talon_or_foundation_twice_is_refused(data_dir, extra, words):
+    """The golfsolve format refuses a key given twice; a board's second Talon: line
+    replaced the first without a word: with a column short (a game in progress) the
+    fifteen other talon cards were gone and another deal was solved."""
+    text = (data_dir / "pysol-golf-1.board").read_text(encoding="utf-8").replace("JD 5H KH AS 4H", "JD 5H KH AS")
+    parse_layout_text(text)  # a game in progress: the board reads
+    with pytest.raises(LayoutError, match=words):
+        parse_layout_text(text + extra)

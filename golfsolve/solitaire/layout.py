@@ -358,11 +358,20 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str, rules: Optional[Rules] =
     stock: list[Optional[int]] = []
     discard: Optional[int] = None
     cols: list[list[int]] = []
+    given: dict[str, int] = {}  # was: a second Talon: line replaced the first without a word
+
+    def once(what: str, n: int) -> None:
+        if what in given:
+            raise LayoutError(f"line {n}: the {what} is given twice (first on line {given[what]})")
+        given[what] = n
+
     for n, ln in lines:
         low = ascii_lower(ln)
         if low.startswith("talon:"):
+            once("talon", n)
             stock = [_card(t, f"line {n} (talon)") for t in ln.split(":", 1)[1].split()]
         elif low.startswith("foundations:") or low.startswith("foundation:"):
+            once("foundation", n)
             toks = ln.split(":", 1)[1].split()
             if len(toks) > 1:
                 raise LayoutError(f"line {n}: the foundation shows one card, got {len(toks)}")
