@@ -302,7 +302,7 @@ def test_unknown_paths_and_methods_are_json_errors(client):
     r = client.get("/api/solv", params={"code": "GO1-E-AAAAAAB"})
     assert r.status_code == 404 and "no such page or endpoint: '/api/solv'" in r.json()["error"]
     r = client.delete("/api/solve")
-    assert r.status_code == 405 and "DELETE is not allowed" in r.json()["error"]
+    assert r.status_code == 405 and "DELETE is not allowed on '/api/solve'" in r.json()["error"]
 
 
 def test_a_client_gone_half_way_through_its_body_is_answered_not_logged_as_an_error(client):
@@ -419,3 +419,12 @@ def test_a_posted_layouts_dots_count_the_jokers_of_the_rules_given_with_it(clien
     # was: a 16-card stock without the joker under rules easy+jokers1, as with the CLI's --rules
     r = client.post("/api/deal", json={"layout": seed000_text, "rules": "easy+jokers1"})
     assert r.status_code == 200 and len(r.json()["stock"]) == 17, r.text
+
+
+def test_a_wrong_method_is_told_the_methods_that_path_takes(client):
+    # was: "POST is not allowed here (the endpoints take GET and POST)" for a path that takes GET only
+    for path in ("/api/health", "/"):
+        r = client.post(path)
+        assert r.status_code == 405 and r.json()["error"] == f"POST is not allowed on '{path}'; it takes GET", r.text
+    r = client.put("/api/solve")
+    assert r.status_code == 405 and r.json()["error"] == "PUT is not allowed on '/api/solve'; it takes GET and POST"

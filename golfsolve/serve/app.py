@@ -378,9 +378,16 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     async def http_error(request: Request, exc: HTTPException) -> Response:
         # unknown paths and methods answer as every other error does
+        # a 405 names the methods of that path (was: "the endpoints take GET and POST" for
+        # /api/health and /, which take GET only), and keeps the Allow header HTTP asks for
+        allow = (exc.headers or {}).get("Allow", "")
+        methods = sorted(m.strip() for m in allow.split(",") if m.strip() and m.strip() != "HEAD") or ["GET"]
         what = {404: f"no such page or endpoint: {clip(request.url.path)}",
-                405: f"{request.method} is not allowed here (the endpoints take GET and POST)"}
-        return _error(exc.status_code, what.get(exc.status_code, str(exc.detail)))
+                405: f"{request.method} is not allowed on {clip(request.url.path)}; it takes {' and '.join(methods)}"}
+        response = _error(exc.status_code, what.get(exc.status_code, str(exc.detail)))
+        if allow:
+            response.headers["Allow"] = allow
+        return response
 
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                      exception_handlers={HTTPException: http_error})
