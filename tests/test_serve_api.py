@@ -298,6 +298,13 @@ def test_broken_bodies_are_400(client, body, words):
     assert r.status_code == 400 and words in r.json()["error"]
 
 
+def test_a_body_with_a_byte_order_mark_is_read_as_a_layout_file_with_one_is(client):
+    # was: 400 "the request body is not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)", from a
+    # body saved by a Windows editor or PowerShell's UTF8 encoding; JSON's RFC lets a reader ignore it
+    r = client.post("/api/deal", content=b'\xef\xbb\xbf{"code": "GO1-E-AAAAAAB"}')
+    assert r.status_code == 200 and r.json()["deal_number"] == 1, r.text
+
+
 def test_unknown_paths_and_methods_are_json_errors(client):
     r = client.get("/api/solv", params={"code": "GO1-E-AAAAAAB"})
     assert r.status_code == 404 and "no such page or endpoint: '/api/solv'" in r.json()["error"]

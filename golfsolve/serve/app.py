@@ -161,7 +161,7 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             params: dict[str, Any] = {}
         else:
             try:
-                params = json.loads(raw.decode("utf-8"), object_pairs_hook=_once_each)
+                params = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_once_each)  # a BOM, as in a layout file
             except UnicodeDecodeError:
                 raise InputError("the request body is not UTF-8 text") from None
             except json.JSONDecodeError as e:
