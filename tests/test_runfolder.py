@@ -223,6 +223,33 @@ def test_write_json_new_never_replaces(tmp_path):
     assert '"a": 1' in p.read_text() and [x.name for x in tmp_path.iterdir()] == ["m.json"]
 
 
+def test_a_full_disk_leaves_no_empty_manifest_behind(run_cli, tmp_path, monkeypatch):
+    """On a full disk the manifest's temporary file could not be written, and that error was
+    taken for "no hard links": an exclusive create then wrote what the temporary file held
+    (nothing) as _manifest.json. The run stopped ("cannot go on: No space left on device"),
+    and every later command on the folder, --resume and report too, said only "cannot read
+    .../_manifest.json: Expecting value: line 1 column 1 (char 0)"."""
+    import errno
+    from pathlib import Path
+
+    real_write_text = Path.write_text
+
+    def full_disk(self, data, *args, **kwargs):
+        if self.name.endswith(".new.tmp"):
+            real_write_text(self, "", *args, **kwargs)  # the file is made, its text does not fit
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write_text(self, data, *args, **kwargs)
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    r = run_cli(["stats", "--count", "2", "--rules", "easy", "--jobs", "1", "--out", str(out), "-q"])
+    assert r.exit_code != 0 and "No space left on device" in r.stderr and _one_line(r), r.stderr
+    assert not (out / MANIFEST).exists() and not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+    monkeypatch.undo()
+    r = run_cli(["stats", "--count", "2", "--rules", "easy", "--jobs", "1", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+
+
 def test_a_resume_that_asks_for_another_run_names_each_differing_field_nested_ones_by_path(tmp_path):
     from golfsolve.stats.runfolder import differences
 

@@ -389,17 +389,26 @@ def write_json_new(path: Path, obj: dict) -> bool:
     """Write ``obj`` as JSON to ``path`` only if nothing is there yet, in one step (a hard
     link of a finished temporary file); False, writing nothing, when ``path`` exists."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.new.tmp")
+    text = json.dumps(obj, indent=2) + "\n"
     try:
-        tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
-        os.link(tmp, path)
-    except FileExistsError:
-        return False
-    except OSError:  # a file system without hard links: an exclusive create instead
+        # a full disk fails here and is raised: it was taken for "no hard links" below, which
+        # then wrote the unfinished temporary file's nothing as the manifest
+        tmp.write_text(text, encoding="utf-8")
         try:
-            with open(path, "x", encoding="utf-8") as f:
-                f.write(tmp.read_text(encoding="utf-8"))
+            os.link(tmp, path)
         except FileExistsError:
             return False
+        except OSError:  # a file system without hard links: an exclusive create instead
+            try:
+                f = open(path, "x", encoding="utf-8")
+            except FileExistsError:
+                return False
+            try:
+                with f:
+                    f.write(text)
+            except BaseException:
+                path.unlink(missing_ok=True)  # ours, half written: no manifest rather than a broken one
+                raise
     finally:
         tmp.unlink(missing_ok=True)
     return True
