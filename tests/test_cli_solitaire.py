@@ -232,3 +232,10 @@ def test_rules_on_the_command_line_count_the_jokers_of_a_layouts_dots(run_cli, d
     assert r.exit_code == 0 and len(json.loads(r.stdout)["stock"]) == 17, r.stderr
     r = run_cli(["solve", "--pysol", "1", "--rules", "easy+jokers1"])  # was: a jokerless deal solved
     assert r.exit_code == 2 and "missing cards: JK" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_play_reads_moves_saved_with_a_byte_order_mark(run_cli):
+    # was: "bad move '\ufeff' in '\ufeffd'" for the first line of a moves file a Windows editor saved
+    r = run_cli(["play", "GO1-E-AAAAAAB", "--ascii"], input="\ufeffd\r\n1\r\n")
+    assert r.exit_code == 0 and "bad move" not in r.stdout, r.stdout
+    assert "final: playing, score 0, moves 1" in r.stdout

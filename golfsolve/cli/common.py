@@ -101,7 +101,9 @@ def read_answer() -> str:
     if len(line) > MAX_ANSWER_LINE and not line.endswith("\n"):
         raise InputError(f"a line of the input is longer than {MAX_ANSWER_LINE:,} characters; give one answer "
                          "per line")
-    return line
+    # a byte-order mark (what a Windows editor puts first in a file of moves) is no answer, as in a
+    # layout file or --codes-from (was: "bad move '\ufeff'")
+    return line.lstrip("\ufeff")
 
 
 def check_waiting_stdin() -> None:
