@@ -239,3 +239,12 @@ def test_play_reads_moves_saved_with_a_byte_order_mark(run_cli):
     r = run_cli(["play", "GO1-E-AAAAAAB", "--ascii"], input="\ufeffd\r\n1\r\n")
     assert r.exit_code == 0 and "bad move" not in r.stdout, r.stdout
     assert "final: playing, score 0, moves 1" in r.stdout
+
+
+def test_an_illegal_move_in_a_long_list_is_named_by_its_place(run_cli):
+    # was: "move '4' is not legal here: ..." for the second of "1 4", with no word on which 4 of a long list
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "1 4 d"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert "move 2 of 3 ('4') is not legal here: Must be one rank higher or lower" in r.stderr, r.stderr
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "4"])  # one move: its place says nothing
+    assert "move '4' is not legal here" in r.stderr, r.stderr

@@ -46,9 +46,11 @@ def _rank_key(a: MoveAdvice) -> tuple:
 def position_after(layout: Layout, moves: Sequence[str], rules: Optional[Rules] = None) -> Game:
     """Replay ``moves`` in the game engine; a rejected move is bad input."""
     game, results = replay(layout, moves, rules, stop_on_reject=True)
-    for r in results:
+    for i, r in enumerate(results, 1):
         if not r.ok:
-            raise InputError(f"move {r.move!r} is not legal here: {r.message}")
+            # its place, for a list of many 4s and d's (was: only "move '4'")
+            which = f"move {r.move!r}" if len(moves) == 1 else f"move {i} of {len(moves)} ({r.move!r})"
+            raise InputError(f"{which} is not legal here: {r.message}")
     return game
 
 
