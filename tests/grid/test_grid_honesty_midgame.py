@@ -161,3 +161,51 @@ def test_bots_with_a_memory_decide_alike_in_twin_holes_played_side_by_side(bot):
     compared = [_lockstep(bot, spec, players, grid, seed)
                 for spec, players, grid in (("default", 3, 6), ("danish+knock10", 2, 4)) for seed in range(2)]
     assert sum(compared) > 20, compared  # the holes went on well past the openers
+
+
+# -- a seat that is not placing: the card in another player's hand -------------------------------
+
+def _holding(source: str, deck: list[int], rules) -> HoleState:
+    """The hole dealt from ``deck``, the first seat holding the card it drew from ``source``."""
+    from golfsolve.grid.state import PLACE
+
+    s = HoleState(rules, deck=deck, first=0)
+    while s.phase != DRAW:
+        s.apply(s.next_card() if s.is_chance_node() else s.legal_actions()[0])
+    s.apply(encode(source, -1, rules.grid))
+    if s.is_chance_node():
+        s.apply(s.next_card())
+    assert s.phase == PLACE and s.cur == 0
+    return s
+
+
+@pytest.mark.parametrize("source", ["stock", "discard"])
+def test_resampling_for_a_seat_that_is_not_placing_keeps_only_what_it_saw(source):
+    """While seat 0 holds a drawn card, seat 1 sees a stock card's back (its face is hidden
+    from it) or the discard's card being taken (public). Twins that differ in the hidden
+    cards, the drawn stock card included, look the same to seat 1, and resampling seat 1's
+    hidden cards with one generator must deal them alike: nothing of the real hidden card
+    may survive (was: the real stock card stayed in seat 0's hand, and a second copy of it
+    went into the stock, so the resampled hole did not even look the same to seat 1)."""
+    rules = parse_rules("default", players=3, grid=6, holes=1)
+    deck = [int(c) for c in np.random.default_rng(3).permutation(rules.deck_cards())]
+    first_stock = 3 * 6 + 1
+    twin = list(deck)
+    # another card drawn by seat 0 (a stock card seat 1 never sees), and other face-down cards
+    twin[first_stock], twin[first_stock + 5] = twin[first_stock + 5], twin[first_stock]
+    twin[10], twin[first_stock + 9] = twin[first_stock + 9], twin[10]  # seat 1, slot 4: face down
+    a, b = _holding(source, deck, rules), _holding(source, twin, rules)
+    assert a.grid != b.grid
+    seat = 1
+    va, vb = a.observation(seat), b.observation(seat)
+    assert va == vb
+    for s, v in ((a, va), (b, vb)):
+        assert sum(v.unseen) == sum(s.hidden_count(q) for q in range(3)) + len(s.stock) + (source == "stock")
+    ra, rb = a.resample(seat, np.random.default_rng(9)), b.resample(seat, np.random.default_rng(9))
+    assert ra.observation(seat) == va and rb.observation(seat) == vb
+    assert (ra.grid, ra.stock, ra.drawn, ra.discard) == (rb.grid, rb.stock, rb.drawn, rb.discard)
+    for r in (ra, rb):  # every card once: the hand, the grids, the discard and the stock
+        assert sorted(sum(r.grid, []) + r.stock + r.discard + [r.drawn]) == sorted(deck)
+        assert r.observation(0).drawn == r.drawn and r.observation(0).source == source
+    if source == "discard":
+        assert ra.drawn == a.drawn  # a card taken from the discard was seen by everyone

@@ -131,3 +131,37 @@ def test_openspiel_random_simulation_conformance(spec, players, grid):
     game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": players, "grid": grid})
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("source", ["stock", "discard"])
+def test_resampling_a_seat_that_is_not_placing_keeps_its_information_state(source):
+    """OpenSpiel may resample any player's information state, not only the mover's. While
+    seat 0 holds a drawn card, seat 1 resampled must keep seat 1's information state, deal
+    the card in seat 0's hand anew when it came from the stock (its face is hidden from
+    seat 1), and two states seat 1 cannot tell apart must resample alike with one generator
+    (was: the real stock card stayed in seat 0's hand, a second copy of it went into the
+    stock, and the information state changed)."""
+    from golfsolve.grid.state import DRAW, PLACE, encode
+
+    game = GridGolfGame({"rules": "default", "players": 3, "grid": 6})
+    states = []
+    for drawn_card in (0, 1):  # two deals that differ in the stock card seat 0 draws
+        st = game.new_initial_state()
+        while st.hole.phase != DRAW:
+            acts = st.chance_outcomes() if st.is_chance_node() else None
+            # every chance outcome but the first two cards dealt in id order, openers the first slots
+            st.apply_action(acts[2][0] if acts else st.legal_actions()[0])
+        st.apply_action(encode(source, -1, 6))
+        if st.is_chance_node():
+            st.apply_action(st.chance_outcomes()[drawn_card][0])
+        assert st.hole.phase == PLACE and st.current_player() == 0
+        states.append(st)
+    a, b = states
+    key = a.information_state_string(1)
+    assert b.information_state_string(1) == key
+    if source == "stock":
+        assert a.hole.drawn != b.hole.drawn
+    ra, rb = (s.resample_from_infostate(1, rng=np.random.default_rng(4)) for s in (a, b))
+    assert ra.information_state_string(1) == key == rb.information_state_string(1)
+    assert str(ra) == str(rb) and ra.hole.drawn == rb.hole.drawn
+    assert ra.information_state_string(0) == a.information_state_string(0) or source == "stock"
