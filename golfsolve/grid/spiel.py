@@ -84,9 +84,10 @@ class _Observer:
 
 
 def view_key(v: PlayerView) -> str:
-    """A string that is equal for two states exactly when the player's views are."""
+    """A string that is equal for two states exactly when the player's views are (the unseen
+    counts included: they tell which card another seat took from the discard)."""
     return repr((v.me, v.grids, v.discard, v.stock_size, v.stock_known, v.drawn, v.source, v.turn, v.first,
-                 v.ending, v.closer, v.knocker, v.stall, v.turns_left))
+                 v.ending, v.closer, v.knocker, v.stall, v.turns_left, v.unseen, v.totals))
 
 
 class GridGolfState(pyspiel.State):

@@ -264,6 +264,10 @@ class HoleState:
         shown = [c for gr in grids for c in gr if c is not None] + self.discard
         if drawn is not None:
             shown.append(drawn)
+        elif self.phase == PLACE and self.source == DISCARD:
+            # another seat's hand: a card taken from the discard was seen by everyone (a stock
+            # card's face is that seat's alone, so it stays among this seat's unseen cards)
+            shown.append(self.drawn)
         seen = np.bincount(np.array(shown, dtype=np.int64), minlength=N_CARDS_MAX)
         # After a recycle every stock card came off the discard pile, so its contents (not
         # its order) are public.
@@ -457,13 +461,14 @@ class HoleState:
 
     def resample(self, p: int, rng: np.random.Generator) -> "HoleState":
         """A state seat ``p`` cannot tell from this one: the cards it has not seen (face down
-        anywhere, and the stock unless it was recycled) dealt anew at random. The stock's
+        anywhere, the stock unless it was recycled, and a stock card in another seat's hand)
+        dealt anew at random. The stock's
         contents are what is resampled; a recycled stock keeps its order (draw from it by
         chance outcomes)."""
         if self.phase == DEAL:
             raise RuleViolation("resample a hole once it is dealt")
         new = self.clone()
-        v = self.view(p, self.drawn if p == self.cur and self.phase == PLACE else None)
+        v = self.observation(p)
         new._deal_unseen(v, rng)
         return new
 
@@ -475,6 +480,10 @@ class HoleState:
             for i in range(self.rules.grid):
                 if not self.up[q][i]:
                     self.grid[q][i] = next(it)
+        if self.phase == PLACE and v.drawn is None and self.source == STOCK:
+            # another seat holds a stock card this seat has not seen: it is dealt anew too
+            # (was: the real card stayed in that hand, and a second copy went into the stock)
+            self.drawn = next(it)
         self.stock = list(it) + [c for c, k in enumerate(v.stock_known) for _ in range(k)]
 
     @classmethod
