@@ -382,3 +382,60 @@ def test_the_fair_hint_is_the_strong_players_move_on_over_100_positions_of_real_
     points = _decision_points(EASY, range(0, 5)) + _decision_points(CLASSIC, range(0, 5))
     assert len(points) >= 100
     _hint_is_the_strong_players_move(points, solver)
+
+
+# -- fair-stats: a game's seed must not name the deal ------------------------------------------
+
+def _twin_deals(monkeypatch, number: int, keep: int) -> tuple[Layout, Layout]:
+    """fair-stats deals ``number`` and ``number + 1`` made twins: deal ``number``, and that deal
+    with its stock reordered past its first ``keep`` cards (a deal number fixes the hidden
+    stock, so twins need two numbers)."""
+    from golfsolve.stats import fairstats
+
+    real = layout_from_number(number, EASY, "E")
+    twin = reshuffled(real, keep, 1)
+    twins = {number: real, number + 1: twin}
+    monkeypatch.setattr(fairstats, "layout_from_number",
+                        lambda n, rules, *letter: twins[n] if n in twins else layout_from_number(n, rules, *letter))
+    return real, twin
+
+
+def test_fair_stats_plays_twin_deals_alike_until_a_hidden_card_differs(monkeypatch, solver):
+    """fair-stats plays each deal with the fair player, whose seed may depend on what it sees
+    only: two deals with the same opening whose stocks agree in their first cards get the
+    same moves until the first differing card is drawn (was: each game's seed named the deal
+    number, which fixes the stock, so twins were played by differently seeded players)."""
+    from golfsolve.stats import fairstats
+
+    keep = 3
+    real, twin = _twin_deals(monkeypatch, 1, keep)
+    games = {}
+    play_ = fairstats.play
+
+    def recording(layout, *args, **kwargs):
+        games[layout.stock] = g = play_(layout, *args, **kwargs)
+        return g
+
+    monkeypatch.setattr(fairstats, "play", recording)
+    for n in (1, 2):
+        fairstats.fair_deal_row("easy", n, 0, "fast", solver)
+    ga, gb = games[real.stock], games[twin.stock]
+    n = min(_draws_before(ga.moves, keep), _draws_before(gb.moves, keep))
+    assert n > keep
+    assert ga.moves[:n] == gb.moves[:n]
+
+
+def test_cli_fair_stats_rows_of_twin_deals_agree_where_the_player_decides(monkeypatch, run_cli, tmp_path):
+    """The same through ``golfsolve fair-stats``: twins whose stocks differ in their last two
+    cards only, which the fair player's game never reaches, get the same row from the player's
+    side (won, moves, where it was lost, decisions)."""
+    import pandas as pd
+
+    _twin_deals(monkeypatch, 11, 14)
+    out = tmp_path / "fs"
+    r = run_cli(["fair-stats", "--start-number", "11", "--count", "2", "--rules", "easy", "--player", "fast",
+                 "--workers", "1", "--out", str(out), "-q", "--json"])
+    assert r.exit_code == 0, r.stderr
+    df = pd.read_parquet(out).sort_values("deal")
+    mine = df[["fair_won", "moves", "lost_at", "lost_on_draw", "decisions"]].to_dict("records")
+    assert len(mine) == 2 and mine[0] == mine[1]
