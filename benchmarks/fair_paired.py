@@ -10,8 +10,9 @@ time (each worker plays both players on its deal, so the pairing and the interle
 
 ``--a`` and ``--b`` are preset names (golfsolve.fair.PRESETS) or PlayerSettings as JSON
 (``'{"samples": 12, "race_budget": 48}'``: the fields not given keep their defaults). Each
-deal is played by both players with the same real stock and seed (the seed names the deal,
-as fair-stats does), one after the other in the same process, which one goes first
+deal is played by both players with the same real stock and seed (seed 0 for every game,
+as fair-stats seeds its games; until 2026-12-03 the seed also named the deal number, which
+fixes the hidden stock, and the figures in docs/fair.md were measured so), one after the other in the same process, which one goes first
 alternating deal by deal, and timed in CPU seconds (``time.process_time``). One CSV row per
 deal, appended as it finishes, so a stopped run resumes where it stopped. The summary
 prints the win rates with 95% Wilson intervals, the paired difference (a minus b) with a
@@ -71,7 +72,7 @@ def _deal_row(job: tuple) -> dict:
     row = {"rules": rules_name, "deal": n, "a": a, "b": b}
     for k in (("a", "b") if n % 2 == 0 else ("b", "a")):
         t0 = time.process_time()
-        g = play(lay, rules, players[k], f"0-{rules_name}-{n}", _SOLVER)
+        g = play(lay, rules, players[k], 0, _SOLVER)
         row[f"{k}_cpu"] = round(time.process_time() - t0, 3)
         row[f"{k}_won"] = int(g.won)
         row["clairvoyant_won"] = int(g.clairvoyant_won)

@@ -96,7 +96,8 @@ SEEDED = [
     lambda lay, s, seed: fair.rate(lay, games=1, seed=seed, solver=s),
     lambda lay, s, seed: fair.pick(CLASSIC, "easy", 1, games=1, max_deals=1, seed=seed, solver=s),
 ]
-#: a fair game's seed may also be text (fair-stats names each game's seed "0-easy-17")
+#: a fair game's seed may also be text (fair-stats named each game's seed "0-easy-17" before its
+#: games were seeded by the run's seed alone)
 PLAY = lambda lay, s, seed: fair.play(lay, seed=seed, solver=s, player="fast")  # noqa: E731
 BAD_SEEDS = [(-1, "seed must be from 0 to 18,446,744,073,709,551,615, not -1"), (2**64, "seed must be from 0 to"),
              (1.5, "seed must be a whole number"), (True, "seed must be a whole number"),

@@ -362,7 +362,7 @@ def play(
     """
     layout_arg(layout)
     rules = rules_arg(rules) or layout.rules or EASY
-    if not isinstance(seed, str):  # text seeds name a game (fair-stats: "0-easy-17"); numbers as --seed takes them
+    if not isinstance(seed, str):  # text seeds name a game (as fair-stats' did: "0-easy-17"); numbers as --seed takes them
         seed = seed_value(seed)
     settings = player_settings(player)
     if not layout.stock_known:

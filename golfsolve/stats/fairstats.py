@@ -45,6 +45,8 @@ SCHEMA = ChunkSchema((("rules", "string"), ("deal", "int64"), ("code", "string")
 REPORT_NAME = "_fair.md"
 
 _WORKER_SOLVER: Optional[Solver] = None
+#: How each game's fair player is seeded, recorded in the run: the run's seed alone.
+GAME_SEED = "the run's seed"
 
 
 def _worker_init(rules: Sequence[str] = ()) -> None:
@@ -62,8 +64,10 @@ def fair_deal_row(rules_name: str, number: int, seed: int, player: "str | Player
     """One row of the fair-stats table: deal ``number`` under ``rules_name``, played fairly by ``player``."""
     rules = get_rules(rules_name)
     layout = layout_from_number(number, rules, code_letter(rules))
-    # the seed names the deal and the rules, so a row does not depend on which worker ran it
-    g = play(layout, rules, player, f"{seed}-{rules_name}-{number}", solver or _WORKER_SOLVER)
+    # every game's player has the run's seed, whichever worker plays it: one fixed strategy,
+    # as odds' games have. A seed naming the deal number (which fixes the hidden stock) played
+    # twin deals, alike but for cards not yet drawn, with differently seeded players
+    g = play(layout, rules, player, seed, solver or _WORKER_SOLVER)
     return {
         "rules": rules_name, "deal": number, "code": layout.name,
         "clairvoyant_won": g.clairvoyant_won, "clairvoyant_left": g.clairvoyant_left,
@@ -104,8 +108,10 @@ class FairSpec:
 
     def run_key(self) -> RunKey:
         # the player's full settings are part of the key: a run never mixes players
+        # game_seed: how a game's player is seeded (runs before it named the deal number in the
+        # seed, which a player does not see: they are not continued with other seeds)
         return RunKey(FairKind.format, self.start, self.count, tuple(self.rules), self.chunk_size,
-                      (("player", self.player.as_dict()), ("seed", self.seed)))
+                      (("game_seed", GAME_SEED), ("player", self.player.as_dict()), ("seed", self.seed)))
 
 
 def recorded_player(m: dict) -> dict:
