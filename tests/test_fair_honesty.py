@@ -439,3 +439,60 @@ def test_cli_fair_stats_rows_of_twin_deals_agree_where_the_player_decides(monkey
     df = pd.read_parquet(out).sort_values("deal")
     mine = df[["fair_won", "moves", "lost_at", "lost_on_draw", "decisions"]].to_dict("records")
     assert len(mine) == 2 and mine[0] == mine[1]
+
+
+# -- probes: what names a deal, and deals rated in one run --------------------------------------
+
+def test_library_fair_answers_ignore_the_layouts_name_and_deal_number(solver):
+    """Twins told apart by nothing but their names (a code, a file name) and deal numbers, and
+    their stock orders: the same fair hint, odds and rating, but for the name itself."""
+    from golfsolve.fair import player_view
+
+    real = layout_from_number(3, CLASSIC, "C")
+    rest = reshuffled(real, 0, 4)
+    twin = Layout(rest.columns, rest.discard, rest.stock, rest.rules, "my-deal.txt", 99)
+    assert (real.name, real.deal_number) != (twin.name, twin.deal_number)
+    tiny = PlayerSettings(samples=3, extra=1)
+    answers = []
+    for lay in (real, twin):
+        rating = rate(lay, CLASSIC, games=2, seed=4, solver=solver, player=tiny).as_json()
+        rating.pop("winnable")
+        answers.append((strip(fair_hint(player_view(lay)[0], CLASSIC, seed=4, solver=solver, player=tiny).as_json()),
+                        strip(odds(lay, CLASSIC, samples=8, games=2, seed=4, solver=solver, player=tiny).as_json()),
+                        strip(rating)))
+    assert answers[0] == answers[1]
+
+
+def test_cli_rate_gives_twins_rated_in_one_run_the_same_fair_chance(run_cli, tmp_path):
+    """``rate`` rates its deals one after the other with one solver and seed: a code and its
+    twins (full layouts with other stock orders) in one command, in either order, get the
+    same fair chance and label; only winnability is the real stock's."""
+    real = layout_from_number(1, EASY, "E")
+    files = [code_file(tmp_path, reshuffled(real, 0, s), f"twin{s}.txt") for s in (11, 12)]
+    outs = []
+    for args in (["GO1-E-AAAAAAB", "--layout", files[0], "--layout", files[1]],
+                 ["--layout", files[1], "GO1-E-AAAAAAB"]):
+        r = run_cli(["rate", *args, "--rules", "easy", "--games", "2", "--seed", "3", "--json"])
+        assert r.exit_code == 0, r.stderr
+        for o in json.loads(r.stdout):
+            o.pop("winnable")
+            outs.append(strip(o))
+    assert len(outs) == 5 and all(o == outs[0] for o in outs[1:])
+
+
+def test_odds_work_is_the_same_after_the_real_deal_was_solved_and_hinted_with_the_same_solver():
+    """The server's workers share one Solver between requests: a peeking solve and hint of the
+    real deal before ``odds`` of its twin must not change odds' count of work (which decides
+    when its games stop) or anything else it answers."""
+    from golfsolve.solitaire.answers import peeking_hint_answer
+
+    real = layout_from_number(0, EASY, "E")
+    twin = reshuffled(real, 0, 8)
+    tiny = PlayerSettings(samples=3, extra=1)
+    fresh = strip(odds(twin, EASY, samples=10, games=3, seed=2, solver=Solver(), player=tiny).as_json())
+    shared = Solver()
+    shared.solve(real, EASY)
+    peeking_hint_answer(real, "d", 0, shared)
+    shared.solve(twin, EASY, verdict_only=True)
+    after = strip(odds(twin, EASY, samples=10, games=3, seed=2, solver=shared, player=tiny).as_json())
+    assert after == fresh and fresh["work"] > 0

@@ -435,3 +435,30 @@ def test_a_wrong_method_is_told_the_methods_that_path_takes(client):
         assert r.status_code == 405 and r.json()["error"] == f"POST is not allowed on '{path}'; it takes GET", r.text
     r = client.put("/api/solve")
     assert r.status_code == 405 and r.json()["error"] == "PUT is not allowed on '/api/solve'; it takes GET and POST"
+
+
+@pytest.mark.parametrize("endpoint, extra", [("hint", {"fair": True, "moves": "d", "player": "fast"}),
+                                             ("odds", {"samples": 12, "games": 1}),
+                                             ("rate", {"games": 1})])
+def test_a_code_and_its_twin_layout_get_one_fair_answer_after_a_draw_too(client, endpoint, extra):
+    """A deal code and a posted layout of the same table whose stock agrees with the code's in
+    its first card only: after that card is drawn (the hint) or with nothing drawn (odds, the
+    rating), the answers are the same but for the deal's name and the rating's winnability."""
+    from golfsolve.cards import card_str
+    from golfsolve.solitaire.layout import Layout, layout_from_number
+    from golfsolve.solitaire.rules import EASY
+
+    real = layout_from_number(1, EASY, "E")
+    twin = Layout(real.columns, real.discard, real.stock[:1] + real.stock[:0:-1], EASY)
+    assert twin.stock != real.stock and card_str(twin.stock[0]) == card_str(real.stock[0])
+    answers = []
+    for source in ({"code": "GO1-E-AAAAAAB"}, {"layout": twin.to_text()}):
+        r = client.post(f"/api/{endpoint}", json={**source, "rules": "easy", **extra})
+        assert r.status_code == 200, r.text
+        out = _no_timings(r.json())
+        for o in (out if isinstance(out, list) else [out]):
+            o.pop("deal")
+            o.pop("code", None)
+            o.pop("winnable", None)
+        answers.append(out)
+    assert answers[0] == answers[1]
