@@ -68,7 +68,12 @@ class Auditor:
 
 
 @pytest.mark.parametrize("spec, players, grid, stock", [("default", 3, 6, None), ("danish+knock10", 2, 4, None),
-                                                        ("default+putt", 2, 9, 4)])
+                                                        ("default+putt", 2, 9, 4),
+                                                        # the options with their own code paths: jokers, pairs,
+                                                        # rows, anywhere, by value, two decks, no flip
+                                                        ("default+no-flip+jokers+pairs+rows+twos-plus", 6, 6, None),
+                                                        ("danish+putt+knock-double+anywhere+by-value+decks-by-players",
+                                                         5, 8, None)])
 def test_bots_decide_alike_on_twin_tables_mid_hole(spec, players, grid, stock):
     """``stock``: deal from a short deck with this many stock cards, so the stock is refilled
     from the discard pile early and often."""
