@@ -230,3 +230,40 @@ def test_searchers_decide_alike_in_twin_holes_that_differ_in_face_down_cards(bot
     compared = [_lockstep(bot, spec, players, grid, seed, face_down=True)
                 for spec, players, grid in (("default", 3, 6), ("danish+knock10", 2, 4)) for seed in range(5)]
     assert sum(compared) > 40, compared  # until a face-down card that differs is turned
+
+
+@pytest.mark.parametrize("spec, players, grid", [("default", 3, 6), ("danish+putt+knock-double+anywhere", 2, 4),
+                                                 ("default+no-flip+jokers+pairs+rows+twos-plus", 5, 6)])
+def test_resampling_any_seat_at_any_moment_depends_on_what_that_seat_sees_only(spec, players, grid):
+    """At every point of random holes (openers, draws, a card in some seat's hand, recycled
+    stocks) and for every seat, not only the one to move: resampling keeps the seat's view and
+    every card, and a twin the seat cannot tell apart (itself a resample) resamples to the very
+    same hole with the same generator. What a searcher deals is a function of its view alone."""
+    from golfsolve.grid.state import DEAL
+
+    def cards(s):
+        return sorted(sum(s.grid, []) + s.stock + s.discard + ([s.drawn] if s.drawn is not None else []))
+
+    def whole(s):
+        return (s.grid, s.up, s.stock, s.discard, s.drawn, s.source)
+
+    rules = parse_rules(spec, players=players, grid=grid, holes=1)
+    checked = 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        s = HoleState(rules)
+        while not s.is_terminal():
+            if s.phase != DEAL:
+                for p in range(players):
+                    a = s.resample(p, np.random.default_rng(5))
+                    assert a.observation(p) == s.observation(p) and cards(a) == cards(s), (spec, seed, s.phase, p)
+                    twin = s.resample(p, np.random.default_rng(100 + seed))
+                    assert whole(twin.resample(p, np.random.default_rng(5))) == whole(a), (spec, seed, s.phase, p)
+                    checked += 1
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                s.apply(outs[int(rng.integers(len(outs)))][0])
+            else:
+                acts = s.legal_actions()
+                s.apply(acts[int(rng.integers(len(acts)))])
+    assert checked > 50
