@@ -193,3 +193,13 @@ def test_a_black_hole_solve_boards_talon_or_foundation_twice_is_refused(data_dir
     parse_layout_text(text)  # a game in progress: the board reads
     with pytest.raises(LayoutError, match=words):
         parse_layout_text(text + extra)
+
+
+def test_the_second_joker_under_rules_of_one_is_refused():
+    """A layout of one joker written JK2 under +jokers1 was solved as it was, and odds said
+    "a full deal with 17 unknown stock cards must leave exactly that many cards unseen, not
+    18"; with a stock of "..." the deal then had "too many cards: ... 54"."""
+    text = layout_from_code("GO1-E-AAAAAAB", get_rules("easy+jokers1")).to_text().replace("JK", "JK2")
+    with pytest.raises(LayoutError, match="JK2, the second joker, .* deal one joker"):
+        parse_layout_text(text)
+    assert parse_layout_text(text.replace("easy+jokers1", "easy+jokers2").replace("stock: KD", "stock: JK KD"))

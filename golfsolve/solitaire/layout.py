@@ -161,6 +161,10 @@ def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[
     if jokers > rules.jokers:
         raise LayoutError(f"the layout holds {jokers} joker(s) but rules {rules.name!r} allow {rules.jokers}"
                           " (add +jokers1 or +jokers2 to the rules)")
+    if rules.jokers == 1 and any(c > N_STANDARD for c in seen):
+        # was: solved as it was, while odds counted one card too many ("not 18", "this one has 54")
+        raise LayoutError(f"the layout holds {card_str(N_STANDARD + 1)}, the second joker, but rules {rules.name!r} "
+                          f"deal one joker: write it {card_str(N_STANDARD)} (or add +jokers2 for two)")
     if discard is None and not rules.empty_start and all(len(col) == COLUMN_HEIGHT for col in columns):
         raise LayoutError("the discard is empty but the rules do not start with an empty discard (add +empty)")
 
