@@ -96,6 +96,14 @@ def test_cli_bad_input_exits_2(run_cli, args):
     assert r.exit_code == 2 and r.stderr.startswith("golfsolve: ") and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_rate_refuses_stdin_twice_as_solve_does(run_cli, data_dir):
+    # was: the second --layout - read what the first left, and rate said "the layout is empty"
+    text = (data_dir / "pysol-golf-1.board").read_text()
+    for cmd in ("rate", "solve"):
+        r = run_cli([cmd, "--layout", "-", "--layout", "-"], input=text)
+        assert r.exit_code == 2 and "--layout - is given more than once" in r.stderr, (cmd, r.stderr)
+
+
 def test_stats_difficulty_columns_equal_rate_and_survive_resume(run_cli, tmp_path, solver):
     """`stats --difficulty` adds each deal's label and fair chance, equal to `rate` with the
     same games; a resumed run keeps the columns; `report` shows the label counts."""

@@ -50,8 +50,6 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
     if codes_from is not None and codes_from.name == "<stdin>" and "-" in layout_files:
         fail("--codes-from - and --layout - cannot both read stdin")
-    if layout_files.count("-") > 1:  # the second would read what the first left: nothing
-        fail("--layout - is given more than once; stdin holds one layout, give the others as files")
     try:
         batch = DealBatch.build(codes, layout_files, pysol, rules)
     except StockUnknownError as e:

@@ -91,6 +91,9 @@ class DealBatch:
             if isinstance(items, str):  # one item as text would be read an item per character
                 raise TypeError(f"{what} must be a list, e.g. [{items[:40]!r}], not str")
         pysol = [expect(spec, str, "a PySol range", "text, e.g. '1-1000' or '7'") for spec in pysol]
+        layout_files = list(layout_files)
+        if sum(str(p) == "-" for p in layout_files) > 1:  # the second read what the first left: "the layout is empty"
+            raise LayoutError("--layout - is given more than once; stdin holds one layout, give the others as files")
         parsed = tuple(parse_code(c) for c in codes)
         # the rules are applied now, so a layout they do not fit is refused before any solving
         layouts = tuple(_with_rules(read_layout_file(p, rules), rules) for p in layout_files)
