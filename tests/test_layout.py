@@ -203,3 +203,17 @@ def test_the_second_joker_under_rules_of_one_is_refused():
     with pytest.raises(LayoutError, match="JK2, the second joker, .* deal one joker"):
         parse_layout_text(text)
     assert parse_layout_text(text.replace("easy+jokers1", "easy+jokers2").replace("stock: KD", "stock: JK KD"))
+
+
+def test_talon_in_golfsolves_format_and_rules_on_a_board(data_dir):
+    """The golfsolve format takes ``talon:`` for ``stock:`` (as it takes ``foundation:`` for
+    ``discard:``), but any Talon: line made the whole file a black-hole-solve board: its
+    ``rules: easy`` line was then column 1 ("line 2 (column 1): unknown card 'rules'"). And
+    a board given a ``rules:`` line had it read as an eighth column."""
+    text = layout_from_code("GO1-C-AAAAAAB").to_text()
+    assert parse_layout_text(text.replace("stock:", "Talon:")) == parse_layout_text(text)
+    board = (data_dir / "pysol-golf-1.board").read_text(encoding="utf-8")
+    ruled = parse_layout_text(board + "rules: classic\n")
+    assert ruled.rules == CLASSIC and ruled.stock == parse_layout_text(board).stock
+    with pytest.raises(LayoutError, match="rules is given twice"):
+        parse_layout_text(board + "rules: classic\nrules: easy\n")

@@ -288,7 +288,8 @@ def parse_layout_text(text: str, name: str = "", rules: Optional[Rules] = None) 
     lines = [(n, ln) for n, ln in lines if ln]
     if not lines:
         raise LayoutError("the layout is empty")
-    if any(ascii_lower(ln).startswith("talon:") for _, ln in lines):
+    if any(ascii_lower(ln).startswith("talon:") for _, ln in lines) and \
+            not any(_own_key(ln) for _, ln in lines):  # was: talon: for stock: made a file a board
         return _parse_bhs(lines, name, override)
     rules: Optional[Rules] = None
     discard: Optional[int] = None
@@ -317,14 +318,9 @@ def parse_layout_text(text: str, name: str = "", rules: Optional[Rules] = None) 
         elif k in ("stock", "talon"):
             stock_tokens = _tokens(val, f"line {n} (stock)")
         else:
-            num = k
-            for prefix in ("column", "col"):
-                if num.startswith(prefix):
-                    num = num[len(prefix):].strip()
-                    break
-            if not (num.isascii() and num.isdigit()) or not 1 <= int(num) <= N_COLUMNS:
+            ci = _column_key(key)
+            if ci is None:
                 raise LayoutError(f"line {n}: unknown key {clip(key)} (expected rules, discard, stock or a column 1-7)")
-            ci = int(num)
             if ci in columns:
                 raise LayoutError(f"line {n}: column {ci} is given twice")
             columns[ci] = [_card(t, f"line {n} (column {ci})") for t in _tokens(val, f"line {n} (column {ci})")]
@@ -358,20 +354,46 @@ def parse_layout_text(text: str, name: str = "", rules: Optional[Rules] = None) 
     return make_layout(cols, discard, stock, rules, name)
 
 
-def _parse_bhs(lines: list[tuple[int, str]], name: str, rules: Optional[Rules] = None) -> Layout:
+def _column_key(key: str) -> Optional[int]:
+    """The column a layout line's key names (``3``, ``col 3``, ``column 3``), else None."""
+    num = ascii_lower(key).strip()
+    for prefix in ("column", "col"):
+        if num.startswith(prefix):
+            num = num[len(prefix):].strip()
+            break
+    return int(num) if num.isascii() and num.isdigit() and 1 <= int(num) <= N_COLUMNS else None
+
+
+def _own_key(line: str) -> bool:
+    """Does ``line`` start with a key only golfsolve's format has (``stock:``, ``discard:``,
+    a column's)? A black-hole-solve board's column lines are cards alone."""
+    if ":" not in line:
+        return False
+    key = line.split(":", 1)[0]
+    return ascii_lower(key).strip() in ("stock", "discard") or _column_key(key) is not None
+
+
+def _parse_bhs(lines: list[tuple[int, str]], name: str, override: Optional[Rules] = None) -> Layout:
     stock: list[Optional[int]] = []
     discard: Optional[int] = None
+    rules: Optional[Rules] = None
     cols: list[list[int]] = []
     given: dict[str, int] = {}  # was: a second Talon: line replaced the first without a word
 
     def once(what: str, n: int) -> None:
         if what in given:
-            raise LayoutError(f"line {n}: the {what} is given twice (first on line {given[what]})")
+            raise LayoutError(f"line {n}: {what} is given twice (first on line {given[what]})")
         given[what] = n
 
     for n, ln in lines:
         low = ascii_lower(ln)
-        if low.startswith("talon:"):
+        if low.startswith("rules:"):  # as in golfsolve's format (was: read as a column of cards)
+            once("rules", n)
+            try:
+                rules = get_rules(ln.split(":", 1)[1].strip())
+            except RulesError as e:
+                raise LayoutError(f"line {n}: {e}") from None
+        elif low.startswith("talon:"):
             once("talon", n)
             stock = [_card(t, f"line {n} (talon)") for t in ln.split(":", 1)[1].split()]
         elif low.startswith("foundations:") or low.startswith("foundation:"):
@@ -384,7 +406,7 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str, rules: Optional[Rules] =
             cols.append([_card(t, f"line {n} (column {len(cols) + 1})") for t in ln.replace(":", " ").split()])
     if len(cols) != N_COLUMNS:
         raise LayoutError(f"a black-hole-solve board has {N_COLUMNS} column lines, this one has {len(cols)}")
-    return make_layout(cols, discard, stock, rules, name)
+    return make_layout(cols, discard, stock, override or rules, name)
 
 
 #: The most a layout reader takes in: a layout is a few hundred bytes, and a reader that
