@@ -111,6 +111,13 @@ def test_bad_layouts_name_the_problem(data_dir, change, words):
         parse_layout_text(text)
 
 
+@pytest.mark.parametrize("key", ["1" * 5000, "col " + "1" * 5000])
+def test_a_column_key_of_thousands_of_digits_is_an_unknown_key(key):
+    # was: "internal error: ValueError: Exceeds the limit (4300 digits) for integer string conversion"
+    with pytest.raises(LayoutError, match=r"line 2: unknown key '(col )?1111.*\(5,00\d characters\)"):
+        parse_layout_text(f"discard: AC\n{key}: AS\n")
+
+
 def test_cards_may_be_comma_separated(data_dir):
     text = (data_dir / "seed000_start.txt").read_text(encoding="utf-8")
     assert parse_layout_text(text.replace("1: 6C 5S QS TS 6H", "1: 6C, 5S,QS , TS,6H")) == parse_layout_text(text)

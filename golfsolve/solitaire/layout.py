@@ -361,7 +361,8 @@ def _column_key(key: str) -> Optional[int]:
         if num.startswith(prefix):
             num = num[len(prefix):].strip()
             break
-    return int(num) if num.isascii() and num.isdigit() and 1 <= int(num) <= N_COLUMNS else None
+    # a few digits at most: int() of thousands of digits raised ValueError (an internal error)
+    return int(num) if num.isascii() and num.isdigit() and len(num) < 5 and 1 <= int(num) <= N_COLUMNS else None
 
 
 def _own_key(line: str) -> bool:
