@@ -164,7 +164,11 @@ def state_from_view(game: GridGolfGame, view: PlayerView, rng: np.random.Generat
 
 class HeuristicEvaluator(spiel_mcts.Evaluator):
     """Evaluates a state by playing the hole out with golfsolve's compiled heuristic
-    (uniform priors): OpenSpiel's search with golfsolve's play-outs."""
+    (uniform priors): OpenSpiel's search with golfsolve's play-outs.
+
+    It plays out the state it is given, face-down cards and stock order included, so it is
+    fair only where the state is a sampled world (OpenSpiel's ISMCTS, as ``spiel-ismcts``
+    uses it); under OpenSpiel's plain MCTS, which searches the real state, it peeks."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
