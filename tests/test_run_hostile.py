@@ -397,3 +397,31 @@ def test_a_chunk_of_another_run_or_an_edited_manifest_is_refused_naming_the_sett
     (a / "chunk-0000000002.parquet").unlink()
     assert golfsolve("stats", "--out", str(a), "--resume", "-q").returncode == 0
     assert load_results(a)["fields"].nunique() == 1  # every row with both fields again
+
+
+WORKER_DIES = r"""
+import os, signal, sys
+from golfsolve.stats.runfolder import WorkerLost, compute
+
+def task(n):
+    if n == 3:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer ends a worker
+    return n
+
+try:
+    done = sorted(r for _, r in compute(list(range(8)), task, 2))
+except WorkerLost as e:
+    print("lost:", e)
+    sys.exit(0)
+print("finished without task 3?", done)
+sys.exit(1)
+"""
+
+
+def test_a_worker_killed_mid_run_stops_the_run_instead_of_hanging_it():
+    """A worker of --jobs 2 killed mid-chunk (kill -9, the out-of-memory killer) left its
+    chunk in multiprocessing.Pool's hands for ever: grid simulate, stats and fair-stats
+    waited without end, and a first SIGTERM then hung in the pool's terminate as well."""
+    r = subprocess.run([sys.executable, "-c", WORKER_DIES], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "lost: a worker process stopped" in r.stdout, (r.stdout, r.stderr)
+    assert "--resume" in r.stdout

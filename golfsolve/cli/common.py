@@ -232,17 +232,19 @@ def run_long(job: Callable[[], T], out: Path) -> T:
     SIGTERM (kill, a batch system) stops it as cleanly as Ctrl-C does; either way the
     finished chunks stay, and one line says how many and how to finish (exit 130).
     """
-    from ..stats.runfolder import RunFolder, read_manifest, status
+    from ..stats.runfolder import RunFolder, WorkerLost, read_manifest, status
 
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         return job()
     except (KeyboardInterrupt, Exception) as e:
-        if not was_interrupted(e):
+        lost = isinstance(e, WorkerLost) and not was_interrupted(e)
+        if not (lost or was_interrupted(e)):
             raise
         st = status(RunFolder(out, read_manifest(out)))
-        fail(f"interrupted: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
-             "run the same command with --resume to finish", 130)
+        what = "a worker process stopped (killed, or out of memory?)" if lost else "interrupted"
+        fail(f"{what}: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
+             "run the same command with --resume to finish", 1 if lost else 130)
     finally:
         signal.signal(signal.SIGTERM, old_term)
 

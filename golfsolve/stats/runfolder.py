@@ -1031,6 +1031,11 @@ def _worker_start(init: Optional[Callable[[], None]], parent: int) -> None:
         init()
 
 
+class WorkerLost(RuntimeError):
+    """A worker process stopped in the middle of a run (killed, or out of memory): its chunk
+    is lost, the finished chunks stay, and ``--resume`` finishes the run."""
+
+
 def _apply(job: tuple) -> tuple[Any, Any]:
     fn, task = job
     return task, fn(task)
@@ -1062,24 +1067,51 @@ def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
                 yield t, fn(t)
         return inline()
     # fork starts workers in milliseconds with the compiled kernels already imported. The
-    # pool is made here, before the caller starts any thread (tqdm's monitor), because
-    # forking a process that has other threads can copy a lock held by one of them.
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+    # workers are forked here, by the first submit, before the caller starts any thread
+    # (tqdm's monitor), because forking a process that has other threads can copy a lock
+    # held by one of them. An executor, not multiprocessing.Pool: a Pool whose worker was
+    # killed (kill -9, the out-of-memory killer) waited for that worker's task for ever.
+    from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
-    pool = ctx.Pool(min(jobs, len(tasks)), initializer=partial(_worker_start, init, os.getpid()))
-    return _drain(pool, [(fn, t) for t in tasks])
-
-
-def _drain(pool, jobs: list) -> Iterator[tuple[Any, Any]]:
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+    executor = ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=ctx,
+                                   initializer=partial(_worker_start, init, os.getpid()))
     try:
-        yield from pool.imap_unordered(_apply, jobs, chunksize=1)
-        pool.close()
+        futures = [executor.submit(_apply, (fn, t)) for t in tasks]
+    except BaseException:
+        _stop(executor)
+        raise
+    return _drain(executor, futures)
+
+
+def _stop(executor) -> None:
+    # On Ctrl-C, an error or a lost worker: stop the workers now rather than after their chunks.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        if p.is_alive():
+            p.kill()
+    for p in processes:
+        p.join(5)
+
+
+def _drain(executor, futures: list) -> Iterator[tuple[Any, Any]]:
+    from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        for f in as_completed(futures):
+            try:
+                result = f.result()
+            except BrokenProcessPool:
+                raise WorkerLost("a worker process stopped in the middle of the run (killed, or out of memory?); "
+                                 "the finished chunks are kept: run the same command with --resume to "
+                                 "finish") from None
+            yield result
     finally:
-        # On Ctrl-C or any error: stop the workers now rather than after their chunks.
-        pool.terminate()
-        pool.join()
+        _stop(executor)
 
 
 def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterable[tuple[Chunk, pd.DataFrame]], *,
