@@ -462,3 +462,45 @@ def test_a_code_and_its_twin_layout_get_one_fair_answer_after_a_draw_too(client,
             o.pop("winnable", None)
         answers.append(out)
     assert answers[0] == answers[1]
+
+
+def _gone(pid: int) -> None:
+    """Wait until the process ``pid`` has exited (a zombie, or reaped)."""
+    import time
+
+    for _ in range(500):
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                if "zombie" in f.read().lower():
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.01)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+def test_a_worker_killed_while_idle_costs_no_request_and_a_lost_one_is_not_blamed_on_its_budget():
+    """A worker killed while idle (kill -9, the out-of-memory killer) took the next request
+    with it: 503 "the request used up its CPU budget of 60 s", for a request that had used
+    nothing. And a worker lost during a request was always reported as its CPU budget."""
+    import signal
+
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        (pid,) = c.get("/api/health").json()["workers"]
+        os.kill(pid, signal.SIGKILL)
+        _gone(pid)
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB", "verdict_only": "1"})
+        assert r.status_code == 200 and r.json()["winnable"] is True, r.text
+        assert c.get("/api/health").json()["replaced"] == 1
+        pool = c.app.state.pool
+        (worker,) = pool._workers.values()
+        real_send = worker.conn.send  # the worker is killed once its job is sent, as by the out-of-memory killer
+
+        def send_then_die(msg):
+            real_send(msg)
+            os.kill(worker.pid, signal.SIGKILL)
+
+        worker.conn.send = send_then_die
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB"})
+        assert r.status_code == 503 and "CPU budget" not in r.json()["error"], r.text
+        assert "stopped" in r.json()["error"]

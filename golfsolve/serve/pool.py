@@ -205,12 +205,21 @@ class WorkerPool:
         budget = self.cpu_budget
         try:
             w.conn.send((name, kwargs, budget))
+        except OSError:
+            # killed while idle (kill -9, the out-of-memory killer): the job never started, so
+            # another worker takes it (was: 503 "used up its CPU budget" for a request that used nothing)
+            self._replace(w)
+            return await self.run(name, **kwargs)
+        try:
             # the CPU budget is the operating system's to keep; this ceiling only catches a worker that hangs
             msg = await w.receive(timeout=max(4 * budget, budget + 30))
-        except (EOFError, OSError, asyncio.TimeoutError):
+        except (EOFError, OSError, asyncio.TimeoutError) as e:
             self._replace(w)
-            raise BudgetExceeded(f"the request used up its CPU budget of {budget:g} s and was stopped; ask for "
-                                 "less work (fewer samples or games, or a node limit)") from None
+            if isinstance(e, asyncio.TimeoutError) or w.proc.exitcode == -signal.SIGPROF:
+                raise BudgetExceeded(f"the request used up its CPU budget of {budget:g} s and was stopped; ask "
+                                     "for less work (fewer samples or games, or a node limit)") from None
+            raise BudgetExceeded("the worker process answering this request stopped (killed, or out of memory?); "
+                                 "try again") from None
         self.jobs_done += 1
         self._idle.put_nowait(w)
         if msg[0] == "ok":
