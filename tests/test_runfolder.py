@@ -51,6 +51,16 @@ def test_out_paths_that_cannot_hold_a_run_are_refused(tmp_path):
     assert check_out_dir(tmp_path / "new" / "deep").is_dir()
 
 
+def test_an_out_path_through_a_link_to_nowhere_names_the_link(tmp_path):
+    # was: "cannot write to --out results: File exists; choose a writable directory", for a
+    # results -> /scratch/... link whose target is not there (a file system not mounted)
+    link = tmp_path / "results"
+    link.symlink_to(tmp_path / "scratch" / "results")
+    for out in (link, link / "run1"):
+        with pytest.raises(InputError, match=r"is a link to .*scratch/results, which does not exist"):
+            check_out_dir(out)
+
+
 @pytest.mark.parametrize("args", [
     ["stats", "--count", "2", "--out", ""],
     ["stats", "--count", "2", "--out", "FILE/sub"],

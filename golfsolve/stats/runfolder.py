@@ -108,6 +108,9 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
         raise InputError(f"{option} {p} exists and is not a directory; choose a directory")
     probe = p
     while not probe.exists():
+        if probe.is_symlink():  # was: "cannot write to --out X: File exists" (mkdir met the link)
+            raise InputError(f"{option} {p}: {probe} is a link to {os.readlink(probe)}, which does not exist; "
+                             "make that directory, or choose another one")
         if probe.parent == probe:
             break
         probe = probe.parent
