@@ -305,3 +305,30 @@ def test_a_worker_whose_parent_died_before_it_started_exits(parent_alive):
             os._exit(3)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == (0 if parent_alive else 1)
+
+
+class _Table:
+    """A chunk's result that a weak reference can follow."""
+
+    def __init__(self, n):
+        self.n = n
+
+
+def _make_table(n):
+    return _Table(n)
+
+
+def test_compute_keeps_no_finished_result_once_it_is_handed_on():
+    # with the executor's futures all kept, every chunk's table stayed in memory to the end of the run
+    import gc
+    import weakref
+
+    from golfsolve.stats.runfolder import compute
+
+    refs, kept = [], []
+    for _, table in compute(list(range(6)), _make_table, 2):
+        refs.append(weakref.ref(table))
+        del table
+        gc.collect()  # while the run goes on: the tables handed on so far are gone
+        kept.append(sum(ref() is not None for ref in refs))
+    assert kept == [0] * 6

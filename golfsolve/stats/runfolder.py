@@ -1100,19 +1100,26 @@ def _stop(executor) -> None:
         p.join(5)
 
 
-def _drain(executor, futures: list) -> Iterator[tuple[Any, Any]]:
-    from concurrent.futures import as_completed
+def _result(future) -> Any:
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        for f in as_completed(futures):
-            try:
-                result = f.result()
-            except BrokenProcessPool:
-                raise WorkerLost("a worker process stopped in the middle of the run (killed, or out of memory?); "
-                                 "the finished chunks are kept: run the same command with --resume to "
-                                 "finish") from None
-            yield result
+        return future.result()
+    except BrokenProcessPool:
+        raise WorkerLost("a worker process stopped in the middle of the run (killed, or out of memory?); the "
+                         "finished chunks are kept: run the same command with --resume to finish") from None
+
+
+def _drain(executor, futures: list) -> Iterator[tuple[Any, Any]]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    pending = set(futures)
+    del futures  # a finished future holds its chunk's table: none is kept once handed on
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            while done:
+                yield _result(done.pop())
     finally:
         _stop(executor)
 
