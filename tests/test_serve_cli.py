@@ -18,6 +18,7 @@ import pytest
     (["--cpu-budget", "nan"], "--cpu-budget must be from 0.1 to 3600 seconds, not nan"),  # was: served, no budget
     (["--host", ""], "--host needs an address"),  # was: exit 1, "cannot listen on :8000"
     (["--host", "a" * 300], "is not a host name or an address"),  # was: internal error, UnicodeError (idna)
+    (["--host", "no.such.host.invalid"], "--host 'no.such.host.invalid' does not resolve"),  # was: exit 1
     # was: served with a CORS rule no browser's origin could match
     (["--cors", "localhost:3000"], "--cors 'localhost:3000' is not an origin"),
     (["--cors", "http://localhost:3000/"], "is not an origin"),

@@ -84,6 +84,8 @@ def _bind(host: str, port: int):
         sock.bind(addr)
     except UnicodeError:  # a name no resolver takes (a label over 63 characters): not a host name at all
         raise InputError(f"--host {clip(host)} is not a host name or an address") from None
+    except socket.gaierror as e:  # was: exit 1, as for a port in use; the name itself is what is wrong
+        raise InputError(f"--host {clip(host)} does not resolve to an address: {e.strerror or e}") from None
     except OSError as e:
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}", 1)
     return sock
