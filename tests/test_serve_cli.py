@@ -139,3 +139,18 @@ def test_bad_request_warnings_are_one_line_a_minute_with_a_count_and_errors_all_
         "Unsupported upgrade request (and 6 more bad requests in the last 61 s)"
     now[0] += 61
     assert said(logging.WARNING, "Invalid HTTP request received.") == "Invalid HTTP request received."  # none held
+
+
+def test_a_busy_server_says_when_to_ask_again():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import RETRY_AFTER, create_app
+
+    app = create_app(workers=1, warm=False)
+    with TestClient(app) as c:
+        app.state.pool.max_waiting = 0  # every request that needs a worker is turned away
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB"})
+        assert r.status_code == 503 and "busy" in r.json()["error"]
+        assert r.headers["retry-after"] == str(RETRY_AFTER)  # was: no Retry-After
+        assert c.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200  # no worker needed

@@ -52,6 +52,8 @@ from .pool import CPU_BUDGET, BudgetExceeded, JobError, PoolBusy, WorkerPool
 MAX_BODY = 64 * 1024
 #: The longest move list one request may replay (a game with undos is a few hundred moves).
 MAX_MOVES = 5_000
+#: Seconds a client turned away as busy is told to wait before it asks again (Retry-After).
+RETRY_AFTER = 2
 STATIC = Path(__file__).parent / "static"
 
 # every parameter an endpoint knows; anything else is refused, as click refuses an unknown option
@@ -295,8 +297,8 @@ def _warm_dealing() -> None:
         deal_answer(layout_of(params))
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, cors: Optional[str] = None,
@@ -342,8 +344,10 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             return _error(400, " ".join(str(e).split()))
         except JobError as e:
             return _error(e.status, e.message)
-        except (BudgetExceeded, PoolBusy) as e:
+        except BudgetExceeded as e:
             return _error(503, str(e))
+        except PoolBusy as e:  # the same request a little later may well be served
+            return _error(503, str(e), {"Retry-After": str(RETRY_AFTER)})
         except ClientDisconnect:  # gone half-way through its body: nobody reads this, and nothing to log
             return _error(400, "the request body was cut off")
 
