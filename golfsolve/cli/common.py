@@ -238,8 +238,9 @@ def run_long(job: Callable[[], T], out: Path) -> T:
     try:
         return job()
     except (KeyboardInterrupt, Exception) as e:
-        lost = isinstance(e, WorkerLost) and not was_interrupted(e)
-        if not (lost or was_interrupted(e)):
+        interrupted = was_interrupted(e)
+        lost = not interrupted and isinstance(e, WorkerLost)
+        if not (interrupted or lost):
             raise
         st = status(RunFolder(out, read_manifest(out)))
         what = "a worker process stopped (killed, or out of memory?)" if lost else "interrupted"
