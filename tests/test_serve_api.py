@@ -19,6 +19,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from golfsolve.errors import MAX_EFFORT  # noqa: E402
 from golfsolve.serve.app import MAX_BODY, create_app  # noqa: E402
+from golfsolve.serve.pool import STARTED  # noqa: E402
 
 # ``client``: the server's test client with two workers, from conftest.py
 
@@ -493,14 +494,25 @@ def test_a_worker_killed_while_idle_costs_no_request_and_a_lost_one_is_not_blame
         assert r.status_code == 200 and r.json()["winnable"] is True, r.text
         assert c.get("/api/health").json()["replaced"] == 1
         pool = c.app.state.pool
+        # the same when the dead worker's pipe still takes the job (as seen on CI): it never says it started
         (worker,) = pool._workers.values()
-        real_send = worker.conn.send  # the worker is killed once its job is sent, as by the out-of-memory killer
+        os.kill(worker.pid, signal.SIGKILL)
+        _gone(worker.pid)
+        worker.conn.send = lambda msg: None
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB", "verdict_only": "1"})
+        assert r.status_code == 200 and r.json()["winnable"] is True, r.text
+        assert c.get("/api/health").json()["replaced"] == 2
+        (worker,) = pool._workers.values()
+        real_receive = worker.receive  # the worker is killed once it has taken its job, as by the out-of-memory killer
 
-        def send_then_die(msg):
-            real_send(msg)
-            os.kill(worker.pid, signal.SIGKILL)
+        async def receive_then_die(timeout=None):
+            msg = await real_receive(timeout)
+            if msg == STARTED:
+                os.kill(worker.pid, signal.SIGKILL)
+            return msg
 
-        worker.conn.send = send_then_die
-        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB"})
+        worker.receive = receive_then_die
+        # games enough to run for seconds, so the kill lands while the job runs
+        r = c.post("/api/odds", json={"code": "GO1-E-AAAAAAB", "games": 2000})
         assert r.status_code == 503 and "CPU budget" not in r.json()["error"], r.text
         assert "stopped" in r.json()["error"]

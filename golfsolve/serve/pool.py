@@ -29,6 +29,11 @@ from ..errors import InputError
 CPU_BUDGET = 60.0
 #: How many requests may wait for a worker before new ones are turned away as "busy".
 MAX_WAITING = 64
+#: A worker's first word on a job: until it arrives the job has not begun, so a worker lost
+#: before it (killed while idle) costs the request nothing and another worker takes the job.
+STARTED = ("started",)
+#: How many workers found dead before they took a job one request may try before it gives up.
+_RETRIES = 3
 
 
 class BudgetExceeded(RuntimeError):
@@ -65,6 +70,7 @@ def _worker_main(conn: Connection, jobs_module: str, warm: bool) -> None:
         if msg is None:
             return
         name, kwargs, budget = msg
+        conn.send(STARTED)
         signal.setitimer(signal.ITIMER_PROF, budget)
         try:
             out = ("ok", jobs.run(name, kwargs))
@@ -201,20 +207,21 @@ class WorkerPool:
             self._waiting -= 1
         return await asyncio.shield(self._run_on(w, name, kwargs))
 
-    async def _run_on(self, w: _Worker, name: str, kwargs: dict) -> Any:
+    async def _run_on(self, w: _Worker, name: str, kwargs: dict, retries: int = _RETRIES) -> Any:
         budget = self.cpu_budget
+        # the CPU budget is the operating system's to keep; this ceiling only catches a worker that hangs
+        ceiling = max(4 * budget, budget + 30)
+        started = False
         try:
             w.conn.send((name, kwargs, budget))
-        except OSError:
-            # killed while idle (kill -9, the out-of-memory killer): the job never started, so
-            # another worker takes it (was: 503 "used up its CPU budget" for a request that used nothing)
-            self._replace(w)
-            return await self.run(name, **kwargs)
-        try:
-            # the CPU budget is the operating system's to keep; this ceiling only catches a worker that hangs
-            msg = await w.receive(timeout=max(4 * budget, budget + 30))
+            started = await w.receive(timeout=ceiling) == STARTED
+            msg = await w.receive(timeout=ceiling)
         except (EOFError, OSError, asyncio.TimeoutError) as e:
             self._replace(w)
+            if not started and not isinstance(e, asyncio.TimeoutError) and retries > 0:
+                # lost before it took the job (killed while idle, by kill -9 or the out-of-memory
+                # killer): the request used nothing, so another worker takes it
+                return await self._run_on(await self._idle.get(), name, kwargs, retries - 1)
             if isinstance(e, asyncio.TimeoutError) or w.proc.exitcode == -signal.SIGPROF:
                 raise BudgetExceeded(f"the request used up its CPU budget of {budget:g} s and was stopped; ask "
                                      "for less work (fewer samples or games, or a node limit)") from None
