@@ -25,7 +25,8 @@ class BotKind:
     and the count keyword) or such a callable itself; ``count`` the keyword a ``kind:N``
     count sets (None: the bot takes no count); ``what`` the count's name in messages and
     ``label`` in the list of known bots; ``mc_samples``: ``--mc-samples`` sets the count
-    when the name gives none; ``extra``: the pip extra (and package) the bot needs.
+    when the name gives none; ``extra``: the pip extra (and package) the bot needs;
+    ``least``: the smallest count the bot can play with.
     """
 
     target: Any
@@ -34,6 +35,7 @@ class BotKind:
     label: str = "N"
     mc_samples: bool = False
     extra: Optional[tuple[str, str]] = None
+    least: int = 1
 
     def resolve(self) -> Callable[..., Any]:
         """The class or factory, importing its module now (the only import of it)."""
@@ -55,8 +57,10 @@ BOTS: dict[str, BotKind] = {
                          mc_samples=True),
     "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
     "paired-rel": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS"),
+    # OpenSpiel's search spends its first simulation expanding the root: with one it has no
+    # visit to choose by (was: an AssertionError from OpenSpiel, an 'internal error')
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
-                            extra=("spiel", "OpenSpiel")),
+                            extra=("spiel", "OpenSpiel"), least=2),
 }
 
 
@@ -77,16 +81,16 @@ def known_bots() -> str:
     return ", ".join(out)
 
 
-def _count(spec: str, arg: str, what: str) -> int:
+def _count(spec: str, arg: str, what: str, least: int = 1) -> int:
     # ASCII digits only, as every number option takes them: int() would also read '٢', '1_0' and '+3'
     if not (arg.strip().isascii() and arg.strip().isdigit()):
         raise InputError(f"bad {what} in {spec!r}: a whole number in digits 0-9")
     if len(arg.strip().lstrip("0")) > MAX_DIGITS:  # was: ValueError from int() past 4,300 digits
         raise InputError(f"the {what} in {clip(spec)} must be from 1 to {MAX_EFFORT:,}")
     n = int(arg)
-    if n < 1:
-        raise InputError(f"the {what} in {spec!r} must be at least 1, not {n}")
-    return check_count(n, f"the {what} in {spec!r}")
+    if n < least:
+        raise InputError(f"the {what} in {spec!r} must be at least {least}, not {n}")
+    return check_count(n, f"the {what} in {spec!r}", least)
 
 
 def _entry(name: str) -> tuple[Optional[BotKind], str]:
@@ -113,7 +117,7 @@ def bot_entry(spec: str, samples: Optional[int] = None) -> tuple[BotKind, dict[s
         raise InputError(f"unknown bot {clip(spec)} (known: {known_bots()})")
     kw: dict[str, int] = {}
     if own:
-        kw[entry.count] = _count(spec, own, entry.what)  # type: ignore[index]
+        kw[entry.count] = _count(spec, own, entry.what, entry.least)  # type: ignore[index]
     elif entry.mc_samples and samples is not None:
         kw[entry.count] = samples  # type: ignore[index]
     return entry, kw

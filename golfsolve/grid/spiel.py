@@ -222,8 +222,8 @@ class SpielISMCTSBot(Bot):
                  simulations: Optional[int] = None) -> None:
         super().__init__(rng, name)
         self.simulations = simulations if simulations is not None else DEFAULT_SIMULATIONS
-        if self.simulations < 1:
-            raise InputError(f"spiel-ismcts simulations must be at least 1, not {self.simulations}")
+        if self.simulations < 2:  # the first only expands the root: one leaves no visit to choose by
+            raise InputError(f"spiel-ismcts simulations must be at least 2, not {self.simulations}")
         self._games: dict[GridRules, GridGolfGame] = {}
         self.decisions = 0
 

@@ -1,0 +1,31 @@
+"""Hostile-user sweep, round 2: each test is a bug a user met, fixed at the parser or
+validator every command shares. Fast: no test here plays more than a hole or two."""
+
+from __future__ import annotations
+
+import pytest
+
+from golfsolve.errors import InputError
+
+
+@pytest.mark.parametrize("spec", ["spiel-ismcts:1", "spiel-ismcts:0"])
+def test_spiel_ismcts_needs_two_simulations(run_cli, spec):
+    # was: 'internal error: AssertionError' from OpenSpiel after the kernels compiled: its
+    # search spends the first simulation expanding the root and has no visit to choose by
+    from golfsolve.grid.botnames import bot_entry
+
+    with pytest.raises(InputError, match=r"simulation count in 'spiel-ismcts:[01]' must be at least 2"):
+        bot_entry(spec)
+    for args in (["grid", "simulate", "--bots", f"{spec},random", "--matches", "1", "--holes", "1", "-q"],
+                 ["grid", "study", "--out", "never-made", "--sets", "base", "--strong", spec, "-q"]):
+        r = run_cli(args)
+        assert r.exit_code == 2 and r.stdout == "", r.stderr
+        assert len(r.stderr.splitlines()) == 1 and "must be at least 2" in r.stderr, r.stderr
+
+
+def test_spiel_ismcts_made_in_the_library_needs_two_simulations():
+    pytest.importorskip("pyspiel")
+    from golfsolve.grid.spiel import SpielISMCTSBot
+
+    with pytest.raises(InputError, match="at least 2"):
+        SpielISMCTSBot(simulations=1)
