@@ -29,3 +29,19 @@ def test_spiel_ismcts_made_in_the_library_needs_two_simulations():
 
     with pytest.raises(InputError, match="at least 2"):
         SpielISMCTSBot(simulations=1)
+
+
+def test_extending_a_run_with_csv_exports_refreshes_them(run_cli, tmp_path):
+    # was: --extend (or --resume) without --format csv left _matches.csv and _holes.csv as they
+    # were: an export of 2 matches beside a run of 3, which nothing said
+    import pandas as pd
+
+    out = str(tmp_path / "run")
+    base = ["grid", "simulate", "--bots", "random,random", "--holes", "1", "--seed", "3", "--out", out, "-q"]
+    assert run_cli(base + ["--matches", "2", "--format", "csv"]).exit_code == 0
+    assert len(pd.read_csv(tmp_path / "run" / "_matches.csv")) == 2 * 2  # a row per player
+    r = run_cli(["grid", "simulate", "--out", out, "--extend", "--matches", "3", "-q"])
+    assert r.exit_code == 0, r.stderr
+    matches, holes = pd.read_csv(tmp_path / "run" / "_matches.csv"), pd.read_csv(tmp_path / "run" / "_holes.csv")
+    assert len(matches) == 3 * 2 and len(holes) == 3 * 2
+    assert len(pd.read_parquet(out)) == len(holes)

@@ -68,7 +68,8 @@ def grid() -> None:
               help="Matches per chunk file (default: about 10 chunks per worker, at most 50).")
 @click.option("--format", "fmt", type=AsciiChoice(["parquet", "csv"], case_sensitive=False), default="parquet",
               show_default=True,
-              help="csv: also export DIR/_holes.csv and DIR/_matches.csv.")
+              help="csv: also export DIR/_holes.csv and DIR/_matches.csv (kept up to date by a later "
+                   "--resume or --extend).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed, mc_samples, out_dir, resume, extend,
@@ -131,7 +132,9 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         for r in inv["repaired"]:
             click.echo(f"golfsolve: note: played again: {r}", err=True)
         t = load_tournament(out)
-        if fmt == "csv":
+        # exports already there are the run's too: an --extend or --resume without --format csv
+        # refreshes them (was: _matches.csv of 2 matches left beside a run of 3)
+        if fmt == "csv" or any((out / f"_{name}.csv").exists() for name in ("holes", "matches")):
             export_csv(t, out)
         from ..stats.gridreport import report_data  # matplotlib, once the run is done
 
