@@ -45,3 +45,13 @@ def test_extending_a_run_with_csv_exports_refreshes_them(run_cli, tmp_path):
     matches, holes = pd.read_csv(tmp_path / "run" / "_matches.csv"), pd.read_csv(tmp_path / "run" / "_holes.csv")
     assert len(matches) == 3 * 2 and len(holes) == 3 * 2
     assert len(pd.read_parquet(out)) == len(holes)
+
+
+def test_a_bot_count_is_written_one_way():
+    # was: 'mc:03' and 'mc:3' were two bots: a match between them reported 'mc:3 - mc:03' as a
+    # comparison, and --extend of an mc:03 run with --bots mc:3 was refused as other bots
+    from golfsolve.grid.botnames import split_bots
+    from golfsolve.grid.bots import make_bot
+
+    assert split_bots("MC:003, ismcts: 0300 ,greedy") == ["mc:3", "ismcts:300", "greedy"]
+    assert make_bot("mc:03").name == "mc:3"

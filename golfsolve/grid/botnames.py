@@ -123,6 +123,18 @@ def bot_entry(spec: str, samples: Optional[int] = None) -> tuple[BotKind, dict[s
     return entry, kw
 
 
+def bot_name(spec: str) -> str:
+    """The one way to write the bot ``spec`` names, checked (:func:`bot_entry`): lower case,
+    no spaces, a count in plain digits, so ``ISMCTS: 300``, ``ismcts:0300`` and
+    ``ismcts:300`` are one bot (was: 'mc:03' and 'mc:3' met as two bots, and a run of one
+    could not be extended with the other)."""
+    kind, colon, arg = ascii_lower(expect(spec, str, "a bot", "named by text, e.g. 'mc:200'").strip()).partition(":")
+    name = kind.strip() + colon + arg.strip()
+    entry, kw = bot_entry(name)
+    own = _entry(name)[1]
+    return f"{kind.strip()}:{kw[entry.count]}" if own and entry.count else name
+
+
 def resolve_bot(entry: BotKind) -> Callable[..., Any]:
     """The class or factory of ``entry``, imported now; :class:`InputError` when it needs an
     optional package that is not installed."""
@@ -145,17 +157,16 @@ def takes_mc_samples(spec: str) -> bool:
 
 def split_bots(spec: str, option: str = "--bots") -> list[str]:
     """The bots of ``mc,greedy,greedy,random``, each name checked (:func:`bot_entry`) and
-    written one way (lower case, no spaces), so ``ISMCTS: 300`` and ``ismcts:300`` are one bot.
+    written one way (:func:`bot_name`), so ``ISMCTS: 300`` and ``ismcts:300`` are one bot.
     An empty list or an empty name (two commas in a row) is :class:`InputError`, never skipped.
     A bot that needs an optional package is checked for it (its module is imported)."""
     if not spec.replace(",", "").strip():
         raise InputError(f"{option} needs at least one bot name (known: {known_bots()})")
     names = []
     for part in spec.split(","):
-        kind, colon, arg = ascii_lower(part.strip()).partition(":")
-        name = kind.strip() + colon + arg.strip()
-        if not name:
+        if not part.strip():
             raise InputError(f"{option} has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")
+        name = bot_name(part)
         entry, _ = bot_entry(name)
         if entry.extra is not None:
             resolve_bot(entry)

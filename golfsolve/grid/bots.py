@@ -30,12 +30,12 @@ import numpy as np
 
 from ..cards import N_CARDS_MAX
 from ..errors import InputError
-from ..inputs import ascii_lower, expect
+from ..inputs import expect
 from . import policy as P
 from . import layout as L
 from .greedy import mc_evaluate
 from . import search as S
-from .botnames import (BOTS, BotKind, bot_entry, known_bots, parse_bots, register_bot,  # noqa: F401 - the
+from .botnames import (BOTS, BotKind, bot_entry, bot_name, known_bots, parse_bots, register_bot,  # noqa: F401 - the
                        resolve_bot, split_bots, takes_mc_samples)  # registry and its checks, by their old address
 from .engine import MAX_TURNS, RNG_MUST
 from .rules import GridRules
@@ -452,4 +452,4 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     entry, kw = bot_entry(spec, samples)
     # a seed where the generator goes would fail at the bot's first decision
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
-    return resolve_bot(entry)(rng, name=ascii_lower(spec.strip()), **kw)
+    return resolve_bot(entry)(rng, name=bot_name(spec), **kw)
