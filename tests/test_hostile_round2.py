@@ -55,3 +55,19 @@ def test_a_bot_count_is_written_one_way():
 
     assert split_bots("MC:003, ismcts: 0300 ,greedy") == ["mc:3", "ismcts:300", "greedy"]
     assert make_bot("mc:03").name == "mc:3"
+
+
+@pytest.mark.parametrize("value", ["\u0663", "1_0", "\uff15", "\u0663.5"])
+def test_a_decimal_option_is_in_digits_0_to_9(run_cli, value):
+    # was: 'serve --cpu-budget ٣' started a server with a 3 s budget (Python's float() reads
+    # other digits and underscores), where every whole-number option refuses them. --jobs 0
+    # makes sure no server starts here, whatever the parser does
+    r = run_cli(["serve", "--cpu-budget", value, "--jobs", "0"])
+    assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "--cpu-budget" in r.stderr and "digits 0-9" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("value", ["2.5", "1e1", ".5", "+7", "60"])
+def test_a_decimal_option_in_ascii_digits_is_taken(run_cli, value):
+    r = run_cli(["serve", "--cpu-budget", value, "--jobs", "0"])
+    assert r.exit_code == 2 and "--jobs must be from 1" in r.stderr, r.stderr

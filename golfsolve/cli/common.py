@@ -311,16 +311,24 @@ SEED = _Seed()
 # parsing: every option once, numbers in ASCII digits, the command line recorded as parsed
 # ---------------------------------------------------------------------------
 _ASCII_INT = re.compile(r"[+-]?[0-9]+\Z")
+#: a decimal number as a user types it; inf and nan are left to the option's own range check
+_ASCII_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\Z|[+-]?(inf|infinity|nan)\Z",
+                          re.IGNORECASE)
 
 
 def _is_int_type(t: click.ParamType) -> bool:
     return isinstance(t, click.types.IntParamType) or getattr(t, "name", "") == "integer"
 
 
+def _is_float_type(t: click.ParamType) -> bool:
+    return isinstance(t, click.types.FloatParamType)
+
+
 class Command(click.Command):
     """A click command that refuses what click lets through silently: a single-valued option
-    given twice (click keeps the last; ``--layout A --layout B``), a number written with
-    other than ASCII digits (Python's ``int`` reads ``٣`` as 3 and ``1_0`` as 10), and an
+    given twice (click keeps the last; ``--layout A --layout B``), a number (whole or
+    decimal) written with other than ASCII digits (Python's ``int`` and ``float`` read ``٣``
+    as 3 and ``1_0`` as 10), and an
     input ``FILE`` that is not a regular file (a FIFO with no writer would hang)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -344,6 +352,9 @@ class Command(click.Command):
                 for v in raw if isinstance(raw, (list, tuple)) else [raw]:
                     if _is_int_type(param.type) and isinstance(v, str) and not _ASCII_INT.match(v.strip()):
                         raise click.BadParameter(f"{v!r} is not a whole number in digits 0-9", ctx, param)
+                    if _is_float_type(param.type) and isinstance(v, str) and not _ASCII_FLOAT.match(v.strip()):
+                        # was: 'serve --cpu-budget ٣' served with a 3 s budget (float() reads other digits)
+                        raise click.BadParameter(f"{v!r} is not a number in digits 0-9", ctx, param)
                     if getattr(param, "metavar", None) == "FILE" and isinstance(v, str):
                         # before click opens it: a FIFO without a writer would block for ever
                         check_input_file(v, _opt(param))
