@@ -95,8 +95,12 @@ class GridGolfState(pyspiel.State):
 
     def __init__(self, game: GridGolfGame, hole: Optional[HoleState] = None) -> None:
         super().__init__(game)
-        self.rules = game.rules
-        self.hole = hole if hole is not None else HoleState(self.rules)
+        self.hole = hole if hole is not None else HoleState(game.rules)
+
+    @property
+    def rules(self) -> GridRules:
+        """The hole's rules (not a field: OpenSpiel's clone deep-copies every field)."""
+        return self.hole.rules
 
     # -- OpenSpiel API ---------------------------------------------------------
     def current_player(self) -> int:
@@ -133,9 +137,6 @@ class GridGolfState(pyspiel.State):
     def __str__(self) -> str:
         h = self.hole
         return f"{h.phase} player {h.cur} grids {h.grid} up {h.up} discard {h.discard}"
-
-    def clone(self) -> "GridGolfState":
-        return GridGolfState(self.get_game(), self.hole.clone())
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None,
                                 rng: Optional[np.random.Generator] = None) -> "GridGolfState":

@@ -459,6 +459,14 @@ class HoleState:
         new.opening = list(self.opening)
         return new
 
+    def __deepcopy__(self, memo: dict) -> "HoleState":
+        """:meth:`clone` with a generator of its own (the rules, counts and totals are never
+        changed in place, so they are shared): how OpenSpiel's clone copies the adapter's
+        state, far cheaper than copying every field."""
+        new = self.clone()
+        new.rng = copy.deepcopy(self.rng, memo)
+        return new
+
     def resample(self, p: int, rng: np.random.Generator) -> "HoleState":
         """A state seat ``p`` cannot tell from this one: the cards it has not seen (face down
         anywhere, the stock unless it was recycled, and a stock card in another seat's hand)

@@ -165,3 +165,34 @@ def test_resampling_a_seat_that_is_not_placing_keeps_its_information_state(sourc
     assert ra.information_state_string(1) == key == rb.information_state_string(1)
     assert str(ra) == str(rb) and ra.hole.drawn == rb.hole.drawn
     assert ra.information_state_string(0) == a.information_state_string(0) or source == "stock"
+
+
+def _random_state(game, steps: int, seed: int = 0):
+    """A state after ``steps`` random actions (chance by its odds), or the end if sooner."""
+    rng = np.random.default_rng(seed)
+    st = game.new_initial_state()
+    for _ in range(steps):
+        if st.is_terminal():
+            break
+        if st.is_chance_node():
+            outs = st.chance_outcomes()
+            st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
+        else:
+            st.apply_action(int(rng.choice(st.legal_actions())))
+    return st
+
+
+def test_a_python_clone_keeps_the_history_and_is_independent():
+    """``state.clone()`` from Python (what OpenSpiel's Python MCTS and ISMCTS call) keeps
+    the history and move number, as OpenSpiel's C++ clone does, and is a separate state
+    (was: the clone started a fresh history, so a searched line's history() was wrong)."""
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": "default", "players": 2, "grid": 4})
+    st = _random_state(game, 25)
+    assert not st.is_terminal()
+    c = st.clone()
+    assert c.history() == st.history() and len(c.history()) == 25
+    assert c.move_number() == st.move_number() and str(c) == str(st)
+    before = (st.history(), str(st), st.information_state_string(0))
+    c.apply_action(c.legal_actions()[0] if not c.is_chance_node() else c.chance_outcomes()[0][0])
+    assert (st.history(), str(st), st.information_state_string(0)) == before
+    assert c.history()[:-1] == st.history()
