@@ -44,19 +44,22 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=False,
-    parameter_specification={"rules": "default", "players": 4, "grid": 6})
+    parameter_specification={"rules": "default", "players": 4, "grid": 6, "openers": 2})
 
 
 class GridGolfGame(pyspiel.Game):
-    """One hole of grid Golf under a golfsolve rule spec (``rules``, ``players``, ``grid``)."""
+    """One hole of grid Golf under a golfsolve rule spec (``rules``, ``players``, ``grid``,
+    ``openers``: every rule that changes a hole, so the game string names the game)."""
 
     def __init__(self, params: Optional[dict[str, Any]] = None, rules: Optional[GridRules] = None) -> None:
         params = dict(params or {})
         if rules is not None:  # an exact table (openers, holes) rather than its spec
-            params = {"rules": rules.spec(), "players": rules.players, "grid": rules.grid}
+            params = {"rules": rules.spec(), "players": rules.players, "grid": rules.grid,
+                      "openers": rules.openers}
         self.rules: GridRules = rules or parse_rules(str(params.get("rules", "default")),
                                                      players=int(params.get("players", 4)),
-                                                     grid=int(params.get("grid", 6)))
+                                                     grid=int(params.get("grid", 6)),
+                                                     openers=int(params.get("openers", 2)))
         info = pyspiel.GameInfo(num_distinct_actions=num_actions(self.rules.grid), max_chance_outcomes=54,
                                 num_players=self.rules.players, min_utility=-400.0, max_utility=40.0,
                                 utility_sum=None, max_game_length=20000)

@@ -196,3 +196,21 @@ def test_a_python_clone_keeps_the_history_and_is_independent():
     c.apply_action(c.legal_actions()[0] if not c.is_chance_node() else c.chance_outcomes()[0][0])
     assert (st.history(), str(st), st.information_state_string(0)) == before
     assert c.history()[:-1] == st.history()
+
+
+def test_a_table_with_other_openers_survives_its_game_string_and_serialization():
+    """A game made from an exact table names every rule that changes play, so OpenSpiel's
+    serialization (game string, then the history replayed) gives the same game and state
+    (was: ``openers`` was not a game parameter, so a one-opener table came back with two
+    and the replayed history broke)."""
+    rules = GridRules(players=2, grid=4, openers=1)
+    game = GridGolfGame(rules=rules)
+    assert pyspiel.load_game(str(game)).rules == rules
+    assert pyspiel.load_game("python_golfsolve_grid", {"openers": 0, "players": 3}).rules == GridRules(players=3,
+                                                                                                        openers=0)
+    for steps in (0, 12, 30):
+        st = _random_state(game, steps, seed=3)
+        g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, st))
+        assert str(g2) == str(game) and g2.rules == rules
+        assert str(s2) == str(st) and s2.history() == st.history()
+        assert [s2.information_state_string(p) for p in range(2)] == [st.information_state_string(p) for p in range(2)]
