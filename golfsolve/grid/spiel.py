@@ -9,7 +9,8 @@ state's (see :mod:`.state`: chance deals every grid card and the discard one at 
 and draws each stock card when it is drawn; the stock is a multiset until then, so a
 recycled stock needs no order). Returns are minus strokes (OpenSpiel maximises). An
 information state is the player's :class:`~.view.PlayerView` (public facts and the card
-in hand), so :meth:`GridGolfState.resample_from_infostate` deals the unseen cards anew.
+in hand) with the public step of the turn (phase and seat), so
+:meth:`GridGolfState.resample_from_infostate` deals the unseen cards anew.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ class GridGolfGame(pyspiel.Game):
 
 
 class _Observer:
-    """Information states as strings: the player's view (see :func:`view_key`)."""
+    """Information states as strings: :meth:`GridGolfState.information_state_string`."""
 
     def __init__(self) -> None:
         self.tensor = np.zeros(0, np.float32)
@@ -83,7 +84,7 @@ class _Observer:
         pass
 
     def string_from(self, state: "GridGolfState", player: int) -> str:
-        return view_key(state.hole.observation(player))
+        return state.information_state_string(player)
 
 
 def view_key(v: PlayerView) -> str:
@@ -91,6 +92,12 @@ def view_key(v: PlayerView) -> str:
     counts included: they tell which card another seat took from the discard)."""
     return repr((v.me, v.grids, v.discard, v.stock_size, v.stock_known, v.drawn, v.source, v.turn, v.first,
                  v.ending, v.closer, v.knocker, v.stall, v.turns_left, v.unseen, v.totals))
+
+
+def info_key(v: PlayerView, phase: str, seat: int) -> str:
+    """An information state: the view (:func:`view_key`) at step ``phase`` of ``seat``'s
+    turn (at a seat's own decision, ``draw`` or ``place`` and its own seat)."""
+    return f"{view_key(v)} {phase} {seat}"
 
 
 class GridGolfState(pyspiel.State):
@@ -132,7 +139,11 @@ class GridGolfState(pyspiel.State):
         return action_name(action, self.rules.grid)
 
     def information_state_string(self, player: Optional[int] = None) -> str:
-        return view_key(self.hole.observation(self.hole.cur if player is None else player))
+        """The player's view (:func:`view_key`) and the public step of the turn: the phase
+        and the seat it belongs to. The view alone does not say whether a seat that turned
+        some openers is still turning them, nor that a seat asked for a stock card."""
+        h = self.hole
+        return info_key(h.observation(h.cur if player is None else player), h.phase, h.cur)
 
     def observation_string(self, player: Optional[int] = None) -> str:
         return self.information_state_string(player)

@@ -10,7 +10,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from golfsolve.grid.bots import make_bot  # noqa: E402
 from golfsolve.grid.engine import Hole  # noqa: E402
 from golfsolve.grid.rules import GridRules, parse_rules  # noqa: E402
-from golfsolve.grid.spiel import GridGolfGame, GridGolfState, encode_place, state_from_view, view_key  # noqa: E402
+from golfsolve.grid.spiel import GridGolfGame, GridGolfState, encode_place, info_key, state_from_view  # noqa: E402
 from golfsolve.grid.state import HoleState  # noqa: E402
 
 
@@ -64,7 +64,7 @@ def _replay(rules: GridRules, seed: int, names: list[str]):
         elif t in ("knock", "draw"):
             v = next(seen)
             assert st.current_player() == ev["player"] == v.me
-            assert st.information_state_string(v.me) == view_key(v)
+            assert st.information_state_string(v.me) == info_key(v, "draw", v.me)
             if t == "knock":
                 act(2 * g + 3)
             elif ev["source"] == "stock":
@@ -75,7 +75,7 @@ def _replay(rules: GridRules, seed: int, names: list[str]):
                 act(2 * g + 2)
         elif t in ("swap", "flip", "pass"):
             v = next(seen)
-            assert st.information_state_string(v.me) == view_key(v)
+            assert st.information_state_string(v.me) == info_key(v, "place", v.me)
             act(encode_place((t, ev.get("slot", -1)), g))
     assert st.is_terminal()
     assert st.returns() == [-float(s) for s in res.strokes]
@@ -105,7 +105,7 @@ def test_resampling_keeps_the_information_state_and_changes_hidden_cards():
     v = hole.view(1)
     st = state_from_view(game, v, np.random.default_rng(2))
     key = st.information_state_string(1)
-    assert key == view_key(v)
+    assert key == info_key(v, "draw", 1)
     grids = set()
     for k in range(5):
         other = st.resample_from_infostate(1, rng=np.random.default_rng(10 + k))
@@ -214,3 +214,77 @@ def test_a_table_with_other_openers_survives_its_game_string_and_serialization()
         assert str(g2) == str(game) and g2.rules == rules
         assert str(s2) == str(st) and s2.history() == st.history()
         assert [s2.information_state_string(p) for p in range(2)] == [st.information_state_string(p) for p in range(2)]
+
+
+def _dealt(game):
+    """A state just dealt (chance: the lowest card each time)."""
+    st = game.new_initial_state()
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+    return st
+
+
+def test_the_information_state_tells_whose_turn_it_is_and_at_which_step():
+    """Each player's information state names the public step of the turn (OpenSpiel keys
+    searches and strategies by it, and a key must fix whose move it is and the legal
+    actions). Was: the view alone, so a seat still turning openers and the next seat about
+    to turn its own had the same information state for both (with different legal
+    actions), as did a seat about to draw and the stock draw it had just asked for, and a
+    first player about to draw after every seat turned nothing and the same seat about to
+    turn openers."""
+    from golfsolve.grid.state import encode
+
+    game = GridGolfGame({"rules": "default", "players": 3, "grid": 6})
+    opening, next_opens = _dealt(game), _dealt(game)
+    opening.apply_action(encode("open", 0, 6))
+    next_opens.apply_action(encode("open", 0, 6))
+    next_opens.apply_action(encode("done", -1, 6))
+    assert opening.current_player() == 0 and next_opens.current_player() == 1
+    for p in range(3):
+        assert opening.information_state_string(p) != next_opens.information_state_string(p)
+
+    to_open, to_draw = _dealt(game), _dealt(game)
+    for _ in range(3):
+        to_draw.apply_action(encode("done", -1, 6))
+    assert to_draw.legal_actions() != to_open.legal_actions()
+    assert to_open.information_state_string(0) != to_draw.information_state_string(0)
+
+    asked = to_draw.clone()
+    asked.apply_action(encode("stock", -1, 6))
+    assert asked.is_chance_node()
+    for p in range(3):
+        assert asked.information_state_string(p) != to_draw.information_state_string(p)
+        assert asked.observation_string(p) == asked.information_state_string(p)
+
+
+@pytest.mark.parametrize("spec,players,grid,openers", [("default", 2, 4, 2), ("danish+knock-double", 3, 4, 1)])
+def test_a_player_cannot_tell_resampled_worlds_apart_and_they_agree_on_public_facts(spec, players, grid, openers):
+    """Information honesty at the adapter, over random play: every world resampled for any
+    player keeps that player's information state and everything public (whose move, the
+    legal actions, a chance node or not), and the information state differs between
+    players and from step to step."""
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": players, "grid": grid,
+                                                       "openers": openers})
+    rng = np.random.default_rng(7)
+    for seed in range(3):
+        st = _random_state(game, needed := players * grid + 1, seed=seed)
+        assert needed == len(st.history())
+        keys: set[str] = set()
+        while True:
+            here = [st.information_state_string(p) for p in range(players)]
+            assert len(set(here)) == players and not keys & set(here)
+            keys |= set(here)
+            for p in range(players):
+                other = st.resample_from_infostate(p, rng=rng)
+                assert other.information_state_string(p) == here[p]
+                assert other.current_player() == st.current_player()
+                assert other.is_chance_node() == st.is_chance_node()
+                if not st.is_chance_node():
+                    assert other.legal_actions() == st.legal_actions()
+            if st.is_terminal():
+                break
+            if st.is_chance_node():
+                outs = st.chance_outcomes()
+                st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
+            else:
+                st.apply_action(int(rng.choice(st.legal_actions())))
