@@ -264,9 +264,10 @@ class HoleState:
         shown = [c for gr in grids for c in gr if c is not None] + self.discard
         if drawn is not None:
             shown.append(drawn)
-        elif self.phase == PLACE and self.source == DISCARD:
-            # another seat's hand: a card taken from the discard was seen by everyone (a stock
-            # card's face is that seat's alone, so it stays among this seat's unseen cards)
+        elif self.phase == PLACE and (self.source == DISCARD or self.recycled):
+            # another seat's hand: a card taken from the discard was seen by everyone, and one
+            # drawn from a recycled stock (whose contents are public) is known by elimination;
+            # any other stock card's face is that seat's alone, so it stays unseen here
             shown.append(self.drawn)
         seen = np.bincount(np.array(shown, dtype=np.int64), minlength=N_CARDS_MAX)
         # After a recycle every stock card came off the discard pile, so its contents (not
@@ -469,8 +470,8 @@ class HoleState:
 
     def resample(self, p: int, rng: np.random.Generator) -> "HoleState":
         """A state seat ``p`` cannot tell from this one: the cards it has not seen (face down
-        anywhere, the stock unless it was recycled, and a stock card in another seat's hand)
-        dealt anew at random. The stock's
+        anywhere, the stock unless it was recycled, and a stock card in another seat's hand
+        unless the stock was recycled) dealt anew at random. The stock's
         contents are what is resampled; a recycled stock keeps its order (draw from it by
         chance outcomes)."""
         if self.phase == DEAL:
@@ -488,9 +489,10 @@ class HoleState:
             for i in range(self.rules.grid):
                 if not self.up[q][i]:
                     self.grid[q][i] = next(it)
-        if self.phase == PLACE and v.drawn is None and self.source == STOCK:
+        if self.phase == PLACE and v.drawn is None and self.source == STOCK and not self.recycled:
             # another seat holds a stock card this seat has not seen: it is dealt anew too
-            # (was: the real card stayed in that hand, and a second copy went into the stock)
+            # (was: the real card stayed in that hand, and a second copy went into the stock);
+            # one from a recycled stock is known (see :meth:`view`) and stays
             self.drawn = next(it)
         self.stock = list(it) + [c for c, k in enumerate(v.stock_known) for _ in range(k)]
 

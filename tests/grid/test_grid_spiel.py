@@ -288,3 +288,37 @@ def test_a_player_cannot_tell_resampled_worlds_apart_and_they_agree_on_public_fa
                 st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
             else:
                 st.apply_action(int(rng.choice(st.legal_actions())))
+
+
+def test_a_card_drawn_from_a_recycled_stock_is_known_to_every_seat():
+    """After a recycle the stock's contents are public, so the card another seat draws
+    from it is known by elimination: it is no other seat's unseen card, and resampling
+    keeps it in that hand (was: it counted as unseen, so a resampled world put it face
+    down in a grid, where it cannot be, and dealt the hand a card off a grid)."""
+    from golfsolve.grid.state import DRAW, PLACE, STOCK_DRAW, encode
+
+    game = GridGolfGame({"rules": "default", "players": 2, "grid": 4, "openers": 1})
+    st = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not (st.hole.recycled and st.hole.phase == STOCK_DRAW):
+        h = st.hole
+        if st.is_chance_node():
+            outs = st.chance_outcomes()
+            st.apply_action(outs[rng.choice(len(outs))][0])
+        elif h.phase == DRAW:
+            st.apply_action(encode("stock", -1, 4))
+        elif h.phase == PLACE:  # into a face-up slot: the hole never closes
+            st.apply_action(encode("swap", h.up[h.cur].index(True), 4))
+        else:
+            st.apply_action(st.legal_actions()[0])
+    outs = st.chance_outcomes()
+    st.apply_action(outs[-1][0])
+    h = st.hole
+    other = 1 - h.cur
+    face_down = sum(not u for ups in h.up for u in ups)
+    assert sum(h.observation(other).unseen) == face_down
+    for k in range(8):
+        world = st.resample_from_infostate(other, rng=np.random.default_rng(k))
+        assert world.hole.drawn == h.drawn
+        assert world.information_state_string(other) == st.information_state_string(other)
+        assert sorted(world.hole.stock) == sorted(h.stock)
