@@ -106,6 +106,9 @@ class GridGolfState(pyspiel.State):
     def __init__(self, game: GridGolfGame, hole: Optional[HoleState] = None) -> None:
         super().__init__(game)
         self.hole = hole if hole is not None else HoleState(game.rules)
+        #: Played from the start by OpenSpiel (not built around a given hole), so the
+        #: history leads to the state.
+        self.played = hole is None
 
     @property
     def rules(self) -> GridRules:
@@ -156,7 +159,23 @@ class GridGolfState(pyspiel.State):
                                 rng: Optional[np.random.Generator] = None) -> "GridGolfState":
         """A state the player cannot tell from this one: the unseen cards dealt anew."""
         rng = rng if rng is not None else np.random.default_rng()
-        return GridGolfState(self.get_game(), self.hole.resample(player_id, rng))
+        world = self.hole.resample(player_id, rng)
+        if not self.played:  # built around a given hole: no history leads to it
+            return GridGolfState(self.get_game(), world)
+        # The same play with the chance outcomes the player did not see dealt as in the
+        # world: the cards still face down (never turned, so never moved) and a stock card
+        # in another seat's hand. Every other card dealt or drawn was shown, and stays.
+        h, g = self.hole, self.rules.grid
+        history = list(self.history())
+        for i in range(min(len(history), self.rules.players * g)):
+            if not h.up[i // g][i % g]:
+                history[i] = world.grid[i // g][i % g]
+        if world.drawn != h.drawn:
+            history[-1] = world.drawn
+        new = self.get_game().new_initial_state()
+        for a in history:
+            new.apply_action(a)
+        return new
 
 
 def encode_place(a: Placement, g: int) -> int:

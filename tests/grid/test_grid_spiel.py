@@ -322,3 +322,33 @@ def test_a_card_drawn_from_a_recycled_stock_is_known_to_every_seat():
         assert world.hole.drawn == h.drawn
         assert world.information_state_string(other) == st.information_state_string(other)
         assert sorted(world.hole.stock) == sorted(h.stock)
+
+
+@pytest.mark.parametrize("players,grid,openers", [(2, 4, 1), (3, 4, 2)])
+def test_a_resampled_world_has_a_history_that_leads_to_it(players, grid, openers):
+    """A world resampled from a state played from the start is a whole OpenSpiel state:
+    its history is the same public play with the unseen chance outcomes dealt anew, so it
+    replays, serializes and clones to itself (was: a bare state with an empty history,
+    which serialized as the start of a hole)."""
+    game = GridGolfGame({"rules": "default", "players": players, "grid": grid, "openers": openers})
+    rng = np.random.default_rng(5)
+    redealt = 0
+    for seed in range(2):
+        st = _random_state(game, players * grid + 1, seed=seed)
+        while not st.is_terminal():
+            for p in range(players):
+                world = st.resample_from_infostate(p, rng=rng)
+                redealt += world.hole.grid != st.hole.grid
+                hist = world.history()
+                assert len(hist) == len(st.history()) and world.move_number() == st.move_number()
+                assert all(a == pa.action for a, pa in zip(hist, st.full_history()) if pa.player >= 0)
+                g2, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, world))
+                assert str(back) == str(world) and back.hole.grid == world.hole.grid
+                assert back.hole.drawn == world.hole.drawn and sorted(back.hole.stock) == sorted(world.hole.stock)
+                assert back.information_state_string(p) == st.information_state_string(p)
+            if st.is_chance_node():
+                outs = st.chance_outcomes()
+                st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
+            else:
+                st.apply_action(int(rng.choice(st.legal_actions())))
+    assert redealt > 0
