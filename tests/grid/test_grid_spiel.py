@@ -352,3 +352,48 @@ def test_a_resampled_world_has_a_history_that_leads_to_it(players, grid, openers
             else:
                 st.apply_action(int(rng.choice(st.legal_actions())))
     assert redealt > 0
+
+
+def test_openspiels_own_algorithms_run_on_the_game():
+    """OpenSpiel's MCTS (through its ``evaluate_bots``), its ISMCTS with the game's own
+    ``resample_from_infostate`` (OpenSpiel's default resampler; the Python ISMCTS bot has no
+    ``restart_at``, so ``evaluate_bots`` cannot drive it) and outcome-sampling MCCFR (Python
+    and C++) play and learn on the smallest table without error. (OpenSpiel's C++ MCTS and
+    ISMCTS bots crash on every Python game, its own tic-tac-toe included, and external
+    sampling recurses past Python's limit on a game this long: neither is the adapter's.)"""
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+    from open_spiel.python.algorithms import outcome_sampling_mccfr as osm
+    from open_spiel.python.bots import uniform_random
+
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": "default", "players": 2, "grid": 4})
+    rs = np.random.RandomState(0)
+    ev = mcts.RandomRolloutEvaluator(1, rs)
+    bots = [mcts.MCTSBot(game, 4.0, 10, ev, random_state=rs), uniform_random.UniformRandomBot(1, rs)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rs)
+    assert len(returns) == 2 and all(game.min_utility() <= r <= game.max_utility() for r in returns)
+
+    bot = ismcts.ISMCTSBot(game, ev, 4.0, 8, random_state=rs)
+    st, decisions = game.new_initial_state(), 0
+    while not st.is_terminal():
+        if st.is_chance_node():
+            outs, probs = zip(*st.chance_outcomes())
+            st.apply_action(rs.choice(outs, p=probs))
+        else:
+            a = bot.step(st) if st.current_player() == 0 else rs.choice(st.legal_actions())
+            decisions += st.current_player() == 0
+            assert a in st.legal_actions()
+            st.apply_action(a)
+    assert decisions > 0
+
+    solver = osm.OutcomeSamplingSolver(game)
+    for _ in range(10):
+        solver.iteration()
+    policy = solver.average_policy()
+    st = _random_state(game, 12)
+    probs = policy.action_probabilities(st)
+    assert set(probs) == set(st.legal_actions()) and abs(sum(probs.values()) - 1) < 1e-9
+    cc = pyspiel.OutcomeSamplingMCCFRSolver(game)
+    for _ in range(10):
+        cc.run_iteration()
+    assert pyspiel.evaluate_bots(game.new_initial_state(), [pyspiel.make_uniform_random_bot(p, p) for p in (0, 1)],
+                                 1)
