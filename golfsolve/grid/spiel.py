@@ -22,11 +22,12 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts as spiel_ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
+from ..cards import N_CARDS_MAX
 from ..errors import InputError
 from . import search as S
 from .bots import Bot, HeuristicBot, view_arrays
 from .rules import GridRules, parse_rules
-from .state import DRAW, PLACE, HoleState, action_name, decode, encode, num_actions
+from .state import DRAW, MAX_TURNS, PLACE, HoleState, action_name, decode, encode, num_actions
 from .view import Placement, PlayerView
 
 GAME_NAME = "python_golfsolve_grid"
@@ -61,9 +62,14 @@ class GridGolfGame(pyspiel.Game):
                                                      players=int(params.get("players", 4)),
                                                      grid=int(params.get("grid", 6)),
                                                      openers=int(params.get("openers", 2)))
-        info = pyspiel.GameInfo(num_distinct_actions=num_actions(self.rules.grid), max_chance_outcomes=54,
-                                num_players=self.rules.players, min_utility=-400.0, max_utility=40.0,
-                                utility_sum=None, max_game_length=20000)
+        r = self.rules
+        # Strokes lie between a grid of minus twos and one of tens (10 a card), a failed
+        # knock doubled or plus 10; a hole is at most two decisions a turn up to the turn
+        # limit, after every seat's openers.
+        worst = 10 * r.grid * (2 if r.knock == "double" else 1) + (10 if r.knock == "plus10" else 0)
+        info = pyspiel.GameInfo(num_distinct_actions=num_actions(r.grid), max_chance_outcomes=N_CARDS_MAX,
+                                num_players=r.players, min_utility=-float(worst), max_utility=2.0 * r.grid,
+                                utility_sum=None, max_game_length=2 * MAX_TURNS + r.players * r.openers)
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> "GridGolfState":

@@ -397,3 +397,26 @@ def test_openspiels_own_algorithms_run_on_the_game():
         cc.run_iteration()
     assert pyspiel.evaluate_bots(game.new_initial_state(), [pyspiel.make_uniform_random_bot(p, p) for p in (0, 1)],
                                  1)
+
+
+@pytest.mark.parametrize("spec,players,grid,openers", [("default", 2, 4, 2), ("default+knock-double", 6, 9, 0),
+                                                       ("danish", 5, 6, 3)])
+def test_the_game_declares_tight_lengths_and_utility_bounds(spec, players, grid, openers):
+    """The declared game length is the longest a hole can be (two decisions a turn up to the
+    turn limit, and every opener), and the utility bounds are what a grid of tens and a
+    failed knock, or a grid of minus twos, score (were: 20,000 decisions and -400..40
+    whatever the table)."""
+    from golfsolve.grid.scoring import hole_strokes
+    from golfsolve.grid.state import MAX_TURNS
+
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": players, "grid": grid,
+                                                       "openers": openers})
+    rules = game.rules
+    assert game.max_game_length() == 2 * MAX_TURNS + players * openers
+    assert game.max_chance_outcomes() == 54 and game.num_distinct_actions() == 3 * grid + 5
+    # jacks and queens in a checkerboard: no line matches
+    jq = [[10 + 14 * ((i % rules.cols + i // rules.cols) % 2) for i in range(grid)] for _ in range(players)]
+    worst = hole_strokes(jq, rules, knocker=0 if rules.knock != "off" else None)[1][0]
+    if rules.cancel != "anywhere" and not rules.cancel_by_value:
+        assert -worst == game.min_utility()
+    assert game.min_utility() < 0 < game.max_utility() == 2 * grid
