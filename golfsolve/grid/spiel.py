@@ -9,7 +9,7 @@ state's (see :mod:`.state`: chance deals every grid card and the discard one at 
 and draws each stock card when it is drawn; the stock is a multiset until then, so a
 recycled stock needs no order). Returns are minus strokes (OpenSpiel maximises). An
 information state is the player's :class:`~.view.PlayerView` (public facts and the card
-in hand) with the public step of the turn (phase and seat), so
+in hand) with the public step of the turn (phase and seat), as a string and a tensor, so
 :meth:`GridGolfState.resample_from_infostate` deals the unseen cards anew.
 """
 
@@ -27,8 +27,9 @@ from ..errors import InputError
 from . import search as S
 from .bots import Bot, HeuristicBot, view_arrays
 from .rules import GridRules, parse_rules
-from .state import DRAW, MAX_TURNS, PLACE, HoleState, action_name, decode, encode, num_actions
-from .view import Placement, PlayerView
+from .state import (DEAL, DRAW, MAX_TURNS, OPEN, OVER, PLACE, STOCK_DRAW, HoleState, action_name, decode, encode,
+                    num_actions)
+from .view import DISCARD, STOCK, Placement, PlayerView
 
 GAME_NAME = "python_golfsolve_grid"
 
@@ -43,9 +44,9 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification={"rules": "default", "players": 4, "grid": 6, "openers": 2})
 
 
@@ -75,22 +76,80 @@ class GridGolfGame(pyspiel.Game):
     def new_initial_state(self) -> "GridGolfState":
         return GridGolfState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        return _Observer()
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "_Observer":
+        """The observer of a player's information state (the only kind the game offers: a
+        seat's own view, public facts and its private card, with or without perfect recall
+        asked for, as the view keeps everything that bears on the unseen cards)."""
+        if params:
+            raise ValueError(f"{GAME_NAME} takes no observation parameters, not {params}")
+        if iig_obs_type is not None and (not iig_obs_type.public_info or iig_obs_type.private_info
+                                         != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(f"{GAME_NAME} observes as one seat sees (public facts and its own card)")
+        return _Observer(self.rules)
+
+
+_PHASES = (DEAL, OPEN, DRAW, STOCK_DRAW, PLACE, OVER)
+_SOURCES = (None, STOCK, DISCARD)
 
 
 class _Observer:
-    """Information states as strings: :meth:`GridGolfState.information_state_string`."""
+    """A player's information state: the string
+    (:meth:`GridGolfState.information_state_string`) and a tensor made from the same facts
+    only (the view, the phase and its seat), so it cannot tell apart what the string does
+    not. Cards are one-hot over the 54 ids plus one for none (face down, no card); counts
+    and numbers are plain values. The discard pile is its counts and its top card."""
 
-    def __init__(self) -> None:
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+    def __init__(self, rules: GridRules) -> None:
+        n, g, c = rules.players, rules.grid, N_CARDS_MAX
+        pieces = [("me", (n,)), ("seat", (n,)), ("phase", (len(_PHASES),)), ("grids", (n, g, c + 1)),
+                  ("discard_top", (c + 1,)), ("discard", (c,)), ("unseen", (c,)), ("stock_known", (c,)),
+                  ("stock_size", (1,)), ("drawn", (c + 1,)), ("source", (len(_SOURCES),)), ("turn", (1,)),
+                  ("first", (n,)), ("ending", (1,)), ("closer", (n + 1,)), ("knocker", (n + 1,)),
+                  ("stall", (1,)), ("turns_left", (1,)), ("totals", (n,))]
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        i = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[i:i + size].reshape(shape)
+            i += size
 
     def set_from(self, state: "GridGolfState", player: int) -> None:
-        pass
+        """Fill the tensor with ``player``'s information state in ``state``."""
+        h, d = state.hole, self.dict
+        v = h.observation(player)
+        none = N_CARDS_MAX
+        self.tensor.fill(0)
+        d["me"][v.me] = 1
+        d["seat"][h.cur] = 1
+        d["phase"][_PHASES.index(h.phase)] = 1
+        for q, grid in enumerate(v.grids):
+            for k, card in enumerate(grid):
+                d["grids"][q, k, none if card is None else card] = 1
+        d["discard_top"][none if v.top is None else v.top] = 1
+        for card in v.discard:
+            d["discard"][card] += 1
+        d["unseen"][:] = v.unseen
+        d["stock_known"][:] = v.stock_known
+        d["stock_size"][0] = v.stock_size
+        d["drawn"][none if v.drawn is None else v.drawn] = 1
+        d["source"][_SOURCES.index(v.source)] = 1
+        d["turn"][0] = v.turn
+        d["first"][v.first] = 1
+        d["ending"][0] = v.ending
+        d["closer"][none_seat(v.closer, h.rules)] = 1
+        d["knocker"][none_seat(v.knocker, h.rules)] = 1
+        d["stall"][0] = v.stall
+        d["turns_left"][0] = v.turns_left
+        d["totals"][:] = v.totals
 
     def string_from(self, state: "GridGolfState", player: int) -> str:
         return state.information_state_string(player)
+
+
+def none_seat(seat: Optional[int], rules: GridRules) -> int:
+    """A seat or none as an index: the seat, or ``rules.players`` for none."""
+    return rules.players if seat is None else seat
 
 
 def view_key(v: PlayerView) -> str:

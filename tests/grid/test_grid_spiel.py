@@ -260,9 +260,9 @@ def test_the_information_state_tells_whose_turn_it_is_and_at_which_step():
 @pytest.mark.parametrize("spec,players,grid,openers", [("default", 2, 4, 2), ("danish+knock-double", 3, 4, 1)])
 def test_a_player_cannot_tell_resampled_worlds_apart_and_they_agree_on_public_facts(spec, players, grid, openers):
     """Information honesty at the adapter, over random play: every world resampled for any
-    player keeps that player's information state and everything public (whose move, the
-    legal actions, a chance node or not), and the information state differs between
-    players and from step to step."""
+    player keeps that player's information state (string and tensor, of the declared size)
+    and everything public (whose move, the legal actions, a chance node or not), and the
+    information state differs between players and from step to step."""
     game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": players, "grid": grid,
                                                        "openers": openers})
     rng = np.random.default_rng(7)
@@ -277,6 +277,9 @@ def test_a_player_cannot_tell_resampled_worlds_apart_and_they_agree_on_public_fa
             for p in range(players):
                 other = st.resample_from_infostate(p, rng=rng)
                 assert other.information_state_string(p) == here[p]
+                tensor = st.information_state_tensor(p)
+                assert len(tensor) == game.information_state_tensor_size() == game.observation_tensor_size()
+                assert other.information_state_tensor(p) == tensor == st.observation_tensor(p)
                 assert other.current_player() == st.current_player()
                 assert other.is_chance_node() == st.is_chance_node()
                 if not st.is_chance_node():
@@ -352,6 +355,36 @@ def test_a_resampled_world_has_a_history_that_leads_to_it(players, grid, openers
             else:
                 st.apply_action(int(rng.choice(st.legal_actions())))
     assert redealt > 0
+
+
+def test_the_tensors_name_the_players_view():
+    """The information state tensor (also the observation tensor; OpenSpiel's observer
+    gives the same) holds the view piece by piece: a seat's own card in hand, which the
+    other seat cannot see, and the face-up cards."""
+    from open_spiel.python.observation import make_observation
+
+    from golfsolve.grid.state import DRAW, PLACE, encode
+
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": "default", "players": 2, "grid": 4})
+    st = game.new_initial_state()
+    while st.hole.phase != PLACE:  # deal, every seat turns no openers, and seat 0 draws from the stock
+        if st.is_chance_node():
+            st.apply_action(st.chance_outcomes()[0][0])
+        else:
+            st.apply_action(encode("stock" if st.hole.phase == DRAW else "done", -1, 4))
+    h = st.hole
+    obs = make_observation(game)
+    obs.set_from(st, h.cur)
+    assert list(obs.tensor) == st.information_state_tensor(h.cur)
+    assert obs.dict["drawn"][h.drawn] == 1 and obs.dict["source"][1] == 1 and obs.dict["seat"][h.cur] == 1
+    for q in range(2):
+        for k in range(4):
+            assert obs.dict["grids"][q, k, h.grid[q][k] if h.up[q][k] else 54] == 1
+    obs.set_from(st, 1 - h.cur)
+    assert obs.dict["drawn"][54] == 1 and obs.dict["unseen"][h.drawn] >= 1
+    with pytest.raises(ValueError):
+        make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                                          private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
 
 
 def test_openspiels_own_algorithms_run_on_the_game():
