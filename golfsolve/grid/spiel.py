@@ -188,7 +188,9 @@ class GridGolfState(pyspiel.State):
         return self.hole.legal_actions() if player == self.hole.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.hole.chance_outcomes()
+        """The card dealt or drawn and its odds at a chance node; none elsewhere (the
+        chance node's legal actions)."""
+        return self.hole.chance_outcomes() if self.hole.is_chance_node() else []
 
     def _apply_action(self, action: int) -> None:
         self.hole.apply(action)
@@ -211,7 +213,10 @@ class GridGolfState(pyspiel.State):
         and the seat it belongs to. The view alone does not say whether a seat that turned
         some openers is still turning them, nor that a seat asked for a stock card."""
         h = self.hole
-        return info_key(h.observation(h.cur if player is None else player), h.phase, h.cur)
+        p = self.current_player() if player is None else player
+        if not 0 <= p < self.rules.players:
+            raise ValueError(f"no seat {p} in a {self.rules.players}-player game")
+        return info_key(h.observation(p), h.phase, h.cur)
 
     def observation_string(self, player: Optional[int] = None) -> str:
         return self.information_state_string(player)

@@ -453,3 +453,37 @@ def test_the_game_declares_tight_lengths_and_utility_bounds(spec, players, grid,
     if rules.cancel != "anywhere" and not rules.cancel_by_value:
         assert -worst == game.min_utility()
     assert game.min_utility() < 0 < game.max_utility() == 2 * grid
+
+
+def test_actions_names_chance_and_the_end_behave_as_openspiel_expects():
+    """Every legal action has its own name, which ``string_to_action`` reads back; chance
+    outcomes are the chance node's legal actions, and a player node has none; at the end
+    nobody has a legal action, the current player is TERMINAL, every seat still has an
+    information state, and the rewards are the returns; a seat that does not exist has
+    no information state (was: a chance node's outcomes were also listed at player nodes
+    and at the end, and seat -1 got a view)."""
+    import pickle
+
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": "default+knock10", "players": 3, "grid": 4})
+    rng = np.random.default_rng(2)
+    st = game.new_initial_state()
+    while not st.is_terminal():
+        acts = st.legal_actions()
+        names = [st.action_to_string(st.current_player(), a) for a in acts]
+        assert len(set(names)) == len(acts) and all(names)
+        assert [st.string_to_action(nm) for nm in names] == acts
+        if st.is_chance_node():
+            outs = st.chance_outcomes()
+            assert [a for a, _ in outs] == acts and abs(sum(q for _, q in outs) - 1) < 1e-12
+            st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
+        else:
+            assert st.chance_outcomes() == []
+            st.apply_action(int(rng.choice(acts)))
+    assert st.current_player() == pyspiel.PlayerId.TERMINAL
+    assert st.legal_actions() == [] and st.chance_outcomes() == []
+    assert all(st.legal_actions(p) == [] for p in range(3))
+    assert st.rewards() == st.returns() and len({st.information_state_string(p) for p in range(3)}) == 3
+    assert str(pickle.loads(pickle.dumps(st))) == str(st)
+    for bad in (-1, 3):
+        with pytest.raises(ValueError):
+            st.information_state_string(bad)
