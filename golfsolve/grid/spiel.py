@@ -123,12 +123,10 @@ class _Observer:
         d["me"][v.me] = 1
         d["seat"][h.cur] = 1
         d["phase"][_PHASES.index(h.phase)] = 1
-        for q, grid in enumerate(v.grids):
-            for k, card in enumerate(grid):
-                d["grids"][q, k, none if card is None else card] = 1
+        cards = [none if c is None else c for grid in v.grids for c in grid]
+        d["grids"].reshape(len(cards), none + 1)[np.arange(len(cards)), cards] = 1
         d["discard_top"][none if v.top is None else v.top] = 1
-        for card in v.discard:
-            d["discard"][card] += 1
+        d["discard"][:] = np.bincount(np.array(v.discard, dtype=np.int64), minlength=none)
         d["unseen"][:] = v.unseen
         d["stock_known"][:] = v.stock_known
         d["stock_size"][0] = v.stock_size

@@ -127,10 +127,27 @@ def test_spiel_ismcts_plays_legal_holes():
     ("default+no-flip+jokers+pairs+rows+twos-plus", 6, 6), ("danish+putt+decks-by-players", 5, 4)])
 def test_openspiel_random_simulation_conformance(spec, players, grid):
     """OpenSpiel's own checks of a game (legal actions, chance outcomes summing to one,
-    clones, information states, returns) over random play, loaded by name as a user would."""
+    clones, serialization, information states and their tensors' sizes, returns) over
+    random play, loaded by name as a user would."""
     game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": players, "grid": grid})
     assert game.num_players() == players
-    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+def _every_switch():
+    from golfsolve.grid.rules import _SWITCHES
+
+    for i, switch in enumerate(_SWITCHES):
+        yield ("danish" if i % 4 == 3 else "default") + "+" + switch, 2 + i % 5, (4, 6, 8, 9)[i % 4], i % 3
+
+
+@pytest.mark.parametrize("spec,players,grid,openers", list(_every_switch()))
+def test_openspiel_random_simulation_under_every_rule_switch(spec, players, grid, openers):
+    """OpenSpiel's checks, serialization included, with each rule switch on (on one table
+    each; every player count, grid and opener count comes up)."""
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": players, "grid": grid,
+                                                       "openers": openers})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("source", ["stock", "discard"])
@@ -430,6 +447,28 @@ def test_openspiels_own_algorithms_run_on_the_game():
         cc.run_iteration()
     assert pyspiel.evaluate_bots(game.new_initial_state(), [pyspiel.make_uniform_random_bot(p, p) for p in (0, 1)],
                                  1)
+
+
+def test_openspiels_rl_environment_plays_it_on_tensors():
+    """OpenSpiel's RL environment (information state tensors, chance sampled inside) runs
+    a tabular Q-learner against a random agent for whole holes."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import random_agent, tabular_qlearner
+
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": "default", "players": 2, "grid": 4})
+    env = rl_environment.Environment(game, seed=0)
+    n = env.action_spec()["num_actions"]
+    agents = [tabular_qlearner.QLearner(player_id=0, num_actions=n),
+              random_agent.RandomAgent(player_id=1, num_actions=n)]
+    for _ in range(3):
+        ts = env.reset()
+        while not ts.last():
+            assert len(ts.observations["info_state"][ts.observations["current_player"]]) == \
+                game.information_state_tensor_size()
+            ts = env.step([agents[ts.observations["current_player"]].step(ts).action])
+        for agent in agents:
+            agent.step(ts)
+        assert len(ts.rewards) == 2 and all(game.min_utility() <= r <= game.max_utility() for r in ts.rewards)
 
 
 @pytest.mark.parametrize("spec,players,grid,openers", [("default", 2, 4, 2), ("default+knock-double", 6, 9, 0),
