@@ -471,11 +471,10 @@ class HoleState:
     def resample(self, p: int, rng: np.random.Generator) -> "HoleState":
         """A state seat ``p`` cannot tell from this one: the cards it has not seen (face down
         anywhere, the stock unless it was recycled, and a stock card in another seat's hand
-        unless the stock was recycled) dealt anew at random. The stock's
+        unless the stock was recycled) dealt anew at random, while dealing too (the cards
+        dealt so far). The stock's
         contents are what is resampled; a recycled stock keeps its order (draw from it by
         chance outcomes)."""
-        if self.phase == DEAL:
-            raise RuleViolation("resample a hole once it is dealt")
         new = self.clone()
         v = self.observation(p)
         new._deal_unseen(v, rng)
@@ -485,9 +484,10 @@ class HoleState:
         pool = [c for c, k in enumerate(v.unseen) for _ in range(k)]
         rng.shuffle(pool)
         it = iter(pool)
+        g = self.rules.grid
         for q in range(self.rules.players):
-            for i in range(self.rules.grid):
-                if not self.up[q][i]:
+            for i in range(g):
+                if not self.up[q][i] and q * g + i < self.dealt:  # (while dealing, the cards dealt so far)
                     self.grid[q][i] = next(it)
         if self.phase == PLACE and v.drawn is None and self.source == STOCK and not self.recycled:
             # another seat holds a stock card this seat has not seen: it is dealt anew too
