@@ -220,8 +220,12 @@ class GridGolfState(pyspiel.State):
         return self.information_state_string(player)
 
     def __str__(self) -> str:
+        """The whole state (OpenSpiel compares clones and serialized states by it): the
+        stock's contents are the deck's other cards, and its order does not matter."""
         h = self.hole
-        return f"{h.phase} player {h.cur} grids {h.grid} up {h.up} discard {h.discard}"
+        end = "" if h.ending_left < 0 else f" last lap {h.ending_left} closer {h.closer} knocker {h.knocker}"
+        return (f"{h.phase} player {h.cur} turn {h.turn} grids {h.grid} up {h.up} discard {h.discard} "
+                f"hand {h.drawn} stock {len(h.stock)} stall {h.stall}{end}")
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None,
                                 rng: Optional[np.random.Generator] = None) -> "GridGolfState":

@@ -525,3 +525,18 @@ def test_actions_names_chance_and_the_end_behave_as_openspiel_expects():
     for bad in (-1, 3):
         with pytest.raises(ValueError):
             st.information_state_string(bad)
+
+
+def test_the_state_string_shows_the_card_in_hand_and_the_stock():
+    """OpenSpiel checks clones and serialized states by their strings, so the string shows
+    everything that makes the state: two states that differ only in the stock card drawn
+    print differently (they printed alike)."""
+    from golfsolve.grid.state import encode
+
+    game = GridGolfGame({"rules": "default", "players": 2, "grid": 4, "openers": 0})
+    a, b = _dealt(game), _dealt(game)
+    for st, k in ((a, 0), (b, 1)):
+        st.apply_action(encode("stock", -1, 4))
+        st.apply_action(st.chance_outcomes()[k][0])
+    assert a.hole.drawn != b.hole.drawn and str(a) != str(b)
+    assert str(a.hole.drawn) in str(a) and str(len(a.hole.stock)) in str(a)
