@@ -135,8 +135,8 @@ class _Observer:
         d["turn"][0] = v.turn
         d["first"][v.first] = 1
         d["ending"][0] = v.ending
-        d["closer"][none_seat(v.closer, h.rules)] = 1
-        d["knocker"][none_seat(v.knocker, h.rules)] = 1
+        d["closer"][_seat_index(v.closer, h.rules)] = 1
+        d["knocker"][_seat_index(v.knocker, h.rules)] = 1
         d["stall"][0] = v.stall
         d["turns_left"][0] = v.turns_left
         d["totals"][:] = v.totals
@@ -145,7 +145,7 @@ class _Observer:
         return state.information_state_string(player)
 
 
-def none_seat(seat: Optional[int], rules: GridRules) -> int:
+def _seat_index(seat: Optional[int], rules: GridRules) -> int:
     """A seat or none as an index: the seat, or ``rules.players`` for none."""
     return rules.players if seat is None else seat
 
