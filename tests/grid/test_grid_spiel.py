@@ -408,7 +408,7 @@ def test_openspiels_own_algorithms_run_on_the_game():
     ``resample_from_infostate`` (OpenSpiel's default resampler; the Python ISMCTS bot has no
     ``restart_at``, so ``evaluate_bots`` cannot drive it) and outcome-sampling MCCFR (Python
     and C++) play and learn on the smallest table without error. (OpenSpiel's C++ MCTS and
-    ISMCTS bots crash on every Python game, its own tic-tac-toe included, and external
+    ISMCTS bots crash on OpenSpiel's own Python tic-tac-toe and Kuhn poker too, and external
     sampling recurses past Python's limit on a game this long: neither is the adapter's.)"""
     from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
     from open_spiel.python.algorithms import outcome_sampling_mccfr as osm
