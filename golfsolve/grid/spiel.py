@@ -15,6 +15,7 @@ in hand) with the public step of the turn (phase and seat), as a string and a te
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -77,15 +78,19 @@ class GridGolfGame(pyspiel.Game):
         return GridGolfState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "_Observer":
-        """The observer of a player's information state (the only kind the game offers: a
-        seat's own view, public facts and its private card, with or without perfect recall
-        asked for, as the view keeps everything that bears on the unseen cards)."""
+        """An observer (OpenSpiel's ``make_observation``): by default a seat's information
+        state (public facts and its own card), with or without perfect recall asked for, as
+        the view keeps everything that bears on the unseen cards; or, factored, the public
+        facts alone or the seat's card in hand alone. Every seat's cards at once are not
+        offered."""
         if params:
             raise ValueError(f"{GAME_NAME} takes no observation parameters, not {params}")
-        if iig_obs_type is not None and (not iig_obs_type.public_info or iig_obs_type.private_info
-                                         != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError(f"{GAME_NAME} observes as one seat sees (public facts and its own card)")
-        return _Observer(self.rules)
+        if iig_obs_type is None:
+            return _Observer(self.rules, public=True, private=True)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(f"{GAME_NAME} observes as one seat sees, or as every seat does, not all seats at once")
+        return _Observer(self.rules, public=iig_obs_type.public_info,
+                         private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
 _PHASES = (DEAL, OPEN, DRAW, STOCK_DRAW, PLACE, OVER)
@@ -93,19 +98,32 @@ _SOURCES = (None, STOCK, DISCARD)
 
 
 class _Observer:
-    """A player's information state: the string
-    (:meth:`GridGolfState.information_state_string`) and a tensor made from the same facts
-    only (the view, the phase and its seat), so it cannot tell apart what the string does
-    not. Cards are one-hot over the 54 ids plus one for none (face down, no card); counts
-    and numbers are plain values. The discard pile is its counts and its top card."""
+    """What a seat observes, as a string and a tensor.
 
-    def __init__(self, rules: GridRules) -> None:
+    With public facts and the seat's own card (the default: the information state), the
+    string is :meth:`GridGolfState.information_state_string` and the tensor is made from the
+    same facts only (the view, the phase and its seat), so it cannot tell apart what the
+    string does not. Cards are one-hot over the 54 ids plus one for none (face down, no
+    card); counts and numbers are plain values; the discard pile is its counts and its top
+    card. The public facts alone are the same for every seat: the view any seat has
+    without a card in hand, and the card in the mover's hand only when everyone knows it
+    (taken from the discard, or drawn from a recycled stock). The private part alone is the
+    seat and the card in its hand."""
+
+    def __init__(self, rules: GridRules, public: bool = True, private: bool = True) -> None:
         n, g, c = rules.players, rules.grid, N_CARDS_MAX
-        pieces = [("me", (n,)), ("seat", (n,)), ("phase", (len(_PHASES),)), ("grids", (n, g, c + 1)),
-                  ("discard_top", (c + 1,)), ("discard", (c,)), ("unseen", (c,)), ("stock_known", (c,)),
-                  ("stock_size", (1,)), ("drawn", (c + 1,)), ("source", (len(_SOURCES),)), ("turn", (1,)),
-                  ("first", (n,)), ("ending", (1,)), ("closer", (n + 1,)), ("knocker", (n + 1,)),
-                  ("stall", (1,)), ("turns_left", (1,)), ("totals", (n,))]
+        self.public, self.private = public, private
+        pieces = [("me", (n,))] if private else []
+        if public:
+            pieces += [("seat", (n,)), ("phase", (len(_PHASES),)), ("grids", (n, g, c + 1)),
+                       ("discard_top", (c + 1,)), ("discard", (c,)), ("unseen", (c,)), ("stock_known", (c,)),
+                       ("stock_size", (1,))]
+        if public or private:
+            pieces.append(("drawn", (c + 1,)))
+        if public:
+            pieces += [("source", (len(_SOURCES),)), ("turn", (1,)), ("first", (n,)), ("ending", (1,)),
+                       ("closer", (n + 1,)), ("knocker", (n + 1,)), ("stall", (1,)), ("turns_left", (1,)),
+                       ("totals", (n,))]
         self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
         self.dict: dict[str, np.ndarray] = {}
         i = 0
@@ -114,13 +132,29 @@ class _Observer:
             self.dict[name] = self.tensor[i:i + size].reshape(shape)
             i += size
 
+    def _facts(self, state: "GridGolfState", player: int) -> tuple[PlayerView, Optional[int], Optional[str]]:
+        """The view this observer shows, with the card in hand it shows and that card's source."""
+        h = state.hole
+        if self.public and self.private:
+            v = h.observation(player)
+            return v, v.drawn, v.source
+        if self.public:
+            known = h.phase == PLACE and (h.source == DISCARD or h.recycled)
+            return h.view(player), h.drawn if known else None, h.source if h.phase == PLACE else None
+        return h.view(player), h.drawn if h.phase == PLACE and h.cur == player else None, None
+
     def set_from(self, state: "GridGolfState", player: int) -> None:
-        """Fill the tensor with ``player``'s information state in ``state``."""
+        """Fill the tensor with what ``player`` observes in ``state``."""
         h, d = state.hole, self.dict
-        v = h.observation(player)
+        v, drawn, source = self._facts(state, player)
         none = N_CARDS_MAX
         self.tensor.fill(0)
-        d["me"][v.me] = 1
+        if self.private:
+            d["me"][v.me] = 1
+        if self.public or self.private:
+            d["drawn"][none if drawn is None else drawn] = 1
+        if not self.public:
+            return
         d["seat"][h.cur] = 1
         d["phase"][_PHASES.index(h.phase)] = 1
         cards = [none if c is None else c for grid in v.grids for c in grid]
@@ -130,8 +164,7 @@ class _Observer:
         d["unseen"][:] = v.unseen
         d["stock_known"][:] = v.stock_known
         d["stock_size"][0] = v.stock_size
-        d["drawn"][none if v.drawn is None else v.drawn] = 1
-        d["source"][_SOURCES.index(v.source)] = 1
+        d["source"][_SOURCES.index(source)] = 1
         d["turn"][0] = v.turn
         d["first"][v.first] = 1
         d["ending"][0] = v.ending
@@ -142,7 +175,14 @@ class _Observer:
         d["totals"][:] = v.totals
 
     def string_from(self, state: "GridGolfState", player: int) -> str:
-        return state.information_state_string(player)
+        """What ``player`` observes in ``state``, as a string."""
+        if self.public and self.private:
+            return state.information_state_string(player)
+        h = state.hole
+        v, drawn, source = self._facts(state, player)
+        if self.public:
+            return f"public {info_key(dataclasses.replace(v, me=-1), h.phase, h.cur)} hand {drawn} from {source}"
+        return f"p{player} hand {drawn}" if self.private else ""
 
 
 def _seat_index(seat: Optional[int], rules: GridRules) -> int:

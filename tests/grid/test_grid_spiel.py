@@ -540,3 +540,42 @@ def test_the_state_string_shows_the_card_in_hand_and_the_stock():
         st.apply_action(st.chance_outcomes()[k][0])
     assert a.hole.drawn != b.hole.drawn and str(a) != str(b)
     assert str(a.hole.drawn) in str(a) and str(len(a.hole.stock)) in str(a)
+
+
+def test_factored_observations_split_public_facts_from_the_card_in_hand():
+    """OpenSpiel's factored observers: the public observation is the same for every seat
+    and in every world any seat could be in, and does not show a stock card in hand (it
+    did: every observer was the mover's information state); the private one is the seat's
+    card in hand. OpenSpiel's playthrough, which asks for both, runs."""
+    from open_spiel.python.algorithms import generate_playthrough
+    from open_spiel.python.observation import make_observation
+
+    from golfsolve.grid.state import encode
+
+    game = GridGolfGame({"rules": "default", "players": 2, "grid": 4, "openers": 0})
+    public = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(
+        public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    held = []
+    for k in (0, 1):  # two deals that differ in the stock card seat 0 draws
+        st = _dealt(game)
+        st.apply_action(encode("stock", -1, 4))
+        st.apply_action(st.chance_outcomes()[k][0])
+        held.append(st)
+    a, b = held
+    rng = np.random.default_rng(0)
+
+    def seen(obs, st, p):
+        obs.set_from(st, p)
+        return obs.string_from(st, p), list(obs.tensor)
+
+    pub = seen(public, a, 0)
+    assert pub == seen(public, a, 1) == seen(public, b, 0)
+    assert str(a.hole.drawn) not in pub[0].split(" hand ")[1]
+    for p in (0, 1):
+        assert seen(public, a.resample_from_infostate(p, rng=rng), p) == pub
+    assert seen(private, a, 0) != seen(private, b, 0) and f"hand {a.hole.drawn}" in seen(private, a, 0)[0]
+    assert seen(private, a, 1) == seen(private, b, 1)
+    assert "PublicObservationString" in generate_playthrough.playthrough(
+        "python_golfsolve_grid(players=2,grid=4,openers=0)", action_sequence=None, alsologtostdout=False, seed=3)
