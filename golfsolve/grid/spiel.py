@@ -48,6 +48,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
+    provides_factored_observation_string=True,
     parameter_specification={"rules": "default", "players": 4, "grid": 6, "openers": 2})
 
 
