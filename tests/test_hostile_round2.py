@@ -71,3 +71,19 @@ def test_a_decimal_option_is_in_digits_0_to_9(run_cli, value):
 def test_a_decimal_option_in_ascii_digits_is_taken(run_cli, value):
     r = run_cli(["serve", "--cpu-budget", value, "--jobs", "0"])
     assert r.exit_code == 2 and "--jobs must be from 1" in r.stderr, r.stderr
+
+
+def test_a_grid_run_of_many_chunks_describes_its_table_once(monkeypatch, tmp_path):
+    # was: 'grid simulate --matches 1000000 --chunk-size 1' spent a minute and 1.3 GB before its
+    # first match, writing the table out as a dict once per chunk (a million dicts)
+    from golfsolve.grid.rules import GridRules
+    from golfsolve.stats.gridruns import GRID, run_grid_simulate
+
+    calls = []
+    to_dict = GridRules.to_dict
+    monkeypatch.setattr(GridRules, "to_dict", lambda self: calls.append(1) or to_dict(self))
+    rules, bots = GRID.table(None, None, None, None, 1, None, "random,random")
+    spec = GRID.complete({"rules": rules, "bots": bots, "matches": 12, "seed": 0, "samples": None,
+                          "chunk_size": 1}, jobs=1)
+    run_grid_simulate(tmp_path / "run", spec, progress=False)
+    assert len(calls) < 12, len(calls)
