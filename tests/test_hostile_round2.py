@@ -87,3 +87,10 @@ def test_a_grid_run_of_many_chunks_describes_its_table_once(monkeypatch, tmp_pat
                           "chunk_size": 1}, jobs=1)
     run_grid_simulate(tmp_path / "run", spec, progress=False)
     assert len(calls) < 12, len(calls)
+
+
+def test_play_with_six_opponents_says_you_make_seven(run_cli):
+    # was: "grid Golf is for 2 to 6 players, not 7" to a user who named 6 bots and no 7
+    r = run_cli(["grid", "play", "--bots", ",".join(["random"] * 6), "--seed", "1"])
+    assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "--bots names 6 opponents" in r.stderr and "with you 7 players" in r.stderr, r.stderr

@@ -490,6 +490,9 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
         raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
     names_in = split_bots(bots_spec)
     if players is None:
+        if len(names_in) > 5:  # was: "grid Golf is for 2 to 6 players, not 7" to one who named 6 bots
+            raise InputError(f"--bots names {len(names_in)} opponents: with you {len(names_in) + 1} players, and "
+                             "grid Golf seats 2 to 6 (name at most 5)")
         players = max(2, len(names_in) + 1)
     if len(names_in) == 1:
         names_in = names_in * (players - 1)
