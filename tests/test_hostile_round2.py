@@ -94,3 +94,16 @@ def test_play_with_six_opponents_says_you_make_seven(run_cli):
     r = run_cli(["grid", "play", "--bots", ",".join(["random"] * 6), "--seed", "1"])
     assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert "--bots names 6 opponents" in r.stderr and "with you 7 players" in r.stderr, r.stderr
+
+
+def test_a_position_with_no_table_cards_is_won_whatever_the_stock(run_cli, tmp_path):
+    # was: 'the stock order is unknown ..., so there is no exact answer' (exit 1) for a layout
+    # whose table is cleared: the game is won, whatever order the stock is in
+    p = tmp_path / "cleared.txt"
+    p.write_text("discard: AC\nstock: 8S ...\n" + "".join(f"{c}:\n" for c in range(1, 8)))
+    r = run_cli(["solve", "--layout", str(p), "--json"])
+    assert r.exit_code == 0, r.stderr
+    import json
+
+    d = json.loads(r.stdout)
+    assert d["outcome"] == "won" and d["moves"] == "" and d["best_app_score"] == 350

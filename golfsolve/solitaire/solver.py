@@ -113,8 +113,9 @@ class PackedPosition:
 
 
 def pack(layout: Layout) -> PackedPosition:
-    """Rank arrays of a layout whose stock is fully known."""
-    if not layout.stock_known:
+    """Rank arrays of a layout whose stock is fully known, or whose table is cleared (won
+    whatever the stock's order: its unknown cards are packed as Aces, never drawn)."""
+    if not layout.stock_known and any(layout.columns):
         n_unknown = sum(1 for c in layout.stock if c is None)
         raise StockUnknownError(
             f"the stock order is unknown ({n_unknown} of {len(layout.stock)} stock cards), so there is no exact "
@@ -126,7 +127,7 @@ def pack(layout: Layout) -> PackedPosition:
         heights[c] = len(col)
         for i, card in enumerate(col):
             cols[c, i] = RANK_OF[card]
-    stock = np.array([RANK_OF[c] for c in layout.stock], dtype=np.int8)
+    stock = np.array([0 if c is None else RANK_OF[c] for c in layout.stock], dtype=np.int8)
     top = EMPTY_TOP if layout.discard is None else int(RANK_OF[layout.discard])
     return PackedPosition(cols, heights, stock, top)
 
