@@ -107,3 +107,13 @@ def test_a_position_with_no_table_cards_is_won_whatever_the_stock(run_cli, tmp_p
 
     d = json.loads(r.stdout)
     assert d["outcome"] == "won" and d["moves"] == "" and d["best_app_score"] == 350
+
+
+@pytest.mark.parametrize("text", [None, 5, b"d 5", ["d"]])
+def test_parse_moves_names_what_it_was_given(text):
+    # was: AttributeError "'NoneType' object has no attribute 'strip'" from the library's
+    # parse_moves (replay() checked its own argument, parse_moves did not)
+    from golfsolve.solitaire.engine import parse_moves
+
+    with pytest.raises(TypeError, match="moves must be"):
+        parse_moves(text)

@@ -320,6 +320,7 @@ def parse_moves(text: str) -> list[str]:
     any case. A bad token, or an empty item between commas or semicolons (``"1,,5"``: a
     move left out?), raises :class:`InputError` naming it.
     """
+    expect(text, str, "moves", "their text, e.g. 'd 5 2'")  # was: AttributeError for None
     out: list[str] = []
     for token in " ".join(split_items(text, "the move list", "move", ",;")).split():
         for ch in token.lower():
