@@ -117,3 +117,19 @@ def test_parse_moves_names_what_it_was_given(text):
 
     with pytest.raises(TypeError, match="moves must be"):
         parse_moves(text)
+
+
+@pytest.mark.parametrize("again", [["--rules", "default"], ["--players", "2"], ["--openers", "2"]])
+def test_extend_keeps_the_table_options_not_given_again(run_cli, tmp_path, again):
+    # was: refused, "differs in table.holes 1 (here 9)", for a user who had given --rules default
+    # again and no --holes at all: one table option given made the others the defaults, not the run's
+    import pandas as pd
+
+    out = str(tmp_path / "run")
+    r = run_cli(["grid", "simulate", "--bots", "random,random", "--holes", "1", "--grid", "4", "--matches", "2",
+                 "--out", out, "-q"])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli(["grid", "simulate", "--out", out, "--extend", "--matches", "3", "-q", *again])
+    assert r.exit_code == 0, r.stderr
+    df = pd.read_parquet(out)
+    assert df["match"].nunique() == 3 and df["hole"].nunique() == 1

@@ -201,6 +201,13 @@ def table_and_bots(rules_spec: Optional[str], players: Optional[int], grid: Opti
                                  "2 to 6 players, one bot each")
         if players is None and old is not None and bots_spec is None:
             players = old.rules.players
+        if old is not None:
+            # a table option not given again is the run's (was: the defaults, so that '--extend
+            # --rules default' on a 1-hole run was refused as asking for 9 holes)
+            o = old.rules
+            rules_spec = o.spec() if rules_spec is None else rules_spec
+            grid, holes, openers = (o.grid if grid is None else grid, o.holes if holes is None else holes,
+                                    o.openers if openers is None else openers)
         rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,
                             openers=openers)
     if bots_spec is None:
