@@ -133,3 +133,32 @@ def test_extend_keeps_the_table_options_not_given_again(run_cli, tmp_path, again
     assert r.exit_code == 0, r.stderr
     df = pd.read_parquet(out)
     assert df["match"].nunique() == 3 and df["hole"].nunique() == 1
+
+
+def test_a_verdict_only_run_reports_no_cards_left_it_did_not_search(run_cli, tmp_path):
+    # was: a '--fields winnable' run of 18 Classic deals (about half lost) reported "mean cards
+    # left 0.00, 100% won", "app score 350", "2 nine-deal matches, mean 0, 100% at or under par":
+    # every figure from the won deals alone (a lost deal's fewest cards are not searched, so
+    # NA, and pandas skipped them); with no deal won, 'internal error: TypeError ... NAType'
+    import json
+
+    out = str(tmp_path / "run")
+    r = run_cli(["stats", "--start-number", "0", "--count", "18", "--rules", "classic,strict", "--fields",
+                 "winnable", "--out", out, "-j", "1", "-q"])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli(["report", out, "--json", "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    rates = {w["rules"]: w["rate"] for w in data["win_rates"]}
+    assert 0 < rates["classic"] < 1 and rates["strict"] < 1, rates
+    for rules in ("classic", "strict"):
+        assert data["cards_left"][rules] is None and data["app_score"][rules] is None
+        assert data["nine_deal_match"][rules] is None
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "100.00% | 100.00% | 0 |" not in md and "--fields winnable" in md
+    # no deal won at all: every best_left unknown
+    one = str(tmp_path / "one")
+    assert run_cli(["stats", "--start-number", "0", "--count", "1", "--rules", "strict", "--fields", "winnable",
+                    "--out", one, "-j", "1", "-q"]).exit_code == 0
+    r = run_cli(["report", one])
+    assert r.exit_code == 0 and not r.stderr, r.stderr

@@ -106,6 +106,9 @@ def _nine_deal(df: pd.DataFrame, rules: list[str], spec: CensusSpec) -> tuple[di
     position = pd.Series(spec.positions(deals), index=deals)
     for r in rules:
         sub = df.loc[df["rules"] == r, ["deal", "best_left"]]
+        if sub["best_left"].isna().any():  # a --fields winnable run: a lost deal's cards left are not known
+            summary[r], totals[r] = None, np.zeros(0, dtype=np.int64)
+            continue
         block = sub["deal"].map(position) // MATCH_DEALS
         g = sub.groupby(block)["best_left"].agg(["sum", "size"])
         t = g.loc[g["size"] == MATCH_DEALS, "sum"].to_numpy(dtype=np.int64)
@@ -174,13 +177,17 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
     wide = df.pivot(index="deal", columns="rules", values="winnable")
     status = run_status(stats_dir)
     nine, _ = _nine_deal(df, rules, spec)
+    # None where a lost deal's fewest cards left were not searched (--fields winnable): figures
+    # from the won deals alone would read "0 cards left, 100% won" (was: so, and an internal
+    # error when no deal was won)
+    known = {r: not df.loc[df["rules"] == r, "best_left"].isna().any() for r in rules}
     cards_left = {r: {int(k): int(v) for k, v in df.loc[df["rules"] == r, "best_left"].value_counts().sort_index().items()}
-                  for r in rules}
+                  if known[r] else None for r in rules}
     app = {}
     for r in rules:
         a = df.loc[df["rules"] == r, "app_score"]
         app[r] = {"mean": float(a.mean()), "median": float(a.median()), "share_350": float((a == 350).mean()),
-                  "share_0": float((a == 0).mean())}
+                  "share_0": float((a == 0).mean())} if known[r] else None
     return {
         "stats_dir": str(stats_dir),
         # every command that made the run, one per line, so an extended run is reproducible
@@ -294,16 +301,20 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax = fig.subplots()
     width = 0.8 / max(1, len(rules))
     ks = np.arange(0, 36)
+    known = [r for r in rules if data["cards_left"][r] is not None]
     for i, r in enumerate(rules):
         counts = data["cards_left"][r]
+        if counts is None:
+            continue
         n = sum(counts.values())
         share = np.array([counts.get(int(k), 0) for k in ks]) / n * 100
         ax.bar(ks + (i - (len(rules) - 1) / 2) * width, share, width=width, color=colors[r], label=r)
     ax.set_xlabel("cards left on the table (0 = won)")
     ax.set_ylabel("share of deals (%)")
-    ax.set_xlim(-0.8, max(1, max(max(c) for c in data["cards_left"].values())) + 0.8)
+    ax.set_xlim(-0.8, max([1] + [max(data["cards_left"][r]) for r in known]) + 0.8)
     ax.set_title(FIGURES["cards_left.png"])
-    ax.legend(fontsize=8)
+    if known:
+        ax.legend(fontsize=8)
     paths.append(_finish(fig, data, out / "cards_left.png"))
 
     fig = Figure(figsize=(7, 4.2))
@@ -311,13 +322,14 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     # A game ends with 350 (won) or max(0, 20 r - 350) after r removed cards: the scores are
     # 0, 10, 30, ..., 330, 350, so bins 20 wide, one per score, leave no empty gaps.
     bins = np.arange(0, 361, 20)
-    for r in rules:
+    for r in known:
         ax.hist(df.loc[df["rules"] == r, "app_score"], bins=bins, histtype="step", lw=1.6, color=colors[r],
                 weights=np.full(int((df["rules"] == r).sum()), 100 / max(1, int((df["rules"] == r).sum()))), label=r)
     ax.set_xlabel("best app score (350 = won)")
     ax.set_ylabel("share of deals (%)")
     ax.set_title(FIGURES["app_score.png"])
-    ax.legend(fontsize=8, loc="upper left")
+    if known:
+        ax.legend(fontsize=8, loc="upper left")
     paths.append(_finish(fig, data, out / "app_score.png"))
 
     fig = Figure(figsize=(7, 4.2))
@@ -409,22 +421,31 @@ def _blocks(data: dict) -> list[tuple]:
                        "A deal won under stricter rules is expected to be won under looser ones, so 'only b' "
                        "counts for a looser a and stricter b should be 0."))
 
+    unknown = [r for r in data["rules"] if data["cards_left"][r] is None]
+    not_searched = (f"— : not known for {', '.join(unknown)}: the run was made with --fields winnable, which "
+                    "does not search a lost deal for its fewest cards left (golfsolve stats --fields all does)")
     b.append(("h2", "Cards left under perfect play"))
     rows = []
     for r in data["rules"]:
         c = data["cards_left"][r]
+        if c is None:
+            rows.append([r, "—", "—", "—", "—"])
+            continue
         n = sum(c.values())
         mean = sum(k * v for k, v in c.items()) / n
         rows.append([r, f"{mean:.2f}", _pct(c.get(0, 0) / n), _pct(sum(v for k, v in c.items() if k <= 5) / n),
                      str(max(c))])
     b.append(("table", ["rules", "mean cards left", "0 left (won)", "5 or fewer", "worst"], rows))
+    if unknown:
+        b.append(("p", not_searched + "."))
     b.append(("img", "cards_left.png", FIGURES["cards_left.png"]))
 
     b.append(("h2", "App score"))
     b.append(("table", ["rules", "mean", "median", "350 (won)", "0"],
               [[r, f"{a['mean']:.1f}", f"{a['median']:.0f}", _pct(a["share_350"]), _pct(a["share_0"])]
-               for r, a in data["app_score"].items()]))
-    b.append(("p", "+10 per card removed; a locked game loses 10 per card left, never below 0; a win scores 350."))
+               if a is not None else [r, "—", "—", "—", "—"] for r, a in data["app_score"].items()]))
+    b.append(("p", "+10 per card removed; a locked game loses 10 per card left, never below 0; a win scores 350."
+                   + (f" {not_searched}." if unknown else "")))
     b.append(("img", "app_score.png", FIGURES["app_score.png"]))
 
     b.append(("h2", "Traditional 9-deal match"))
@@ -434,8 +455,11 @@ def _blocks(data: dict) -> list[tuple]:
                    "play; par is 45, lower is better."))
     b.append(("table", ["rules", "matches", "mean", "median", "best", "worst", "at or under par"],
               [[r, str(s["matches"]), f"{s['mean']:.1f}", f"{s['median']:.0f}", str(s["min"]), str(s["max"]),
-                _pct(s["at_or_under_par"])] if s["matches"] else [r, "0", "—", "—", "—", "—", "—"]
+                _pct(s["at_or_under_par"])] if s is not None and s["matches"] else
+               [r, "—" if s is None else "0", "—", "—", "—", "—", "—"]
                for r, s in data["nine_deal_match"].items()]))
+    if unknown:
+        b.append(("p", not_searched + "."))
     b.append(("img", "nine_deal_match.png", FIGURES["nine_deal_match.png"]))
 
     b.append(("h2", "Solve time"))
