@@ -162,3 +162,18 @@ def test_a_verdict_only_run_reports_no_cards_left_it_did_not_search(run_cli, tmp
                     "--out", one, "-j", "1", "-q"]).exit_code == 0
     r = run_cli(["report", one])
     assert r.exit_code == 0 and not r.stderr, r.stderr
+
+
+
+def test_solve_times_are_shown_to_their_size():
+    # was: "worst 0 ms" beside "median 0.23 ms" (the worst written with no decimals), "0.00 /
+    # 0.23 ms" for the median won / lost of a rule set that won no deal, and "inf" deals/s
+    from golfsolve.stats.report import _solve_time_rows
+
+    t = {"median_ms": 0.23, "mean_ms": 0.21, "p99_ms": 0.42, "max_ms": 0.43, "median_ms_won": None,
+         "median_ms_lost": 0.23, "deals_per_second_per_core": float("inf")}
+    assert _solve_time_rows({"strict": t}) == [["strict", "0.23 ms", "0.21 ms", "0.42 ms", "0.43 ms", "— / 0.23 ms", "—"]]
+    t = {"median_ms": 12.5, "mean_ms": 40.0, "p99_ms": 950.0, "max_ms": 1234.5, "median_ms_won": 3.25,
+         "median_ms_lost": 150.0, "deals_per_second_per_core": 2652.4}
+    assert _solve_time_rows({"easy": t}) == [["easy", "12.50 ms", "40.00 ms", "950 ms", "1,234 ms", "3.25 / 150 ms",
+                                              "2652"]]

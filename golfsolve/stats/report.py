@@ -379,6 +379,24 @@ def _p(p: float) -> str:
     return "< 1e-300" if p == 0 else (f"{p:.2g}" if p < 0.001 else f"{p:.3f}")
 
 
+def _ms(x: Optional[float]) -> str:
+    # to its size: "0.43", "12.5", "1,234" (was: the worst as "0 ms" beside a median of 0.23 ms)
+    if x is None or not math.isfinite(x):
+        return "—"
+    return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:,.0f}"
+
+
+def _solve_time_rows(solve_time: dict) -> list[list[str]]:
+    """The rows of the report's solve-time table; "—" for what is not known (no deal won, no CPU time)."""
+    rows = []
+    for r, t in solve_time.items():
+        per_core = t["deals_per_second_per_core"]
+        rows.append([r, f"{t['median_ms']:.2f} ms", f"{t['mean_ms']:.2f} ms", f"{_ms(t['p99_ms'])} ms",
+                     f"{_ms(t['max_ms'])} ms", f"{_ms(t['median_ms_won'])} / {_ms(t['median_ms_lost'])} ms",
+                     f"{per_core:.0f}" if per_core is not None and math.isfinite(per_core) else "—"])
+    return rows
+
+
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
@@ -464,9 +482,7 @@ def _blocks(data: dict) -> list[tuple]:
 
     b.append(("h2", "Solve time"))
     b.append(("table", ["rules", "median", "mean", "99th pct", "worst", "median won / lost", "deals/s per core"],
-              [[r, f"{t['median_ms']:.2f} ms", f"{t['mean_ms']:.2f} ms", f"{t['p99_ms']:.1f} ms", f"{t['max_ms']:.0f} ms",
-                f"{t['median_ms_won'] or 0:.2f} / {t['median_ms_lost'] or 0:.2f} ms", f"{t['deals_per_second_per_core']:.0f}"]
-               for r, t in data["solve_time"].items()]))
+              _solve_time_rows(data["solve_time"])))
     b.append(("p", "Times are the wall time of each solve inside a worker (one process per core); deals/s per "
                    "core = solves / their summed CPU time, which other programs on a shared machine do not "
                    "inflate."))
