@@ -177,3 +177,22 @@ def test_solve_times_are_shown_to_their_size():
          "median_ms_lost": 150.0, "deals_per_second_per_core": 2652.4}
     assert _solve_time_rows({"easy": t}) == [["easy", "12.50 ms", "40.00 ms", "950 ms", "1,234 ms", "3.25 / 150 ms",
                                               "2652"]]
+
+
+@pytest.mark.parametrize("answer", ["sure", "done", "keep"])
+def test_grid_play_takes_a_draw_answer_as_written(run_cli, answer):
+    # was: any word was read by its first letter: 'sure' drew from the stock, 'done' took the
+    # discard (where 'pass' at the next question was refused): a guess, not the answer given
+    r = run_cli(["grid", "play", "--bots", "random", "--seed", "1", "--holes", "1", "--openers", "0"],
+                input=f"{answer}\nq\n")
+    assert r.exit_code == 0, r.stderr
+    after = r.stdout.split("Draw from", 1)[1]
+    assert "not allowed" in after.split("Match left unfinished")[0], r.stdout[-600:]
+
+
+@pytest.mark.parametrize("answer", ["s", "stock", "D", "discard"])
+def test_grid_play_takes_the_draw_answers_it_names(run_cli, answer):
+    r = run_cli(["grid", "play", "--bots", "random", "--seed", "1", "--holes", "1", "--openers", "0"],
+                input=f"{answer}\nq\n")
+    assert r.exit_code == 0, r.stderr
+    assert "You hold" in r.stdout, r.stdout[-600:]

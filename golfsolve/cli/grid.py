@@ -400,7 +400,10 @@ class HumanPlayer:
         opts = "[s]tock or [d]iscard" + (" or [k]nock" if "knock" in legal else "")
         while True:
             ans = self._ask(f"Draw from {opts}:")
-            pick = {"s": "stock", "d": "discard", "k": "knock"}.get(ans[:1])
+            # the answer as written: s or stock, d or discard, k or knock (was: by its first letter,
+            # so that 'sure' drew from the stock and 'done' took the discard)
+            pick = {"s": "stock", "d": "discard", "k": "knock", "stock": "stock", "discard": "discard",
+                    "knock": "knock"}.get(ans)
             if pick in legal:
                 return pick
             click.echo(f"  not allowed: {why_not_draw(view, pick)}; answer {opts}")
@@ -417,14 +420,20 @@ class HumanPlayer:
         while True:
             ans = self._ask(f"You hold {card} (from the {view.source}): {opts}:")
             parts = ans.split()
+            # one answer, as written: 'p', 'f N' (or 'fN', 'flip N') or a slot number (was: 'foo 3'
+            # turned slot 3, '3 4' swapped into slot 3 and 'p 3' threw the card away)
             try:
-                if parts and parts[0] == "p":
+                if parts == ["p"] or parts == ["pass"]:
                     act = ("pass", -1)
-                elif parts and parts[0].startswith("f"):
-                    act = ("flip", _slot(parts[-1] if len(parts) > 1 else parts[0][1:]))
-                else:
+                elif len(parts) == 2 and parts[0] in ("f", "flip"):
+                    act = ("flip", _slot(parts[1]))
+                elif len(parts) == 1 and parts[0][:1] == "f":
+                    act = ("flip", _slot(parts[0][1:]))
+                elif len(parts) == 1:
                     act = ("swap", _slot(parts[0]))
-            except (ValueError, IndexError):
+                else:
+                    act = None
+            except ValueError:
                 act = None
             if act in legal:
                 return act
