@@ -44,15 +44,17 @@ def test_dynamic_program_is_the_best_dual(name):
     fits = PRESETS[name].fits_table()
     links = bounds.rank_links(fits)
     rng = random.Random(name)
+    # every 0/1 dual at once: row a of ``bits`` is dual a (bit q: rank q is a base); the
+    # cost of a is sum over p of W[p] * (some base q takes p: fits[p, q]) + T[p] * (p is
+    # not a base), the sum the loops over a, p and q wrote out (numpy: 0.1 s, not 6-9 s)
+    bits = (np.arange(1 << 13)[:, None] >> np.arange(13)) & 1
+    covered = (bits @ np.asarray(fits[:13, :13], dtype=np.int64).T) > 0
     for _ in range(15):
         T = np.array([rng.randint(0, 3) for _ in range(13)] + [0, 0, 0], dtype=np.int64)
         S = np.array([rng.randint(0, 2) for _ in range(13)] + [0, 0, 0], dtype=np.int64)
         top = rng.randint(-1, 12)
         W = T[:13] + S[:13] + np.array([p == top for p in range(13)])
-        best = min(
-            sum(int(W[p]) * any(fits[p, q] and (a >> q) & 1 for q in range(13)) + int(T[p]) * (1 - ((a >> p) & 1))
-                for p in range(13))
-            for a in range(1 << 13))
+        best = int((covered @ W + (1 - bits) @ T[:13]).min())
         got = bounds.removable_bound(T, S[None, :], 0, top, links)
         if PRESETS[name].wrap:
             assert got >= best
