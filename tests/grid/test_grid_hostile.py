@@ -1,5 +1,6 @@
 """Bad grid input through the installed command, in a subprocess as a user runs it:
-one line on stderr, exit code 2, nothing played and no traceback."""
+one line on stderr, exit code 2, nothing played and no traceback. (A run folder a test
+only needs as its starting point is made in the test's own process: :func:`_made`.)"""
 
 from __future__ import annotations
 
@@ -16,6 +17,14 @@ def golfsolve(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     env = dict(os.environ, COLUMNS="200")
     return subprocess.run([sys.executable, "-m", "golfsolve", *args], input=stdin, capture_output=True, text=True,
                           env=env, timeout=300)
+
+
+def _made(run_cli, *args: str) -> None:
+    """A run folder a test then damages or runs again, made in this process: only what
+    is done to it after is the user's command under test (a new process costs about 2 s
+    of CPU, for imports and kernels this process has loaded already)."""
+    r = run_cli(list(args))
+    assert r.exit_code == 0, r.stderr
 
 
 def _refused(r: subprocess.CompletedProcess, words: str) -> None:
@@ -59,11 +68,10 @@ def test_simulate_without_a_run_folder_has_the_same_limits_as_with_one():
     _refused(golfsolve("grid", "simulate", "--matches", "99999999999999", "-q"), "--matches must be from 1 to 1,000,000")
 
 
-def test_a_one_set_study_reads_right(tmp_path):
+def test_a_one_set_study_reads_right(tmp_path, run_cli):
     # was "1 option sets" and "(**greedy**: GreedyBot, )" for a bot without settings
     out = tmp_path / "study"
-    r = golfsolve("grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1", "-q")
-    assert r.returncode == 0, r.stderr
+    _made(run_cli, "grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1", "-q")
     rep = golfsolve("grid", "report", str(out))
     assert rep.returncode == 0, rep.stderr
     assert rep.stdout.startswith("1 option set, 1 match per table, strongest bot greedy")
@@ -71,10 +79,9 @@ def test_a_one_set_study_reads_right(tmp_path):
     assert "1 option set, two tables each, 1 match per table" in md and "(**greedy**: GreedyBot)" in md
 
 
-def test_a_hand_edited_count_names_matches_in_english(tmp_path):
+def test_a_hand_edited_count_names_matches_in_english(tmp_path, run_cli):
     out = tmp_path / "run"
-    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(out), "-q")
-    assert r.returncode == 0, r.stderr
+    _made(run_cli, "grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(out), "-q")
     m = json.loads((out / "_manifest.json").read_text())
     m["count"] = 10**12
     (out / "_manifest.json").write_text(json.dumps(m))
@@ -94,10 +101,9 @@ def test_one_match_has_no_interval_and_says_so(tmp_path):
     assert (out / "_report" / "report.html").is_file()
 
 
-def test_resume_with_another_seed_says_which_is_which(tmp_path):
+def test_resume_with_another_seed_says_which_is_which(tmp_path, run_cli):
     out = tmp_path / "run"
-    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "1", "--out", str(out), "-q")
-    assert r.returncode == 0, r.stderr
+    _made(run_cli, "grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "1", "--out", str(out), "-q")
     # was "this command asks for another seed 0 (here 5)": the run's seed read as the one asked for
     _refused(golfsolve("grid", "simulate", "--out", str(out), "--resume", "--seed", "5", "-q"),
              "this command differs in seed 0 (here 5)")
@@ -119,18 +125,17 @@ def test_report_on_a_file_says_it_is_a_file(tmp_path):
     _refused(golfsolve("grid", "report", str(f)), "is a file, not a run folder")
 
 
-def test_a_study_is_never_told_to_use_extend_which_it_does_not_have(tmp_path):
+def test_a_study_is_never_told_to_use_extend_which_it_does_not_have(tmp_path, run_cli):
     out = tmp_path / "study"
     args = ["grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1", "-q"]
-    assert golfsolve(*args).returncode == 0
+    _made(run_cli, *args)
     again = golfsolve(*args)
     _refused(again, "add --resume to continue it, or choose another --out")
     other = golfsolve(*args[:-2], "2", "--resume", "-q")
     _refused(other, "repeat the run's options, or choose another --out")
     assert "--extend" not in again.stderr + other.stderr
     sim = tmp_path / "sim"
-    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "1", "--out", str(sim), "-q")
-    assert r.returncode == 0, r.stderr
+    _made(run_cli, "grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "1", "--out", str(sim), "-q")
     _refused(golfsolve("grid", "simulate", "--out", str(sim), "--resume", "--seed", "5", "-q"),
              "use --extend to add matches, or choose another --out")  # was "to add deals or rule sets"
 
@@ -181,23 +186,21 @@ def test_a_hand_edited_study_chunk_is_refused_then_replayed(small_study, tmp_pat
     assert json.loads(again.stdout)["sets"] == json.loads(good.stdout)["sets"]
 
 
-def test_a_hand_edited_simulate_chunk_is_refused(tmp_path):
+def test_a_hand_edited_simulate_chunk_is_refused(tmp_path, run_cli):
     import pandas as pd
 
     out = tmp_path / "run"
-    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "2", "--matches", "2", "--out", str(out),
-                  "--chunk-size", "1", "-q")
-    assert r.returncode == 0, r.stderr
+    _made(run_cli, "grid", "simulate", "--bots", "greedy,random", "--holes", "2", "--matches", "2", "--out", str(out),
+          "--chunk-size", "1", "-q")
     chunk = sorted(out.glob("chunk-*.parquet"))[0]
     pd.read_parquet(chunk).iloc[1:].to_parquet(chunk)
     _refused(golfsolve("grid", "report", str(out)), "does not hold one row per seat and hole of match 0")
 
 
-def test_json_is_strict_json_even_without_intervals(tmp_path):
+def test_json_is_strict_json_even_without_intervals(tmp_path, run_cli):
     # a one-match study's --json held NaN, which strict JSON parsers refuse
     out = tmp_path / "study"
-    assert golfsolve("grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1",
-                     "-q").returncode == 0
+    _made(run_cli, "grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "1", "-q")
     r = golfsolve("grid", "report", str(out), "--json")
     assert r.returncode == 0, r.stderr
 
@@ -297,16 +300,15 @@ def test_play_takes_slot_numbers_in_digits_0_to_9_only():
     assert "Match left unfinished: you quit." in r.stdout
 
 
-def test_resume_refuses_a_manifest_whose_table_was_edited_after_its_chunks(tmp_path):
+def test_resume_refuses_a_manifest_whose_table_was_edited_after_its_chunks(tmp_path, run_cli):
     import pandas as pd
     import pyarrow.parquet as pq
 
     from golfsolve.stats.runfolder import MADE_WITH
 
     out = tmp_path / "run"
-    r = golfsolve("grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(out),
-                  "--chunk-size", "1", "-q")
-    assert r.returncode == 0, r.stderr
+    _made(run_cli, "grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(out),
+          "--chunk-size", "1", "-q")
     chunks = sorted(out.glob("chunk-*.parquet"))
     chunks[1].unlink()  # as if killed before the second chunk
     m = json.loads((out / "_manifest.json").read_text())
