@@ -61,12 +61,21 @@ damage = st.one_of(
 )
 
 
+def _made_here(*args: str) -> None:
+    """Run ``golfsolve ARGS`` in this process: for a run folder the tests start from, not a
+    command under test (a new process costs about 2 s of CPU for imports and kernels)."""
+    from golfsolve.cli.main import main
+
+    with pytest.raises(SystemExit) as e:
+        main(list(args))
+    assert e.value.code == 0
+
+
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("fuzz") / "run"
-    r = subprocess.run([sys.executable, "-m", "golfsolve", "stats", "--count", "6", "--rules", "easy,classic",
-                        "--chunk-size", "2", "--jobs", "1", "--out", str(out), "-q"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    _made_here("stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--jobs", "1", "--out", str(out),
+               "-q")
     assert len(list(out.glob("chunk-*.parquet"))) == N_CHUNKS
     return out
 

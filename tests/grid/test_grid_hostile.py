@@ -158,8 +158,11 @@ def test_a_hand_made_old_layout_folder_is_refused_in_one_line(tmp_path, meta, wo
 def small_study(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     """A finished two-match study and its report, played once; each test edits a copy."""
     out = tmp_path_factory.mktemp("small-study") / "study"
-    assert golfsolve("grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "2",
-                     "-q").returncode == 0
+    from golfsolve.cli.main import main
+
+    with pytest.raises(SystemExit) as e:  # made in this process, as _made makes a test's run folder
+        main(["grid", "study", "--out", str(out), "--sets", "base", "--strong", "greedy", "--matches", "2", "-q"])
+    assert e.value.code == 0
     return out, golfsolve("grid", "report", str(out), "--json")
 
 
