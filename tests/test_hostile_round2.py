@@ -16,6 +16,8 @@ def test_spiel_ismcts_needs_two_simulations(run_cli, spec):
 
     with pytest.raises(InputError, match=r"simulation count in 'spiel-ismcts:[01]' must be at least 2"):
         bot_entry(spec)
+    with pytest.raises(InputError, match="must be from 2 to 1,000,000"):  # a count of 50 digits names the least too
+        bot_entry("spiel-ismcts:" + "9" * 50)
     for args in (["grid", "simulate", "--bots", f"{spec},random", "--matches", "1", "--holes", "1", "-q"],
                  ["grid", "study", "--out", "never-made", "--sets", "base", "--strong", spec, "-q"]):
         r = run_cli(args)

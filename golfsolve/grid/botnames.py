@@ -86,7 +86,7 @@ def _count(spec: str, arg: str, what: str, least: int = 1) -> int:
     if not (arg.strip().isascii() and arg.strip().isdigit()):
         raise InputError(f"bad {what} in {spec!r}: a whole number in digits 0-9")
     if len(arg.strip().lstrip("0")) > MAX_DIGITS:  # was: ValueError from int() past 4,300 digits
-        raise InputError(f"the {what} in {clip(spec)} must be from 1 to {MAX_EFFORT:,}")
+        raise InputError(f"the {what} in {clip(spec)} must be from {least} to {MAX_EFFORT:,}")
     n = int(arg)
     if n < least:
         raise InputError(f"the {what} in {spec!r} must be at least {least}, not {n}")
