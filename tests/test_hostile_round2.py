@@ -198,3 +198,22 @@ def test_grid_play_takes_the_draw_answers_it_names(run_cli, answer):
                 input=f"{answer}\nq\n")
     assert r.exit_code == 0, r.stderr
     assert "You hold" in r.stdout, r.stdout[-600:]
+
+
+def test_an_incomplete_run_names_the_rule_set_it_lacks(run_cli, tmp_path):
+    # was: "warning: the run is incomplete (2 of 2 deals)" and "**The run is incomplete**: 2 of its
+    # 2 deals are done" for a run extended with a rule set whose chunks were not solved yet
+    import json
+
+    out = tmp_path / "run"
+    base = ["--start-number", "0", "--count", "2", "--out", str(out), "-j", "1", "-q"]
+    assert run_cli(["stats", *base, "--rules", "easy"]).exit_code == 0
+    assert run_cli(["stats", *base, "--rules", "easy,strict", "--extend"]).exit_code == 0
+    for chunk in out.glob("chunk-*-1.parquet"):  # the strict block, as if the extend was stopped at once
+        chunk.unlink()
+    r = run_cli(["report", str(out)])
+    assert r.exit_code == 0 and "strict 0 of 2" in r.stderr and "easy 2 of 2" in r.stderr, r.stderr
+    md = (out / "_report" / "report.md").read_text()
+    assert "2 of its 2 deals" not in md and "strict 0 of 2" in md
+    data = json.loads(run_cli(["report", str(out), "--json"]).stdout)
+    assert data["deals_done"] == {"easy": 2, "strict": 0}

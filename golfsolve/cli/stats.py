@@ -170,8 +170,9 @@ def report(stats_dir, out_dir, fair_dir, as_json):
         echo_json(data)
         return
     if not data["complete"]:
-        click.echo(f"golfsolve: warning: the run is incomplete ({data['deals']} of {plural(data['deals_total'], 'deal')})",
-                   err=True)
+        from ..stats.report import incomplete_text
+
+        click.echo(f"golfsolve: warning: the run is incomplete ({incomplete_text(data)})", err=True)
     if data["fair"] is not None and not data["fair"]["complete"]:
         click.echo(f"golfsolve: warning: the --fair run {fair_dir} is unfinished; its table covers the games played",
                    err=True)

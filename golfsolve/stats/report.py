@@ -201,6 +201,8 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         "covers": spec.covers(),
         "deals": int(df["deal"].nunique()),
         "deals_total": spec.count,
+        # deals done under each of the run's rule sets: one added by --extend may have none yet
+        "deals_done": {r: int(df.loc[df["rules"] == r, "deal"].nunique()) for r in m["rules"]},
         # what the table really holds: an interrupted run may have gaps
         "deal_numbers": deal_numbers(df["deal"].unique()),
         "deals_text": _deals_text(spec, df["deal"].unique()),
@@ -397,6 +399,18 @@ def _solve_time_rows(solve_time: dict) -> list[list[str]]:
     return rows
 
 
+def incomplete_text(data: dict, its: Optional[str] = None) -> str:
+    """What an incomplete run has done, per rule set when they differ (was "2 of 2 deals" for
+    a run extended with a rule set not solved yet): with ``its`` (the run's deals, described)
+    the report's sentence, else the command's short form."""
+    done = data["deals_done"]
+    total = plural(data["deals_total"], "deal")
+    if len(set(done.values())) <= 1:
+        return f"{data['deals']:,} of its {its} are done" if its else f"{data['deals']:,} of {total}"
+    each = ", ".join(f"{r} {n:,} of {data['deals_total']:,}" for r, n in done.items())
+    return f"of its {its}, {each} are done" if its else f"deals done: {each}"
+
+
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
@@ -405,7 +419,7 @@ def _blocks(data: dict) -> list[tuple]:
     if not data["complete"]:
         its = (f"{plural(data['deals_total'], 'deal')} (deal numbers {data['first_deal']}..{data['last_deal']})"
                if data["stride"] == 1 else data["covers"])
-        b.append(("p", f"**The run is incomplete**: {data['deals']:,} of its {its} are done."))
+        b.append(("p", f"**The run is incomplete**: {incomplete_text(data, its)}."))
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
     b.append(("table", ["rules", "meaning"], [[r, _meaning(r, data["rules_described"].get(r, ""))]
