@@ -217,3 +217,18 @@ def test_an_incomplete_run_names_the_rule_set_it_lacks(run_cli, tmp_path):
     assert "2 of its 2 deals" not in md and "strict 0 of 2" in md
     data = json.loads(run_cli(["report", str(out), "--json"]).stdout)
     assert data["deals_done"] == {"easy": 2, "strict": 0}
+
+
+def test_health_refuses_a_parameter_as_every_endpoint_does():
+    # was: '/api/health?x=1' answered 200, the parameter dropped without a word, where every
+    # other endpoint refuses an unknown parameter by name
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        r = c.get("/api/health", params={"x": "1"})
+        assert r.status_code == 400 and "unknown parameter 'x' for /api/health" in r.json()["error"], r.text
+        assert c.get("/api/health").status_code == 200

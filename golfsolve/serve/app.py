@@ -357,6 +357,9 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         return Route(f"/api/{name}", handle, methods=["GET", "POST"], name=name)
 
     async def health(request: Request) -> Response:
+        if request.query_params:  # refused by name, as every endpoint does (was: dropped without a word)
+            return _error(400, f"unknown parameter {clip(next(iter(request.query_params)))} for /api/health "
+                               "(it takes none)")
         return JSONResponse({"ok": True, "workers": pool.pids, "busy": pool.busy, "replaced": pool.replaced})
 
     async def index(request: Request) -> Response:
