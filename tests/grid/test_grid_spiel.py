@@ -184,6 +184,15 @@ def test_resampling_a_seat_that_is_not_placing_keeps_its_information_state(sourc
     assert ra.information_state_string(0) == a.information_state_string(0) or source == "stock"
 
 
+def _random_step(st, rng) -> None:
+    """One random action on ``st``: a chance outcome by its odds, else any legal action."""
+    if st.is_chance_node():
+        outs = st.chance_outcomes()
+        st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
+    else:
+        st.apply_action(int(rng.choice(st.legal_actions())))
+
+
 def _random_state(game, steps: int, seed: int = 0):
     """A state after ``steps`` random actions (chance by its odds), or the end if sooner."""
     rng = np.random.default_rng(seed)
@@ -191,11 +200,7 @@ def _random_state(game, steps: int, seed: int = 0):
     for _ in range(steps):
         if st.is_terminal():
             break
-        if st.is_chance_node():
-            outs = st.chance_outcomes()
-            st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
-        else:
-            st.apply_action(int(rng.choice(st.legal_actions())))
+        _random_step(st, rng)
     return st
 
 
@@ -302,11 +307,7 @@ def test_a_player_cannot_tell_resampled_worlds_apart_and_they_agree_on_public_fa
                     assert other.legal_actions() == st.legal_actions()
             if st.is_terminal():
                 break
-            if st.is_chance_node():
-                outs = st.chance_outcomes()
-                st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
-            else:
-                st.apply_action(int(rng.choice(st.legal_actions())))
+            _random_step(st, rng)
 
 
 def test_a_card_drawn_from_a_recycled_stock_is_known_to_every_seat():
@@ -365,11 +366,7 @@ def test_a_resampled_world_has_a_history_that_leads_to_it(players, grid, openers
                 assert str(back) == str(world) and back.hole.grid == world.hole.grid
                 assert back.hole.drawn == world.hole.drawn and sorted(back.hole.stock) == sorted(world.hole.stock)
                 assert back.information_state_string(p) == st.information_state_string(p)
-            if st.is_chance_node():
-                outs = st.chance_outcomes()
-                st.apply_action(outs[rng.choice(len(outs), p=[q for _, q in outs])][0])
-            else:
-                st.apply_action(int(rng.choice(st.legal_actions())))
+            _random_step(st, rng)
     assert redealt > 0
 
 
