@@ -83,6 +83,11 @@ def test_grid_rule_switches_are_checked(spec, words):
     (["grid", "study", "--matches", "1", "--chunk-size", str(2**70), "--out", "OUT"], "--chunk-size must be from 1"),
     # was: taken as no scheduler, and a private Dask cluster started in place of the one meant
     (["stats", "--count", "1", "--engine", "dask", "--scheduler", "", "--out", "OUT"], "--scheduler needs an address"),
+    # was: Dask's 20 s connect timeout before a port that cannot be was named
+    (["stats", "--count", "1", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:99999", "--out", "OUT"],
+     "the port must be a number from 1 to 65535"),
+    (["stats", "--count", "1", "--engine", "dask", "--scheduler", "tcp://", "--out", "OUT"],
+     "--scheduler needs an address"),
 ])
 def test_out_of_range_numbers_and_bad_combinations_exit_2(run_cli, tmp_path, args, words):
     r = run_cli([str(tmp_path / "out") if a == "OUT" else a for a in args])

@@ -57,3 +57,12 @@ def test_missing_dask_is_a_one_line_exit_2(run_cli, tmp_path, monkeypatch):
     assert r.exit_code == 2
     assert "pip install 'golfsolve[dask]'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()  # refused before creating anything
+
+
+def test_the_library_refuses_a_scheduler_port_that_cannot_be_before_connecting(tmp_path):
+    from golfsolve.errors import InputError
+
+    with pytest.raises(InputError, match="port must be a number from 1 to 65535"):
+        run_census(tmp_path / "out", CensusSpec(start=0, count=1, rules=("easy",)), engine="dask",
+                   scheduler="tcp://127.0.0.1:99999", progress=False)
+    assert not (tmp_path / "out").exists()

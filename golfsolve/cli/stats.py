@@ -69,7 +69,7 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
 
     from ..solitaire.dealcode import N_DEALS
     from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census,
-                                spread_stride)
+                                scheduler_address, spread_stride)
     from ..stats.runfolder import check_out_dir, manifest_path
 
     check_resume_extend(resume, extend)
@@ -77,11 +77,11 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     src = click.get_current_context().get_parameter_source("scheduler")
     if engine == "local" and src == click.core.ParameterSource.COMMANDLINE:
         raise InputError("--scheduler needs --engine dask")
-    if scheduler is not None and not scheduler.strip():
-        # was: taken as no scheduler, and a private cluster started instead of the one meant
-        raise InputError("--scheduler needs an address, e.g. tcp://10.0.0.5:8786, not an empty one")
     if engine == "local":
         scheduler = None
+    elif scheduler is not None:
+        # an empty one was taken as no scheduler, and a private cluster started instead of the one meant
+        scheduler = scheduler_address(scheduler)
     check_workers(jobs, "--jobs")
     if spread and stride is not None:
         raise InputError("give --stride K or --spread, not both (--spread picks the stride)")

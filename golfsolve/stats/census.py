@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError
+from ..inputs import expect
 from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, format_code
 from ..solitaire.layout import layout_from_number
@@ -382,6 +383,25 @@ def _import_dask():
     return Client, LocalCluster, as_completed
 
 
+def scheduler_address(address: str) -> str:
+    """``address`` (``tcp://10.0.0.5:8786``, ``host:port``, ``tls://[::1]:8786``) stripped,
+    or :class:`InputError` for one that names no host or a port that cannot be: a port out
+    of range was only found after Dask's 20 s connect timeout."""
+    expect(address, str, "scheduler", "an address such as tcp://10.0.0.5:8786")
+    address = address.strip()
+    rest = address.split("://", 1)[-1]
+    if rest.startswith("["):  # an IPv6 host in brackets
+        host, _, port = rest[1:].partition("]")
+        port = port[1:] if port.startswith(":") else port
+    else:
+        host, _, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
+    if not host:
+        raise InputError(f"--scheduler needs an address, e.g. tcp://10.0.0.5:8786, not {address!r}")
+    if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise InputError(f"--scheduler {address!r}: the port must be a number from 1 to 65535")
+    return address
+
+
 def _dask_connect(jobs: int, scheduler: Optional[str]):
     """A connected ``(client, cluster)``; ``cluster`` is None for an external scheduler."""
     Client, LocalCluster, _ = _import_dask()
@@ -469,6 +489,8 @@ def run_census(
     jobs = jobs or os.cpu_count() or 1
     check_jobs(jobs)
     check_out_dir(out, create=False)
+    if engine == "dask" and scheduler is not None:
+        scheduler = scheduler_address(scheduler)
     # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
     dask = _dask_connect(jobs, scheduler) if engine == "dask" else None
     if dask is not None and dask[1] is not None:
