@@ -332,3 +332,16 @@ def test_compute_keeps_no_finished_result_once_it_is_handed_on():
         gc.collect()  # while the run goes on: the tables handed on so far are gone
         kept.append(sum(ref() is not None for ref in refs))
     assert kept == [0] * 6
+
+
+def test_a_table_of_settings_that_follows_from_a_differing_option_is_not_printed_beside_it():
+    """A study resumed with other --sets printed its cells' Python dicts beside 'sets'."""
+    from golfsolve.stats.runfolder import differences
+
+    cells = [{"set": "base", "bots": "ismcts:300,heuristic"}]
+    old = RunKey("golfsolve-grid-study/1", 0, 2, (), 1, (("cells", cells), ("sets", "base")))
+    new = RunKey("golfsolve-grid-study/1", 0, 4, (), 1, (("cells", cells * 2), ("sets", "base,danish")))
+    assert differences(old, new) == "count 2 (here 4), sets base (here base,danish)"
+    # alone, the table is still named, so a refusal always says why
+    only = RunKey("golfsolve-grid-study/1", 0, 2, (), 1, (("cells", cells * 2), ("sets", "base")))
+    assert differences(old, only).startswith("cells [{'set': 'base'")

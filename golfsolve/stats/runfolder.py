@@ -931,8 +931,11 @@ def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = ()) -> str:
             return f"{k} {shown(a[k])} (here none)"
         return f"{k} {shown(a[k])} (here {shown(b[k])})"
 
-    diff = [one(k) for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k) and k not in ignore]
-    return ", ".join(diff) if diff else "nothing"
+    keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k) and k not in ignore]
+    # a whole table of settings (a study's cells) follows from the options that differ; it is
+    # named only when nothing else says why (was: its Python dicts printed beside --sets)
+    plain = [k for k in keys if not isinstance(a.get(k, b.get(k)), (dict, list))]
+    return ", ".join(one(k) for k in (plain or keys)) or "nothing"
 
 
 def load_chunks(out: str | Path, fmt: str, schema: ChunkSchema,
