@@ -267,3 +267,24 @@ def test_a_link_in_the_report_folder_is_replaced_not_written_through(run_dir, tm
     assert precious.read_bytes() == b"someone else's file"
     assert not (out / "win_rate.png").is_symlink() and (out / "win_rate.png").read_bytes().startswith(PNG_MAGIC)
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_report_of_another_kind_leaves_none_of_the_earlier_reports_plots(run_dir, tmp_path):
+    """A grid report written over a stats report left the stats report's five plots beside it."""
+    from golfsolve.grid.rules import GridRules
+    from golfsolve.grid.tournament import simulate
+    from golfsolve.stats import gridreport
+
+    out = tmp_path / "rep"
+    rep.write_report(run_dir, out)
+    mine = out / "notes.png"  # a file the report did not write is never removed
+    mine.write_bytes(b"mine")
+    t = simulate(GridRules(holes=1), ["greedy", "random", "random", "random"], 2, seed=0)
+    gridreport.write_report(t, out)
+    names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
+    assert not names & set(rep.FIGURES), names
+    assert set(gridreport.FIGURES) - {"neighbours.png"} <= names and {"report.md", "report.html"} <= names
+    assert mine.read_bytes() == b"mine"
+    rep.write_report(run_dir, out)  # and back: the grid plots go
+    names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
+    assert names == set(rep.FIGURES) | {"report.md", "report.html", "notes.png"}, names

@@ -252,7 +252,7 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     (any other folder inside a run is refused, as a run folder is)."""
     from .runfolder import start_report, write_text_atomic
 
-    out = start_report(out, run)
+    out = start_report(out, run, plots=list(FIGURES))
     data = report_data(t, command)
     data["planned_matches"] = planned
     paths = [out / "report.md", out / "report.html"] + write_plots(data, out)

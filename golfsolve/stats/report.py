@@ -607,7 +607,7 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     if df.empty:
         raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
     data = report_data(stats_dir, df, fair_dir)
-    start_report(out, stats_dir)
+    start_report(out, stats_dir, plots=list(FIGURES))
     write_plots(df, data, out)
     write_text_atomic(out / "report.md", render_markdown(data))
     write_text_atomic(out / "report.html", render_html(data, out))

@@ -196,15 +196,38 @@ def is_report_dir(path: str | os.PathLike) -> bool:
     return first in REPORT_TITLES
 
 
-def start_report(out: str | os.PathLike, run: Optional[str | os.PathLike] = None) -> Path:
+#: What every report writes, so never removed ahead of time: a report cut short keeps the
+#: text of the one before.
+_REPORT_TEXTS = ("report.md", "report.html")
+
+
+def start_report(out: str | os.PathLike, run: Optional[str | os.PathLike] = None, plots: Sequence[str] = ()) -> Path:
     """Make the folder ``out`` for a report of the run in ``run`` and mark it as golfsolve's
     before any file of the report is written. The library's report writers call this, so
     they refuse what the commands refuse (:func:`check_report_dir`: a run folder, another
-    run's folder, a folder of other files or of someone else's ``report.md``)."""
+    run's folder, a folder of other files or of someone else's ``report.md``).
+
+    ``plots``: the files this report may draw besides its text. The marker lists them, and
+    the plots the earlier report's marker lists are removed first, so a report of another
+    kind (or one that draws fewer) leaves none of the earlier report's figures beside it."""
     p = check_report_dir(out, "the report folder", run)  # was: a library report written into the run's chunks
+    marker = p / REPORT_MARKER
     try:
-        write_text_atomic(p / REPORT_MARKER, "golfsolve report: this folder's report.md, report.html and plots "
-                                             "are written again by the next report\n")
+        earlier = marker.read_text(encoding="utf-8").splitlines()[1:] if marker.is_file() else []
+    except (OSError, UnicodeDecodeError):
+        earlier = []
+    for name in earlier:
+        f = p / name
+        # only a plain name in this folder, as the marker was written (a hand-edited one removes nothing else)
+        if name and name == Path(name).name and not name.startswith(".") and name not in _REPORT_TEXTS \
+                and f.is_file() and not f.is_symlink():
+            try:
+                f.unlink()
+            except OSError:
+                pass
+    try:
+        write_text_atomic(marker, "golfsolve report: this folder's report.md, report.html and plots "
+                                  "are written again by the next report\n" + "".join(f"{n}\n" for n in plots))
     except OSError as e:
         raise InputError(f"cannot write the report into {p}: {e.strerror or e}") from None
     return p

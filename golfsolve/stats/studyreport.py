@@ -22,6 +22,8 @@ from ..text import plural
 from .gridstudy import HEURISTIC, RANDOM, Study
 from .runfolder import save_figure_atomic
 
+#: The study's one figure, beside report.md and report.html.
+PLOT = "study.png"
 TITLE = "Grid Golf: a study of the table options"
 
 
@@ -245,7 +247,7 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
     b.append(("h2", "Option sets"))
     b.append(("table", ["option set", "rules", "spec"], [[r["set"], r["rules"], f"`{r['spec']}`"]
                                                          for r in data["results"]]))
-    b.append(("img", "study.png", "Per option set: skill gap, first player's edge and turns a hole (95% intervals)"))
+    b.append(("img", PLOT, "Per option set: skill gap, first player's edge and turns a hole (95% intervals)"))
     return b
 
 
@@ -272,7 +274,7 @@ def write_plot(data: dict[str, Any], out: Path) -> Path:
         ax.set_xlabel(label)
     axes[0].set_yticks(y, names)
     fig.tight_layout()
-    path = out / "study.png"
+    path = out / PLOT
     save_figure_atomic(fig, path)  # replaces a link there, never writes through it
     plt.close(fig)
     return path
@@ -285,7 +287,7 @@ def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None
     from .runfolder import start_report, write_text_atomic
 
     data = report_data(study)
-    out = start_report(out, run)
+    out = start_report(out, run, plots=[PLOT])
     write_plot(data, out)
     blocks = _blocks(data)
     md = blocks_markdown(blocks)
