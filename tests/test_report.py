@@ -200,6 +200,10 @@ def test_a_report_never_lands_in_a_run_folder_or_among_other_files(run_cli, run_
     r = run_cli(["report", str(run_dir), "--out", str(other)])
     assert r.exit_code == 2 and "not empty (notes.txt) and holds no golfsolve report" in r.stderr
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+    # was: accepted, and the default report (into RUN/_report, then holding the folder) refused from then on
+    r = run_cli(["report", str(run_dir), "--out", str(run_dir / "_report" / "sub")])
+    assert r.exit_code == 2 and "a report inside the run folder goes directly in it" in r.stderr, r.stderr
+    assert not (run_dir / "_report" / "sub").exists()
     # an earlier report may be written again
     again = tmp_path / "again"
     assert run_cli(["report", str(run_dir), "--out", str(again)]).exit_code == 0

@@ -152,6 +152,11 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
             raise InputError(f"{option} {p} is inside the run folder {outer}, where pandas would read its "
                              "files as part of the run; use a folder whose name starts with _ (the default "
                              "is _report)")
+        if len(inside.parts) > 1:
+            # was: accepted, and then the run's own _report (holding that folder) refused every default report
+            raise InputError(f"{option} {p} is a folder inside {outer / inside.parts[0]}; a report inside the run "
+                             "folder goes directly in it, in a folder whose name starts with _ (the default is "
+                             "_report)")
     if p.is_dir():
         if manifest_path(p) is not None:
             raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
