@@ -362,6 +362,16 @@ def test_codes_from_takes_a_byte_order_mark_crlf_and_trailing_comments(run_cli):
     assert [json.loads(x)["deal"] for x in r.stdout.splitlines()] == ["GO1-E-AAAAAAB", "GO1-E-AAAAAAC"]
 
 
+def test_codes_from_a_line_that_is_not_utf8_is_one_error_record_and_the_run_goes_on(run_cli):
+    # was: exit 2, "the input is not UTF-8 text", and not even the lines before it solved
+    r = run_cli(["solve", "--codes-from", "-", "--verdict-only"],
+                input=b"GO1-E-AAAAAAB\n\xff\xfe bad\rGO1-E-AAAAAAC\n")
+    records = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x.get("deal", x.get("line")) for x in records] == ["GO1-E-AAAAAAB", 2, "GO1-E-AAAAAAC"]
+    assert records[1]["error"] == "not UTF-8 text (byte 0xff)" and records[1]["input"] == "\ufffd\ufffd bad"
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and "line 2" in r.stderr, r.stderr
+
+
 def test_a_terminal_without_suit_symbols_gets_letters_not_an_internal_error():
     # was: internal error, UnicodeEncodeError, on a latin-1 or cp1252 terminal
     env = {**os.environ, "PYTHONIOENCODING": "latin-1"}

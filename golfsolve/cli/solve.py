@@ -21,7 +21,7 @@ from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layo
               help="A layout file (golfsolve text or black-hole-solve board); - reads stdin. Repeatable.")
 @click.option("--pysol", "pysol", multiple=True, metavar="RANGE",
               help="PySol FC's Golf deals: N, A-B or A..B (both ends included), or a comma list. Repeatable.")
-@click.option("--codes-from", "codes_from", type=click.File("r"), default=None, metavar="FILE",
+@click.option("--codes-from", "codes_from", type=click.File("r", errors="surrogateescape"), default=None, metavar="FILE",
               help="One deal code per line (- reads stdin), solved as each line arrives.")
 @rules_option
 @click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N",
@@ -48,7 +48,7 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
     rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol or codes_from):
         fail("give a deal code, --layout FILE, --pysol N or --codes-from FILE")
-    if codes_from is not None and codes_from.name == "<stdin>" and "-" in layout_files:
+    if codes_from is not None and _stream_name(codes_from) == "<stdin>" and "-" in layout_files:
         fail("--codes-from - and --layout - cannot both read stdin")
     try:
         batch = DealBatch.build(codes, layout_files, pysol, rules)
@@ -58,6 +58,12 @@ def solve(codes, layout_files, pysol, codes_from, rules_spec, node_limit, verdic
         _solve_one(next(iter(batch)), node_limit, verdict_only, as_json)
         return
     _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet)
+
+
+def _stream_name(f) -> str:
+    # stdin re-wrapped for errors="surrogateescape" takes its name from the byte stream under it,
+    # which has none when that is not a file (click's test runner)
+    return getattr(f, "name", "<stdin>")
 
 
 def _solve_one(lay, node_limit, verdict_only, as_json):
@@ -109,7 +115,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     bar.close()
     if not answered:
         # an empty file or pipe (the wrong file?) was exit 0 with no output at all
-        name = "- (stdin)" if codes_from.name == "<stdin>" else codes_from.name
+        name = "- (stdin)" if _stream_name(codes_from) == "<stdin>" else _stream_name(codes_from)
         fail(f"--codes-from {name} holds no deal code (only blank lines or comments): nothing to solve", 2)
     if bad:
         fail(f"{plural(bad, 'line')} of --codes-from {'is' if bad == 1 else 'are'} not a deal code (first: line "

@@ -146,8 +146,8 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
 
     Blank lines are skipped, and so is everything from a ``#`` on (a comment, as in a
     layout file); a UTF-8 byte-order mark before the first line is fine. A line that is not a deal code
-    yields a :class:`BadLine` in its place, so one typo in 10,000 codes costs one record,
-    not the run.
+    (or, in a stream opened with ``errors="surrogateescape"``, not UTF-8) yields a :class:`BadLine` in its
+    place, so one typo in 10,000 codes costs one record, not the run.
     """
     n = 0
     while True:
@@ -159,6 +159,13 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
         if len(raw) > MAX_LINE:
             raise InputError(f"line {n} of the deal codes is longer than {MAX_LINE} characters; give one deal "
                              "code per line")
+        # a byte that is not UTF-8, kept by errors="surrogateescape" (the CLI opens the stream so);
+        # was: the whole run stopped, since a strict text stream decodes ahead of the lines solved
+        escaped = next((c for c in raw if "\udc80" <= c <= "\udcff"), None)
+        if escaped is not None:
+            text = raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace").strip()
+            yield BadLine(n, text, f"not UTF-8 text (byte {ord(escaped) - 0xDC00:#04x})")
+            continue
         if n == 1:
             raw = raw.lstrip("\ufeff")  # what Windows editors put first
         text = raw.split("#", 1)[0].strip()
