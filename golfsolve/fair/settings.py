@@ -20,7 +20,7 @@ MIN_GAMES = 10
 #: ... and stops (after any game) once all its solves, the
 #: clairvoyant ones and the games', have done this much work: the states they searched plus
 #: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
-#: position and the seed only. It costs about 4 s of CPU on a quiet machine (at load 7-8 on
+#: position and the seed only. It costs about 4-10 s of CPU on a quiet machine, by the host (at load 7-8 on
 #: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
 WORK_BUDGET = 30_000_000
 #: A solve's fixed cost (packing the position, the call) in states searched in the same time
