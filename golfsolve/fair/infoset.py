@@ -37,7 +37,7 @@ import numpy as np
 
 from ..cards import RANK_OF, rank_of
 from ..solitaire import compiling, packing
-from ..solitaire.layout import Layout
+from ..solitaire.layout import Layout, trusted_layout
 from ..solitaire.rules import EMPTY_TOP, Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, pack
 
@@ -156,7 +156,7 @@ class ChainValues:
         for st in stocks:
             self.stocks.append(st)
             # verdict only: a lost root needs no search for its fewest cards left, a won one keeps its line
-            sol = self.solver.solve(Layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules),
+            sol = self.solver.solve(trusted_layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules),
                                     self.rules, verdict_only=True)
             self.solves += 1
             self.nodes += sol.nodes
@@ -194,7 +194,7 @@ class ChainValues:
             st = self.stocks[i]
             # the draw covers the discard's top: states with the same table have the same child
             key = (i, s.key[0])
-            child = Layout(s.columns, st[0], tuple(st[1:]), self.layout.rules)
+            child = trusted_layout(s.columns, st[0], tuple(st[1:]), self.layout.rules)
             if child.tableau_count == 0:
                 got = True
             else:
@@ -225,7 +225,7 @@ class ChainValues:
         compiling.ensure_compiled(("hunt",))
         st = self.stocks[i]
         if self._packed is None:
-            p = pack(Layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules))
+            p = pack(trusted_layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules))
             fits = self.rules.fits_table()
             self._packed = (p.cols, p.heights, np.int64(p.top), fits, packing.rank_links(fits))
         cols, heights, top, fits, links = self._packed

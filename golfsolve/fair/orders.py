@@ -21,7 +21,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import N_CARDS_MAX, card_str
 from ..errors import InputError
 from ..inputs import is_whole_number, whole_count
-from ..solitaire.layout import N_TABLEAU, Layout
+from ..solitaire.layout import N_TABLEAU, Layout, trusted_layout
 from ..solitaire.rules import EASY, Rules
 
 
@@ -79,7 +79,7 @@ def fill_stock(layout: Layout, positions: Sequence[int], cards: Sequence[int]) -
 
 def with_stock(layout: Layout, stock: Sequence[int]) -> Layout:
     """``layout`` with its stock replaced by ``stock`` (a complete order)."""
-    return Layout(layout.columns, layout.discard, tuple(stock), layout.rules, layout.name, layout.deal_number)
+    return trusted_layout(layout.columns, layout.discard, tuple(stock), layout.rules, layout.name, layout.deal_number)
 
 
 def sample_stocks(

@@ -7,7 +7,7 @@ from typing import Optional
 from ..errors import InputError
 from ..inputs import expect
 from ..solitaire.engine import Game
-from ..solitaire.layout import Layout, layout_arg
+from ..solitaire.layout import Layout, layout_arg, trusted_layout
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW
 
@@ -38,18 +38,18 @@ def legal_moves(layout: Layout, rules: Rules) -> list[str]:
     """
     probe = layout
     if layout.stock and layout.stock[0] is None:
-        probe = Layout(layout.columns, layout.discard, (0,) + layout.stock[1:], layout.rules)
+        probe = trusted_layout(layout.columns, layout.discard, (0,) + layout.stock[1:], layout.rules)
     return Game(probe, rules).legal_moves()
 
 
 def after_move(layout: Layout, stock: tuple[int, ...], move: str) -> Layout:
     """The position after ``move`` with the complete stock ``stock`` (the referee's rules, built directly for speed)."""
     if move == MOVE_DRAW:
-        return Layout(layout.columns, stock[0], stock[1:], layout.rules)
+        return trusted_layout(layout.columns, stock[0], stock[1:], layout.rules)
     ci = int(move) - 1
     col = layout.columns[ci]
     cols = layout.columns[:ci] + (col[:-1],) + layout.columns[ci + 1:]
-    return Layout(cols, col[-1], stock, layout.rules)
+    return trusted_layout(cols, col[-1], stock, layout.rules)
 
 
 __all__ = ["player_view", "legal_moves", "after_move"]

@@ -29,7 +29,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import card_str, rank_of
 from ..errors import InputError, clip
 from ..inputs import expect, is_whole_number, split_items
-from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg
+from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg, trusted_layout
 from .rules import EASY, EMPTY_TOP, Rules, rules_arg
 
 #: How many actions undo can take back (the app keeps the last 100).
@@ -267,7 +267,7 @@ class Game:
     # -- output ----------------------------------------------------------------
     def to_layout(self) -> Layout:
         """The current position as a layout (for hints, or to save it as a file)."""
-        return Layout(
+        return trusted_layout(  # built from the checked layout the game started from
             tuple(tuple(c) for c in self.columns),
             self.top(),
             tuple(self.stock),

@@ -20,6 +20,7 @@ Column lines may also be written ``col 1:`` or ``column 1:``. The board format o
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
@@ -54,6 +55,23 @@ class Layout:
     rules: Optional[Rules] = None
     name: str = ""
     deal_number: Optional[int] = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        """A layout built by hand is checked as :func:`make_layout` checks one's cards: seven
+        columns of at most five, card ids 0 to 53 each shown once, ``rules`` a Rules or None
+        (was: the solver answered 'won' for a deal holding a card twice or six columns, and a
+        card id 99 failed as an IndexError inside it). Fields are kept as tuples of plain
+        ints, so a layout of NumPy integers or lists equals and hashes as the same layout."""
+        columns, discard, stock = _checked_cards(self.columns, self.discard, self.stock)
+        rules_arg(self.rules)
+        expect(self.name, str, "a layout's name", "text, e.g. 'my deal'")
+        number = self.deal_number
+        if number is not None:
+            if not is_whole_number(number) or number < 0:
+                raise LayoutError(f"a deal number is a whole number from 0, or None; not {repr(number)[:40]}")
+            number = operator.index(number)
+        for key, value in (("columns", columns), ("discard", discard), ("stock", stock), ("deal_number", number)):
+            object.__setattr__(self, key, value)
 
     # -- facts ---------------------------------------------------------------
     @property
@@ -100,7 +118,7 @@ class Layout:
     def forget_stock(self, keep: int = 0) -> "Layout":
         """The same position with the stock order unknown beyond its first ``keep`` cards."""
         stock = tuple(self.stock[:keep]) + (None,) * (len(self.stock) - keep)
-        return Layout(self.columns, self.discard, stock, self.rules, self.name, self.deal_number)
+        return trusted_layout(self.columns, self.discard, stock, self.rules, self.name, self.deal_number)
 
     # -- output --------------------------------------------------------------
     def to_text(self) -> str:
@@ -178,30 +196,9 @@ def make_layout(
     deal_number: Optional[int] = None,
 ) -> Layout:
     """Build and validate a layout; raises LayoutError naming the fault."""
-    if len(columns) != N_COLUMNS:
-        raise LayoutError(f"a layout has {N_COLUMNS} columns, this one has {len(columns)}")
-    for i, col in enumerate(columns):
-        if len(col) > COLUMN_HEIGHT:
-            raise LayoutError(f"column {i + 1} has {len(col)} cards; a column holds at most {COLUMN_HEIGHT}")
-    seen: dict[int, str] = {}
-
-    def note(card: int, where: str) -> None:
-        # a library caller's 99, -1 or 0.5 (read as card 0) was taken as a card
-        if not is_whole_number(card) or not 0 <= card < N_CARDS_MAX:
-            raise LayoutError(f"{where}: {card!r} is not a card id (0 to {N_CARDS_MAX - 1}; "
-                              "parse_card('AS') gives one)")
-        if card in seen:
-            raise LayoutError(f"duplicate card {card_str(card)}: in {seen[card]} and in {where}")
-        seen[card] = where
-
-    for i, col in enumerate(columns):
-        for r, c in enumerate(col):
-            note(c, f"column {i + 1} row {r + 1}")
-    if discard is not None:
-        note(discard, "the discard")
-    for k, c in enumerate(stock):
-        if c is not None:
-            note(c, f"stock position {k + 1}")
+    lay = Layout(columns, discard, stock, rules, name, deal_number)  # checks the cards (see Layout)
+    columns, discard, stock = lay.columns, lay.discard, lay.stock
+    seen = set(lay.seen_cards())
     jokers = sum(1 for c in seen if c >= N_STANDARD)
     if rules is not None:
         _check_rules(seen, discard, columns, rules)
@@ -224,14 +221,64 @@ def make_layout(
                     f"(a full deal shows {expected} cards, this one {total})"
                 )
             raise LayoutError(f"too many cards: a full deal has {expected}, this one has {total}")
-    return Layout(
-        tuple(tuple(int(c) for c in col) for col in columns),
-        None if discard is None else int(discard),
-        tuple(None if c is None else int(c) for c in stock),
-        rules,
-        name,
-        deal_number,
-    )
+    return lay
+
+
+def _is_sequence(value: object) -> bool:
+    """A list, tuple or NumPy array (not text, a set or a dict, whose order or items are no cards)."""
+    return not isinstance(value, (str, bytes, dict, set, frozenset)) and hasattr(value, "__len__") \
+        and hasattr(value, "__getitem__")
+
+
+def _checked_cards(columns: object, discard: object, stock: object
+                   ) -> tuple[tuple[tuple[int, ...], ...], Optional[int], tuple[Optional[int], ...]]:
+    """A layout's columns, discard and stock as tuples of plain ints, checked: seven columns
+    of at most five cards, card ids 0 to 53, none shown twice; else the error names the place."""
+    if not _is_sequence(columns):
+        raise TypeError(f"a layout's columns must be a sequence of {N_COLUMNS} columns, each a sequence of card ids "
+                        f"(covered card first), not {type(columns).__name__} {repr(columns)[:40]}")
+    if not _is_sequence(stock):
+        raise TypeError(f"a layout's stock must be a sequence of card ids (or None for an unknown card) in drawing "
+                        f"order, not {type(stock).__name__} {repr(stock)[:40]}")
+    if len(columns) != N_COLUMNS:
+        raise LayoutError(f"a layout has {N_COLUMNS} columns, this one has {len(columns)}")
+    for i, col in enumerate(columns):
+        if not _is_sequence(col):
+            raise TypeError(f"column {i + 1} must be a sequence of card ids (parse_card('AS') gives one), "
+                            f"not {type(col).__name__} {repr(col)[:40]}")
+        if len(col) > COLUMN_HEIGHT:
+            raise LayoutError(f"column {i + 1} has {len(col)} cards; a column holds at most {COLUMN_HEIGHT}")
+    seen: dict[int, str] = {}
+
+    def note(card: object, where: str) -> int:
+        # a library caller's 99, -1 or 0.5 (read as card 0) was taken as a card
+        if not is_whole_number(card) or not 0 <= card < N_CARDS_MAX:  # type: ignore[operator]
+            raise LayoutError(f"{where}: {card!r} is not a card id (0 to {N_CARDS_MAX - 1}; "
+                              "parse_card('AS') gives one)")
+        card = operator.index(card)  # type: ignore[arg-type]
+        if card in seen:
+            raise LayoutError(f"duplicate card {card_str(card)}: in {seen[card]} and in {where}")
+        seen[card] = where
+        return card
+
+    cols = tuple(tuple(note(c, f"column {i + 1} row {r + 1}") for r, c in enumerate(col))
+                 for i, col in enumerate(columns))
+    top = None if discard is None else note(discard, "the discard")
+    rest = tuple(None if c is None else note(c, f"stock position {k + 1}") for k, c in enumerate(stock))
+    return cols, top, rest
+
+
+def trusted_layout(columns: tuple[tuple[int, ...], ...], discard: Optional[int], stock: tuple[Optional[int], ...],
+                   rules: Optional[Rules] = None, name: str = "", deal_number: Optional[int] = None) -> Layout:
+    """A :class:`Layout` of parts taken from layouts already checked, built without checking
+    them again: golfsolve's own inner loops (the fair player's sampled stock orders, the
+    position after a move) build thousands. Not for a caller's own cards: use
+    :class:`Layout` or :func:`make_layout`."""
+    lay = object.__new__(Layout)
+    for key, value in (("columns", columns), ("discard", discard), ("stock", stock), ("rules", rules),
+                       ("name", name), ("deal_number", deal_number)):
+        object.__setattr__(lay, key, value)
+    return lay
 
 
 def layout_from_deck(deck: Sequence[int], rules: Rules, name: str = "", deal_number: Optional[int] = None) -> Layout:
