@@ -65,3 +65,20 @@ def _escape(words: str) -> str:
     import re
 
     return re.escape(words)
+
+
+@pytest.mark.parametrize("keep, error, words", [
+    (-1, InputError, "keep is how many stock cards stay known, a whole number from 0; not -1"),  # was: a stock of
+    (1.5, InputError, "keep is how many stock cards stay known, a whole number from 0; not 1.5"),  # 32; TypeError
+    (None, InputError, "keep is how many"),
+    (True, InputError, "keep is how many"),
+])
+def test_forget_stock_keeps_a_count_of_the_stock_it_has(keep, error, words):
+    with pytest.raises(error, match="^" + _escape(words)):
+        _lay().forget_stock(keep)
+
+
+def test_forget_stock_takes_numpy_counts_and_keeps_the_stock_size():
+    L = _lay()
+    assert L.forget_stock(np.int64(3)).stock == L.stock[:3] + (None,) * 13
+    assert L.forget_stock(16) == L == L.forget_stock(99) and L.forget_stock().stock == (None,) * 16
