@@ -82,3 +82,62 @@ def test_forget_stock_takes_numpy_counts_and_keeps_the_stock_size():
     L = _lay()
     assert L.forget_stock(np.int64(3)).stock == L.stock[:3] + (None,) * 13
     assert L.forget_stock(16) == L == L.forget_stock(99) and L.forget_stock().stock == (None,) * 16
+
+
+def _grid_rules():
+    from golfsolve.grid.rules import parse_rules
+
+    return parse_rules("default", players=2)
+
+
+def _hole_state(**kw):
+    from golfsolve.grid.state import HoleState
+
+    return HoleState(_grid_rules(), **kw)
+
+
+# HoleState, the documented steppable hole (docs/grid.md), and the referee's Hole.
+# was: apply(1.5) dealt card 1 and apply("3") card 3; first=1.5 failed later as "list indices
+# must be integers"; totals of the wrong length or text were shown to the bots as they were;
+# max_turns=-5 ended the hole after one turn as a turn limit; view(5) of a 2-seat hole
+# answered; HoleState("default") was an AttributeError; on_event=5 failed at the first event
+GRID_STATE_CALLS = [
+    (lambda: _hole_state().apply(1.5), InputError, "an action is a whole number (a card id at a chance node), not 1.5"),
+    (lambda: _hole_state().apply("3"), InputError, "an action is a whole number"),
+    (lambda: _hole_state().apply(True), InputError, "an action is a whole number"),
+    (lambda: _hole_state(first=1.5), InputError, "first must be a whole number (the seat that moves first), not 1.5"),
+    (lambda: _hole_state(totals=[1, 2, 3]), InputError, "totals must be 2 whole numbers, one a player, not [1, 2, 3]"),
+    (lambda: _hole_state(totals="ab"), InputError, "totals must be 2 whole numbers"),
+    (lambda: _hole_state(max_turns=-5), InputError, "max_turns must be from 1 to"),
+    (lambda: _hole_state(rng=3), TypeError, "rng must be a numpy Generator"),
+    (lambda: _hole_state().view(5), InputError, "a seat is a whole number from 0 to 1, not 5"),
+    (lambda: _hole_state().observation(-1), InputError, "a seat is a whole number from 0 to 1, not -1"),
+]
+
+
+@pytest.mark.parametrize("call, error, words", GRID_STATE_CALLS)
+def test_a_hole_state_refuses_what_is_no_action_seat_or_setting(call, error, words):
+    with pytest.raises(error, match="^" + _escape(words)):
+        call()
+
+
+def test_a_hole_state_of_rules_by_name_or_an_event_sink_that_is_no_function_is_refused():
+    from golfsolve.grid.bots import make_bot
+    from golfsolve.grid.engine import Hole
+    from golfsolve.grid.state import HoleState
+
+    with pytest.raises(TypeError, match="^rules must be a GridRules, e.g. parse_rules"):
+        HoleState("default")
+    with pytest.raises(TypeError, match="^on_event must be a function of one event"):
+        Hole(_grid_rules(), [make_bot("random"), make_bot("random")], np.random.default_rng(0), on_event=5)
+
+
+def test_a_hole_state_takes_numpy_actions_seats_and_totals_as_the_doc_example_does():
+    s = _hole_state(first=np.int64(3), totals=np.array([4, 5]), rng=np.random.default_rng(1))
+    assert s.first == 1 and s.totals == (4, 5) and all(type(t) is int for t in s.totals)
+    rng = np.random.default_rng(2)
+    while s.is_chance_node():
+        cards, odds = zip(*s.chance_outcomes())
+        s.apply(rng.choice(cards, p=odds))  # a NumPy integer
+    assert s.observation(np.int64(1)).me == 1
+

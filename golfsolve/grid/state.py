@@ -34,14 +34,15 @@ exactly; OpenSpiel samples :meth:`~HoleState.chance_outcomes` instead.
 from __future__ import annotations
 
 import copy
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from ..cards import N_CARDS_MAX
-from ..errors import InputError
-from ..inputs import is_whole_number
+from ..errors import MAX_INT64, InputError
+from ..inputs import expect, is_whole_number, whole_count
 from .rules import GridRules
 from .scoring import hole_strokes
 from .view import (DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView, legal_draws,
@@ -165,7 +166,19 @@ class HoleState:
     def __init__(self, rules: GridRules, deck: Optional[Sequence[int]] = None, first: int = 0,
                  totals: Optional[Sequence[int]] = None, rng: Optional[np.random.Generator] = None,
                  max_turns: int = MAX_TURNS) -> None:
+        expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
         n, g = rules.players, rules.grid
+        # was: first=1.5 failed turns later as "list indices must be integers", totals of the
+        # wrong length (or text) were shown to the bots, max_turns=-5 called the hole after a turn
+        if not is_whole_number(first):
+            raise InputError(f"first must be a whole number (the seat that moves first), not {repr(first)[:40]}")
+        if totals is not None:
+            if isinstance(totals, (str, bytes)) or not hasattr(totals, "__len__") or len(totals) != n \
+                    or not all(is_whole_number(t) for t in totals):
+                raise InputError(f"totals must be {n} whole numbers, one a player, not {repr(totals)[:40]}")
+            totals = tuple(operator.index(t) for t in totals)
+        max_turns = whole_count(max_turns, "max_turns", 1, MAX_INT64)
+        expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
         cards = _deck_cards(deck) if deck is not None else rules.deck_cards()
         if len(cards) < needed_cards(rules):
             raise InputError(f"a deck of {len(cards)} cards cannot deal {n} grids of {g} and a discard")
@@ -176,8 +189,8 @@ class HoleState:
         self.discard: list[int] = []
         self.stock = cards
         self.rng = rng
-        self.first = first % n
-        self.totals = tuple(totals) if totals is not None else (0,) * n
+        self.first = operator.index(first) % n
+        self.totals = totals if totals is not None else (0,) * n
         self.max_turns = max_turns
         self.phase = DEAL
         self.dealt = 0
@@ -260,6 +273,7 @@ class HoleState:
     def view(self, p: int, drawn: Optional[int] = None, source: Optional[str] = None) -> PlayerView:
         """Player ``p``'s view, built from public facts only, with ``drawn`` (from ``source``)
         in hand if given; :meth:`observation` is the view at the current decision."""
+        p = self._seat(p)
         grids = tuple(tuple(c if u else None for c, u in zip(gr, ups)) for gr, ups in zip(self.grid, self.up))
         shown = [c for gr in grids for c in gr if c is not None] + self.discard
         if drawn is not None:
@@ -280,8 +294,17 @@ class HoleState:
                           closer=self.closer, knocker=self.knocker, stall=self.stall,
                           turns_left=self.ending_left, totals=self.totals)
 
+    def _seat(self, p: object) -> int:
+        """``p`` as a seat of this hole (was: the view of seat 5 of a 2-seat hole was answered)."""
+        if type(p) is not int or not 0 <= p < self.rules.players:
+            if not is_whole_number(p) or not 0 <= p < self.rules.players:  # type: ignore[operator]
+                raise InputError(f"a seat is a whole number from 0 to {self.rules.players - 1}, not {repr(p)[:40]}")
+            p = operator.index(p)  # type: ignore[arg-type]
+        return p  # type: ignore[return-value]
+
     def observation(self, p: int) -> PlayerView:
         """What seat ``p`` sees now: the public facts, and the card in its hand if it is placing one."""
+        p = self._seat(p)
         if self.phase == PLACE and p == self.cur:
             return self.view(p, self.drawn, self.source)
         return self.view(p)
@@ -291,7 +314,10 @@ class HoleState:
         """Apply an action code (a card id at a chance node); returns the events it caused
         (``deal``, ``open``, ``knock``, ``draw``, ``swap``, ``flip``, ``pass``, ``close``,
         ``recycle``, ``end``), which the referee logs and ``grid play`` narrates."""
-        action = int(action)
+        if type(action) is not int:
+            if not is_whole_number(action):  # was: 1.5 dealt card 1, "3" card 3
+                raise InputError(f"an action is a whole number (a card id at a chance node), not {repr(action)[:40]}")
+            action = operator.index(action)
         ev: list[dict[str, Any]] = []
         if self.is_chance_node():
             self._chance(action, ev)
