@@ -141,3 +141,27 @@ def test_a_hole_state_takes_numpy_actions_seats_and_totals_as_the_doc_example_do
         s.apply(rng.choice(cards, p=odds))  # a NumPy integer
     assert s.observation(np.int64(1)).me == 1
 
+
+def test_lost_states_of_one_family_are_refused_for_another_position():
+    # was: one LostStates passed to the solves of several deals (its docstring asks for one per
+    # family: the same stock and rules, columns that differ only by cards gone from their
+    # ends) answered 'lost' for deals a fresh solve wins: classic deal 23, easy deals 7 and 8
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import CLASSIC, EASY
+    from golfsolve.solitaire.solver import LostStates, Solver
+
+    solver, lost = Solver(), LostStates()
+    first = layout_from_number(0, CLASSIC)
+    solver.solve(first, CLASSIC, verdict_only=True, lost=lost)
+    # the same family: a card gone from a column's end, another discard
+    col = first.columns[2]
+    child = Layout(first.columns[:2] + (col[:-1],) + first.columns[3:], col[-1], first.stock)
+    assert solver.solve(child, CLASSIC, verdict_only=True, lost=lost).outcome == \
+        solver.solve(child, CLASSIC, verdict_only=True).outcome
+    for other, rules, what in [(layout_from_number(23, CLASSIC), CLASSIC, "stock"), (first, EASY, "rules"),
+                               (Layout(first.columns[1:2] + first.columns[:1] + first.columns[2:], first.discard, first.stock),
+                                CLASSIC, "columns")]:
+        with pytest.raises(InputError, match=f"^these lost states were found in positions of other {what}"):
+            solver.solve(other, rules, verdict_only=True, lost=lost)
+    with pytest.raises(TypeError, match="^lost must be a LostStates or None"):
+        solver.solve(first, CLASSIC, verdict_only=True, lost=[])

@@ -25,7 +25,7 @@ from golfsolve import aotcache
 from golfsolve.solitaire import compiling, kernel, native
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import get_rules
-from golfsolve.solitaire.solver import LostStates, Solver, line_wins, pack_number
+from golfsolve.solitaire.solver import LostStates, PackedPosition, Solver, line_wins, pack_number
 
 NOTICE = re.compile(r"^compiling the solver's kernels once, about \d+ s; later runs start at once$")
 
@@ -142,14 +142,22 @@ def test_lost_states_and_line_checks_agree_too(kernel_sets):
     for name in ("jit", "native"):
         use(name)
         solver = Solver()
-        lost = LostStates()
         got = []
         for n in range(40):
             p = pack_number(n, easy)
+            # one LostStates a family (a LostStates refuses another deal's positions): the deal,
+            # then the deal with each column's free card gone onto the discard
+            lost = LostStates()
             s = solver.solve_packed(p, easy, verdict_only=True, lost=lost)
             got.append((s.outcome, s.nodes, len(lost.rows), lost.vals.tobytes()))
             if s.outcome == "won":
                 got.append((line_wins(p, easy, s.moves), line_wins(pack_number(n, strict), strict, s.moves)))
+            for c in range(7):
+                heights = p.heights.copy()
+                heights[c] -= 1
+                child = PackedPosition(p.cols, heights, p.stock, int(p.cols[c, heights[c]]))
+                s = solver.solve_packed(child, easy, verdict_only=True, lost=lost)
+                got.append((s.outcome, s.nodes, len(lost.rows), lost.vals.tobytes()))
         results[name] = got
     assert results["native"] == results["jit"]
     assert any(r[2] for r in results["jit"] if len(r) == 4)  # lost states were kept and reused

@@ -17,8 +17,8 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..cards import RANK_OF
-from ..errors import MAX_INT64
-from ..inputs import whole_count
+from ..errors import MAX_INT64, InputError
+from ..inputs import expect, whole_count
 from . import compiling, packing
 from .dealcode import deal_deck
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg
@@ -160,6 +160,32 @@ class LostStates:
     def __init__(self) -> None:
         self.rows = np.zeros(0, dtype=np.int64)
         self.vals = np.zeros((0, packing.SLOTS), dtype=np.uint16)
+        self._family: Optional[tuple[Rules, bytes, np.ndarray, np.ndarray]] = None
+
+    def check_family(self, p: "PackedPosition", rules: Rules) -> None:
+        """Refuse ``p`` unless it is of the family the states were found in (the first
+        position given fixes it): the same rules and stock, each column the same cards up
+        to the shorter of the two. Was: states of another deal were taken as lost there,
+        and deals a fresh solve wins were answered 'lost'."""
+        stock = p.stock.tobytes()
+        if self._family is None:
+            self._family = (rules, stock, p.cols.copy(), p.heights.copy())
+            return
+        have_rules, have_stock, cols, heights = self._family
+        if rules != have_rules:
+            what = "rules"
+        elif stock != have_stock:
+            what = "stock"
+        else:
+            shared = np.arange(cols.shape[1]) < np.minimum(heights, p.heights)[:, None]
+            if np.array_equal(cols[shared], p.cols[shared]):
+                taller = p.heights > heights  # the family's columns as far as any position showed them
+                cols[taller], heights[taller] = p.cols[taller], p.heights[taller]
+                return
+            what = "columns"
+        raise InputError(f"these lost states were found in positions of other {what}: a LostStates serves one "
+                         "family of positions (the same rules and stock, columns that differ only by cards gone "
+                         "from their ends); make a new LostStates for this one")
 
 
 class Solver:
@@ -198,6 +224,7 @@ class Solver:
         if not isinstance(verdict_only, (bool, np.bool_)):  # was: "no" taken as True
             raise TypeError(f"verdict_only must be True or False, not {type(verdict_only).__name__} "
                             f"{repr(verdict_only)[:40]}")
+        expect(lost, (LostStates, type(None)), "lost", "a LostStates or None")
         p = pack(layout)
         return self.solve_packed(p, rules, node_limit, bool(verdict_only), lost=lost)
 
@@ -215,6 +242,8 @@ class Solver:
         that many cards (e.g. the best under rules that allow fewer moves); the search
         for the fewest cards left then only looks for better lines.
         """
+        if lost is not None:
+            lost.check_family(p, rules)
         use_hunt = rules.draw_any_time and not self.level_search
         kernel_name = "hunt" if use_hunt else "search"
         if kernel_name not in compiling._ready:
