@@ -108,8 +108,9 @@ class _Observer:
     card); counts and numbers are plain values; the discard pile is its counts and its top
     card. The public facts alone are the same for every seat: the view any seat has
     without a card in hand, and the card in the mover's hand only when everyone knows it
-    (taken from the discard, or drawn from a recycled stock). The private part alone is the
-    seat and the card in its hand."""
+    (taken from the discard; one drawn from a recycled stock is one of the stock's public
+    contents, but which one only the mover knows). The private part alone is the seat and
+    the card in its hand."""
 
     def __init__(self, rules: GridRules, public: bool = True, private: bool = True) -> None:
         n, g, c = rules.players, rules.grid, N_CARDS_MAX
@@ -140,7 +141,7 @@ class _Observer:
             v = h.observation(player)
             return v, v.drawn, v.source
         if self.public:
-            known = h.phase == PLACE and (h.source == DISCARD or h.recycled)
+            known = h.phase == PLACE and h.source == DISCARD
             return h.view(player), h.drawn if known else None, h.source if h.phase == PLACE else None
         return h.view(player), h.drawn if h.phase == PLACE and h.cur == player else None, None
 

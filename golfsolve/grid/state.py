@@ -276,17 +276,22 @@ class HoleState:
         p = self._seat(p)
         grids = tuple(tuple(c if u else None for c, u in zip(gr, ups)) for gr, ups in zip(self.grid, self.up))
         shown = [c for gr in grids for c in gr if c is not None] + self.discard
-        if drawn is not None:
-            shown.append(drawn)
-        elif self.phase == PLACE and (self.source == DISCARD or self.recycled):
-            # another seat's hand: a card taken from the discard was seen by everyone, and one
-            # drawn from a recycled stock (whose contents are public) is known by elimination;
-            # any other stock card's face is that seat's alone, so it stays unseen here
-            shown.append(self.drawn)
-        seen = np.bincount(np.array(shown, dtype=np.int64), minlength=N_CARDS_MAX)
         # After a recycle every stock card came off the discard pile, so its contents (not
         # its order) are public.
-        known = np.bincount(np.array(self.stock if self.recycled else [], dtype=np.int64), minlength=N_CARDS_MAX)
+        in_stock = list(self.stock) if self.recycled else []
+        if drawn is not None:
+            shown.append(drawn)
+        elif self.phase == PLACE and self.source == DISCARD:
+            # another seat's hand: a card taken from the discard was seen by everyone
+            shown.append(self.drawn)
+        elif self.phase == PLACE and self.recycled:
+            # another seat's card drawn blind from a recycled stock: it is one of the stock's
+            # public contents, but which one is the drawer's alone until it is placed (was:
+            # shown as seen, with the stock's contents without it, so every seat knew it)
+            in_stock.append(self.drawn)
+        # any other stock card in another seat's hand is that seat's alone: it stays unseen here
+        seen = np.bincount(np.array(shown, dtype=np.int64), minlength=N_CARDS_MAX)
+        known = np.bincount(np.array(in_stock, dtype=np.int64), minlength=N_CARDS_MAX)
         unseen = self.deck_counts - seen - known
         return PlayerView(me=p, rules=self.rules, grids=grids, discard=tuple(self.discard), stock_size=len(self.stock),
                           unseen=tuple(unseen.tolist()), stock_known=tuple(known.tolist()),
@@ -496,11 +501,11 @@ class HoleState:
 
     def resample(self, p: int, rng: np.random.Generator) -> "HoleState":
         """A state seat ``p`` cannot tell from this one: the cards it has not seen (face down
-        anywhere, the stock unless it was recycled, and a stock card in another seat's hand
-        unless the stock was recycled) dealt anew at random, while dealing too (the cards
-        dealt so far). The stock's
-        contents are what is resampled; a recycled stock keeps its order (draw from it by
-        chance outcomes)."""
+        anywhere, the stock unless it was recycled, and a stock card in another seat's hand)
+        dealt anew at random, while dealing too (the cards dealt so far). The stock's
+        contents are what is resampled (draws from it are chance outcomes); a recycled
+        stock's contents are public, so a card another seat drew from it is one of them,
+        dealt to that hand at random, the rest staying in the stock."""
         new = self.clone()
         v = self.observation(p)
         new._deal_unseen(v, rng)
@@ -515,12 +520,16 @@ class HoleState:
             for i in range(g):
                 if not self.up[q][i] and q * g + i < self.dealt:  # (while dealing, the cards dealt so far)
                     self.grid[q][i] = next(it)
-        if self.phase == PLACE and v.drawn is None and self.source == STOCK and not self.recycled:
+        known = [c for c, k in enumerate(v.stock_known) for _ in range(k)]
+        if self.phase == PLACE and v.drawn is None and self.source == STOCK:
             # another seat holds a stock card this seat has not seen: it is dealt anew too
             # (was: the real card stayed in that hand, and a second copy went into the stock);
-            # one from a recycled stock is known (see :meth:`view`) and stays
-            self.drawn = next(it)
-        self.stock = list(it) + [c for c, k in enumerate(v.stock_known) for _ in range(k)]
+            # from a recycled stock it is one of the stock's known cards (see :meth:`view`)
+            if self.recycled:
+                self.drawn = known.pop(int(rng.integers(len(known))))
+            else:
+                self.drawn = next(it)
+        self.stock = list(it) + known
 
     @classmethod
     def from_view(cls, view: PlayerView, rng: np.random.Generator) -> "HoleState":

@@ -29,7 +29,8 @@ class PlayerView:
     * ``discard``: the pile, bottom first; its last card is the top.
     * ``unseen[card]``: copies of each card id no one has seen (they are face down or in
       the stock); ``stock_known[card]``: copies known to be in the stock because the
-      discard pile was shuffled into it.
+      discard pile was shuffled into it (while another seat places a card it drew blind
+      from that stock, the card in its hand is one of these: which one, only it knows).
     * ``drawn``/``source``: the card in hand and where it came from (placement stage).
     * ``ending``: the hole is in its last lap (someone closed or knocked).
     """

@@ -267,3 +267,60 @@ def test_resampling_any_seat_at_any_moment_depends_on_what_that_seat_sees_only(s
                 acts = s.legal_actions()
                 s.apply(acts[int(rng.integers(len(acts)))])
     assert checked > 50
+
+
+# -- a card drawn from a recycled stock: the stock's contents are public, its order is not ------
+
+def _recycled_draw(rules, seed: int) -> HoleState:
+    """A hole played (stock draws, swapped into face-up slots so it never closes) until the
+    stock has been refilled from the discard pile and a seat is about to draw from it."""
+    from golfsolve.grid.state import PLACE, STOCK_DRAW
+
+    s = HoleState(rules, rng=np.random.default_rng(seed))
+    rng = np.random.default_rng(seed)
+    while not (s.recycled and s.phase == STOCK_DRAW):
+        if s.is_chance_node():
+            outs = s.chance_outcomes()
+            s.apply(outs[int(rng.integers(len(outs)))][0])
+        elif s.phase == DRAW:
+            s.apply(encode("stock", -1, rules.grid))
+        elif s.phase == PLACE:
+            s.apply(encode("swap", s.up[s.cur].index(True), rules.grid))
+        else:
+            s.apply(s.legal_actions()[0])
+    return s
+
+
+@pytest.mark.parametrize("spec, players, grid, openers, seed", [("default", 2, 4, 1, 0), ("default", 3, 6, 2, 1),
+                                                                ("danish+jokers", 4, 4, 1, 2)])
+def test_a_card_drawn_blind_from_a_recycled_stock_is_known_to_the_drawer_only(spec, players, grid, openers, seed):
+    """After a recycle every seat knows what the stock holds, not in which order: the card a
+    seat then draws from it is that seat's alone until it is placed. Twins in which the
+    drawer drew different cards of that stock look the same to every other seat, and
+    resampling for such a seat deals them the same hole (was: the view of every other seat
+    showed the drawn card as seen and the stock's contents without it, so they could tell
+    which card it was, and resampling kept it in the drawer's hand)."""
+    rules = parse_rules(spec, players=players, grid=grid, holes=1, openers=openers)
+    s = _recycled_draw(rules, seed)
+    outs = [c for c, _ in s.chance_outcomes()]
+    assert len(outs) > 2
+    twins = []
+    for card in (outs[0], outs[len(outs) // 2], outs[-1]):
+        t = s.clone()
+        t.apply(card)
+        twins.append(t)
+    drawer = twins[0].cur
+    assert twins[0].observation(drawer) != twins[1].observation(drawer)  # the drawer sees its card
+    for p in range(players):
+        if p == drawer:
+            continue
+        views = [t.observation(p) for t in twins]
+        assert views[1] == views[0] and views[2] == views[0], p
+        assert views[0].drawn is None and sum(views[0].stock_known) == len(s.stock)  # the hand's card is one of them
+        worlds = [t.resample(p, np.random.default_rng(5)) for t in twins]
+        for w in worlds:
+            assert w.observation(p) == views[0]
+            assert sorted(w.stock + [w.drawn]) == sorted(s.stock)  # the hand and the stock: the recycled cards
+        assert all((w.grid, w.stock, w.drawn) == (worlds[0].grid, worlds[0].stock, worlds[0].drawn) for w in worlds)
+        hands = {t.resample(p, np.random.default_rng(k)).drawn for k in range(12)}
+        assert len(hands) > 1  # any card of the recycled stock may be in the drawer's hand

@@ -310,11 +310,17 @@ def test_a_player_cannot_tell_resampled_worlds_apart_and_they_agree_on_public_fa
             _random_step(st, rng)
 
 
-def test_a_card_drawn_from_a_recycled_stock_is_known_to_every_seat():
-    """After a recycle the stock's contents are public, so the card another seat draws
-    from it is known by elimination: it is no other seat's unseen card, and resampling
-    keeps it in that hand (was: it counted as unseen, so a resampled world put it face
-    down in a grid, where it cannot be, and dealt the hand a card off a grid)."""
+def test_a_card_drawn_from_a_recycled_stock_is_known_to_the_drawer_only():
+    """After a recycle the stock's contents are public, its order is not: the card another
+    seat draws from it is one of those (no other seat's face-down card), but which one only
+    the drawer knows until it is placed. Twins in which the drawer drew different cards of
+    the recycled stock give every other seat the same information state, tensors and
+    observation, and the public observation is the same for all; resampling keeps the card
+    in hand among the stock's cards, never in a grid (was: every other seat's information
+    state, and the public observation, showed the card drawn: the adapter told a searcher
+    the drawer's blind card, and resampling kept it in that hand)."""
+    from open_spiel.python.observation import make_observation
+
     from golfsolve.grid.state import DRAW, PLACE, STOCK_DRAW, encode
 
     game = GridGolfGame({"rules": "default", "players": 2, "grid": 4, "openers": 1})
@@ -332,16 +338,39 @@ def test_a_card_drawn_from_a_recycled_stock_is_known_to_every_seat():
         else:
             st.apply_action(st.legal_actions()[0])
     outs = st.chance_outcomes()
-    st.apply_action(outs[-1][0])
-    h = st.hole
+    recycled = sorted(st.hole.stock)
+    twins = []
+    for k in (0, len(outs) // 2, -1):
+        t = st.clone()
+        t.apply_action(outs[k][0])
+        twins.append(t)
+    a = twins[0]
+    h = a.hole
     other = 1 - h.cur
+    assert len({t.hole.drawn for t in twins}) == 3
     face_down = sum(not u for ups in h.up for u in ups)
     assert sum(h.observation(other).unseen) == face_down
+    public = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+
+    def seen(st, p):
+        public.set_from(st, p)
+        return public.string_from(st, p), list(public.tensor)
+
+    for t in twins[1:]:
+        assert t.information_state_string(other) == a.information_state_string(other)
+        assert t.information_state_tensor(other) == a.information_state_tensor(other)
+        assert t.observation_string(other) == a.observation_string(other)
+        assert t.observation_tensor(other) == a.observation_tensor(other)
+        assert seen(t, other) == seen(a, other) == seen(t, h.cur)
+    assert a.information_state_string(h.cur) != twins[1].information_state_string(h.cur)  # the drawer's own
+    hands = set()
     for k in range(8):
-        world = st.resample_from_infostate(other, rng=np.random.default_rng(k))
-        assert world.hole.drawn == h.drawn
-        assert world.information_state_string(other) == st.information_state_string(other)
-        assert sorted(world.hole.stock) == sorted(h.stock)
+        world = a.resample_from_infostate(other, rng=np.random.default_rng(k))
+        assert world.information_state_string(other) == a.information_state_string(other)
+        assert sorted(world.hole.stock + [world.hole.drawn]) == recycled
+        hands.add(world.hole.drawn)
+    assert len(hands) > 1
 
 
 @pytest.mark.parametrize("players,grid,openers", [(2, 4, 1), (3, 4, 2)])
