@@ -292,3 +292,21 @@ def test_a_report_of_another_kind_leaves_none_of_the_earlier_reports_plots(run_d
     rep.write_report(run_dir, out)  # and back: the grid plots go
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
     assert names == set(rep.FIGURES) | {"report.md", "report.html", "notes.png"}, names
+
+
+def test_a_median_between_two_values_is_shown_as_it_is_not_rounded_to_even(written):
+    # was: two 9-deal matches of 40 and 53 cards showed median "46" (46.5 rounded half to even),
+    # and an app-score median of 342.5 "342"; a median that is whole stays whole
+    import copy
+
+    _, data, _ = written
+    data = copy.deepcopy(data)
+    rules = next(r for r, s in data["nine_deal_match"].items() if s and s["matches"])
+    data["nine_deal_match"][rules]["median"] = 46.5
+    data["app_score"][rules]["median"] = 342.5
+    md = rep.render_markdown(data)
+    assert f"| {rules} | {data['nine_deal_match'][rules]['matches']} |" in md
+    assert re.search(rf"^\| {rules} \| \d+ \| [\d.]+ \| 46\.5 \|", md, re.M), md
+    assert re.search(rf"^\| {rules} \| [\d.]+ \| 342\.5 \|", md, re.M), md
+    data["nine_deal_match"][rules]["median"] = 46.0
+    assert re.search(rf"^\| {rules} \| \d+ \| [\d.]+ \| 46 \|", rep.render_markdown(data), re.M)

@@ -381,6 +381,11 @@ def _p(p: float) -> str:
     return "< 1e-300" if p == 0 else (f"{p:.2g}" if p < 0.001 else f"{p:.3f}")
 
 
+def _median(x: float) -> str:
+    """A median of whole numbers: whole, or halfway between two ("46.5"; was "46", rounded half to even)."""
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+
+
 def _ms(x: Optional[float]) -> str:
     # to its size: "0.43", "12.5", "1,234" (was: the worst as "0 ms" beside a median of 0.23 ms)
     if x is None or not math.isfinite(x):
@@ -474,7 +479,7 @@ def _blocks(data: dict) -> list[tuple]:
 
     b.append(("h2", "App score"))
     b.append(("table", ["rules", "mean", "median", "350 (won)", "0"],
-              [[r, f"{a['mean']:.1f}", f"{a['median']:.0f}", _pct(a["share_350"]), _pct(a["share_0"])]
+              [[r, f"{a['mean']:.1f}", _median(a["median"]), _pct(a["share_350"]), _pct(a["share_0"])]
                if a is not None else [r, "—", "—", "—", "—"] for r, a in data["app_score"].items()]))
     b.append(("p", "+10 per card removed; a locked game loses 10 per card left, never below 0; a win scores 350."
                    + (f" {not_searched}." if unknown else "")))
@@ -486,7 +491,7 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("p", f"Cards left summed over 9 consecutive deals ({nine}), perfect "
                    "play; par is 45, lower is better."))
     b.append(("table", ["rules", "matches", "mean", "median", "best", "worst", "at or under par"],
-              [[r, str(s["matches"]), f"{s['mean']:.1f}", f"{s['median']:.0f}", str(s["min"]), str(s["max"]),
+              [[r, str(s["matches"]), f"{s['mean']:.1f}", _median(s["median"]), str(s["min"]), str(s["max"]),
                 _pct(s["at_or_under_par"])] if s is not None and s["matches"] else
                [r, "—" if s is None else "0", "—", "—", "—", "—", "—"]
                for r, s in data["nine_deal_match"].items()]))
