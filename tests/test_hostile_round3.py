@@ -165,3 +165,31 @@ def test_lost_states_of_one_family_are_refused_for_another_position():
             solver.solve(other, rules, verdict_only=True, lost=lost)
     with pytest.raises(TypeError, match="^lost must be a LostStates or None"):
         solver.solve(first, CLASSIC, verdict_only=True, lost=[])
+
+
+@pytest.mark.parametrize("seed, words", [
+    (-1, "seed must be from 0 to 18,446,744,073,709,551,615, not -1"),  # was: seed 1's orders
+    (2.5, "seed must be a whole number, not 2.5"),  # was: a hash of 2.5
+    (None, "seed must be a whole number, not None"),  # was: orders drawn from the clock, a new sample each call
+    (True, "seed must be a whole number, not True"),
+])
+def test_stock_orders_takes_a_seed_as_every_fair_answer_does(seed, words):
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.rules import EASY
+
+    view = _lay().forget_stock(0)
+    with pytest.raises(InputError, match="^" + _escape(words)):
+        fair.stock_orders(view, EASY, 3, seed)
+
+
+def test_stock_orders_still_takes_a_generator_a_whole_seed_or_a_text_seed():
+    import random
+
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.rules import EASY
+
+    view = _lay().forget_stock(0)
+    a, every = fair.stock_orders(view, EASY, 3, np.uint64(7))
+    assert not every and a == fair.stock_orders(view, EASY, 3, 7)[0] == fair.stock_orders(view, EASY, 3,
+                                                                                               random.Random(7))[0]
+    assert fair.stock_orders(view, EASY, 3, "0-easy-1")[0] == fair.stock_orders(view, EASY, 3, "0-easy-1")[0]

@@ -20,7 +20,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_CARDS_MAX, card_str
 from ..errors import InputError
-from ..inputs import is_whole_number, whole_count
+from ..inputs import is_whole_number, seed_value, whole_count
 from ..solitaire.layout import N_TABLEAU, Layout, trusted_layout
 from ..solitaire.rules import EASY, Rules
 
@@ -109,9 +109,13 @@ def stock_orders(
     """``(stocks, every)``: every possible stock when there are no more than ``n``, else ``n`` sampled ones.
 
     With ``every`` each arrangement appears once, so a fraction over them is the exact
-    probability, not an estimate. ``rng`` is a generator to draw from, or a seed.
+    probability, not an estimate. ``rng`` is a generator to draw from, or a seed: a whole
+    number from 0 to 2**64 - 1 as every fair answer takes one, or text (a fair game's name).
     """
     n = whole_count(n, "n")  # 10**9 orders would fill the memory; 2.5 failed deep in the sampling
+    if not isinstance(rng, (random.Random, str)):
+        # was: -1 drew seed 1's orders, 2.5 a hash's, None new ones from the clock at every call
+        rng = seed_value(rng)
     positions, pool = unknown_pool(layout, rules, played)
     if arrangements(len(pool), len(positions)) <= n:
         return [fill_stock(layout, positions, p) for p in permutations(pool, len(positions))], True
