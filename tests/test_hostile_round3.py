@@ -193,3 +193,13 @@ def test_stock_orders_still_takes_a_generator_a_whole_seed_or_a_text_seed():
     assert not every and a == fair.stock_orders(view, EASY, 3, 7)[0] == fair.stock_orders(view, EASY, 3,
                                                                                                random.Random(7))[0]
     assert fair.stock_orders(view, EASY, 3, "0-easy-1")[0] == fair.stock_orders(view, EASY, 3, "0-easy-1")[0]
+
+
+@pytest.mark.parametrize("chance", [float("nan"), 1.5, -0.1, "0.5", None])
+def test_a_difficulty_label_is_of_a_chance_from_0_to_1(chance):
+    # was: NaN and -0.1 were 'very-hard', 1.5 'easy'; text a TypeError about '>='
+    import golfsolve.fair as fair
+
+    with pytest.raises(InputError, match="^a fair chance is a number from 0 to 1, not "):
+        fair.label_of(chance)
+    assert [fair.label_of(c) for c in (0, 0.15, np.float64(0.35), 1)] == ["very-hard", "hard", "medium", "easy"]

@@ -117,7 +117,13 @@ LABELS = tuple(b[0] for b in BANDS)
 
 
 def label_of(chance: float) -> str:
-    """The band of a fair chance."""
+    """The band of a fair chance (a number from 0 to 1)."""
+    try:  # NaN fails the range too
+        ok = not isinstance(chance, (bool, str, bytes)) and 0 <= float(chance) <= 1  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:  # was: NaN and -0.1 were 'very-hard', 1.5 'easy', text a TypeError about '>='
+        raise InputError(f"a fair chance is a number from 0 to 1, not {repr(chance)[:40]}")
     for name, low in BANDS:
         if chance >= low:
             return name
