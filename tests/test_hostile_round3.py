@@ -203,3 +203,16 @@ def test_a_difficulty_label_is_of_a_chance_from_0_to_1(chance):
     with pytest.raises(InputError, match="^a fair chance is a number from 0 to 1, not "):
         fair.label_of(chance)
     assert [fair.label_of(c) for c in (0, 0.15, np.float64(0.35), 1)] == ["very-hard", "hard", "medium", "easy"]
+
+
+def test_pick_takes_a_difficulty_in_any_case_as_the_player_and_the_command_do():
+    # was: fair.pick(rules, "EASY", ...) refused 'EASY' while player="FAST" and --difficulty EASY were taken
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.rules import CLASSIC
+
+    got = fair.pick(CLASSIC, " Very-Hard", 1, games=1, max_deals=1)
+    assert got.difficulty == "very-hard" and got.as_json()["difficulty"] == "very-hard"
+    with pytest.raises(InputError, match="^difficulty must be one of easy, medium, hard, very-hard, not 'hardest'"):
+        fair.pick(CLASSIC, "hardest", 1)
+    with pytest.raises(InputError, match="^difficulty must be one of"):
+        fair.pick(CLASSIC, None, 1)

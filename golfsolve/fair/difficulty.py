@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
-from ..inputs import expect, is_whole_number, seed_value, whole_count
+from ..inputs import ascii_lower, expect, is_whole_number, seed_value, whole_count
 from ..intervals import wilson
 from ..text import plural
 from ..solitaire.dealcode import N_DEALS
@@ -182,8 +182,10 @@ def pick(
     """
     expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
-    if difficulty not in LABELS:
+    named = ascii_lower(difficulty.strip()) if isinstance(difficulty, str) else None
+    if named not in LABELS:  # any case, as a player's preset and --difficulty take it (was: 'EASY' refused)
         raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")
+    difficulty = named
     games = whole_count(games, "games")
     count = whole_count(count, "count", 1, N_DEALS)
     max_deals = whole_count(max_deals, "max deals", 1, N_DEALS)
