@@ -216,3 +216,46 @@ def test_pick_takes_a_difficulty_in_any_case_as_the_player_and_the_command_do():
         fair.pick(CLASSIC, "hardest", 1)
     with pytest.raises(InputError, match="^difficulty must be one of"):
         fair.pick(CLASSIC, None, 1)
+
+
+# golfsolve.stats.solve_deals / solve_chunk, the batch behind every stats chunk, called from the
+# library: checked before the first deal is solved, as CensusSpec checks a run's settings.
+# was: fields='WINNABLE' or 'bogus' solved as 'all'; rules 'easy' were rule sets 'e', 'a', ...;
+# ['easy', 'wrap'] gave every deal twice; [] an empty table; difficulty=-1 failed as 'games'
+# after every deal was solved; a bad deal number after the deals before it; count 2.5 a
+# TypeError from range(); spread_stride(2.5) a stride of 3212724070.0
+SOLVE_DEALS = [
+    (lambda sd, sc: sd([1], ["classic"], fields="bogus"), InputError, "fields must be one of all, winnable, not 'bogus'"),
+    (lambda sd, sc: sd([1], "easy"), TypeError, "rules must be a list of names, e.g. ('easy', 'classic'), not str"),
+    (lambda sd, sc: sd([1], ["easy", "wrap"]), InputError, "'easy' and 'wrap' in rules are the same rule set"),
+    (lambda sd, sc: sd([1], []), InputError, "rules needs at least one rule set"),
+    (lambda sd, sc: sd([1], ["easy"], difficulty=-1), InputError, "difficulty must be from 0 to 1,000,000, not -1"),
+    (lambda sd, sc: sd([1], ["easy"], difficulty=True), InputError, "difficulty must be a whole number, not True"),
+    (lambda sd, sc: sd([1, -1], ["easy"]), InputError, "deal number -1 is outside 0..8031810175"),
+    (lambda sd, sc: sd([1, 2.5], ["easy"]), TypeError, "a deal number must be a whole number, not float 2.5"),
+    (lambda sd, sc: sd(5, ["easy"]), TypeError, "deals must be a list of deal numbers, e.g. range(0, 100), not int 5"),
+    (lambda sd, sc: sc(0, 2.5, ["easy"]), InputError, "count must be a whole number, not 2.5"),
+    (lambda sd, sc: sc(0, -1, ["easy"]), InputError, "count must be from 1 to"),
+    (lambda sd, sc: sc(-3, 2, ["easy"]), InputError, "deal number -3 is outside 0..8031810175"),
+]
+
+
+@pytest.mark.parametrize("call, error, words", SOLVE_DEALS)
+def test_a_batch_of_deals_refuses_a_bad_argument_before_it_solves_one(call, error, words, monkeypatch):
+    from golfsolve.stats import census
+
+    monkeypatch.setattr(census, "_solver", lambda: pytest.fail("a deal was solved before the check"))
+    with pytest.raises(error, match="^" + _escape(words)):
+        call(census.solve_deals, census.solve_chunk)
+
+
+def test_a_batch_takes_a_field_name_in_any_case_numpy_deals_and_canonical_rule_names():
+    from golfsolve.stats.census import solve_chunk, solve_deals, spread_stride
+
+    df = solve_deals(np.array([1, 2]), ["WRAP"], fields="Winnable")
+    assert df["rules"].tolist() == ["easy", "easy"] and df["deal"].tolist() == [1, 2]
+    assert df["fields"].tolist() == ["winnable", "winnable"] or df["winnable"].all()
+    assert solve_chunk(np.int64(1), np.int64(2), ("easy",))["deal"].tolist() == [1, 2]
+    with pytest.raises(InputError, match="^count must be a whole number, not 2.5"):
+        spread_stride(2.5)
+    assert spread_stride(np.int64(2)) == 8031810176 // 2

@@ -26,10 +26,10 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
 
-from ..errors import MAX_EFFORT, InputError
-from ..inputs import expect
+from ..errors import MAX_EFFORT, MAX_INT64, InputError
+from ..inputs import ascii_lower, expect, is_whole_number, whole_count
 from ..solitaire import compiling
-from ..solitaire.dealcode import N_DEALS, format_code
+from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal
@@ -218,6 +218,7 @@ class CensusSpec:
 def spread_stride(count: int) -> int:
     """The stride that spreads ``count`` deals evenly over the whole GO1 code space:
     26^7 // count, so that the run never comes round to its start again."""
+    count = whole_count(count, "count", -MAX_INT64, MAX_INT64)  # was: 2.5 gave a stride of 3212724070.0
     if count < 1:
         raise InputError(f"--count must be at least 1, not {count}")
     return N_DEALS // count if count > 1 else 1
@@ -283,7 +284,30 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
                 difficulty: int = 0) -> pd.DataFrame:
     """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``
     (:func:`solve_deals` of that range)."""
+    first = deal_number(first) if is_whole_number(first) else whole_count(first, "first", 0, N_DEALS - 1)
+    count = whole_count(count, "count", 1, N_DEALS)  # was: 2.5 a TypeError from range(), -1 an empty table
     return solve_deals(range(first, first + count), rules, fields, difficulty)
+
+
+def _batch_args(deals: object, rules: object, fields: object, difficulty: object
+                ) -> tuple[list[int], tuple[str, ...], str, int]:
+    """:func:`solve_deals`' arguments, checked before the first deal is solved as
+    :class:`CensusSpec` checks a run's: deal numbers, a list of distinct known rule sets, a
+    field choice (any case) and a count of fair games. Was: fields 'WINNABLE' or 'bogus'
+    solved as 'all', rules 'easy' were rule sets 'e', 'a', ..., ['easy', 'wrap'] gave each
+    deal twice, [] an empty table, difficulty=-1 failed after every deal was solved."""
+    if isinstance(deals, (str, bytes)) or not hasattr(deals, "__iter__"):
+        raise TypeError(f"deals must be a list of deal numbers, e.g. range(0, 100), not {type(deals).__name__} "
+                        f"{repr(deals)[:40]}")
+    numbers = [deal_number(d) for d in deals]  # type: ignore[union-attr]
+    if isinstance(rules, str) or not hasattr(rules, "__iter__"):
+        raise TypeError(f"rules must be a list of names, e.g. ('easy', 'classic'), not {type(rules).__name__} "
+                        f"{repr(rules)[:40]}")
+    names = parse_rules_list(list(rules), "rules")  # type: ignore[call-overload]
+    field_name = ascii_lower(fields.strip()) if isinstance(fields, str) else None
+    if field_name not in FIELDS:
+        raise InputError(f"fields must be one of {', '.join(FIELDS)}, not {fields!r}")
+    return numbers, names, field_name, whole_count(difficulty, "difficulty", 0, MAX_EFFORT)
 
 
 def solve_deals(deals: Sequence[int], rules: Sequence[str], fields: str = "all",
@@ -307,6 +331,7 @@ def solve_deals(deals: Sequence[int], rules: Sequence[str], fields: str = "all",
     """
     from ..solitaire.solver import pack_number
 
+    deals, rules, fields, difficulty = _batch_args(deals, rules, fields, difficulty)
     solver = _solver()
     verdict_only = fields == "winnable"
     rule_sets = [get_rules(r) for r in rules]
