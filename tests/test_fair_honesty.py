@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import Optional
 
 import pytest
 
@@ -496,3 +497,138 @@ def test_odds_work_is_the_same_after_the_real_deal_was_solved_and_hinted_with_th
     shared.solve(twin, EASY, verdict_only=True)
     after = strip(odds(twin, EASY, samples=10, games=3, seed=2, solver=shared, player=tiny).as_json())
     assert after == fresh and fresh["work"] > 0
+
+
+# -- random twins: deep positions under every rule set, a shared solver that has seen the real deal --
+
+SPECS = ["easy", "classic", "strict", "dead-king", "easy+jokers2", "classic+jokers1+empty", "easy+stuck",
+         "classic+wrap", "strict+anytime", "easy+king-queen"]
+
+
+def _random_position(rules, rng: random.Random) -> tuple[Layout, list[str], int]:
+    """A random deal and random legal moves from it (undo too): the deal, the moves and how
+    many stock cards were ever turned (an undone draw's card was seen all the same)."""
+    real = layout_from_number(rng.randrange(1_000_000), rules)
+    game = Game(real, rules)
+    moves: list[str] = []
+    turned = 0
+    for _ in range(rng.choice([0, rng.randrange(1, 45)])):
+        if game.over:
+            break
+        m = rng.choice(game.legal_moves() + (["u"] if moves and rng.random() < 0.15 else []))
+        if game.play(m).ok:
+            moves.append(m)
+            turned = max(turned, len(real.stock) - len(game.stock))
+    return real, moves, turned
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_random_twins_deep_in_games_get_the_same_fair_answers_under_every_rule_set(spec):
+    """Random positions of random games (draws, removes, undos; the stock at any depth),
+    each with a twin whose stock differs only in cards never turned: the same fair hint
+    (JSON and text, sampled and exact, Python and compiled expectimax) and, at openings,
+    the same odds and rating's fair part with small --samples/--games and other seeds. The
+    real deal is asked with a solver that has just solved and peeked at it, its twin with a
+    fresh one, so nothing the solver keeps from the real stock may show."""
+    from golfsolve.fair import fair_hint_for_player
+    from golfsolve.solitaire.answers import peeking_hint_answer
+    from golfsolve.solitaire.rules import get_rules
+
+    rules = get_rules(spec)
+    rng = random.Random(spec)
+    players = [PlayerSettings(samples=3, extra=1, exact_unknown=3),
+               PlayerSettings(samples=2, extra=2, exact_unknown=5, compiled_exact=True)]
+    shared = Solver()
+    checked = openings = 0
+    methods: set[str] = set()
+    while checked < 6:
+        real, moves, turned = _random_position(rules, rng)
+        rest = list(real.stock[turned:])
+        if len(set(rest)) < 2 or Game(real, rules).over:
+            continue
+        game = position_after_moves(real, moves, rules)
+        if game.over:
+            continue
+        twin = reshuffled(real, turned, checked)
+        player, seed = players[checked % 2], rng.randrange(1, 9)
+
+        def answers(lay: Layout, solver: Solver) -> list:
+            g = position_after_moves(lay, moves, rules)
+            h = fair_hint_for_player(lay, g, seed=seed, player=player, solver=solver)
+            out = [strip(h.as_json()), h.render(show_all=True)]
+            methods.add(h.method)
+            if not moves:
+                o = odds(lay, rules, samples=4 + seed % 4, seed=seed, games=1 + seed % 2, player=players[0], solver=solver)
+                r = rate(lay, rules, games=1, seed=seed, solver=solver, player=players[0]).as_json()
+                r.pop("winnable")
+                out += [strip(o.as_json()), strip(r)]
+            return out
+
+        shared.solve(real, rules)
+        peeking_hint_answer(real, " ".join(moves), 0, shared)
+        assert answers(real, shared) == answers(twin, Solver()), (spec, moves, turned, seed)
+        checked += 1
+        openings += not moves
+    assert checked == 6 and openings and "sampled" in methods
+
+
+def position_after_moves(lay: Layout, moves: list[str], rules) -> Game:
+    game = Game(lay, rules)
+    for m in moves:
+        assert game.play(m).ok, (m, moves)
+    return game
+
+
+def _twin_numbers(monkeypatch, module, twins: dict[int, tuple[int, Optional[int]]]) -> None:
+    """``module.layout_from_number(n, ...)`` deals, for each ``n`` in ``twins``, deal
+    ``twins[n][0]`` itself (``twins[n][1]`` None) or its twin with the stock reordered past
+    its first ``twins[n][1]`` cards, named ``deal-n`` either way."""
+    def dealt(n, rules, *letter):
+        if n not in twins:
+            return layout_from_number(n, rules, *letter)
+        source, keep = twins[n]
+        lay = layout_from_number(source, rules, *letter)
+        if keep is not None:
+            lay = reshuffled(lay, keep, n)
+        return Layout(lay.columns, lay.discard, lay.stock, lay.rules, f"deal-{n}", n)
+
+    monkeypatch.setattr(module, "layout_from_number", dealt)
+
+
+def test_stats_difficulty_rates_twin_deals_alike_after_solving_the_real_ones(monkeypatch):
+    """``stats --difficulty`` rates every deal with the solver that has just solved that deal
+    under every rule set (each from the others' answers): twin deals get the same label and
+    fair chance as each other and as a fresh ``rate`` (seed 0, the census's player)."""
+    from golfsolve.stats import census
+    from golfsolve.solitaire.rules import code_letter, get_rules
+
+    rules = ["easy", "classic", "strict"]
+    _twin_numbers(monkeypatch, census, {900_001: (1, 0)})
+    df = census.solve_deals([1, 900_001], rules, "all", 2)
+    for n, twin in ((1, 900_001),):
+        mine = df[df.deal == n][["rules", "difficulty", "fair_chance"]].to_dict("records")
+        assert df[df.deal == twin][["rules", "difficulty", "fair_chance"]].to_dict("records") == mine
+        fresh = []
+        for name in rules:
+            r = get_rules(name)
+            got = rate(layout_from_number(n, r, code_letter(r)), r, 2, 0, Solver(), census.difficulty_player())
+            fresh.append({"rules": name, "difficulty": got.label, "fair_chance": got.fair_chance})
+        assert mine == fresh
+
+
+def test_pick_finds_both_twins_or_neither(monkeypatch):
+    """``pick`` scans deal numbers with one solver, stopping a deal's games once its label is
+    settled: a deal and its twin next to it (the same opening, another stock order) get the
+    same fair rating, so both are picked (with the same rating) or neither, for their label
+    and for another."""
+    from golfsolve.fair import difficulty, pick
+    from golfsolve.fair.settings import LABELS
+
+    _twin_numbers(monkeypatch, difficulty, {11: (5, None), 12: (5, 0)})
+    tiny = PlayerSettings(samples=2, extra=1, compiled_exact=True)
+    label = rate(layout_from_number(5, EASY), EASY, 3, 1, Solver(), tiny).label
+    for want in (label, LABELS[(LABELS.index(label) + 1) % len(LABELS)]):
+        got = pick(EASY, want, 2, start=11, winnable=False, games=3, seed=1, max_deals=2, player=tiny)
+        ratings = [(r.fair_wins, r.games, r.label, r.complete) for r in got.deals]
+        assert [r.code for r in got.deals] == (["deal-11", "deal-12"] if want == label else []), want
+        assert ratings[1:] == ratings[:1] or not ratings

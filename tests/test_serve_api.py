@@ -516,3 +516,73 @@ def test_a_worker_killed_while_idle_costs_no_request_and_a_lost_one_is_not_blame
         r = c.post("/api/odds", json={"code": "GO1-E-AAAAAAB", "games": 2000})
         assert r.status_code == 503 and "CPU budget" not in r.json()["error"], r.text
         assert "stopped" in r.json()["error"]
+
+
+@pytest.mark.parametrize("spec, seed", [("easy", 4), ("classic", 5), ("strict", 6), ("easy+jokers1", 7),
+                                        ("classic+stuck", 8), ("easy", 9)])
+def test_random_twins_mid_game_get_one_fair_answer_and_no_response_shows_an_unturned_card(client, spec, seed):
+    """Random positions of random games under several rule sets (draws and undos included),
+    each posted as its deal's full layout, as a twin layout whose stock differs in the cards
+    never turned, and (Easy, Classic) as its deal code, asked in a shuffled order of the
+    workers' fair endpoints (each worker's solver kept between requests, after a peeking
+    solve of the real deal): one answer per question, but for the deal's name and the
+    rating's winnability; and no card never turned appears in any fair answer or game state."""
+    import random
+    import re
+
+    from golfsolve.cards import card_str
+    from golfsolve.solitaire.dealcode import format_code
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import Layout, layout_from_number
+    from golfsolve.solitaire.rules import code_letter, get_rules
+
+    def strip(d):
+        if isinstance(d, dict):
+            return {k: strip(v) for k, v in d.items() if k not in ("seconds", "cpu_seconds", "deal", "code",
+                                                                      "winnable")}
+        return [strip(v) for v in d] if isinstance(d, list) else d
+
+    rng = random.Random(seed)
+    asked = 0
+    rules = get_rules(spec)
+    for _ in range(2):
+        n = rng.randrange(1_000_000)
+        real = layout_from_number(n, rules, code_letter(rules))
+        game, moves, turned = Game(real, rules), [], 0
+        for _ in range(rng.choice([0, rng.randrange(5, 30)]) if asked else rng.randrange(5, 30)):
+            m = rng.choice(game.legal_moves() + (["u"] if moves and rng.random() < 0.15 else []))
+            if not game.over and game.play(m).ok:
+                moves.append(m)
+                turned = max(turned, len(real.stock) - len(game.stock))
+        if game.over:
+            continue
+        rest = list(real.stock[turned:])
+        while rest == list(real.stock[turned:]):
+            rng.shuffle(rest)
+        twin = Layout(real.columns, real.discard, real.stock[:turned] + tuple(rest), rules)
+        unturned = {card_str(c) for c in real.stock[turned:]}
+        text = " ".join(moves)
+        questions = [("hint", {"fair": True, "moves": text, "player": "fast", "seed": rng.randrange(5)}),
+                     ("play", {"moves": text, "action": "u" if moves else "1"})]
+        if not moves:
+            questions += [("odds", {"samples": 6, "games": 1, "seed": 2}), ("rate", {"games": 1, "seed": 3})]
+        sources = [{"layout": real.to_text()}, {"layout": twin.to_text()}]
+        if spec in ("easy", "classic"):
+            sources.append({"code": format_code(n, code_letter(rules))})
+        jobs = [(q, s) for q in range(len(questions)) for s in range(len(sources))]
+        rng.shuffle(jobs)
+        client.post("/api/solve", json={"layout": real.to_text(), "verdict_only": True})
+        answers: dict[int, list] = {}
+        for q, s in jobs:
+            endpoint, params = questions[q]
+            r = client.post(f"/api/{endpoint}", json={**sources[s], "rules": spec, **params})
+            assert r.status_code == 200, (endpoint, params, r.text)
+            got = r.json()
+            shown = set(re.findall(r"\b(?:[2-9TJQKA][CDHS]|JK2?)\b", json.dumps(got)))
+            # /api/play's one action may turn a card: that one is seen
+            assert not shown & unturned - {got.get("card") if endpoint == "play" else None}, (endpoint, params)
+            answers.setdefault(q, []).append(strip(got))
+            asked += 1
+        for q, got in answers.items():
+            assert all(a == got[0] for a in got[1:]), (spec, questions[q], moves)
+    assert asked > 6

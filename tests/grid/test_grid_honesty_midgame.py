@@ -324,3 +324,28 @@ def test_a_card_drawn_blind_from_a_recycled_stock_is_known_to_the_drawer_only(sp
         assert all((w.grid, w.stock, w.drawn) == (worlds[0].grid, worlds[0].stock, worlds[0].drawn) for w in worlds)
         hands = {t.resample(p, np.random.default_rng(k)).drawn for k in range(12)}
         assert len(hands) > 1  # any card of the recycled stock may be in the drawer's hand
+
+
+@pytest.mark.parametrize("spec, players, grid, openers", [("default+no-nine-rows+sudden-death", 3, 9, 0),
+                                                          ("danish+no-turn+putt", 4, 4, 3),
+                                                          ("default+rows+knock10", 2, 8, 1)])
+def test_bots_decide_alike_on_twin_tables_with_other_openers_and_the_remaining_switches(spec, players, grid,
+                                                                                         openers):
+    """The mid-hole audit on the tables the one above leaves out: no openers, one, three;
+    no nine-card rows, no turning a card after throwing one away, sudden death, rows with a
+    knock; every bot kind with small searches, each at seat 0 against greedy seats."""
+    rules = parse_rules(spec, players=players, grid=grid, holes=1, openers=openers)
+    totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
+    for k, name in enumerate(["random", "greedy", "heuristic", "heuristic-fit", "mc:3", "mc-greedy:2",
+                              "ismcts:12", "paired-rel:8"]):
+        rng = np.random.default_rng(50 + k)
+        seats = [Auditor(make_bot(name if p == 0 else "greedy", np.random.default_rng(k)), p, rng)
+                 for p in range(players)]
+        hole = Hole(rules, seats, np.random.default_rng(k), first=k % players)
+        for s in seats:
+            s.hole = hole
+        hole.play()
+        for key in totals:
+            totals[key] += seats[0].probes[key]
+    assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
+    assert totals["differed"] > (totals["draw"] + totals["place"]) // 2
