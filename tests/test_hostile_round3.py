@@ -259,3 +259,26 @@ def test_a_batch_takes_a_field_name_in_any_case_numpy_deals_and_canonical_rule_n
     with pytest.raises(InputError, match="^count must be a whole number, not 2.5"):
         spread_stride(2.5)
     assert spread_stride(np.int64(2)) == 8031810176 // 2
+
+
+def test_odds_json_has_the_same_fields_in_every_case():
+    # was: the fair part's keys came and went: no ci95, wins or stopped with games=0, no
+    # win_rate_on_winnable_orders or stopped on an exact answer, so a reader of one answer's
+    # fields met a KeyError on another's; they are null where they do not apply
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.solver import Solver
+
+    solver, lay = Solver(), _lay()
+    game = Game(lay)
+    for m in "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2".split():
+        assert game.play(m).ok
+    view, played = fair.player_view(lay, game)
+    answers = {"sampled": fair.odds(lay, samples=4, games=2, solver=solver).as_json(),
+               "exact": fair.odds(view, samples=4, games=2, played=played, solver=solver).as_json(),
+               "no games": fair.odds(lay, samples=4, games=0, solver=solver).as_json()}
+    assert answers["exact"]["fair"]["exact"] and answers["no games"]["fair"]["chance"] is None
+    keys = {name: sorted(a["fair"]) for name, a in answers.items()}
+    assert keys["sampled"] == keys["exact"] == keys["no games"], keys
+    assert sorted(answers["sampled"]) == sorted(answers["exact"]) == sorted(answers["no games"])
+    assert answers["no games"]["fair"]["ci95"] is None and answers["exact"]["fair"]["stopped"] is None

@@ -114,9 +114,12 @@ class OddsResult:
 
     def as_json(self) -> dict:
         """The answer as ``golfsolve odds --json`` prints it."""
+        # the same keys in every case, null where one does not apply (was: ci95, wins, stopped and
+        # the win rate came and went, and a reader of one answer met a KeyError on another)
         if self.fair_chance is None:
-            fair: dict = {"chance": None, "games": 0, "exact": False,
-                          "what": "no fair chance: no fair games were played"}
+            fair: dict = {"what": "no fair chance: no fair games were played", "chance": None, "ci95": None,
+                          "wins": 0, "games": 0, "exact": False, "win_rate_on_winnable_orders": None,
+                          "stopped": self.stopped}
         else:
             fair = {
                 "what": ("exact: expectimax over the unknown stock cards" if self.fair_exact and not self.fair_games
@@ -128,11 +131,11 @@ class OddsResult:
                 "chance": round(self.fair_chance, 6), "ci95": [round(self.fair_low, 6), round(self.fair_high, 6)],
                 "wins": self.fair_wins, "games": self.fair_games, "exact": self.fair_exact,
             }
+            fair["win_rate_on_winnable_orders"] = None
             if self.fair_games:
                 rate, lo, hi = self.conditional
                 fair["win_rate_on_winnable_orders"] = {"rate": round(rate, 6), "ci95": [round(lo, 6), round(hi, 6)]}
-            if self.stopped is not None:
-                fair["stopped"] = self.stopped
+            fair["stopped"] = self.stopped
         return {
             "deal": self.name,
             "rules": self.rules.name,
