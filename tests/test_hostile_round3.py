@@ -282,3 +282,30 @@ def test_odds_json_has_the_same_fields_in_every_case():
     assert keys["sampled"] == keys["exact"] == keys["no games"], keys
     assert sorted(answers["sampled"]) == sorted(answers["exact"]) == sorted(answers["no games"])
     assert answers["no games"]["fair"]["ci95"] is None and answers["exact"]["fair"]["stopped"] is None
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda S: S(level_search="no"), TypeError, "level_search must be True or False, not str 'no'"),  # was: True
+    (lambda S: S(bounds="no"), TypeError, "bounds must be True or False, not str 'no'"),  # was: bounds on
+    (lambda S: S(capacity=-1), InputError, "capacity must be from 1 to"),  # was: NumPy's "negative dimensions"
+    (lambda S: S(capacity=2.5), InputError, "capacity must be a whole number, not 2.5"),
+    (lambda S: S(capacity=2**40), InputError, "capacity must be from 1 to"),  # was: a MemoryError for 4 TiB
+])
+def test_a_solver_refuses_settings_that_are_not_what_it_takes(make, error, words):
+    from golfsolve.solitaire.solver import Solver
+
+    with pytest.raises(error, match="^" + _escape(words)):
+        make(Solver)
+
+
+def test_the_cards_left_bound_checks_its_arguments_as_solve_does():
+    from golfsolve.solitaire.rules import CLASSIC
+    from golfsolve.solitaire.solver import cards_left_bound
+
+    with pytest.raises(TypeError, match=r"^rules must be a Rules or None"):  # was: an AttributeError
+        cards_left_bound(_lay(), "classic")
+    with pytest.raises(TypeError, match=r"^layout must be a Layout"):
+        cards_left_bound("GO1-E-AAAAAAB")
+    with pytest.raises(TypeError, match=r"^blocking must be True or False"):
+        cards_left_bound(_lay(), CLASSIC, blocking="no")
+    assert 0 <= cards_left_bound(_lay(), CLASSIC, blocking=np.bool_(True)) <= 35

@@ -188,6 +188,14 @@ class LostStates:
                          "from their ends); make a new LostStates for this one")
 
 
+def _flag(value: object, what: str) -> bool:
+    """``value`` as True or False if it is a bool (or a NumPy bool); a :class:`TypeError` for
+    anything else ("no" is a true value to Python)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
+    return bool(value)
+
+
 class Solver:
     """Holds the search's work tables so that many solves reuse them.
 
@@ -202,8 +210,11 @@ class Solver:
     """
 
     def __init__(self, level_search: bool = False, bounds: bool = True, capacity: int = packing.N_KEYS) -> None:
-        self.level_search = level_search
-        self.bounds = bounds
+        # was: level_search="no" searched level by level, bounds="no" kept the bounds, capacity -1
+        # or 2.5 failed in NumPy and 2**40 asked for 4 TiB
+        self.level_search = _flag(level_search, "level_search")
+        self.bounds = _flag(bounds, "bounds")
+        capacity = whole_count(capacity, "capacity", 1, packing.N_KEYS)
         self._tables = packing.new_tables(capacity)
         self._path = np.zeros(packing.MAX_PATH, dtype=np.int8)
         self._keep = np.zeros(packing.MAX_PATH, dtype=np.int8)
@@ -397,7 +408,9 @@ def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bo
     """
     from . import bounds  # numba's JIT: a bound is no single answer's business
 
-    rules = rules or layout.rules or EASY
+    layout_arg(layout)
+    rules = rules_arg(rules) or layout.rules or EASY
+    blocking = _flag(blocking, "blocking")
     p = pack(layout)
     fits = rules.fits_table()
     table = np.zeros(packing.N_BASE, dtype=np.int64)
