@@ -309,3 +309,11 @@ def test_the_cards_left_bound_checks_its_arguments_as_solve_does():
     with pytest.raises(TypeError, match=r"^blocking must be True or False"):
         cards_left_bound(_lay(), CLASSIC, blocking="no")
     assert 0 <= cards_left_bound(_lay(), CLASSIC, blocking=np.bool_(True)) <= 35
+
+
+def test_serve_names_an_ipv6_address_in_brackets_as_a_url_writes_it():
+    # was: "golfsolve serve: ready on http://::1:33417/", an address no browser opens
+    from golfsolve.cli.serve import url
+
+    assert url("::1", 8000) == "http://[::1]:8000/"
+    assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/" and url("localhost", 0) == "http://localhost:0/"

@@ -58,7 +58,7 @@ def serve(host, port, workers, cpu_budget, cors_origin):
             await super().startup(sockets)
             if self.started:
                 bound = [s.getsockname() for srv in self.servers for s in srv.sockets]
-                where = ", ".join(f"http://{h}:{p}/" for h, p, *_ in bound) or f"http://{host}:{port}/"
+                where = ", ".join(url(h, p) for h, p, *_ in bound) or url(host, port)
                 click.echo(f"golfsolve serve: ready on {where} ({len(app.state.pool.pids)} workers, warm); "
                            "Ctrl-C stops it", err=True)
 
@@ -69,6 +69,12 @@ def serve(host, port, workers, cpu_budget, cors_origin):
 
     quiet_bad_requests()  # after the Config, which sets uvicorn's logging up
     Server(config).run(sockets=[sock])
+
+
+def url(host: str, port: int) -> str:
+    """The page's address on ``host``: an IPv6 address in brackets, as a URL writes it (was:
+    "ready on http://::1:8000/", which no browser opens)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def _bind(host: str, port: int):
@@ -87,5 +93,5 @@ def _bind(host: str, port: int):
     except socket.gaierror as e:  # was: exit 1, as for a port in use; the name itself is what is wrong
         raise InputError(f"--host {clip(host)} does not resolve to an address: {e.strerror or e}") from None
     except OSError as e:
-        fail(f"cannot listen on {host}:{port}: {e.strerror or e}", 1)
+        fail(f"cannot listen on {url(host, port)[7:-1]}: {e.strerror or e}", 1)
     return sock
