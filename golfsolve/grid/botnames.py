@@ -128,11 +128,16 @@ def bot_name(spec: str) -> str:
     no spaces, a count in plain digits, so ``ISMCTS: 300``, ``ismcts:0300`` and
     ``ismcts:300`` are one bot (was: 'mc:03' and 'mc:3' met as two bots, and a run of one
     could not be extended with the other)."""
+    return _written(spec)[0]
+
+
+def _written(spec: str) -> tuple[str, BotKind]:
+    """:func:`bot_name` and the registry entry it checked the name against."""
     kind, colon, arg = ascii_lower(expect(spec, str, "a bot", "named by text, e.g. 'mc:200'").strip()).partition(":")
     name = kind.strip() + colon + arg.strip()
     entry, kw = bot_entry(name)
-    own = _entry(name)[1]
-    return f"{kind.strip()}:{kw[entry.count]}" if own and entry.count else name
+    # without samples given, the keywords hold a count only when the name has one of its own
+    return (f"{kind.strip()}:{kw[entry.count]}" if kw else name), entry  # type: ignore[index]
 
 
 def resolve_bot(entry: BotKind) -> Callable[..., Any]:
@@ -166,8 +171,7 @@ def split_bots(spec: str, option: str = "--bots") -> list[str]:
     for part in spec.split(","):
         if not part.strip():
             raise InputError(f"{option} has an empty bot name in {spec!r} (two commas in a row, or one at an end?)")
-        name = bot_name(part)
-        entry, _ = bot_entry(name)
+        name, entry = _written(part)
         if entry.extra is not None:
             resolve_bot(entry)
         names.append(name)
