@@ -99,16 +99,24 @@ def _paired(wide: pd.DataFrame, rules: list[str]) -> list[dict]:
     return out
 
 
-def _nine_deal(df: pd.DataFrame, rules: list[str], spec: CensusSpec) -> tuple[dict, dict[str, np.ndarray]]:
-    """Cards left summed over complete blocks of 9 consecutive deals of the run from its start."""
+def _left_known(df: pd.DataFrame, rules: list[str]) -> dict[str, bool]:
+    """Per rule set: is every deal's fewest cards left known? Not in a --fields winnable run,
+    which does not search a lost deal for them."""
+    return {r: not df.loc[df["rules"] == r, "best_left"].isna().any() for r in rules}
+
+
+def _nine_deal(df: pd.DataFrame, rules: list[str], spec: CensusSpec,
+               known: dict[str, bool]) -> tuple[dict, dict[str, np.ndarray]]:
+    """Cards left summed over complete blocks of 9 consecutive deals of the run from its start
+    (None and no blocks for a rule set whose cards left are not ``known``)."""
     summary, totals = {}, {}
     deals = df["deal"].unique()
     position = pd.Series(spec.positions(deals), index=deals)
     for r in rules:
-        sub = df.loc[df["rules"] == r, ["deal", "best_left"]]
-        if sub["best_left"].isna().any():  # a --fields winnable run: a lost deal's cards left are not known
+        if not known[r]:
             summary[r], totals[r] = None, np.zeros(0, dtype=np.int64)
             continue
+        sub = df.loc[df["rules"] == r, ["deal", "best_left"]]
         block = sub["deal"].map(position) // MATCH_DEALS
         g = sub.groupby(block)["best_left"].agg(["sum", "size"])
         t = g.loc[g["size"] == MATCH_DEALS, "sum"].to_numpy(dtype=np.int64)
@@ -176,11 +184,11 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
     rules = [r for r in spec.rules if (df["rules"] == r).any()]
     wide = df.pivot(index="deal", columns="rules", values="winnable")
     status = run_status(stats_dir)
-    nine, _ = _nine_deal(df, rules, spec)
     # None where a lost deal's fewest cards left were not searched (--fields winnable): figures
     # from the won deals alone would read "0 cards left, 100% won" (was: so, and an internal
     # error when no deal was won)
-    known = {r: not df.loc[df["rules"] == r, "best_left"].isna().any() for r in rules}
+    known = _left_known(df, rules)
+    nine, _ = _nine_deal(df, rules, spec, known)
     cards_left = {r: {int(k): int(v) for k, v in df.loc[df["rules"] == r, "best_left"].value_counts().sort_index().items()}
                   if known[r] else None for r in rules}
     app = {}
@@ -336,7 +344,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
-    _, totals = _nine_deal(df, rules, CensusSpec(data["first_deal"], data["deals_total"], stride=data["stride"]))
+    _, totals = _nine_deal(df, rules, CensusSpec(data["first_deal"], data["deals_total"], stride=data["stride"]),
+                           {r: data["cards_left"][r] is not None for r in rules})
     hi = max([int(t.max()) for t in totals.values() if len(t)] + [PAR + 5])
     bins = np.arange(-0.5, hi + 1.5, max(1, hi // 40))
     for r in rules:
