@@ -252,10 +252,9 @@ def _c(card: Optional[int], symbols: bool) -> str:
 
 def _grid_rows(cards: Sequence[Optional[int]], rules, symbols: bool, numbered: bool) -> list[str]:
     """A grid as rows of cells; a face-up card that cancels is marked with '='."""
-    from ..grid.scoring import cancel_mask
+    from ..grid.scoring import grid_cancelled
 
-    keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(cards)]
-    canc = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
+    canc = grid_cancelled(cards, rules)
     rows = []
     for r in range(rules.rows):
         cells = []
@@ -267,18 +266,11 @@ def _grid_rows(cards: Sequence[Optional[int]], rules, symbols: bool, numbered: b
     return rows
 
 
-def _shows(cards: Sequence[Optional[int]], rules) -> int:
-    """Points of the face-up cards that do not cancel."""
-    from ..grid.scoring import cancel_mask
-
-    keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(cards)]
-    canc = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
-    return sum(rules.card_value(c) for c, m in zip(cards, canc) if c is not None and not m)
-
-
 def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
     """Every grid drawn as a grid (face-down cards as ??, slots numbered from 1, cancelling
     cards marked '='), what each shows, the discard top and the stock."""
+    from ..grid.scoring import face_up_points
+
     rules = view.rules
     out = []
     tags = [f"{name}{' *' if p == view.me else ''}" for p, name in enumerate(names)]
@@ -286,7 +278,7 @@ def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
     for p, gr in enumerate(view.grids):
         rows = _grid_rows(gr, rules, symbols, numbered=True)
         for r, line in enumerate(rows):
-            extra = f"   shows {_shows(gr, rules)}" if r == 0 else ""
+            extra = f"   shows {face_up_points(gr, rules)}" if r == 0 else ""
             out.append(f"{tags[p] if r == 0 else '':<{width}}{line}{extra}")
     top = _c(view.top, symbols) if view.discard else "--"
     out.append(f"discard: {top}   stock: {view.stock_size} cards" + ("   (last lap)" if view.ending else "")

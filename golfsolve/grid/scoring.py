@@ -45,10 +45,16 @@ def cancel_mask(keys: Sequence[int], rows: int, cols: int, row_cancel: bool, any
     return out
 
 
-def grid_cancelled(cards: Sequence[int], rules: GridRules) -> list[bool]:
-    """Which cards of a fully known grid cancel."""
-    keys = [rules.cancel_key(c) for c in cards]
+def grid_cancelled(cards: Sequence[Optional[int]], rules: GridRules) -> list[bool]:
+    """Which cards of a grid cancel; a face-down slot (``None``) matches no other slot."""
+    keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(cards)]
     return cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
+
+
+def face_up_points(cards: Sequence[Optional[int]], rules: GridRules) -> int:
+    """What a grid shows: the points of its face-up cards that do not cancel (``None`` is face down)."""
+    mask = grid_cancelled(cards, rules)
+    return sum(rules.card_value(c) for c, m in zip(cards, mask) if c is not None and not m)
 
 
 def grid_score(cards: Sequence[int], rules: GridRules) -> int:
@@ -86,8 +92,7 @@ def estimate100(grid: Sequence[Optional[int]], rules: GridRules, hidden100: int)
     """A bot's estimate of a grid's strokes, in hundredths: face-down slots (``None``)
     count ``hidden100`` and cancel with nothing. Integer arithmetic so the compiled policy
     in :mod:`.greedy` makes exactly the same choices."""
-    keys = [rules.cancel_key(c) if c is not None else -1000 - i for i, c in enumerate(grid)]
-    mask = cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
+    mask = grid_cancelled(grid, rules)
     total = 0
     for c, m in zip(grid, mask):
         if not m:
