@@ -569,10 +569,7 @@ class CensusKind(RunKind[CensusSpec]):
     command = "golfsolve stats"
     item = "deal"
     params_type = CensusSpec
-
-    @property
-    def params_model(self) -> type[BaseModel]:
-        return _params_model()
+    make_params_model = staticmethod(_params_model)
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS
 

@@ -179,10 +179,7 @@ class FairKind(RunKind[FairSpec]):
     command = "golfsolve fair-stats"
     item = "deal"
     params_type = FairSpec
-
-    @property
-    def params_model(self) -> type[BaseModel]:
-        return _params_model()
+    make_params_model = staticmethod(_params_model)
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS
 

@@ -88,9 +88,9 @@ class RunKind(Generic[P]):
     item: ClassVar[str] = "deal"
     #: the parameters' dataclass
     params_type: ClassVar[type]
-    #: the pydantic model of the manifest's ``params`` (the kinds make it on first use, a
-    #: property: pydantic loads when a run is read, not when a command checks its arguments)
-    params_model: type[BaseModel]
+    #: makes (once, cached) the pydantic model of the manifest's ``params``: a function, so
+    #: that pydantic loads when a run is read, not when a command checks its arguments
+    make_params_model: ClassVar[Callable[[], type[BaseModel]]]
     #: the field of :attr:`params_type` holding the groups (rule sets), or None
     group_field: ClassVar[Optional[str]] = "rules"
     #: the largest default chunk
@@ -131,6 +131,11 @@ class RunKind(Generic[P]):
         return {}
 
     # -- the same for every kind ---------------------------------------------------
+    @property
+    def params_model(self) -> type[BaseModel]:
+        """The pydantic model of the manifest's ``params`` (:attr:`make_params_model`)."""
+        return self.make_params_model()
+
     def ungrouped_key(self, count: int, chunk_size: int, params: dict[str, Any]) -> RunKey:
         """The key of a run of ``count`` items numbered from 0 in no groups (a grid kind's
         :meth:`key`), its ``params`` through a JSON round trip: the manifest's copy must
