@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError
+from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
 from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, compute,
@@ -45,8 +46,8 @@ COLUMNS = HOLE_COLUMNS + MATCH_COLUMNS
 _TYPES = {"bot": "string", "before_bot": "string", "reason": "string", "winner": "bool", "win_share": "double"}
 #: The columns of chunks written with the old seating (no ``before`` columns).
 _OLD_COLUMNS = [c for c in COLUMNS if c not in ("before", "before_bot")]
-#: Most holes one match can have: its holes plus sudden-death extra holes (at most 10).
-_MAX_EXTRA_HOLES = 10
+#: Most extra holes one match can have beyond its table's: the sudden-death play-off's.
+_MAX_EXTRA_HOLES = MAX_PLAYOFF
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,13 @@ def _one_table(holes: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     return df[COLUMNS]
 
 
+def _two_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The holes and the matches (a :class:`Tournament`'s tables) of chunk rows: the inverse of :func:`_one_table`."""
+    holes = df[HOLE_COLUMNS].copy()
+    matches = df.groupby(["match", "seat"], sort=True)[["entry", "bot"] + MATCH_COLUMNS].first().reset_index()
+    return holes, matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS]
+
+
 class GridKind(RunKind[GridSpec]):
     """``golfsolve grid simulate --out DIR``: seeded matches between bots."""
 
@@ -131,10 +139,7 @@ class GridKind(RunKind[GridSpec]):
     command = "golfsolve grid simulate"
     item = "match"
     params_type = GridSpec
-
-    @property
-    def params_model(self) -> type[BaseModel]:
-        return _params_model()
+    make_params_model = staticmethod(_params_model)
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = MAX_EFFORT
@@ -245,9 +250,7 @@ def load_tournament(out: str | Path) -> Tournament:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
     df = pd.concat(frames, ignore_index=True).sort_values(["match", "hole", "seat"], kind="stable")
     df = _with_before(df.reset_index(drop=True), spec.bots, spec.seed, spec.seating)
-    holes = df[HOLE_COLUMNS].copy()
-    matches = (df.groupby(["match", "seat"], sort=True)[["entry", "bot"] + MATCH_COLUMNS].first().reset_index())
-    matches = matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS]
+    holes, matches = _two_tables(df)
     return Tournament(rules=spec.rules, bots=list(spec.bots), seed=spec.seed, holes=holes, matches=matches,
                       samples=spec.samples, seating=spec.seating)
 

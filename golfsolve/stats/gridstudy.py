@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 from ..errors import MAX_EFFORT, InputError, clip
 from ..inputs import ascii_lower, split_items
 from ..grid.rules import GridRules, parse_rules
-from ..grid.tournament import HOLE_COLUMNS, SEATING, Tournament, simulate
+from ..grid.tournament import SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
-from .gridruns import MATCH_COLUMNS, _TYPES, _one_table, check_match_rows
+from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
 from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, name_list, whole_fields
 from .runkind import RunKind
 
@@ -70,7 +70,6 @@ STUDY_COLUMNS = ["item", "cell", "set"]
 COLUMNS = STUDY_COLUMNS + GRID_COLUMNS
 #: The largest default chunk, in matches.
 MAX_DEFAULT_CHUNK = 10
-_MAX_EXTRA_HOLES = 10
 MAX_SETS = 64
 
 
@@ -250,10 +249,7 @@ class StudyKind(RunKind[StudySpec]):
     item = "match"
     extendable = False
     params_type = StudySpec
-
-    @property
-    def params_model(self) -> type[BaseModel]:
-        return _params_model()
+    make_params_model = staticmethod(_params_model)
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = MAX_EFFORT
@@ -378,10 +374,9 @@ def load_study(out: str | Path) -> Study:
         if d.empty:
             ts.append(None)
             continue
-        holes = d[HOLE_COLUMNS].copy()
-        matches = d.groupby(["match", "seat"], sort=True)[["entry", "bot"] + MATCH_COLUMNS].first().reset_index()
-        ts.append(Tournament(rules=c.rules, bots=list(c.bots), seed=spec.seed, holes=holes,
-                             matches=matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS], seating=SEATING))
+        holes, matches = _two_tables(d)
+        ts.append(Tournament(rules=c.rules, bots=list(c.bots), seed=spec.seed, holes=holes, matches=matches,
+                             seating=SEATING))
     return Study(spec=spec, manifest=m, cells=cells, tournaments=ts)
 
 
