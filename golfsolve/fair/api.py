@@ -51,9 +51,11 @@ class MoveChance:
     behind: int = 0  # samples in which the best move keeps a win and this one does not
 
     def describe(self) -> str:
+        """The move in words: ``draw`` or ``remove 7H from column 3``."""
         return "draw" if self.move == MOVE_DRAW else f"remove {self.card} from column {self.move}"
 
     def as_json(self) -> dict:
+        """The move's entry in a fair hint's ``ranked`` list (``golfsolve hint --fair --json``)."""
         return {
             "move": self.move, "card": self.card, "fair_value": round(self.chance, 6),
             "ci95": [round(self.low, 6), round(self.high, 6)], "plan": " ".join(self.plan),

@@ -48,6 +48,7 @@ class ExactValue:
 
     @property
     def best_move(self) -> Optional[str]:
+        """The move with the highest win probability (None where no move is legal)."""
         return self.moves[0][0] if self.moves else None
 
 

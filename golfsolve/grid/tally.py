@@ -45,6 +45,7 @@ class Moments:
     ss: int = 0
 
     def add(self, values: Iterator[int] | np.ndarray) -> None:
+        """Count each of ``values`` (numerators over :attr:`den`) in."""
         for v in values:
             v = int(v)
             self.n += 1

@@ -134,6 +134,7 @@ class BadLine:
     error: str
 
     def to_json(self) -> dict:
+        """The line's error record in ``golfsolve solve --codes-from --json`` output."""
         return {"line": self.line, "input": self.text, "error": self.error}
 
 

@@ -161,6 +161,7 @@ class Layout:
         return "\n".join(lines)
 
     def to_json(self) -> dict:
+        """The layout as ``golfsolve deal --json`` prints it (cards as text, None where unknown)."""
         return {
             "name": self.name,
             "deal_number": self.deal_number,

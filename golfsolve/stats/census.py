@@ -479,6 +479,7 @@ class RunResult:
     manifest: dict = field(repr=False, default_factory=dict)
 
     def to_json(self) -> dict:
+        """What ``golfsolve stats --json`` prints of the invocation (the spec as its key, no manifest)."""
         d = asdict(self)
         d["out"] = str(self.out)
         d["spec"] = self.spec.key()

@@ -85,6 +85,7 @@ class GridSpec:
         parse_bots(",".join(self.bots), self.rules.players)  # every name is a bot
 
     def run_key(self) -> RunKey:
+        """The run folder's key for this spec (:meth:`GridKind.key`)."""
         return GRID.key(self)
 
 

@@ -271,10 +271,12 @@ class Block:
     count: int
 
     def to_json(self) -> dict:
+        """The block as a manifest lists it."""
         return {"rules": list(self.groups), "start": self.start, "count": self.count}
 
     @staticmethod
     def from_json(d: dict) -> "Block":
+        """The block a manifest lists (:meth:`to_json`'s dict)."""
         return Block(tuple(d["rules"]), int(d["start"]), int(d["count"]))
 
 
@@ -472,6 +474,7 @@ class RunKey:
     params: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict:
+        """The key's fields as a manifest holds them."""
         return {"start": self.start, "count": self.count, "rules": list(self.groups),
                 "chunk_size": self.chunk_size, "params": dict(self.params)}
 
@@ -480,6 +483,7 @@ class RunKey:
         return {"golfsolve-grid-simulate/1": "matches", "golfsolve-grid-study/1": "matches"}.get(self.fmt, "deals")
 
     def describe(self) -> str:
+        """The run in one line, for messages: its items, rule sets, chunk size and plain settings."""
         p = dict(self.params)
         strided = bool(p.get("stride"))
         if strided:  # the items are positions in the run; the params say which deals they are
