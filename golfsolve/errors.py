@@ -64,16 +64,6 @@ def shown_int(value: int) -> str:
 MAX_DIGITS = 40
 
 
-def digits_value(text: str, what: str, low: int, high: int) -> int:
-    """The whole number written in ``text`` (ASCII digits, an optional sign: the caller has
-    checked), from ``low`` to ``high``; else :class:`InputError` naming ``what``, also for a
-    number of thousands of digits (``int()`` raised ValueError on those)."""
-    t = text.strip()
-    if len(t.lstrip("+-").lstrip("0")) > MAX_DIGITS:
-        raise InputError(f"{what} must be from {low:,} to {high:,}, not {clip(t)}")
-    return check_count(int(t), what, low, high)
-
-
 def clip(text: str, limit: int = 40) -> str:
     """``repr(text)``, cut to about ``limit`` characters: user input quoted in a one-line
     message stays readable however long it was."""

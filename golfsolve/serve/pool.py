@@ -137,7 +137,6 @@ class WorkerPool:
         self._waiting = 0
         self._closed = False
         self.replaced = 0  # workers stopped for their budget (or lost) and started afresh
-        self.jobs_done = 0
 
     @property
     def busy(self) -> int:
@@ -227,7 +226,6 @@ class WorkerPool:
                                      "for less work (fewer samples or games, or a node limit)") from None
             raise BudgetExceeded("the worker process answering this request stopped (killed, or out of memory?); "
                                  "try again") from None
-        self.jobs_done += 1
         self._idle.put_nowait(w)
         if msg[0] == "ok":
             return msg[1]

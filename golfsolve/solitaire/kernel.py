@@ -50,7 +50,7 @@ from .orderhunt import order_verdicts  # noqa: F401  (compiled with the solver's
 from .packing import (DRAW, EMPTY_SLOT, HEIGHT_PLACE, LOST, MAX_PATH, N_CARD_RANKS, N_COLS, N_HEIGHT_INDEX,  # noqa: F401
                       N_KEYS, N_TOP, NO_CUT, SLOTS, STUCK, UNKNOWN, WON)
 from .packops import (accept_masks, clear_bit, column_counts, decode_heights, heights_index, rank_unit,  # noqa: F401
-                      prefetch, row_dominates, row_drop, row_insert, slot, slot_freed, slot_stock, stock_counts,
+                      prefetch, row_dominates, row_drop, row_insert, slot, stock_counts,
                       table_counts,
                       test_and_set)
 

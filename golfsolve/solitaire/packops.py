@@ -121,18 +121,6 @@ def slot(freed, s):
     return np.uint16((freed << SLOT_STOCK_BITS) | s)
 
 
-@nb.njit(cache=True, inline="always")
-def slot_freed(e):
-    """The freed columns of a dominance entry."""
-    return np.int64(e >> SLOT_STOCK_BITS)
-
-
-@nb.njit(cache=True, inline="always")
-def slot_stock(e):
-    """The stock position of a dominance entry."""
-    return np.int64(e & ((1 << SLOT_STOCK_BITS) - 1))
-
-
 # -- a dominance row as one integer: SLOTS (4) uint16 entries, slot j at bits 16 j ------------
 _LANE = 0x0001000100010001  # one in every slot
 _HIGH = 0x8000 * _LANE  # every slot's top bit
