@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from run_helpers import finished_stats_run
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="measures child memory with os.wait4")
 
@@ -61,21 +62,9 @@ damage = st.one_of(
 )
 
 
-def _made_here(*args: str) -> None:
-    """Run ``golfsolve ARGS`` in this process: for a run folder the tests start from, not a
-    command under test (a new process costs about 2 s of CPU for imports and kernels)."""
-    from golfsolve.cli.main import main
-
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    assert e.value.code == 0
-
-
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("fuzz") / "run"
-    _made_here("stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--jobs", "1", "--out", str(out),
-               "-q")
+    out = finished_stats_run(tmp_path_factory.mktemp("fuzz") / "run")
     assert len(list(out.glob("chunk-*.parquet"))) == N_CHUNKS
     return out
 

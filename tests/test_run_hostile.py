@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from run_helpers import finished_stats_run, made_here
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX pipes, FIFOs and locks")
 
@@ -40,23 +41,10 @@ def refused(r: subprocess.CompletedProcess, *words: str) -> bool:
             and "Traceback" not in r.stderr and all(w in r.stderr for w in words))
 
 
-def _made_here(*args: str) -> None:
-    """Run ``golfsolve ARGS`` in this process: for a run folder the tests start from, not a
-    command under test (a new process costs about 2 s of CPU for imports and kernels)."""
-    from golfsolve.cli.main import main
-
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    assert e.value.code == 0
-
-
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory) -> Path:
     """A finished stats run: deals 0..5 under easy and classic, chunks of 2 deals."""
-    out = tmp_path_factory.mktemp("hostile") / "run"
-    _made_here("stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--jobs", "1", "--out", str(out),
-               "-q")
-    return out
+    return finished_stats_run(tmp_path_factory.mktemp("hostile") / "run")
 
 
 def table(out: Path) -> pd.DataFrame:
@@ -335,7 +323,7 @@ def test_a_full_disk_leaves_no_temporary_file_and_resume_completes_the_table(fin
 def test_a_grid_chunk_short_of_a_column_is_played_again_on_resume(tmp_path):
     out = tmp_path / "grid"
     args = ["grid", "simulate", "--matches", "4", "--holes", "1", "--chunk-size", "2", "--seed", "5", "--out", str(out)]
-    _made_here(*args, "-q")
+    made_here(*args, "-q")
     before = pd.read_parquet(out).sort_values(["match", "seat"]).reset_index(drop=True)
     chunk = sorted(out.glob("chunk-*.parquet"))[0]
     _rewrite(chunk, lambda t: t.drop(["strokes"]))
