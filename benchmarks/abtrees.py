@@ -1,4 +1,4 @@
-"""Two golfsolve source trees side by side, for the A/B benchmarks (census_ab.py, solver_ab.py).
+"""Two golfsolve source trees side by side, for the A/B benchmarks (census_ab.py, solver_ab.py, fair_ab.py).
 
 Each tree gets one long-lived worker process (the benchmark script itself with ``--worker``,
 importing that tree's golfsolve), so compiling and start-up stay out of the figures. Work
@@ -8,12 +8,16 @@ to turn, so that a change in the machine's load falls on both alike.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
+
+#: this tree: the one the scripts stand in
+THIS = Path(__file__).resolve().parent.parent
 
 
 def start(script: Path, tree: Path) -> subprocess.Popen:
@@ -49,3 +53,26 @@ def differences(got: dict[str, dict]) -> int:
             n += 1
             print("differs:", x, y)
     return n
+
+
+def chunk_arguments(doc: str, start: int, count: int, chunk: int) -> argparse.ArgumentParser:
+    """The options of a script that hands both trees chunks of deals: the base tree, the
+    deals (``--start``, ``--count``), deals per turn (``--chunk``), and the workers' ``--worker``."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("base", nargs="?", help="a golfsolve source tree to compare against")
+    ap.add_argument("--start", type=int, default=start)
+    ap.add_argument("--count", type=int, default=count)
+    ap.add_argument("--chunk", type=int, default=chunk, help="deals per turn")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    return ap
+
+
+def chunk_turns(ap: argparse.ArgumentParser, a: argparse.Namespace, script: Path,
+                request: Callable[[int, int], str]) -> Iterator[dict[str, dict]]:
+    """:func:`turns` over the chunks of ``a`` (:func:`chunk_arguments`), ``request(first, count)``
+    the line of each, with a worker of ``script`` on the base tree and on this one."""
+    if not a.base or not (Path(a.base) / "golfsolve").is_dir():
+        ap.error("give the base version's source tree (a directory holding golfsolve/)")
+    procs = {"base": start(script, Path(a.base).resolve()), "this": start(script, THIS)}
+    firsts = range(a.start, a.start + a.count, a.chunk)
+    return turns(procs, (request(first, min(a.chunk, a.start + a.count - first)) for first in firsts))

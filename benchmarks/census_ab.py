@@ -16,14 +16,11 @@ the script exits 1.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
-from abtrees import differences, start, turns
-
-HERE = Path(__file__).resolve().parent
+from abtrees import chunk_arguments, chunk_turns, differences
 RULES = ["easy", "classic", "strict"]
 
 
@@ -45,27 +42,16 @@ def worker() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("base", nargs="?", help="a golfsolve source tree to compare against")
-    ap.add_argument("--start", type=int, default=0)
-    ap.add_argument("--count", type=int, default=2000)
-    ap.add_argument("--chunk", type=int, default=50, help="deals per turn")
+    ap = chunk_arguments(__doc__, start=0, count=2000, chunk=50)
     ap.add_argument("--fields", choices=["all", "winnable"], default="all")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.worker:
         worker()
         return 0
-    if not a.base or not (Path(a.base) / "golfsolve").is_dir():
-        ap.error("give the base version's source tree (a directory holding golfsolve/)")
-    trees = {"base": Path(a.base).resolve(), "this": HERE.parent}
-    procs = {k: start(HERE / "census_ab.py", t) for k, t in trees.items()}
-    cpu: dict[str, dict[str, float]] = {k: {r: 0.0 for r in RULES} for k in trees}
+    cpu: dict[str, dict[str, float]] = {k: {r: 0.0 for r in RULES} for k in ("base", "this")}
     diffs = 0
-    firsts = range(a.start, a.start + a.count, a.chunk)
-    requests = (f"{first} {min(a.chunk, a.start + a.count - first)} {a.fields}" for first in firsts)
-    for got in turns(procs, requests):
-        for k in trees:
+    for got in chunk_turns(ap, a, Path(__file__).resolve(), lambda first, count: f"{first} {count} {a.fields}"):
+        for k in cpu:
             for r, v in got[k]["cpu"].items():
                 cpu[k][r] += v
         diffs += differences(got)

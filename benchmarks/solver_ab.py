@@ -15,15 +15,12 @@ left must agree; any difference is printed and the script exits 1.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from pathlib import Path
 
-from abtrees import differences, start, turns
-
-HERE = Path(__file__).resolve().parent
+from abtrees import chunk_arguments, chunk_turns, differences
 
 
 def worker() -> None:
@@ -50,19 +47,12 @@ def worker() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("base", nargs="?", help="a golfsolve source tree to compare against")
-    ap.add_argument("--start", type=int, default=50000)
-    ap.add_argument("--count", type=int, default=400)
-    ap.add_argument("--chunk", type=int, default=25, help="deals per turn")
+    ap = chunk_arguments(__doc__, start=50000, count=400, chunk=25)
     ap.add_argument("--rules", default="classic,dead-king", help="comma-separated rule sets (default classic,dead-king)")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.worker:
         worker()
         return 0
-    if not a.base or not (Path(a.base) / "golfsolve").is_dir():
-        ap.error("give the base version's source tree (a directory holding golfsolve/)")
     if a.start < 0 or a.count < 1 or a.chunk < 1:
         ap.error("--start must be at least 0, --count and --chunk at least 1")
     from golfsolve.errors import InputError
@@ -74,15 +64,11 @@ def main(argv: list[str] | None = None) -> int:
             get_rules(name)
     except (InputError, ValueError) as e:
         ap.error(f"--rules: {e}")
-    trees = {"base": Path(a.base).resolve(), "this": HERE.parent}
-    procs = {k: start(HERE / "solver_ab.py", t) for k, t in trees.items()}
-    cpu = {k: dict.fromkeys(names, 0.0) for k in trees}
-    states = {k: dict.fromkeys(names, 0) for k in trees}
+    cpu = {k: dict.fromkeys(names, 0.0) for k in ("base", "this")}
+    states = {k: dict.fromkeys(names, 0) for k in ("base", "this")}
     diffs = 0
-    firsts = range(a.start, a.start + a.count, a.chunk)
-    requests = (f"{first} {min(a.chunk, a.start + a.count - first)} {','.join(names)}" for first in firsts)
-    for got in turns(procs, requests):
-        for k in trees:
+    for got in chunk_turns(ap, a, Path(__file__).resolve(), lambda first, count: f"{first} {count} {','.join(names)}"):
+        for k in cpu:
             for r in names:
                 cpu[k][r] += got[k]["cpu"][r]
                 states[k][r] += got[k]["states"][r]
