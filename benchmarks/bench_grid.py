@@ -36,8 +36,7 @@ from golfsolve.errors import InputError
 from golfsolve.grid.bots import GreedyBot, GreedyMCBot, MCBot, kernel_tables, make_bot
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.greedy import play_out
-from golfsolve.grid.layout import (N_ST, P_G, P_N, P_OPENERS, S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON,
-                                   S_RECYCLES, S_SL, S_TURN, final_scores, refill)
+from golfsolve.grid.layout import P_G, P_N, S_REASON, S_RECYCLES, S_TURN, deal_hole, final_scores, world_arrays
 from golfsolve.grid.state import HoleState
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.view import DISCARD, KNOCK, STOCK, PlayerView
@@ -90,33 +89,12 @@ def simulate_holes(decks, firsts, prm, key_tab, val100, seed):
     g = prm[P_G]
     scores = np.zeros((m, n), np.int64)
     info = np.zeros((m, 3), np.int64)
-    grid = np.zeros((n, g), np.int64)
-    up = np.zeros((n, g), np.bool_)
-    stock = np.zeros(L, np.int64)
-    disc = np.zeros(L, np.int64)
-    st = np.zeros(N_ST, np.int64)
+    _, grid, up, stock, disc, st, out = world_arrays(prm, L)
     keys = np.zeros(g, np.int64)
     vals = np.zeros(g, np.int64)
     canc = np.zeros(g, np.bool_)
-    out = np.zeros(n, np.int64)
     for h in range(m):
-        for p in range(n):
-            for i in range(g):
-                grid[p, i] = decks[h, p * g + i]
-                up[p, i] = i < prm[P_OPENERS]
-        disc[0] = decks[h, n * g]
-        rest = L - n * g - 1
-        for i in range(rest):
-            stock[i] = decks[h, L - 1 - i]
-        st[:] = 0
-        st[S_SL] = rest
-        st[S_DL] = 1
-        st[S_CUR] = firsts[h] % n
-        st[S_ENDS] = -1
-        st[S_KNOCKER] = -1
-        st[S_CLOSER] = -1
-        if rest == 0:
-            refill(stock, disc, st)
+        deal_hole(decks[h], firsts[h], prm, grid, up, stock, disc, st)
         play_out(grid, up, stock, disc, st, prm, key_tab, val100, keys, vals, canc)
         final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
         for q in range(n):

@@ -139,6 +139,33 @@ def refill(stock, disc, st):
 
 
 @njit(cache=True)
+def deal_hole(deck, first, prm, grid, up, stock, disc, st):
+    """Start a hole from ``deck`` dealt as the referee deals it (grids in blocks of a seat's
+    slots, then the discard, then the stock, its next card last), seat ``first % n`` to
+    move; the openers are each grid's first ``P_OPENERS`` slots, face up."""
+    n = prm[P_N]
+    g = prm[P_G]
+    L = deck.shape[0]
+    for p in range(n):
+        for i in range(g):
+            grid[p, i] = deck[p * g + i]
+            up[p, i] = i < prm[P_OPENERS]
+    disc[0] = deck[n * g]
+    rest = L - n * g - 1
+    for i in range(rest):
+        stock[i] = deck[L - 1 - i]
+    st[:] = 0
+    st[S_SL] = rest
+    st[S_DL] = 1
+    st[S_CUR] = first % n
+    st[S_ENDS] = -1
+    st[S_KNOCKER] = -1
+    st[S_CLOSER] = -1
+    if rest == 0:
+        refill(stock, disc, st)
+
+
+@njit(cache=True)
 def end_turn(grid, up, stock, disc, st, p, hidden_before, knocked, prm):
     """Closing, last lap, stall rule, recycling, turn limit: as ``state.HoleState._end_turn``."""
     n = prm[P_N]

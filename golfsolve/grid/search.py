@@ -21,9 +21,9 @@ import numpy as np
 from numba import njit
 
 from .jit import kernel
-from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_G, P_N, P_OPENERS,
-                     S_CLOSER, S_CUR, S_DL, S_ENDS, S_KNOCKER, S_REASON, S_RECYCLES, S_SL, S_TURN, end_turn,
-                     final_scores, hidden_count, refill, exact_score, world_arrays, R_RUNNING)
+from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_G, P_N, S_DL, S_ENDS, S_REASON,
+                     S_RECYCLES, S_SL, S_TURN, deal_hole, end_turn, final_scores, hidden_count, exact_score,
+                     world_arrays, R_RUNNING)
 from .layout import deal_world as _deal_world
 from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
                      place_and_end, see)
@@ -72,27 +72,13 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
     _, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, L)
     sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
     for h in range(m):
+        deal_hole(decks[h], firsts[h], prm, grid, up, stock, disc, st)
         pool_counts(decks[h], key_tab, val100, ucnt, pub)
         for p in range(n):
             for i in range(g):
-                grid[p, i] = decks[h, p * g + i]
-                up[p, i] = i < prm[P_OPENERS]
                 if up[p, i]:
                     see(grid[p, i], key_tab, val100, ucnt, pub)
-        disc[0] = decks[h, n * g]
         see(disc[0], key_tab, val100, ucnt, pub)
-        rest = L - n * g - 1
-        for i in range(rest):
-            stock[i] = decks[h, L - 1 - i]
-        st[:] = 0
-        st[S_SL] = rest
-        st[S_DL] = 1
-        st[S_CUR] = firsts[h] % n
-        st[S_ENDS] = -1
-        st[S_KNOCKER] = -1
-        st[S_CLOSER] = -1
-        if rest == 0:
-            refill(stock, disc, st)
         h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
         final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
         for q in range(n):
