@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from typing import Optional
@@ -67,9 +66,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     """
     import dataclasses
 
-    from ..solitaire.dealcode import N_DEALS
     from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census,
-                                scheduler_address, spread_stride)
+                                scheduler_address, spread_stride, stride_cycle)
     from ..stats.runfolder import check_out_dir, manifest_path
 
     check_resume_extend(resume, extend)
@@ -94,7 +92,7 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     n_jobs = jobs or os.cpu_count() or 1
     if extend and count is not None and manifest_path(out) is not None:
         old = CENSUS.read(out)
-        distinct = N_DEALS // math.gcd(old.stride, N_DEALS)
+        distinct = stride_cycle(old.stride)
         if old.stride > 1 and count > distinct:
             # was: "--stride 2007952544 repeats deals after 4 of them ...; give --count 4 or fewer, or a
             # stride that is odd ...", a stride the user never gave and --extend cannot change

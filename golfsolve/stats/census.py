@@ -133,8 +133,7 @@ class CensusSpec:
             raise InputError(f"--stride must be from 1 to {N_DEALS - 1} (26^7 - 1), not {self.stride}")
         if self.stride == 1 and self.start + self.count > N_DEALS:
             raise InputError(f"deals {self.start}..{self.start + self.count - 1} run past the last deal {N_DEALS - 1}")
-        # (start + i * stride) mod 26^7 comes back to start after 26^7 / gcd(stride, 26^7) steps
-        distinct = N_DEALS // math.gcd(self.stride, N_DEALS)
+        distinct = stride_cycle(self.stride)
         if self.stride > 1 and self.count > distinct:
             raise InputError(f"--stride {self.stride} repeats deals after {distinct:,} of them (it shares the factor "
                              f"{N_DEALS // distinct:,} with 26^7); give --count {distinct:,} or fewer, or a stride "
@@ -176,8 +175,8 @@ class CensusSpec:
             return [d - self.start for d in deals]
         # (d - start) = i * stride (mod 26^7); stride / g is invertible modulo 26^7 / g, and
         # the run has at most 26^7 / g deals, so i is the one solution below that
-        g = math.gcd(self.stride, N_DEALS)
-        m = N_DEALS // g
+        m = stride_cycle(self.stride)
+        g = N_DEALS // m
         inv = pow(self.stride // g, -1, m)
         return [(int(d) - self.start) % N_DEALS // g * inv % m for d in deals]
 
@@ -213,6 +212,12 @@ class CensusSpec:
             params.update(first_deal=self.start, stride=self.stride)
         return RunKey(CensusKind.format, self.first_item, self.count, self.rules, self.chunk_size,
                       tuple(sorted(params.items())))
+
+
+def stride_cycle(stride: int) -> int:
+    """How many distinct deals a run of every ``stride``-th deal reaches before it comes back
+    to its first: (start + i * stride) mod 26^7 returns to start after 26^7 / gcd(stride, 26^7) steps."""
+    return N_DEALS // math.gcd(stride, N_DEALS)
 
 
 def spread_stride(count: int) -> int:
@@ -658,5 +663,5 @@ def run_status(out: str | Path) -> dict:
 __all__ = [
     "COLUMNS", "DEFAULT_RULES", "DEFAULT_DIFFICULTY_GAMES", "DIFFICULTY_COLUMNS", "CensusSpec", "RunResult", "chunk_files", "chunk_name",
     "CENSUS", "default_chunk_size", "load_results", "parse_rules_list", "read_manifest",
-    "run_census", "run_status", "solve_chunk", "solve_deals", "spread_stride", "write_chunk",
+    "run_census", "run_status", "solve_chunk", "solve_deals", "spread_stride", "stride_cycle", "write_chunk",
 ]
