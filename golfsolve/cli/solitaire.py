@@ -45,12 +45,6 @@ def _split_source_and_moves(code, layout_file, pysol, moves):
     return code, moves
 
 
-def _card(c, symbols: bool = False):
-    from ..cards import card_str
-
-    return None if c is None else card_str(c, symbols)
-
-
 @click.command(cls=Command)
 @layout_options
 @click.argument("moves", nargs=-1)
@@ -67,47 +61,20 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
     golfsolve replay --layout tests/data/seed000_start.txt d52
     """
     from ..cards import card_str, parse_card
-    from ..solitaire.engine import Game, parse_moves
+    from ..solitaire.answers import replay_answer
+    from ..solitaire.engine import parse_moves
 
     code, words = _split_source_and_moves(code, layout_file, pysol, moves)
     move_list = parse_moves(" ".join(words))
     lay = get_layout(code, layout_file, pysol, rules_spec)
-    game = Game(lay)
-    steps = []
-    for i, m in enumerate(move_list, 1):
-        res = game.play(m)
-        steps.append({
-            "step": i,
-            "move": m,
-            "ok": res.ok,
-            "card": _card(res.card),
-            "discard": _card(game.top()),
-            "stock_left": len(game.stock),
-            "score": game.score,
-            "status": game.status,
-            "message": res.message or (game.status_message() if res.ok else ""),
-        })
-        if not res.ok and stop_on_reject:
-            break
-    rejected = sum(1 for s in steps if not s["ok"])
-    summary = {
-        "layout": lay.name or "layout",
-        "rules": game.rules.name,
-        "moves_given": len(move_list),
-        "moves_played": sum(1 for s in steps if s["ok"]),
-        "rejected": rejected,
-        "status": game.status,
-        "score": game.score,
-        "move_counter": game.moves,
-        "cards_left": game.traditional_score(),
-        "stock_left": len(game.stock),
-    }
+    game, answer = replay_answer(lay, move_list, stop_on_reject)
+    rejected = answer["rejected"]
     if as_json:
-        echo_json({**summary, "steps": steps, "final": game.to_json()})
+        echo_json(answer)
     else:
         if not quiet:
-            click.echo(f"{summary['layout']}  ({game.rules.describe()})")
-            for s in steps:
+            click.echo(f"{answer['layout']}  ({game.rules.describe()})")
+            for s in answer["steps"]:
                 what = {"d": "draw", "u": "undo"}.get(s["move"], f"col {s['move']}")
                 if s["ok"]:
                     card = card_str(parse_card(s["card"]), True) if s["card"] else "--"
@@ -123,7 +90,7 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
             click.echo(game.render())
         click.echo(
             f"result: {game.status}, score {game.score}, {plural(game.traditional_score(), 'card')} left, "
-            f"{summary['moves_played']:,} of {plural(len(move_list), 'move')} played"
+            f"{answer['moves_played']:,} of {plural(len(move_list), 'move')} played"
             + (f", {rejected:,} rejected" if rejected else "")
         )
     return 1 if rejected else 0

@@ -1,4 +1,4 @@
-"""The answers of ``deal``, ``solve`` and ``hint`` as plain data: what ``--json`` prints.
+"""The answers of ``deal``, ``solve``, ``hint`` and ``replay`` as plain data: what ``--json`` prints.
 
 One place builds each answer, so the CLI's ``--json`` and the HTTP server
 (:mod:`golfsolve.serve`) give the same dict for the same question and cannot drift
@@ -134,5 +134,44 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
     }
 
 
+def replay_answer(layout: Layout, moves: Sequence[str], stop_on_reject: bool = False) -> tuple[Game, dict]:
+    """``moves`` (as :func:`~.engine.parse_moves` gives them) played from the start of
+    ``layout``, every one, a rejected move changing nothing (with ``stop_on_reject``, up to
+    the first rejected one): the game as it ends and ``golfsolve replay --json``'s answer,
+    each step with its card, discard top, stock, score and message."""
+    game = Game(layout)
+    steps = []
+    for i, m in enumerate(moves, 1):
+        res = game.play(m)
+        steps.append({
+            "step": i,
+            "move": m,
+            "ok": res.ok,
+            "card": None if res.card is None else card_str(res.card),
+            "discard": None if game.top() is None else card_str(game.top()),
+            "stock_left": len(game.stock),
+            "score": game.score,
+            "status": game.status,
+            "message": res.message or (game.status_message() if res.ok else ""),
+        })
+        if not res.ok and stop_on_reject:
+            break
+    answer = {
+        "layout": layout.name or "layout",
+        "rules": game.rules.name,
+        "moves_given": len(moves),
+        "moves_played": sum(1 for s in steps if s["ok"]),
+        "rejected": sum(1 for s in steps if not s["ok"]),
+        "status": game.status,
+        "score": game.score,
+        "move_counter": game.moves,
+        "cards_left": game.traditional_score(),
+        "stock_left": len(game.stock),
+        "steps": steps,
+        "final": game.to_json(),
+    }
+    return game, answer
+
+
 __all__ = ["GameOverError", "game_over_answer", "deal_answer", "solve_layout", "solve_answer", "hint_position", "peeking_hint",
-           "hint_answer", "peeking_hint_answer", "play_answer"]
+           "hint_answer", "peeking_hint_answer", "play_answer", "replay_answer"]
