@@ -163,14 +163,13 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
         else:
             click.echo(str(e))
         return
-    if fair:
-        from ..fair import fair_hint_for_player
+    if fair:  # the stock order is forgotten first
+        from ..fair import fair_hint_answer, fair_hint_for_player
 
-        result = fair_hint_for_player(lay, game, seed=seed, player=player)  # the stock order is forgotten first
         if as_json:
-            echo_json({**result.as_json(), "moves_played": " ".join(moves)})  # as the peeking hint has it
+            echo_json(fair_hint_answer(lay, moves, game, seed=seed, player=player))
         else:
-            click.echo(result.render(show_all))
+            click.echo(fair_hint_for_player(lay, game, seed=seed, player=player).render(show_all))
         return
     try:
         ranked = peeking_hint(game, node_limit)

@@ -16,7 +16,7 @@ it). The public API:
   difficulty by its fair chance, and deals of a chosen difficulty;
 * :func:`player_view`: what a player sees of a position; :func:`odds_for_player` and
   :func:`fair_hint_for_player`: both answers from a real position's view, as the
-  commands and the server give them;
+  commands and the server give them (:func:`fair_hint_answer`: the hint's ``--json``);
 * :func:`stock_orders`: every stock order consistent with a view when there are few,
   else a seeded sample; :func:`unknown_pool`: the places and cards behind it.
 
@@ -36,7 +36,7 @@ from typing import Any
 
 #: where each public name lives
 _WHERE = {
-    "FairHint": "api", "MoveChance": "api", "fair_hint": "api", "fair_hint_for_player": "api",
+    "FairHint": "api", "MoveChance": "api", "fair_hint": "api", "fair_hint_answer": "api", "fair_hint_for_player": "api",
     "OddsResult": "odds", "odds": "odds", "odds_for_player": "odds",
     "PickResult": "difficulty", "Rating": "difficulty", "pick": "difficulty", "rate": "difficulty",
     "stock_orders": "orders", "unknown_pool": "orders",

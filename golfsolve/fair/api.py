@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
@@ -243,4 +243,13 @@ def fair_hint_for_player(layout: Layout, game: Game, seed: int = 0, player: "str
     return fair_hint(view, game.rules, seed=seed, played=played, solver=solver, player=player)
 
 
-__all__ = ["fair_hint", "FairHint", "MoveChance", "fair_hint_for_player"]
+def fair_hint_answer(layout: Layout, moves: Sequence[str], game: Game, seed: int = 0,
+                     player: "str | PlayerSettings" = "strong", solver: Optional[Solver] = None) -> dict:
+    """``golfsolve hint --fair --json`` (and ``/api/hint``) for ``game``, the position after
+    ``moves`` from ``layout``: :func:`fair_hint_for_player`'s answer and the moves played,
+    as the peeking hint has them."""
+    hint = fair_hint_for_player(layout, game, seed=seed, player=player, solver=solver)
+    return {**hint.as_json(), "moves_played": " ".join(moves)}
+
+
+__all__ = ["fair_hint", "FairHint", "MoveChance", "fair_hint_answer", "fair_hint_for_player"]

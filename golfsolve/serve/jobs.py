@@ -40,7 +40,7 @@ def hint(layout: Layout, moves: str = "", node_limit: int = 0) -> dict:
 
 def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "strong") -> dict:
     """``golfsolve hint --fair --json``: the stock order forgotten first."""
-    from ..fair import fair_hint_for_player
+    from ..fair import fair_hint_answer
     from ..solitaire.answers import GameOverError, game_over_answer, hint_position
 
     played_moves = parse_moves(moves)
@@ -48,8 +48,7 @@ def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "str
         game = hint_position(layout, played_moves)
     except GameOverError as e:
         return game_over_answer(layout, played_moves, e, fair=True)
-    return {**fair_hint_for_player(layout, game, seed=seed, player=player, solver=_the_solver()).as_json(),
-            "moves_played": " ".join(played_moves)}
+    return fair_hint_answer(layout, played_moves, game, seed=seed, player=player, solver=_the_solver())
 
 
 def odds(layout: Layout, samples: int = 200, games: int | None = None, seed: int = 0, player: str = "fast") -> dict:
