@@ -142,28 +142,11 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     if as_json:
         echo_json(data)
         return
-    _echo_summary(data, rules)
+    from ..stats.gridreport import summary_text
+
+    click.echo(summary_text(data, rules))
     if out is not None:
         click.echo(f"results in {out} (golfsolve grid report {out})")
-
-
-def _echo_summary(data: dict, rules) -> None:
-    """Strokes and wins per bot, then the paired differences."""
-    click.echo(f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
-               f"{rules.describe()}")
-    for b in data["bots"]:
-        click.echo(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f')}"
-                   f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
-                   f"{_iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
-    for d in data["differences"]:
-        click.echo(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} {_iv(d['lo'], d['hi'], '+.2f')}")
-
-
-def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1) -> str:
-    """``[lo, hi]``; ``[no interval from one match]`` where there is none (a single match)."""
-    if lo is None or hi is None:
-        return "[no interval from one match]"
-    return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
 
 
 @grid.command(short_help="A seeded study of the table options, into a run folder.")
@@ -222,7 +205,7 @@ def report(directory, out_dir, as_json):
     study = load_study(Path(directory)) if is_study(directory) else None
     t = load_tournament(Path(directory)) if study is None else None
     out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
-    from ..stats.gridreport import incomplete_note, write_report  # matplotlib, once the run is read
+    from ..stats.gridreport import incomplete_note, summary_text, write_report  # matplotlib, once the run is read
     from ..stats.studyreport import study_summary, write_study_report
 
     if study is not None:
@@ -237,7 +220,7 @@ def report(directory, out_dir, as_json):
     if as_json:
         echo_json(data)
         return
-    _echo_summary(data, t.rules)
+    click.echo(summary_text(data, t.rules))
     if data["planned_matches"]:
         click.echo(f"unfinished: {incomplete_note(data)}")
     click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plots: "

@@ -18,6 +18,7 @@ import numpy as np
 # The object API, not pyplot: no backend is chosen or changed, and no display is needed.
 from matplotlib.figure import Figure
 
+from ..grid.rules import GridRules
 from ..grid.tally import Tally
 from ..grid.tournament import SEATING, Tournament
 from ..text import plural
@@ -235,6 +236,28 @@ def render_html(data: dict, out: Path) -> str:
     return blocks_html(_blocks(data), out, "Grid Golf tournament report")
 
 
+def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1) -> str:
+    """``[lo, hi]``; ``[no interval from one match]`` where there is none (a single match)."""
+    if lo is None or hi is None:
+        return "[no interval from one match]"
+    return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
+
+
+def summary_text(data: dict, rules: GridRules) -> str:
+    """A few lines for the terminal (``grid simulate``, ``grid report``): the matches and
+    the table, strokes and wins per bot, then the paired differences; ``data`` is
+    :func:`report_data`'s."""
+    lines = [f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
+             f"{rules.describe()}"]
+    for b in data["bots"]:
+        lines.append(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f')}"
+                     f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
+                     f"{_iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
+    for d in data["differences"]:
+        lines.append(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} {_iv(d['lo'], d['hi'], '+.2f')}")
+    return "\n".join(lines)
+
+
 def incomplete_note(data: dict) -> str:
     """``68 of 200 matches so far; --resume finishes it`` for an unfinished run ('' otherwise)."""
     if not data.get("planned_matches"):
@@ -261,4 +284,5 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     return data, paths
 
 
-__all__ = ["FIGURES", "incomplete_note", "render_html", "render_markdown", "report_data", "write_plots", "write_report"]
+__all__ = ["FIGURES", "incomplete_note", "render_html", "render_markdown", "report_data", "summary_text", "write_plots",
+           "write_report"]
