@@ -310,3 +310,40 @@ def test_a_median_between_two_values_is_shown_as_it_is_not_rounded_to_even(writt
     assert re.search(rf"^\| {rules} \| [\d.]+ \| 342\.5 \|", md, re.M), md
     data["nine_deal_match"][rules]["median"] = 46.0
     assert re.search(rf"^\| {rules} \| \d+ \| [\d.]+ \| 46 \|", rep.render_markdown(data), re.M)
+
+
+@pytest.mark.parametrize("cut_at", [1, 3])
+def test_a_report_cut_short_leaves_every_plot_its_text_shows(run_dir, tmp_path, monkeypatch, cut_at):
+    """Was: a report written again removed the earlier report's plots first, so Ctrl-C (or a
+    kill) while it drew left the earlier report.md showing plots that were gone."""
+    from golfsolve.grid.rules import GridRules
+    from golfsolve.grid.tournament import simulate
+    from golfsolve.stats import gridreport
+
+    out = tmp_path / "rep"
+    rep.write_report(run_dir, out)
+    real, drawn = rep._finish, []
+
+    def cut(fig, data, path):
+        if len(drawn) == cut_at:
+            raise KeyboardInterrupt
+        drawn.append(path.name)
+        return real(fig, data, path)
+
+    monkeypatch.setattr(rep, "_finish", cut)
+    with pytest.raises(KeyboardInterrupt):
+        rep.write_report(run_dir, out)
+    shown = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (out / "report.md").read_text())
+    assert shown and all((out / name).is_file() for name in shown), sorted(p.name for p in out.iterdir())
+    monkeypatch.setattr(rep, "_finish", real)
+    # a grid report cut short over it: the stats report's text still shows its plots, and the
+    # next report, whole, leaves none of either's that it did not draw
+    t = simulate(GridRules(holes=1), ["greedy", "random", "random", "random"], 2, seed=0)
+    monkeypatch.setattr(gridreport, "render_markdown", lambda data: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        gridreport.write_report(t, out)
+    shown = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (out / "report.md").read_text())
+    assert all((out / name).is_file() for name in shown)
+    rep.write_report(run_dir, out)
+    names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
+    assert names == set(rep.FIGURES) | {"report.md", "report.html"}, names

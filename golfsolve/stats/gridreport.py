@@ -273,14 +273,16 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     unfinished run asks for (the report then says it covers only those played so far).
     ``run``: the run folder ``t`` was read from, whose ``_report`` folder ``out`` may be
     (any other folder inside a run is refused, as a run folder is)."""
-    from .runfolder import start_report, write_text_atomic
+    from .runfolder import finish_report, start_report, write_text_atomic
 
     out = start_report(out, run, plots=list(FIGURES))
     data = report_data(t, command)
     data["planned_matches"] = planned
-    paths = [out / "report.md", out / "report.html"] + write_plots(data, out)
+    drawn = write_plots(data, out)
+    paths = [out / "report.md", out / "report.html"] + drawn
     write_text_atomic(out / "report.md", render_markdown(data))
     write_text_atomic(out / "report.html", render_html(data, out))
+    finish_report(out, [d.name for d in drawn])
     return data, paths
 
 

@@ -614,7 +614,7 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     (with the fair-play section of the fair-stats run ``fair_dir``, if given) into ``out``;
     return :func:`report_data`'s numbers."""
     from ..errors import InputError
-    from .runfolder import start_report, write_text_atomic
+    from .runfolder import finish_report, start_report, write_text_atomic
 
     out = Path(out)
     df = load_results(stats_dir)
@@ -622,7 +622,8 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
         raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
     data = report_data(stats_dir, df, fair_dir)
     start_report(out, stats_dir, plots=list(FIGURES))
-    write_plots(df, data, out)
+    drawn = write_plots(df, data, out)
     write_text_atomic(out / "report.md", render_markdown(data))
     write_text_atomic(out / "report.html", render_html(data, out))
+    finish_report(out, [d.name for d in drawn])
     return data

@@ -212,30 +212,52 @@ def start_report(out: str | os.PathLike, run: Optional[str | os.PathLike] = None
     they refuse what the commands refuse (:func:`check_report_dir`: a run folder, another
     run's folder, a folder of other files or of someone else's ``report.md``).
 
-    ``plots``: the files this report may draw besides its text. The marker lists them, and
-    the plots the earlier report's marker lists are removed first, so a report of another
-    kind (or one that draws fewer) leaves none of the earlier report's figures beside it."""
+    ``plots``: the files this report may draw besides its text. The marker lists them with
+    the plots the earlier report's marker lists; :func:`finish_report`, once the new text is
+    written, removes those of them the new report did not draw, so a report of another kind
+    (or one that draws fewer) leaves none of the earlier report's figures beside it, and one
+    cut short (Ctrl-C, a kill) leaves the earlier text with every plot it shows (was: they
+    were removed first, and the earlier report.md showed plots that were gone)."""
     p = check_report_dir(out, "the report folder", run)  # was: a library report written into the run's chunks
-    marker = p / REPORT_MARKER
+    listed = _report_plots(p)
     try:
-        earlier = marker.read_text(encoding="utf-8").splitlines()[1:] if marker.is_file() else []
-    except (OSError, UnicodeDecodeError):
-        earlier = []
-    for name in earlier:
+        _write_marker(p, listed + [n for n in plots if n not in listed])
+    except OSError as e:
+        raise InputError(f"cannot write the report into {p}: {e.strerror or e}") from None
+    return p
+
+
+def finish_report(out: str | os.PathLike, drawn: Sequence[str]) -> None:
+    """After a report's text is written: remove the plots the marker lists that this report
+    did not draw (``drawn``: the names of the plots it wrote), and list only its own."""
+    p = Path(out)
+    for name in _report_plots(p):
         f = p / name
         # only a plain name in this folder, as the marker was written (a hand-edited one removes nothing else)
-        if name and name == Path(name).name and not name.startswith(".") and name not in _REPORT_TEXTS \
-                and f.is_file() and not f.is_symlink():
+        if name not in drawn and name == Path(name).name and not name.startswith(".") \
+                and name not in _REPORT_TEXTS and f.is_file() and not f.is_symlink():
             try:
                 f.unlink()
             except OSError:
                 pass
     try:
-        write_text_atomic(marker, "golfsolve report: this folder's report.md, report.html and plots "
-                                  "are written again by the next report\n" + "".join(f"{n}\n" for n in plots))
+        _write_marker(p, list(drawn))
     except OSError as e:
         raise InputError(f"cannot write the report into {p}: {e.strerror or e}") from None
-    return p
+
+
+def _report_plots(p: Path) -> list[str]:
+    """The plots the report marker in ``p`` lists (none without a readable marker)."""
+    marker = p / REPORT_MARKER
+    try:
+        return [n for n in marker.read_text(encoding="utf-8").splitlines()[1:] if n] if marker.is_file() else []
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _write_marker(p: Path, plots: Sequence[str]) -> None:
+    write_text_atomic(p / REPORT_MARKER, "golfsolve report: this folder's report.md, report.html and plots "
+                                         "are written again by the next report\n" + "".join(f"{n}\n" for n in plots))
 
 
 def _contents(path: Path) -> list[str]:
@@ -1233,7 +1255,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks",
+    "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",

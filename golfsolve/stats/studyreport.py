@@ -284,7 +284,7 @@ def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None
     """Write report.md, report.html and study.png into ``out``; return the Markdown and the
     data. ``run``: the study's run folder, whose ``_report`` folder ``out`` may be."""
     from .report import blocks_html, blocks_markdown
-    from .runfolder import start_report, write_text_atomic
+    from .runfolder import finish_report, start_report, write_text_atomic
 
     data = report_data(study)
     out = start_report(out, run, plots=[PLOT])
@@ -293,6 +293,7 @@ def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None
     md = blocks_markdown(blocks)
     write_text_atomic(out / "report.md", md)
     write_text_atomic(out / "report.html", blocks_html(blocks, out, TITLE))
+    finish_report(out, [PLOT])
     return md, data
 
 
