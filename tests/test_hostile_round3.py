@@ -317,3 +317,18 @@ def test_serve_names_an_ipv6_address_in_brackets_as_a_url_writes_it():
 
     assert url("::1", 8000) == "http://[::1]:8000/"
     assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/" and url("localhost", 0) == "http://localhost:0/"
+
+
+def test_tournament_comparisons_say_what_is_wrong_with_the_pair_asked_for():
+    # was: a bot compared with itself "did not both play", and entry 1.5 was a KeyError
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import entry_difference, paired_difference, simulate
+
+    t = simulate(parse_rules("default", players=2, holes=1), ["random", "greedy"], 2, 0)
+    with pytest.raises(InputError, match="^a paired difference compares two bots, not 'random' with itself"):
+        paired_difference(t, "random", "random")
+    with pytest.raises(InputError, match="^bots 'random' and 'mc' did not both play"):
+        paired_difference(t, "random", "mc")
+    with pytest.raises(InputError, match="^entries must be two different numbers from 0 to 1, not 0 and 1.5"):
+        entry_difference(t, 0, 1.5)
+    assert entry_difference(t, np.int64(1), 0)["bot_a"] == "greedy"

@@ -16,6 +16,7 @@ total. Win rates take Wilson intervals over the (match, seat) results, a shared 
 from __future__ import annotations
 
 import math
+import operator
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
@@ -24,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..inputs import is_whole_number
 from ..intervals import Z95, wilson
 from ..text import plural
 from .rules import GridRules
@@ -187,7 +189,9 @@ class Tally:
     def paired(self, a: str, b: str) -> dict[str, Any]:
         """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
         interval over matches. Negative means ``a`` scores lower (better)."""
-        if a not in self.seats_of or b not in self.seats_of or a == b:
+        if a == b and isinstance(a, str):  # was: "bots 'random' and 'random' did not both play"
+            raise InputError(f"a paired difference compares two bots, not {a!r} with itself")
+        if a not in self.seats_of or b not in self.seats_of:
             raise InputError(f"bots {a!r} and {b!r} did not both play")
         flip = (a, b) not in self.pairs
         mom = self.pairs[(b, a) if flip else (a, b)]
@@ -209,8 +213,10 @@ class Tally:
         """Mean strokes per hole of entry ``a`` (position in ``bots``) minus entry ``b`` at
         the same tables, with a 95% interval over matches."""
         n = len(self.bots)
-        if not (0 <= a < n and 0 <= b < n) or a == b:
+        # was: 1.5 a KeyError from the table of entry pairs
+        if not (is_whole_number(a) and is_whole_number(b) and 0 <= a < n and 0 <= b < n) or a == b:
             raise InputError(f"entries must be two different numbers from 0 to {n - 1}, not {a} and {b}")
+        a, b = operator.index(a), operator.index(b)
         mom = self.entry_pairs[(min(a, b), max(a, b))]
         m, lo, hi = mom.mean_ci()
         if a > b:
