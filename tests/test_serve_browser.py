@@ -199,6 +199,49 @@ def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
     assert pg.locator(".hinted").count() == 1
 
 
+def test_an_answer_about_an_earlier_position_is_not_shown(page):
+    """Was: a hint asked for, then a move played before it came, showed the hint for the
+    position before the move and marked its card (or the stock) to play; odds asked for, then
+    another deal entered, showed the first deal's odds beside the second. The answers are
+    held here until the position has changed, then given."""
+    from playwright.sync_api import expect
+
+    pg = page
+    _deal(pg, "GO1-E-AAAAAAB")
+    pg.focus("#step-forward")  # off the deal box, where keys are typed, not played
+    held: list = []
+    pg.route("**/api/hint", lambda route: held.append(route))
+    pg.route("**/api/odds", lambda route: held.append(route))
+
+    def wait_held() -> None:
+        for _ in range(500):
+            if held:
+                return
+            pg.wait_for_timeout(10)
+        pytest.fail("the page asked nothing")
+
+    try:
+        pg.click("#hint-button")
+        wait_held()
+        pg.keyboard.press("d")  # the position changes while the hint is on its way
+        expect(pg.locator("#stock-count")).to_have_text("15")
+        move = {"move": "5", "card": "AS", "fair_value": 0.5, "ci95": [0.4, 0.6], "reason": "keeps a win"}
+        held.pop().fulfill(json={"best": move, "ranked": [move], "estimate": "sampled"})
+        pg.wait_for_timeout(300)
+        assert _text(pg, "#hint") == "" and pg.locator(".hinted").count() == 0
+
+        pg.click("#odds-button")
+        wait_held()
+        _deal(pg, "GO1-C-AAAAAAD")  # another deal while the odds are on their way
+        held.pop().fulfill(json={"clairvoyant": {"chance": 0.5, "ci95": [0.4, 0.6], "samples": 10},
+                                 "fair": {"chance": 0.3, "ci95": [0.2, 0.4], "games": 5}})
+        pg.wait_for_timeout(300)
+        assert _text(pg, "#odds") == ""
+    finally:
+        pg.unroute("**/api/hint")
+        pg.unroute("**/api/odds")
+
+
 def test_screenshot_for_the_docs(page):
     """``GOLFSOLVE_SCREENSHOT=docs/serve.png python -m pytest tests/test_serve_browser.py`` retakes
     the README's picture: a deal five steps into its solution, a fair hint and the odds."""

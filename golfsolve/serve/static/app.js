@@ -221,12 +221,18 @@ function valueOf(a) {
   return null;
 }
 
+// the deal and the moves played: an answer asked about one position and come back after the
+// player moved on (or entered another deal) is about a position no longer on the table
+function position() { return `${game.dealt} ${game.moves.join(" ")}`; }
+
 async function hint() {
   if (!game.source) return;
   const fair = $("fair").checked;
+  const asked = position();
   $("hint").innerHTML = `<p class="wait">Thinking${fair ? " without peeking" : ""}…</p>`;
   try {
     const r = await api("hint", { moves: game.moves.join(" "), fair });
+    if (position() !== asked) return;  // was: shown, and its card marked, after a move made meanwhile
     if (!r.best) { $("hint").innerHTML = `<p class="best">${r.message}</p>`; return; }
     const best = r.best;
     const rows = r.ranked.map((a) => {
@@ -240,6 +246,7 @@ async function hint() {
       (fair && r.estimate ? `<p class="note">${r.estimate.split(";")[0]}.</p>` : "");
     markHint(best.move);
   } catch (e) {
+    if (position() !== asked) return;
     $("hint").innerHTML = "";
     say(e.message, "error");
   }
@@ -247,9 +254,11 @@ async function hint() {
 
 async function odds() {
   if (!game.source) return;
+  const dealt = game.dealt;  // the odds are the deal's, from its opening
   $("odds").innerHTML = `<p class="wait">Solving sampled stock orders and playing fair games… (a few seconds)</p>`;
   try {
     const r = await api("odds", {});
+    if (dealt !== game.dealt) return;  // was: shown beside the deal entered meanwhile
     const c = r.clairvoyant, f = r.fair;
     $("odds").innerHTML =
       `<dl><dt>Clairvoyant<br><span class="note">stock seen</span></dt><dd><b>${pct(c.chance)}</b>${interval(c.ci95)}</dd>` +
@@ -257,6 +266,7 @@ async function odds() {
       `</dl><p class="note">Over ${c.samples} stock orders consistent with the opening` +
       (f && f.games ? `; the fair player played ${f.games} of them` : "") + ".</p>";
   } catch (e) {
+    if (dealt !== game.dealt) return;
     $("odds").innerHTML = "";
     say(e.message, "error");
   }
