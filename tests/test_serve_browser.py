@@ -208,13 +208,13 @@ def test_an_answer_about_an_earlier_position_is_not_shown(page):
 
     pg = page
     _deal(pg, "GO1-E-AAAAAAB")
-    pg.focus("#step-forward")  # off the deal box, where keys are typed, not played
+    pg.evaluate("document.activeElement.blur()")  # off the deal box, where keys are typed, not played
     held: list = []
     pg.route("**/api/hint", lambda route: held.append(route))
     pg.route("**/api/odds", lambda route: held.append(route))
 
     def wait_held() -> None:
-        for _ in range(500):
+        for _ in range(3000):
             if held:
                 return
             pg.wait_for_timeout(10)
@@ -240,6 +240,32 @@ def test_an_answer_about_an_earlier_position_is_not_shown(page):
     finally:
         pg.unroute("**/api/hint")
         pg.unroute("**/api/odds")
+
+
+def test_moves_made_faster_than_the_server_answers_are_all_played(page):
+    """Was: each move was sent with the moves the page had when it was made, so a second key
+    press before the first answer came replayed the game without the first move: three
+    quick draws on a slow connection drew one card."""
+    from playwright.sync_api import expect
+
+    pg = page
+    _deal(pg, "GO1-E-AAAAAAB")
+    pg.evaluate("document.activeElement.blur()")  # off the deal box, where keys are typed, not played
+    held: list = []
+    pg.route("**/api/play", lambda route: held.append(route))
+    try:
+        for _ in range(3):
+            pg.keyboard.press("d")
+        for _ in range(3):  # the server answers slowly, one at a time, in order
+            for _ in range(3000):
+                if held:
+                    break
+                pg.wait_for_timeout(10)
+            held.pop(0).continue_()
+        expect(pg.locator("#stock-count")).to_have_text("13", timeout=30_000)
+        assert _text(pg, "#moves") == "3" and not held
+    finally:
+        pg.unroute("**/api/play")
 
 
 def test_screenshot_for_the_docs(page):

@@ -123,7 +123,17 @@ function stepInfo() {
   });
 }
 
-async function act(action) {
+// Moves go to the server one at a time, each sent with every move before it: sent at once, a
+// second key press before the first answer came replayed the game without the first move
+// (three quick draws on a slow connection drew one card).
+let acting = Promise.resolve();
+function act(action) {
+  const next = acting.then(() => actNow(action));
+  acting = next.catch(() => {});
+  return next;
+}
+
+async function actNow(action) {
   if (!game.source) return;
   stopPlaying();
   try {
