@@ -7,8 +7,9 @@ from typing import Any, Iterable, Optional
 
 
 def progress_bar(iterable: Optional[Iterable] = None, *, total: Optional[float] = None, unit: str = "item",
-                 desc: Optional[str] = None, show: Optional[bool] = None, **options: Any):
-    """A tqdm bar on stderr, wrapping ``iterable`` if given (else call ``update``).
+                 desc: Optional[str] = None, show: Optional[bool] = None, **options: Any) -> Any:
+    """A tqdm bar on stderr, wrapping ``iterable`` if given (else call ``update``); typed
+    ``Any`` because tqdm loads only when a bar is made.
 
     ``show``: ``None`` draws it only when stderr is a terminal (a log or a pipe stays clean),
     ``False`` never (``--quiet``, ``--json``), ``True`` always. ``options`` go to tqdm

@@ -205,7 +205,7 @@ UCB_C = 10.0
 DEFAULT_HORIZON = 0
 
 
-def view_arrays(view: PlayerView, tables: tuple[np.ndarray, np.ndarray, np.ndarray]):
+def view_arrays(view: PlayerView, tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
     """The view as kernel arrays: (grid0, up0, disc0, st0, pool, known, ucnt, pub).
 
     Face-down cards are 0 with ``up`` False; ``pool`` lists the unseen cards and

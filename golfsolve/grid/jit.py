@@ -14,14 +14,14 @@ that allocate (``np.zeros``, copies) keep the ordinary ``njit``.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from numba import njit
 
 from .. import jitcache  # noqa: F401  (kernels that call another module's kernels go stale with it: before any njit)
 
 
-def kernel(fn: Optional[Callable] = None, **options):
+def kernel(fn: Optional[Callable] = None, **options: Any) -> Any:
     """``njit(cache=True)`` without reference counting; ``@kernel`` or ``@kernel(inline="always")``."""
     decorate = njit(cache=True, _nrt=False, **options)
     return decorate if fn is None else decorate(fn)

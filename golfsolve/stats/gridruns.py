@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Literal, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError
 from ..grid.engine import MAX_PLAYOFF
@@ -36,6 +36,7 @@ from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a run is read or played: the arguments are checked before
     import pandas as pd
+    import pyarrow as pa
     from pydantic import BaseModel
 
 #: The largest default chunk, in matches.
@@ -268,7 +269,7 @@ def _with_before(df: pd.DataFrame, bots: Sequence[str], seed: int, scheme: str) 
     return df
 
 
-def check_match_rows(table, item: str, table_of) -> Optional[str]:
+def check_match_rows(table: pa.Table, item: str, table_of: Callable[[int], tuple[int, int, frozenset]]) -> Optional[str]:
     """Why a chunk's rows are not whole matches (None: they are): every match numbered by
     the column ``item`` must have holes 0..k-1 (its table's holes, plus at most ten
     sudden-death holes), one row per seat and hole, and only its table's bots.
