@@ -84,6 +84,13 @@ def expect(value: object, kind: type | tuple[type, ...], what: str, must: str) -
     raise TypeError(f"{what} must be {must}, not {type(value).__name__} {shown}")
 
 
+def check_seed(seed: Optional[int], option: str = "--seed") -> None:
+    """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take); None is
+    no seed given."""
+    if seed is not None and not 0 <= seed < 2**64:
+        raise InputError(f"{option} must be from 0 to 2**64-1, not {seed}")
+
+
 def seed_value(seed: object, what: str = "seed") -> int:
     """A fair answer's seed: a whole number from 0 to 2**64 - 1, as ``--seed`` takes it.
     Python's ``random.Random`` would take -1 as 1 and a float or text as a hash of it, so
@@ -91,4 +98,5 @@ def seed_value(seed: object, what: str = "seed") -> int:
     return whole_count(seed, what, 0, 2**64 - 1)
 
 
-__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "seed_value", "ascii_lower", "ascii_upper"]
+__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "check_seed", "seed_value", "ascii_lower",
+           "ascii_upper"]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, NoReturn, Optional, TypeVa
 import click
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError, interrupted
+from ..inputs import check_seed
 from ..text import plural  # noqa: F401 - shared by the command modules
 
 if TYPE_CHECKING:  # imported when used: 'golfsolve solve --help' must not load the solver (numba)
@@ -250,12 +251,6 @@ def run_long(job: Callable[[], T], out: Path) -> T:
         signal.signal(signal.SIGTERM, old_term)
 
 
-def check_resume_extend(resume: bool, extend: bool) -> None:
-    """--resume continues a run as it is; --extend grows it (and finishes what is missing): one or the other."""
-    if resume and extend:
-        raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
-
-
 def check_workers(n: Optional[int], option: str) -> None:
     """Worker processes: at least 1, and not so many that the machine drowns in them."""
     from ..stats.runfolder import MAX_WORKERS
@@ -274,12 +269,6 @@ def check_run_dir(path: str, what: str) -> None:
     check_path(path, what)
     if os.path.exists(path) and not os.path.isdir(path):
         raise InputError(f"{what} {path} is a file, not a run folder")
-
-
-def check_seed(seed: Optional[int], option: str = "--seed") -> None:
-    """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take)."""
-    if seed is not None and not 0 <= seed < 2**64:
-        raise InputError(f"{option} must be from 0 to 2**64-1, not {seed}")
 
 
 class AsciiChoice(click.Choice):

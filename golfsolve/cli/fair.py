@@ -9,7 +9,7 @@ import click
 from ..errors import MAX_EFFORT
 from ..fair.settings import MIN_GAMES, PRESETS, WIDTH, WORK_BUDGET  # plain data: the solver loads after the checks
 from .common import AsciiChoice
-from .common import (Command, SEED, command_line, check_resume_extend, check_workers, echo_json, effort, get_layout,
+from .common import (Command, SEED, command_line, check_workers, echo_json, effort, get_layout,
                      jobs_option, layout_options, run_long, start_deal, start_options)
 
 
@@ -89,7 +89,7 @@ def fair_stats(start_code, start_number, count, rules_list, player, seed, worker
     Example: golfsolve fair-stats --count 200 --jobs 2 --out results/fair
     """
     from ..stats.fairstats import FAIR, load_fair_results, run_fair_stats, write_fair_report
-    from ..stats.runfolder import check_out_dir
+    from ..stats.runfolder import check_out_dir, check_resume_extend
     from ..stats.runkind import parse_rules_list
 
     check_resume_extend(resume, extend)

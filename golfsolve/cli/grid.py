@@ -12,7 +12,7 @@ from ..cards import card_str
 from ..errors import MAX_EFFORT, InputError
 from ..inputs import ascii_lower
 from .common import AsciiChoice
-from .common import (SEED, Group, check_resume_extend, check_run_dir, check_waiting_stdin, check_workers, command_line,
+from .common import (SEED, Group, check_run_dir, check_waiting_stdin, check_workers, command_line,
                      echo_json, fail, jobs_option, plural, read_answer, run_long)
 
 
@@ -83,7 +83,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     # bots (numba) and the report (pandas, matplotlib) load
     from ..grid.botnames import takes_mc_samples
     from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
-    from ..stats.runfolder import check_out_dir
+    from ..stats.runfolder import check_out_dir, check_resume_extend
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
         raise InputError("--resume, --extend, --chunk-size, --jobs and --format csv need --out DIR")

@@ -10,7 +10,7 @@ import click
 
 from ..errors import MAX_EFFORT, InputError
 from .common import AsciiChoice
-from .common import (Command, check_resume_extend, check_run_dir, check_workers, command_line, echo_json, jobs_option,
+from .common import (Command, check_run_dir, check_workers, command_line, echo_json, jobs_option,
                      plural, run_long, start_deal, start_options)
 
 
@@ -68,7 +68,7 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
 
     from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census,
                                 scheduler_address, spread_stride, stride_cycle)
-    from ..stats.runfolder import check_out_dir, manifest_path
+    from ..stats.runfolder import check_out_dir, check_resume_extend, manifest_path
 
     check_resume_extend(resume, extend)
     start = start_deal(start_code, start_number)

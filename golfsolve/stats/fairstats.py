@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 from ..errors import InputError
+from ..inputs import check_seed
 from ..fair import PRESETS, PlayerSettings, play, player_settings
 from ..intervals import wilson
 from ..solitaire.dealcode import N_DEALS
@@ -103,8 +104,7 @@ class FairSpec:
         check_chunk_size(self.chunk_size)
         if not 0 <= self.start or self.start + self.count > N_DEALS:
             raise InputError(f"deals {self.start}..{self.start + self.count - 1} are outside 0..{N_DEALS - 1}")
-        if not 0 <= self.seed < 2**64:
-            raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
+        check_seed(self.seed)
 
     def run_key(self) -> RunKey:
         # the player's full settings are part of the key: a run never mixes players

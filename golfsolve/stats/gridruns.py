@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError
+from ..inputs import check_seed
 from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
@@ -77,8 +78,7 @@ class GridSpec:
         check_chunk_size(self.chunk_size)
         if self.samples is not None and not 1 <= self.samples <= MAX_EFFORT:
             raise InputError(f"--mc-samples must be from 1 to {MAX_EFFORT:,}, not {self.samples}")
-        if not 0 <= self.seed < 2**64:
-            raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
+        check_seed(self.seed)
         if self.seating not in (SEATING, OLD_SEATING):
             raise InputError(f"unknown seating scheme {self.seating!r}")
         if len(self.bots) != self.rules.players:

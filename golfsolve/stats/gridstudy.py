@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError, clip
-from ..inputs import ascii_lower, split_items
+from ..inputs import ascii_lower, check_seed, split_items
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
@@ -153,8 +153,7 @@ class StudySpec:
         if not 1 <= self.matches <= MAX_EFFORT:
             raise InputError(f"--matches must be from 1 to {MAX_EFFORT:,}, not {self.matches}")
         check_chunk_size(self.chunk_size)
-        if not 0 <= self.seed < 2**64:
-            raise InputError(f"--seed must be from 0 to 2**64-1, not {self.seed}")
+        check_seed(self.seed)
         if len(self.cells()) * self.matches > MAX_EFFORT:
             raise InputError(f"{len(self.cells())} tables of {self.matches:,} matches are more than {MAX_EFFORT:,}")
 

@@ -1101,6 +1101,13 @@ def _apply(job: tuple) -> tuple[Any, Any]:
     return task, fn(task)
 
 
+def check_resume_extend(resume: bool, extend: bool) -> None:
+    """``--resume`` continues a run as it is; ``--extend`` grows it (and finishes what is
+    missing): one or the other, refused in one line before anything is read."""
+    if resume and extend:
+        raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
+
+
 def check_jobs(jobs: int) -> int:
     """The worker processes a run is asked for, refused in one line below one (before any
     work: every run kind's library entry point checks it as ``--jobs`` does)."""
@@ -1257,7 +1264,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
-    "check_report_dir", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
+    "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
     "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Op
 from ..errors import InputError
 from ..inputs import ascii_lower, split_items
 from ..text import plural_of
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, load_chunks, manifest_path,
-                        no_run_to_continue, open_run, read_manifest, run_folder_chunks)
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_resume_extend, load_chunks,
+                        manifest_path, no_run_to_continue, open_run, read_manifest, run_folder_chunks)
 from .runfolder import default_chunk_size as _default_chunk_size
 
 if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before
@@ -193,8 +193,7 @@ class RunKind(Generic[P]):
         run; ``extend`` adds the groups given to the run's. Whatever is given must still
         agree with the run; :meth:`run` checks that.
         """
-        if resume and extend:
-            raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
+        check_resume_extend(resume, extend)
         out = check_out_dir(out, create=False)
         if (resume or extend) and manifest_path(out) is None:
             # was (stats): "--count N is required", where the folder name was mistyped
