@@ -268,6 +268,26 @@ def test_moves_made_faster_than_the_server_answers_are_all_played(page):
         pg.unroute("**/api/play")
 
 
+def test_a_link_whose_deal_is_not_percent_encoded_still_opens_the_page(page, page_url):
+    """Was: a link ending in '#%' or '#100%' (typed, or cut short) threw 'URI malformed'
+    before the page dealt anything: a blank table and no word why."""
+    from playwright.sync_api import expect
+
+    pg = page.context.browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(page_url + "/#100%")
+        expect(pg.locator("#message")).to_have_text(re.compile("^deal code '100%' must have three parts"))
+        assert errors == []  # the code as written, refused in one line by the server
+        pg.goto(page_url + "/#GO1-C-AAAAAAD")  # a good one is dealt, as before
+        pg.reload()
+        expect(pg.locator("#message")).to_have_text(re.compile("^GO1-C-AAAAAAD .*Click a free card"))
+        assert errors == []
+    finally:
+        pg.close()
+
+
 def test_screenshot_for_the_docs(page):
     """``GOLFSOLVE_SCREENSHOT=docs/serve.png python -m pytest tests/test_serve_browser.py`` retakes
     the README's picture: a deal five steps into its solution, a fair hint and the odds."""

@@ -396,7 +396,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("ask-solution").addEventListener("click", () => reveal(SOLUTION));
   $("fair").addEventListener("change", peekChanged);
   document.addEventListener("keydown", onKey);
-  const fromHash = decodeURIComponent(location.hash.slice(1));
+  // the deal a link names ("#GO1-E-AAAAAAB"); one that is not percent-encoded ("#100%") is
+  // taken as written (was: 'URI malformed' thrown before anything was dealt: a blank page)
+  let fromHash = location.hash.slice(1);
+  try { fromHash = decodeURIComponent(fromHash); } catch (e) { /* as written */ }
   if (fromHash) $("deal-input").value = fromHash;
   deal();
 });
