@@ -288,6 +288,16 @@ def test_a_link_whose_deal_is_not_percent_encoded_still_opens_the_page(page, pag
         pg.close()
 
 
+def test_both_jokers_are_drawn_and_named_as_jokers(page):
+    # the server names the second joker of +jokers2 "JK2" (was: drawn as a "J" of no suit and
+    # read out as "Jundefined")
+    got = page.evaluate("""() => ["JK", "JK2", "TS"].map(c => {
+        const el = cardEl(c); return [cardName(c), el.getAttribute("aria-label"), el.textContent]; })""")
+    assert got[0] == ["Joker", "Joker", "★★"]
+    assert got[1] == ["Joker 2", "Joker 2", "★★"]
+    assert got[2][0] == "10♠" and "undefined" not in "".join(got[2])
+
+
 def test_screenshot_for_the_docs(page):
     """``GOLFSOLVE_SCREENSHOT=docs/serve.png python -m pytest tests/test_serve_browser.py`` retakes
     the README's picture: a deal five steps into its solution, a fair hint and the odds."""

@@ -34,8 +34,11 @@ async function api(endpoint, params) {
   return body;
 }
 
+// jokers come as "JK" and "JK2" (the second joker of +jokers2)
+const isJoker = (c) => typeof c === "string" && c.startsWith("JK");
+
 function cardName(c) {
-  if (c === "JK") return "Joker";
+  if (isJoker(c)) return c === "JK2" ? "Joker 2" : "Joker";
   return (RANKS[c[0]] || c[0]) + SUITS[c[1]];
 }
 
@@ -43,8 +46,8 @@ function cardEl(c, tag = "div") {
   const el = document.createElement(tag);
   el.className = "card face" + (c && "HD".includes(c[1]) ? " red" : "");
   el.dataset.card = c;
-  const rank = c === "JK" ? "★" : (RANKS[c[0]] || c[0]);
-  const suit = c === "JK" ? "" : SUITS[c[1]];
+  const rank = isJoker(c) ? "★" : (RANKS[c[0]] || c[0]);
+  const suit = isJoker(c) ? "" : SUITS[c[1]];
   el.innerHTML = `<span class="corner">${rank}<br>${suit}</span><span class="pip">${suit || "★"}</span>`;
   el.setAttribute("aria-label", cardName(c));
   return el;
