@@ -332,3 +332,17 @@ def test_tournament_comparisons_say_what_is_wrong_with_the_pair_asked_for():
     with pytest.raises(InputError, match="^entries must be two different numbers from 0 to 1, not 0 and 1.5"):
         entry_difference(t, 0, 1.5)
     assert entry_difference(t, np.int64(1), 0)["bot_a"] == "greedy"
+
+
+def test_solve_many_checks_its_solver_and_settings_before_the_first_deal():
+    # was: solver="fast" an AttributeError, node_limit=-1 an error only once the first deal came
+    from golfsolve.solitaire.deals import solve_many
+
+    with pytest.raises(TypeError, match=r"^solver must be a Solver or None"):
+        solve_many([_lay()], solver="fast")
+    with pytest.raises(InputError, match=r"^node_limit must be from 0 to"):
+        solve_many(iter(()), node_limit=-1)
+    with pytest.raises(TypeError, match=r"^verdict_only must be True or False"):
+        solve_many([], verdict_only="no")
+    (lay, sol), = solve_many([_lay()], node_limit=np.int64(0), verdict_only=np.bool_(True))
+    assert sol.outcome == "won"

@@ -14,8 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, TextIO, Union
 
-from ..errors import MAX_DIGITS, InputError, clip
-from ..inputs import expect, split_items
+import numpy as np
+
+from ..errors import MAX_DIGITS, MAX_INT64, InputError, clip
+from ..inputs import expect, split_items, whole_count
 from .dealcode import DealCodeError, parse_code
 from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
 from .rules import EASY, Rules, rules_arg
@@ -188,9 +190,21 @@ def solve_many(
 ) -> Iterator[Union[tuple[Layout, Solution], BadLine]]:
     """Solve deals one after another with one solver; bad lines pass through unsolved.
 
-    Yields ``(layout, solution)`` per deal, in input order, as each is solved.
+    Yields ``(layout, solution)`` per deal, in input order, as each is solved. The solver
+    and the settings are checked at the call (was: solver="fast" an AttributeError, and
+    node_limit=-1 an error only once the first deal came).
     """
-    solver = solver or Solver()
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:
+        node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
+    if not isinstance(verdict_only, (bool, np.bool_)):
+        raise TypeError(f"verdict_only must be True or False, not {type(verdict_only).__name__} "
+                        f"{repr(verdict_only)[:40]}")
+    return _solve_many(deals, solver or Solver(), node_limit, bool(verdict_only))
+
+
+def _solve_many(deals: Iterable[Union[Layout, BadLine]], solver: Solver, node_limit: int,
+                verdict_only: bool) -> Iterator[Union[tuple[Layout, Solution], BadLine]]:
     for item in deals:
         if isinstance(item, BadLine):
             yield item
