@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 import click
 import numpy as np
@@ -229,46 +229,6 @@ def report(directory, out_dir, as_json):
 
 # -- playing in the terminal ---------------------------------------------------------
 
-def _c(card: Optional[int], symbols: bool) -> str:
-    return "??" if card is None else card_str(card, symbols)
-
-
-def _grid_rows(cards: Sequence[Optional[int]], rules, symbols: bool, numbered: bool) -> list[str]:
-    """A grid as rows of cells; a face-up card that cancels is marked with '='."""
-    from ..grid.scoring import grid_cancelled
-
-    canc = grid_cancelled(cards, rules)
-    rows = []
-    for r in range(rules.rows):
-        cells = []
-        for c in range(rules.cols):
-            i = r * rules.cols + c
-            cell = f"{_c(cards[i], symbols):>3}{'=' if canc[i] and cards[i] is not None else ' '}"
-            cells.append(f"[{i + 1}] {cell}" if numbered else cell)
-        rows.append("  ".join(cells))
-    return rows
-
-
-def render_table(view, names: Sequence[str], symbols: bool = True) -> str:
-    """Every grid drawn as a grid (face-down cards as ??, slots numbered from 1, cancelling
-    cards marked '='), what each shows, the discard top and the stock."""
-    from ..grid.scoring import face_up_points
-
-    rules = view.rules
-    out = []
-    tags = [f"{name}{' *' if p == view.me else ''}" for p, name in enumerate(names)]
-    width = max(14, 1 + max(map(len, tags)))  # a long bot name keeps a space before the grid
-    for p, gr in enumerate(view.grids):
-        rows = _grid_rows(gr, rules, symbols, numbered=True)
-        for r, line in enumerate(rows):
-            extra = f"   shows {face_up_points(gr, rules)}" if r == 0 else ""
-            out.append(f"{tags[p] if r == 0 else '':<{width}}{line}{extra}")
-    top = _c(view.top, symbols) if view.discard else "--"
-    out.append(f"discard: {top}   stock: {view.stock_size} cards" + ("   (last lap)" if view.ending else "")
-               + "   (= cancels)")
-    return "\n".join(out)
-
-
 PLAY_HELP = """answers:
   openers      the slot numbers of the cards to turn, e.g. 1 2 (slots are numbered left to right, row by row)
   draw         s takes the stock card, d the discard's top card, k knocks (when knocking is on)
@@ -357,7 +317,7 @@ class HumanPlayer:
         return ask(prompt)
 
     def choose_openers(self, view, count: int):
-        click.echo(render_table(view, self.names, self.symbols))
+        click.echo(view.render(self.names, self.symbols))
         while True:
             ans = self._ask(f"Turn {count} of your cards (slot numbers, e.g. '1 2'):")
             try:
@@ -370,7 +330,7 @@ class HumanPlayer:
 
     def choose_draw(self, view) -> str:
         click.echo("")
-        click.echo(render_table(view, self.names, self.symbols))
+        click.echo(view.render(self.names, self.symbols))
         legal = view.legal_draws()
         opts = "[s]tock or [d]iscard" + (" or [k]nock" if "knock" in legal else "")
         while True:
@@ -384,8 +344,10 @@ class HumanPlayer:
             click.echo(f"  not allowed: {why_not_draw(view, pick)}; answer {opts}")
 
     def choose_place(self, view):
+        from ..grid.view import card_text
+
         legal = view.legal_placements()
-        card = _c(view.drawn, self.symbols)
+        card = card_text(view.drawn, self.symbols)
         opts = "slot number to swap it in"
         if view.source == "stock":
             if view.rules.throw_and_turn:
@@ -491,6 +453,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     from ..grid.bots import make_bot  # the bots and the referee (numba): every argument is checked
     from ..grid.compiling import warm
     from ..grid.engine import play_match
+    from ..grid.view import grid_rows
 
     warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
@@ -500,7 +463,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     def on_hole(h, res, card) -> None:
         click.echo("Final grids (= cancels):")
         for p, gr in enumerate(res.grids):
-            for r, line in enumerate(_grid_rows(gr, rules, symbols, numbered=False)):
+            for r, line in enumerate(grid_rows(gr, rules, symbols)):
                 tail = f"   {res.strokes[p]:>4} strokes" + (f" (raw {res.raw[p]}, failed knock)"
                                                           if res.strokes[p] != res.raw[p] else "") if r == 0 else ""
                 click.echo(f"  {names[p] if r == 0 else '':<14}{line}{tail}")

@@ -9,9 +9,11 @@ view holds no reference to the engine, so a bot cannot reach them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
+from ..cards import card_str
 from .rules import GridRules
+from .scoring import face_up_points, grid_cancelled
 
 # Draw choices.
 STOCK, DISCARD, KNOCK = "stock", "discard", "knock"
@@ -79,6 +81,45 @@ class PlayerView:
     def legal_placements(self) -> list[Placement]:
         """Every placement open for the drawn card."""
         return legal_placements(self.rules, self.source, self.hidden_slots)
+
+    def render(self, names: Sequence[str], symbols: bool = True) -> str:
+        """The table as this player sees it, as text: every grid drawn as a grid (face-down
+        cards as ??, slots numbered from 1, cancelling cards marked '='), what each shows,
+        the discard top and the stock; ``names`` are the seats', this player's starred."""
+        rules = self.rules
+        out = []
+        tags = [f"{name}{' *' if p == self.me else ''}" for p, name in enumerate(names)]
+        width = max(14, 1 + max(map(len, tags)))  # a long bot name keeps a space before the grid
+        for p, gr in enumerate(self.grids):
+            rows = grid_rows(gr, rules, symbols, numbered=True)
+            for r, line in enumerate(rows):
+                extra = f"   shows {face_up_points(gr, rules)}" if r == 0 else ""
+                out.append(f"{tags[p] if r == 0 else '':<{width}}{line}{extra}")
+        top = card_text(self.top, symbols) if self.discard else "--"
+        out.append(f"discard: {top}   stock: {self.stock_size} cards" + ("   (last lap)" if self.ending else "")
+                   + "   (= cancels)")
+        return "\n".join(out)
+
+
+def card_text(card: Optional[int], symbols: bool = True) -> str:
+    """A card as a table shows it (``10♠``, or ``TS`` without symbols); ``??`` face down (None)."""
+    return "??" if card is None else card_str(card, symbols)
+
+
+def grid_rows(cards: Sequence[Optional[int]], rules: GridRules, symbols: bool = True,
+              numbered: bool = False) -> list[str]:
+    """A grid (row-major, None face down) as rows of text cells, slots numbered from 1 when
+    ``numbered``; a face-up card that cancels is marked with '='."""
+    canc = grid_cancelled(cards, rules)
+    rows = []
+    for r in range(rules.rows):
+        cells = []
+        for c in range(rules.cols):
+            i = r * rules.cols + c
+            cell = f"{card_text(cards[i], symbols):>3}{'=' if canc[i] and cards[i] is not None else ' '}"
+            cells.append(f"[{i + 1}] {cell}" if numbered else cell)
+        rows.append("  ".join(cells))
+    return rows
 
 
 # The rules of what may be done, once: the view's methods above and the hole state
