@@ -36,7 +36,7 @@ from golfsolve.errors import InputError
 from golfsolve.grid.bots import GreedyBot, GreedyMCBot, MCBot, kernel_tables, make_bot
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.greedy import play_out
-from golfsolve.grid.layout import P_G, P_N, S_REASON, S_RECYCLES, S_TURN, deal_hole, final_scores, world_arrays
+from golfsolve.grid.layout import P_G, P_N, deal_hole, final_scores, record_hole, world_arrays
 from golfsolve.grid.state import HoleState
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.view import DISCARD, KNOCK, STOCK, PlayerView
@@ -97,11 +97,7 @@ def simulate_holes(decks, firsts, prm, key_tab, val100, seed):
         deal_hole(decks[h], firsts[h], prm, grid, up, stock, disc, st)
         play_out(grid, up, stock, disc, st, prm, key_tab, val100, keys, vals, canc)
         final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
-        for q in range(n):
-            scores[h, q] = out[q]
-        info[h, 0] = st[S_REASON]
-        info[h, 1] = st[S_TURN]
-        info[h, 2] = st[S_RECYCLES]
+        record_hole(st, out, h, scores, info)
     return scores, info
 
 

@@ -166,6 +166,17 @@ def deal_hole(deck, first, prm, grid, up, stock, disc, st):
 
 
 @njit(cache=True)
+def record_hole(st, out, h, scores, info):
+    """Row ``h`` of a table of dealt holes: each seat's strokes (``out``, as :func:`final_scores`
+    leaves them) and how the hole ended (end reason, turns, recycles)."""
+    for q in range(out.shape[0]):
+        scores[h, q] = out[q]
+    info[h, 0] = st[S_REASON]
+    info[h, 1] = st[S_TURN]
+    info[h, 2] = st[S_RECYCLES]
+
+
+@njit(cache=True)
 def end_turn(grid, up, stock, disc, st, p, hidden_before, knocked, prm):
     """Closing, last lap, stall rule, recycling, turn limit: as ``state.HoleState._end_turn``."""
     n = prm[P_N]

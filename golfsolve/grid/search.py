@@ -22,7 +22,7 @@ from numba import njit
 
 from .jit import kernel
 from .layout import (A_DISCARD_SWAP, A_FLIP, A_KNOCK, A_PASS, A_STOCK, A_SWAP, P_G, P_N, S_DL, S_ENDS, S_REASON,
-                     S_RECYCLES, S_SL, S_TURN, deal_hole, end_turn, final_scores, hidden_count, exact_score,
+                     S_SL, S_TURN, deal_hole, end_turn, final_scores, hidden_count, exact_score, record_hole,
                      world_arrays, R_RUNNING)
 from .layout import deal_world as _deal_world
 from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_play_out_seats, h_stock_card,
@@ -81,11 +81,7 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
         see(disc[0], key_tab, val100, ucnt, pub)
         h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
         final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)
-        for q in range(n):
-            scores[h, q] = out[q]
-        info[h, 0] = st[S_REASON]
-        info[h, 1] = st[S_TURN]
-        info[h, 2] = st[S_RECYCLES]
+        record_hole(st, out, h, scores, info)
     return scores, info
 
 
