@@ -46,23 +46,24 @@ class Auditor:
     def choose_openers(self, view, count):
         return self.bot.choose_openers(view, count)
 
-    def choose_draw(self, view):
+    def _alike(self, choose: str, view):
+        """The bot's answer to ``view`` (its method ``choose``), which a copy of it gives the twin's view too."""
         tview = self._twin().observation(self.seat)
         assert tview == view
         other = copy.deepcopy(self.bot)
-        choice = self.bot.choose_draw(view)
-        assert other.choose_draw(tview) == choice, (self.name, view)
+        answer = getattr(self.bot, choose)(view)
+        assert getattr(other, choose)(tview) == answer, (self.name, view)
+        return answer
+
+    def choose_draw(self, view):
+        choice = self._alike("choose_draw", view)
         self.probes["draw"] += 1
         self.probes["recycled"] += self.hole.state.recycled
         self.probes["ending"] += view.ending
         return choice
 
     def choose_place(self, view):
-        tview = self._twin().observation(self.seat)
-        assert tview == view
-        other = copy.deepcopy(self.bot)
-        act = self.bot.choose_place(view)
-        assert other.choose_place(tview) == act, (self.name, view)
+        act = self._alike("choose_place", view)
         self.probes["place"] += 1
         return act
 
