@@ -68,6 +68,17 @@ class Auditor:
         return act
 
 
+def _audited_hole(rules, name: str, k: int, rng: np.random.Generator, bot_rng, deck=None) -> dict[str, int]:
+    """Seat 0's probes over one hole of ``name`` against greedy seats, every seat an
+    :class:`Auditor` drawing its twins from ``rng``; ``bot_rng()`` makes each bot's generator."""
+    seats = [Auditor(make_bot(name if p == 0 else "greedy", bot_rng()), p, rng) for p in range(rules.players)]
+    hole = Hole(rules, seats, np.random.default_rng(k), deck=deck, first=k % rules.players)
+    for s in seats:
+        s.hole = hole
+    hole.play()
+    return seats[0].probes
+
+
 @pytest.mark.parametrize("spec, players, grid, stock", [("default", 3, 6, None), ("danish+knock10", 2, 4, None),
                                                         ("default+putt", 2, 9, 4),
                                                         # the options with their own code paths: jokers, pairs,
@@ -82,19 +93,14 @@ def test_bots_decide_alike_on_twin_tables_mid_hole(spec, players, grid, stock):
     totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
     seeds = np.random.SeedSequence(7).spawn(len(BOTS))
     for k, name in enumerate(BOTS):
-        rng = np.random.default_rng(k)
-        seats = [Auditor(make_bot(name if p == 0 else "greedy", np.random.default_rng(seeds[k].spawn(1)[0])), p, rng)
-                 for p in range(players)]
         deck = None
         if stock is not None:
             deck = [int(c) for c in np.random.default_rng(k).permutation(rules.deck_cards())]
             deck = deck[:players * grid + 1 + stock]
-        hole = Hole(rules, seats, np.random.default_rng(k), deck=deck, first=k % players)
-        for s in seats:
-            s.hole = hole
-        hole.play()
+        probes = _audited_hole(rules, name, k, np.random.default_rng(k),
+                               lambda: np.random.default_rng(seeds[k].spawn(1)[0]), deck)
         for key in totals:
-            totals[key] += seats[0].probes[key]
+            totals[key] += probes[key]
     assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
     assert totals["differed"] > (totals["draw"] + totals["place"]) // 2  # the twins really hid other cards
     if stock is not None:
@@ -339,14 +345,8 @@ def test_bots_decide_alike_on_twin_tables_with_other_openers_and_the_remaining_s
     totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
     for k, name in enumerate(["random", "greedy", "heuristic", "heuristic-fit", "mc:3", "mc-greedy:2",
                               "ismcts:12", "paired-rel:8"]):
-        rng = np.random.default_rng(50 + k)
-        seats = [Auditor(make_bot(name if p == 0 else "greedy", np.random.default_rng(k)), p, rng)
-                 for p in range(players)]
-        hole = Hole(rules, seats, np.random.default_rng(k), first=k % players)
-        for s in seats:
-            s.hole = hole
-        hole.play()
+        probes = _audited_hole(rules, name, k, np.random.default_rng(50 + k), lambda: np.random.default_rng(k))
         for key in totals:
-            totals[key] += seats[0].probes[key]
+            totals[key] += probes[key]
     assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
     assert totals["differed"] > (totals["draw"] + totals["place"]) // 2
