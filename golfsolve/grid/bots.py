@@ -58,12 +58,15 @@ class Bot:
         self.name = name or self.kind
 
     def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
+        """The ``count`` distinct slots to turn face up before play."""
         raise NotImplementedError
 
     def choose_draw(self, view: PlayerView) -> str:
+        """Where to draw from: one of ``view.legal_draws()`` (stock, discard, knock)."""
         raise NotImplementedError
 
     def choose_place(self, view: PlayerView) -> Placement:
+        """What to do with the drawn card: one of ``view.legal_placements()``."""
         raise NotImplementedError
 
 

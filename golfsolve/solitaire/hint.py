@@ -33,6 +33,8 @@ class MoveAdvice:
         return f"no win; at best {plural(s.best_left, 'card')} left (app score {s.app_score})"
 
     def to_json(self) -> dict:
+        """The move's entry in ``golfsolve hint --json``'s ``ranked`` list: the move, its card,
+        why, and its position's solution."""
         return {"move": self.move, "card": self.card, "reason": self.reason, **self.solution.to_json()}
 
 

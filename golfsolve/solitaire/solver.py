@@ -77,6 +77,7 @@ class Solution:
 
     @property
     def winnable(self) -> Optional[bool]:
+        """Whether the deal can be won; None where the search stopped at its node limit."""
         return None if self.outcome == "unknown" else self.outcome == "won"
 
     @property
@@ -90,6 +91,7 @@ class Solution:
         return self.best_left
 
     def to_json(self) -> dict:
+        """The solution as ``golfsolve solve --json`` prints it (after the deal's name)."""
         return {
             "outcome": self.outcome,
             "winnable": self.winnable,

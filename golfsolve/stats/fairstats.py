@@ -107,6 +107,7 @@ class FairSpec:
         check_seed(self.seed)
 
     def run_key(self) -> RunKey:
+        """The run folder's key for this spec."""
         # the player's full settings are part of the key: a run never mixes players
         # game_seed: how a game's player is seeded (runs before it named the deal number in the
         # seed, which a player does not see: they are not continued with other seeds)
