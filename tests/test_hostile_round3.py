@@ -346,3 +346,40 @@ def test_solve_many_checks_its_solver_and_settings_before_the_first_deal():
         solve_many([], verdict_only="no")
     (lay, sol), = solve_many([_lay()], node_limit=np.int64(0), verdict_only=np.bool_(True))
     assert sol.outcome == "won"
+
+
+def test_a_layout_is_played_only_under_rules_its_cards_fit():
+    # was: a layout holding a joker, solved (or played, or given odds) under rules without
+    # jokers, was answered with the joker wild: an answer for rules nobody asked for; the
+    # commands refused it (with_rules), the library did not
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import EASY, get_rules
+    from golfsolve.solitaire.solver import Solver
+
+    j1 = get_rules("easy+jokers1")
+    dealt = layout_from_number(5, j1)
+    bare = Layout(dealt.columns, dealt.discard, dealt.stock)  # no rules: Easy, which has no joker
+    words = "^the layout holds 1 joker\\(s\\) but rules 'easy' allow 0"
+    solver = Solver()
+    for call in (lambda: solver.solve(bare), lambda: solver.solve(dealt, EASY), lambda: Game(bare),
+                 lambda: Game(dealt, EASY), lambda: fair.odds(bare, samples=2, games=0, solver=solver),
+                 lambda: fair.fair_hint(dealt, EASY, solver=solver), lambda: fair.rate(bare, games=1, solver=solver),
+                 lambda: fair.play(bare, solver=solver),
+                 lambda: Layout(dealt.columns, dealt.discard, dealt.stock, EASY)):
+        with pytest.raises(InputError, match=words):
+            call()
+    assert solver.solve(bare, j1).outcome == solver.solve(dealt).outcome  # under rules that deal the joker
+    assert Game(bare, j1).legal_moves() == Game(dealt).legal_moves()
+
+
+def test_a_games_position_is_checked_against_other_rules_too():
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import EASY, get_rules
+    from golfsolve.solitaire.solver import Solver
+
+    here = Game(layout_from_number(5, get_rules("easy+jokers1"))).to_layout()
+    with pytest.raises(InputError, match="^the layout holds 1 joker"):
+        Solver().solve(here, EASY)

@@ -19,8 +19,8 @@ from ..errors import InputError
 from ..inputs import expect, seed_value
 from ..intervals import wilson
 from ..solitaire.engine import Game
-from ..solitaire.layout import Layout
-from ..solitaire.rules import EASY, Rules, rules_arg
+from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .odds import NO_UNDO
 from .orders import arrangements, unknown_pool
@@ -168,9 +168,9 @@ def fair_hint(
     (:mod:`golfsolve.fair.infoset`), on the orders the player decided on. ``played``:
     cards known to be under the discard's top (they cannot be in the stock).
     """
+    rules = layout_rules(layout, rules)  # before the view, which is golfsolve's own and not checked again
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout, _ = player_view(layout)
-    rules = rules_arg(rules) or layout.rules or EASY
     seed = seed_value(seed)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     settings = player_settings(player)

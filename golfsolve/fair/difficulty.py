@@ -31,8 +31,8 @@ from ..inputs import ascii_lower, expect, is_whole_number, seed_value, whole_cou
 from ..intervals import wilson
 from ..text import plural
 from ..solitaire.dealcode import N_DEALS
-from ..solitaire.layout import Layout, layout_arg, layout_from_number
-from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter, rules_arg
+from ..solitaire.layout import Layout, layout_from_number, layout_rules
+from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter
 from ..solitaire.solver import Solver
 from .odds import fair_games
 from .orders import stock_orders
@@ -98,15 +98,13 @@ def rate(
     With ``want`` (a label), games stop as soon as the final fair chance can no longer
     fall in that band (the label is then still right, but the chance is from fewer games).
     """
-    layout_arg(layout)
-    rules_arg(rules)
+    rules = layout_rules(layout, rules)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     games = whole_count(games, "games")
     seed = seed_value(seed)
     if not layout.stock_known:
         raise InputError("rating needs the real stock: give a deal code or a full layout")
     settings = player_settings(player)
-    rules = rules or layout.rules or EASY
     solver = solver or Solver()
     winnable = solver.solve(layout, rules).outcome == "won"
     view = layout.forget_stock(0)

@@ -28,8 +28,8 @@ from typing import Iterable, Iterator, Optional, Sequence
 from ..errors import InputError
 from ..inputs import expect, seed_value, whole_count
 from ..intervals import product_interval, wilson
-from ..solitaire.layout import Layout, layout_arg
-from ..solitaire.rules import EASY, Rules, rules_arg
+from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import Solver
 from ..progress import progress_bar
 from ..text import plural
@@ -294,8 +294,7 @@ def odds(
     times the win rate on those games, with the product's interval. ``progress``: bars on
     stderr as :func:`~golfsolve.progress.progress_bar` shows them (``None``: on a terminal).
     """
-    layout_arg(layout)
-    rules_arg(rules)
+    rules = layout_rules(layout, rules)  # what an omitted rules stands for, below, too
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     samples = whole_count(samples, "samples")
     seed = seed_value(seed)

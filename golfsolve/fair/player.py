@@ -29,8 +29,8 @@ from typing import Iterable, Optional, Sequence
 from ..errors import InputError
 from ..inputs import seed_value
 from ..solitaire.engine import Game
-from ..solitaire.layout import Layout, layout_arg
-from ..solitaire.rules import EASY, Rules, rules_arg
+from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
@@ -360,8 +360,7 @@ def play(
     every position on a winning line it knows (that one and those of its own won solves)
     as won without solving it again: the same games, less work.
     """
-    layout_arg(layout)
-    rules = rules_arg(rules) or layout.rules or EASY
+    rules = layout_rules(layout, rules)
     if not isinstance(seed, str):  # text seeds name a game (as fair-stats' did: "0-easy-17"); numbers as --seed takes them
         seed = seed_value(seed)
     settings = player_settings(player)

@@ -29,8 +29,8 @@ from typing import Iterable, Optional, Sequence
 from ..cards import card_str, rank_of
 from ..errors import InputError, clip
 from ..inputs import expect, is_whole_number, split_items
-from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg, trusted_layout
-from .rules import EASY, EMPTY_TOP, Rules, rules_arg
+from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_rules, trusted_layout
+from .rules import EMPTY_TOP, Rules
 
 #: How many actions undo can take back (the app keeps the last 100).
 UNDO_LIMIT = 100
@@ -90,8 +90,8 @@ class Game:
     """
 
     def __init__(self, layout: Layout, rules: Optional[Rules] = None, undo_limit: int = UNDO_LIMIT) -> None:
-        self.layout = layout_arg(layout)
-        self.rules: Rules = rules_arg(rules) or layout.rules or EASY
+        self.rules: Rules = layout_rules(layout, rules)  # a Layout, and rules its cards fit
+        self.layout = layout
         self.columns: list[list[int]] = [list(col) for col in layout.columns]
         self.pile: list[int] = [] if layout.discard is None else [layout.discard]
         self.stock: list[Optional[int]] = list(layout.stock)

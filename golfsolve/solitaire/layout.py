@@ -63,7 +63,9 @@ class Layout:
         card id 99 failed as an IndexError inside it). Fields are kept as tuples of plain
         ints, so a layout of NumPy integers or lists equals and hashes as the same layout."""
         columns, discard, stock = _checked_cards(self.columns, self.discard, self.stock)
-        rules_arg(self.rules)
+        if rules_arg(self.rules) is not None:  # its jokers and empty discard, as make_layout checks them
+            _check_rules([c for col in columns for c in col] + ([] if discard is None else [discard])
+                         + [c for c in stock if c is not None], discard, columns, self.rules)
         expect(self.name, str, "a layout's name", "text, e.g. 'my deal'")
         number = self.deal_number
         if number is not None:
@@ -205,8 +207,7 @@ def make_layout(
     columns, discard, stock = lay.columns, lay.discard, lay.stock
     seen = set(lay.seen_cards())
     jokers = sum(1 for c in seen if c >= N_STANDARD)
-    if rules is not None:
-        _check_rules(seen, discard, columns, rules)
+    if rules is not None:  # the cards fit the rules (Layout checks that)
         # 30 '?' in a stock were shown by deal and play as a 30-card stock; only odds refused them
         unknown = sum(1 for c in stock if c is None)
         unseen = sum(1 for c in range(N_STANDARD + rules.jokers) if c not in seen)
@@ -284,6 +285,18 @@ def trusted_layout(columns: tuple[tuple[int, ...], ...], discard: Optional[int],
                        ("name", name), ("deal_number", deal_number)):
         object.__setattr__(lay, key, value)
     return lay
+
+
+def layout_rules(layout: object, rules: object = None) -> Rules:
+    """The rules a call plays ``layout`` under: ``rules`` if given, else the layout's own,
+    else Easy; checked to fit the layout's cards (its jokers, an empty discard) unless they
+    are the layout's own, which it was checked against when made. Was: a layout holding a
+    joker was solved, played and given odds under rules without jokers, the joker wild."""
+    lay = layout_arg(layout)
+    chosen = rules_arg(rules) or lay.rules or EASY
+    if chosen != lay.rules:
+        _check_rules(lay.seen_cards(), lay.discard, lay.columns, chosen)
+    return chosen
 
 
 def layout_from_deck(deck: Sequence[int], rules: Rules, name: str = "", deal_number: Optional[int] = None) -> Layout:
@@ -555,6 +568,7 @@ __all__ = [
     "Layout",
     "LayoutError",
     "make_layout",
+    "layout_rules",
     "layout_from_code",
     "layout_from_number",
     "layout_from_pysol",

@@ -21,8 +21,8 @@ from ..errors import MAX_INT64, InputError
 from ..inputs import expect, whole_count
 from . import compiling, packing
 from .dealcode import deal_deck
-from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_arg
-from .rules import EASY, EMPTY_TOP, Rules, rules_arg
+from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_rules
+from .rules import EMPTY_TOP, Rules
 
 
 #: States each hunt (the search for a win, then for the fewest cards left) expands before its first
@@ -232,8 +232,7 @@ class Solver:
         if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:
             # NaN, 2.5, -1 or 2**70 from a caller: one clear error, not numba's overflow
             node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
-        layout_arg(layout)
-        rules = rules_arg(rules) or layout.rules or EASY
+        rules = layout_rules(layout, rules)  # a Layout, and rules its cards fit
         if not isinstance(verdict_only, (bool, np.bool_)):  # was: "no" taken as True
             raise TypeError(f"verdict_only must be True or False, not {type(verdict_only).__name__} "
                             f"{repr(verdict_only)[:40]}")
@@ -410,8 +409,7 @@ def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bo
     """
     from . import bounds  # numba's JIT: a bound is no single answer's business
 
-    layout_arg(layout)
-    rules = rules_arg(rules) or layout.rules or EASY
+    rules = layout_rules(layout, rules)
     blocking = _flag(blocking, "blocking")
     p = pack(layout)
     fits = rules.fits_table()
