@@ -383,3 +383,22 @@ def test_a_games_position_is_checked_against_other_rules_too():
     here = Game(layout_from_number(5, get_rules("easy+jokers1"))).to_layout()
     with pytest.raises(InputError, match="^the layout holds 1 joker"):
         Solver().solve(here, EASY)
+
+
+@pytest.mark.parametrize("name", ["odd\n1: AS", "a\rrules: classic", "b\u2028discard: AC", "c\x0bstock: ..."])
+def test_a_layout_named_with_a_line_break_still_writes_a_file_that_reads_back(name, tmp_path, run_cli):
+    # was: the name went into the '# name' comment as it was, and its second line was read
+    # back as a line of the layout ("column 1 is given twice", or other rules); a layout file
+    # whose own name holds a line break did the same through 'deal --layout F --text'
+    from golfsolve.solitaire.layout import parse_layout_text
+
+    L = _lay()
+    named = Layout(L.columns, L.discard, L.stock, L.rules, name)
+    back = parse_layout_text(named.to_text())
+    assert (back.columns, back.discard, back.stock, back.rules) == (L.columns, L.discard, L.stock, L.rules)
+    f = tmp_path / name.replace("\x0b", "v")
+    f.write_text(L.to_text())
+    r = run_cli(["deal", "--layout", str(f), "--text"])
+    assert r.exit_code == 0, r.stderr
+    again = parse_layout_text(r.stdout)
+    assert (again.columns, again.discard, again.stock, again.rules) == (L.columns, L.discard, L.stock, L.rules)

@@ -131,7 +131,8 @@ class Layout:
         """The layout in golfsolve's text format (reads back to an equal layout)."""
         lines = []
         if self.name:
-            lines.append(f"# {self.name}")
+            # on one line: a name's line break (a file name may hold one) was read back as a layout line
+            lines.append("# " + " ".join(self.name.splitlines()))
         if self.rules is not None:
             lines.append(f"rules: {self.rules.name}")
         lines.append("discard: " + ("-" if self.discard is None else card_str(self.discard)))
