@@ -3,6 +3,8 @@ passes. Fast: no test here solves more than a deal or plays more than a hole."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -402,3 +404,21 @@ def test_a_layout_named_with_a_line_break_still_writes_a_file_that_reads_back(na
     assert r.exit_code == 0, r.stderr
     again = parse_layout_text(r.stdout)
     assert (again.columns, again.discard, again.stock, again.rules) == (L.columns, L.discard, L.stock, L.rules)
+
+
+@pytest.mark.skipif(not os.path.exists("/bin/bash"), reason="needs bash")
+def test_a_closed_stderr_loses_the_messages_not_the_work(tmp_path):
+    # was: 'golfsolve stats ... 2>&-' (a cron job, a daemon) failed at its progress bar with an
+    # internal error (exit 1), leaving a run folder with a manifest and no chunk
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GOLFSOLVE_PY": sys.executable}
+    out = tmp_path / "run"
+    r = subprocess.run(["bash", "-c", f'"$GOLFSOLVE_PY" -m golfsolve stats --count 4 --rules easy -j 1 --out {out} 2>&-'],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0 and "win rate: easy" in r.stdout
+    assert len(list(out.glob("chunk-*.parquet"))) == 4
+    r = subprocess.run(["bash", "-c", '"$GOLFSOLVE_PY" -m golfsolve solve GO1-X 2>&-'], capture_output=True,
+                       text=True, timeout=120, env=env)
+    assert r.returncode == 2 and r.stdout == ""  # bad input is still exit 2; its line has nowhere to go

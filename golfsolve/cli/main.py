@@ -95,13 +95,16 @@ codecs.register_error("golfsolve-suits", _suit_letters)
 
 
 def _standard_streams() -> None:
-    """A closed stdin reads as empty input; a closed stdout is refused before any work;
+    """A closed stdin reads as empty input; a closed stdout is refused before any work; a
+    closed stderr writes to /dev/null;
     output a terminal's encoding cannot show gets letters for the suits, not an error;
     stdin is read as UTF-8 whatever the locale, and bytes that are not UTF-8 are an error
     (under the C locale Python would otherwise let them through as surrogates)."""
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure") and (stream.errors or "strict") == "strict":
             stream.reconfigure(errors="golfsolve-suits")
+    if sys.stderr is None:  # started with '2>&-' (a cron job, a daemon): the messages are lost, not the work
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # was: the progress bar's write an internal error
     if sys.stdin is None:  # started with '<&-'
         sys.stdin = open(os.devnull, encoding="utf-8")
     elif hasattr(sys.stdin, "reconfigure"):
