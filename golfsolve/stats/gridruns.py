@@ -245,9 +245,9 @@ def load_tournament(out: str | Path) -> Tournament:
         raise InputError(f"no results directory {str(out)!r}")
     if manifest_path(out) is None and (out / "meta.json").exists():
         return _load_old(out)
+    m, spec, frames = GRID.load(out)  # a folder that holds no run is refused before pandas loads
     import pandas as pd
 
-    m, spec, frames = GRID.load(out)
     if not frames:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
     df = pd.concat(frames, ignore_index=True).sort_values(["match", "hole", "seat"], kind="stable")
