@@ -422,3 +422,48 @@ def test_a_closed_stderr_loses_the_messages_not_the_work(tmp_path):
     r = subprocess.run(["bash", "-c", '"$GOLFSOLVE_PY" -m golfsolve solve GO1-X 2>&-'], capture_output=True,
                        text=True, timeout=120, env=env)
     assert r.returncode == 2 and r.stdout == ""  # bad input is still exit 2; its line has nowhere to go
+
+
+def _endgame():
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.engine import Game
+
+    lay = _lay()
+    game = Game(lay)
+    for m in "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d".split():
+        assert game.play(m).ok
+    return fair.player_view(lay, game)  # 3 table cards, 7 unknown stock cards: 307 states
+
+
+@pytest.mark.parametrize("capacity, words", [
+    (0, "capacity must be a power of two from 2 to"),  # was: a segmentation fault at the first value
+    (1000, "capacity must be a power of two from 2 to 4,294,967,296, not 1000"),  # was: slots it never probed
+    (-1, "capacity must be a power of two"),  # was: NumPy's "negative dimensions"
+    (2.0, "capacity must be a power of two"),
+])
+def test_the_compiled_expectimax_takes_a_table_it_can_hash_into(capacity, words):
+    from golfsolve.fair.exact import CompiledExpectimax
+    from golfsolve.solitaire.rules import EASY
+
+    with pytest.raises(InputError, match="^" + _escape(words)):
+        CompiledExpectimax(EASY, capacity=capacity)
+    with pytest.raises(TypeError, match="^rules must be a Rules"):
+        CompiledExpectimax("easy")
+
+
+def test_the_compiled_expectimax_stops_at_its_tables_size_instead_of_hanging():
+    # was: a table of 64 slots asked for up to 2,000,000 new states filled up and the search
+    # probed it for a free slot for ever (a hang); now it stops at half its slots, as it
+    # stops at max_states, with TooLargeError
+    from golfsolve.fair.exact import CompiledExpectimax, TooLargeError
+    from golfsolve.solitaire.rules import EASY
+
+    view, played = _endgame()
+    small = CompiledExpectimax(EASY, capacity=64)
+    with pytest.raises(TooLargeError, match="^more than 32 states: too large for the exact fair value "
+                                            r"\(a table of 64 slots holds 32\)"):
+        small.fair_value(view, played)
+    with pytest.raises(InputError, match="^max_states must be from 1 to"):
+        small.fair_value(view, played, max_states=-1)
+    big = CompiledExpectimax(EASY, capacity=1 << 12)
+    assert big.fair_value(view, played).value == 1.0 and big.stored <= 1 << 11

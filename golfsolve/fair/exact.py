@@ -24,7 +24,8 @@ from itertools import permutations
 from typing import Iterable, Optional
 
 from ..cards import JOKER_RANK, rank_of
-from ..errors import InputError
+from ..errors import MAX_INT64, InputError
+from ..inputs import expect, is_whole_number, whole_count
 from ..solitaire.layout import Layout
 from ..solitaire.rules import EASY, EMPTY_TOP, Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
@@ -32,6 +33,10 @@ from .orders import arrangements, fill_stock, unknown_pool, with_stock
 from .view import after_move, legal_moves
 
 N_POOL = JOKER_RANK + 1
+
+
+#: The largest memo table a :class:`CompiledExpectimax` takes: 4,294,967,296 slots (48 GiB).
+MAX_CAPACITY = 1 << 32
 
 
 class TooLargeError(InputError):
@@ -179,6 +184,12 @@ class CompiledExpectimax:
     def __init__(self, rules: Rules, capacity: int = 1 << 22) -> None:
         import numpy as np
 
+        expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
+        # the kernel hashes into the table with capacity - 1 as its mask (was: 0 a segmentation
+        # fault, 1000 a table whose slots it never all probed)
+        if not is_whole_number(capacity) or not 2 <= capacity <= MAX_CAPACITY or capacity & (capacity - 1):
+            raise InputError(f"capacity must be a power of two from 2 to {MAX_CAPACITY:,}, not {repr(capacity)[:40]}")
+        capacity = int(capacity)
         self.rules = rules
         self._np = np
         self.keys = np.full(capacity, -1, dtype=np.int64)
@@ -208,8 +219,13 @@ class CompiledExpectimax:
         stock = tuple(-1 if c is None else rank_of(c) for c in layout.stock)
         if len(cols) > N_COLS or any(len(c) > MAX_HEIGHT for c in cols) or len(stock) > EXPECTIMAX_STOCK:
             raise TooLargeError("the position is too large for the compiled exact fair value")
-        if not self._reusable(cols, stock) or self.stored + max_states > self.keys.shape[0] // 2:
+        max_states = whole_count(max_states, "max_states", 1, MAX_INT64)
+        half = self.keys.shape[0] // 2
+        if not self._reusable(cols, stock) or self.stored + max_states > half:
             self.clear()
+        # at most half the slots filled, whatever max_states asks (was: a table too small for it
+        # filled up, and the kernel probed it for a free slot for ever)
+        limit = min(self.stored + max_states, half)
         if self._cols is None:
             self._cols, self._stock = cols, stock
         base_cols, base_stock = self._cols, self._stock
@@ -226,7 +242,7 @@ class CompiledExpectimax:
             pool[rank_of(c)] += 1
         ptotal = int(pool.sum())
         table = layout.tableau_count
-        meta = np.array([self.stored, self.stored + max_states, 0], dtype=np.int64)
+        meta = np.array([self.stored, limit, 0], dtype=np.int64)
         args = (self.fits, rules.draw_any_time, self.keys, self.vals, meta)
         start = self.stored
         out = []
@@ -241,7 +257,10 @@ class CompiledExpectimax:
                 lens[i] = h
             self.stored = int(meta[0])
             if meta[2]:
-                raise TooLargeError(f"more than {max_states:,} states: too large for the exact fair value")
+                allowed = limit - start
+                raise TooLargeError(f"more than {allowed:,} states: too large for the exact fair value"
+                                    + ("" if allowed == max_states else
+                                       f" (a table of {self.keys.shape[0]:,} slots holds {half:,})"))
             out.append((m, v))
         out.sort(key=lambda mv: (-mv[1], mv[0] == MOVE_DRAW, mv[0]))
         overall = 1.0 if table == 0 else (out[0][1] if out else 0.0)
