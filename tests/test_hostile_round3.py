@@ -467,3 +467,22 @@ def test_the_compiled_expectimax_stops_at_its_tables_size_instead_of_hanging():
         small.fair_value(view, played, max_states=-1)
     big = CompiledExpectimax(EASY, capacity=1 << 12)
     assert big.fair_value(view, played).value == 1.0 and big.stored <= 1 << 11
+
+
+def test_the_exact_values_check_their_arguments():
+    # was: rules by name an AttributeError; max_states=-1 or 2.5 "more than -1 states: too large"
+    from golfsolve.fair.exact import clairvoyant_value, fair_value
+    from golfsolve.solitaire.rules import EASY
+
+    view, played = _endgame()
+    with pytest.raises(TypeError, match="^rules must be a Rules or None"):
+        fair_value(view, "easy", played)
+    with pytest.raises(TypeError, match="^rules must be a Rules or None"):
+        clairvoyant_value(view, "easy", played)
+    with pytest.raises(InputError, match="^max_states must be a whole number, not 2.5"):
+        fair_value(view, EASY, played, max_states=2.5)
+    with pytest.raises(InputError, match="^max_orders must be from 1 to"):
+        clairvoyant_value(view, EASY, played, max_orders=-1)
+    with pytest.raises(TypeError, match="^solver must be a Solver or None"):
+        clairvoyant_value(view, EASY, played, solver="fast")
+    assert fair_value(view, EASY, played).value == 1.0

@@ -26,8 +26,8 @@ from typing import Iterable, Optional
 from ..cards import JOKER_RANK, rank_of
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, is_whole_number, whole_count
-from ..solitaire.layout import Layout
-from ..solitaire.rules import EASY, EMPTY_TOP, Rules
+from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.rules import EMPTY_TOP, Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .orders import arrangements, fill_stock, unknown_pool, with_stock
 from .view import after_move, legal_moves
@@ -72,7 +72,8 @@ def fair_value(
     ``memo`` (a dict kept by the caller) carries the memoised values to the next call
     with the same rules: consecutive decisions of one game share most of their states.
     """
-    rules = rules or layout.rules or EASY
+    rules = layout_rules(layout, rules)  # was: rules by name an AttributeError
+    max_states = whole_count(max_states, "max_states", 1, MAX_INT64)
     _, pool_cards = unknown_pool(layout, rules, played)
     fits = [[rules.fits(t, c) for c in range(N_POOL)] for t in range(EMPTY_TOP + 1)]
     any_time = rules.draw_any_time
@@ -147,7 +148,9 @@ def clairvoyant_value(
     <golfsolve.fair.odds.odds>` estimates by sampling). Per move: the chance the
     position after it is winnable. Raises :class:`TooLargeError` past ``max_orders``.
     """
-    rules = rules or layout.rules or EASY
+    rules = layout_rules(layout, rules)
+    max_orders = whole_count(max_orders, "max_orders", 1, MAX_INT64)
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     positions, pool = unknown_pool(layout, rules, played)
     n = arrangements(len(pool), len(positions))
     if n > max_orders:
