@@ -347,3 +347,20 @@ def test_a_report_cut_short_leaves_every_plot_its_text_shows(run_dir, tmp_path, 
     rep.write_report(run_dir, out)
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
     assert names == set(rep.FIGURES) | {"report.md", "report.html"}, names
+
+
+def test_the_difficulty_section_counts_one_game_in_the_singular(written):
+    # was: "over 1 stock orders", "With 1 games" in a run made with --difficulty-games 1
+    import copy
+
+    _, data, _ = written
+    data = copy.deepcopy(data)
+    labels = ["easy", "medium", "hard", "very-hard"]
+    data["difficulty"] = {"games": 1, "labels": labels, "command": "golfsolve stats ...",
+                          "rules": {"easy": {"deals": 2, "labels": dict.fromkeys(labels, 0) | {"easy": 2},
+                                             "mean_fair_chance": 1.0}}}
+    md = rep.render_markdown(data)
+    assert "over 1 stock order consistent" in md and "With 1 game a chance" in md
+    data["difficulty"]["games"] = 8
+    md = rep.render_markdown(data)
+    assert "over 8 stock orders consistent" in md and "With 8 games a chance" in md

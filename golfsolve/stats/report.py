@@ -522,11 +522,11 @@ def _blocks(data: dict) -> list[tuple]:
         bands = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
         b.append(("h2", "Difficulty"))
         b.append(("p", f"Each deal's label under each rule set, as `golfsolve rate --games {diff['games']}` gives it "
-                       f"(seed 0): the search fair player's win rate over {diff['games']} stock orders consistent "
-                       f"with the opening, labelled by bands ({bands}). {data['deals_text']}; command: "
+                       f"(seed 0): the search fair player's win rate over {plural(diff['games'], 'stock order')} "
+                       f"consistent with the opening, labelled by bands ({bands}). {data['deals_text']}; command: "
                        f"`{diff['command']}`. "
-                       f"With {diff['games']} games a chance has a wide interval, so a deal near a band edge can "
-                       "fall either side."))
+                       f"With {plural(diff['games'], 'game')} a chance has a wide interval, so a deal near a band "
+                       "edge can fall either side."))
         rows = []
         for r, d in diff["rules"].items():
             n = d["deals"]
