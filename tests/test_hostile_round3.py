@@ -486,3 +486,27 @@ def test_the_exact_values_check_their_arguments():
     with pytest.raises(TypeError, match="^solver must be a Solver or None"):
         clairvoyant_value(view, EASY, played, solver="fast")
     assert fair_value(view, EASY, played).value == 1.0
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # was: a deck of 55 cards for jokers=3 and of 51 for -1, dealt as if they were decks
+    (lambda: __import__("golfsolve.solitaire.dealcode", fromlist=["x"]).deal_deck(1, 3), InputError,
+     "jokers must be 0, 1 or 2, not 3"),
+    (lambda: __import__("golfsolve.solitaire.dealcode", fromlist=["x"]).deal_deck(1, -1), InputError,
+     "jokers must be 0, 1 or 2, not -1"),
+    (lambda: __import__("golfsolve.solitaire.dealcode", fromlist=["x"]).deal_deck(1, 1.5), InputError,
+     "jokers must be 0, 1 or 2, not 1.5"),
+    # was: an AttributeError ('str' object has no attribute 'jokers')
+    (lambda: __import__("golfsolve.solitaire.layout", fromlist=["x"]).layout_from_number(1, "easy"), TypeError,
+     "rules must be a Rules, e.g. get_rules('classic')"),
+    # was: an IndexError
+    (lambda: __import__("golfsolve.solitaire.layout", fromlist=["x"]).layout_from_deck([1, 2, 3],
+                                                                                       _lay().rules), InputError,
+     "a dealt deck under rules 'easy' holds 52 cards, not 3"),
+    # was: an AttributeError ('NoneType' object has no attribute 'strip')
+    (lambda: __import__("golfsolve.cards", fromlist=["x"]).parse_card(None), TypeError,
+     "a card must be text, e.g. 'AS' or '10♠', not NoneType None"),
+])
+def test_the_dealing_helpers_refuse_what_is_no_deal(call, error, words):
+    with pytest.raises(error, match="^" + _escape(words)):
+        call()

@@ -133,7 +133,9 @@ def deal_deck(number: int, jokers: int = 0) -> np.ndarray:
     ``i // 7``), ``deck[35]`` the discard, ``deck[36:]`` the stock, first drawn first.
     """
     number = deal_number(number)
-    deck = list(range(52 + jokers))
+    if jokers not in (0, 1, 2) or isinstance(jokers, (bool, float)):  # was: a 55-card deck for 3, 51 for -1
+        raise InputError(f"jokers must be 0, 1 or 2, not {repr(jokers)[:40]}")
+    deck = list(range(52 + int(jokers)))
     state = number
     for i in range(len(deck) - 1, 0, -1):
         m = i + 1

@@ -302,6 +302,10 @@ def layout_rules(layout: object, rules: object = None) -> Rules:
 
 def layout_from_deck(deck: Sequence[int], rules: Rules, name: str = "", deal_number: Optional[int] = None) -> Layout:
     """Lay out a dealt deck (see :mod:`dealcode` for the dealing order)."""
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
+    if len(deck) != N_STANDARD + rules.jokers:  # was: an IndexError for a short one
+        raise LayoutError(f"a dealt deck under rules {rules.name!r} holds {N_STANDARD + rules.jokers} cards, "
+                          f"not {len(deck)}")
     cols = [[int(deck[r * N_COLUMNS + c]) for r in range(COLUMN_HEIGHT)] for c in range(N_COLUMNS)]
     rest = [int(c) for c in deck[N_TABLEAU:]]
     if rules.empty_start:
@@ -317,6 +321,7 @@ def layout_arg(layout: object, what: str = "layout") -> "Layout":
 
 def layout_from_number(number: int, rules: Rules = EASY, letter: str = "E") -> Layout:
     """The GO1 deal of a number under ``rules``."""
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")  # was: an AttributeError on a name
     number = deal_number(number)  # a NumPy integer (a run folder's deal column) as a plain int
     deck = deal_deck(number, rules.jokers)
     return layout_from_deck(deck, rules, format_code(number, letter), number)
