@@ -510,3 +510,21 @@ def test_the_exact_values_check_their_arguments():
 def test_the_dealing_helpers_refuse_what_is_no_deal(call, error, words):
     with pytest.raises(error, match="^" + _escape(words)):
         call()
+
+
+@pytest.mark.parametrize("kind, target, words", [
+    ("My-Bot", "golfsolve.grid.bots:MCBot", "a bot's name is lower-case letters, digits, '-' and '_'"),  # unreachable
+    ("mc:fast", "golfsolve.grid.bots:MCBot", "a bot's name is lower-case letters"),  # read as mc with a count
+    ("a,b", "golfsolve.grid.bots:MCBot", "a bot's name is lower-case letters"),  # split by --bots
+    ("", "golfsolve.grid.bots:MCBot", "a bot's name is lower-case letters"),
+    ("mine", "golfsolve.grid.bots.MCBot", "a bot's class is 'module:attribute' text or a callable"),
+    ("mine", 5, "a bot's class is 'module:attribute' text or a callable"),
+])
+def test_register_bot_refuses_a_name_no_bot_list_can_reach(kind, target, words):
+    # was: registered, then 'My-Bot' was unknown to make_bot (names are read in lower case), and
+    # a target without a colon failed only when the bot was first made
+    from golfsolve.grid.botnames import BOTS, register_bot
+
+    with pytest.raises((InputError, TypeError), match="^" + _escape(words)):
+        register_bot(kind, target)
+    assert kind not in BOTS

@@ -9,6 +9,7 @@ registry entry names its class as ``"module:attribute"``, imported only when the
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -67,7 +68,15 @@ BOTS: dict[str, BotKind] = {
 def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str = "", label: str = "N") -> None:
     """Make ``make_bot(kind)`` build ``target`` (a ``"module:attribute"`` string or a
     callable taking ``rng`` and ``name``, and the ``count`` keyword if given); for bots kept
-    outside the package, such as the benchmarks' outside heuristics."""
+    outside the package, such as the benchmarks' outside heuristics. ``kind`` is written as
+    a bot list reads it: lower-case letters, digits, '-' and '_' (was: 'My-Bot' registered,
+    then unknown to make_bot, which reads names in lower case; 'a,b' split by --bots)."""
+    if not isinstance(kind, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", kind):
+        raise InputError(f"a bot's name is lower-case letters, digits, '-' and '_', as --bots reads it; "
+                         f"not {repr(kind)[:40]}")
+    if not (callable(target) or isinstance(target, str) and re.fullmatch(r"[\w.]+:[\w.]+", target)):
+        raise TypeError(f"a bot's class is 'module:attribute' text or a callable, e.g. "
+                        f"'golfsolve.grid.bots:MCBot'; not {repr(target)[:40]}")
     BOTS[kind] = BotKind(target, count, what or f"{kind} count", label)
 
 
