@@ -528,3 +528,13 @@ def test_register_bot_refuses_a_name_no_bot_list_can_reach(kind, target, words):
     with pytest.raises((InputError, TypeError), match="^" + _escape(words)):
         register_bot(kind, target)
     assert kind not in BOTS
+
+
+def test_a_card_listed_as_played_twice_is_named():
+    # was: "the stock has 16 unknown cards but only 15 cards are unseen", which named neither the
+    # card nor the list it came from
+    import golfsolve.fair as fair
+
+    L = _lay()
+    with pytest.raises(InputError, match="^card 6H is listed twice among the played cards"):
+        fair.odds(L.forget_stock(0), samples=2, games=0, played=[L.stock[0], L.stock[0]])

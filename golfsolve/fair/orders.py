@@ -30,10 +30,14 @@ def check_played(played: Iterable[int]) -> tuple[int, ...]:
     :class:`InputError` for anything else. A card written 'AS' matched no card id, so the
     played card stayed among the stock's possible cards without a word."""
     out = tuple(played)
+    seen: set = set()
     for c in out:
         if not is_whole_number(c) or not 0 <= c < N_CARDS_MAX:
             raise InputError(f"played cards are card ids 0 to {N_CARDS_MAX - 1} (parse_card('AS') gives one), "
                              f"not {c!r}")
+        if c in seen:  # was: "the stock has 16 unknown cards but only 15 cards are unseen"
+            raise InputError(f"card {card_str(c)} is listed twice among the played cards")
+        seen.add(c)
     return out
 
 
