@@ -538,3 +538,15 @@ def test_a_card_listed_as_played_twice_is_named():
     L = _lay()
     with pytest.raises(InputError, match="^card 6H is listed twice among the played cards"):
         fair.odds(L.forget_stock(0), samples=2, games=0, played=[L.stock[0], L.stock[0]])
+
+
+@pytest.mark.parametrize("limit, words", [(-1, "undo_limit must be from 0 to 1,000,000, not -1"),
+                                          (2.5, "undo_limit must be a whole number, not 2.5"),
+                                          (10**30, "undo_limit must be from 0 to 1,000,000")])
+def test_a_games_undo_limit_is_a_count(limit, words):
+    # was: deque's "maxlen must be non-negative", "an integer is required" and an OverflowError
+    from golfsolve.solitaire.engine import Game
+
+    with pytest.raises(InputError, match="^" + _escape(words)):
+        Game(_lay(), undo_limit=limit)
+    assert Game(_lay(), undo_limit=np.int64(0)).play("u").message == "Nothing to undo"

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from ..cards import card_str, rank_of
-from ..errors import InputError, clip
-from ..inputs import expect, is_whole_number, split_items
+from ..errors import MAX_EFFORT, InputError, clip
+from ..inputs import expect, is_whole_number, split_items, whole_count
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_rules, trusted_layout
 from .rules import EMPTY_TOP, Rules
 
@@ -100,6 +100,8 @@ class Game:
         self.moves: int = 0
         self.won: bool = False
         self.locked: bool = False
+        if undo_limit is not None:  # None: no limit
+            undo_limit = whole_count(undo_limit, "undo_limit", 0, MAX_EFFORT)  # was: deque's own errors
         self._history: deque[_Action] = deque(maxlen=undo_limit)
         self._update_end()
 
