@@ -550,3 +550,14 @@ def test_a_games_undo_limit_is_a_count(limit, words):
     with pytest.raises(InputError, match="^" + _escape(words)):
         Game(_lay(), undo_limit=limit)
     assert Game(_lay(), undo_limit=np.int64(0)).play("u").message == "Nothing to undo"
+
+
+def test_a_stacked_grid_deck_holds_jokers_only_under_rules_that_deal_them():
+    # was: dealt and scored as -2 under rules without jokers, as the solitaire layouts were
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.state import HoleState
+
+    deck = [52] + list(range(51))
+    with pytest.raises(InputError, match="^a stacked deck holds a joker, but rules 'default' deal none"):
+        HoleState(parse_rules("default", players=2), deck=deck)
+    assert HoleState(parse_rules("default+jokers", players=2), deck=deck).next_card() == 52

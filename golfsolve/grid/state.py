@@ -40,7 +40,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..cards import N_CARDS_MAX
+from ..cards import N_CARDS_MAX, N_STANDARD
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, is_whole_number, whole_count
 from .rules import GridRules
@@ -180,6 +180,9 @@ class HoleState:
         max_turns = whole_count(max_turns, "max_turns", 1, MAX_INT64)
         expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
         cards = _deck_cards(deck) if deck is not None else rules.deck_cards()
+        if deck is not None and not rules.jokers and any(c >= N_STANDARD for c in cards):
+            # was: dealt and scored as -2 under rules that deal no joker
+            raise InputError(f"a stacked deck holds a joker, but rules {rules.spec()!r} deal none (add +jokers)")
         if len(cards) < needed_cards(rules):
             raise InputError(f"a deck of {len(cards)} cards cannot deal {n} grids of {g} and a discard")
         self.rules = rules
