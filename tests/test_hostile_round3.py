@@ -561,3 +561,13 @@ def test_a_stacked_grid_deck_holds_jokers_only_under_rules_that_deal_them():
     with pytest.raises(InputError, match="^a stacked deck holds a joker, but rules 'default' deal none"):
         HoleState(parse_rules("default", players=2), deck=deck)
     assert HoleState(parse_rules("default+jokers", players=2), deck=deck).next_card() == 52
+
+
+@pytest.mark.parametrize("kw, words", [({"referee": "no"}, "referee must be True or False, not str 'no'"),
+                                       ({"winnable": "no"}, "winnable must be True or False, not str 'no'")])
+def test_a_fair_games_switches_are_true_or_false(kw, words):
+    # was: any text taken as true: referee="no" kept the referee, winnable="no" skipped its solve
+    import golfsolve.fair as fair
+
+    with pytest.raises(TypeError, match="^" + _escape(words)):
+        fair.play(_lay(), player="fast", **kw)

@@ -26,6 +26,8 @@ import weakref
 from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Sequence
 
+import numpy as np
+
 from ..errors import InputError
 from ..inputs import seed_value
 from ..solitaire.engine import Game
@@ -361,6 +363,9 @@ def play(
     as won without solving it again: the same games, less work.
     """
     rules = layout_rules(layout, rules)
+    for what, value in (("referee", referee), ("winnable", winnable)):  # was: any text taken as true
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
     if not isinstance(seed, str):  # text seeds name a game (as fair-stats' did: "0-easy-17"); numbers as --seed takes them
         seed = seed_value(seed)
     settings = player_settings(player)
