@@ -571,3 +571,14 @@ def test_a_fair_games_switches_are_true_or_false(kw, words):
 
     with pytest.raises(TypeError, match="^" + _escape(words)):
         fair.play(_lay(), player="fast", **kw)
+
+
+@pytest.mark.parametrize("states, words", [("x", "exact_states must be a whole number, not 'x'"),
+                                           (-1, "exact_states must be from 1 to"), (0, "exact_states must be from 1 to")])
+def test_odds_checks_its_exact_state_budget_at_the_call(states, words):
+    # was: taken, and wherever the exact value was tried, treated as too small: the answer
+    # was sampled as if no exact value could be had
+    import golfsolve.fair as fair
+
+    with pytest.raises(InputError, match="^" + _escape(words)):
+        fair.odds(_lay(), samples=2, games=0, exact_states=states)

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence
 
-from ..errors import InputError
+from ..errors import MAX_INT64, InputError
 from ..inputs import expect, seed_value, whole_count
 from ..intervals import product_interval, wilson
 from ..solitaire.layout import Layout, layout_rules
@@ -297,6 +297,7 @@ def odds(
     rules = layout_rules(layout, rules)  # what an omitted rules stands for, below, too
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     samples = whole_count(samples, "samples")
+    exact_states = whole_count(exact_states, "exact_states", 1, MAX_INT64)  # was: "x" or -1 read as too small
     seed = seed_value(seed)
     if games is not None:
         games = whole_count(games, "games", 0)
