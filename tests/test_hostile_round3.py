@@ -582,3 +582,12 @@ def test_odds_checks_its_exact_state_budget_at_the_call(states, words):
 
     with pytest.raises(InputError, match="^" + _escape(words)):
         fair.odds(_lay(), samples=2, games=0, exact_states=states)
+
+
+def test_rate_names_the_labels_a_wanted_label_is_one_of():
+    # was: "'nope' is not in list" (and 'EASY' refused the same way)
+    import golfsolve.fair as fair
+
+    with pytest.raises(InputError, match="^want must be one of easy, medium, hard, very-hard, or None; not 'nope'"):
+        fair.rate(_lay(), games=2, want="nope")
+    assert fair.rate(_lay(), games=2, want="EASY").games <= 2

@@ -99,6 +99,11 @@ def rate(
     fall in that band (the label is then still right, but the chance is from fewer games).
     """
     rules = layout_rules(layout, rules)
+    if want is not None:  # any case, as pick's difficulty (was: "'nope' is not in list")
+        named = ascii_lower(want.strip()) if isinstance(want, str) else None
+        if named not in LABELS:
+            raise InputError(f"want must be one of {', '.join(LABELS)}, or None; not {want!r}")
+        want = named
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     games = whole_count(games, "games")
     seed = seed_value(seed)
