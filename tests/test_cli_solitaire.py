@@ -206,10 +206,22 @@ def test_every_hint_answer_has_the_same_core_fields(run_cli, extra, moves):
 
 def test_hint_at_the_node_limit_says_how_many_cards_its_best_line_leaves(run_cli):
     r = run_cli(["hint", "GO1-C-AAAAAAB", "--node-limit", "3", "--all"])
-    assert r.exit_code == 0, r.stderr
+    assert r.exit_code == 1, r.stderr  # as solve at its node limit: an answer, not known to be the best
     lines = r.stdout.splitlines()
     assert len(lines) >= 2 and all("node limit; the best line found leaves" in ln and ln.endswith(" cards")
                                    for ln in lines)
+
+
+def test_hint_exits_1_only_where_its_node_limit_leaves_the_best_move_unproven(run_cli):
+    # every move's search finished: exact, exit 0 (the limit never reached)
+    assert run_cli(["hint", "GO1-C-AAAAAAD", "--node-limit", "1000000"]).exit_code == 0
+    # a proven win is best whatever the moves whose search stopped would have given
+    r = run_cli(["hint", "GO1-E-AAAAAAB", "--node-limit", "60", "--all", "--json"])
+    j = json.loads(r.stdout)
+    outcomes = [m["outcome"] for m in j["ranked"]]
+    assert outcomes[0] == "won" and "unknown" in outcomes and r.exit_code == 0, (outcomes, r.exit_code)
+    r = run_cli(["hint", "GO1-C-AAAAAAD", "--node-limit", "1", "--json"])
+    assert r.exit_code == 1 and json.loads(r.stdout)["best"]["outcome"] == "unknown"
 
 
 def test_semicolons_separate_moves_as_spaces_do(run_cli):

@@ -135,7 +135,8 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 @click.option("--player", type=AsciiChoice(list(PRESETS), case_sensitive=False), default="strong", show_default=True,
               help="The fair player's preset for --fair.")
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed for --fair.")
-@click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N", help="Stop the search of each move after this many states (0: no limit).")
+@click.option("--node-limit", type=NODE_LIMIT, default=0, metavar="N", help="Stop the search of each move after this many states (0: no limit); when that leaves the best move "
+                   "unproven, the hint is printed and the exit code is 1.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, player, seed, node_limit, as_json):
     """The best next move from a position, and why.
@@ -148,7 +149,8 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
         raise InputError("--player and --seed choose the fair player of --fair; add --fair, or leave them out")
     if fair and "node_limit" in given:
         raise InputError("--node-limit bounds the peeking hint's search; --fair has none, so leave it out")
-    from ..solitaire.answers import GameOverError, game_over_answer, hint_answer, hint_position, peeking_hint
+    from ..solitaire.answers import (GameOverError, game_over_answer, hint_answer, hint_is_exact, hint_position,
+                                      peeking_hint)
     from ..solitaire.engine import parse_moves
     from ..solitaire.solver import StockUnknownError
 
@@ -177,10 +179,13 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
         fail(str(e), 1)
     if as_json:
         echo_json(hint_answer(lay, moves, ranked))
-        return
-    best = ranked[0]
-    what = "draw" if best.move == "d" else f"remove {best.card} from column {best.move}"
-    click.echo(f"best move: {best.move} ({what}): {best.reason}")
-    if show_all:
-        for a in ranked:
-            click.echo(f"  {a.move:>2}  {a.card or '':>3}  {a.reason}")
+    else:
+        best = ranked[0]
+        what = "draw" if best.move == "d" else f"remove {best.card} from column {best.move}"
+        click.echo(f"best move: {best.move} ({what}): {best.reason}")
+        if show_all:
+            for a in ranked:
+                click.echo(f"  {a.move:>2}  {a.card or '':>3}  {a.reason}")
+    if not hint_is_exact(ranked):
+        # as solve at its node limit: the answer is printed, but it is not known to be the best move
+        raise SystemExit(1)

@@ -78,6 +78,12 @@ def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = Non
     return ranked
 
 
+def hint_is_exact(ranked: Sequence[MoveAdvice]) -> bool:
+    """Is the best of ``ranked`` known to be best? Not when a move's search stopped at its
+    node limit, unless the best move is a proven win (nothing ranks above one)."""
+    return ranked[0].solution.outcome == "won" or all(a.solution.outcome != "unknown" for a in ranked)
+
+
 def hint_answer(layout: Layout, moves: Sequence[str], ranked: Sequence[MoveAdvice]) -> dict:
     """``golfsolve hint --json`` (peeking at the stock) for the position after ``moves``."""
     return {"deal": layout.name, "rules": _rules_name(layout), "fair": False, "moves_played": " ".join(moves),
@@ -174,4 +180,4 @@ def replay_answer(layout: Layout, moves: Sequence[str], stop_on_reject: bool = F
 
 
 __all__ = ["GameOverError", "game_over_answer", "deal_answer", "solve_layout", "solve_answer", "hint_position", "peeking_hint",
-           "hint_answer", "peeking_hint_answer", "play_answer", "replay_answer"]
+           "hint_is_exact", "hint_answer", "peeking_hint_answer", "play_answer", "replay_answer"]
