@@ -260,3 +260,15 @@ def test_an_illegal_move_in_a_long_list_is_named_by_its_place(run_cli):
     assert "move 2 of 3 ('4') is not legal here: Must be one rank higher or lower" in r.stderr, r.stderr
     r = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "4"])  # one move: its place says nothing
     assert "move '4' is not legal here" in r.stderr, r.stderr
+
+
+def test_hint_on_a_stock_of_unknown_order_counts_the_positions_stock(run_cli, data_dir):
+    # was: "the stock order is unknown (15 of 15 stock cards)" for a stock of 16 whose first card
+    # (8S) is known: the count of the position after the draw whose search met the unknown cards
+    path = str(data_dir / "seed000_start.txt")
+    r = run_cli(["hint", "--layout", path])
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "seed000_start.txt: the stock order is unknown (15 of 16 stock cards)" in r.stderr, r.stderr
+    assert "try 'golfsolve hint --fair'" in r.stderr
+    r = run_cli(["hint", "--layout", path, "--moves", "d"])  # after the draw: 15 left, all unknown
+    assert "(15 of 15 stock cards)" in r.stderr, r.stderr

@@ -70,8 +70,13 @@ def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = Non
     """Every legal move of ``game``, best first, judged with the stock order known."""
     try:
         ranked = rank_moves(game, solver, node_limit=node_limit)
-    except StockUnknownError as e:
-        raise StockUnknownError(f"{e}; try 'golfsolve hint --fair'") from None
+    except StockUnknownError:
+        # said of the position asked about, not of the move whose search met it (was: "15 of
+        # 15 stock cards" for a stock of 16 whose first card is known, after the draw's search)
+        unknown = sum(1 for c in game.stock if c is None)
+        raise StockUnknownError(
+            f"{game.layout.name or 'layout'}: the stock order is unknown ({unknown} of {len(game.stock)} stock "
+            "cards), so there is no exact hint; try 'golfsolve hint --fair'") from None
     if not ranked:  # no remove fits and the next stock card is not known, so a draw cannot be judged
         raise StockUnknownError("no card fits the discard and the next stock card is unknown; "
                                 "try 'golfsolve hint --fair'")
