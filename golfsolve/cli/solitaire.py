@@ -57,7 +57,7 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
     MOVES: d draws, 1-7 removes the free card of that column, u undoes; write them
     apart or together ("d 5 2", "d52", "d,5,2", "d;5;2"). Exit code 1 if a move was rejected.
 
-    Examples: golfsolve replay GO1-E-AAAAAAB d 4 d 1 ...;
+    Examples: golfsolve replay GO1-E-AAAAAAB 1 1 5 d 4;
     golfsolve replay --layout tests/data/seed000_start.txt d52
     """
     from ..cards import card_str, parse_card

@@ -141,7 +141,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
 def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, player, seed, node_limit, as_json):
     """The best next move from a position, and why.
 
-    Example: golfsolve hint GO1-E-AAAAAAB --moves "d 5 2" --all
+    Example: golfsolve hint GO1-E-AAAAAAB --moves "1 1 5 d" --all
     """
     given = {name for name in ("player", "seed", "node_limit")
              if click.get_current_context().get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
