@@ -24,9 +24,10 @@ from .common import Command, check_workers, fail, jobs_option
 def serve(host, port, workers, cpu_budget, cors_origin):
     """Answer deal, solve, hint, odds and rate over HTTP, and serve a page to play a deal.
 
-    The answers are the --json answers of the commands (see /api/... in the README);
-    the page at http://HOST:PORT/ shows a deal, its solution step by step, hints and
-    odds, and lets you play it. Kernels are loaded and warmed before it says it is ready.
+    The answers are the --json answers of the commands (docs/serve.md lists the
+    endpoints, /api/solve?code=... and the others); the page at http://HOST:PORT/ shows
+    a deal, its solution step by step, hints and odds, and lets you play it. Kernels
+    are loaded and warmed before it says it is ready.
 
     Example: golfsolve serve --port 8000
     """
@@ -59,7 +60,8 @@ def serve(host, port, workers, cpu_budget, cors_origin):
             if self.started:
                 bound = [s.getsockname() for srv in self.servers for s in srv.sockets]
                 where = ", ".join(url(h, p) for h, p, *_ in bound) or url(host, port)
-                click.echo(f"golfsolve serve: ready on {where} ({len(app.state.pool.pids)} workers, warm); "
+                n = len(app.state.pool.pids)
+                click.echo(f"golfsolve serve: ready on {where} ({n} worker{'s' * (n != 1)}, warm); "
                            "Ctrl-C stops it", err=True)
 
     click.echo("golfsolve serve: starting the workers and warming the kernels...", err=True)
