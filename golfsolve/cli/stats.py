@@ -57,8 +57,9 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     """Solve every deal of a range (or every K-th deal) under several rule sets; write Parquet chunks to DIR.
 
     One row per deal and rule set: deal, code, rules, winnable, best_left (cards left under
-    perfect play), app_score, fields (what was computed), nodes, seconds. Interrupt any time (Ctrl-C, kill) and run the
-    same command with --resume: finished chunks are kept, nothing is solved twice.
+    perfect play), app_score, fields (what was computed), nodes, seconds, cpu_seconds
+    (and difficulty, fair_chance with --difficulty). Interrupt any time (Ctrl-C, kill) and
+    run the same command with --resume: finished chunks are kept, nothing is solved twice.
 
     Example: golfsolve stats --start GO1-E-AAAAAAA --count 2000 --out stats-2000
 
