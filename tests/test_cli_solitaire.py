@@ -272,3 +272,14 @@ def test_hint_on_a_stock_of_unknown_order_counts_the_positions_stock(run_cli, da
     assert "try 'golfsolve hint --fair'" in r.stderr
     r = run_cli(["hint", "--layout", path, "--moves", "d"])  # after the draw: 15 left, all unknown
     assert "(15 of 15 stock cards)" in r.stderr, r.stderr
+
+
+def test_every_json_answer_names_its_deal_under_deal(run_cli):
+    # was: 'deal --json' alone named it "name", where solve, hint, odds, rate and /api/play say "deal"
+    cheap = {"odds": ["--samples", "1", "--games", "0"], "rate": ["--games", "1"]}
+    for command in ("deal", "solve", "hint", "odds", "rate"):
+        r = run_cli([command, "GO1-C-AAAAAAB", "--json", *cheap.get(command, [])])
+        assert r.exit_code == 0, r.stderr
+        answer = json.loads(r.stdout)
+        answer = answer[0] if command == "rate" else answer  # rate answers a list
+        assert answer["deal"] == "GO1-C-AAAAAAB", command

@@ -26,8 +26,9 @@ class GameOverError(InputError):
 
 
 def deal_answer(layout: Layout) -> dict:
-    """``golfsolve deal --json``: the layout as plain data."""
-    return layout.to_json()
+    """``golfsolve deal --json``: the layout as plain data, led by ``deal`` (the deal's name,
+    the key every other answer gives it under; ``name`` is the layout's own key, kept)."""
+    return {"deal": layout.name, **layout.to_json()}
 
 
 def solve_layout(layout: Layout, node_limit: int = 0, verdict_only: bool = False,
