@@ -154,3 +154,17 @@ def test_a_busy_server_says_when_to_ask_again():
         assert r.status_code == 503 and "busy" in r.json()["error"]
         assert r.headers["retry-after"] == str(RETRY_AFTER)  # was: no Retry-After
         assert c.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200  # no worker needed
+
+
+def test_the_pages_rule_choices_are_every_rule_set_the_commands_name():
+    # was: easy, classic and strict only; dead-king, in the README's table and every --rules, was missing
+    import re
+    from importlib.resources import files
+
+    from golfsolve.solitaire.rules import PRESETS
+
+    page = files("golfsolve.serve").joinpath("static/index.html").read_text(encoding="utf-8")
+    select = page[page.index('<select id="rules">'):page.index("</select>")]
+    values = re.findall(r'<option value="([^"]*)"', select)
+    assert values[0] == ""  # as the code says
+    assert set(values[1:]) == {name for name, rules in PRESETS.items() if rules.name == name}
