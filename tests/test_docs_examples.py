@@ -343,3 +343,19 @@ def test_the_readmes_library_example_runs_and_shows_what_it_prints():
         assert eval(code, scope) == expected, f"README.md:{n}: {code}"  # noqa: S307
         checked += 1
     assert checked >= 2
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=[p.name for p in DOC_FILES])
+def test_every_table_row_belongs_to_a_table(path):
+    """A ``|`` row after a blank line starts a new table, so a header separator must follow it
+    (was: a blank line inside grid.md's switch table cut its last three rows out of it, shown
+    as a paragraph of pipes)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    in_code, stray = False, []
+    for i, line in enumerate(lines):
+        if line.strip().startswith("```"):
+            in_code = not in_code
+        elif not in_code and line.startswith("|") and (i == 0 or not lines[i - 1].startswith("|")):
+            if not (i + 1 < len(lines) and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[i + 1].strip())):
+                stray.append(f"{path.name}:{i + 1}: {line[:50]}")
+    assert stray == []
