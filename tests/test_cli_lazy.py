@@ -88,3 +88,13 @@ def test_after_the_blas_check_scipy_imports_normally():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["False", "True"]
+
+
+def test_a_misspelt_command_is_answered_with_the_closest_one(run_cli):
+    # was: "No such command 'sovle'." with no hint (click suggests from loaded commands only),
+    # where the loaded grid group's 'simluate' had one
+    r = run_cli(["sovle", "GO1-E-AAAAAAB"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert "No such command 'sovle'. Did you mean 'solve'?" in r.stderr, r.stderr
+    assert "Did you mean 'simulate'?" in run_cli(["grid", "simluate"]).stderr
+    assert "Did you mean" not in run_cli(["frobnicate"]).stderr

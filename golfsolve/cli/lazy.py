@@ -8,6 +8,7 @@ a map from command name to ``"module:attribute"`` and the command's one-line hel
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from typing import NamedTuple
 
@@ -39,6 +40,15 @@ class LazyGroup(click.Group):
         if cmd_name in self.lazy and cmd_name not in self.commands:
             self.add_command(self.load(cmd_name), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as e:
+            # click suggests from the commands loaded so far, here none (was: "No such command
+            # 'sovle'." with no hint, where 'grid simluate' had one)
+            e.possibilities = e.possibilities or difflib.get_close_matches(e.command_name, self.list_commands(ctx))
+            raise
 
     def load(self, cmd_name: str) -> click.Command:
         """Import the command ``cmd_name`` names in the map."""
