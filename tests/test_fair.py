@@ -313,6 +313,9 @@ def test_cli_odds_fair_on_a_code_and_hint_fair(run_cli):
     assert j["fair"] and j["best"]["move"] in {m["move"] for m in j["ranked"]}
     r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--player", "fast", "--all"])
     assert r.exit_code == 0 and r.stdout.startswith("fair best move:")
+    # its note speaks of its own values, wrapped (was: "neither number", on a line of 400 characters)
+    assert "so no value above allows it" in " ".join(r.stdout.split()) and "neither number" not in r.stdout
+    assert max(map(len, r.stdout.splitlines())) <= 100
 
 
 @pytest.mark.parametrize("args", [

@@ -10,6 +10,7 @@ The win chances (`odds`) live in :mod:`golfsolve.fair.odds`.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
@@ -137,8 +138,14 @@ class FairHint:
                      f"{100 * m.chance:5.1f}% ({100 * m.low:.1f}-{100 * m.high:.1f})")
             lines.append(f"  {m.move:>2}  {m.card or '?':>3}  {value}"
                          + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))
-        lines.append(f"({self.what}; {NO_UNDO})")
+        # wrapped as odds wraps its notes (was: one line of 400 characters), and said of the
+        # values above, not of odds' two numbers (was: "so neither number allows it")
+        lines.append(textwrap.fill(f"({self.what}; {NO_UNDO_VALUES})", 100))
         return "\n".join(lines)
+
+
+#: the fair hint's note on undo: :data:`NO_UNDO` said of its values
+NO_UNDO_VALUES = NO_UNDO.replace("so neither number allows it", "so no value above allows it")
 
 
 def _card_of(layout: Layout, move: str) -> Optional[str]:
