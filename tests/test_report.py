@@ -37,10 +37,12 @@ def written(run_dir, tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setattr(rep, "_finish", spy)
     out = tmp_path_factory.mktemp("rep")
+    drawn = []
     try:
-        data = rep.write_report(run_dir, out)
+        data = rep.write_report(run_dir, out, drawn=lambda: drawn.append(len(texts)))
     finally:
         mp.undo()
+    assert drawn == list(range(1, len(rep.FIGURES) + 1))  # the command's progress: once after each figure
     return out, data, texts
 
 
@@ -284,7 +286,9 @@ def test_a_report_of_another_kind_leaves_none_of_the_earlier_reports_plots(run_d
     mine = out / "notes.png"  # a file the report did not write is never removed
     mine.write_bytes(b"mine")
     t = simulate(GridRules(holes=1), ["greedy", "random", "random", "random"], 2, seed=0)
-    gridreport.write_report(t, out)
+    drawn = []
+    _, paths = gridreport.write_report(t, out, drawn=lambda: drawn.append(1))
+    assert len(drawn) == len([p for p in paths if p.suffix == ".png"]) >= 3  # once after each figure
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
     assert not names & set(rep.FIGURES), names
     assert set(gridreport.FIGURES) - {"neighbours.png"} <= names and {"report.md", "report.html"} <= names

@@ -199,24 +199,37 @@ def report(directory, out_dir, as_json):
     """
     from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
+    from ..progress import progress_bar
     from ..stats.runfolder import check_report_dir
 
     check_run_dir(directory, "DIRECTORY")
-    study = load_study(Path(directory)) if is_study(directory) else None
-    t = load_tournament(Path(directory)) if study is None else None
-    out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
-    from ..stats.gridreport import incomplete_note, summary_text, write_report  # matplotlib, once the run is read
-    from ..stats.studyreport import study_summary, write_study_report
+    # on a terminal, a word on what takes the time: reading a large run, then each plot
+    bar = progress_bar(desc=f"grid report: reading {directory}", unit="step", delay=0.5, leave=False,
+                       show=False if as_json else None)
+    try:
+        study = load_study(Path(directory)) if is_study(directory) else None
+        t = load_tournament(Path(directory)) if study is None else None
+        out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
+        from ..stats.gridreport import FIGURES, incomplete_note, summary_text, write_report  # matplotlib, once read
+        from ..stats.studyreport import study_summary, write_study_report
 
+        bar.total = 1 + (1 if study is not None else len(FIGURES))
+        bar.set_description_str("grid report: drawing the plots", refresh=False)
+        bar.update(1)
+        if study is not None:
+            _, data = write_study_report(study, out, directory)
+        else:
+            data, paths = write_report(t, out, run_command(directory), planned_matches(directory), directory,
+                                       drawn=lambda: bar.update(1))
+    finally:
+        bar.close()
     if study is not None:
-        _, data = write_study_report(study, out, directory)
         if as_json:
             echo_json(data)
             return
         click.echo(study_summary(data))
         click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plot: study.png)")
         return
-    data, paths = write_report(t, out, run_command(directory), planned_matches(directory), directory)
     if as_json:
         echo_json(data)
         return

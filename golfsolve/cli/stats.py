@@ -155,16 +155,27 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     CENSUS.read_manifest(stats_dir)
     if fair_dir is not None:
         read_manifest(fair_dir, FAIR_STATS)
-    load_results(stats_dir)
-    if fair_dir is not None:
-        from ..stats.fairstats import load_fair_results
+    from ..progress import progress_bar
 
-        if load_fair_results(fair_dir).empty:  # was: the report written without the section asked for
-            raise InputError(f"--fair {fair_dir}: no chunk is finished yet, so it has no table to join the report")
-    out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
-    from ..stats.report import write_report  # pandas and matplotlib, once the run is read
+    # on a terminal, a word on what takes the time: reading a large run, then each plot
+    bar = progress_bar(desc=f"report: reading {stats_dir}", unit="step", delay=0.5, leave=False,
+                       show=False if as_json else None)
+    try:
+        df = load_results(stats_dir)
+        if fair_dir is not None:
+            from ..stats.fairstats import load_fair_results
 
-    data = write_report(stats_dir, out, fair_dir)
+            if load_fair_results(fair_dir).empty:  # was: the report written without the section asked for
+                raise InputError(f"--fair {fair_dir}: no chunk is finished yet, so it has no table to join the report")
+        out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
+        from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read
+
+        bar.total = 1 + len(FIGURES)
+        bar.set_description_str("report: drawing the plots", refresh=False)
+        bar.update(1)
+        data = write_report(stats_dir, out, fair_dir, df=df, drawn=lambda: bar.update(1))
+    finally:
+        bar.close()
     if as_json:
         echo_json(data)
         return

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 # The object API, not pyplot: no backend is chosen or changed, and no display is needed.
@@ -89,18 +89,25 @@ def _bars(ax, labels, y, lo, hi, color, scale=1.0) -> None:
     ax.bar(labels, y, yerr=err, capsize=6, color=color)
 
 
-def write_plots(data: dict, out: Path) -> list[Path]:
-    """Draw the figures of :data:`FIGURES` into ``out``; return their paths."""
+def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None) -> list[Path]:
+    """Draw the figures of :data:`FIGURES` into ``out``; return their paths. ``drawn``: called
+    after each figure is saved (the command's progress bar)."""
     bots = data["bots"]
     names = [b["bot"] for b in bots]
-    paths = []
+    paths: list[Path] = []
+
+    def finish(fig, name: str) -> None:
+        paths.append(_finish(fig, data, out / name))
+        if drawn is not None:
+            drawn()
+
     fig = Figure(figsize=(6.5, 4))
     ax = fig.subplots()
     _bars(ax, names, [b["strokes_per_hole"] for b in bots], [b["hole_lo"] for b in bots],
           [b["hole_hi"] for b in bots], "#4c72b0")
     ax.set_ylabel("strokes per hole (lower is better)")
     ax.set_title(FIGURES["strokes.png"])
-    paths.append(_finish(fig, data, out / "strokes.png"))
+    finish(fig, "strokes.png")
 
     fig = Figure(figsize=(6.5, 4))
     ax = fig.subplots()
@@ -115,7 +122,7 @@ def write_plots(data: dict, out: Path) -> list[Path]:
     ax.set_ylabel("share of holes")
     ax.set_title(FIGURES["distribution.png"])
     ax.legend()
-    paths.append(_finish(fig, data, out / "distribution.png"))
+    finish(fig, "distribution.png")
 
     fig = Figure(figsize=(6.5, 4))
     ax = fig.subplots()
@@ -124,7 +131,7 @@ def write_plots(data: dict, out: Path) -> list[Path]:
     ax.set_ylabel("matches won per seat (%)")
     ax.set_ylim(0, 100)
     ax.set_title(FIGURES["wins.png"])
-    paths.append(_finish(fig, data, out / "wins.png"))
+    finish(fig, "wins.png")
 
     fig = Figure(figsize=(6.5, 4))
     ax = fig.subplots()
@@ -148,7 +155,7 @@ def write_plots(data: dict, out: Path) -> list[Path]:
     ax.set_ylabel("strokes per hole − the bot's mean")
     ax.set_title("Neighbour effect, 95% intervals")
     ax.legend(fontsize=7)
-    paths.append(_finish(fig, data, out / "neighbours.png"))
+    finish(fig, "neighbours.png")
     return paths
 
 
@@ -267,22 +274,24 @@ def incomplete_note(data: dict) -> str:
 
 
 def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
-                 planned: Optional[int] = None, run: Optional[str | Path] = None) -> tuple[dict[str, Any], list[Path]]:
+                 planned: Optional[int] = None, run: Optional[str | Path] = None,
+                 drawn: Optional[Callable[[], Any]] = None) -> tuple[dict[str, Any], list[Path]]:
     """Write ``report.md``, ``report.html`` and the PNG plots of :data:`FIGURES` into ``out``;
     return :func:`report_data`'s numbers and the paths written. ``planned``: the matches an
     unfinished run asks for (the report then says it covers only those played so far).
     ``run``: the run folder ``t`` was read from, whose ``_report`` folder ``out`` may be
-    (any other folder inside a run is refused, as a run folder is)."""
+    (any other folder inside a run is refused, as a run folder is). ``drawn``: called after
+    each figure, as :func:`write_plots` does."""
     from .runfolder import finish_report, start_report, write_text_atomic
 
     out = start_report(out, run, plots=list(FIGURES))
     data = report_data(t, command)
     data["planned_matches"] = planned
-    drawn = write_plots(data, out)
-    paths = [out / "report.md", out / "report.html"] + drawn
+    plots = write_plots(data, out, drawn)
+    paths = [out / "report.md", out / "report.html"] + plots
     write_text_atomic(out / "report.md", render_markdown(data))
     write_text_atomic(out / "report.html", render_html(data, out))
-    finish_report(out, [d.name for d in drawn])
+    finish_report(out, [d.name for d in plots])
     return data, paths
 
 

@@ -15,7 +15,7 @@ import math
 import textwrap
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import numpy as np
 import pandas as pd
@@ -274,8 +274,9 @@ def _finish(fig, data: dict, path: Path) -> Path:
     return path
 
 
-def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
-    """Draw the five figures of :data:`FIGURES` into ``out``; return their paths."""
+def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None) -> list[Path]:
+    """Draw the five figures of :data:`FIGURES` into ``out``; return their paths.
+    ``drawn``: called after each figure is saved (the command's progress bar)."""
     # Imported here, not above: matplotlib costs about a second, and ``report --json`` and
     # the summary need no figure. The object API, not pyplot: no backend is chosen or
     # changed, so a notebook's inline plots keep working, and no display is ever needed.
@@ -284,7 +285,12 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
 
     rules = data["rules"]
     colors = dict(zip(rules, matplotlib.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
-    paths = []
+    paths: list[Path] = []
+
+    def finish(fig, name: str) -> None:
+        paths.append(_finish(fig, data, out / name))
+        if drawn is not None:
+            drawn()
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
@@ -305,7 +311,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.set_ylim(0, 105)
     ax.set_title(FIGURES["win_rate.png"])
     ax.legend(fontsize=7, loc="upper right")
-    paths.append(_finish(fig, data, out / "win_rate.png"))
+    finish(fig, "win_rate.png")
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
@@ -325,7 +331,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.set_title(FIGURES["cards_left.png"])
     if known:
         ax.legend(fontsize=8)
-    paths.append(_finish(fig, data, out / "cards_left.png"))
+    finish(fig, "cards_left.png")
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
@@ -340,7 +346,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.set_title(FIGURES["app_score.png"])
     if known:
         ax.legend(fontsize=8, loc="upper left")
-    paths.append(_finish(fig, data, out / "app_score.png"))
+    finish(fig, "app_score.png")
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
@@ -360,7 +366,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.set_title(FIGURES["nine_deal_match.png"])
     if any(len(totals[r]) for r in rules):  # fewer than 9 deals make no match
         ax.legend(fontsize=8)
-    paths.append(_finish(fig, data, out / "nine_deal_match.png"))
+    finish(fig, "nine_deal_match.png")
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
@@ -375,7 +381,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path) -> list[Path]:
     ax.set_ylabel("deals")
     ax.set_title(FIGURES["solve_time.png"])
     ax.legend(fontsize=8)
-    paths.append(_finish(fig, data, out / "solve_time.png"))
+    finish(fig, "solve_time.png")
     return paths
 
 
@@ -609,21 +615,24 @@ def blocks_html(blocks: list[tuple], out: Path, title: str) -> str:
             f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
-def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str | Path] = None) -> dict[str, Any]:
+def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str | Path] = None,
+                 df: Optional[pd.DataFrame] = None, drawn: Optional[Callable[[], Any]] = None) -> dict[str, Any]:
     """Write ``report.md``, ``report.html`` and the PNG plots for the run in ``stats_dir``
     (with the fair-play section of the fair-stats run ``fair_dir``, if given) into ``out``;
-    return :func:`report_data`'s numbers."""
+    return :func:`report_data`'s numbers. ``df``: the run's table if already read
+    (:func:`load_results`); ``drawn``: called after each figure, as :func:`write_plots` does."""
     from ..errors import InputError
     from .runfolder import finish_report, start_report, write_text_atomic
 
     out = Path(out)
-    df = load_results(stats_dir)
+    if df is None:
+        df = load_results(stats_dir)
     if df.empty:
         raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
     data = report_data(stats_dir, df, fair_dir)
     start_report(out, stats_dir, plots=list(FIGURES))
-    drawn = write_plots(df, data, out)
+    plots = write_plots(df, data, out, drawn)
     write_text_atomic(out / "report.md", render_markdown(data))
     write_text_atomic(out / "report.html", render_html(data, out))
-    finish_report(out, [d.name for d in drawn])
+    finish_report(out, [d.name for d in plots])
     return data
