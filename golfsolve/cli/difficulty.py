@@ -64,9 +64,9 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
 
 
 @click.command(cls=Command)
-@click.option("--rules", "rules_spec", default="easy", show_default=True, metavar="NAME",
+@click.option("--rules", "rules_spec", default=None, metavar="NAME",
               help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), plus switches like "
-                   "+jokers2, +empty, +stuck.")
+                   "+jokers2, +empty, +stuck. Default: the --start code's letter, else easy.")
 @click.option("--difficulty", type=AsciiChoice(LABELS, case_sensitive=False), required=True,
               help=f"Wanted label ({_BANDS_HELP}).")
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, metavar="N", help="Deals to find.")
@@ -86,10 +86,14 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
 
     Example: golfsolve pick --rules classic --winnable --difficulty hard --count 20
     """
-    from ..solitaire.rules import get_rules
+    from ..solitaire.dealcode import parse_code
+    from ..solitaire.rules import EASY, get_rules
 
-    rules = get_rules(rules_spec)
     start = start_deal(start_code, start_number) or 0
+    # as a deal code's letter decides for every other command (was: easy, so '--start
+    # GO1-C-AAAAAAA' picked GO1-E-... deals)
+    rules = (get_rules(rules_spec) if rules_spec is not None
+             else parse_code(start_code).rules if start_code is not None else EASY)
     from ..fair import pick as pick_deals
 
     from ..progress import progress_bar
@@ -112,4 +116,7 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
     else:
         click.echo(res.render())
     if len(res.deals) < count:
+        if not res.last_deal:  # say what to do next (was: exit 1 with the count found only)
+            click.echo(f"golfsolve: fewer than --count {count}: the scan stopped at --max-deals {max_deals:,}; "
+                       "raise --max-deals, or start elsewhere with --start", err=True)
         raise SystemExit(1)
