@@ -263,7 +263,7 @@ def layout_of(params: dict) -> Layout:
     elif text is not None:
         lay = parse_layout_text(text, "posted layout", rules)
     else:
-        lay = layout_from_pysol(_whole(params, "pysol"))  # the library checks the range, as for --pysol
+        lay = layout_from_pysol(_whole(params, "pysol"), rules)  # the library checks the range, as for --pysol
     if rules is not None:
         return lay.with_rules(rules)
     return lay if lay.rules is not None else lay.with_rules(EASY)

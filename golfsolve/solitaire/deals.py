@@ -106,7 +106,7 @@ class DealBatch:
                 raise StockUnknownError(f"{lay.name or 'layout'}: {e}") from None
         ranges = tuple(r for spec in pysol for r in parse_pysol_range(spec))
         if ranges and rules is not None:  # every PySol deal has 52 cards: rules with a joker fit none of them
-            _with_rules(layout_from_pysol(ranges[0].start), rules)
+            layout_from_pysol(ranges[0].start, rules)
         return cls(parsed, layouts, ranges, rules)
 
     @property
@@ -124,7 +124,7 @@ class DealBatch:
             yield _with_rules(lay, self.rules)
         for r in self.pysol:
             for n in r:
-                yield _with_rules(layout_from_pysol(n), self.rules)
+                yield _with_rules(layout_from_pysol(n, self.rules), self.rules)
 
 
 @dataclass(frozen=True)

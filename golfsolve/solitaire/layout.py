@@ -534,10 +534,21 @@ def pysol_board(number: int) -> str:
     return Game("golf", number, RandomBase.DEALS_PYSOL).calc_deal_string(number, CardRenderer(print_ts=True))
 
 
-def layout_from_pysol(number: int) -> Layout:
-    """PySol FC's Golf deal ``number`` (the boards black-hole-solve's verdicts refer to)."""
+def layout_from_pysol(number: int, rules: Optional[Rules] = None) -> Layout:
+    """PySol FC's Golf deal ``number`` (the boards black-hole-solve's verdicts refer to);
+    with ``rules``, dealt under them: an empty-start rule set (``+empty``) starts with an
+    empty discard, PySol's first foundation card leading the stock, as a deal code's
+    discard card does (was: the card stayed on the discard, so ``--pysol N --rules
+    easy+empty`` solved the plain game under a heading that said "empty starting discard").
+    A PySol deal has 52 cards, so rules with jokers are refused ("missing cards: JK")."""
+    rules_arg(rules)
     lay = parse_layout_text(pysol_board(number), f"pysol {number}")
-    return Layout(lay.columns, lay.discard, lay.stock, None, f"PySol Golf #{number}", number)
+    name = f"PySol Golf #{number}"
+    if rules is None:
+        return Layout(lay.columns, lay.discard, lay.stock, None, name, number)
+    if rules.empty_start:
+        return make_layout(lay.columns, None, (lay.discard,) + lay.stock, rules, name, number)
+    return make_layout(lay.columns, lay.discard, lay.stock, rules, name, number)
 
 
 def load_layout(
@@ -560,7 +571,7 @@ def load_layout(
         elif layout_file is not None:
             lay = read_layout_file(layout_file, rules)
         else:
-            lay = layout_from_pysol(int(pysol))
+            lay = layout_from_pysol(int(pysol), rules)
     except DealCodeError as e:
         raise LayoutError(str(e)) from None
     if rules is not None:
