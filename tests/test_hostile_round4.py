@@ -38,3 +38,35 @@ def test_the_library_deals_a_pysol_deal_under_rules_as_the_commands_do():
     assert layout_from_pysol(7, get_rules("classic")).discard == plain.discard
     with pytest.raises(TypeError, match="^rules must be a Rules or None"):
         layout_from_pysol(7, "classic")
+
+
+@pytest.mark.parametrize("games, difficulty, words", [
+    ("2", "hard", "with 2 games a fair chance is 0%, 50% or 100%, so no deal is hard (15% to under 35%); "
+                  "use 3 games or more"),
+    ("1", "medium", "with 1 game a fair chance is 0% or 100%, so no deal is medium (35% to under 60%); "
+                    "use 2 games or more"),
+    ("3", "medium", "with 3 games a fair chance is 0%, 33%, 67% or 100%, so no deal is medium (35% to under 60%); "
+                    "use 4 games or more"),
+])
+def test_pick_refuses_a_difficulty_its_game_count_cannot_give(run_cli, games, difficulty, words):
+    """was: accepted, and the scan went through all of --max-deals (100,000 deals by default,
+    hours) looking for a fair chance that so few games cannot produce"""
+    r = run_cli(["pick", "--difficulty", difficulty, "--games", games, "--count", "1"])
+    assert r.exit_code == 2 and r.stderr == f"golfsolve: {words}\n", r.stderr
+
+
+def test_pick_in_the_library_refuses_a_difficulty_its_game_count_cannot_give():
+    from golfsolve.errors import InputError
+    from golfsolve.fair import pick
+    from golfsolve.solitaire.rules import CLASSIC
+
+    with pytest.raises(InputError, match=r"^with 2 games a fair chance is 0%, 50% or 100%, so no deal is hard"):
+        pick(CLASSIC, "hard", 1, games=2)
+
+
+@pytest.mark.parametrize("games, difficulty", [(1, "easy"), (1, "very-hard"), (2, "medium"), (3, "hard"), (4, "medium"),
+                                               (7, "hard"), (16, "medium")])
+def test_a_game_count_that_can_give_the_difficulty_is_taken(games, difficulty):
+    from golfsolve.fair.difficulty import check_reachable
+
+    check_reachable(difficulty, games)

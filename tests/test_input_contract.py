@@ -459,10 +459,11 @@ def library_solver():
 
 def test_named_choices_take_any_case_as_rule_names_do(run_cli):
     # rule names and codes take any case; a preset or label written in capitals is the same name
+    # 3 games: with fewer no deal is hard, and pick refuses the label
     lower = run_cli(["pick", "--difficulty", "hard", "--player", "fast", "--count", "1", "--max-deals", "2",
-                     "--games", "1", "--json", "-q"])
+                     "--games", "3", "--json", "-q"])
     upper = run_cli(["pick", "--difficulty", "HARD", "--player", "Fast", "--count", "1", "--max-deals", "2",
-                     "--games", "1", "--json", "-q"])
+                     "--games", "3", "--json", "-q"])
     assert lower.exit_code == upper.exit_code != 2  # 1: fewer deals found than asked, not bad input
     assert json.loads(upper.stdout) == json.loads(lower.stdout)
     assert json.loads(upper.stdout)["difficulty"] == "hard" and json.loads(upper.stdout)["player"]["preset"] == "fast"

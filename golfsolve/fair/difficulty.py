@@ -44,6 +44,25 @@ def _band(label: str) -> tuple[float, float]:
     return BANDS[i][1], (BANDS[i - 1][1] if i else 1.0 + 1e-9)
 
 
+def _reachable(label: str, games: int) -> bool:
+    return any(label_of(k / games) == label for k in range(games + 1))
+
+
+def check_reachable(label: str, games: int) -> None:
+    """Refuse a wanted ``label`` that ``games`` games cannot give: their fair chance is a
+    multiple of ``1 / games``, and with 2 games (0%, 50%, 100%) none is hard. Was: :func:`pick`
+    took it and scanned all of its ``max_deals`` (100,000 by default: hours) for nothing."""
+    if games >= 20 or _reachable(label, games):  # every band is wider than 1/7
+        return
+    values = [f"{round(100 * k / games)}%" for k in range(games + 1)]
+    shown = ", ".join(values[:-1]) + " or " + values[-1]
+    low, high = _band(label)
+    band = f"{100 * low:.0f}% to under {100 * high:.0f}%" if high <= 1 else f"{100 * low:.0f}% or more"
+    more = next(g for g in range(games + 1, 20) if _reachable(label, g))
+    raise InputError(f"with {plural(games, 'game')} a fair chance is {shown}, so no deal is {label} ({band}); "
+                     f"use {more} games or more")
+
+
 @dataclass(frozen=True)
 class Rating:
     """A deal's difficulty under one rule set (see the module doc)."""
@@ -195,6 +214,7 @@ def pick(
     seed = seed_value(seed)
     if not is_whole_number(start) or not 0 <= start < N_DEALS:
         raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start!r}")
+    check_reachable(difficulty, games)
     settings = player_settings(player)
     found: list[Rating] = []
     examined = 0
