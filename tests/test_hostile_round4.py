@@ -70,3 +70,16 @@ def test_a_game_count_that_can_give_the_difficulty_is_taken(games, difficulty):
     from golfsolve.fair.difficulty import check_reachable
 
     check_reachable(difficulty, games)
+
+
+def test_a_runs_latest_command_is_never_a_resume():
+    """was: after ``fair-stats ... --resume`` the fair table's "Command:" (and the difficulty
+    table's) named the --resume, which on a new folder only says there is no run to resume"""
+    from golfsolve.stats.runfolder import latest_command
+
+    first = "golfsolve fair-stats --count 6 --out f --quiet"
+    grown = "golfsolve fair-stats --count 9 --out f --extend --quiet"
+    m = {"command": first, "invocations": [{"command": first}, {"command": first + " --resume --json"}]}
+    assert latest_command(m) == first
+    m["invocations"] += [{"command": grown}, {"command": "golfsolve fair-stats --out f --resume"}]
+    assert latest_command(m) == grown
