@@ -166,12 +166,11 @@ def test_a_full_deal_given_other_rules_is_checked_as_if_they_were_its_own():
         parse_layout_text("rules: easy+jokers1\n" + text)
     with pytest.raises(LayoutError, match="missing cards: JK"):
         parse_layout_text(text).with_rules(jokers1)
-    with pytest.raises(LayoutError, match="missing cards: JK"):
-        load_layout(pysol=1, rules=jokers1)
+    with pytest.raises(LayoutError, match="PySol FC's Golf deals have no jokers: --rules easy\\+jokers1 needs"):
+        load_layout(pysol=1, rules=jokers1)  # was: "missing cards: JK", which left a user guessing
     # a deal with its joker, given rules without one: too many cards, not a 17-card stock
     with pytest.raises(LayoutError, match="too many cards|joker"):
         layout_from_code("GO1-E-AAAAAAB", jokers1).forget_stock().with_rules(EASY)
-
 
 
 def test_a_stock_of_more_unknown_cards_than_are_unseen_is_refused(data_dir):

@@ -540,12 +540,15 @@ def layout_from_pysol(number: int, rules: Optional[Rules] = None) -> Layout:
     empty discard, PySol's first foundation card leading the stock, as a deal code's
     discard card does (was: the card stayed on the discard, so ``--pysol N --rules
     easy+empty`` solved the plain game under a heading that said "empty starting discard").
-    A PySol deal has 52 cards, so rules with jokers are refused ("missing cards: JK")."""
+    A PySol deal has 52 cards, so rules with jokers are refused, saying so."""
     rules_arg(rules)
     lay = parse_layout_text(pysol_board(number), f"pysol {number}")
     name = f"PySol Golf #{number}"
     if rules is None:
         return Layout(lay.columns, lay.discard, lay.stock, None, name, number)
+    if rules.jokers:  # was: "missing cards: JK (a full deal shows 53 cards, this one 52)"
+        raise LayoutError(f"PySol FC's Golf deals have no jokers: --rules {rules.name} needs a deal code "
+                          "or a layout file")
     if rules.empty_start:
         return make_layout(lay.columns, None, (lay.discard,) + lay.stock, rules, name, number)
     return make_layout(lay.columns, lay.discard, lay.stock, rules, name, number)
