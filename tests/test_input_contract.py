@@ -291,7 +291,9 @@ NOT_UTF8 = "/tmp/\udcff"
     (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
     (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
     (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
-    (["report", "DIR", "--fair", ""], "--fair needs a run folder's name"),
+    (["report", ".", "--fair", ""], "--fair needs a run folder's name"),
+    # was: "holds no golfsolve stats run (no _manifest.json)", as if the folder were there
+    (["report", "no-such-run"], "DIR 'no-such-run': no such folder; check its name"),
     # was: the commands read as layout lines ("line 12: expected 'key: value', got 'd'")
     (["play", "--layout", "-"], "play reads its commands from stdin, so --layout - cannot"),
     (["solve", "--layout", "-", "--layout", "-"], "--layout - is given more than once"),  # was: "the layout is empty"

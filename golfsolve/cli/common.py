@@ -260,14 +260,17 @@ def check_workers(n: Optional[int], option: str) -> None:
 
 
 def check_run_dir(path: str, what: str) -> None:
-    """A run folder to read must at least have a name ('' would mean the current directory)
-    and, when it exists, be a folder."""
+    """A run folder to read must have a name ('' would mean the current directory), exist
+    and be a folder."""
     from ..stats.runfolder import check_path
 
     if not path.strip():
         raise InputError(f"{what} needs a run folder's name, not {path!r}")
     check_path(path, what)
-    if os.path.exists(path) and not os.path.isdir(path):
+    if not os.path.exists(path):  # was: "holds no golfsolve stats run (no _manifest.json)", or for grid report
+        # "no results directory", as if the folder were there
+        raise InputError(f"{what} {path!r}: no such folder; check its name")
+    if not os.path.isdir(path):
         raise InputError(f"{what} {path} is a file, not a run folder")
 
 
