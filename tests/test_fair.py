@@ -341,6 +341,9 @@ def test_cli_fair_stats_writes_table_and_report(run_cli, tmp_path):
     assert not (df["fair_won"] & ~df["clairvoyant_won"]).any()
     md = (tmp_path / "_fair.md").read_text()
     assert "| classic | 2 (deals 5–6) |" in md and "--player fast" in md and "the fast preset" in md
+    r = run_cli(["fair-stats", "--count", "2", "--out", str(tmp_path)])  # a run is there: said in plain words
+    assert r.exit_code == 2 and "already holds a run (deals 5..6, rules classic, chunk size 1, seed 0)" in r.stderr
+    assert "game_seed" not in r.stderr  # was: "game_seed the run's seed", the same in every run
 
 
 def test_fair_stats_records_the_settings_and_refuses_others(run_cli, tmp_path):

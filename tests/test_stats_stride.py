@@ -137,7 +137,9 @@ def test_a_run_of_consecutive_deals_is_not_resumed_with_a_stride(run_cli, tmp_pa
     out = tmp_path / "run"
     assert run_cli(["stats", "--count", "2", "--rules", "strict", "--out", str(out), "--jobs", "1", "-q"]).exit_code == 0
     r = run_cli(["stats", "--out", str(out), "--resume", "--stride", "5", "--jobs", "1"])
-    assert r.exit_code == 2 and "stride (here 5, the run has none)" in r.stderr, r.stderr
+    assert r.exit_code == 2 and "stride (here 5, the run has 1)" in r.stderr, r.stderr  # was: "has none"
+    r = run_cli(["stats", "--out", str(out), "--extend", "--count", "3", "--fields", "winnable", "--jobs", "1"])
+    assert r.exit_code == 2 and "fields (here winnable, the run has all)" in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 
 

@@ -516,8 +516,10 @@ class RunKey:
             s += f", rules {','.join(self.groups)}"
         s += f", chunk size {self.chunk_size}"
         for k, v in self.params:
-            # a whole table of settings is too long to show; the stride is said above
-            if v is not None and not isinstance(v, (dict, list)) and not (strided and k in ("first_deal", "stride")):
+            # a whole table of settings is too long to show; the stride is said above; every
+            # fair-stats run this golfsolve makes seeds its games alike (was: "game_seed the run's seed")
+            if (v is not None and not isinstance(v, (dict, list)) and not (strided and k in ("first_deal", "stride"))
+                    and k != "game_seed"):
                 s += f", {k} {v}"
         return s
 
@@ -964,6 +966,12 @@ def _flat(prefix: str, v: Any) -> dict[str, Any]:
     return {prefix: v}
 
 
+#: what a setting left out of a run's key means, where it is not "none": a stats run records
+#: ``fields`` and ``stride`` only when they are not the default (was: "fields (here winnable,
+#: the run has none)", "stride (here 5, the run has none)" of a run of consecutive deals)
+_ABSENT = {"fields": "all", "stride": "1"}
+
+
 def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = ()) -> str:
     """The fields in which two run keys differ, named (a nested setting as ``player.field``)
     with both values: ``chunk size 4 (here 5)``. ``ignore``: fields that may differ (an
@@ -980,9 +988,9 @@ def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = ()) -> str:
 
     def one(k: str) -> str:
         if k not in a:
-            return f"{k} (here {shown(b[k])}, the run has none)"
+            return f"{k} (here {shown(b[k])}, the run has {_ABSENT.get(k, 'none')})"
         if k not in b:
-            return f"{k} {shown(a[k])} (here none)"
+            return f"{k} {shown(a[k])} (here {_ABSENT.get(k, 'none')})"
         return f"{k} {shown(a[k])} (here {shown(b[k])})"
 
     keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k) and k not in ignore]
