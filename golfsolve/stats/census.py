@@ -488,6 +488,7 @@ class RunResult:
         d = asdict(self)
         d["out"] = str(self.out)
         d["spec"] = self.spec.key()
+        d["seconds"] = round(self.seconds, 3)  # as the manifest records it (was: 0.34176375200331677)
         d.pop("manifest")
         return d
 
