@@ -84,6 +84,14 @@ def expect(value: object, kind: type | tuple[type, ...], what: str, must: str) -
     raise TypeError(f"{what} must be {must}, not {type(value).__name__} {shown}")
 
 
+def flag(value: object, what: str) -> bool:
+    """``value`` as True or False if it is a bool (or a NumPy bool); a :class:`TypeError`
+    for anything else: "no" is a true value to Python, so a switch given as text would be on."""
+    if type(value) is bool or type(value).__name__ == "bool_":  # NumPy's bool, without importing NumPy
+        return bool(value)
+    raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
+
+
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:
     """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take); None is
     no seed given."""

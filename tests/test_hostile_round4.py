@@ -83,3 +83,39 @@ def test_a_runs_latest_command_is_never_a_resume():
     assert latest_command(m) == first
     m["invocations"] += [{"command": grown}, {"command": "golfsolve fair-stats --out f --resume"}]
     assert latest_command(m) == grown
+
+
+# The fair library's public functions called with near misses, as a programmer reading the
+# docstrings might: (call, error, words). ``lay`` is deal 1, ``part`` it with its stock unknown
+# after the first three cards.
+def _fair_near_misses():
+    import golfsolve.fair as fair
+    from golfsolve.errors import InputError
+    from golfsolve.solitaire.layout import layout_from_code
+    from golfsolve.solitaire.rules import EASY
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    part = lay.forget_stock(3)
+    return [
+        # was: AttributeError "'str' object has no attribute 'jokers'"
+        (lambda: fair.stock_orders(part, "easy", 3, 0), TypeError, "rules must be a Rules or None, e.g. get_rules("),
+        (lambda: fair.unknown_pool(part, "classic"), TypeError, "rules must be a Rules or None"),
+        (lambda: fair.unknown_pool("GO1-E-AAAAAAB"), TypeError, "layout must be a Layout"),
+        # was: "'NoneType' object is not iterable", "'int' object is not iterable"
+        (lambda: fair.odds(lay, samples=2, games=0, played=None), TypeError,
+         "played must be a list of card ids, e.g. [parse_card('AS')], not NoneType None"),
+        (lambda: fair.unknown_pool(part, EASY, 5), TypeError, "played must be a list of card ids"),
+        # was: taken as True: "no" is a true value to Python
+        (lambda: fair.pick(EASY, "easy", 1, winnable="no", games=1, max_deals=1), TypeError,
+         "winnable must be True or False, not str 'no'"),
+        # was: AttributeError "'list' object has no attribute 'get'" at the first decision
+        (lambda: fair.play(lay, player="fast", decisions=[]), TypeError,
+         "decisions must be a dict shared by games of one opening and seed, or None, not list"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(7))
+def test_the_fair_library_refuses_near_misses_at_the_call(case):
+    call, error, words = _fair_near_misses()[case]
+    with pytest.raises(error, match="^" + __import__("re").escape(words)):
+        call()

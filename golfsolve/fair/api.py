@@ -24,7 +24,7 @@ from ..solitaire.layout import Layout, layout_rules
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
 from .odds import NO_UNDO
-from .orders import arrangements, unknown_pool
+from .orders import arrangements, check_played, unknown_pool
 from .player import Player, PlayerSettings, player_settings
 from .view import legal_moves, player_view
 
@@ -181,7 +181,7 @@ def fair_hint(
     seed = seed_value(seed)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     settings = player_settings(player)
-    played = tuple(played)
+    played = check_played(played)  # was: "'NoneType' object is not iterable"
     moves = legal_moves(layout, rules)
     if not moves:
         raise InputError("no legal move: the game is over")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
-from ..inputs import ascii_lower, expect, is_whole_number, seed_value, whole_count
+from ..inputs import ascii_lower, expect, flag, is_whole_number, seed_value, whole_count
 from ..intervals import wilson
 from ..text import plural
 from ..solitaire.dealcode import N_DEALS
@@ -212,6 +212,7 @@ def pick(
     count = whole_count(count, "count", 1, N_DEALS)
     max_deals = whole_count(max_deals, "max deals", 1, N_DEALS)
     seed = seed_value(seed)
+    winnable = flag(winnable, "winnable")  # was: "no" taken as True
     if not is_whole_number(start) or not 0 <= start < N_DEALS:
         raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start!r}")
     check_reachable(difficulty, games)

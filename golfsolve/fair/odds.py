@@ -34,7 +34,7 @@ from ..solitaire.solver import Solver
 from ..progress import progress_bar
 from ..text import plural
 from .exact import TooLargeError, fair_value
-from .orders import stock_orders, unknown_pool, with_stock
+from .orders import check_played, stock_orders, unknown_pool, with_stock
 from .player import play
 from .settings import MIN_GAMES, SOLVE_WORK, WIDTH, WORK_BUDGET, PlayerSettings, player_settings
 from .view import player_view
@@ -232,7 +232,7 @@ def fair_games(
     referee does not solve it again)."""
     solver = solver or Solver()
     settings = player_settings(player)
-    played = tuple(played)
+    played = check_played(played)  # was: "'NoneType' object is not iterable"
     # every game's player has the same seed, so games that have seen the same cards share
     # their decisions (one table for all): the opening's first decision is taken once
     decisions: dict = {}
@@ -305,7 +305,7 @@ def odds(
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout, _ = player_view(layout)
     rules = rules or layout.rules or EASY
-    played = tuple(played)
+    played = check_played(played)  # was: "'NoneType' object is not iterable"
     positions, pool = unknown_pool(layout, rules, played)
     stocks, exact = stock_orders(layout, rules, samples, seed, played)
     solver = solver or Solver()

@@ -16,19 +16,23 @@ from __future__ import annotations
 import math
 import random
 from itertools import permutations
+from collections import abc
 from typing import Iterable, Optional, Sequence
 
 from ..cards import N_CARDS_MAX, card_str
 from ..errors import InputError
 from ..inputs import is_whole_number, seed_value, whole_count
-from ..solitaire.layout import N_TABLEAU, Layout, trusted_layout
-from ..solitaire.rules import EASY, Rules
+from ..solitaire.layout import N_TABLEAU, Layout, layout_rules, trusted_layout
+from ..solitaire.rules import Rules
 
 
 def check_played(played: Iterable[int]) -> tuple[int, ...]:
     """``played`` (cards known to be under the discard's top) as a tuple of card ids;
     :class:`InputError` for anything else. A card written 'AS' matched no card id, so the
     played card stayed among the stock's possible cards without a word."""
+    if isinstance(played, (str, bytes)) or not isinstance(played, abc.Iterable):  # was: "'int' object is not iterable"
+        raise TypeError(f"played must be a list of card ids, e.g. [parse_card('AS')], not "
+                        f"{type(played).__name__} {repr(played)[:40]}")
     out = tuple(played)
     seen: set = set()
     for c in out:
@@ -48,7 +52,7 @@ def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable
     deal (35 cards on the table) shows a different number of unseen cards than it has
     unknown stock positions (nothing has been played, so the two must match).
     """
-    rules = rules or layout.rules or EASY
+    rules = layout_rules(layout, rules)  # was: rules by name an AttributeError ("no attribute 'jokers'")
     positions = [i for i, c in enumerate(layout.stock) if c is None]
     played_set = set(check_played(played))
     shown = set(layout.seen_cards())

@@ -29,7 +29,7 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..inputs import seed_value
+from ..inputs import expect, seed_value
 from ..solitaire.engine import Game
 from ..solitaire.layout import Layout, layout_rules
 from ..solitaire.rules import Rules
@@ -369,6 +369,8 @@ def play(
     if not isinstance(seed, str):  # text seeds name a game (as fair-stats' did: "0-easy-17"); numbers as --seed takes them
         seed = seed_value(seed)
     settings = player_settings(player)
+    expect(decisions, (dict, type(None)), "decisions",
+           "a dict shared by games of one opening and seed, or None")  # was: AttributeError at the first decision
     if not layout.stock_known:
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
     solver = solver or Solver()
