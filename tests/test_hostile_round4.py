@@ -119,3 +119,16 @@ def test_the_fair_library_refuses_near_misses_at_the_call(case):
     call, error, words = _fair_near_misses()[case]
     with pytest.raises(error, match="^" + __import__("re").escape(words)):
         call()
+
+
+def test_a_rule_set_typed_with_spaces_is_named_as_written_without_them(run_cli, tmp_path):
+    """was: ``--rules "classic + jokers1"`` was named 'classic + jokers1' in every answer and
+    run, and ``--extend --rules classic+jokers1`` on that run was refused as "the same rule set
+    under two names\""""
+    assert get_rules(" Classic + Jokers1 ").name == "classic+jokers1"
+    r = run_cli(["solve", "GO1-E-AAAAAAB", "--rules", "classic + jokers1", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["rules"] == "classic+jokers1", r.stderr
+    out = str(tmp_path / "run")
+    assert run_cli(["stats", "--count", "1", "--rules", "strict + empty", "--out", out, "-j", "1", "-q"]).exit_code == 0
+    r = run_cli(["stats", "--extend", "--count", "2", "--rules", "strict+empty", "--out", out, "-j", "1", "-q"])
+    assert r.exit_code == 0, r.stderr
