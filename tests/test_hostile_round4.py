@@ -121,6 +121,29 @@ def test_the_fair_library_refuses_near_misses_at_the_call(case):
         call()
 
 
+def test_a_stacked_grid_deck_holds_no_card_more_often_than_the_rules_decks_do():
+    """was: a deck of 52 copies of the Ace of Clubs was dealt and played out under one deck"""
+    import numpy as np
+
+    from golfsolve.errors import InputError
+    from golfsolve.grid.bots import make_bot
+    from golfsolve.grid.engine import Hole
+    from golfsolve.grid.rules import parse_rules
+
+    one = parse_rules("default", players=2)
+    seats = [make_bot("random"), make_bot("random")]
+    with pytest.raises(InputError, match=r"^a stacked deck holds AC 52 times, but rules 'default' deal it once$"):
+        Hole(one, seats, np.random.default_rng(0), deck=[0] * 52)
+    deck = list(range(52))
+    deck[5] = 7
+    with pytest.raises(InputError, match=r"^a stacked deck holds 8C 2 times, but rules 'default' deal it once$"):
+        Hole(one, seats, np.random.default_rng(0), deck=deck)
+    # two decks deal each card twice; a short stacked deck of distinct cards is still taken
+    two = parse_rules("default+decks-by-players", players=6)
+    Hole(two, [make_bot("random") for _ in range(6)], np.random.default_rng(0), deck=list(range(52)) * 2)
+    Hole(one, seats, np.random.default_rng(0), deck=list(range(20)))
+
+
 def test_a_rule_set_typed_with_spaces_is_named_as_written_without_them(run_cli, tmp_path):
     """was: ``--rules "classic + jokers1"`` was named 'classic + jokers1' in every answer and
     run, and ``--extend --rules classic+jokers1`` on that run was refused as "the same rule set

@@ -40,7 +40,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..cards import N_CARDS_MAX, N_STANDARD
+from ..cards import N_CARDS_MAX, N_STANDARD, card_str
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, is_whole_number, whole_count
 from .rules import GridRules
@@ -183,6 +183,15 @@ class HoleState:
         if deck is not None and not rules.jokers and any(c >= N_STANDARD for c in cards):
             # was: dealt and scored as -2 under rules that deal no joker
             raise InputError(f"a stacked deck holds a joker, but rules {rules.spec()!r} deal none (add +jokers)")
+        if deck is not None:
+            # was: a deck of 52 Aces of Clubs was dealt and played out under one deck
+            dealt = rules.deck_counts()
+            over = np.bincount(np.array(cards, dtype=np.int64), minlength=N_CARDS_MAX) > dealt
+            if over.any():
+                c = int(np.argmax(over))
+                most = int(dealt[c])
+                raise InputError(f"a stacked deck holds {card_str(c)} {cards.count(c)} times, but rules "
+                                 f"{rules.spec()!r} deal it " + ("once" if most == 1 else f"{most} times"))
         if len(cards) < needed_cards(rules):
             raise InputError(f"a deck of {len(cards)} cards cannot deal {n} grids of {g} and a discard")
         self.rules = rules

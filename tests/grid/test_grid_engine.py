@@ -219,7 +219,8 @@ def test_too_many_openers_are_refused():
 def test_match_score_card_rotation_and_shared_win():
     rules = two(holes=3, openers=0)
     # Nine-card decks: every hole ends at once ("nothing to recycle") and scores as dealt.
-    decks = [stack(rules, g, "9H", fill=False) for g in (
+    # (the discard is 9D: the third hole's grids hold the 9H, and one deck holds one 9H)
+    decks = [stack(rules, g, "9D", fill=False) for g in (
         ["AC 2C 3C 4C", "5D 6D 7D 8D"],    # 6, 26
         ["KC KD QC JD", "AS AH 3S 3H"],    # 0 (K pair, then Q/J columns? no: K/Q, K/J) -> 20; 8
         ["5C 5D 5H 5S", "TC TD 9S 9H"])]   # 0, 0? columns (5,5),(5,5) cancel; (T,9),(T,9) -> 38
