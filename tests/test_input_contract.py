@@ -163,6 +163,9 @@ def test_bare_commands_print_the_whole_help(run_cli, args):
 def test_grid_play_help_states_its_own_holes_default(run_cli):
     assert "(default 3)" in run_cli(["grid", "play", "--help"]).stdout
     assert "(default 9)" in run_cli(["grid", "simulate", "--help"]).stdout
+    # and players: was "one per bot" for both, where simulate seats 4 without --bots and play adds you
+    assert "4 without --bots" in " ".join(run_cli(["grid", "simulate", "--help"]).stdout.split())
+    assert "you and one per bot" in " ".join(run_cli(["grid", "play", "--help"]).stdout.split())
 
 
 def test_grid_play_quits_on_q_and_explains_a_refused_answer(run_cli):

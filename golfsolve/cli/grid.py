@@ -23,7 +23,7 @@ def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int
     return parse_rules(rules_spec, players=players, grid=grid, holes=holes, openers=openers)
 
 
-def _table_options(holes_default: int = 9):
+def _table_options(holes_default: int = 9, players_default: str = "one per bot; 4 without --bots"):
     """The table options (players, grid, holes, rules, openers) of simulate and play."""
 
     def add(f):
@@ -34,7 +34,7 @@ def _table_options(holes_default: int = 9):
                               "+no-turn.")(f)
         f = click.option("--holes", type=int, default=None, metavar="N", help=f"Holes per match (default {holes_default}).")(f)
         f = click.option("--grid", type=int, default=None, metavar="N", help="Cards per grid: 4, 6, 8 or 9 (default 6).")(f)
-        f = click.option("--players", type=int, default=None, metavar="N", help="2 to 6 (default: one per bot).")(f)
+        f = click.option("--players", type=int, default=None, metavar="N", help=f"2 to 6 (default: {players_default}).")(f)
         return f
 
     return add
@@ -433,7 +433,7 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 
 
 @grid.command(short_help="Play against bots in the terminal (you are the first seat).")
-@_table_options(holes_default=3)
+@_table_options(holes_default=3, players_default="you and one per bot named")
 @click.option("--bots", "bots_spec", default="heuristic", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed for a repeatable game (default: a new game each time).")
