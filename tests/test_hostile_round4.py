@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from golfsolve.errors import InputError
+
 from golfsolve.solitaire.layout import layout_from_pysol, load_layout
 from golfsolve.solitaire.rules import get_rules
 
@@ -155,3 +157,39 @@ def test_a_rule_set_typed_with_spaces_is_named_as_written_without_them(run_cli, 
     assert run_cli(["stats", "--count", "1", "--rules", "strict + empty", "--out", out, "-j", "1", "-q"]).exit_code == 0
     r = run_cli(["stats", "--extend", "--count", "2", "--rules", "strict+empty", "--out", out, "-j", "1", "-q"])
     assert r.exit_code == 0, r.stderr
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # was: 0 (six "cards" 99 alike cancel), a Python TypeError for a face-down slot, -2 for a
+    # joker under rules that deal none, a knocker past the table taken without a word
+    (lambda s, r: s.grid_score([99] * 6, r), InputError, "slot 1 of the grid: 99 is not a card id (0 to 53)"),
+    (lambda s, r: s.grid_score([0, 1, 2, None, 4, 5], r), InputError,
+     "slot 4 of the grid is face down (None); grid_score scores a grid with every card turned"),
+    (lambda s, r: s.grid_score([52, 1, 2, 3, 4, 5], r), InputError,
+     "slot 1 of the grid holds a joker, but rules 'default' deal none"),
+    (lambda s, r: s.grid_score([0.0, 1, 2, 3, 4, 5], r), InputError, "slot 1 of the grid: 0.0 is not a card id"),
+    (lambda s, r: s.grid_score("AC 2C 3C 4C 5C 6C", r), TypeError, "cards must be a list of card ids"),
+    (lambda s, r: s.hole_strokes([list(range(6)), list(range(6, 12))], r, knocker=2), InputError,
+     "knocker must be a seat from 0 to 1, or None; not 2"),
+    (lambda s, r: s.hole_strokes([list(range(6))], r), InputError, "hole_strokes takes 2 grids, one a player, not 1"),
+])
+def test_grid_scoring_refuses_what_is_no_grid(call, error, words):
+    import re
+
+    from golfsolve.errors import InputError as _  # noqa: F401
+    from golfsolve.grid import scoring
+    from golfsolve.grid.rules import parse_rules
+
+    with pytest.raises(error, match="^" + re.escape(words)):
+        call(scoring, parse_rules("default", players=2))
+
+
+def test_grid_scoring_takes_numpy_cards_and_jokers_its_rules_deal():
+    import numpy as np
+
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.scoring import grid_score, hole_strokes
+
+    r = parse_rules("default+jokers", players=2)
+    assert grid_score(np.array([52, 1, 2, 3, 4, 53]), r) == grid_score([52, 1, 2, 3, 4, 53], r)
+    assert hole_strokes([[0] * 6, list(range(6))], parse_rules("default+knock10", players=2), knocker=1)[1][1] >= 0

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from ..cards import N_CARDS_MAX, N_STANDARD
+from ..errors import InputError
+from ..inputs import is_whole_number
 from .rules import GridRules
 
 
@@ -57,10 +60,31 @@ def face_up_points(cards: Sequence[Optional[int]], rules: GridRules) -> int:
     return sum(rules.card_value(c) for c, m in zip(cards, mask) if c is not None and not m)
 
 
-def grid_score(cards: Sequence[int], rules: GridRules) -> int:
-    """Strokes for a grid with every card turned: values of the cards that do not cancel."""
+def _turned_grid(cards: Sequence[int], rules: GridRules) -> list[int]:
+    """``cards`` as card ids of a whole turned grid under ``rules``; a :class:`TypeError`
+    or :class:`InputError` naming the slot for anything else (was: six "cards" 99 alike
+    cancelled to 0, a face-down slot was a Python TypeError about '>=', and a joker under
+    rules that deal none scored -2)."""
+    if isinstance(cards, (str, bytes)) or not hasattr(cards, "__len__"):
+        raise TypeError(f"cards must be a list of card ids, one a slot, not {type(cards).__name__} {repr(cards)[:40]}")
     if len(cards) != rules.grid:
         raise ValueError(f"a grid of {rules.grid} cards, not {len(cards)}")
+    out = []
+    for i, c in enumerate(cards, 1):
+        if c is None:
+            raise InputError(f"slot {i} of the grid is face down (None); grid_score scores a grid with every "
+                             "card turned (face_up_points scores what a grid shows)")
+        if not is_whole_number(c) or not 0 <= c < N_CARDS_MAX:
+            raise InputError(f"slot {i} of the grid: {c!r} is not a card id (0 to {N_CARDS_MAX - 1})")
+        if c >= N_STANDARD and not rules.jokers:
+            raise InputError(f"slot {i} of the grid holds a joker, but rules {rules.spec()!r} deal none")
+        out.append(int(c))
+    return out
+
+
+def grid_score(cards: Sequence[int], rules: GridRules) -> int:
+    """Strokes for a grid with every card turned: values of the cards that do not cancel."""
+    cards = _turned_grid(cards, rules)
     mask = grid_cancelled(cards, rules)
     return sum(rules.card_value(c) for c, m in zip(cards, mask) if not m)
 
@@ -80,6 +104,11 @@ def knock_penalty(raw: int, others: Sequence[int], rules: GridRules) -> int:
 
 def hole_strokes(grids: Sequence[Sequence[int]], rules: GridRules, knocker: Optional[int] = None) -> tuple[list[int], list[int]]:
     """(raw scores, strokes after any knock penalty) for the final grids of a hole."""
+    if len(grids) != rules.players:
+        raise InputError(f"hole_strokes takes {rules.players} grids, one a player, not {len(grids)}")
+    if knocker is not None and not (is_whole_number(knocker) and 0 <= knocker < rules.players):
+        # was: a knocker past the table was taken without a word, and no penalty applied
+        raise InputError(f"knocker must be a seat from 0 to {rules.players - 1}, or None; not {knocker!r}")
     raw = [grid_score(g, rules) for g in grids]
     strokes = list(raw)
     if knocker is not None and rules.knock != "off":
