@@ -193,3 +193,19 @@ def test_grid_scoring_takes_numpy_cards_and_jokers_its_rules_deal():
     r = parse_rules("default+jokers", players=2)
     assert grid_score(np.array([52, 1, 2, 3, 4, 53]), r) == grid_score([52, 1, 2, 3, 4, 53], r)
     assert hole_strokes([[0] * 6, list(range(6))], parse_rules("default+knock10", players=2), knocker=1)[1][1] >= 0
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"players": 3.7}, "players must be a whole number, not 3.7"),  # was: 3 players
+    ({"openers": True}, "openers must be a whole number, not True"),  # was: 1 opener
+    ({"players": "3"}, "players must be a whole number, not '3'"),
+    ({"rules": None}, "rules must be a grid rule spec such as 'default+putt', not None"),  # was: "unknown grid rule 'none'"
+])
+def test_the_openspiel_game_takes_its_parameters_as_the_rules_do(params, words):
+    pytest.importorskip("pyspiel")
+    import re
+
+    from golfsolve.grid.spiel import GridGolfGame
+
+    with pytest.raises(InputError, match="^" + re.escape(words)):
+        GridGolfGame(params)

@@ -61,10 +61,13 @@ class GridGolfGame(pyspiel.Game):
         if rules is not None:  # an exact table (openers, holes) rather than its spec
             params = {"rules": rules.spec(), "players": rules.players, "grid": rules.grid,
                       "openers": rules.openers}
-        self.rules: GridRules = rules or parse_rules(str(params.get("rules", "default")),
-                                                     players=int(params.get("players", 4)),
-                                                     grid=int(params.get("grid", 6)),
-                                                     openers=int(params.get("openers", 2)))
+        spec = params.get("rules", "default")
+        if rules is None and not isinstance(spec, str):  # was: None read as the rule 'none'
+            raise InputError(f"rules must be a grid rule spec such as 'default+putt', not {spec!r}")
+        # the counts as the rules check them (was: int() made 3.7 players 3, True openers 1)
+        self.rules: GridRules = rules or parse_rules(spec, players=params.get("players", 4),
+                                                     grid=params.get("grid", 6),
+                                                     openers=params.get("openers", 2))
         r = self.rules
         # Strokes lie between a grid of minus twos and one of tens (10 a card), a failed
         # knock doubled or plus 10; a hole is at most two decisions a turn up to the turn
