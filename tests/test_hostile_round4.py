@@ -209,3 +209,19 @@ def test_the_openspiel_game_takes_its_parameters_as_the_rules_do(params, words):
 
     with pytest.raises(InputError, match="^" + re.escape(words)):
         GridGolfGame(params)
+
+
+@pytest.mark.parametrize("kind, slot, words", [
+    ("banana", -1, "no action kind 'banana' (kinds: swap, flip, pass, stock, discard, knock, open, done)"),
+    ("swap", 6, "slot 6 is outside 0..5 on a 6-card grid"),  # was: 6, the code of "flip 0"
+    ("open", -1, "slot -1 is outside 0..5 on a 6-card grid"),  # was: the code of "knock"
+])
+def test_a_grid_action_is_encoded_only_when_it_is_one(kind, slot, words):
+    """was: any unknown kind encoded as 'done', and a slot past the grid as another action"""
+    import re
+
+    from golfsolve.grid.state import decode, encode
+
+    with pytest.raises(ValueError, match="^" + re.escape(words)):
+        encode(kind, slot, 6)
+    assert all(encode(*decode(a, 6), 6) == a for a in range(23))

@@ -100,13 +100,18 @@ def encode(kind: str, slot: int, g: int) -> int:
     """The action code of (kind, slot): kinds :data:`~.view.SWAP`, :data:`~.view.FLIP`,
     :data:`~.view.PASS` (slot -1), :data:`~.view.STOCK`, :data:`~.view.DISCARD`,
     :data:`~.view.KNOCK`, :data:`OPENER` and :data:`DONE` (slot -1 where none)."""
-    if kind == SWAP:
-        return slot
-    if kind == FLIP:
-        return g + slot
-    if kind == OPENER:
-        return 2 * g + 4 + slot
-    return 2 * g + {PASS: 0, STOCK: 1, DISCARD: 2, KNOCK: 3}.get(kind, g + 4)
+    if kind in (SWAP, FLIP, OPENER):
+        if not (is_whole_number(slot) and 0 <= slot < g):  # was: swap 6 encoded as flip 0
+            raise ValueError(f"slot {slot!r} is outside 0..{g - 1} on a {g}-card grid")
+        return (0 if kind == SWAP else g if kind == FLIP else 2 * g + 4) + slot
+    if kind == DONE:
+        return 3 * g + 4
+    if kind not in _PLAIN:  # was: any unknown kind encoded as "done"
+        raise ValueError(f"no action kind {kind!r} (kinds: {', '.join((SWAP, FLIP, *_PLAIN, OPENER, DONE))})")
+    return 2 * g + _PLAIN[kind]
+
+
+_PLAIN = {PASS: 0, STOCK: 1, DISCARD: 2, KNOCK: 3}  # the actions without a slot, after the flips
 
 
 def decode(action: int, g: int) -> tuple[str, int]:
