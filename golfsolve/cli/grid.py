@@ -204,8 +204,8 @@ def report(directory, out_dir, as_json):
 
     check_run_dir(directory, "DIRECTORY")
     # on a terminal, a word on what takes the time: reading a large run, then each plot
-    bar = progress_bar(desc=f"grid report: reading {directory}", unit="step", delay=0.5, leave=False,
-                       show=False if as_json else None)
+    bar = progress_bar(desc=f"grid report: reading {directory}", unit="step", leave=False, bar_format="{desc}...",
+                       show=False if as_json else None)  # said at once: a large run takes a while to read
     try:
         study = load_study(Path(directory)) if is_study(directory) else None
         t = load_tournament(Path(directory)) if study is None else None
@@ -213,7 +213,7 @@ def report(directory, out_dir, as_json):
         from ..stats.gridreport import FIGURES, incomplete_note, summary_text, write_report  # matplotlib, once read
         from ..stats.studyreport import study_summary, write_study_report
 
-        bar.total = 1 + (1 if study is not None else len(FIGURES))
+        bar.bar_format, bar.total = None, 1 + (1 if study is not None else len(FIGURES))
         bar.set_description_str("grid report: drawing the plots", refresh=False)
         bar.update(1)
         if study is not None:
