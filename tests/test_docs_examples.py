@@ -359,3 +359,17 @@ def test_every_table_row_belongs_to_a_table(path):
             if not (i + 1 < len(lines) and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[i + 1].strip())):
                 stray.append(f"{path.name}:{i + 1}: {line[:50]}")
     assert stray == []
+
+
+def test_every_library_result_has_the_as_json_the_readme_names():
+    """The README: "Every result has an as_json()"; the solitaire results had to_json() only
+    (was: AttributeError on ``sol.as_json()``), the fair ones as_json() only."""
+    from golfsolve.solitaire.deals import BadLine
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.hint import MoveAdvice
+    from golfsolve.solitaire.layout import Layout
+    from golfsolve.solitaire.solver import Solution
+
+    assert "as_json()" in (ROOT / "README.md").read_text(encoding="utf-8")
+    for cls in (BadLine, Game, MoveAdvice, Layout, Solution):
+        assert cls.as_json is cls.to_json, cls

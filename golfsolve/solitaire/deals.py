@@ -139,6 +139,8 @@ class BadLine:
         """The line's error record in ``golfsolve solve --codes-from --json`` output."""
         return {"line": self.line, "input": self.text, "error": self.error}
 
+    as_json = to_json  # the name golfsolve.fair's results use: either works
+
 
 #: The longest line :func:`code_lines` reads whole.
 MAX_LINE = 1024

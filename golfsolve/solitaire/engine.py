@@ -314,6 +314,8 @@ class Game:
             "legal_moves": self.legal_moves(),
         }
 
+    as_json = to_json  # the name golfsolve.fair's results use: either works
+
 
 def parse_moves(text: str) -> list[str]:
     """Read a move list: ``"d 5 2"``, ``"d52"``, ``"d,5,2"`` and ``"d;5;2"`` all give ``["d", "5", "2"]``.

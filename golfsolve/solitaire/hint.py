@@ -37,6 +37,8 @@ class MoveAdvice:
         why, and its position's solution."""
         return {"move": self.move, "card": self.card, "reason": self.reason, **self.solution.to_json()}
 
+    as_json = to_json  # the name golfsolve.fair's results use: either works
+
 
 def _rank_key(a: MoveAdvice) -> tuple:
     s = a.solution

@@ -164,7 +164,8 @@ class Layout:
         return "\n".join(lines)
 
     def to_json(self) -> dict:
-        """The layout as ``golfsolve deal --json`` prints it (cards as text, None where unknown)."""
+        """The layout as ``golfsolve deal --json`` prints it (cards as text, None where unknown),
+        which leads with the name again as ``deal``, the key every answer gives it under."""
         return {
             "name": self.name,
             "deal_number": self.deal_number,
@@ -174,6 +175,8 @@ class Layout:
             "stock": [None if c is None else card_str(c) for c in self.stock],
             "stock_known": self.stock_known,
         }
+
+    as_json = to_json  # the name golfsolve.fair's results use: either works
 
 
 # ---------------------------------------------------------------------------

@@ -103,6 +103,8 @@ class Solution:
             "rules": self.rules.name,
         }
 
+    as_json = to_json  # the name golfsolve.fair's results use: either works
+
 
 @dataclass(frozen=True)
 class PackedPosition:
