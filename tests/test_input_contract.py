@@ -293,7 +293,7 @@ NOT_UTF8 = "/tmp/\udcff"
 @pytest.mark.parametrize("args, words", [
     (["deal", "GO1-E-AAAAAAB", "--json", "--text"], "--json or --text, not both"),  # was: --text ignored
     (["report", ""], "DIR needs a run folder's name, not ''"),  # was: " holds no golfsolve stats run"
-    (["grid", "report", " "], "DIRECTORY needs a run folder's name"),  # was: ". holds no ..."
+    (["grid", "report", " "], "DIR needs a run folder's name"),  # was: ". holds no ..."
     (["report", ".", "--fair", ""], "--fair needs a run folder's name"),
     # was: "holds no golfsolve stats run (no _manifest.json)", as if the folder were there
     (["report", "no-such-run"], "DIR 'no-such-run': no such folder; check its name"),
@@ -304,7 +304,7 @@ NOT_UTF8 = "/tmp/\udcff"
     (["stats", "--count", "1", "--out", "a" * 300], "--out 'aaaa"),
     (["report", "a" * 300], "DIR 'aaaa"),
     (["grid", "simulate", "--matches", "1", "--out", "a/" * 3000], "--out 'a/a/"),
-    (["grid", "report", "a" * 300], "DIRECTORY 'aaaa"),
+    (["grid", "report", "a" * 300], "DIR 'aaaa"),
     # was: a chunk written, then "damaged: it cannot be read" (Arrow takes UTF-8 names only)
     (["stats", "--count", "1", "--rules", "easy", "--out", NOT_UTF8], "--out '/tmp/\\udcff': the name is not UTF-8"),
     (["report", NOT_UTF8], "DIR '/tmp/\\udcff': the name is not UTF-8"),

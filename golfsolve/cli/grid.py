@@ -188,9 +188,9 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
 
 
 @grid.command(short_help="Report on a 'grid simulate --out' or 'grid study' run folder.")
-@click.argument("directory")
+@click.argument("directory", metavar="DIR")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
-              help="Where report.md, report.html and the plots go (default: DIRECTORY/_report, which pandas skips).")
+              help="Where report.md, report.html and the plots go (default: DIR/_report, which pandas skips).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
 def report(directory, out_dir, as_json):
     """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where.
@@ -202,7 +202,7 @@ def report(directory, out_dir, as_json):
     from ..progress import progress_bar
     from ..stats.runfolder import check_report_dir
 
-    check_run_dir(directory, "DIRECTORY")
+    check_run_dir(directory, "DIR")
     # on a terminal, a word on what takes the time: reading a large run, then each plot
     bar = progress_bar(desc=f"grid report: reading {directory}", unit="step", leave=False, bar_format="{desc}...",
                        show=False if as_json else None)  # said at once: a large run takes a while to read

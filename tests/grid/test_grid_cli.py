@@ -92,7 +92,7 @@ def test_simulate_and_play_default_to_heuristic_bots(run_cli):
 
 def test_report_on_a_missing_directory_exits_2(run_cli, tmp_path):
     r = run_cli(["grid", "report", str(tmp_path / "nope")])
-    assert r.exit_code == 2 and "DIRECTORY '" in r.stderr and "/nope': no such folder; check its name" in r.stderr
+    assert r.exit_code == 2 and "DIR '" in r.stderr and "/nope': no such folder; check its name" in r.stderr
 
 
 def test_play_a_hole_against_a_bot_from_piped_input(run_cli):
