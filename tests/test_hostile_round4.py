@@ -225,3 +225,18 @@ def test_a_grid_action_is_encoded_only_when_it_is_one(kind, slot, words):
     with pytest.raises(ValueError, match="^" + re.escape(words)):
         encode(kind, slot, 6)
     assert all(encode(*decode(a, 6), 6) == a for a in range(23))
+
+
+@pytest.mark.parametrize("args, words", [
+    ((0, 0, 0), "n must be from 2 to 6, not 0"),  # was: ZeroDivisionError
+    ((3, -1, 0), "match must be from 0 to"),  # was: taken, as match 5's seating
+    ((3, 0, -1), "seed must be from 0 to"),
+    ((3, 0.5, 0), "match must be a whole number, not 0.5"),
+])
+def test_a_tournament_seating_is_asked_of_a_table_a_match_and_a_seed(args, words):
+    import re
+
+    from golfsolve.grid.tournament import seating
+
+    with pytest.raises(InputError, match="^" + re.escape(words)):
+        seating(*args)

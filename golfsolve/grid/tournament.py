@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from ..errors import InputError
-from ..inputs import expect, whole_count
+from ..errors import MAX_INT64, InputError
+from ..inputs import expect, seed_value, whole_count
 from .rules import GridRules
 
 if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a command checks its arguments before
@@ -56,6 +56,10 @@ def seating(n: int, match: int, seed: int, scheme: str = SEATING) -> tuple[int, 
     players, a seeded random permutation per match above; ``rotation`` is the old scheme,
     kept to read runs made with it.
     """
+    # was: n=0 a ZeroDivisionError, match -1 taken as another match's seating
+    n = whole_count(n, "n", 2, 6)
+    match = whole_count(match, "match", 0, MAX_INT64)
+    seed = seed_value(seed)
     if scheme == OLD_SEATING:
         return tuple((s + match) % n for s in range(n))
     if scheme != SEATING:
