@@ -22,3 +22,80 @@ def finished_stats_run(out: Path) -> Path:
     made_here("stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--jobs", "1", "--out", str(out),
               "-q")
     return out
+
+
+#: The fork server's loop (see :class:`CommandForks`): imports what ``report`` and ``stats``
+#: import, runs nothing, then forks one child per command and reports how it ended.
+_FORK_SERVER = r"""
+import json, os, runpy, sys, traceback
+for name in sys.argv[1:]:
+    __import__(name)
+reply = os.fdopen(os.dup(1), "w")
+for line in sys.stdin:
+    args, err = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            for fd, path, mode in ((0, os.devnull, os.O_RDONLY), (1, os.devnull, os.O_WRONLY), (2, err, os.O_WRONLY)):
+                f = os.open(path, mode)
+                os.dup2(f, fd)
+                os.close(f)
+            sys.argv = ["golfsolve", *args]
+            try:
+                runpy.run_module("golfsolve", run_name="__main__", alter_sys=True)  # python -m golfsolve
+                code = 0
+            except SystemExit as e:  # as the interpreter ends on it
+                code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+                if not isinstance(e.code, (int, type(None))):
+                    print(e.code, file=sys.stderr)
+            except BaseException:
+                traceback.print_exc()
+        finally:
+            for s in (sys.stdout, sys.stderr):
+                try:
+                    s.flush()
+                except Exception:
+                    pass
+            os._exit(code)
+    _, status, usage = os.wait4(pid, 0)
+    reply.write(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_maxrss]) + "\n")
+    reply.flush()
+"""
+
+
+class CommandForks:
+    """``golfsolve ARGS`` each in a new process, forked from a server that has imported what
+    the run-folder commands import (pandas, pyarrow, matplotlib, golfsolve's command and
+    stats modules) and run nothing: each command still starts from a fresh state in its own
+    process, with its exit code, stderr and peak memory (``os.wait4``), without the 2-4 s
+    of CPU a new interpreter spends on those imports. For tests about what a command does
+    with its input, not about the interpreter starting (imports, environment read at import,
+    signals: those start a real ``python -m golfsolve``)."""
+
+    PRELOAD = ("pandas", "pyarrow.parquet", "matplotlib", "pydantic", "golfsolve.cli.main", "golfsolve.cli.stats",
+               "golfsolve.stats.census", "golfsolve.stats.report", "golfsolve.stats.manifestmodel")
+
+    def __init__(self) -> None:
+        import subprocess
+        import sys
+
+        self._server = subprocess.Popen([sys.executable, "-c", _FORK_SERVER, *self.PRELOAD], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+
+    def run(self, *args: str) -> tuple[int, str, int]:
+        """Exit code, stderr and peak memory (KB) of ``golfsolve ARGS`` in a new process."""
+        import json
+        import tempfile
+
+        with tempfile.NamedTemporaryFile() as err:
+            self._server.stdin.write(json.dumps([list(args), err.name]) + "\n")
+            self._server.stdin.flush()
+            line = self._server.stdout.readline()
+            assert line, "the fork server died"
+            code, rss = json.loads(line)
+            return code, err.read().decode("utf-8", "replace"), rss
+
+    def close(self) -> None:
+        self._server.stdin.close()
+        self._server.wait(timeout=60)

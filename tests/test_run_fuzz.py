@@ -8,9 +8,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -19,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from run_helpers import finished_stats_run
+from run_helpers import CommandForks, finished_stats_run
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="measures child memory with os.wait4")
 
@@ -69,20 +66,20 @@ def finished(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def golfsolve():
+    """``golfsolve ARGS`` in a new process (exit code, stderr, peak memory in KB), forked from
+    a server that has done the imports: a damaged run is about what the commands do with
+    it, and each example runs three commands (2-4 s of CPU each for imports alone)."""
+    forks = CommandForks()
+    yield forks.run
+    forks.close()
+
+
 def _table(out: Path) -> pd.DataFrame:
     from golfsolve.stats.census import load_results
 
     return load_results(out).drop(columns=TIMING).reset_index(drop=True)
-
-
-def _golfsolve(*args: str) -> tuple[int, str, int]:
-    """Exit code, stderr and peak memory (KB) of ``golfsolve ARGS`` in a new process."""
-    with tempfile.TemporaryFile() as err:
-        p = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        return p.returncode, err.read().decode("utf-8", "replace"), usage.ru_maxrss
 
 
 def _apply(run: Path, d: tuple) -> bool:
@@ -141,12 +138,13 @@ def _apply(run: Path, d: tuple) -> bool:
 @settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(damages=st.lists(damage, min_size=1, max_size=3))
-def test_a_damaged_run_is_reported_or_repaired_never_an_internal_error(finished, tmp_path_factory, damages):
+def test_a_damaged_run_is_reported_or_repaired_never_an_internal_error(finished, golfsolve, tmp_path_factory,
+                                                                       damages):
     run = Path(shutil.copytree(finished, tmp_path_factory.mktemp("damaged") / "run"))
     may_refuse = any([_apply(run, d) for d in damages])
     reference = _table(finished)
     for args in (["report", str(run), "--json"], ["stats", "--out", str(run), "--resume", "-q"]):
-        code, err, rss = _golfsolve(*args)
+        code, err, rss = golfsolve(*args)
         assert code in (0, 2), (damages, args, code, err)
         assert "internal error" not in err and "Traceback" not in err, (damages, args, err)
         if code == 2:
@@ -156,5 +154,5 @@ def test_a_damaged_run_is_reported_or_repaired_never_an_internal_error(finished,
     assert code == 0 or may_refuse, (damages, err)
     if code == 0:
         pd.testing.assert_frame_equal(_table(run), reference)
-        code, err, _ = _golfsolve("report", str(run), "--json")
+        code, err, _ = golfsolve("report", str(run), "--json")
         assert code == 0, (damages, err)
