@@ -24,23 +24,25 @@ def finished_stats_run(out: Path) -> Path:
     return out
 
 
-#: The fork server's loop (see :class:`CommandForks`): imports what ``report`` and ``stats``
-#: import, runs nothing, then forks one child per command and reports how it ended.
+#: The fork server's loop (see :class:`CommandForks`): imports the modules it is given, runs
+#: nothing, then forks one child per command and reports how it ended.
 _FORK_SERVER = r"""
-import json, os, runpy, sys, traceback
+import json, os, runpy, signal, sys, traceback
 for name in sys.argv[1:]:
     __import__(name)
 reply = os.fdopen(os.dup(1), "w")
 for line in sys.stdin:
-    args, err = json.loads(line)
+    args, files, env, timeout = json.loads(line)
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
-            for fd, path, mode in ((0, os.devnull, os.O_RDONLY), (1, os.devnull, os.O_WRONLY), (2, err, os.O_WRONLY)):
+            for fd, path, mode in zip((0, 1, 2), files, (os.O_RDONLY, os.O_WRONLY, os.O_WRONLY)):
                 f = os.open(path, mode)
                 os.dup2(f, fd)
                 os.close(f)
+            os.environ.update(env)
+            signal.alarm(timeout)  # a hang ends the command (SIGALRM), as a subprocess timeout would
             sys.argv = ["golfsolve", *args]
             try:
                 runpy.run_module("golfsolve", run_name="__main__", alter_sys=True)  # python -m golfsolve
@@ -65,36 +67,51 @@ for line in sys.stdin:
 
 
 class CommandForks:
-    """``golfsolve ARGS`` each in a new process, forked from a server that has imported what
-    the run-folder commands import (pandas, pyarrow, matplotlib, golfsolve's command and
-    stats modules) and run nothing: each command still starts from a fresh state in its own
-    process, with its exit code, stderr and peak memory (``os.wait4``), without the 2-4 s
-    of CPU a new interpreter spends on those imports. For tests about what a command does
-    with its input, not about the interpreter starting (imports, environment read at import,
-    signals: those start a real ``python -m golfsolve``)."""
+    """``golfsolve ARGS`` each in a new process, forked from a server that has imported
+    ``preload`` (by default what the run-folder commands import: pandas, pyarrow,
+    matplotlib, golfsolve's command and stats modules) and run nothing: each command still
+    starts from a fresh state in its own process, with its exit code, output and peak
+    memory (``os.wait4``), without the 1-4 s of CPU a new interpreter spends on those
+    imports. For tests about what a command does with its input, not about the interpreter
+    starting (imports, the environment read at import, signals: those start a real
+    ``python -m golfsolve``)."""
 
     PRELOAD = ("pandas", "pyarrow.parquet", "matplotlib", "pydantic", "golfsolve.cli.main", "golfsolve.cli.stats",
                "golfsolve.stats.census", "golfsolve.stats.report", "golfsolve.stats.manifestmodel")
 
-    def __init__(self) -> None:
+    def __init__(self, preload: tuple = PRELOAD) -> None:
         import subprocess
         import sys
 
-        self._server = subprocess.Popen([sys.executable, "-c", _FORK_SERVER, *self.PRELOAD], stdin=subprocess.PIPE,
+        self._server = subprocess.Popen([sys.executable, "-c", _FORK_SERVER, *preload], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True)
 
-    def run(self, *args: str) -> tuple[int, str, int]:
-        """Exit code, stderr and peak memory (KB) of ``golfsolve ARGS`` in a new process."""
+    def completed(self, *args: str, input: str = "", env: dict | None = None, timeout: int = 300):
+        """``golfsolve ARGS`` with ``input`` on stdin and ``env`` added to the environment:
+        a ``subprocess.CompletedProcess`` (text out) with ``maxrss``, its peak memory in KB."""
         import json
+        import subprocess
         import tempfile
 
-        with tempfile.NamedTemporaryFile() as err:
-            self._server.stdin.write(json.dumps([list(args), err.name]) + "\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            files = [f"{tmp}/{name}" for name in ("in", "out", "err")]
+            Path(files[0]).write_text(input, encoding="utf-8")
+            Path(files[1]).touch()
+            Path(files[2]).touch()
+            self._server.stdin.write(json.dumps([list(args), files, env or {}, timeout]) + "\n")
             self._server.stdin.flush()
             line = self._server.stdout.readline()
             assert line, "the fork server died"
             code, rss = json.loads(line)
-            return code, err.read().decode("utf-8", "replace"), rss
+            out, err = (Path(f).read_bytes().decode("utf-8", "replace") for f in files[1:])
+        r = subprocess.CompletedProcess(["golfsolve", *args], code, out, err)
+        r.maxrss = rss
+        return r
+
+    def run(self, *args: str) -> tuple[int, str, int]:
+        """Exit code, stderr and peak memory (KB) of ``golfsolve ARGS`` in a new process."""
+        r = self.completed(*args)
+        return r.returncode, r.stderr, r.maxrss
 
     def close(self) -> None:
         self._server.stdin.close()

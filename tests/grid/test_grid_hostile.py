@@ -1,22 +1,34 @@
-"""Bad grid input through the installed command, in a subprocess as a user runs it:
-one line on stderr, exit code 2, nothing played and no traceback. (A run folder a test
-only needs as its starting point is made in the test's own process: :func:`_made`.)"""
+"""Bad grid input through the command, each in its own process: one line on stderr, exit
+code 2, nothing played and no traceback. (The processes are forked from a server that has
+done the imports, :class:`run_helpers.CommandForks`: the tests are about what a command does
+with its input, and a new interpreter spends 1-2 s of CPU on imports alone. A run folder a
+test only needs as its starting point is made in the test's own process: :func:`_made`.)"""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from run_helpers import CommandForks
+
+#: What the grid commands import (numba, the grid's bots and kernels' modules, the report's pandas and matplotlib).
+PRELOAD = ("numba", "pandas", "pyarrow.parquet", "matplotlib", "golfsolve.cli.main", "golfsolve.cli.grid",
+           "golfsolve.grid.compiling", "golfsolve.grid.bots", "golfsolve.stats.gridreport", "golfsolve.stats.gridruns")
+_forks: list = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fork_server():
+    _forks.append(CommandForks(PRELOAD))
+    yield
+    _forks.pop().close()
 
 
 def golfsolve(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    env = dict(os.environ, COLUMNS="200")
-    return subprocess.run([sys.executable, "-m", "golfsolve", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=300)
+    """``golfsolve ARGS`` in a new process, ``stdin`` its input."""
+    return _forks[-1].completed(*args, input=stdin, env={"COLUMNS": "200"})
 
 
 def _made(run_cli, *args: str) -> None:
