@@ -269,6 +269,27 @@ def test_cli_hint_fair_mid_game_forgets_what_was_not_turned(moves, keep, run_cli
     assert outs[0]["method"] == ("exact" if keep == 13 else "sampled")
 
 
+@pytest.mark.parametrize("moves, keep", [(MID, 2), (LATE, 13)])
+def test_cli_odds_mid_game_forgets_what_was_not_turned(moves, keep, run_cli, tmp_path):
+    """``odds --moves``: a code and full layouts whose stocks agree on the turned cards only get
+    the same odds, in JSON and in text, sampled and exact."""
+    real = layout_from_number(1, EASY, "E")
+    twins = [code_file(tmp_path, reshuffled(real, keep, s), f"t{s}.txt") for s in (7, 8)]
+    outs, texts = [], []
+    for src in (["GO1-E-AAAAAAB"], ["--layout", twins[0]], ["--layout", twins[1]]):
+        base = ["odds", *src, "--rules", "easy", "--moves", moves, "--samples", "8", "--games", "2", "--seed", "4"]
+        r = run_cli(base + ["--json"])
+        assert r.exit_code == 0, r.stderr
+        outs.append(strip(json.loads(r.stdout)))
+        r = run_cli(base)
+        assert r.exit_code == 0, r.stderr
+        texts.append(_no_name_no_clock("odds", r.stdout))
+    assert outs[1] == outs[0] and outs[2] == outs[0]
+    assert texts[1] == texts[0] and texts[2] == texts[0]
+    assert outs[0]["unknown_stock_cards"] == 16 - keep and outs[0]["moves_played"] == moves
+    assert outs[0]["fair"]["exact"] == (keep == 13)
+
+
 def test_cli_odds_on_a_saved_mid_game_layout_forgets_its_stock(run_cli, tmp_path):
     """A game in progress saved as a layout file, and the same file with its stock reordered."""
     real = layout_from_number(1, EASY, "E")

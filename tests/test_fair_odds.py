@@ -117,3 +117,39 @@ def test_odds_draws_the_shared_progress_bar(run_cli, data_dir, monkeypatch, flag
     assert r.exit_code == 0, r.stderr
     assert bars == [("solving samples", show), ("fair games", show)]
     assert "samples" not in r.stderr  # stderr is not a terminal here: no bar
+
+
+def test_odds_after_moves_are_the_odds_of_the_players_view_of_that_position():
+    """``odds_for_player(..., moves=...)`` (``odds --moves``, ``/api/odds`` with moves) answers
+    from the position the engine reaches, as its player sees it: the same answer as
+    :func:`odds` on :func:`player_view` of that game, with the moves recorded."""
+    from golfsolve.errors import InputError
+    from golfsolve.fair import PlayerSettings, odds, odds_for_player, player_view
+    from golfsolve.solitaire.hint import position_after
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import EASY
+
+    lay = layout_from_number(1, EASY, "E")
+    tiny = PlayerSettings(samples=2, extra=0)
+    moves = "1 1 5 d 4"
+    got = odds_for_player(lay, samples=6, games=1, player=tiny, moves=moves)
+    view, played = player_view(lay, position_after(lay, moves.split()))
+    want = odds(view, EASY, samples=6, games=1, player=tiny, played=played)
+    assert got.moves_played == tuple(moves.split()) and got.as_json()["moves_played"] == moves
+    same = ("deal", "moves_played", "seconds", "cpu_seconds")
+    assert {k: v for k, v in got.as_json().items() if k not in same} == \
+        {k: v for k, v in want.as_json().items() if k not in same}
+    assert got.unknown == 15 and got.render().startswith(f"{lay.name} after 5 moves (")
+    # a list of move words is the same question; none at all is the layout's own odds
+    assert odds_for_player(lay, samples=6, games=1, player=tiny, moves=moves.split()).as_json()["work"] == got.work
+    assert odds_for_player(lay, samples=6, games=1, player=tiny).as_json()["moves_played"] == ""
+    with pytest.raises(InputError, match=r"move 5 of 5 \('7'\) is not legal here"):
+        odds_for_player(lay, moves="1 1 5 d 7")
+    with pytest.raises(TypeError, match="each move must be a move word"):
+        odds_for_player(lay, moves=[1, 1])
+
+
+def test_odds_moves_are_checked_before_any_work(run_cli):
+    r = run_cli(["odds", "GO1-E-AAAAAAB", "--moves", "1 1 5 d 7"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == "golfsolve: move 5 of 5 ('7') is not legal here: Must be one rank higher or lower"

@@ -67,6 +67,8 @@ def data_dir_module():
     (["hint", "GO1-E-AAAAAAB", "--fair", "--moves", "d"], ("hint", {"code": "GO1-E-AAAAAAB", "fair": True, "moves": "d"})),
     (["odds", "GO1-E-AAAAAAB", "--samples", "20", "--games", "2"],
      ("odds", {"code": "GO1-E-AAAAAAB", "samples": 20, "games": 2})),
+    (["odds", "GO1-E-AAAAAAB", "--moves", "1 1 5 d", "--samples", "12", "--games", "1"],
+     ("odds", {"code": "GO1-E-AAAAAAB", "moves": "1 1 5 d", "samples": 12, "games": 1})),
     (["rate", "GO1-C-AAAAAAB", "--games", "2"], ("rate", {"code": "GO1-C-AAAAAAB", "games": 2})),
     (["rate", "GO1-C-AAAAAAB", "--games", "1", "--player", "strong"],
      ("rate", {"code": "GO1-C-AAAAAAB", "games": 1, "player": "strong"})),
@@ -440,10 +442,11 @@ def test_a_wrong_method_is_told_the_methods_that_path_takes(client):
 
 @pytest.mark.parametrize("endpoint, extra", [("hint", {"fair": True, "moves": "d", "player": "fast"}),
                                              ("odds", {"samples": 12, "games": 1}),
+                                             ("odds", {"samples": 12, "games": 1, "moves": "d"}),
                                              ("rate", {"games": 1})])
 def test_a_code_and_its_twin_layout_get_one_fair_answer_after_a_draw_too(client, endpoint, extra):
     """A deal code and a posted layout of the same table whose stock agrees with the code's in
-    its first card only: after that card is drawn (the hint) or with nothing drawn (odds, the
+    its first card only: after that card is drawn (the hint, odds) or with nothing drawn (odds, the
     rating), the answers are the same but for the deal's name and the rating's winnability."""
     from golfsolve.cards import card_str
     from golfsolve.solitaire.layout import Layout, layout_from_number

@@ -202,8 +202,8 @@ def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
 def test_an_answer_about_an_earlier_position_is_not_shown(page):
     """Was: a hint asked for, then a move played before it came, showed the hint for the
     position before the move and marked its card (or the stock) to play; odds asked for, then
-    another deal entered, showed the first deal's odds beside the second. The answers are
-    held here until the position has changed, then given."""
+    another deal entered (or a move played), showed the first deal's odds beside the second. The
+    answers are held here until the position has changed, then given."""
     from playwright.sync_api import expect
 
     pg = page
@@ -233,10 +233,29 @@ def test_an_answer_about_an_earlier_position_is_not_shown(page):
         pg.click("#odds-button")
         wait_held()
         _deal(pg, "GO1-C-AAAAAAD")  # another deal while the odds are on their way
-        held.pop().fulfill(json={"clairvoyant": {"chance": 0.5, "ci95": [0.4, 0.6], "samples": 10},
-                                 "fair": {"chance": 0.3, "ci95": [0.2, 0.4], "games": 5}})
+        answer = {"clairvoyant": {"chance": 0.5, "ci95": [0.4, 0.6], "samples": 10},
+                  "fair": {"chance": 0.3, "ci95": [0.2, 0.4], "games": 5}}
+        held.pop().fulfill(json=answer)
         pg.wait_for_timeout(300)
         assert _text(pg, "#odds") == ""
+
+        # the odds are the position's on the board: asked with the moves played, dropped after a move
+        pg.evaluate("document.activeElement.blur()")
+        pg.keyboard.press("d")
+        expect(pg.locator("#stock-count")).to_have_text("15")
+        pg.click("#odds-button")
+        wait_held()
+        assert held[-1].request.post_data_json["moves"] == "d"
+        pg.keyboard.press("d")
+        expect(pg.locator("#stock-count")).to_have_text("14")
+        held.pop().fulfill(json=answer)
+        pg.wait_for_timeout(300)
+        assert _text(pg, "#odds") == ""
+        pg.click("#odds-button")
+        wait_held()
+        assert held[-1].request.post_data_json["moves"] == "d d"
+        held.pop().fulfill(json=answer)
+        expect(pg.locator("#odds p.note")).to_have_text(re.compile("consistent with what is seen after 2 moves;"))
     finally:
         pg.unroute("**/api/hint")
         pg.unroute("**/api/odds")

@@ -15,6 +15,9 @@ from .common import (Command, SEED, command_line, check_workers, echo_json, effo
 
 @click.command(cls=Command)
 @layout_options
+@click.option("--moves", "moves_text", default="", metavar="MOVES",
+              help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column, u undoes): the odds "
+                   "from the position they reach, with the cards turned so far known.")
 @click.option("--fair", is_flag=True, hidden=True,
               help="Kept for old scripts: the stock order is always forgotten now.")
 @click.option("--samples", type=effort(), default=200, show_default=True, metavar="N",
@@ -31,7 +34,7 @@ from .common import (Command, SEED, command_line, check_workers, echo_json, effo
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Random seed for the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, seed, as_json, quiet):
+def odds(code, layout_file, pysol, rules_spec, moves_text, fair, samples, games, player, seed, as_json, quiet):
     """Win chances without seeing the stock: fair and clairvoyant, each with a 95% interval.
 
     Fair chance: how often a player who never sees the stock wins from here, playing as
@@ -48,9 +51,11 @@ def odds(code, layout_file, pysol, rules_spec, fair, samples, games, player, see
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
     from ..fair import odds_for_player
+    from ..solitaire.engine import parse_moves
 
-    res = odds_for_player(get_layout(code, layout_file, pysol, rules_spec), samples=samples, seed=seed, games=games,
-                          player=player, progress=False if quiet or as_json else None)
+    lay = get_layout(code, layout_file, pysol, rules_spec)
+    res = odds_for_player(lay, samples=samples, seed=seed, games=games, player=player,
+                          progress=False if quiet or as_json else None, moves=parse_moves(moves_text))
     if as_json:
         echo_json(res.as_json())
     else:

@@ -22,13 +22,15 @@ from __future__ import annotations
 import math
 import textwrap
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Optional, Sequence
 
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, seed_value, whole_count
 from ..intervals import product_interval, wilson
-from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.engine import parse_moves
+from ..solitaire.hint import position_after
+from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import Solver
 from ..progress import progress_bar
@@ -76,7 +78,8 @@ class OddsResult:
     (the interval reached :data:`WIDTH`), "budget" (the work reached :data:`WORK_BUDGET`),
     "games" (the ``games`` asked for were played) or "all" (every winnable sampled order
     was played). ``work`` is all the solves' work, ``asked`` the ``samples`` and ``games``
-    asked for (``games`` None: the default, until narrow).
+    asked for (``games`` None: the default, until narrow); ``moves_played`` the moves from
+    the layout to the position (:func:`odds_for_player`), none: the layout itself.
     """
 
     name: str
@@ -101,6 +104,7 @@ class OddsResult:
     asked: tuple[int, Optional[int]] = (200, None)
     seconds: float = field(default=0.0, compare=False)
     cpu_seconds: float = field(default=0.0, compare=False)
+    moves_played: tuple[str, ...] = ()
 
     @property
     def chance(self) -> float:
@@ -139,6 +143,7 @@ class OddsResult:
         return {
             "deal": self.name,
             "rules": self.rules.name,
+            "moves_played": " ".join(self.moves_played),
             "fair": fair,
             "clairvoyant": {
                 "what": "share of consistent stock orders that can be won, each solved with its stock visible "
@@ -197,8 +202,9 @@ class OddsResult:
         how = ("the one possible stock order" if self.exact and self.samples == 1
                else f"all {self.samples:,} possible stock orders (exact)" if self.exact
                else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
+        after = f" after {plural(len(self.moves_played), 'move')}" if self.moves_played else ""
         return "\n".join([
-            f"{self.name or 'layout'} ({self.rules.describe()})",
+            f"{self.name or 'layout'}{after} ({self.rules.describe()})",
             *self._fair_lines(),
             textwrap.fill(f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-"
                           f"{100 * self.high:.1f}%; {self.wins:,} of {how} can be won with the stock visible: an "
@@ -358,10 +364,26 @@ def odds(
 
 def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Optional[int] = None,
                     player: "str | PlayerSettings" = "fast", solver: Optional[Solver] = None,
-                    progress: Optional[bool] = False) -> OddsResult:
+                    progress: Optional[bool] = False, moves: "str | Sequence[str]" = ()) -> OddsResult:
     """:func:`odds` of ``layout`` with its own rules, as ``golfsolve odds`` answers (a known
-    stock order is forgotten first, as :func:`odds` always does)."""
-    return odds(layout, samples=samples, seed=seed, games=games, player=player, solver=solver, progress=progress)
+    stock order is forgotten first, as :func:`odds` always does). ``moves`` (``"d 5 2"`` or
+    a list of move words, replayed by the game engine): the odds from the position they
+    reach, as its player sees it (:func:`~golfsolve.fair.view.player_view`: the cards turned
+    so far are known, the rest of the stock is not), as ``golfsolve odds --moves`` answers."""
+    layout_arg(layout)
+    if not isinstance(moves, str):
+        expect(moves, (list, tuple), "moves", "their text, e.g. 'd 5 2', or a list of move words")
+        for m in moves:
+            expect(m, str, "each move", "a move word: d, 1-7 or u")
+        moves = " ".join(moves)
+    words = parse_moves(moves)
+    if not words:
+        return odds(layout, samples=samples, seed=seed, games=games, player=player, solver=solver, progress=progress)
+    game = position_after(layout, words)  # a move the engine refuses is bad input, before any work
+    view, played = player_view(layout, game)
+    res = odds(view, game.rules, samples=samples, seed=seed, games=games, player=player, solver=solver,
+               progress=progress, played=played)
+    return replace(res, name=layout.name, moves_played=tuple(words))
 
 
 __all__ = ["odds", "OddsResult", "odds_for_player", "fair_games", "play_until", "NO_UNDO", "WIDTH", "MIN_GAMES",

@@ -12,7 +12,8 @@ endpoint      answer                                                 options
 /api/solve    ``golfsolve solve --json``                              verdict_only, node_limit
 /api/hint     ``golfsolve hint --json`` (``fair``: ``--fair``)        moves, fair, player, seed,
                                                                      node_limit
-/api/odds     ``golfsolve odds --json``                               samples, games, seed, player
+/api/odds     ``golfsolve odds --json``                               moves, samples, games, seed,
+                                                                     player
 /api/rate     ``golfsolve rate --json`` (a list of one)               games, seed, player
 /api/play     the game after ``moves`` and one more ``action``        moves, action, tap ("col,row")
 ============  =====================================================  ===========================
@@ -62,7 +63,7 @@ PARAMS = {
     "deal": _SOURCE,
     "solve": _SOURCE | {"verdict_only", "node_limit"},
     "hint": _SOURCE | {"moves", "fair", "player", "seed", "node_limit"},
-    "odds": _SOURCE | {"samples", "games", "seed", "player"},
+    "odds": _SOURCE | {"moves", "samples", "games", "seed", "player"},
     "rate": _SOURCE | {"games", "seed", "player"},
     "play": _SOURCE | {"moves", "action", "tap"},
 }
@@ -333,7 +334,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
                 else:
                     job = ("hint", {"moves": moves, "node_limit": node_limit})
             elif endpoint == "odds":
-                job = ("odds", {"samples": _int(params, "samples", 200, 1, MAX_EFFORT), "seed": seed,
+                job = ("odds", {"moves": _moves(params), "samples": _int(params, "samples", 200, 1, MAX_EFFORT),
+                                "seed": seed,
                                 "games": None if params.get("games") is None else _int(params, "games", 0, 0, MAX_EFFORT),
                                 "player": _player(params)})
             else:

@@ -51,12 +51,13 @@ def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "str
     return fair_hint_answer(layout, played_moves, game, seed=seed, player=player, solver=_the_solver())
 
 
-def odds(layout: Layout, samples: int = 200, games: int | None = None, seed: int = 0, player: str = "fast") -> dict:
-    """``golfsolve odds --json``."""
+def odds(layout: Layout, moves: str = "", samples: int = 200, games: int | None = None, seed: int = 0,
+         player: str = "fast") -> dict:
+    """``golfsolve odds --json`` (``--moves``: from the position they reach)."""
     from ..fair import odds_for_player
 
     return odds_for_player(layout, samples=samples, seed=seed, games=games, player=player,
-                           solver=_the_solver()).as_json()
+                           solver=_the_solver(), moves=parse_moves(moves)).as_json()
 
 
 def rate(layout: Layout, games: int = 16, seed: int = 0, player: str = "fast") -> list:

@@ -265,21 +265,28 @@ async function hint() {
   }
 }
 
+let oddsAsked = 0;  // counts odds requests: only the latest may clear the panel
+
 async function odds() {
   if (!game.source) return;
-  const dealt = game.dealt;  // the odds are the deal's, from its opening
+  const asked = position();  // the odds are the position's on the board, as the hint is
+  const played = game.moves.length;
+  const ask = ++oddsAsked;
+  // an answer about an earlier position is dropped; its "wait" goes unless a later request's is shown
+  const stale = () => { if (position() === asked) return false; if (ask === oddsAsked) $("odds").innerHTML = ""; return true; };
   $("odds").innerHTML = `<p class="wait">Solving sampled stock orders and playing fair games… (a few seconds)</p>`;
   try {
-    const r = await api("odds", {});
-    if (dealt !== game.dealt) return;  // was: shown beside the deal entered meanwhile
+    const r = await api("odds", { moves: game.moves.join(" ") });
+    if (stale()) return;  // was: shown beside the deal entered, or the move made, meanwhile
     const c = r.clairvoyant, f = r.fair;
+    const from = played ? `what is seen after ${played} move${played === 1 ? "" : "s"}` : "the opening";
     $("odds").innerHTML =
       `<dl><dt>Clairvoyant<br><span class="note">stock seen</span></dt><dd><b>${pct(c.chance)}</b>${interval(c.ci95)}</dd>` +
-      (f ? `<dt>Fair<br><span class="note">stock unseen</span></dt><dd><b>${pct(f.chance)}</b>${interval(f.ci95)}</dd>` : "") +
-      `</dl><p class="note">Over ${c.samples} stock orders consistent with the opening` +
+      (f && f.chance !== null ? `<dt>Fair<br><span class="note">stock unseen</span></dt><dd><b>${pct(f.chance)}</b>${interval(f.ci95)}</dd>` : "") +
+      `</dl><p class="note">Over ${c.samples} stock orders consistent with ${from}` +
       (f && f.games ? `; the fair player played ${f.games} of them` : "") + ".</p>";
   } catch (e) {
-    if (dealt !== game.dealt) return;
+    if (stale()) return;
     $("odds").innerHTML = "";
     say(e.message, "error");
   }
