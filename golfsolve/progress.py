@@ -15,6 +15,10 @@ def progress_bar(iterable: Optional[Iterable] = None, *, total: Optional[float] 
     ``False`` never (``--quiet``, ``--json``), ``True`` always. ``options`` go to tqdm
     (``delay=0.5`` keeps quick runs quiet, ``leave=False`` clears the bar at its end).
     """
+    if show is not None and type(show) is not bool and type(show).__name__ != "bool_":
+        # every library call's ``progress`` lands here: "no" or 0 would have been read as a wish
+        raise TypeError(f"progress must be True, False or None (on a terminal only), not {type(show).__name__} "
+                        f"{repr(show)[:40]}")
     from tqdm import tqdm
 
     return tqdm(iterable, total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True,

@@ -240,3 +240,28 @@ def test_a_tournament_seating_is_asked_of_a_table_a_match_and_a_seed(args, words
 
     with pytest.raises(InputError, match="^" + re.escape(words)):
         seating(*args)
+
+
+def test_a_grid_simulation_refuses_a_sample_count_no_bot_takes():
+    """was: ``simulate(..., ['greedy', 'random'], samples=5)`` was taken and the count used by
+    no bot, where ``grid simulate --mc-samples 5 --bots greedy,random`` is refused"""
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import simulate
+
+    rules = parse_rules("default", players=2, holes=1)
+    with pytest.raises(InputError, match="the bots greedy,random include none"):
+        simulate(rules, ["greedy", "random"], 1, 0, samples=5)
+    # an mc bot named without a count takes it; the same bot named with its own count does not
+    assert simulate(rules, ["mc", "random"], 1, 0, samples=2).samples == 2
+    with pytest.raises(InputError, match="include none"):
+        simulate(rules, ["mc:3", "random"], 1, 0, samples=2)
+
+
+@pytest.mark.parametrize("progress", ["yes", 0, 1.0])
+def test_a_progress_switch_is_true_false_or_none(progress):
+    """was: ``odds(..., progress="yes")`` (or "no", which Python reads as true) was taken as a wish"""
+    from golfsolve.fair import odds
+    from golfsolve.solitaire.layout import layout_from_number
+
+    with pytest.raises(TypeError, match="progress must be True, False or None"):
+        odds(layout_from_number(1), samples=2, games=0, progress=progress)

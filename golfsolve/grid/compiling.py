@@ -35,6 +35,7 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
 
     Each bot plays one hole against itself at a two-player table with ``rules``' switches:
     the kernels take the rules as arrays, so what is compiled serves every table."""
+    from .botnames import takes_mc_samples
     from .tournament import simulate  # here: the tournament imports the bots, and they the kernels
 
     todo = [b for b in dict.fromkeys(bots) if (b, samples) not in _warm]
@@ -46,7 +47,7 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     try:
         table = dataclasses.replace(rules, players=2, holes=1)
         for b in todo:
-            simulate(table, [b, b], 1, seed=0, samples=samples)
+            simulate(table, [b, b], 1, seed=0, samples=samples if takes_mc_samples(b) else None)
             _warm.add((b, samples))
     finally:
         event.unregister("numba:compile", listener)

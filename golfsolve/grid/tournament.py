@@ -122,6 +122,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     """
     import pandas as pd
 
+    from .botnames import takes_mc_samples
     from .bots import make_bot
     from .engine import play_match
 
@@ -141,6 +142,10 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     seating(n, 0, seed, scheme)  # a known scheme
     for b in bots:
         make_bot(b)
+    if samples is not None and not any(takes_mc_samples(b) for b in bots):
+        # as the command refuses --mc-samples (was: taken, and used by no bot)
+        raise InputError(f"samples sets the sample count of mc and mc-greedy bots named without one "
+                         f"(mc:200 names its own), and the bots {','.join(bots)} include none")
     hole_rows: list[tuple] = []
     match_rows: list[tuple] = []
     for k in range(matches):
