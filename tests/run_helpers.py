@@ -86,7 +86,7 @@ class CommandForks:
         self._server = subprocess.Popen([sys.executable, "-c", _FORK_SERVER, *preload], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True)
 
-    def completed(self, *args: str, input: str = "", env: dict | None = None, timeout: int = 300):
+    def completed(self, *args: str, input: str | bytes = "", env: dict | None = None, timeout: int = 300):
         """``golfsolve ARGS`` with ``input`` on stdin and ``env`` added to the environment:
         a ``subprocess.CompletedProcess`` (text out) with ``maxrss``, its peak memory in KB."""
         import json
@@ -95,7 +95,7 @@ class CommandForks:
 
         with tempfile.TemporaryDirectory() as tmp:
             files = [f"{tmp}/{name}" for name in ("in", "out", "err")]
-            Path(files[0]).write_text(input, encoding="utf-8")
+            Path(files[0]).write_bytes(input if isinstance(input, bytes) else input.encode("utf-8"))
             Path(files[1]).touch()
             Path(files[2]).touch()
             self._server.stdin.write(json.dumps([list(args), files, env or {}, timeout]) + "\n")

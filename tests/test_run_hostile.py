@@ -1,5 +1,5 @@
 """Run folders touched by something else, and inputs a hostile user types: every repro of
-issue 18 as the real command in a subprocess (exit 0 or 2, one line, never an internal error)."""
+issue 18 as the real command in its own process (exit 0 or 2, one line, never an internal error)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from run_helpers import finished_stats_run, made_here
+from run_helpers import CommandForks, finished_stats_run, made_here
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX pipes, FIFOs and locks")
 
@@ -24,9 +24,30 @@ TIMING = ["seconds", "cpu_seconds"]
 CODE = "GO1-E-AAAAAAB"
 
 
+_forks: list = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fork_server():
+    _forks.append(CommandForks())
+    yield
+    _forks.pop().close()
+
+
 def golfsolve(*args: str, input: bytes | None = None, env: dict | None = None, timeout: float = 120,
               stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
-    """``golfsolve ARGS`` as a user runs it: a new process, bytes in, text out."""
+    """``golfsolve ARGS`` in a new process, bytes in, text out: forked from a server that has
+    done the imports (:class:`run_helpers.CommandForks`; the tests are about what a command
+    does with the folder and its input), or, for an environment read at start-up (the locale)
+    or another stdout, a new interpreter as a user starts it (:func:`golfsolve_process`)."""
+    if env is None and stdout is subprocess.PIPE:
+        return _forks[-1].completed(*args, input=input or b"", timeout=int(timeout))
+    return golfsolve_process(*args, input=input, env=env, timeout=timeout, stdout=stdout)
+
+
+def golfsolve_process(*args: str, input: bytes | None = None, env: dict | None = None, timeout: float = 120,
+                      stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """``golfsolve ARGS`` as a user runs it: a new interpreter, bytes in, text out."""
     r = subprocess.run([sys.executable, "-m", "golfsolve", *args], input=input, stdout=stdout,
                        stderr=subprocess.PIPE, timeout=timeout, env={**os.environ, **(env or {})})
     r.stderr = r.stderr.decode("utf-8", "replace")
@@ -270,8 +291,8 @@ def test_a_second_command_on_a_folder_being_written_is_refused_and_no_record_is_
         os.close(fd)
     # two at once: one solves, the other waits for nothing and is refused; both records kept
     results = []
-    threads = [threading.Thread(target=lambda: results.append(golfsolve("stats", "--out", str(run), "--resume")))
-               for _ in range(2)]
+    resume = ("stats", "--out", str(run), "--resume")
+    threads = [threading.Thread(target=lambda: results.append(golfsolve_process(*resume))) for _ in range(2)]
     for t in threads:
         t.start()
     for t in threads:
