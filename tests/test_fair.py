@@ -410,12 +410,15 @@ def test_fair_stats_section_joins_the_stats_report(tmp_path):
     import subprocess
     import sys
 
+    from run_helpers import made_here
+
     d, f = tmp_path / "run", tmp_path / "fair"
-    base = [sys.executable, "-m", "golfsolve"]
-    subprocess.run(base + ["stats", "--count", "4", "--rules", "easy", "--jobs", "1", "-q", "--out", str(d)], check=True)
-    subprocess.run(base + ["fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--player", "fast",
-                           "--workers", "1", "--out", str(f)], check=True, capture_output=True)
-    subprocess.run(base + ["report", str(d), "--fair", str(f)], check=True, capture_output=True)
+    # the two runs the report starts from are made in this process; the report runs as a user runs it
+    made_here("stats", "--count", "4", "--rules", "easy", "--jobs", "1", "-q", "--out", str(d))
+    made_here("fair-stats", "--start-number", "0", "--count", "4", "--rules", "easy", "--player", "fast",
+              "--workers", "1", "-q", "--out", str(f))
+    subprocess.run([sys.executable, "-m", "golfsolve", "report", str(d), "--fair", str(f)], check=True,
+                   capture_output=True)
     md = (d / "_report" / "report.md").read_text(encoding="utf-8")
     assert "## Fair play against clairvoyant play" in md
     fair_rows = [ln for ln in md.splitlines() if ln.startswith("| easy | 4 (deals 0–3)")]
