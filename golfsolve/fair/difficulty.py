@@ -50,8 +50,8 @@ def _reachable(label: str, games: int) -> bool:
 
 def check_reachable(label: str, games: int) -> None:
     """Refuse a wanted ``label`` that ``games`` games cannot give: their fair chance is a
-    multiple of ``1 / games``, and with 2 games (0%, 50%, 100%) none is hard. Was: :func:`pick`
-    took it and scanned all of its ``max_deals`` (100,000 by default: hours) for nothing."""
+    multiple of ``1 / games``, and with 2 games (0%, 50%, 100%) none is hard. Refused before
+    any work: :func:`pick` would scan all of its ``max_deals`` (100,000 by default: hours) for nothing."""
     if games >= 20 or _reachable(label, games):  # every band is wider than 1/7
         return
     values = [f"{round(100 * k / games)}%" for k in range(games + 1)]

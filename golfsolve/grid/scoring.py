@@ -62,9 +62,8 @@ def face_up_points(cards: Sequence[Optional[int]], rules: GridRules) -> int:
 
 def _turned_grid(cards: Sequence[int], rules: GridRules) -> list[int]:
     """``cards`` as card ids of a whole turned grid under ``rules``; a :class:`TypeError`
-    or :class:`InputError` naming the slot for anything else (was: six "cards" 99 alike
-    cancelled to 0, a face-down slot was a Python TypeError about '>=', and a joker under
-    rules that deal none scored -2)."""
+    or :class:`InputError` naming the slot for anything else (a card id out of range, a
+    face-down slot, a joker under rules that deal none)."""
     if isinstance(cards, (str, bytes)) or not hasattr(cards, "__len__"):
         raise TypeError(f"cards must be a list of card ids, one a slot, not {type(cards).__name__} {repr(cards)[:40]}")
     if len(cards) != rules.grid:

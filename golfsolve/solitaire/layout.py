@@ -541,9 +541,7 @@ def layout_from_pysol(number: int, rules: Optional[Rules] = None) -> Layout:
     """PySol FC's Golf deal ``number`` (the boards black-hole-solve's verdicts refer to);
     with ``rules``, dealt under them: an empty-start rule set (``+empty``) starts with an
     empty discard, PySol's first foundation card leading the stock, as a deal code's
-    discard card does (was: the card stayed on the discard, so ``--pysol N --rules
-    easy+empty`` solved the plain game under a heading that said "empty starting discard").
-    A PySol deal has 52 cards, so rules with jokers are refused, saying so."""
+    discard card does. A PySol deal has 52 cards, so rules with jokers are refused, saying so."""
     rules_arg(rules)
     lay = parse_layout_text(pysol_board(number), f"pysol {number}")
     name = f"PySol Golf #{number}"

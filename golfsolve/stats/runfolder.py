@@ -1037,8 +1037,7 @@ def latest_command(m: dict) -> str:
     """The command of the run's latest invocation that shaped it (after an --extend it covers
     the whole run, where the manifest's ``command`` is the first one); the first when none is
     recorded. A --resume only finishes what an earlier command asked for, so it is passed
-    over (was: a report named "... --resume" as the run's command, which on a new folder only
-    says there is no run to resume)."""
+    over: "... --resume" run on a new folder only says there is no run to resume."""
     for inv in reversed(m.get("invocations", [])):
         c = inv.get("command")
         if c and "--resume" not in c.split():
