@@ -51,11 +51,10 @@ def odds(code, layout_file, pysol, rules_spec, moves_text, fair, samples, games,
     Example: golfsolve odds --layout tests/data/seed000_start.txt --rules classic
     """
     from ..fair import odds_for_player
-    from ..solitaire.engine import parse_moves
 
     lay = get_layout(code, layout_file, pysol, rules_spec)
     res = odds_for_player(lay, samples=samples, seed=seed, games=games, player=player,
-                          progress=False if quiet or as_json else None, moves=parse_moves(moves_text))
+                          progress=False if quiet or as_json else None, moves=moves_text)
     if as_json:
         echo_json(res.as_json())
     else:

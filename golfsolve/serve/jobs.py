@@ -57,7 +57,7 @@ def odds(layout: Layout, moves: str = "", samples: int = 200, games: int | None 
     from ..fair import odds_for_player
 
     return odds_for_player(layout, samples=samples, seed=seed, games=games, player=player,
-                           solver=_the_solver(), moves=parse_moves(moves)).as_json()
+                           solver=_the_solver(), moves=moves).as_json()
 
 
 def rate(layout: Layout, games: int = 16, seed: int = 0, player: str = "fast") -> list:
