@@ -63,7 +63,8 @@ class Solution:
 
     ``outcome`` is ``"won"``, ``"lost"`` or ``"unknown"`` (a node limit stopped the
     search; then ``best_left`` is only the best line found, not proven optimal).
-    ``moves`` is a line of play reaching ``best_left`` cards left (a win when 0).
+    ``moves`` is a line of play reaching ``best_left`` cards left (a win when 0); a lost
+    position's goes on to the game's end, the stock drawn out, where the app score is counted.
     A verdict-only solve of a lost deal leaves ``best_left`` (and the app score) None:
     the fewest cards left was not searched for.
     """
@@ -104,6 +105,16 @@ class Solution:
         }
 
     as_json = to_json  # the name golfsolve.fair's results use: either works
+
+
+def _to_the_end(line: tuple[str, ...], p: "PackedPosition") -> tuple[str, ...]:
+    """A lost position's best line played to the game's end: the search stops where the
+    fewest cards are left, with stock cards maybe still to turn. None of them can fit (a
+    remove would leave fewer), so drawing them all is legal under every rule set and locks
+    the game, whose score is the app score the answer gives (was: 'app score 250' beside a
+    line that replayed to 'playing, score 300')."""
+    left = len(p.stock) - line.count(MOVE_DRAW)
+    return line + (MOVE_DRAW,) * left if left > 0 else line
 
 
 @dataclass(frozen=True)
@@ -285,7 +296,8 @@ class Solver:
         if at_least > 0 and verdict_only:
             return Solution("lost", None, (), 0, time.perf_counter() - t0, rules)
         if known_line is not None and 0 < known_line[0] <= at_least:
-            return Solution("lost", int(known_line[0]), tuple(known_line[1]), 0, time.perf_counter() - t0, rules)
+            return Solution("lost", int(known_line[0]), _to_the_end(tuple(known_line[1]), p), 0,
+                            time.perf_counter() - t0, rules)
         nodes = 0
         n = 0
         best_left = packing.NO_CUT
@@ -327,6 +339,8 @@ class Solver:
         left = None if verdict_only and name == "lost" else int(best_left)
         if left is None:
             line = ()
+        elif name == "lost":
+            line = _to_the_end(line, p)
         return Solution(name, left, line, int(nodes), time.perf_counter() - t0, rules)
 
     def solve_given(self, p: PackedPosition, rules: Rules, known: Sequence[Solution] = (),
