@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from golfsolve.solitaire.engine import replay
+from golfsolve.solitaire.answers import peeking_hint
+from golfsolve.solitaire.engine import Game, replay
+from golfsolve.solitaire.hint import rank_moves
 from golfsolve.solitaire.layout import layout_from_code
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
@@ -37,3 +39,16 @@ def test_solve_prints_a_lost_line_to_the_end_of_the_game(run_cli):
     assert out.exit_code == 0
     assert out.stdout.rstrip().splitlines()[-1].startswith(
         f"result: locked, score {got['best_app_score']}, {got['best_cards_left']} cards left")
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda lay, g: rank_moves(lay), "game must be a Game"),
+    (lambda lay, g: rank_moves(g, "solver"), "solver must be a Solver or None"),
+    (lambda lay, g: peeking_hint(lay), "game must be a Game"),
+])
+def test_the_hint_library_names_a_layout_given_for_a_game(call, words):
+    """was: AttributeError "'Layout' object has no attribute 'legal_moves'" (and "'str' object
+    has no attribute 'solve'"), from inside the hint"""
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    with pytest.raises(TypeError, match=words):
+        call(lay, Game(lay))

@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
+from ..inputs import expect
 from ..text import plural
 from .engine import Game, replay
 from .layout import Layout
@@ -60,6 +61,10 @@ def position_after(layout: Layout, moves: Sequence[str], rules: Optional[Rules] 
 
 def rank_moves(game: Game, solver: Optional[Solver] = None, node_limit: int = 0) -> list[MoveAdvice]:
     """Every legal move of ``game``'s position, best first, each with its exact outcome."""
+    # was: a Layout met "'Layout' object has no attribute 'legal_moves'", a solver's name "'str' object has no
+    # attribute 'solve'"
+    expect(game, Game, "game", "a Game, e.g. Game(layout) or position_after(layout, moves)")
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     solver = solver or Solver()
     out = []
     for mv in game.legal_moves():
