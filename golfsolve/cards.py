@@ -118,6 +118,13 @@ def cards_str(cards: Iterable[int], symbols: bool = False) -> str:
     return " ".join(card_str(c, symbols) for c in cards)
 
 
+def show_card(name: str) -> str:
+    """A card's name (``7C``, as moves, layouts and JSON write it) as every human-readable
+    answer shows it: ``7♣`` (a terminal without ♣ gets ``7C`` back from the CLI's encoding
+    fallback)."""
+    return card_str(parse_card(name), symbols=True)
+
+
 def deck(jokers: int = 0) -> list[int]:
     """One deck in id order: 52 cards, then ``jokers`` jokers (0, 1 or 2)."""
     if not 0 <= jokers <= 2:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -283,3 +284,14 @@ def test_every_json_answer_names_its_deal_under_deal(run_cli):
         answer = json.loads(r.stdout)
         answer = answer[0] if command == "rate" else answer  # rate answers a list
         assert answer["deal"] == "GO1-C-AAAAAAB", command
+
+
+@pytest.mark.parametrize("args", [["hint", "GO1-E-AAAAAAB", "--moves", "d", "--all"],
+                                  ["hint", "GO1-E-AAAAAAB", "--moves", "d", "--all", "--fair"],
+                                  ["deal", "GO1-E-AAAAAAB"], ["replay", "GO1-E-AAAAAAB", "d 4"]])
+def test_every_answer_shows_cards_one_way(run_cli, args):
+    """Cards read 7♣ in every human-readable answer (moves, layouts and JSON write 7C)."""
+    r = run_cli(args)
+    assert r.exit_code == 0, r.stderr
+    assert "7♣" in r.stdout or "Q♣" in r.stdout
+    assert not re.search(r"\b(10|[2-9TJQKA])[CDHS]\b", r.stdout), r.stdout

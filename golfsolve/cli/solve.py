@@ -180,12 +180,14 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
     if as_json:
         echo_json(hint_answer(lay, moves, ranked))
     else:
+        from ..cards import show_card
+
         best = ranked[0]
-        what = "draw" if best.move == "d" else f"remove {best.card} from column {best.move}"
+        what = "draw" if best.move == "d" else f"remove {show_card(best.card)} from column {best.move}"
         click.echo(f"best move: {best.move} ({what}): {best.reason}")
         if show_all:
             for a in ranked:
-                click.echo(f"  {a.move:>2}  {a.card or '':>3}  {a.reason}")
+                click.echo(f"  {a.move:>2}  {show_card(a.card) if a.card else '':>3}  {a.reason}")
     if not hint_is_exact(ranked):
         # as solve at its node limit: the answer is printed, but it is not known to be the best move
         raise SystemExit(1)

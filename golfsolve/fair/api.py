@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
-from ..cards import card_str
+from ..cards import card_str, show_card
 from ..errors import InputError
 from ..inputs import expect, seed_value
 from ..intervals import wilson
@@ -52,8 +52,8 @@ class MoveChance:
     behind: int = 0  # samples in which the best move keeps a win and this one does not
 
     def describe(self) -> str:
-        """The move in words: ``draw`` or ``remove 7H from column 3``."""
-        return "draw" if self.move == MOVE_DRAW else f"remove {self.card} from column {self.move}"
+        """The move in words: ``draw`` or ``remove 7♥ from column 3``."""
+        return "draw" if self.move == MOVE_DRAW else f"remove {show_card(self.card)} from column {self.move}"
 
     def as_json(self) -> dict:
         """The move's entry in a fair hint's ``ranked`` list (``golfsolve hint --fair --json``)."""
@@ -136,7 +136,7 @@ class FairHint:
         for m in self.ranked:
             value = (f"{100 * m.chance:5.1f}%" if self.method == "exact" or self.all_orders else
                      f"{100 * m.chance:5.1f}% ({100 * m.low:.1f}-{100 * m.high:.1f})")
-            lines.append(f"  {m.move:>2}  {m.card or '?':>3}  {value}"
+            lines.append(f"  {m.move:>2}  {show_card(m.card) if m.card else '?':>3}  {value}"
                          + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))
         # wrapped as odds wraps its notes (was: one line of 400 characters), and said of the
         # values above, not of odds' two numbers (was: "so neither number allows it")
