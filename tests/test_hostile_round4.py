@@ -141,7 +141,7 @@ def test_a_stacked_grid_deck_holds_no_card_more_often_than_the_rules_decks_do():
     with pytest.raises(InputError, match=r"^a stacked deck holds 8C 2 times, but rules 'default' deal it once$"):
         Hole(one, seats, np.random.default_rng(0), deck=deck)
     # two decks deal each card twice; a short stacked deck of distinct cards is still taken
-    two = parse_rules("default+decks-by-players", players=6)
+    two = parse_rules("default", players=6)
     Hole(two, [make_bot("random") for _ in range(6)], np.random.default_rng(0), deck=list(range(52)) * 2)
     Hole(one, seats, np.random.default_rng(0), deck=list(range(20)))
 

@@ -502,6 +502,6 @@ def test_ascii_names_and_codes_still_take_any_case(run_cli):
     from golfsolve.solitaire.dealcode import parse_code
 
     assert parse_code("go1-c-aaaaaab").number == 1 and parse_card("as") == parse_card("AS")
-    assert get_rules("Classic+JOKERS1").jokers == 1 and parse_rules("DANISH+Knock10").knock == "plus10"
+    assert get_rules("Classic+JOKERS1").jokers == 1 and parse_rules("DANISH+Knock-Double").knock == "double"
     r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--player", "FAST", "--json"])
     assert r.exit_code == 0 and json.loads(r.stdout)["player"]["preset"] == "fast", r.stderr

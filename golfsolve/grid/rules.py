@@ -8,8 +8,8 @@ collected in the ``danish`` preset. A rule set can be written as a spec string,
 from __future__ import annotations
 
 import operator
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Optional
 
 import numpy as np
 
@@ -176,9 +176,16 @@ class GridRules:
         return asdict(self)
 
     def spec(self) -> str:
-        """The option switches as a spec string :func:`parse_rules` reads back."""
-        on = [name for name in _SWITCHES if _switch_on(self, name)]
-        return "+".join(["default"] + on)
+        """The rule set as a spec string :func:`parse_rules` reads back: the preset it holds
+        (``danish``, else ``default``) and the switches that differ from it."""
+        for head in ("danish", "default"):
+            start = {**{f: getattr(DEFAULT, f) for f in _SWITCH_FIELDS}, **PRESETS[head]}
+            on = [name for name in _SWITCHES
+                  if _switch_on(self, name) and any(start[f] != v for f, v in _SWITCHES[name].items())]
+            reached = {**start, **{f: v for name in on for f, v in _SWITCHES[name].items()}}
+            if all(getattr(self, f) == reached[f] for f in _SWITCH_FIELDS):
+                return "+".join([head] + on)
+        raise AssertionError(f"no spec reaches {self!r}")  # every field is off in default, with a switch to turn it on
 
 
 #: The default rule set.
@@ -203,8 +210,46 @@ _SWITCHES: dict[str, dict[str, Any]] = {
 }
 
 
+#: Every field a switch sets.
+_SWITCH_FIELDS = tuple(dict.fromkeys(f for changes in _SWITCHES.values() for f in changes))
+
+
 def _switch_on(r: GridRules, name: str) -> bool:
     return all(getattr(r, k) == v for k, v in _SWITCHES[name].items())
+
+
+def _grid_name(r: GridRules) -> str:
+    return f"the {r.grid}-card grid ({r.rows}x{r.cols})"
+
+
+def _idle_reason(r: GridRules, switch: str) -> Optional[str]:
+    """Why ``switch``, which ``r`` holds, plays exactly as ``r`` without it does; None when it
+    changes the game. tests/grid/test_grid_scoring.py checks every switch on every grid against
+    the cancels, passes and decks each way."""
+    if switch == "pairs":
+        if r.cancel == "anywhere":
+            return "with +anywhere: every card whose match is anywhere in the grid cancels already"
+        if r.rows < 3 and not (r.row_cancel and r.cols >= 3):
+            if r.cols < 3:
+                return f"on {_grid_name(r)}: its lines are two cards long, where a pair is the whole line"
+            return (f"on {_grid_name(r)}: its columns are two cards tall, where a pair is the whole column "
+                    "(with +rows it applies to the rows)")
+    elif switch == "no-nine-rows":
+        if r.grid != 9:
+            return f"on {_grid_name(r)}: only the 3x3 grid (--grid 9) has rows that cancel by default"
+        if r.cancel != "columns":
+            return f"with +{r.cancel}: the rows cancel anyway"
+    elif switch == "rows":
+        if r.grid == 9 and r.nine_rows:
+            return f"on {_grid_name(r)}: its rows cancel already (+no-nine-rows turns that off)"
+    elif switch == "putt":
+        if r.discard_without_flip:
+            return "beside no-flip: a stock card may always be thrown away, with one card face down too"
+    elif switch == "decks-by-players":
+        if replace(r, decks_by_players=False).n_decks == r.n_decks:
+            return (f"for {r.players} players on {_grid_name(r)}: they use {plural(r.n_decks, 'deck')} either way "
+                    "(two above 24 cards dealt; with it, above four players)")
+    return None
 
 
 #: Named rule sets. ``danish`` is the Danish rule text as it reads (docs/grid.md quotes the
@@ -236,7 +281,7 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
     text = "default" if spec is None else expect(spec, str, "a grid rule set", "named by text, e.g. 'default+putt'")
     parts = [ascii_lower(p.strip()) for p in text.split("+")]
     if not parts[0]:
-        raise InputError(f"a grid rule set needs a name first, e.g. default or danish+putt (got {clip(text)})")
+        raise InputError(f"a grid rule set needs a name first, e.g. default or danish+sudden-death (got {clip(text)})")
     if any(not p for p in parts[1:]):
         raise InputError(f"empty grid rule switch in {clip(text)} (two '+' in a row, or one at the end)")
     head, switches = parts[0], parts[1:]
@@ -263,7 +308,16 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
     if head in ("danish", "seed003") and fields.get("grid", DEFAULT.grid) == 4 and overrides.get("holes") is None:
         fields["holes"] = DANISH_FOUR_CARD_HOLES
     try:
-        return GridRules(**fields)
+        rules = GridRules(**fields)
     except TypeError as e:  # an unknown override name is a programming error made readable
         raise InputError(str(e)) from None
+    # a switch that plays as its absence would make two runs of one game look like two rule sets
+    preset = PRESETS.get(head, {})
+    for s in switches:
+        if all(f in preset and preset[f] == v for f, v in _SWITCHES[s].items()):
+            raise InputError(f"grid rule {s!r} is part of {head} already; leave it out of {clip(text)}")
+        why = _idle_reason(rules, s)
+        if why is not None:
+            raise InputError(f"grid rule {s!r} changes nothing {why}")
+    return rules
 

@@ -62,7 +62,7 @@ DEFAULT_SETS = ("base", "grid-4", "grid-8", "grid-9", "players-2", "players-3", 
                 "openers-0", "openers-4", "putt", "knock10", "knock-double", "grid-9+pairs", "jokers", "danish")
 #: Named option sets that are rule switches on the base table (``danish`` is the preset).
 _NAMED = {"base": "default", "putt": "default+putt", "knock10": "default+knock10",
-          "knock-double": "default+knock-double", "pairs": "default+pairs", "jokers": "default+jokers",
+          "knock-double": "default+knock-double", "jokers": "default+jokers",
           "danish": "danish"}
 _TABLE_SET = re.compile(r"^(players|grid|openers|holes)-([0-9]{1,3})((?:\+[a-z0-9-]+)*)$")  # \d takes '٣' too
 #: Chunk columns beyond a grid-simulate chunk's.

@@ -62,6 +62,8 @@ def test_report_writes_markdown_and_plots(run_cli, tmp_path):
     (["--bots", "greedy,wizard"], "unknown bot 'wizard'"),
     (["--players", "7"], "2 to 6"),
     (["--rules", "default+nonsense"], "unknown grid rule"),
+    (["--rules", "default+pairs", "--grid", "4"], "grid rule 'pairs' changes nothing on the 4-card grid (2x2)"),
+    (["--rules", "default+no-nine-rows", "--grid", "8"], "grid rule 'no-nine-rows' changes nothing on the 8-card grid"),
     (["--mc-samples", "0"], "at least 1"),
     (["--matches", "0"], "at least 1"),
 ])
@@ -70,6 +72,15 @@ def test_bad_input_exits_2_with_one_line(run_cli, args, words):
     assert r.exit_code == 2
     assert words in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("command", [["grid", "study", "--sets", "grid-4+pairs,grid-4", "--out", "{tmp}/s"],
+                                     ["grid", "play", "--rules", "default+pairs", "--grid", "6"]])
+def test_a_switch_that_changes_nothing_is_refused_before_any_play(run_cli, tmp_path, command):
+    r = run_cli([a.replace("{tmp}", str(tmp_path)) for a in command])
+    assert r.exit_code == 2 and "grid rule 'pairs' changes nothing" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stdout == ""
+    assert not (tmp_path / "s").exists()
 
 
 def test_win_rates_have_wilson_intervals_right_at_0_and_100_percent(run_cli):

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from functools import lru_cache
+from itertools import product
+
 import pytest
 
 from golfsolve.cards import parse_card, parse_cards
 from golfsolve.errors import InputError
-from golfsolve.grid.rules import DEFAULT, GridRules, parse_rules
+from golfsolve.grid.rules import _SWITCHES, DEFAULT, GRID_SHAPES, PRESETS, GridRules, parse_rules
 from golfsolve.grid.scoring import ScoreCard, cancel_mask, grid_score, hole_strokes, knock_penalty
+from golfsolve.grid.view import STOCK, can_pass
 
 
 def score(cards: str, rules_spec: str | None = None, **kw) -> int:
@@ -182,9 +188,10 @@ def test_seed003_four_alike_in_a_column_all_score_zero():
 
 
 def test_pairwise_is_a_switch_for_any_preset():
-    r = parse_rules("default+pairs", grid=8)
+    r = parse_rules("default+pairs+rows", grid=8)
     assert r.pairwise and not r.twos_plus
-    assert score("5C 6D 7H 8S / 5D 9C 7S TC", rules_spec="default+pairs", grid=8) == 6 + 8 + 9 + 10
+    assert score("5C 6D 5H 8S / 4D 9C 7S TC", rules_spec="default+pairs+rows", grid=8) == 6 + 8 + 4 + 9 + 7 + 10
+    assert score("5C 6D 5H 8S / 4D 9C 7S TC", rules_spec="default+rows", grid=8) == 5 + 6 + 5 + 8 + 4 + 9 + 7 + 10
     assert score("5C 3D 4H / 5D 6S 7C / 9H 8S TC", rules_spec="default+pairs", grid=9) == 9 + 3 + 6 + 8 + 4 + 7 + 10
 
 
@@ -213,3 +220,75 @@ def test_table_fields_of_the_wrong_type_are_refused(override):
     # a float player count passed the range check and failed inside a kernel
     with pytest.raises(InputError, match=next(iter(override))):
         parse_rules("default", **override)
+
+
+# -- a switch that changes nothing is refused ------------------------------------------
+_BASES = ("default", "danish", "default+rows", "default+anywhere", "default+no-flip", "default+no-nine-rows",
+          "default+putt")
+
+
+@lru_cache(maxsize=None)
+def _cancels(rows: int, cols: int, row_cancel: bool, anywhere: bool, pairwise: bool) -> tuple:
+    # two keys are enough to tell every cancelling rule apart: a line is all alike, or holds a pair, or not
+    return tuple(tuple(cancel_mask(list(keys), rows, cols, row_cancel, anywhere, pairwise))
+                 for keys in product((0, 1), repeat=rows * cols))
+
+
+def _plays(r: GridRules) -> tuple:
+    """What a rule set does at the table: its deck, values, cancels, passes and endings."""
+    return (r.players, r.grid, r.openers, r.holes, tuple(r.deck_counts()), tuple(r.value_table()),
+            tuple(r.key_table()), _cancels(r.rows, r.cols, r.row_cancel, r.cancel == "anywhere", r.pairwise),
+            tuple(can_pass(r, STOCK, h) for h in range(r.grid + 1)), r.throw_and_turn, r.knock, r.ties)
+
+
+@pytest.mark.parametrize("grid", sorted(GRID_SHAPES))
+@pytest.mark.parametrize("base", _BASES)
+def test_a_switch_is_refused_exactly_when_it_changes_nothing(grid, base):
+    """Every switch on every grid shape (and player count), after each base: parse_rules
+    takes a spec only if taking out any one of its switches changes the game played, and a
+    refusal names a switch whose absence plays the same."""
+    head = base.split("+")[0]
+    start = replace(DEFAULT, **PRESETS[head])
+    for players in range(2, 7):
+        for switch in _SWITCHES:
+            spec = f"{base}+{switch}"
+            switches = spec.split("+")[1:]
+            fields = [f for s in switches for f in _SWITCHES[s]]
+            if len(set(fields)) < len(fields):  # given twice, or contradicting: refused as such
+                continue
+            held = replace(start, players=players, grid=grid, **{f: v for s in switches for f, v in _SWITCHES[s].items()})
+
+            def without(s):
+                return replace(held, **{f: getattr(start, f) for f in _SWITCHES[s]})
+
+            try:
+                r = parse_rules(spec, players=players, grid=grid, holes=9)
+            except InputError as e:
+                named = re.match(r"grid rule '([a-z0-9-]+)'", str(e)).group(1)
+                assert _plays(without(named)) == _plays(held), f"{spec}, {grid} cards, {players} players: {e}"
+                continue
+            assert r == held
+            for s in switches:
+                assert _plays(without(s)) != _plays(held), f"{s} in {spec}, {grid} cards, {players} players: idle"
+
+
+@pytest.mark.parametrize("spec, grid, words", [
+    ("default+pairs", 4, "two cards long"), ("default+pairs", 6, "two cards tall"), ("default+pairs", 8, "+rows"),
+    ("default+no-nine-rows", 6, "only the 3x3 grid"), ("default+rows", 9, "rows cancel already"),
+    ("danish+pairs", 6, "part of danish"), ("danish+putt", 6, "no-flip"), ("default+anywhere+pairs", 9, "+anywhere"),
+    ("default+decks-by-players", 6, "1 deck either way")])
+def test_an_idle_switch_says_why(spec, grid, words):
+    with pytest.raises(InputError, match=re.escape(words)):
+        parse_rules(spec, grid=grid)
+
+
+def test_every_rule_set_spec_reads_back():
+    for grid in GRID_SHAPES:
+        for base in _BASES:
+            try:
+                r = parse_rules(base, grid=grid, players=5)
+            except InputError:
+                continue
+            assert parse_rules(r.spec(), grid=grid, players=5, holes=r.holes) == r
+    assert parse_rules("danish", grid=4).spec() == "danish"
+    assert parse_rules("danish+rows+sudden-death", grid=9).spec() == "danish+rows+sudden-death"

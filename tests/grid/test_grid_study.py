@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from golfsolve.errors import InputError
 from golfsolve.intervals import wilson
 from golfsolve.stats.gridstudy import (DEFAULT_SETS, STUDY, StudySpec, lineups, load_study, option_rules,
                                        run_study)
@@ -51,7 +53,7 @@ def test_default_design_is_one_option_at_a_time_from_the_base_table():
         changed[s] = {k for k, v in r.to_dict().items() if v != base.to_dict()[k]}
     assert changed["grid-9"] == {"grid"} and changed["players-2"] == {"players"} and changed["openers-0"] == {"openers"}
     assert changed["putt"] == {"final_putt"} and changed["grid-9+pairs"] == {"grid", "pairwise"}
-    assert changed["jokers"] == {"jokers"} and option_rules("pairs").pairwise
+    assert changed["jokers"] == {"jokers"}
     assert changed["knock10"] == {"knock"} and changed["knock-double"] == {"knock"}
     assert len(changed["danish"]) > 3  # the whole preset
     for s in DEFAULT_SETS:
@@ -60,6 +62,14 @@ def test_default_design_is_one_option_at_a_time_from_the_base_table():
             assert len(bots) == r.players
     assert lineups(option_rules("players-2"), "x") == [("x", "heuristic"), ("heuristic", "random")]
     assert lineups(option_rules("players-5"), "x") == [("x",) + ("heuristic",) * 4, ("heuristic",) * 4 + ("random",)]
+
+
+@pytest.mark.parametrize("name, words", [("pairs", "'pairs' changes nothing on the 6-card grid (2x3)"),
+                                         ("grid-4+pairs", "'pairs' changes nothing on the 4-card grid (2x2)"),
+                                         ("grid-8+no-nine-rows", "'no-nine-rows' changes nothing on the 8-card grid")])
+def test_an_option_set_whose_switch_changes_nothing_is_refused(name, words):
+    with pytest.raises(InputError, match=re.escape(f"option set {name!r}: grid rule {words}")):
+        option_rules(name)
 
 
 def test_study_folder_holds_every_table_and_the_bot_settings(small):
