@@ -18,3 +18,19 @@ def ordinal(n: int) -> str:
     """``"1st"``, ``"22nd"``, ``"113th"``, ``"4,015th"``: a count as an English ordinal."""
     suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n:,}{suffix}"
+
+
+def interval(lo: float, hi: float, fmt: str = ".1f", scale: float = 1) -> str:
+    """``"[60.7, 73.6]"``: a 95% interval as every human-readable output writes it (brackets,
+    a comma, the bounds in the unit of the value before it; ``scale=100`` for a share in
+    percent). Brackets, unlike ``60.7-73.6``, stay clear for negative bounds: ``[-0.40, +0.10]``."""
+    return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
+
+
+def estimate(value: float, lo: float, hi: float, fmt: str = ".1f", percent: bool = False,
+             value_fmt: str = "") -> str:
+    """``"67.5% [60.7, 73.6]"`` (``percent``: a share shown in percent, the sign written once)
+    or ``"+0.25 [-0.10, +0.60]"``: a value and its :func:`interval`; ``value_fmt`` formats the
+    value alone (a column width: ``"5.1f"``)."""
+    scale = 100 if percent else 1
+    return f"{scale * value:{value_fmt or fmt}}{'%' if percent else ''} {interval(lo, hi, fmt, scale)}"

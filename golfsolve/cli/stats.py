@@ -9,6 +9,7 @@ from typing import Optional
 import click
 
 from ..errors import MAX_EFFORT, InputError
+from ..text import interval
 from .common import AsciiChoice
 from .common import (Command, check_run_dir, check_workers, command_line, echo_json, jobs_option,
                      plural, run_long, start_deal, start_options)
@@ -188,6 +189,6 @@ def report(stats_dir, out_dir, fair_dir, as_json):
                    err=True)
     click.echo(f"{data['deals_text']}:")
     for w in data["win_rates"]:
-        click.echo(f"{w['rules']:>10}: {100 * w['rate']:.2f}% won [{100 * w['lo']:.2f}, {100 * w['hi']:.2f}] "
+        click.echo(f"{w['rules']:>10}: {100 * w['rate']:.2f}% won {interval(w['lo'], w['hi'], '.2f', 100)} "
                    f"of {plural(w['n'], 'deal')}")
     click.echo(f"report: {out / 'report.md'} and {out / 'report.html'}")

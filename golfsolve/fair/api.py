@@ -23,6 +23,7 @@ from ..solitaire.engine import Game
 from ..solitaire.layout import Layout, layout_rules
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
+from ..text import estimate
 from .odds import NO_UNDO
 from .orders import arrangements, check_played, unknown_pool
 from .player import Player, PlayerSettings, player_settings
@@ -135,7 +136,7 @@ class FairHint:
             lines.append(f"each legal move's value and 95% interval, over {how}:")
         for m in self.ranked:
             value = (f"{100 * m.chance:5.1f}%" if self.method == "exact" or self.all_orders else
-                     f"{100 * m.chance:5.1f}% ({100 * m.low:.1f}-{100 * m.high:.1f})")
+                     estimate(m.chance, m.low, m.high, ".1f", percent=True, value_fmt="5.1f"))
             lines.append(f"  {m.move:>2}  {show_card(m.card) if m.card else '?':>3}  {value}"
                          + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))
         # wrapped as odds wraps its notes (was: one line of 400 characters), and said of the

@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 from ..errors import InputError
 from ..inputs import ascii_lower, expect, flag, is_whole_number, seed_value, whole_count
 from ..intervals import wilson
-from ..text import plural
+from ..text import estimate, plural
 from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import Layout, layout_from_number, layout_rules
 from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter
@@ -99,7 +99,7 @@ class Rating:
         """One line: code, winnability, fair chance with its interval, label."""
         lo, hi = self.interval
         return (f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance "
-                f"{100 * self.fair_chance:5.1f}% ({100 * lo:.0f}-{100 * hi:.0f}%, {self.fair_wins}/{self.games})  "
+                f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} ({self.fair_wins}/{self.games})  "
                 f"{self.label}")
 
 

@@ -34,7 +34,7 @@ from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import Solver
 from ..progress import progress_bar
-from ..text import plural
+from ..text import estimate, interval, plural
 from .exact import TooLargeError, fair_value
 from .orders import check_played, stock_orders, unknown_pool, with_stock
 from .player import play
@@ -167,7 +167,7 @@ class OddsResult:
         if self.fair_chance is None:
             return ["fair chance:        not computed (--games 0)"]
         if self.wins == 0 and self.unknown:
-            bound = "" if self.fair_exact else f" (95% interval 0%-{_pct(self.fair_high)})"
+            bound = "" if self.fair_exact else f" {interval(0, self.fair_high, '.0f', 100)} (95% interval)"
             return [f"fair chance:        0%{bound}: no {'possible' if self.exact else 'sampled'} stock order can be "
                     "won at all, so no fair game was played"]
         if self.fair_exact and not self.fair_games:
@@ -194,7 +194,8 @@ class OddsResult:
             text += (f" The interval is {100 * width:.0f} points wide: the work budget stopped the games; about "
                      f"{need} games would make it {100 * WIDTH:.0f} points wide ({more}, about "
                      f"{self.cpu_seconds * need / self.fair_games:.0f} CPU seconds).")
-        head = f"fair chance:        {_pct(self.fair_chance)}  (95% interval {_pct(self.fair_low)}-{_pct(self.fair_high)})"
+        # a sampled fair chance is known to a few points: whole percents, not false decimals
+        head = f"fair chance:        {estimate(self.fair_chance, self.fair_low, self.fair_high, '.0f', percent=True)}  (95% interval)"
         return [head, textwrap.fill(text, 100, initial_indent=" " * 20, subsequent_indent=" " * 20)]
 
     def render(self) -> str:
@@ -206,18 +207,13 @@ class OddsResult:
         return "\n".join([
             f"{self.name or 'layout'}{after} ({self.rules.describe()})",
             *self._fair_lines(),
-            textwrap.fill(f"clairvoyant chance: {100 * self.chance:.1f}%  (95% interval {100 * self.low:.1f}%-"
-                          f"{100 * self.high:.1f}%; {self.wins:,} of {how} can be won with the stock visible: an "
+            textwrap.fill(f"clairvoyant chance: {estimate(self.chance, self.low, self.high, '.1f', percent=True)}  "
+                          f"(95% interval; {self.wins:,} of {how} can be won with the stock visible: an "
                           "upper bound)", 100, subsequent_indent=" " * 20),
             f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')}); "
             f"{self.cpu_seconds:.1f} s of CPU",
             textwrap.fill(NO_UNDO, 100),
         ])
-
-
-def _pct(x: float) -> str:
-    # a sampled fair chance is known to a few points: whole percents, not false decimals
-    return f"{100 * x:.0f}%"
 
 
 def fair_games(

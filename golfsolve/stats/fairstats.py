@@ -23,6 +23,7 @@ from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
+from ..text import estimate
 from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, latest_command,
                         manifest_path, name_list, resume_command, whole_fields, write_text_atomic)
 from .runkind import RunKind, parse_rules_list
@@ -316,7 +317,7 @@ def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
 
     def pct(k: int, n: int) -> str:
         _, lo, hi = wilson(k, n)
-        return f"{100 * k / n:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})" if n else "–"
+        return estimate(k / n, lo, hi, ".1f", percent=True) if n else "–"
 
     out = []
     for name in names:

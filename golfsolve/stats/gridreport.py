@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from ..grid.rules import GridRules
 from ..grid.tally import Tally
 from ..grid.tournament import SEATING, Tournament
-from ..text import plural
+from ..text import estimate, interval, plural
 from .runfolder import save_figure_atomic
 
 FIGURES = {
@@ -162,10 +162,10 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
 def _ci(m: Optional[float], lo: Optional[float], hi: Optional[float], pct: bool = False, sign: bool = False) -> str:
     if m is None:
         return "—"
-    f = (lambda v: f"{100 * v:.1f}") if pct else ((lambda v: f"{v:+.2f}") if sign else (lambda v: f"{v:.2f}"))
+    fmt = ".1f" if pct else "+.2f" if sign else ".2f"
     if lo is None or hi is None:
-        return f(m) + ("%" if pct else "")
-    return f"{f(m)}{'%' if pct else ''} [{f(lo)}, {f(hi)}]"
+        return f"{100 * m:.1f}%" if pct else f"{m:{fmt}}"
+    return estimate(m, lo, hi, fmt, percent=pct)
 
 
 def _blocks(data: dict) -> list[tuple]:
@@ -247,7 +247,7 @@ def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1) ->
     """``[lo, hi]``; ``[no interval from one match]`` where there is none (a single match)."""
     if lo is None or hi is None:
         return "[no interval from one match]"
-    return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
+    return interval(lo, hi, fmt, scale)
 
 
 def summary_text(data: dict, rules: GridRules) -> str:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..intervals import wilson
 from ..solitaire.rules import get_rules
-from ..text import ordinal, plural
+from ..text import estimate, ordinal, plural
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
 from .runfolder import latest_command, run_commands, save_figure_atomic
@@ -449,10 +449,10 @@ def _blocks(data: dict) -> list[tuple]:
     rows = []
     for w in data["win_rates"]:
         ref = w.get("reference")
-        refs = (f"{_pct(ref['rate'])} [{_pct(ref['lo'])}, {_pct(ref['hi'])}] {ref['name']}, "
+        refs = (f"{estimate(ref['rate'], ref['lo'], ref['hi'], '.2f', percent=True)} {ref['name']}, "
                 f"{'consistent' if ref['consistent'] else 'NOT consistent'}" if ref else "none (see below)"
                 if w["rules"] == "strict" else "—")
-        rows.append([w["rules"], f"{w['n']:,}", f"{w['wins']:,}", f"{_pct(w['rate'])} [{_pct(w['lo'])}, {_pct(w['hi'])}]",
+        rows.append([w["rules"], f"{w['n']:,}", f"{w['wins']:,}", estimate(w['rate'], w['lo'], w['hi'], '.2f', percent=True),
                      refs])
     b.append(("table", ["rules", "deals", "won", "win rate [95% Wilson]", "published (n = 3,996 PySol deals)"], rows))
     b.append(("p", "Published figures: black-hole-solve 1.14.0 on PySol FC deals 1..3996 (about 93% wrap, 45% "

@@ -18,7 +18,7 @@ import pandas as pd
 from ..grid.engine import END_REASONS, END_STALLED
 from ..grid.tournament import Tournament, neighbour_effect, paired_difference
 from ..intervals import mean_ci, wilson
-from ..text import plural
+from ..text import estimate, plural
 from .gridstudy import HEURISTIC, RANDOM, Study
 from .runfolder import save_figure_atomic
 
@@ -173,11 +173,11 @@ def _f(d: Optional[dict], pct: bool = False, sign: bool = False) -> str:
     if d is None or not np.isfinite(d["mean"]):
         return "—"
     if pct:
-        return f"{100 * d['mean']:.1f}% [{100 * d['lo']:.1f}, {100 * d['hi']:.1f}]"
+        return estimate(d["mean"], d["lo"], d["hi"], ".1f", percent=True)
     s = "+" if sign else ""
     if not np.isfinite(d["lo"]):
         return f"{d['mean']:{s}.2f}"
-    return f"{d['mean']:{s}.2f} [{d['lo']:{s}.2f}, {d['hi']:{s}.2f}]"
+    return estimate(d["mean"], d["lo"], d["hi"], f"{s}.2f")
 
 
 def main_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
