@@ -87,7 +87,7 @@ _SYMBOL_TO_SUIT.update({"♧": "C", "♢": "D", "♡": "H", "♤": "S"})
 
 def parse_card(text: str) -> int:
     """Read one card: ``TS``, ``ts``, ``10♠``, ``10S``, ``JK``. Raises CardError naming it."""
-    if not isinstance(text, str):  # was: an AttributeError on None
+    if not isinstance(text, str):  # None would fail as an AttributeError on .strip()
         raise TypeError(f"a card must be text, e.g. 'AS' or '10♠', not {type(text).__name__} {repr(text)[:40]}")
     t = text.strip()
     if not t:

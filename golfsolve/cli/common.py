@@ -103,7 +103,7 @@ def read_answer() -> str:
         raise InputError(f"a line of the input is longer than {MAX_ANSWER_LINE:,} characters; give one answer "
                          "per line")
     # a byte-order mark (what a Windows editor puts first in a file of moves) is no answer, as in a
-    # layout file or --codes-from (was: "bad move '\ufeff'")
+    # layout file or --codes-from, not a "bad move '\ufeff'"
     return line.lstrip("\ufeff")
 
 
@@ -267,8 +267,8 @@ def check_run_dir(path: str, what: str) -> None:
     if not path.strip():
         raise InputError(f"{what} needs a run folder's name, not {path!r}")
     check_path(path, what)
-    if not os.path.exists(path):  # was: "holds no golfsolve stats run (no _manifest.json)", or for grid report
-        # "no results directory", as if the folder were there
+    if not os.path.exists(path):  # a missing folder is named so, not as a folder holding "no golfsolve stats run (no
+        # _manifest.json)" or "no results directory"
         raise InputError(f"{what} {path!r}: no such folder; check its name")
     if not os.path.isdir(path):
         raise InputError(f"{what} {path} is a file, not a run folder")
@@ -345,7 +345,7 @@ class Command(click.Command):
                     if _is_int_type(param.type) and isinstance(v, str) and not _ASCII_INT.match(v.strip()):
                         raise click.BadParameter(f"{v!r} is not a whole number in digits 0-9", ctx, param)
                     if _is_float_type(param.type) and isinstance(v, str) and not _ASCII_FLOAT.match(v.strip()):
-                        # was: 'serve --cpu-budget ٣' served with a 3 s budget (float() reads other digits)
+                        # float() reads other digits: 'serve --cpu-budget ٣' would serve with a 3 s budget
                         raise click.BadParameter(f"{v!r} is not a number in digits 0-9", ctx, param)
                     if getattr(param, "metavar", None) == "FILE" and isinstance(v, str):
                         # before click opens it: a FIFO without a writer would block for ever

@@ -90,8 +90,8 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
     from ..solitaire.rules import EASY, get_rules
 
     start = start_deal(start_code, start_number) or 0
-    # as a deal code's letter decides for every other command (was: easy, so '--start
-    # GO1-C-AAAAAAA' picked GO1-E-... deals)
+    # as a deal code's letter decides for every other command; easy by default would make
+    # '--start GO1-C-AAAAAAA' pick GO1-E-... deals
     rules = (get_rules(rules_spec) if rules_spec is not None
              else parse_code(start_code).rules if start_code is not None else EASY)
     from ..fair import pick as pick_deals
@@ -116,7 +116,7 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
     else:
         click.echo(res.render())
     if len(res.deals) < count:
-        if not res.last_deal:  # say what to do next (was: exit 1 with the count found only)
+        if not res.last_deal:  # say what to do next, not only the count found
             click.echo(f"golfsolve: fewer than --count {count}: the scan stopped at --max-deals {max_deals:,}; "
                        "raise --max-deals, or start elsewhere with --start", err=True)
         raise SystemExit(1)

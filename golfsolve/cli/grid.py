@@ -133,7 +133,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
             click.echo(f"golfsolve: note: played again: {r}", err=True)
         t = load_tournament(out)
         # exports already there are the run's too: an --extend or --resume without --format csv
-        # refreshes them (was: _matches.csv of 2 matches left beside a run of 3)
+        # refreshes them, so no _matches.csv of 2 matches stays beside a run of 3
         if fmt == "csv" or any((out / f"_{name}.csv").exists() for name in ("holes", "matches")):
             export_csv(t, out)
         from ..stats.gridreport import report_data  # matplotlib, once the run is done
@@ -348,8 +348,8 @@ class HumanPlayer:
         opts = "[s]tock or [d]iscard" + (" or [k]nock" if "knock" in legal else "")
         while True:
             ans = self._ask(f"Draw from {opts}:")
-            # the answer as written: s or stock, d or discard, k or knock (was: by its first letter,
-            # so that 'sure' drew from the stock and 'done' took the discard)
+            # the answer as written: s or stock, d or discard, k or knock; by its first letter, 'sure'
+            # would draw from the stock and 'done' take the discard
             pick = {"s": "stock", "d": "discard", "k": "knock", "stock": "stock", "discard": "discard",
                     "knock": "knock"}.get(ans)
             if pick in legal:
@@ -370,8 +370,8 @@ class HumanPlayer:
         while True:
             ans = self._ask(f"You hold {card} (from the {view.source}): {opts}:")
             parts = ans.split()
-            # one answer, as written: 'p', 'f N' (or 'fN', 'flip N') or a slot number (was: 'foo 3'
-            # turned slot 3, '3 4' swapped into slot 3 and 'p 3' threw the card away)
+            # one answer, as written: 'p', 'f N' (or 'fN', 'flip N') or a slot number; read loosely,
+            # 'foo 3' would turn slot 3, '3 4' swap into slot 3 and 'p 3' throw the card away
             try:
                 if parts == ["p"] or parts == ["pass"]:
                     act = ("pass", -1)
@@ -449,7 +449,7 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
         raise InputError(f"grid Golf is for 2 to 6 players, not {players}")
     names_in = split_bots(bots_spec)
     if players is None:
-        if len(names_in) > 5:  # was: "grid Golf is for 2 to 6 players, not 7" to one who named 6 bots
+        if len(names_in) > 5:  # one who named 6 bots is told so, not "grid Golf is for 2 to 6 players, not 7"
             raise InputError(f"--bots names {len(names_in)} opponents: with you {len(names_in) + 1} players, and "
                              "grid Golf seats 2 to 6 (name at most 5)")
         players = max(2, len(names_in) + 1)

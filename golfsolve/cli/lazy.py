@@ -45,8 +45,8 @@ class LazyGroup(click.Group):
         try:
             return super().resolve_command(ctx, args)
         except click.exceptions.NoSuchCommand as e:
-            # click suggests from the commands loaded so far, here none (was: "No such command
-            # 'sovle'." with no hint, where 'grid simluate' had one)
+            # click suggests from the commands loaded so far, here none: 'sovle' would get no hint
+            # where 'grid simluate' gets one
             e.possibilities = e.possibilities or difflib.get_close_matches(e.command_name, self.list_commands(ctx))
             raise
 

@@ -104,7 +104,7 @@ def _standard_streams() -> None:
         if stream is not None and hasattr(stream, "reconfigure") and (stream.errors or "strict") == "strict":
             stream.reconfigure(errors="golfsolve-suits")
     if sys.stderr is None:  # started with '2>&-' (a cron job, a daemon): the messages are lost, not the work
-        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # was: the progress bar's write an internal error
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # else the progress bar's first write is an internal error
     if sys.stdin is None:  # started with '<&-'
         sys.stdin = open(os.devnull, encoding="utf-8")
     elif hasattr(sys.stdin, "reconfigure"):

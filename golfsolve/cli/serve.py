@@ -74,8 +74,8 @@ def serve(host, port, workers, cpu_budget, cors_origin):
 
 
 def url(host: str, port: int) -> str:
-    """The page's address on ``host``: an IPv6 address in brackets, as a URL writes it (was:
-    "ready on http://::1:8000/", which no browser opens)."""
+    """The page's address on ``host``: an IPv6 address in brackets, as a URL writes it
+    (no browser opens "http://::1:8000/")."""
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
@@ -92,7 +92,7 @@ def _bind(host: str, port: int):
         sock.bind(addr)
     except UnicodeError:  # a name no resolver takes (a label over 63 characters): not a host name at all
         raise InputError(f"--host {clip(host)} is not a host name or an address") from None
-    except socket.gaierror as e:  # was: exit 1, as for a port in use; the name itself is what is wrong
+    except socket.gaierror as e:  # exit 2, not 1 as for a port in use: the name itself is wrong
         raise InputError(f"--host {clip(host)} does not resolve to an address: {e.strerror or e}") from None
     except OSError as e:
         fail(f"cannot listen on {url(host, port)[7:-1]}: {e.strerror or e}", 1)

@@ -96,8 +96,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
         old = CENSUS.read(out)
         distinct = stride_cycle(old.stride)
         if old.stride > 1 and count > distinct:
-            # was: "--stride 2007952544 repeats deals after 4 of them ...; give --count 4 or fewer, or a
-            # stride that is odd ...", a stride the user never gave and --extend cannot change
+            # else the check names a stride the user never gave and --extend cannot change ("--stride
+            # 2007952544 repeats deals after 4 of them ...")
             raise InputError(f"--extend: {out} takes every {old.stride:,}th deal, which comes back to its first "
                              f"deal after {distinct:,} of them, so it cannot grow to {count:,}; start a new run"
                              + (f" (--count {count} --spread)" if spread else ""))
@@ -166,7 +166,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
         if fair_dir is not None:
             from ..stats.fairstats import load_fair_results
 
-            if load_fair_results(fair_dir).empty:  # was: the report written without the section asked for
+            if load_fair_results(fair_dir).empty:  # the report would lack the section asked for
                 raise InputError(f"--fair {fair_dir}: no chunk is finished yet, so it has no table to join the report")
         out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
         from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read

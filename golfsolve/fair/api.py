@@ -139,8 +139,8 @@ class FairHint:
                      estimate(m.chance, m.low, m.high, ".1f", percent=True, value_fmt="5.1f"))
             lines.append(f"  {m.move:>2}  {show_card(m.card) if m.card else '?':>3}  {value}"
                          + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))
-        # wrapped as odds wraps its notes (was: one line of 400 characters), and said of the
-        # values above, not of odds' two numbers (was: "so neither number allows it")
+        # wrapped as odds wraps its notes, not one line of 400 characters, and said of the
+        # values above, not of odds' two numbers
         lines.append(textwrap.fill(f"({self.what}; {NO_UNDO_VALUES})", 100))
         return "\n".join(lines)
 
@@ -182,7 +182,7 @@ def fair_hint(
     seed = seed_value(seed)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     settings = player_settings(player)
-    played = check_played(played)  # was: "'NoneType' object is not iterable"
+    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     moves = legal_moves(layout, rules)
     if not moves:
         raise InputError("no legal move: the game is over")

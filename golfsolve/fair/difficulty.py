@@ -118,7 +118,7 @@ def rate(
     fall in that band (the label is then still right, but the chance is from fewer games).
     """
     rules = layout_rules(layout, rules)
-    if want is not None:  # any case, as pick's difficulty (was: "'nope' is not in list")
+    if want is not None:  # any case, as pick's difficulty; an unknown name would fail as "'nope' is not in list"
         named = ascii_lower(want.strip()) if isinstance(want, str) else None
         if named not in LABELS:
             raise InputError(f"want must be one of {', '.join(LABELS)}, or None; not {want!r}")
@@ -205,14 +205,14 @@ def pick(
     expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     named = ascii_lower(difficulty.strip()) if isinstance(difficulty, str) else None
-    if named not in LABELS:  # any case, as a player's preset and --difficulty take it (was: 'EASY' refused)
+    if named not in LABELS:  # any case, as a player's preset and --difficulty take it
         raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")
     difficulty = named
     games = whole_count(games, "games")
     count = whole_count(count, "count", 1, N_DEALS)
     max_deals = whole_count(max_deals, "max deals", 1, N_DEALS)
     seed = seed_value(seed)
-    winnable = flag(winnable, "winnable")  # was: "no" taken as True
+    winnable = flag(winnable, "winnable")  # "no" is true to Python
     if not is_whole_number(start) or not 0 <= start < N_DEALS:
         raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start!r}")
     check_reachable(difficulty, games)

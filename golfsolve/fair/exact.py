@@ -72,7 +72,7 @@ def fair_value(
     ``memo`` (a dict kept by the caller) carries the memoised values to the next call
     with the same rules: consecutive decisions of one game share most of their states.
     """
-    rules = layout_rules(layout, rules)  # was: rules by name an AttributeError
+    rules = layout_rules(layout, rules)  # rules by name would fail as an AttributeError
     max_states = whole_count(max_states, "max_states", 1, MAX_INT64)
     _, pool_cards = unknown_pool(layout, rules, played)
     fits = [[rules.fits(t, c) for c in range(N_POOL)] for t in range(EMPTY_TOP + 1)]
@@ -188,8 +188,8 @@ class CompiledExpectimax:
         import numpy as np
 
         expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
-        # the kernel hashes into the table with capacity - 1 as its mask (was: 0 a segmentation
-        # fault, 1000 a table whose slots it never all probed)
+        # the kernel hashes into the table with capacity - 1 as its mask: 0 would be a segmentation
+        # fault, 1000 a table whose slots it never all probes
         if not is_whole_number(capacity) or not 2 <= capacity <= MAX_CAPACITY or capacity & (capacity - 1):
             raise InputError(f"capacity must be a power of two from 2 to {MAX_CAPACITY:,}, not {repr(capacity)[:40]}")
         capacity = int(capacity)
@@ -226,8 +226,8 @@ class CompiledExpectimax:
         half = self.keys.shape[0] // 2
         if not self._reusable(cols, stock) or self.stored + max_states > half:
             self.clear()
-        # at most half the slots filled, whatever max_states asks (was: a table too small for it
-        # filled up, and the kernel probed it for a free slot for ever)
+        # at most half the slots filled, whatever max_states asks: a full table would leave the
+        # kernel probing for a free slot for ever
         limit = min(self.stored + max_states, half)
         if self._cols is None:
             self._cols, self._stock = cols, stock

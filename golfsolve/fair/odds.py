@@ -118,8 +118,8 @@ class OddsResult:
 
     def as_json(self) -> dict:
         """The answer as ``golfsolve odds --json`` prints it."""
-        # the same keys in every case, null where one does not apply (was: ci95, wins, stopped and
-        # the win rate came and went, and a reader of one answer met a KeyError on another)
+        # the same keys in every case, null where one does not apply, so a reader of one answer
+        # meets no KeyError on another
         if self.fair_chance is None:
             fair: dict = {"what": "no fair chance: no fair games were played", "chance": None, "ci95": None,
                           "wins": 0, "games": 0, "exact": False, "win_rate_on_winnable_orders": None,
@@ -234,7 +234,7 @@ def fair_games(
     referee does not solve it again)."""
     solver = solver or Solver()
     settings = player_settings(player)
-    played = check_played(played)  # was: "'NoneType' object is not iterable"
+    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     # every game's player has the same seed, so games that have seen the same cards share
     # their decisions (one table for all): the opening's first decision is taken once
     decisions: dict = {}
@@ -299,7 +299,7 @@ def odds(
     rules = layout_rules(layout, rules)  # what an omitted rules stands for, below, too
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     samples = whole_count(samples, "samples")
-    exact_states = whole_count(exact_states, "exact_states", 1, MAX_INT64)  # was: "x" or -1 read as too small
+    exact_states = whole_count(exact_states, "exact_states", 1, MAX_INT64)  # "x" or -1 is bad input, not "too small"
     seed = seed_value(seed)
     if games is not None:
         games = whole_count(games, "games", 0)
@@ -307,7 +307,7 @@ def odds(
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout, _ = player_view(layout)
     rules = rules or layout.rules or EASY
-    played = check_played(played)  # was: "'NoneType' object is not iterable"
+    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     positions, pool = unknown_pool(layout, rules, played)
     stocks, exact = stock_orders(layout, rules, samples, seed, played)
     solver = solver or Solver()

@@ -30,7 +30,7 @@ def check_played(played: Iterable[int]) -> tuple[int, ...]:
     """``played`` (cards known to be under the discard's top) as a tuple of card ids;
     :class:`InputError` for anything else. A card written 'AS' matched no card id, so the
     played card stayed among the stock's possible cards without a word."""
-    if isinstance(played, (str, bytes)) or not isinstance(played, abc.Iterable):  # was: "'int' object is not iterable"
+    if isinstance(played, (str, bytes)) or not isinstance(played, abc.Iterable):  # else "'int' object is not iterable"
         raise TypeError(f"played must be a list of card ids, e.g. [parse_card('AS')], not "
                         f"{type(played).__name__} {repr(played)[:40]}")
     out = tuple(played)
@@ -39,7 +39,7 @@ def check_played(played: Iterable[int]) -> tuple[int, ...]:
         if not is_whole_number(c) or not 0 <= c < N_CARDS_MAX:
             raise InputError(f"played cards are card ids 0 to {N_CARDS_MAX - 1} (parse_card('AS') gives one), "
                              f"not {c!r}")
-        if c in seen:  # was: "the stock has 16 unknown cards but only 15 cards are unseen"
+        if c in seen:  # a card listed twice would surface as "only 15 cards are unseen"
             raise InputError(f"card {card_str(c)} is listed twice among the played cards")
         seen.add(c)
     return out
@@ -52,7 +52,7 @@ def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable
     deal (35 cards on the table) shows a different number of unseen cards than it has
     unknown stock positions (nothing has been played, so the two must match).
     """
-    rules = layout_rules(layout, rules)  # was: rules by name an AttributeError ("no attribute 'jokers'")
+    rules = layout_rules(layout, rules)  # rules by name would fail as an AttributeError ("no attribute 'jokers'")
     positions = [i for i, c in enumerate(layout.stock) if c is None]
     played_set = set(check_played(played))
     shown = set(layout.seen_cards())
@@ -122,7 +122,7 @@ def stock_orders(
     """
     n = whole_count(n, "n")  # 10**9 orders would fill the memory; 2.5 failed deep in the sampling
     if not isinstance(rng, (random.Random, str)):
-        # was: -1 drew seed 1's orders, 2.5 a hash's, None new ones from the clock at every call
+        # -1 would draw seed 1's orders, 2.5 a hash's, None new ones from the clock at every call
         rng = seed_value(rng)
     positions, pool = unknown_pool(layout, rules, played)
     if arrangements(len(pool), len(positions)) <= n:

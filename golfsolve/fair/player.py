@@ -363,14 +363,14 @@ def play(
     as won without solving it again: the same games, less work.
     """
     rules = layout_rules(layout, rules)
-    for what, value in (("referee", referee), ("winnable", winnable)):  # was: any text taken as true
+    for what, value in (("referee", referee), ("winnable", winnable)):  # any text is true to Python
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
     if not isinstance(seed, str):  # text seeds name a game (as fair-stats' did: "0-easy-17"); numbers as --seed takes them
         seed = seed_value(seed)
     settings = player_settings(player)
     expect(decisions, (dict, type(None)), "decisions",
-           "a dict shared by games of one opening and seed, or None")  # was: AttributeError at the first decision
+           "a dict shared by games of one opening and seed, or None")  # else an AttributeError at the first decision
     if not layout.stock_known:
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
     solver = solver or Solver()

@@ -61,7 +61,7 @@ class PlayerSettings:
         # race_z of NaN or "x" was taken, and compiled_exact "no" counted as true
         for name, low in (("samples", 1), ("extra", 0), ("race_budget", 0), ("race_batch", 1), ("race_slack", 0),
                           ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1)):
-            # a NumPy integer as a plain int (was: kept, and a fair-stats manifest could not be written)
+            # a NumPy integer as a plain int: json cannot write one into a fair-stats manifest
             object.__setattr__(self, name, whole_count(getattr(self, name), name, low, MAX_EFFORT))
         z = self.race_z
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z < 0:
@@ -122,7 +122,7 @@ def label_of(chance: float) -> str:
         ok = not isinstance(chance, (bool, str, bytes)) and 0 <= float(chance) <= 1  # type: ignore[arg-type]
     except (TypeError, ValueError):
         ok = False
-    if not ok:  # was: NaN and -0.1 were 'very-hard', 1.5 'easy', text a TypeError about '>='
+    if not ok:  # NaN and -0.1 would be 'very-hard', 1.5 'easy', text a TypeError about '>='
         raise InputError(f"a fair chance is a number from 0 to 1, not {repr(chance)[:40]}")
     for name, low in BANDS:
         if chance >= low:

@@ -59,7 +59,7 @@ BOTS: dict[str, BotKind] = {
     "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
     "paired-rel": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS"),
     # OpenSpiel's search spends its first simulation expanding the root: with one it has no
-    # visit to choose by (was: an AssertionError from OpenSpiel, an 'internal error')
+    # visit to choose by, and OpenSpiel fails on an assertion
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
                             extra=("spiel", "OpenSpiel"), least=2),
 }
@@ -69,8 +69,8 @@ def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str 
     """Make ``make_bot(kind)`` build ``target`` (a ``"module:attribute"`` string or a
     callable taking ``rng`` and ``name``, and the ``count`` keyword if given); for bots kept
     outside the package, such as the benchmarks' outside heuristics. ``kind`` is written as
-    a bot list reads it: lower-case letters, digits, '-' and '_' (was: 'My-Bot' registered,
-    then unknown to make_bot, which reads names in lower case; 'a,b' split by --bots)."""
+    a bot list reads it: lower-case letters, digits, '-' and '_' (make_bot reads names in lower
+    case, so 'My-Bot' would be unknown to it, and --bots would split 'a,b')."""
     if not isinstance(kind, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", kind):
         raise InputError(f"a bot's name is lower-case letters, digits, '-' and '_', as --bots reads it; "
                          f"not {repr(kind)[:40]}")
@@ -94,7 +94,7 @@ def _count(spec: str, arg: str, what: str, least: int = 1) -> int:
     # ASCII digits only, as every number option takes them: int() would also read '٢', '1_0' and '+3'
     if not (arg.strip().isascii() and arg.strip().isdigit()):
         raise InputError(f"bad {what} in {spec!r}: a whole number in digits 0-9")
-    if len(arg.strip().lstrip("0")) > MAX_DIGITS:  # was: ValueError from int() past 4,300 digits
+    if len(arg.strip().lstrip("0")) > MAX_DIGITS:  # int() refuses more than 4,300 digits
         raise InputError(f"the {what} in {clip(spec)} must be from {least} to {MAX_EFFORT:,}")
     n = int(arg)
     if n < least:
@@ -135,8 +135,8 @@ def bot_entry(spec: str, samples: Optional[int] = None) -> tuple[BotKind, dict[s
 def bot_name(spec: str) -> str:
     """The one way to write the bot ``spec`` names, checked (:func:`bot_entry`): lower case,
     no spaces, a count in plain digits, so ``ISMCTS: 300``, ``ismcts:0300`` and
-    ``ismcts:300`` are one bot (was: 'mc:03' and 'mc:3' met as two bots, and a run of one
-    could not be extended with the other)."""
+    ``ismcts:300`` are one bot ('mc:03' and 'mc:3' must not meet as two bots, and a run of one
+    extends with the other)."""
     return _written(spec)[0]
 
 
@@ -215,8 +215,8 @@ def table_and_bots(rules_spec: Optional[str], players: Optional[int], grid: Opti
         if players is None and old is not None and bots_spec is None:
             players = old.rules.players
         if old is not None:
-            # a table option not given again is the run's (was: the defaults, so that '--extend
-            # --rules default' on a 1-hole run was refused as asking for 9 holes)
+            # a table option not given again is the run's, not the default: '--extend --rules
+            # default' on a 1-hole run would be refused as asking for 9 holes
             o = old.rules
             rules_spec = o.spec() if rules_spec is None else rules_spec
             grid, holes, openers = (o.grid if grid is None else grid, o.holes if holes is None else holes,

@@ -59,7 +59,7 @@ class Hole:
                  on_event: Optional[Callable[[dict[str, Any]], None]] = None, max_turns: int = MAX_TURNS) -> None:
         expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
         expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
-        if on_event is not None and not callable(on_event):  # was: "'int' object is not callable" at the first event
+        if on_event is not None and not callable(on_event):  # else "'int' object is not callable" at the first event
             raise TypeError(f"on_event must be a function of one event (a dict), e.g. events.append, or None; "
                             f"not {type(on_event).__name__} {repr(on_event)[:40]}")
         if len(players) != rules.players:

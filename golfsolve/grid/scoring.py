@@ -106,7 +106,7 @@ def hole_strokes(grids: Sequence[Sequence[int]], rules: GridRules, knocker: Opti
     if len(grids) != rules.players:
         raise InputError(f"hole_strokes takes {rules.players} grids, one a player, not {len(grids)}")
     if knocker is not None and not (is_whole_number(knocker) and 0 <= knocker < rules.players):
-        # was: a knocker past the table was taken without a word, and no penalty applied
+        # a knocker past the table would be taken without a word, and no penalty applied
         raise InputError(f"knocker must be a seat from 0 to {rules.players - 1}, or None; not {knocker!r}")
     raw = [grid_score(g, rules) for g in grids]
     strokes = list(raw)

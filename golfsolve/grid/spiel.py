@@ -62,9 +62,9 @@ class GridGolfGame(pyspiel.Game):
             params = {"rules": rules.spec(), "players": rules.players, "grid": rules.grid,
                       "openers": rules.openers}
         spec = params.get("rules", "default")
-        if rules is None and not isinstance(spec, str):  # was: None read as the rule 'none'
+        if rules is None and not isinstance(spec, str):  # None would be read as the rule 'none'
             raise InputError(f"rules must be a grid rule spec such as 'default+putt', not {spec!r}")
-        # the counts as the rules check them (was: int() made 3.7 players 3, True openers 1)
+        # the counts as the rules check them: int() would make 3.7 players 3, True openers 1
         self.rules: GridRules = rules or parse_rules(spec, players=params.get("players", 4),
                                                      grid=params.get("grid", 6),
                                                      openers=params.get("openers", 2))

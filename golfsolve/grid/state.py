@@ -101,12 +101,12 @@ def encode(kind: str, slot: int, g: int) -> int:
     :data:`~.view.PASS` (slot -1), :data:`~.view.STOCK`, :data:`~.view.DISCARD`,
     :data:`~.view.KNOCK`, :data:`OPENER` and :data:`DONE` (slot -1 where none)."""
     if kind in (SWAP, FLIP, OPENER):
-        if not (is_whole_number(slot) and 0 <= slot < g):  # was: swap 6 encoded as flip 0
+        if not (is_whole_number(slot) and 0 <= slot < g):  # swap 6 would encode as flip 0
             raise ValueError(f"slot {slot!r} is outside 0..{g - 1} on a {g}-card grid")
         return (0 if kind == SWAP else g if kind == FLIP else 2 * g + 4) + slot
     if kind == DONE:
         return 3 * g + 4
-    if kind not in _PLAIN:  # was: any unknown kind encoded as "done"
+    if kind not in _PLAIN:  # an unknown kind would encode as "done"
         raise ValueError(f"no action kind {kind!r} (kinds: {', '.join((SWAP, FLIP, *_PLAIN, OPENER, DONE))})")
     return 2 * g + _PLAIN[kind]
 
@@ -173,8 +173,8 @@ class HoleState:
                  max_turns: int = MAX_TURNS) -> None:
         expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
         n, g = rules.players, rules.grid
-        # was: first=1.5 failed turns later as "list indices must be integers", totals of the
-        # wrong length (or text) were shown to the bots, max_turns=-5 called the hole after a turn
+        # first=1.5 would fail turns later as "list indices must be integers", totals of the
+        # wrong length (or text) reach the bots, max_turns=-5 call the hole after a turn
         if not is_whole_number(first):
             raise InputError(f"first must be a whole number (the seat that moves first), not {repr(first)[:40]}")
         if totals is not None:
@@ -186,10 +186,10 @@ class HoleState:
         expect(rng, (np.random.Generator, type(None)), "rng", "a numpy Generator, e.g. np.random.default_rng(7), or None")
         cards = _deck_cards(deck) if deck is not None else rules.deck_cards()
         if deck is not None and not rules.jokers and any(c >= N_STANDARD for c in cards):
-            # was: dealt and scored as -2 under rules that deal no joker
+            # it would be dealt and scored as -2 under rules that deal no joker
             raise InputError(f"a stacked deck holds a joker, but rules {rules.spec()!r} deal none (add +jokers)")
         if deck is not None:
-            # was: a deck of 52 Aces of Clubs was dealt and played out under one deck
+            # a deck of 52 Aces of Clubs would be dealt and played out under one deck
             dealt = rules.deck_counts()
             over = np.bincount(np.array(cards, dtype=np.int64), minlength=N_CARDS_MAX) > dealt
             if over.any():
@@ -303,8 +303,8 @@ class HoleState:
             shown.append(self.drawn)
         elif self.phase == PLACE and self.recycled:
             # another seat's card drawn blind from a recycled stock: it is one of the stock's
-            # public contents, but which one is the drawer's alone until it is placed (was:
-            # shown as seen, with the stock's contents without it, so every seat knew it)
+            # public contents, but which one is the drawer's alone until it is placed: shown as seen,
+            # with the stock's contents without it, every seat would know it
             in_stock.append(self.drawn)
         # any other stock card in another seat's hand is that seat's alone: it stays unseen here
         seen = np.bincount(np.array(shown, dtype=np.int64), minlength=N_CARDS_MAX)
@@ -317,7 +317,7 @@ class HoleState:
                           turns_left=self.ending_left, totals=self.totals)
 
     def _seat(self, p: object) -> int:
-        """``p`` as a seat of this hole (was: the view of seat 5 of a 2-seat hole was answered)."""
+        """``p`` as a seat of this hole, checked: a 2-seat hole has no seat 5 to show."""
         if type(p) is not int or not 0 <= p < self.rules.players:
             if not is_whole_number(p) or not 0 <= p < self.rules.players:  # type: ignore[operator]
                 raise InputError(f"a seat is a whole number from 0 to {self.rules.players - 1}, not {repr(p)[:40]}")
@@ -337,7 +337,7 @@ class HoleState:
         (``deal``, ``open``, ``knock``, ``draw``, ``swap``, ``flip``, ``pass``, ``close``,
         ``recycle``, ``end``), which the referee logs and ``grid play`` narrates."""
         if type(action) is not int:
-            if not is_whole_number(action):  # was: 1.5 dealt card 1, "3" card 3
+            if not is_whole_number(action):  # 1.5 would deal card 1, "3" card 3
                 raise InputError(f"an action is a whole number (a card id at a chance node), not {repr(action)[:40]}")
             action = operator.index(action)
         ev: list[dict[str, Any]] = []
@@ -540,7 +540,7 @@ class HoleState:
         known = [c for c, k in enumerate(v.stock_known) for _ in range(k)]
         if self.phase == PLACE and v.drawn is None and self.source == STOCK:
             # another seat holds a stock card this seat has not seen: it is dealt anew too
-            # (was: the real card stayed in that hand, and a second copy went into the stock);
+            # (else the real card stays in that hand, and a second copy goes into the stock);
             # from a recycled stock it is one of the stock's known cards (see :meth:`view`)
             if self.recycled:
                 self.drawn = known.pop(int(rng.integers(len(known))))

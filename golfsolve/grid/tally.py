@@ -189,7 +189,7 @@ class Tally:
     def paired(self, a: str, b: str) -> dict[str, Any]:
         """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
         interval over matches. Negative means ``a`` scores lower (better)."""
-        if a == b and isinstance(a, str):  # was: "bots 'random' and 'random' did not both play"
+        if a == b and isinstance(a, str):  # two copies of one bot are told apart by entry, not "did not both play"
             raise InputError(f"a paired difference compares two bots, not {a!r} with itself")
         if a not in self.seats_of or b not in self.seats_of:
             raise InputError(f"bots {a!r} and {b!r} did not both play")
@@ -213,7 +213,7 @@ class Tally:
         """Mean strokes per hole of entry ``a`` (position in ``bots``) minus entry ``b`` at
         the same tables, with a 95% interval over matches."""
         n = len(self.bots)
-        # was: 1.5 a KeyError from the table of entry pairs
+        # 1.5 would fail as a KeyError in the table of entry pairs
         if not (is_whole_number(a) and is_whole_number(b) and 0 <= a < n and 0 <= b < n) or a == b:
             raise InputError(f"entries must be two different numbers from 0 to {n - 1}, not {a} and {b}")
         a, b = operator.index(a), operator.index(b)

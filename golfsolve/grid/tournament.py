@@ -56,7 +56,7 @@ def seating(n: int, match: int, seed: int, scheme: str = SEATING) -> tuple[int, 
     players, a seeded random permutation per match above; ``rotation`` is the old scheme,
     kept to read runs made with it.
     """
-    # was: n=0 a ZeroDivisionError, match -1 taken as another match's seating
+    # n=0 would divide by zero, match -1 take another match's seating
     n = whole_count(n, "n", 2, 6)
     match = whole_count(match, "match", 0, MAX_INT64)
     seed = seed_value(seed)
@@ -143,7 +143,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     for b in bots:
         make_bot(b)
     if samples is not None and not any(takes_mc_samples(b) for b in bots):
-        # as the command refuses --mc-samples (was: taken, and used by no bot)
+        # as the command refuses --mc-samples: a setting no bot uses
         raise InputError(f"samples sets the sample count of mc and mc-greedy bots named without one "
                          f"(mc:200 names its own), and the bots {','.join(bots)} include none")
     hole_rows: list[tuple] = []

@@ -172,7 +172,7 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
                     from None
             except InputError:  # a key given twice (_once_each): its own message, not the one below
                 raise
-            except ValueError:  # was: a 500; json reads numbers with int(), which refuses 4,300 digits
+            except ValueError:  # json reads numbers with int(), which refuses 4,300 digits: a 500 otherwise
                 raise InputError("the request body holds a number of thousands of digits; no parameter takes "
                                  "one") from None
             except RecursionError:  # [[[[...: 64 KB of brackets is deeper than Python's parser goes
@@ -359,7 +359,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         return Route(f"/api/{name}", handle, methods=["GET", "POST"], name=name)
 
     async def health(request: Request) -> Response:
-        if request.query_params:  # refused by name, as every endpoint does (was: dropped without a word)
+        if request.query_params:  # refused by name, as every endpoint does, not dropped without a word
             return _error(400, f"unknown parameter {clip(next(iter(request.query_params)))} for /api/health "
                                "(it takes none)")
         return JSONResponse({"ok": True, "workers": pool.pids, "busy": pool.busy, "replaced": pool.replaced})
@@ -387,8 +387,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     async def http_error(request: Request, exc: HTTPException) -> Response:
         # unknown paths and methods answer as every other error does
-        # a 405 names the methods of that path (was: "the endpoints take GET and POST" for
-        # /api/health and /, which take GET only), and keeps the Allow header HTTP asks for
+        # a 405 names the methods of that path (/api/health and / take GET only, not GET and
+        # POST), and keeps the Allow header HTTP asks for
         allow = (exc.headers or {}).get("Allow", "")
         methods = sorted(m.strip() for m in allow.split(",") if m.strip() and m.strip() != "HEAD") or ["GET"]
         what = {404: f"no such page or endpoint: {clip(request.url.path)}",

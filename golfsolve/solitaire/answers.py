@@ -62,7 +62,7 @@ def _rules_name(layout: Layout) -> str:
 def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError, fair: bool = False) -> dict:
     """``golfsolve hint --json`` (peeking, or with ``fair`` the fair one) on a won or locked
     position: no next move, and why. Every hint answer has ``deal``, ``rules``, ``fair``,
-    ``moves_played``, ``best`` and ``ranked`` (was: this one neither ``rules`` nor ``fair``)."""
+    ``moves_played``, ``best`` and ``ranked``, this one too."""
     return {"deal": layout.name, "rules": _rules_name(layout), "fair": fair, "moves_played": " ".join(moves),
             "best": None, "ranked": [], "message": str(error)}
 
@@ -72,8 +72,8 @@ def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = Non
     try:
         ranked = rank_moves(game, solver, node_limit=node_limit)
     except StockUnknownError:
-        # said of the position asked about, not of the move whose search met it (was: "15 of
-        # 15 stock cards" for a stock of 16 whose first card is known, after the draw's search)
+        # said of the position asked about, not of the move whose search met it: after the draw's
+        # search, a stock of 16 whose first card is known would read "15 of 15 stock cards"
         unknown = sum(1 for c in game.stock if c is None)
         raise StockUnknownError(
             f"{game.layout.name or 'layout'}: the stock order is unknown ({unknown} of {len(game.stock)} stock "

@@ -117,7 +117,7 @@ def deal_number(number: object) -> int:
     """``number`` as a plain ``int`` if it is a GO1 deal number (an ``int`` or a NumPy
     integer, as a run folder's ``deal`` column holds them, from 0 to ``N_DEALS - 1``);
     :class:`DealCodeError` out of range, :class:`TypeError` for what is not a whole number
-    (was: a NumPy ``int64`` overflowed in the generator, a float failed on ``&``)."""
+    (a NumPy ``int64`` would overflow in the generator, a float fail on ``&``)."""
     if not is_whole_number(number):
         raise TypeError(f"a deal number must be a whole number, not {type(number).__name__} {repr(number)[:40]}")
     number = operator.index(number)
@@ -133,7 +133,7 @@ def deal_deck(number: int, jokers: int = 0) -> np.ndarray:
     ``i // 7``), ``deck[35]`` the discard, ``deck[36:]`` the stock, first drawn first.
     """
     number = deal_number(number)
-    if jokers not in (0, 1, 2) or isinstance(jokers, (bool, float)):  # was: a 55-card deck for 3, 51 for -1
+    if jokers not in (0, 1, 2) or isinstance(jokers, (bool, float)):  # 3 would make a 55-card deck, -1 one of 51
         raise InputError(f"jokers must be 0, 1 or 2, not {repr(jokers)[:40]}")
     deck = list(range(52 + int(jokers)))
     state = number

@@ -43,7 +43,7 @@ def parse_pysol_range(spec: str) -> list[range]:
             raise LayoutError(f"--pysol {clip(spec)}: {clip(part.strip())} is not a deal number or a range like "
                               "1-1000")
         if any(g is not None and len(g.lstrip("0")) > MAX_DIGITS for g in m.groups()):
-            lo, hi = 0, 0  # was: ValueError from int() past 4,300 digits, an internal error
+            lo, hi = 0, 0  # int() refuses more than 4,300 digits
         else:
             lo = int(m.group(1))
             hi = int(m.group(2)) if m.group(2) is not None else lo
@@ -164,8 +164,8 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
         if len(raw) > MAX_LINE:
             raise InputError(f"line {n} of the deal codes is longer than {MAX_LINE} characters; give one deal "
                              "code per line")
-        # a byte that is not UTF-8, kept by errors="surrogateescape" (the CLI opens the stream so);
-        # was: the whole run stopped, since a strict text stream decodes ahead of the lines solved
+        # a byte that is not UTF-8, kept by errors="surrogateescape" (the CLI opens the stream so):
+        # a strict text stream decodes ahead of the lines solved and would stop the whole run
         escaped = next((c for c in raw if "\udc80" <= c <= "\udcff"), None)
         if escaped is not None:
             text = raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace").strip()
@@ -193,8 +193,8 @@ def solve_many(
     """Solve deals one after another with one solver; bad lines pass through unsolved.
 
     Yields ``(layout, solution)`` per deal, in input order, as each is solved. The solver
-    and the settings are checked at the call (was: solver="fast" an AttributeError, and
-    node_limit=-1 an error only once the first deal came).
+    and the settings are checked at the call, not when the first deal comes (solver="fast"
+    would fail as an AttributeError).
     """
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:

@@ -101,7 +101,7 @@ class Game:
         self.won: bool = False
         self.locked: bool = False
         if undo_limit is not None:  # None: no limit
-            undo_limit = whole_count(undo_limit, "undo_limit", 0, MAX_EFFORT)  # was: deque's own errors
+            undo_limit = whole_count(undo_limit, "undo_limit", 0, MAX_EFFORT)  # deque's own errors name no option
         self._history: deque[_Action] = deque(maxlen=undo_limit)
         self._update_end()
 
@@ -324,7 +324,7 @@ def parse_moves(text: str) -> list[str]:
     any case. A bad token, or an empty item between commas or semicolons (``"1,,5"``: a
     move left out?), raises :class:`InputError` naming it.
     """
-    expect(text, str, "moves", "their text, e.g. 'd 5 2'")  # was: AttributeError for None
+    expect(text, str, "moves", "their text, e.g. 'd 5 2'")  # None would fail as an AttributeError
     out: list[str] = []
     for token in " ".join(split_items(text, "the move list", "move", ",;")).split():
         for ch in token.lower():
@@ -347,9 +347,9 @@ def replay(
 
     A rejected move changes nothing and play goes on, unless ``stop_on_reject``.
     """
-    if isinstance(moves, str):  # as the command reads them (was: one move per character, ' ' refused)
+    if isinstance(moves, str):  # as the command reads them, not one move per character
         moves = parse_moves(moves)
-    elif not isinstance(moves, Iterable):  # was: "'NoneType' object is not iterable"
+    elif not isinstance(moves, Iterable):  # None would fail as "'NoneType' object is not iterable"
         raise TypeError(f"moves must be a list of moves, e.g. ['d', '5'], or their text 'd 5', not "
                         f"{type(moves).__name__} {repr(moves)[:40]}")
     game = Game(layout, rules)

@@ -53,7 +53,7 @@ def position_after(layout: Layout, moves: Sequence[str], rules: Optional[Rules] 
     game, results = replay(layout, moves, rules, stop_on_reject=True)
     for i, r in enumerate(results, 1):
         if not r.ok:
-            # its place, for a list of many 4s and d's (was: only "move '4'")
+            # its place, for a list of many 4s and d's, where "move '4'" alone does not say which
             which = f"move {r.move!r}" if len(moves) == 1 else f"move {i} of {len(moves)} ({r.move!r})"
             raise InputError(f"{which} is not legal here: {r.message}")
     return game

@@ -582,8 +582,8 @@ def search(cols, h0, stock, top0, fits, draw_any_time, node_limit,
                         clear_bit(seen, ck)
                         continue
                 if n >= node_limit:
-                    clear_bit(seen, ck)  # not recorded, so not cleared below (was: left set, and the
-                    outcome = np.int64(UNKNOWN)  # solver's next search took the state as seen)
+                    clear_bit(seen, ck)  # not recorded, so not cleared below: left set, the
+                    outcome = np.int64(UNKNOWN)  # solver's next search would take the state as seen
                     break
                 _record(keys, parents, moves, levels, n, ck, i, c, s)
                 stack[sp] = n

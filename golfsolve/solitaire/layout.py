@@ -59,8 +59,8 @@ class Layout:
     def __post_init__(self) -> None:
         """A layout built by hand is checked as :func:`make_layout` checks one's cards: seven
         columns of at most five, card ids 0 to 53 each shown once, ``rules`` a Rules or None
-        (was: the solver answered 'won' for a deal holding a card twice or six columns, and a
-        card id 99 failed as an IndexError inside it). Fields are kept as tuples of plain
+        (the solver would answer 'won' for a deal holding a card twice or six columns, and fail
+        on a card id 99 as an IndexError). Fields are kept as tuples of plain
         ints, so a layout of NumPy integers or lists equals and hashes as the same layout."""
         columns, discard, stock = _checked_cards(self.columns, self.discard, self.stock)
         if rules_arg(self.rules) is not None:  # its jokers and empty discard, as make_layout checks them
@@ -114,13 +114,13 @@ class Layout:
         given its rules: its jokers, an empty discard, a whole deal's count of cards (a
         52-card deal under +jokers1 is refused as "missing cards: JK", as the same layout
         with that ``rules:`` line is, not answered as it was)."""
-        expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")  # was: AttributeError on a name
+        expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")  # a name would fail as an AttributeError
         return make_layout(self.columns, self.discard, self.stock, rules, self.name, self.deal_number)
 
     def forget_stock(self, keep: int = 0) -> "Layout":
         """The same position with the stock order unknown beyond its first ``keep`` cards."""
         if not is_whole_number(keep) or keep < 0:  # type: ignore[operator]
-            # was: -1 made a stock of 32 cards (15 known, 17 unknown), 1.5 a TypeError about slices
+            # -1 would make a stock of 32 cards (15 known, 17 unknown), 1.5 fail on a slice
             raise LayoutError(f"keep is how many stock cards stay known, a whole number from 0; not {repr(keep)[:40]}")
         keep = operator.index(keep)  # type: ignore[arg-type]
         stock = tuple(self.stock[:keep]) + (None,) * (len(self.stock) - keep)
@@ -191,7 +191,7 @@ def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[
         raise LayoutError(f"the layout holds {jokers} joker(s) but rules {rules.name!r} allow {rules.jokers}"
                           " (add +jokers1 or +jokers2 to the rules)")
     if rules.jokers == 1 and any(c > N_STANDARD for c in seen):
-        # was: solved as it was, while odds counted one card too many ("not 18", "this one has 54")
+        # solve would take it, while odds counts one card too many ("not 18", "this one has 54")
         raise LayoutError(f"the layout holds {card_str(N_STANDARD + 1)}, the second joker, but rules {rules.name!r} "
                           f"deal one joker: write it {card_str(N_STANDARD)} (or add +jokers2 for two)")
     if discard is None and not rules.empty_start and all(len(col) == COLUMN_HEIGHT for col in columns):
@@ -306,7 +306,7 @@ def layout_rules(layout: object, rules: object = None) -> Rules:
 def layout_from_deck(deck: Sequence[int], rules: Rules, name: str = "", deal_number: Optional[int] = None) -> Layout:
     """Lay out a dealt deck (see :mod:`dealcode` for the dealing order)."""
     expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
-    if len(deck) != N_STANDARD + rules.jokers:  # was: an IndexError for a short one
+    if len(deck) != N_STANDARD + rules.jokers:  # a short one would fail as an IndexError
         raise LayoutError(f"a dealt deck under rules {rules.name!r} holds {N_STANDARD + rules.jokers} cards, "
                           f"not {len(deck)}")
     cols = [[int(deck[r * N_COLUMNS + c]) for r in range(COLUMN_HEIGHT)] for c in range(N_COLUMNS)]
@@ -324,7 +324,7 @@ def layout_arg(layout: object, what: str = "layout") -> "Layout":
 
 def layout_from_number(number: int, rules: Rules = EASY, letter: str = "E") -> Layout:
     """The GO1 deal of a number under ``rules``."""
-    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")  # was: an AttributeError on a name
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")  # a name would fail as an AttributeError
     number = deal_number(number)  # a NumPy integer (a run folder's deal column) as a plain int
     deck = deal_deck(number, rules.jokers)
     return layout_from_deck(deck, rules, format_code(number, letter), number)
@@ -363,7 +363,7 @@ def parse_layout_text(text: str, name: str = "", rules: Optional[Rules] = None) 
     if not lines:
         raise LayoutError("the layout is empty")
     if any(ascii_lower(ln).startswith("talon:") for _, ln in lines) and \
-            not any(_own_key(ln) for _, ln in lines):  # was: talon: for stock: made a file a board
+            not any(_own_key(ln) for _, ln in lines):  # a golfsolve file with talon: for stock: is not a board
         return _parse_bhs(lines, name, override)
     rules: Optional[Rules] = None
     discard: Optional[int] = None
@@ -453,7 +453,7 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str, override: Optional[Rules
     discard: Optional[int] = None
     rules: Optional[Rules] = None
     cols: list[list[int]] = []
-    given: dict[str, int] = {}  # was: a second Talon: line replaced the first without a word
+    given: dict[str, int] = {}  # a second Talon: line must not replace the first without a word
 
     def once(what: str, n: int) -> None:
         if what in given:
@@ -462,7 +462,7 @@ def _parse_bhs(lines: list[tuple[int, str]], name: str, override: Optional[Rules
 
     for n, ln in lines:
         low = ascii_lower(ln)
-        if low.startswith("rules:"):  # as in golfsolve's format (was: read as a column of cards)
+        if low.startswith("rules:"):  # as in golfsolve's format, not a column of cards
             once("rules", n)
             try:
                 rules = get_rules(ln.split(":", 1)[1].strip())
@@ -547,7 +547,7 @@ def layout_from_pysol(number: int, rules: Optional[Rules] = None) -> Layout:
     name = f"PySol Golf #{number}"
     if rules is None:
         return Layout(lay.columns, lay.discard, lay.stock, None, name, number)
-    if rules.jokers:  # was: "missing cards: JK (a full deal shows 53 cards, this one 52)"
+    if rules.jokers:  # else a board without its joker reads "missing cards: JK"
         raise LayoutError(f"PySol FC's Golf deals have no jokers: --rules {rules.name} needs a deal code "
                           "or a layout file")
     if rules.empty_start:

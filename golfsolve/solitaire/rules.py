@@ -200,6 +200,6 @@ def get_rules(spec: str) -> Rules:
                              "give one")
         set_by[field_] = sw
         changes[field_] = value
-    if changes:  # named as written, less the spaces (was: 'classic + jokers1' in every answer and run)
+    if changes:  # named as written, less the spaces, so 'classic + jokers1' and 'classic+jokers1' are one run
         rules = replace(rules, name="+".join(parts), **changes)
     return rules

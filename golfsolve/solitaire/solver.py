@@ -225,8 +225,7 @@ class Solver:
     """
 
     def __init__(self, level_search: bool = False, bounds: bool = True, capacity: int = packing.N_KEYS) -> None:
-        # was: level_search="no" searched level by level, bounds="no" kept the bounds, capacity -1
-        # or 2.5 failed in NumPy and 2**40 asked for 4 TiB
+        # "no" is true to Python, capacity -1 or 2.5 fails in NumPy and 2**40 asks for 4 TiB
         self.level_search = _flag(level_search, "level_search")
         self.bounds = _flag(bounds, "bounds")
         capacity = whole_count(capacity, "capacity", 1, packing.N_KEYS)
@@ -246,7 +245,7 @@ class Solver:
             # NaN, 2.5, -1 or 2**70 from a caller: one clear error, not numba's overflow
             node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
         rules = layout_rules(layout, rules)  # a Layout, and rules its cards fit
-        if not isinstance(verdict_only, (bool, np.bool_)):  # was: "no" taken as True
+        if not isinstance(verdict_only, (bool, np.bool_)):  # "no" is true to Python
             raise TypeError(f"verdict_only must be True or False, not {type(verdict_only).__name__} "
                             f"{repr(verdict_only)[:40]}")
         expect(lost, (LostStates, type(None)), "lost", "a LostStates or None")
@@ -314,8 +313,8 @@ class Solver:
                     lost.rows, lost.vals = rows, vals
         second = outcome == packing.LOST and not verdict_only and (self.bounds or at_least > 0)
         if second and 0 < node_limit <= nodes:
-            # the verdict took the whole budget: the cards-left search has none left (was: given
-            # one state, which made a limit of N search N + 1), and the best line met is no answer
+            # the verdict took the whole budget: the cards-left search has none left (one more
+            # state would make a limit of N search N + 1), and the best line met is no answer
             outcome = packing.UNKNOWN
             second = False
         if second:

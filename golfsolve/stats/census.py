@@ -223,7 +223,7 @@ def stride_cycle(stride: int) -> int:
 def spread_stride(count: int) -> int:
     """The stride that spreads ``count`` deals evenly over the whole GO1 code space:
     26^7 // count, so that the run never comes round to its start again."""
-    count = whole_count(count, "count", -MAX_INT64, MAX_INT64)  # was: 2.5 gave a stride of 3212724070.0
+    count = whole_count(count, "count", -MAX_INT64, MAX_INT64)  # 2.5 would make a fractional stride
     if count < 1:
         raise InputError(f"--count must be at least 1, not {count}")
     return N_DEALS // count if count > 1 else 1
@@ -290,7 +290,7 @@ def solve_chunk(first: int, count: int, rules: Sequence[str], fields: str = "all
     """Solve deals ``first .. first + count - 1`` under every rule set in ``rules``
     (:func:`solve_deals` of that range)."""
     first = deal_number(first) if is_whole_number(first) else whole_count(first, "first", 0, N_DEALS - 1)
-    count = whole_count(count, "count", 1, N_DEALS)  # was: 2.5 a TypeError from range(), -1 an empty table
+    count = whole_count(count, "count", 1, N_DEALS)  # 2.5 would fail in range(), -1 give an empty table
     return solve_deals(range(first, first + count), rules, fields, difficulty)
 
 
@@ -488,7 +488,7 @@ class RunResult:
         d = asdict(self)
         d["out"] = str(self.out)
         d["spec"] = self.spec.key()
-        d["seconds"] = round(self.seconds, 3)  # as the manifest records it (was: 0.34176375200331677)
+        d["seconds"] = round(self.seconds, 3)  # as the manifest records it, not 0.34176375200331677
         d.pop("manifest")
         return d
 

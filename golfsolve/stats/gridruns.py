@@ -187,8 +187,8 @@ class GridKind(RunKind[GridSpec]):
 
         if todo:  # compiled once here, with the notice, not silently in every worker
             warm(p.rules, p.bots, p.samples)
-        # one table and bot list for every task (was: a dict per chunk, a minute and 1.3 GB before the
-        # first of a million one-match chunks)
+        # one table and bot list for every task: a dict per chunk costs a minute and 1.3 GB before
+        # the first of a million one-match chunks
         table, bots = p.rules.to_dict(), list(p.bots)
         tasks = [(c, table, bots, p.seed, p.samples, p.seating) for c in todo]
         return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))

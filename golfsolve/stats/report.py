@@ -185,8 +185,8 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
     wide = df.pivot(index="deal", columns="rules", values="winnable")
     status = run_status(stats_dir)
     # None where a lost deal's fewest cards left were not searched (--fields winnable): figures
-    # from the won deals alone would read "0 cards left, 100% won" (was: so, and an internal
-    # error when no deal was won)
+    # from the won deals alone would read "0 cards left, 100% won", and with no deal won there
+    # would be none to read
     known = _left_known(df, rules)
     nine, _ = _nine_deal(df, rules, spec, known)
     cards_left = {r: {int(k): int(v) for k, v in df.loc[df["rules"] == r, "best_left"].value_counts().sort_index().items()}
@@ -402,7 +402,7 @@ def _median(x: float) -> str:
 
 
 def _ms(x: Optional[float]) -> str:
-    # to its size: "0.43", "12.5", "1,234" (was: the worst as "0 ms" beside a median of 0.23 ms)
+    # to its size: "0.43", "12.5", "1,234" (one fixed format shows 0.4 ms as "0 ms" beside 0.23 ms)
     if x is None or not math.isfinite(x):
         return "—"
     return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:,.0f}"

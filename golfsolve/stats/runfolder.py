@@ -108,7 +108,7 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
         raise InputError(f"{option} {p} exists and is not a directory; choose a directory")
     probe = p
     while not probe.exists():
-        if probe.is_symlink():  # was: "cannot write to --out X: File exists" (mkdir met the link)
+        if probe.is_symlink():  # else mkdir meets the link and says "File exists"
             raise InputError(f"{option} {p}: {probe} is a link to {os.readlink(probe)}, which does not exist; "
                              "make that directory, or choose another one")
         if probe.parent == probe:
@@ -153,7 +153,7 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
                              "files as part of the run; use a folder whose name starts with _ (the default "
                              "is _report)")
         if len(inside.parts) > 1:
-            # was: accepted, and then the run's own _report (holding that folder) refused every default report
+            # the run's own _report (holding that folder) would then refuse every default report
             raise InputError(f"{option} {p} is a folder inside {outer / inside.parts[0]}; a report inside the run "
                              "folder goes directly in it, in a folder whose name starts with _ (the default is "
                              "_report)")
@@ -168,7 +168,7 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
             raise InputError(f"{option} {p} holds {_some(odd)}, which is not a regular file; a report folder holds "
                              "only the report's files: move it out, or choose an empty or new directory")
         if others and not is_report_dir(p):
-            # was: any report.md taken for an earlier report, and a file of the user's overwritten
+            # a stray report.md is not an earlier report: the user's files would be overwritten
             raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no golfsolve report; "
                              "choose an empty or new directory")
     return check_out_dir(out, option)
@@ -216,9 +216,9 @@ def start_report(out: str | os.PathLike, run: Optional[str | os.PathLike] = None
     the plots the earlier report's marker lists; :func:`finish_report`, once the new text is
     written, removes those of them the new report did not draw, so a report of another kind
     (or one that draws fewer) leaves none of the earlier report's figures beside it, and one
-    cut short (Ctrl-C, a kill) leaves the earlier text with every plot it shows (was: they
-    were removed first, and the earlier report.md showed plots that were gone)."""
-    p = check_report_dir(out, "the report folder", run)  # was: a library report written into the run's chunks
+    cut short (Ctrl-C, a kill) leaves the earlier text with every plot it shows (removing
+    them first would leave an earlier report.md showing plots that are gone)."""
+    p = check_report_dir(out, "the report folder", run)  # a library caller could write a report among the run's chunks
     listed = _report_plots(p)
     try:
         _write_marker(p, listed + [n for n in plots if n not in listed])
@@ -517,7 +517,7 @@ class RunKey:
         s += f", chunk size {self.chunk_size}"
         for k, v in self.params:
             # a whole table of settings is too long to show; the stride is said above; every
-            # fair-stats run this golfsolve makes seeds its games alike (was: "game_seed the run's seed")
+            # fair-stats run this golfsolve makes seeds its games alike, so "game_seed" says nothing
             if (v is not None and not isinstance(v, (dict, list)) and not (strided and k in ("first_deal", "stride"))
                     and k != "game_seed"):
                 s += f", {k} {v}"
@@ -967,8 +967,8 @@ def _flat(prefix: str, v: Any) -> dict[str, Any]:
 
 
 #: what a setting left out of a run's key means, where it is not "none": a stats run records
-#: ``fields`` and ``stride`` only when they are not the default (was: "fields (here winnable,
-#: the run has none)", "stride (here 5, the run has none)" of a run of consecutive deals)
+#: ``fields`` and ``stride`` only when they are not the default, and a run without them has
+#: all fields and consecutive deals, not "none"
 _ABSENT = {"fields": "all", "stride": "1"}
 
 
@@ -995,7 +995,7 @@ def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = ()) -> str:
 
     keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k) and k not in ignore]
     # a whole table of settings (a study's cells) follows from the options that differ; it is
-    # named only when nothing else says why (was: its Python dicts printed beside --sets)
+    # named only when nothing else says why: its Python dicts beside --sets would be noise
     plain = [k for k in keys if not isinstance(a.get(k, b.get(k)), (dict, list))]
     return ", ".join(one(k) for k in (plain or keys)) or "nothing"
 

@@ -64,7 +64,7 @@ def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tupl
             first, given = seen[rules.meaning]
             if first == rules.name and ascii_lower(given.strip()) == ascii_lower(n.strip()):
                 raise InputError(f"rule set {rules.name!r} is listed twice in {option}")
-            # the names as typed (was: "'easy' is listed twice" for easy,wrap)
+            # the names as typed: "easy,wrap" is two names for one rule set, not 'easy' twice
             a = first if ascii_lower(given.strip()) == first else given.strip()
             b = rules.name if ascii_lower(n.strip()) == rules.name else n.strip()
             raise InputError(f"{a!r} and {b!r} in {option} are the same rule set under two names; give one of them")

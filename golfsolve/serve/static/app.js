@@ -245,7 +245,7 @@ async function hint() {
   $("hint").innerHTML = `<p class="wait">Thinking${fair ? " without peeking" : ""}…</p>`;
   try {
     const r = await api("hint", { moves: game.moves.join(" "), fair });
-    if (position() !== asked) return;  // was: shown, and its card marked, after a move made meanwhile
+    if (position() !== asked) return;  // an answer to an earlier position would mark a card of this one
     if (!r.best) { $("hint").innerHTML = `<p class="best">${r.message}</p>`; return; }
     const best = r.best;
     const rows = r.ranked.map((a) => {
@@ -277,7 +277,7 @@ async function odds() {
   $("odds").innerHTML = `<p class="wait">Solving sampled stock orders and playing fair games… (a few seconds)</p>`;
   try {
     const r = await api("odds", { moves: game.moves.join(" ") });
-    if (stale()) return;  // was: shown beside the deal entered, or the move made, meanwhile
+    if (stale()) return;  // an answer to another deal or position would show beside this one
     const c = r.clairvoyant, f = r.fair;
     const from = played ? `what is seen after ${played} move${played === 1 ? "" : "s"}` : "the opening";
     $("odds").innerHTML =
@@ -407,7 +407,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("fair").addEventListener("change", peekChanged);
   document.addEventListener("keydown", onKey);
   // the deal a link names ("#GO1-E-AAAAAAB"); one that is not percent-encoded ("#100%") is
-  // taken as written (was: 'URI malformed' thrown before anything was dealt: a blank page)
+  // taken as written: decodeURIComponent throws 'URI malformed' on a stray %, leaving a blank page
   let fromHash = location.hash.slice(1);
   try { fromHash = decodeURIComponent(fromHash); } catch (e) { /* as written */ }
   if (fromHash) $("deal-input").value = fromHash;
