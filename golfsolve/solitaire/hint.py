@@ -61,8 +61,7 @@ def position_after(layout: Layout, moves: Sequence[str], rules: Optional[Rules] 
 
 def rank_moves(game: Game, solver: Optional[Solver] = None, node_limit: int = 0) -> list[MoveAdvice]:
     """Every legal move of ``game``'s position, best first, each with its exact outcome."""
-    # was: a Layout met "'Layout' object has no attribute 'legal_moves'", a solver's name "'str' object has no
-    # attribute 'solve'"
+    # a Layout would fail deep inside as "no attribute 'legal_moves'", a solver's name as "no attribute 'solve'"
     expect(game, Game, "game", "a Game, e.g. Game(layout) or position_after(layout, moves)")
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     solver = solver or Solver()

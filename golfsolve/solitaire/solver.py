@@ -111,8 +111,8 @@ def _to_the_end(line: tuple[str, ...], p: "PackedPosition") -> tuple[str, ...]:
     """A lost position's best line played to the game's end: the search stops where the
     fewest cards are left, with stock cards maybe still to turn. None of them can fit (a
     remove would leave fewer), so drawing them all is legal under every rule set and locks
-    the game, whose score is the app score the answer gives (was: 'app score 250' beside a
-    line that replayed to 'playing, score 300')."""
+    the game, whose score is the app score the answer gives (cut short, a line of 'app score
+    250' would replay to 'playing, score 300')."""
     left = len(p.stock) - line.count(MOVE_DRAW)
     return line + (MOVE_DRAW,) * left if left > 0 else line
 
