@@ -256,6 +256,8 @@ def test_an_answer_about_an_earlier_position_is_not_shown(page):
         assert held[-1].request.post_data_json["moves"] == "d d"
         held.pop().fulfill(json=answer)
         expect(pg.locator("#odds p.note")).to_have_text(re.compile("consistent with what is seen after 2 moves;"))
+        # its intervals read as the CLI writes them: value [lo, hi]
+        assert re.search(r"\d%\s*\[\d+\.\d, \d+\.\d\] \(95% interval\)", _text(pg, "#odds")), _text(pg, "#odds")
     finally:
         pg.unroute("**/api/hint")
         pg.unroute("**/api/odds")

@@ -210,7 +210,10 @@ async function togglePlay() {
 }
 
 function pct(x) { return (100 * x).toFixed(1) + "%"; }
-function interval(ci) { return ci ? ` <span class="ci">95% interval ${pct(ci[0])}–${pct(ci[1])}</span>` : ""; }
+// a value's 95% interval as the CLI writes it (golfsolve.text.estimate): "15.0% [7.1, 24.3]"
+function interval(ci) {
+  return ci ? ` <span class="ci">[${(100 * ci[0]).toFixed(1)}, ${(100 * ci[1]).toFixed(1)}] (95% interval)</span>` : "";
+}
 
 function clearHint() {
   $("hint").innerHTML = "";
