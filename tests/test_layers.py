@@ -110,6 +110,14 @@ def test_public_module_functions_and_classes_have_docstrings():
     assert not missing, missing
 
 
+def test_comments_say_why_not_what_the_code_once_did():
+    """A "was: ..." comment is history, which lives in git: a comment says what would go wrong
+    without its line."""
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in [*MODULES, *ROOT.glob("serve/static/*.js")]
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "was:" in line]
+    assert not found, found
+
+
 def _module_name(path: Path) -> str:
     rel = path.relative_to(ROOT).with_suffix("")
     parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
