@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from golfsolve.errors import InputError
 from golfsolve.solitaire.answers import peeking_hint
 from golfsolve.solitaire.engine import Game, replay
 from golfsolve.solitaire.hint import rank_moves
@@ -52,3 +53,49 @@ def test_the_hint_library_names_a_layout_given_for_a_game(call, words):
     lay = layout_from_code("GO1-E-AAAAAAB")
     with pytest.raises(TypeError, match=words):
         call(lay, Game(lay))
+
+
+def _runs(tmp_path):
+    from golfsolve.grid.rules import GridRules
+    from golfsolve.stats.census import CensusSpec, run_census
+    from golfsolve.stats.fairstats import FairSpec, run_fair_stats
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+    from golfsolve.stats.gridstudy import StudySpec, run_study
+
+    return {"stats": lambda **kw: run_census(tmp_path / "c", CensusSpec(0, 2, ("easy",)), progress=False, **kw),
+            "fair": lambda **kw: run_fair_stats(tmp_path / "f", FairSpec(0, 2, ("easy",)), progress=False, **kw),
+            "grid": lambda **kw: run_grid_simulate(tmp_path / "g", GridSpec(GridRules(players=2, grid=6),
+                                                                            ("heuristic", "random"), 2),
+                                                   progress=False, **kw),
+            "study": lambda **kw: run_study(tmp_path / "s", StudySpec(), progress=False, **kw)}
+
+
+@pytest.mark.parametrize("kind, kw, error, words", [
+    ("stats", {"resume": True, "extend": True}, InputError, "give --resume or --extend, not both"),
+    ("fair", {"resume": True, "extend": True}, InputError, "give --resume or --extend, not both"),
+    ("grid", {"resume": True, "extend": True}, InputError, "give --resume or --extend, not both"),
+    ("stats", {"resume": "no"}, TypeError, "resume must be True or False"),
+    ("grid", {"extend": "no"}, TypeError, "extend must be True or False"),
+    ("study", {"resume": 1}, TypeError, "resume must be True or False"),
+    ("stats", {"jobs": 0}, InputError, "--jobs must be at least 1, not 0"),
+    ("fair", {"jobs": 257}, InputError, "--jobs must be from 1 to 256, not 257"),
+    ("grid", {"jobs": 2.5}, InputError, "--jobs must be a whole number, not 2.5"),
+    ("study", {"jobs": "2"}, InputError, "--jobs must be a whole number"),
+])
+def test_a_library_run_refuses_what_its_command_refuses_before_making_its_folder(tmp_path, kind, kw, error, words):
+    """was: run_census(resume=True, extend=True) and resume="no" were taken (the commands
+    refuse --resume --extend), jobs=0 ran on every core, jobs=2.5 or 257 made the run folder
+    and then failed in the process pool, jobs="2" was a TypeError about '<'"""
+    with pytest.raises(error, match=words):
+        _runs(tmp_path)[kind](**kw)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_spread_of_more_deals_than_the_code_space_says_so():
+    """was: spread_stride(26**7 + 1) gave a stride of 0, which the run then refused as
+    '--stride must be from 1 to ...', a stride nobody gave"""
+    from golfsolve.stats.census import spread_stride
+
+    with pytest.raises(InputError, match="more deals than the GO1 code space holds"):
+        spread_stride(26**7 + 1)
+    assert spread_stride(26**7) == 1

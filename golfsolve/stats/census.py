@@ -33,7 +33,7 @@ from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, chunk_name, compute,
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, check_resume_extend, chunk_name, compute,
                         name_list, whole_fields, write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
@@ -226,6 +226,8 @@ def spread_stride(count: int) -> int:
     count = whole_count(count, "count", -MAX_INT64, MAX_INT64)  # 2.5 would make a fractional stride
     if count < 1:
         raise InputError(f"--count must be at least 1, not {count}")
+    if count > N_DEALS:  # the stride would be 0, refused by the spec as a --stride nobody gave
+        raise InputError(f"--count {count:,} is more deals than the GO1 code space holds ({N_DEALS:,})")
     return N_DEALS // count if count > 1 else 1
 
 
@@ -518,7 +520,9 @@ def run_census(
     """
     if engine not in ("local", "dask"):
         raise InputError(f"unknown engine {engine!r} (local or dask)")
-    jobs = jobs or os.cpu_count() or 1
+    check_resume_extend(resume, extend)  # before a Dask cluster is reached
+    # None, not 0, means every core: jobs=0 is refused as --jobs 0 is
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
     check_jobs(jobs)
     check_out_dir(out, create=False)
     if engine == "dask" and scheduler is not None:

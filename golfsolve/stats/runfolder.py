@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..errors import MAX_INT64, InputError, clip
-from ..inputs import is_whole_number
+from ..inputs import flag, is_whole_number
 from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
 
@@ -1114,17 +1114,24 @@ def _apply(job: tuple) -> tuple[Any, Any]:
 
 def check_resume_extend(resume: bool, extend: bool) -> None:
     """``--resume`` continues a run as it is; ``--extend`` grows it (and finishes what is
-    missing): one or the other, refused in one line before anything is read."""
+    missing): one or the other, refused in one line before anything is read. Each is True
+    or False (a library caller's resume="no" would be a true value)."""
+    resume, extend = flag(resume, "resume"), flag(extend, "extend")
     if resume and extend:
         raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
 
 
 def check_jobs(jobs: int) -> int:
     """The worker processes a run is asked for, refused in one line below one (before any
-    work: every run kind's library entry point checks it as ``--jobs`` does)."""
+    work: every run kind's library entry point checks it as ``--jobs`` does), or above
+    :data:`MAX_WORKERS` (else the run folder is made before :func:`compute` refuses it)."""
+    if not is_whole_number(jobs):  # 2.5 would reach the pool, "x" fail on '<'
+        raise InputError(f"--jobs must be a whole number, not {repr(jobs)[:40]}")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, not {jobs}")
-    return jobs
+    if jobs > MAX_WORKERS:
+        raise InputError(f"--jobs must be from 1 to {MAX_WORKERS}, not {jobs}")
+    return int(jobs)
 
 
 def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,

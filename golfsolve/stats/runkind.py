@@ -236,6 +236,8 @@ class RunKind(Generic[P]):
         (``repaired``: the chunks found damaged and redone, with why) and the folder (closed).
         A KeyboardInterrupt stops the work; every chunk written before it stays.
         """
+        # a library caller meets what the commands refuse: both at once, or resume="no" (a true value)
+        check_resume_extend(resume, extend)
         with self.open(out, p, resume=resume, extend=extend, command=command) as folder:
             full = self.from_manifest(folder.manifest)
             todo = folder.todo(self.schema(full))
