@@ -99,3 +99,21 @@ def test_a_spread_of_more_deals_than_the_code_space_says_so():
     with pytest.raises(InputError, match="more deals than the GO1 code space holds"):
         spread_stride(26**7 + 1)
     assert spread_stride(26**7) == 1
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: __import__("golfsolve.grid.state", fromlist=["x"]).decode(1, 5), "4, 6, 8 or 9 cards, not 5"),
+    (lambda: __import__("golfsolve.grid.state", fromlist=["x"]).decode(2.5, 6), "whole number, not 2.5"),
+    (lambda: __import__("golfsolve.grid.state", fromlist=["x"]).decode("1", 6), "whole number, not '1'"),
+    (lambda: __import__("golfsolve.grid.state", fromlist=["x"]).encode("swap", 1, 5), "4, 6, 8 or 9 cards, not 5"),
+    (lambda: __import__("golfsolve.grid.state", fromlist=["x"]).num_actions(7), "4, 6, 8 or 9 cards, not 7"),
+    (lambda: __import__("golfsolve.grid.state", fromlist=["x"]).action_name(0, 0), "4, 6, 8 or 9 cards, not 0"),
+    (lambda: __import__("golfsolve.grid.tournament", fromlist=["x"]).cyclic_orders(0), "n must be from 1 to 6"),
+    (lambda: __import__("golfsolve.grid.tournament", fromlist=["x"]).cyclic_orders(20), "n must be from 1 to 6"),
+])
+def test_grid_actions_and_seatings_are_asked_of_a_real_grid_and_table(call, words):
+    """was: decode(1, 5) was 'swap 1' on a 5-card grid, decode(2.5, 6) 'swap 2', decode('1', 6)
+    a TypeError about '<='; encode and num_actions took any grid size; cyclic_orders(0) gave
+    one order of one entry, and cyclic_orders(20) ran for ever (19! orders)"""
+    with pytest.raises(InputError, match=words):
+        call()

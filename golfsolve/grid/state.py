@@ -43,7 +43,7 @@ import numpy as np
 from ..cards import N_CARDS_MAX, N_STANDARD, card_str
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, is_whole_number, whole_count
-from .rules import GridRules
+from .rules import GRID_SHAPES, GridRules
 from .scoring import hole_strokes
 from .view import (DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView, legal_draws,
                    legal_placements)
@@ -91,15 +91,24 @@ def needed_cards(rules: GridRules) -> int:
 
 # -- the action encoding ---------------------------------------------------------------
 
+def _grid_size(g: int) -> int:
+    # a grid size the rules deal: on a 5-card grid the codes of one size would read as another's actions
+    if not is_whole_number(g) or g not in GRID_SHAPES:
+        raise InputError(f"a grid holds {', '.join(map(str, list(GRID_SHAPES)[:-1]))} or {list(GRID_SHAPES)[-1]} "
+                         f"cards, not {g!r}")
+    return int(g)
+
+
 def num_actions(g: int) -> int:
     """How many action codes a ``g``-card grid has."""
-    return 3 * g + 5
+    return 3 * _grid_size(g) + 5
 
 
 def encode(kind: str, slot: int, g: int) -> int:
     """The action code of (kind, slot): kinds :data:`~.view.SWAP`, :data:`~.view.FLIP`,
     :data:`~.view.PASS` (slot -1), :data:`~.view.STOCK`, :data:`~.view.DISCARD`,
     :data:`~.view.KNOCK`, :data:`OPENER` and :data:`DONE` (slot -1 where none)."""
+    g = _grid_size(g)
     if kind in (SWAP, FLIP, OPENER):
         if not (is_whole_number(slot) and 0 <= slot < g):  # swap 6 would encode as flip 0
             raise ValueError(f"slot {slot!r} is outside 0..{g - 1} on a {g}-card grid")
@@ -116,6 +125,8 @@ _PLAIN = {PASS: 0, STOCK: 1, DISCARD: 2, KNOCK: 3}  # the actions without a slot
 
 def decode(action: int, g: int) -> tuple[str, int]:
     """(kind, slot) of an action code, the inverse of :func:`encode` (slot -1 where none)."""
+    if not is_whole_number(action):  # 2.5 would read as swap 2
+        raise InputError(f"an action code is a whole number, not {action!r}")
     if not 0 <= action < num_actions(g):
         raise RuleViolation(f"no action {action} on a {g}-card grid")
     if action < g:

@@ -46,6 +46,8 @@ BALANCED_MAX_PLAYERS = 5
 @lru_cache(maxsize=None)
 def cyclic_orders(n: int) -> tuple[tuple[int, ...], ...]:
     """Every cyclic order of ``n`` entries, each written from entry 0, the rest in lexicographic order."""
+    # a table seats at most six; (n - 1)! orders would never end for twenty, and none exist for zero
+    n = whole_count(n, "n", 1, 6)
     return tuple((0,) + p for p in permutations(range(1, n)))
 
 
