@@ -117,3 +117,13 @@ def test_grid_actions_and_seatings_are_asked_of_a_real_grid_and_table(call, word
     one order of one entry, and cyclic_orders(20) ran for ever (19! orders)"""
     with pytest.raises(InputError, match=words):
         call()
+
+
+@pytest.mark.parametrize("jokers, error", [(3, InputError), (-1, InputError), ("1", InputError), (True, InputError)])
+def test_a_layouts_unseen_cards_are_of_a_deck_there_is(jokers, error):
+    """was: unseen_cards(3) listed card id 54, which no deck has; unseen_cards(-1) left out
+    the King of Spades (and every other card: []); '1' was a TypeError about '+'"""
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    with pytest.raises(error, match="jokers must be"):
+        lay.unseen_cards(jokers)
+    assert lay.unseen_cards(2) == [52, 53] and lay.forget_stock(0).unseen_cards(0) == sorted(lay.stock)

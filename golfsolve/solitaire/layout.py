@@ -27,7 +27,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
-from ..inputs import ascii_lower, expect, is_whole_number, split_items
+from ..inputs import ascii_lower, expect, is_whole_number, split_items, whole_count
 from .dealcode import DealCodeError, deal_deck, deal_number, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules, rules_arg
 
@@ -106,6 +106,8 @@ class Layout:
 
     def unseen_cards(self, jokers: int = 0) -> list[int]:
         """Cards of a deck with ``jokers`` jokers that this layout does not show."""
+        # a deck holds 0, 1 or 2 jokers: 3 would count a card id 54 that no deck has, -1 leave out the King of Spades
+        jokers = whole_count(jokers, "jokers", 0, 2)
         seen = set(self.seen_cards())
         return [c for c in range(N_STANDARD + jokers) if c not in seen]
 
