@@ -127,3 +127,15 @@ def test_a_layouts_unseen_cards_are_of_a_deck_there_is(jokers, error):
     with pytest.raises(error, match="jokers must be"):
         lay.unseen_cards(jokers)
     assert lay.unseen_cards(2) == [52, 53] and lay.forget_stock(0).unseen_cards(0) == sorted(lay.stock)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lay: __import__("golfsolve.fair", fromlist=["x"]).play(lay, None, "fast", 0, "solver"),
+    lambda lay: list(__import__("golfsolve.fair.odds", fromlist=["x"]).fair_games(lay, None, [lay.stock],
+                                                                                  solver="solver")),
+])
+def test_the_fair_player_names_a_solver_that_is_none(call):
+    """was: AttributeError "'str' object has no attribute 'solve'" from inside the game, where
+    odds, fair_hint, rate and pick name it at the call"""
+    with pytest.raises(TypeError, match="solver must be a Solver or None"):
+        call(layout_from_code("GO1-E-AAAAAAB"))

@@ -232,6 +232,7 @@ def fair_games(
     player. ``work`` is the game's: the states its exact solves searched plus
     :data:`SOLVE_WORK` a solve. ``winnable``: every order is known to be winnable (the
     referee does not solve it again)."""
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")  # else an AttributeError at the first game
     solver = solver or Solver()
     settings = player_settings(player)
     played = check_played(played)  # None would fail as "'NoneType' object is not iterable"

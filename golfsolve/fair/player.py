@@ -373,6 +373,7 @@ def play(
            "a dict shared by games of one opening and seed, or None")  # else an AttributeError at the first decision
     if not layout.stock_known:
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
+    expect(solver, (Solver, type(None)), "solver", "a Solver or None")  # else an AttributeError at its first solve
     solver = solver or Solver()
     t0 = time.perf_counter()
     me = Player(rules, settings, seed, solver, decisions)
