@@ -323,7 +323,8 @@ def solve_deals(deals: Sequence[int], rules: Sequence[str], fields: str = "all",
 
     One row per deal and rule set, deal-major (in the order of ``deals``, then of ``rules``), with the
     columns of :data:`COLUMNS`. ``fields="winnable"`` answers won/lost only. ``nodes``
-    is deterministic; ``seconds`` is the solver's wall time and ``cpu_seconds`` the CPU
+    is the same for the same deals and ``rules`` (solved beside other rule sets, a deal may
+    search another number, see below); ``seconds`` is the solver's wall time and ``cpu_seconds`` the CPU
     time of the solve (including dealing the layout): on a shared machine only the
     latter measures the solver's speed.
 
