@@ -29,6 +29,13 @@ signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` 
 * Beside the module a ``.sha256`` file holds its digest, checked before it is loaded: a
   module truncated or changed after its build (a full disk, a copied cache) is rebuilt,
   never handed to the dynamic loader (a truncated one crashes the process with SIGBUS).
+* A build holds a lock (``flock`` on a ``.lock`` file beside the module) around "check the
+  cache, build if missing, publish": processes started together on a cold cache (a batch's
+  workers, a server's, a test suite's, two commands at once) build the module once; the
+  others wait, told so (:func:`build`'s ``waiting``), and load what was built. The kernel
+  releases the lock when its holders exit, killed or not (the build's child holds it too,
+  so a builder killed while its child compiles leaves the others waiting for that child,
+  not building again). Without ``fcntl`` (Windows) there is no lock: each builds, as before.
 
 The code is generic for the CPU family (not tuned to this CPU), so a cache shared between
 machines stays valid.
@@ -36,6 +43,7 @@ machines stays valid.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.machinery
@@ -49,9 +57,14 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # Windows: no build lock
+    fcntl = None  # type: ignore[assignment]
 
 from .kernelsources import sources_digest
 
@@ -208,9 +221,15 @@ def buildable(spec: Spec) -> bool:
     return enabled() and failure(spec) is None and any(_writable(f) for f in _folders(spec))
 
 
-def build(spec: Spec) -> Optional[Kernels]:
+def build(spec: Spec, building: Optional[Callable[[], None]] = None,
+          waiting: Optional[Callable[[], None]] = None) -> Optional[Kernels]:
     """Compile the kernels into a new module in the cache and load it; None when that
     fails (the reason is kept, see :func:`failure`). Seconds of CPU, and a C compiler.
+
+    Under the folder's build lock: when another process holds it, ``waiting`` is called
+    and this one waits for it, then loads what it built (or returns None if its build
+    failed) instead of building again; ``building`` is called just before this process
+    compiles (not at all when the module turns out to be built already).
 
     The compiling runs in a child process (``python -m golfsolve.aotcache``): the C
     compiler's output stays out of this process's streams, a crash in it cannot take this
@@ -221,13 +240,62 @@ def build(spec: Spec) -> Optional[Kernels]:
     if folder is None:
         return None
     name = module_name(spec)
+    with _build_lock(folder, name, waiting) as held:
+        # built (or failed) by another process while this one waited, or since it looked
+        kernels = load(spec)
+        if kernels is not None or failure(spec) is not None:
+            return kernels
+        if building is not None:
+            building()
+        kernels = _build(spec, folder, name, held)
+    if kernels is None:
+        return None
+    for old in folder.glob(spec.prefix + "*"):
+        # earlier builds, failures and locks (a build under way elsewhere works in a folder: kept)
+        if old.is_file() and not old.name.startswith(name):
+            try:
+                old.unlink()
+            except OSError:  # in use elsewhere (Windows), or gone already
+                pass
+    return kernels
+
+
+@contextlib.contextmanager
+def _build_lock(folder: Path, name: str, waiting: Optional[Callable[[], None]]) -> Iterator[tuple[int, ...]]:
+    """Hold the build lock of module ``name`` in ``folder``; yield the descriptors the build's
+    child inherits (so that it holds the lock too). ``waiting`` is called when another
+    process holds it, before waiting. No lock where ``flock`` is missing or the lock file
+    cannot be opened: the build goes ahead unlocked, as it did before there was a lock."""
+    fd = -1
+    if fcntl is not None:
+        try:
+            fd = os.open(folder / (name + ".lock"), os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            fd = -1
+    if fd < 0:
+        yield ()
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fd, fcntl.LOCK_EX)  # until the holder (and its build's child) is done or dead
+        yield (fd,)
+    finally:
+        os.close(fd)  # the lock file stays: removing it would let a third process lock another file
+
+
+def _build(spec: Spec, folder: Path, name: str, held: tuple[int, ...]) -> Optional[Kernels]:
+    """Run the build's child, under the lock, and load what it made."""
     # the child imports this very golfsolve, whatever put it on this process's path
     path_now = os.environ.get("PYTHONPATH")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parent.parent)]
                                                       + ([path_now] if path_now else [])))
     try:
         child = subprocess.run([sys.executable, "-m", __name__, spec.owner, str(folder)], env=env,
-                               capture_output=True, text=True, errors="replace")
+                               capture_output=True, text=True, errors="replace", pass_fds=held)
     except OSError as e:
         _fail(folder, name, f"{type(e).__name__}: {e}")
         return None
@@ -237,18 +305,10 @@ def build(spec: Spec) -> Optional[Kernels]:
             _fail(folder, name, f"the build exited {child.returncode}: {(child.stderr or child.stdout).strip()[-2000:]}")
         return None
     try:
-        kernels = _load_file(spec, name, target)
+        return _load_file(spec, name, target)
     except (ImportError, OSError, AttributeError) as e:
         _fail(folder, name, f"built but not loadable: {type(e).__name__}: {e}")
         return None
-    for old in folder.glob(spec.prefix + "*"):
-        # earlier builds and failures (a build under way elsewhere works in a folder: kept)
-        if old.is_file() and not old.name.startswith(name):
-            try:
-                old.unlink()
-            except OSError:  # in use elsewhere (Windows), or gone already
-                pass
-    return kernels
 
 
 def _fail(folder: Path, name: str, reason: str) -> None:

@@ -26,8 +26,12 @@ class Notice:
     def kernel(self, name: str, i: int, n: int) -> None:
         """Compiling kernel ``name``, the ``i``-th (from 1) of ``n``."""
 
+    def wait(self, seconds: float, what: str = SOLVER) -> None:
+        """Another process is compiling ``what`` (estimated ``seconds`` of CPU): this one
+        waits for it, then loads what it compiled."""
+
     def done(self, seconds: float) -> None:
-        """Compiling is over after ``seconds`` of CPU."""
+        """Compiling (or waiting for it) is over after ``seconds`` of this process's CPU."""
 
 
 _notice = Notice()
@@ -47,3 +51,8 @@ def notice() -> Notice:
 def notice_line(seconds: float, what: str = SOLVER) -> str:
     """The one line a command prints before compiling."""
     return f"compiling {what} once, about {max(1, round(seconds))} s; later runs start at once"
+
+
+def wait_line(seconds: float, what: str = SOLVER) -> str:
+    """The one line a command prints before waiting for another process's compiling."""
+    return f"waiting for another process compiling {what} once, about {max(1, round(seconds))} s; later runs start at once"

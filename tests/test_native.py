@@ -2,7 +2,8 @@
 the JIT's answers, stale when a kernel source changes, and the JIT when they cannot be built.
 
 One build (a real cold ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
-folder, which must say once, first, that it compiles) serves every test here.
+folder, which must say once, first, that it compiles, and a ``golfsolve solve`` started
+while it builds, which must wait for that build) serves every test here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numba  # noqa: F401  (numba reads NUMBA_CACHE_DIR once, at import: before any test changes it)
@@ -28,6 +31,7 @@ from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import LostStates, PackedPosition, Solver, line_wins, pack_number
 
 NOTICE = re.compile(r"^compiling the solver's kernels once, about \d+ s; later runs start at once$")
+WAIT = re.compile(r"^waiting for another process compiling the solver's kernels once, about \d+ s; later runs start at once$")
 
 
 def _golfsolve(args, cache: Path, cwd: Path, *python_flags: str) -> subprocess.CompletedProcess:
@@ -40,22 +44,49 @@ def _golfsolve(args, cache: Path, cwd: Path, *python_flags: str) -> subprocess.C
 @pytest.fixture(scope="module")
 def cold_batch(tmp_path_factory):
     """A real cold batch, ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
-    folder: its cache (the ahead-of-time module, or numba's JIT cache where there is no C
-    compiler) and the finished command."""
+    folder, and a ``golfsolve solve`` started on the same folder once the batch has said it
+    compiles: the cache (the ahead-of-time module, or numba's JIT cache where there is no C
+    compiler), the finished batch and the finished solve."""
     base = tmp_path_factory.mktemp("native")
     cache = base / "cache"
     cache.mkdir()
-    run = _golfsolve(["stats", "--start", "GO1-E-AAAAAAA", "--count", "4", "--jobs", "2", "--chunk-size", "2",
-                      "--out", str(base / "run")], cache, base)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("GOLFSOLVE_NATIVE", None)
+
+    def start(args, name):
+        out, err = (base / f"{name}.out").open("w"), (base / f"{name}.err").open("w")
+        proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], cwd=base, env=env, stdout=out, stderr=err)
+        return proc, out, err
+
+    def finish(proc, out, err):
+        try:
+            code = proc.wait(timeout=600)  # a hang guard, not a time limit
+        finally:
+            proc.kill()
+            out.close(), err.close()
+        return subprocess.CompletedProcess(proc.args, code, Path(out.name).read_text(), Path(err.name).read_text())
+
+    batch = start(["stats", "--start", "GO1-E-AAAAAAA", "--count", "4", "--jobs", "2", "--chunk-size", "2",
+                   "--out", str(base / "run")], "batch")
+    try:
+        # the second process starts once the first is compiling (it holds the build lock then)
+        for _ in range(6000):  # a hang guard: 600 s
+            if (base / "batch.err").read_text() or batch[0].poll() is not None:
+                break
+            time.sleep(0.1)
+        solve = finish(*start(["solve", "GO1-E-AAAAAAB", "--json"], "solve"))
+    finally:
+        run = finish(*batch)
     assert run.returncode == 0, run.stderr
-    return cache, run
+    assert solve.returncode == 0, solve.stderr
+    return cache, run, solve
 
 
 @pytest.fixture(scope="module")
 def built(cold_batch, c_compiler):
     """A numba cache folder holding the ahead-of-time module, built by the cold batch, and a
     warm solve's answer from it."""
-    cache, _ = cold_batch
+    cache, _, _ = cold_batch
     assert list(cache.rglob(native.SPEC.prefix + "*"))
     run = _golfsolve(["solve", "GO1-E-AAAAAAB", "--json"], cache, cache.parent)
     assert run.returncode == 0 and run.stderr == "", run.stderr  # compiled: nothing to say
@@ -64,7 +95,7 @@ def built(cold_batch, c_compiler):
 
 
 def test_a_batch_compiles_once_in_the_parent_and_says_so_first(cold_batch, tmp_path):
-    cache, run = cold_batch
+    cache, run, _ = cold_batch
     lines = run.stderr.splitlines()
     # said once, before anything else, though two workers solved (they found the kernels compiled);
     # the C compiler's chatter goes to the build's log
@@ -76,6 +107,63 @@ def test_a_batch_compiles_once_in_the_parent_and_says_so_first(cold_batch, tmp_p
     solve = _golfsolve(["solve", "GO1-C-AAAAAAB", "--json"], cache, tmp_path)
     assert solve.returncode == 0 and solve.stderr == ""
     assert json.loads(solve.stdout)["outcome"] == "lost"
+
+
+def test_a_process_started_while_another_builds_waits_for_that_build_and_loads_it(cold_batch, built):
+    # two cold processes at once (a batch and a solve, a server's workers, a test suite's) build
+    # the module once: the second finds the build lock held, says it waits, and loads the module
+    _, batch, solve = cold_batch
+    said = batch.stderr.splitlines() + solve.stderr.splitlines()
+    assert sum(bool(NOTICE.match(x)) for x in said) == 1 and NOTICE.match(batch.stderr.splitlines()[0])
+    assert [x for x in solve.stderr.splitlines() if "compil" in x] == solve.stderr.splitlines()
+    assert WAIT.match(solve.stderr.splitlines()[0]), solve.stderr
+    assert {**json.loads(solve.stdout), "seconds": 0} == {**built[1], "seconds": 0}
+
+
+def _hold_build_lock(cache: Path) -> subprocess.Popen:
+    """A process that takes the solver module's build lock in ``cache`` through :func:`aotcache.build`
+    and then builds forever (its build stands in for one); it says ``building`` when it holds it."""
+    code = ("import time; from golfsolve import aotcache; from golfsolve.solitaire import native\n"
+            "aotcache._build = lambda *a: time.sleep(600)\n"
+            "aotcache.build(native.SPEC, building=lambda: print('building', flush=True))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("GOLFSOLVE_NATIVE", None)
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "building\n"
+    return proc
+
+
+def test_a_killed_builder_leaves_no_lock_that_blocks_the_next(tmp_path, monkeypatch):
+    # no real build: the builders' compiling is replaced, the lock and the path to it are real
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    monkeypatch.delenv("GOLFSOLVE_NATIVE", raising=False)
+    monkeypatch.setattr(aotcache, "_loaded", {})
+    builds = []
+    monkeypatch.setattr(aotcache, "_build", lambda *a: builds.append(a[2]))
+    heard = []
+
+    holder = _hold_build_lock(cache)
+    try:
+        waited = threading.Event()
+        here = threading.Thread(target=native.build, args=(lambda: heard.append("building"), waited.set))
+        here.start()
+        assert waited.wait(120)  # it found the lock held (a hang guard, not a time limit)
+        assert builds == [] and here.is_alive()  # and waits
+        holder.kill()  # SIGKILL: no chance to clean up
+        here.join(120)
+        assert not here.is_alive()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert heard == ["building"] and builds == [aotcache.module_name(native.SPEC)]  # then built it itself
+
+    # and a builder killed while nobody waited leaves nothing that blocks either
+    holder = _hold_build_lock(cache)
+    holder.kill()
+    holder.wait()
+    native.build(lambda: heard.append("building"), lambda: heard.append("waiting"))
+    assert heard == ["building"] * 2 and len(builds) == 2
 
 
 def test_a_warm_single_answer_loads_the_module_and_imports_no_numba(built, tmp_path):
@@ -238,7 +326,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 def test_editing_a_kernel_source_makes_the_module_stale(built, tmp_path):
     root = tmp_path / "tree"
     shutil.copytree(Path(golfsolve.__file__).parent, root / "golfsolve", ignore=shutil.ignore_patterns("__pycache__"))
-    (so,) = [p for p in built[0].rglob(native.SPEC.prefix + "*") if p.suffix not in (".failed", ".sha256")]
+    (so,) = [p for p in built[0].rglob(native.SPEC.prefix + "*") if p.suffix not in (".failed", ".sha256", ".lock")]
     pycache = root / "golfsolve" / "solitaire" / "__pycache__"
     pycache.mkdir()
     for f in (so, so.with_name(so.name + ".sha256")):
@@ -261,7 +349,7 @@ def test_a_damaged_module_is_not_loaded_but_rebuilt(built, tmp_path, damage):
     # truncated, the dynamic loader mapped it and the process died of SIGBUS at every later run
     cache = tmp_path / "cache"
     shutil.copytree(built[0], cache)
-    (so,) = [p for p in cache.rglob(native.SPEC.prefix + "*") if p.suffix not in (".failed", ".sha256")]
+    (so,) = [p for p in cache.rglob(native.SPEC.prefix + "*") if p.suffix not in (".failed", ".sha256", ".lock")]
     data = so.read_bytes()
     if damage == "truncated":
         so.write_bytes(data[:4000])

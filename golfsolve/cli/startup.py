@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib.abc
 import importlib.machinery
 import sys
+import time
 
 _CHECKED = "numba.np.arraymath"
 _BLAS = "scipy.linalg.cython_blas"
@@ -69,9 +70,14 @@ def install_compile_notice() -> None:
     class CompileNotice(compilenotice.Notice):
         def __init__(self) -> None:
             self.tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
+            self.waited = None
 
         def start(self, kernels, seconds: float, what: str = compilenotice.SOLVER) -> None:
             print(compilenotice.notice_line(seconds, what), file=sys.stderr, flush=True)
+
+        def wait(self, seconds: float, what: str = compilenotice.SOLVER) -> None:
+            print(compilenotice.wait_line(seconds, what), file=sys.stderr, flush=True)
+            self.waited = time.monotonic()
 
         def kernel(self, name: str, i: int, n: int) -> None:
             if self.tty:
@@ -79,8 +85,12 @@ def install_compile_notice() -> None:
                 sys.stderr.flush()
 
         def done(self, seconds: float) -> None:
-            if self.tty:
+            if self.tty and self.waited is not None:  # the time waited: this process compiled nothing
+                sys.stderr.write(f"  compiled by the other process, ready after {time.monotonic() - self.waited:.1f} s\n")
+                sys.stderr.flush()
+            elif self.tty:
                 sys.stderr.write(f"\r\x1b[K  compiled in {seconds:.1f} s\n")
                 sys.stderr.flush()
+            self.waited = None
 
     compilenotice.set_notice(CompileNotice())

@@ -11,7 +11,9 @@ otherwise explain. Here:
   then gives each. When anything must be compiled, it first tells the :class:`Notice`
   (:func:`golfsolve.compilenotice.set_notice`; the ``golfsolve`` command prints one line on stderr) with an
   estimate, then each step as it goes (the command shows a progress line on a terminal).
-  The ahead-of-time module holds every kernel, so one build serves every later command.
+  The ahead-of-time module holds every kernel, so one build serves every later command;
+  a process that finds another building it waits for that build (the notice hears of the
+  wait) and loads it.
 * :class:`~golfsolve.solitaire.solver.Solver` calls it before its clock starts, so a
   solve's ``seconds`` never include compiling; a batch run calls :func:`warm` in the
   parent before its workers start, so they load the cache (or, forked, inherit the
@@ -136,10 +138,19 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
     told = False
     kernels = native.load()
     if kernels is None and native.buildable():
-        notice().start((NATIVE,), COMPILE_SECONDS[NATIVE])
-        notice().kernel(NATIVE, 1, 1)
-        told = True
-        kernels = native.build()
+
+        def building() -> None:
+            nonlocal told
+            notice().start((NATIVE,), COMPILE_SECONDS[NATIVE])
+            notice().kernel(NATIVE, 1, 1)
+            told = True
+
+        def waiting() -> None:  # another process builds it (it holds the lock): this one loads it after
+            nonlocal told
+            notice().wait(COMPILE_SECONDS[NATIVE])
+            told = True
+
+        kernels = native.build(building, waiting)
     if kernels is not None:
         for n in todo:
             for f in (n, *_COMPANIONS.get(n, ())):

@@ -15,7 +15,7 @@ included, so editing any kernel source makes the module stale.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from .. import aotcache
 
@@ -88,9 +88,11 @@ def buildable() -> bool:
     return aotcache.buildable(SPEC)
 
 
-def build() -> Optional[aotcache.Kernels]:
-    """Build them now (seconds of CPU); None when that fails (the JIT then serves)."""
-    return aotcache.build(SPEC)
+def build(building: Optional[Callable[[], None]] = None,
+          waiting: Optional[Callable[[], None]] = None) -> Optional[aotcache.Kernels]:
+    """Build them now (seconds of CPU), or wait for the process building them; None when
+    that fails (the JIT then serves). ``building`` and ``waiting``: see :func:`golfsolve.aotcache.build`."""
+    return aotcache.build(SPEC, building, waiting)
 
 
 def failure() -> Optional[str]:
