@@ -173,6 +173,32 @@ def test_report_bad_directories_exit_2(run_cli, tmp_path, run_dir):
     r = run_cli(["report", str(empty), "--out", str(tmp_path / "r")])
     assert r.exit_code == 2 and "nothing to report" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+    r = run_cli(["report", str(empty), "--json"])  # the numbers alone: refused the same way
+    assert r.exit_code == 2 and "nothing to report" in r.stderr and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_report_json_alone_draws_no_plot_and_writes_no_report(run_cli, run_dir, tmp_path, monkeypatch):
+    # --json without --out asks for the numbers only: the five plots (about 1.2 s of CPU each)
+    # were drawn and the report written into DIR/_report all the same
+    import shutil
+
+    run = Path(shutil.copytree(run_dir, tmp_path / "run", ignore=shutil.ignore_patterns("_report")))
+    drawn = []
+    real = rep.write_plots
+    monkeypatch.setattr(rep, "write_plots", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    only = run_cli(["report", str(run), "--json"])
+    assert only.exit_code == 0, only.stderr
+    assert drawn == [] and not (run / "_report").exists()
+    # a report asked for as well: written, plots and all, and the same numbers printed
+    both = run_cli(["report", str(run), "--json", "--out", str(tmp_path / "rep")])
+    assert both.exit_code == 0, both.stderr
+    assert drawn == [1] and both.stdout == only.stdout
+    assert {p.name for p in (tmp_path / "rep").glob("*.png")} == set(rep.FIGURES)
+    plain = run_cli(["report", str(run)])  # the plain run draws them as before
+    assert plain.exit_code == 0, plain.stderr
+    assert drawn == [1, 1] and {p.name for p in (run / "_report").glob("*.png")} == set(rep.FIGURES)
+    assert (run / "_report" / "report.md").is_file() and (run / "_report" / "report.html").is_file()
 
 
 def test_an_extended_run_names_every_command_that_made_it(run_cli, tmp_path):

@@ -136,7 +136,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         # refreshes them, so no _matches.csv of 2 matches stays beside a run of 3
         if fmt == "csv" or any((out / f"_{name}.csv").exists() for name in ("holes", "matches")):
             export_csv(t, out)
-        from ..stats.gridreport import report_data  # matplotlib, once the run is done
+        from ..stats.gridreport import report_data  # pandas, once the run is done (matplotlib only draws)
 
         data = report_data(t)
     if as_json:
@@ -191,7 +191,8 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
 @click.argument("directory", metavar="DIR")
 @click.option("--out", "out_dir", default=None, metavar="REPORT_DIR",
               help="Where report.md, report.html and the plots go (default: DIR/_report, which pandas skips).")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable report data, printed; with no --out, no report is written (nor plot drawn).")
 def report(directory, out_dir, as_json):
     """Write report.md, report.html and plots for a 'grid simulate --out' or 'grid study' directory, and say where.
 
@@ -209,29 +210,40 @@ def report(directory, out_dir, as_json):
     try:
         study = load_study(Path(directory)) if is_study(directory) else None
         t = load_tournament(Path(directory)) if study is None else None
-        out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
-        from ..stats.gridreport import FIGURES, incomplete_note, summary_text, write_report  # matplotlib, once read
-        from ..stats.studyreport import study_summary, write_study_report
+        if as_json and out_dir is None:  # only the numbers are asked for: no report written, no plot drawn
+            if study is not None:
+                from ..stats.studyreport import report_data as study_data
 
-        bar.bar_format, bar.total = None, 1 + (1 if study is not None else len(FIGURES))
-        bar.set_description_str("grid report: drawing the plots", refresh=False)
-        bar.update(1)
-        if study is not None:
-            _, data = write_study_report(study, out, directory)
+                data = study_data(study)
+            else:
+                from ..stats.gridreport import report_data
+
+                data = report_data(t, run_command(directory))
+                data["planned_matches"] = planned_matches(directory)  # as write_report adds it
         else:
-            data, paths = write_report(t, out, run_command(directory), planned_matches(directory), directory,
-                                       drawn=lambda: bar.update(1))
+            out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report", run=directory)
+            from ..stats.gridreport import FIGURES, write_report  # matplotlib, once read
+            from ..stats.studyreport import write_study_report
+
+            bar.bar_format, bar.total = None, 1 + (1 if study is not None else len(FIGURES))
+            bar.set_description_str("grid report: drawing the plots", refresh=False)
+            bar.update(1)
+            if study is not None:
+                _, data = write_study_report(study, out, directory)
+            else:
+                data, paths = write_report(t, out, run_command(directory), planned_matches(directory), directory,
+                                           drawn=lambda: bar.update(1))
     finally:
         bar.close()
-    if study is not None:
-        if as_json:
-            echo_json(data)
-            return
-        click.echo(study_summary(data))
-        click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plot: study.png)")
-        return
     if as_json:
         echo_json(data)
+        return
+    from ..stats.gridreport import incomplete_note, summary_text
+    from ..stats.studyreport import study_summary
+
+    if study is not None:
+        click.echo(study_summary(data))
+        click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plot: study.png)")
         return
     click.echo(summary_text(data, t.rules))
     if data["planned_matches"]:

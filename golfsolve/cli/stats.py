@@ -139,7 +139,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
                    "skips when it reads DIR).")
 @click.option("--fair", "fair_dir", default=None, metavar="FAIR_DIR",
               help="A 'golfsolve fair-stats' run whose fair-play table joins the report.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable report data.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable report data, printed; with no --out, no report is written (nor plot drawn).")
 def report(stats_dir, out_dir, fair_dir, as_json):
     """Markdown and self-contained HTML report, with plots, of a 'golfsolve stats' run.
 
@@ -168,13 +169,18 @@ def report(stats_dir, out_dir, fair_dir, as_json):
 
             if load_fair_results(fair_dir).empty:  # the report would lack the section asked for
                 raise InputError(f"--fair {fair_dir}: no chunk is finished yet, so it has no table to join the report")
-        out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
-        from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read
+        if as_json and out_dir is None:  # only the numbers are asked for: no report written, no plot drawn
+            from ..stats.report import report_data
 
-        bar.bar_format, bar.total = None, 1 + len(FIGURES)
-        bar.set_description_str("report: drawing the plots", refresh=False)
-        bar.update(1)
-        data = write_report(stats_dir, out, fair_dir, df=df, drawn=lambda: bar.update(1))
+            data = report_data(stats_dir, df, fair_dir)
+        else:
+            out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
+            from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read
+
+            bar.bar_format, bar.total = None, 1 + len(FIGURES)
+            bar.set_description_str("report: drawing the plots", refresh=False)
+            bar.update(1)
+            data = write_report(stats_dir, out, fair_dir, df=df, drawn=lambda: bar.update(1))
     finally:
         bar.close()
     if as_json:

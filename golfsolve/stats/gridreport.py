@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
-# The object API, not pyplot: no backend is chosen or changed, and no display is needed.
-from matplotlib.figure import Figure
 
 from ..grid.rules import GridRules
 from ..grid.tally import Tally
 from ..grid.tournament import SEATING, Tournament
 from ..text import estimate, interval, plural
 from .runfolder import save_figure_atomic
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FIGURES = {
     "strokes.png": "Mean strokes per hole, 95% intervals",
@@ -92,6 +93,11 @@ def _bars(ax, labels, y, lo, hi, color, scale=1.0) -> None:
 def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None) -> list[Path]:
     """Draw the figures of :data:`FIGURES` into ``out``; return their paths. ``drawn``: called
     after each figure is saved (the command's progress bar)."""
+    # Imported here, not above: matplotlib costs about a second, and ``grid report --json``
+    # needs no figure. The object API, not pyplot: no backend is chosen or changed, and no
+    # display is needed.
+    from matplotlib.figure import Figure
+
     bots = data["bots"]
     names = [b["bot"] for b in bots]
     paths: list[Path] = []

@@ -176,11 +176,16 @@ def _fair_section(fair_dir: str | Path) -> dict:
 def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
                 fair_dir: Optional[str | Path] = None) -> dict[str, Any]:
     """Every number of the report for the run in ``stats_dir`` (the ``--json`` output);
-    ``fair_dir``, a fair-stats run, adds its fair-play section."""
+    ``fair_dir``, a fair-stats run, adds its fair-play section. An :class:`InputError` when
+    no chunk of the run is finished."""
+    from ..errors import InputError
+
     m = read_manifest(stats_dir)
     spec = CENSUS.from_manifest(m)
     if df is None:
         df = load_results(stats_dir)
+    if df.empty:
+        raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
     rules = [r for r in spec.rules if (df["rules"] == r).any()]
     wide = df.pivot(index="deal", columns="rules", values="winnable")
     status = run_status(stats_dir)
@@ -621,15 +626,12 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     (with the fair-play section of the fair-stats run ``fair_dir``, if given) into ``out``;
     return :func:`report_data`'s numbers. ``df``: the run's table if already read
     (:func:`load_results`); ``drawn``: called after each figure, as :func:`write_plots` does."""
-    from ..errors import InputError
     from .runfolder import finish_report, start_report, write_text_atomic
 
     out = Path(out)
     if df is None:
         df = load_results(stats_dir)
-    if df.empty:
-        raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
-    data = report_data(stats_dir, df, fair_dir)
+    data = report_data(stats_dir, df, fair_dir)  # refuses a run with no finished chunk
     start_report(out, stats_dir, plots=list(FIGURES))
     plots = write_plots(df, data, out, drawn)
     write_text_atomic(out / "report.md", render_markdown(data))

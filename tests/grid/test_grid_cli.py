@@ -24,7 +24,7 @@ def test_simulate_json_is_reproducible_and_writes_tables(run_cli, tmp_path):
     assert a.stderr == ""  # no progress bar in a pipe
 
 
-def test_report_writes_markdown_and_plots(run_cli, tmp_path):
+def test_report_writes_markdown_and_plots(run_cli, tmp_path, monkeypatch):
     out = tmp_path / "r"
     r = run_cli(["grid", "simulate", "--bots", "greedy,random", "--holes", "3", "--matches", "4",
                  "--seed", "1", "--out", str(out), "--format", "csv", "-q"])
@@ -50,6 +50,20 @@ def test_report_writes_markdown_and_plots(run_cli, tmp_path):
         assert again.exit_code == 0 and (out / "_matches.csv").is_file(), again.stderr
     js = json.loads(run_cli(["grid", "report", str(out), "--json"]).stdout)
     assert js["holes_played"] == 12 and js["differences"][0]["a"] == "greedy"
+    # --json alone prints the numbers and draws nothing; with --out it writes the report too
+    import shutil
+
+    from golfsolve.stats import gridreport
+
+    shutil.rmtree(where)
+    drawn = []
+    real = gridreport.write_plots
+    monkeypatch.setattr(gridreport, "write_plots", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    only = run_cli(["grid", "report", str(out), "--json"])
+    assert only.exit_code == 0 and drawn == [] and not where.exists(), only.stderr
+    both = run_cli(["grid", "report", str(out), "--json", "--out", str(tmp_path / "rep")])
+    assert both.exit_code == 0 and drawn == [1] and both.stdout == only.stdout, both.stderr
+    assert {p.name for p in (tmp_path / "rep").glob("*.png")} == set(gridreport.FIGURES)
     # the report never goes into a run folder (was: exit 0, pd.read_parquet(out) then failed on a PNG)
     bad = run_cli(["grid", "report", str(out), "--out", str(out)])
     assert bad.exit_code == 2 and "holds a golfsolve run, not a report" in bad.stderr

@@ -178,6 +178,16 @@ def small_study(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     return out, golfsolve("grid", "report", str(out), "--json")
 
 
+def test_a_study_reports_the_same_numbers_with_or_without_the_report_written(small_study, tmp_path, run_cli):
+    # --json alone draws no plot and writes no report (the fixture's run); with --out, both
+    out, only = small_study
+    assert only.returncode == 0 and not (out / "_report").exists(), only.stderr
+    both = run_cli(["grid", "report", str(out), "--json", "--out", str(tmp_path / "rep")])
+    assert both.exit_code == 0, both.stderr
+    assert json.loads(both.stdout) == json.loads(only.stdout)
+    assert (tmp_path / "rep" / "study.png").is_file() and (tmp_path / "rep" / "report.md").is_file()
+
+
 @pytest.mark.parametrize("edit,says", [
     (lambda d: d.iloc[:-3], "does not hold one row per seat and hole of item"),  # was reported as if whole
     (lambda d: d.assign(bot="nosuch"), "names a bot that item"),  # was "internal error: KeyError"
