@@ -42,6 +42,35 @@ def c_compiler() -> str:
     return path
 
 
+def _shared_tmp(tmp_path_factory) -> Path:
+    """The temporary folder every xdist worker of this test run shares (this run's, without xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _solver_module_built_once(request, tmp_path_factory):
+    """When tests/test_native.py is to run, its cold batch (a real cold build of the solver's
+    ahead-of-time module) runs first, in the first worker to start, and its module serves the
+    suite's own cache too: a cold suite builds it once, not once for that test and once more
+    for the suite (nor once more per worker). The other worker carries on with its tests, and
+    waits for the build only if it needs the module meanwhile."""
+    from run_helpers import cold_solver_batch
+
+    if any(Path(str(item.fspath)).name == "test_native.py" for item in request.session.items):
+        cold_solver_batch(_shared_tmp(tmp_path_factory), wait=False)
+    yield
+
+
+@pytest.fixture(scope="session")
+def cold_solver_batch(tmp_path_factory) -> dict:
+    """The test run's cold batch (:func:`run_helpers.cold_solver_batch`): the cache folder it
+    started empty, and ``batch`` and ``solve``, each with ``returncode``, ``stdout`` and ``stderr``."""
+    from run_helpers import cold_solver_batch
+
+    return cold_solver_batch(_shared_tmp(tmp_path_factory), wait=True)
+
+
 @pytest.fixture
 def data_dir() -> Path:
     return DATA

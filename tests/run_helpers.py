@@ -116,3 +116,115 @@ class CommandForks:
     def close(self) -> None:
         self._server.stdin.close()
         self._server.wait(timeout=60)
+
+
+# -- the suite's one cold build of the solver's ahead-of-time module ----------------------
+
+#: Where the cold batch keeps its run, its cache and its record, under the test run's shared temporary folder.
+COLD = "cold-solver-batch"
+
+
+def _cold_batch(base: Path) -> dict:
+    """A real cold batch, ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
+    folder, and a ``golfsolve solve`` started on the same folder once the batch has said it
+    compiles (so while it builds): the cache folder and both commands' exit codes and output."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    cache = base / "cache"
+    cache.mkdir(parents=True)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("GOLFSOLVE_NATIVE", None)
+
+    def start(args, name):
+        out, err = (base / f"{name}.out").open("w"), (base / f"{name}.err").open("w")
+        proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], cwd=base, env=env, stdout=out, stderr=err)
+        return proc, out, err
+
+    def finish(proc, out, err) -> dict:
+        try:
+            code = proc.wait(timeout=600)  # a hang guard, not a time limit
+        except subprocess.TimeoutExpired:
+            code = "hung"
+        finally:
+            proc.kill()
+            out.close(), err.close()
+        return {"args": proc.args, "returncode": code, "stdout": Path(out.name).read_text(),
+                "stderr": Path(err.name).read_text()}
+
+    batch = start(["stats", "--start", "GO1-E-AAAAAAA", "--count", "4", "--jobs", "2", "--chunk-size", "2",
+                   "--out", str(base / "run")], "batch")
+    try:
+        # the second process starts once the first is compiling (it holds the build lock then)
+        for _ in range(6000):  # a hang guard: 600 s
+            if (base / "batch.err").read_text() or batch[0].poll() is not None:
+                break
+            time.sleep(0.1)
+        solve = finish(*start(["solve", "GO1-E-AAAAAAB", "--json"], "solve"))
+    finally:
+        record = {"cache": str(cache), "batch": finish(*batch), "solve": solve}
+    return record
+
+
+def _seed(cache: Path):
+    """Copy the module the cold batch built in ``cache`` into the suite's own cache (where
+    this process's ``NUMBA_CACHE_DIR`` has it), as its build would publish it."""
+    import os
+    import shutil
+
+    from golfsolve import aotcache
+    from golfsolve.solitaire import native
+
+    name = aotcache.module_name(native.SPEC) + aotcache._suffix()
+    built = next(iter(cache.rglob(name)), None)
+    folder = next((f for f in aotcache._folders(native.SPEC) if aotcache._writable(f)), None)
+    if built is None or folder is None:
+        return
+    for f in (built.with_name(name + ".sha256"), built):  # the digest first, as the build does
+        shutil.copyfile(f, folder / (f.name + ".part"))
+        os.replace(folder / (f.name + ".part"), folder / f.name)
+
+
+def cold_solver_batch(shared: Path, wait: bool) -> dict | None:
+    """The cold batch (:func:`_cold_batch`) of this test run, run once whatever the number of
+    xdist workers (``shared``: the folder they share) and serving the suite too: while it
+    builds, this process holds the build lock of the suite's own cache when that lacks the
+    module, and copies the module there after, so the suite's processes wait for this
+    build instead of building the same module again. ``wait``: wait for another worker
+    running it (else None at once)."""
+    import contextlib
+    import json
+    import os
+
+    try:
+        import fcntl
+    except ImportError:  # no flock: each asks runs its own
+        fcntl = None
+    from golfsolve import aotcache
+    from golfsolve.solitaire import native
+
+    lock = os.open(shared / (COLD + ".lock"), os.O_RDWR | os.O_CREAT)
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                return None
+        done = shared / COLD / "record.json"
+        if done.is_file():
+            return json.loads(done.read_text())
+        with contextlib.ExitStack() as stack:
+            seed = aotcache.enabled() and aotcache.load(native.SPEC) is None and aotcache.buildable(native.SPEC)
+            if seed:
+                folder = next(f for f in aotcache._folders(native.SPEC) if aotcache._writable(f))
+                stack.enter_context(aotcache._build_lock(folder, aotcache.module_name(native.SPEC), None))
+                seed = aotcache.load(native.SPEC) is None  # built while this waited for the lock
+            record = _cold_batch(shared / COLD)
+            if seed:
+                _seed(Path(record["cache"]))
+        done.write_text(json.dumps(record))
+        return record
+    finally:
+        os.close(lock)

@@ -3,7 +3,8 @@ the JIT's answers, stale when a kernel source changes, and the JIT when they can
 
 One build (a real cold ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
 folder, which must say once, first, that it compiles, and a ``golfsolve solve`` started
-while it builds, which must wait for that build) serves every test here.
+while it builds, which must wait for that build) serves every test here, and the rest of
+the suite (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numba  # noqa: F401  (numba reads NUMBA_CACHE_DIR once, at import: before any test changes it)
@@ -42,44 +42,16 @@ def _golfsolve(args, cache: Path, cwd: Path, *python_flags: str) -> subprocess.C
 
 
 @pytest.fixture(scope="module")
-def cold_batch(tmp_path_factory):
-    """A real cold batch, ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
+def cold_batch(cold_solver_batch):
+    """The test run's real cold batch (tests/run_helpers.py, run once for the whole suite, whose
+    own cache it seeds), ``golfsolve stats --jobs 2`` with ``NUMBA_CACHE_DIR`` at an empty
     folder, and a ``golfsolve solve`` started on the same folder once the batch has said it
     compiles: the cache (the ahead-of-time module, or numba's JIT cache where there is no C
     compiler), the finished batch and the finished solve."""
-    base = tmp_path_factory.mktemp("native")
-    cache = base / "cache"
-    cache.mkdir()
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    env.pop("GOLFSOLVE_NATIVE", None)
-
-    def start(args, name):
-        out, err = (base / f"{name}.out").open("w"), (base / f"{name}.err").open("w")
-        proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], cwd=base, env=env, stdout=out, stderr=err)
-        return proc, out, err
-
-    def finish(proc, out, err):
-        try:
-            code = proc.wait(timeout=600)  # a hang guard, not a time limit
-        finally:
-            proc.kill()
-            out.close(), err.close()
-        return subprocess.CompletedProcess(proc.args, code, Path(out.name).read_text(), Path(err.name).read_text())
-
-    batch = start(["stats", "--start", "GO1-E-AAAAAAA", "--count", "4", "--jobs", "2", "--chunk-size", "2",
-                   "--out", str(base / "run")], "batch")
-    try:
-        # the second process starts once the first is compiling (it holds the build lock then)
-        for _ in range(6000):  # a hang guard: 600 s
-            if (base / "batch.err").read_text() or batch[0].poll() is not None:
-                break
-            time.sleep(0.1)
-        solve = finish(*start(["solve", "GO1-E-AAAAAAB", "--json"], "solve"))
-    finally:
-        run = finish(*batch)
-    assert run.returncode == 0, run.stderr
-    assert solve.returncode == 0, solve.stderr
-    return cache, run, solve
+    done = [subprocess.CompletedProcess(**cold_solver_batch[k]) for k in ("batch", "solve")]
+    for run in done:
+        assert run.returncode == 0, run.stderr
+    return Path(cold_solver_batch["cache"]), *done
 
 
 @pytest.fixture(scope="module")
