@@ -268,10 +268,12 @@ def _build_lock(folder: Path, name: str, waiting: Optional[Callable[[], None]]) 
     cannot be opened: the build goes ahead unlocked, as it did before there was a lock."""
     fd = -1
     if fcntl is not None:
-        try:
-            fd = os.open(folder / (name + ".lock"), os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:
-            fd = -1
+        for flags in (os.O_RDWR | os.O_CREAT, os.O_RDONLY):  # flock needs no write access: another user's lock file
+            try:
+                fd = os.open(folder / (name + ".lock"), flags, 0o666)
+                break
+            except OSError:
+                pass
     if fd < 0:
         yield ()
         return

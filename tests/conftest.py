@@ -50,14 +50,14 @@ def _shared_tmp(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _solver_module_built_once(request, tmp_path_factory):
-    """When tests/test_native.py is to run, its cold batch (a real cold build of the solver's
+    """When a test that needs it is to run (tests/test_native.py's), the cold batch (a real cold build of the solver's
     ahead-of-time module) runs first, in the first worker to start, and its module serves the
     suite's own cache too: a cold suite builds it once, not once for that test and once more
     for the suite (nor once more per worker). The other worker carries on with its tests, and
     waits for the build only if it needs the module meanwhile."""
     from run_helpers import cold_solver_batch
 
-    if any(Path(str(item.fspath)).name == "test_native.py" for item in request.session.items):
+    if any("cold_solver_batch" in getattr(item, "fixturenames", ()) for item in request.session.items):
         cold_solver_batch(_shared_tmp(tmp_path_factory), wait=False)
     yield
 
