@@ -139,3 +139,19 @@ def test_the_fair_player_names_a_solver_that_is_none(call):
     odds, fair_hint, rate and pick name it at the call"""
     with pytest.raises(TypeError, match="solver must be a Solver or None"):
         call(layout_from_code("GO1-E-AAAAAAB"))
+
+
+def test_the_paired_table_says_which_only_counts_must_be_0(tmp_path):
+    """was: 'only b counts for a looser a and stricter b should be 0' under every table, so a
+    run of easy and strict+empty (other cards: the discard starts the stock) showed a deal won
+    only under strict+empty beside a note that seemed to call it a solver's error"""
+    from golfsolve.stats.census import CensusSpec, run_census
+    from golfsolve.stats.report import render_markdown, report_data
+
+    run_census(tmp_path / "run", CensusSpec(0, 3, ("easy", "strict+empty", "classic"), 3), jobs=1, progress=False)
+    data = report_data(tmp_path / "run")
+    assert [(p["a"], p["b"], p["stricter"]) for p in data["paired"]] == [
+        ("easy", "strict+empty", None), ("easy", "classic", "classic"), ("strict+empty", "classic", None)]
+    text = render_markdown(data)
+    assert "these counts are 0: easy vs classic (only b)." in text
+    assert "The other 2 pairs have no stricter side" in text and "should be 0" not in text

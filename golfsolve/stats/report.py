@@ -89,13 +89,20 @@ def _win_rates(df: pd.DataFrame, rules: list[str]) -> list[dict]:
 
 
 def _paired(wide: pd.DataFrame, rules: list[str]) -> list[dict]:
+    from ..solitaire.solver import nests
+
     out = []
     for a, b in combinations(rules, 2):
+        ra, rb = get_rules(a), get_rules(b)
+        # the stricter of a nested pair: every line it allows the other allows, on the same cards, so
+        # none of its wins is a loss under the other (with other jokers or another start, other cards)
+        stricter = b if nests(ra, rb) else a if nests(rb, ra) else None
         both = wide[[a, b]].dropna()
         wa, wb = both[a].astype(bool), both[b].astype(bool)
         only_a, only_b = int((wa & ~wb).sum()), int((~wa & wb).sum())
         out.append({"a": a, "b": b, "n": int(len(both)), "both": int((wa & wb).sum()), "only_a": only_a,
-                    "only_b": only_b, "neither": int((~wa & ~wb).sum()), **mcnemar(only_a, only_b)})
+                    "only_b": only_b, "neither": int((~wa & ~wb).sum()), "stricter": stricter,
+                    **mcnemar(only_a, only_b)})
     return out
 
 
@@ -475,8 +482,7 @@ def _blocks(data: dict) -> list[tuple]:
                             "McNemar chi²", "p (exact)"], rows))
         b.append(("p", "McNemar's test uses only the deals the two rule sets disagree on (only a, only b); the "
                        "chi-square is continuity-corrected, the p-value is the exact two-sided binomial one. "
-                       "A deal won under stricter rules is expected to be won under looser ones, so 'only b' "
-                       "counts for a looser a and stricter b should be 0."))
+                       + _nesting_note(data["paired"])))
 
     unknown = [r for r in data["rules"] if data["cards_left"][r] is None]
     not_searched = (f"— : not known for {', '.join(unknown)}: the run was made with --fields winnable, which "
@@ -550,6 +556,24 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", fair["intro"]))
         b.append(("table", fair["head"], fair["rows"]))
     return b
+
+
+def _nesting_note(paired: list[dict]) -> str:
+    """Which pairs must have an 'only' count of 0: those where one rule set is stricter on the
+    same cards (a deal it wins the other wins). Jokers or an empty start deal other cards, and
+    a looser name alone promises nothing (easy against strict+empty: other cards)."""
+    nested = [f"{p['a']} vs {p['b']} (only {'b' if p['stricter'] == p['b'] else 'a'})" for p in paired
+              if p.get("stricter")]
+    rest = len(paired) - len(nested)
+    if not nested:
+        return ("No pair here has one rule set stricter than the other on the same cards (other jokers or another "
+                "start deal other cards), so either 'only' count may be above 0.")
+    text = ("A deal won under the stricter of two rule sets on the same cards is won under the other, so these "
+            f"counts are 0: {', '.join(nested)}.")
+    if rest:
+        text += (f" The other {plural(rest, 'pair')} {'has' if rest == 1 else 'have'} no stricter side (other jokers, "
+                 "another start, or rules that differ both ways), so either count may be above 0.")
+    return text
 
 
 def render_markdown(data: dict) -> str:
