@@ -155,3 +155,14 @@ def test_the_paired_table_says_which_only_counts_must_be_0(tmp_path):
     text = render_markdown(data)
     assert "these counts are 0: easy vs classic (only b)." in text
     assert "The other 2 pairs have no stricter side" in text and "should be 0" not in text
+
+
+def test_replays_json_answer_takes_the_move_text_as_replay_does():
+    """was: replay_answer(layout, "1 1 d") played one move a character and refused the first
+    space ("unknown move ' '"), where engine.replay takes the same text"""
+    from golfsolve.solitaire.answers import replay_answer
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    _, by_text = replay_answer(lay, "1 1 d")
+    _, by_list = replay_answer(lay, ["1", "1", "d"])
+    assert by_text == by_list and by_text["moves_played"] == 3 and by_text["rejected"] == 0

@@ -150,7 +150,10 @@ def replay_answer(layout: Layout, moves: Sequence[str], stop_on_reject: bool = F
     """``moves`` (as :func:`~.engine.parse_moves` gives them) played from the start of
     ``layout``, every one, a rejected move changing nothing (with ``stop_on_reject``, up to
     the first rejected one): the game as it ends and ``golfsolve replay --json``'s answer,
-    each step with its card, discard top, stock, score and message."""
+    each step with its card, discard top, stock, score and message. ``moves`` may be their
+    text, as :func:`~.engine.replay` takes it."""
+    if isinstance(moves, str):  # one move a character would make the spaces of "d 5" moves
+        moves = parse_moves(moves)
     game = Game(layout)
     steps = []
     for i, m in enumerate(moves, 1):
