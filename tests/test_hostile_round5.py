@@ -166,3 +166,18 @@ def test_replays_json_answer_takes_the_move_text_as_replay_does():
     _, by_text = replay_answer(lay, "1 1 d")
     _, by_list = replay_answer(lay, ["1", "1", "d"])
     assert by_text == by_list and by_text["moves_played"] == 3 and by_text["rejected"] == 0
+
+
+@pytest.mark.parametrize("params, error, words", [
+    ({"player": 3}, InputError, "unknown parameter 'player'"),
+    ({"holes": 3}, InputError, "unknown parameter 'holes'"),
+    ([("players", 3)], TypeError, "params must be a dict"),
+])
+def test_the_openspiel_game_refuses_a_parameter_it_does_not_take(params, error, words):
+    """was: GridGolfGame({"player": 3}) seated the default four players under a game string
+    'python_golfsolve_grid(player=3)', and {"holes": 3} was dropped (pyspiel.load_game
+    refuses both); a list of pairs failed inside dict()"""
+    spiel = pytest.importorskip("golfsolve.grid.spiel")
+    with pytest.raises(error, match=words):
+        spiel.GridGolfGame(params)
+    assert spiel.GridGolfGame({"players": 3}).num_players() == 3

@@ -50,6 +50,8 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     provides_factored_observation_string=True,
     parameter_specification={"rules": "default", "players": 4, "grid": 6, "openers": 2})
+#: The parameters the game takes (OpenSpiel's ``parameter_specification``).
+_PARAMS = ("rules", "players", "grid", "openers")
 
 
 class GridGolfGame(pyspiel.Game):
@@ -57,7 +59,14 @@ class GridGolfGame(pyspiel.Game):
     ``openers``: every rule that changes a hole, so the game string names the game)."""
 
     def __init__(self, params: Optional[dict[str, Any]] = None, rules: Optional[GridRules] = None) -> None:
+        if params is not None and not isinstance(params, dict):
+            raise TypeError(f"params must be a dict of {', '.join(_PARAMS)}, not {type(params).__name__} "
+                            f"{repr(params)[:40]}")
         params = dict(params or {})
+        unknown = sorted(set(params) - set(_PARAMS), key=str)
+        if unknown:  # {"player": 3} would seat the default four, and name the game with the typo in it
+            raise InputError(f"unknown parameter {unknown[0]!r} for {GAME_NAME} (it takes {', '.join(_PARAMS)}), "
+                             "as pyspiel.load_game refuses it")
         if rules is not None:  # an exact table (openers, holes) rather than its spec
             params = {"rules": rules.spec(), "players": rules.players, "grid": rules.grid,
                       "openers": rules.openers}
