@@ -7,12 +7,27 @@ import math
 
 import numpy as np
 
+from .errors import InputError
+
 Z95 = 1.959963984540054
 
 
+def _check(k: float, n: int, z: float = Z95) -> None:
+    """A count of ``n`` trials with ``k`` successes (a real number: a grid match's shared wins
+    count in halves) from 0 to ``n``, and a positive ``z``; else one clear error, where the
+    formulas would raise 'math domain error' (k above n) or answer for a bool or NaN."""
+    if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:
+        raise InputError(f"n is a number of trials, a whole number from 0, not {n!r}")
+    if isinstance(k, bool) or not isinstance(k, (int, float, np.integer, np.floating)) or not 0 <= k <= n:
+        raise InputError(f"k is a number of successes from 0 to n ({n}), not {k!r}")
+    if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)) or not 0 < z < math.inf:
+        raise InputError(f"z is a positive number (1.96 for 95%), not {z!r}")
+
+
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """Proportion ``k / n`` and its Wilson score interval (95% by default)."""
-    if n <= 0:
+    """Proportion ``k / n`` and its Wilson score interval (95% by default); NaN for ``n = 0``."""
+    _check(k, n, z)
+    if n == 0:
         return float("nan"), float("nan"), float("nan")
     p = k / n
     denom = 1 + z * z / n
@@ -45,6 +60,10 @@ def product_interval(k1: int, n1: int, k2: int, n2: int, exact1: bool = False,
     the other factor). Where a factor's interval is lopsided, so is the product's; at
     ``k2 == 0`` the interval is ``[0, p1 * high2]``. The second factor needs ``n2 >= 1``.
     """
+    _check(k1, n1, z)
+    _check(k2, n2, z)
+    if n1 < 1 or n2 < 1:
+        raise InputError(f"a product interval needs at least one trial of each factor, not n1 {n1} and n2 {n2}")
     p1, lo1, hi1 = (k1 / n1, k1 / n1, k1 / n1) if exact1 else wilson(k1, n1, z)
     p2, lo2, hi2 = wilson(k2, n2, z)
     est = p1 * p2

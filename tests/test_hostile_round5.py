@@ -181,3 +181,25 @@ def test_the_openspiel_game_refuses_a_parameter_it_does_not_take(params, error, 
     with pytest.raises(error, match=words):
         spiel.GridGolfGame(params)
     assert spiel.GridGolfGame({"players": 3}).num_players() == 3
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda I: I.wilson(5, 3), r"k is a number of successes from 0 to n \(3\), not 5"),
+    (lambda I: I.wilson(-1, 5), "not -1"),
+    (lambda I: I.wilson(float("nan"), 3), "not nan"),
+    (lambda I: I.wilson(True, 3), "not True"),
+    (lambda I: I.wilson(1, 3.0), "n is a number of trials, a whole number from 0, not 3.0"),
+    (lambda I: I.wilson(1, 3, 0), "z is a positive number"),
+    (lambda I: I.product_interval(5, 3, 1, 1), "not 5"),
+    (lambda I: I.product_interval(0, 0, 0, 0), "at least one trial of each factor"),
+])
+def test_the_intervals_refuse_counts_that_are_none(call, words):
+    """was: wilson(5, 3) and product_interval(5, 3, 1, 1) raised 'math domain error', and
+    wilson(nan, 3) answered (nan, 0.0, 1.0), wilson(True, 3) a third; product_interval(0, 0,
+    0, 0) answered (nan, 0.0, 1.0)"""
+    import golfsolve.intervals as intervals
+
+    with pytest.raises(InputError, match=words):
+        call(intervals)
+    assert intervals.wilson(1.5, 3)[0] == 0.5  # a grid match's shared wins count in halves
+    assert all(x != x for x in intervals.wilson(0, 0))  # no trials: no proportion, as before
