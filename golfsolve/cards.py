@@ -18,7 +18,7 @@ from typing import Iterable
 import numpy as np
 
 from .errors import InputError, clip
-from .inputs import ascii_upper
+from .inputs import ascii_upper, is_whole_number
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -40,8 +40,9 @@ class CardError(InputError):
 
 def make_card(rank: int, suit: int) -> int:
     """The card id of ``rank`` (0 = Ace .. 12 = King) and ``suit`` (0..3 = C D H S)."""
-    if not (0 <= rank < N_RANKS and 0 <= suit < 4):
-        raise CardError(f"no card with rank {rank} and suit {suit}")
+    # 1.5 or True would make an id no card has, or another card's
+    if not (is_whole_number(rank) and is_whole_number(suit) and 0 <= rank < N_RANKS and 0 <= suit < 4):
+        raise CardError(f"no card with rank {rank!r} and suit {suit!r}")
     return suit * N_RANKS + rank
 
 
@@ -69,8 +70,8 @@ def card_str(card: int, symbols: bool = False) -> str:
 
     The second joker needs its own name so that a layout with two jokers reads back.
     """
-    if not 0 <= card < N_CARDS_MAX:
-        raise CardError(f"no card with id {card}")
+    if not (is_whole_number(card) and 0 <= card < N_CARDS_MAX):  # True would print as 2C, 1.5 fail on an index
+        raise CardError(f"no card with id {card!r}")
     if card >= N_STANDARD:
         if symbols:
             return "🃏" if card == JOKERS[0] else "🃏2"
@@ -127,6 +128,6 @@ def show_card(name: str) -> str:
 
 def deck(jokers: int = 0) -> list[int]:
     """One deck in id order: 52 cards, then ``jokers`` jokers (0, 1 or 2)."""
-    if not 0 <= jokers <= 2:
-        raise CardError(f"a deck holds 0, 1 or 2 jokers, not {jokers}")
+    if not (is_whole_number(jokers) and 0 <= jokers <= 2):  # True would be one joker, 1.5 fail on a slice
+        raise CardError(f"a deck holds 0, 1 or 2 jokers, not {jokers!r}")
     return list(range(N_STANDARD)) + list(JOKERS[:jokers])

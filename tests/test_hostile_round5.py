@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from golfsolve.errors import InputError
@@ -203,3 +204,20 @@ def test_the_intervals_refuse_counts_that_are_none(call, words):
         call(intervals)
     assert intervals.wilson(1.5, 3)[0] == 0.5  # a grid match's shared wins count in halves
     assert all(x != x for x in intervals.wilson(0, 0))  # no trials: no proportion, as before
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda c: c.make_card(1.5, 0), "no card with rank 1.5 and suit 0"),
+    (lambda c: c.make_card(True, 0), "no card with rank True"),
+    (lambda c: c.card_str(True), "no card with id True"),
+    (lambda c: c.card_str(2.0), "no card with id 2.0"),
+    (lambda c: c.deck(True), "not True"),
+])
+def test_cards_are_made_of_whole_numbers(call, words):
+    """was: make_card(1.5, 0) answered the card id 1.5, card_str(True) '2C', card_str(2.0) an
+    IndexError, deck(True) a deck of 53"""
+    import golfsolve.cards as cards
+
+    with pytest.raises(cards.CardError, match=words):
+        call(cards)
+    assert cards.card_str(np.int8(5)) == "6C" and cards.make_card(np.int64(0), 3) == 39
