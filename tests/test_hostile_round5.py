@@ -221,3 +221,21 @@ def test_cards_are_made_of_whole_numbers(call, words):
     with pytest.raises(cards.CardError, match=words):
         call(cards)
     assert cards.card_str(np.int8(5)) == "6C" and cards.make_card(np.int64(0), 3) == 39
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda d: d.letters_to_number("AAAAAA1"), InputError, "7 letters A-Z, not 'AAAAAA1'"),
+    (lambda d: d.letters_to_number("AAAAAAAA"), InputError, "7 letters A-Z"),
+    (lambda d: d.letters_to_number(5), TypeError, "must be text"),
+    (lambda d: d.format_code(True), TypeError, "a deal number must be a whole number, not bool True"),
+    (lambda d: d.number_to_letters(1.5), TypeError, "a deal number must be a whole number, not float 1.5"),
+])
+def test_deal_code_letters_are_seven_letters_and_numbers_whole(call, error, words):
+    """was: letters_to_number('aaaaaab') answered 10,280,717,025 (past the last deal),
+    'AAAAAA1' -16 and eight A's 0; format_code(True) was GO1-E-AAAAAAB; number_to_letters(1.5)
+    a TypeError from inside divmod"""
+    import golfsolve.solitaire.dealcode as dealcode
+
+    with pytest.raises(error, match=words):
+        call(dealcode)
+    assert dealcode.letters_to_number("aaaaaab") == 1 and dealcode.letters_to_number("ZZZZZZZ") == 26**7 - 1

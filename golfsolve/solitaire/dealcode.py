@@ -62,8 +62,7 @@ class DealCode:
 
 def number_to_letters(n: int) -> str:
     """Deal number to its 7 base-26 letters (A = 0, most significant first)."""
-    if not 0 <= n < N_DEALS:
-        raise DealCodeError(f"deal number {n} is outside 0..{N_DEALS - 1}")
+    n = deal_number(n)  # True would be deal 1, 1.5 fail inside divmod
     out = []
     for _ in range(N_LETTERS):
         n, d = divmod(n, 26)
@@ -72,7 +71,12 @@ def number_to_letters(n: int) -> str:
 
 
 def letters_to_number(letters: str) -> int:
-    """The deal number of checked letters A-Z, base 26, most significant first (A = 0)."""
+    """The deal number of 7 letters A-Z (either case), base 26, most significant first (A = 0)."""
+    text = expect(letters, str, "a deal code's letters", "text, e.g. 'AAAAAAB'")
+    letters = ascii_upper(text)
+    # lower case would count from 'a' (10,280,717,025 for 'aaaaaab'), a digit below 'A', eight letters past the end
+    if len(letters) != N_LETTERS or not all("A" <= ch <= "Z" for ch in letters):
+        raise DealCodeError(f"a deal code's letters are {N_LETTERS} letters A-Z, not {clip(text)}")
     n = 0
     for ch in letters:
         n = n * 26 + (ord(ch) - ord("A"))
