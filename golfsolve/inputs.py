@@ -87,7 +87,9 @@ def expect(value: object, kind: type | tuple[type, ...], what: str, must: str) -
 def flag(value: object, what: str) -> bool:
     """``value`` as True or False if it is a bool (or a NumPy bool); a :class:`TypeError`
     for anything else: "no" is a true value to Python, so a switch given as text would be on."""
-    if type(value) is bool or type(value).__name__ == "bool_":  # NumPy's bool, without importing NumPy
+    kind = type(value)
+    # NumPy's bool, without importing NumPy: named bool_ before NumPy 2 and bool since
+    if kind is bool or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")):
         return bool(value)
     raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
 

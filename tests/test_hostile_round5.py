@@ -239,3 +239,32 @@ def test_deal_code_letters_are_seven_letters_and_numbers_whole(call, error, word
     with pytest.raises(error, match=words):
         call(dealcode)
     assert dealcode.letters_to_number("aaaaaab") == 1 and dealcode.letters_to_number("ZZZZZZZ") == 26**7 - 1
+
+
+@pytest.mark.parametrize("kw, error, words", [
+    ({"wrap": "no"}, TypeError, "wrap must be True or False"),
+    ({"draw_any_time": "no"}, TypeError, "draw_any_time must be True or False"),
+    ({"empty_start": 0}, TypeError, "empty_start must be True or False"),
+    ({"jokers": True}, InputError, "jokers must be 0, 1 or 2, not True"),
+    ({"jokers": 1.0}, InputError, "jokers must be 0, 1 or 2, not 1.0"),
+    ({"name": ""}, InputError, "a rule set's name is text"),
+])
+def test_a_rule_set_built_by_hand_takes_switches_as_true_or_false(kw, error, words):
+    """was: Rules('mine', wrap='no') linked King and Ace and described itself so, and
+    Rules('mine', draw_any_time='no') was solved drawing any time ('won' for a deal the
+    programmer meant under the strict draw); jokers=True or 1.0 were taken as one joker"""
+    from golfsolve.solitaire.rules import Rules
+
+    with pytest.raises(error, match=words):
+        Rules(**{"name": "mine", **kw})
+    assert Rules("mine", wrap=np.bool_(False), jokers=np.int64(2)) == Rules("mine", wrap=False, jokers=2)
+
+
+def test_a_numpy_bool_is_a_switch_under_numpy_2():
+    """was: flag() knew NumPy's bool by the name 'bool_', which NumPy 2 renamed 'bool': pick(...,
+    winnable=np.True_) was refused as 'winnable must be True or False, not bool np.True_'"""
+    from golfsolve.inputs import flag
+
+    assert flag(np.True_, "winnable") is True and flag(np.False_, "winnable") is False
+    with pytest.raises(TypeError, match="winnable must be True or False"):
+        flag(np.int64(1), "winnable")

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import InputError, clip
-from ..inputs import ascii_lower, expect
+from ..inputs import ascii_lower, expect, flag, is_whole_number
 from ..cards import ACE, JOKER_RANK, KING, QUEEN
 
 #: Row index of :meth:`Rules.fits_table` for an empty discard pile.
@@ -49,6 +49,15 @@ class Rules:
     empty_start: bool = False
 
     def __post_init__(self) -> None:
+        # a switch given as text ("no") is a true value to Python: wrap="no" would link King and Ace
+        # and describe itself so, draw_any_time="no" draw any time; jokers=True or 1.0 count as one
+        for key in ("wrap", "draw_any_time", "empty_start"):
+            object.__setattr__(self, key, flag(getattr(self, key), key))
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise RulesError(f"a rule set's name is text, e.g. 'mine', not {self.name!r}")
+        if isinstance(self.jokers, bool) or not is_whole_number(self.jokers):
+            raise RulesError(f"jokers must be 0, 1 or 2, not {self.jokers!r}")
+        object.__setattr__(self, "jokers", int(self.jokers))
         if self.king_takes not in KING_TAKES:
             raise RulesError(f"king_takes must be one of {', '.join(KING_TAKES)}, not {self.king_takes!r}")
         if self.jokers not in (0, 1, 2):
