@@ -268,3 +268,22 @@ def test_a_numpy_bool_is_a_switch_under_numpy_2():
     assert flag(np.True_, "winnable") is True and flag(np.False_, "winnable") is False
     with pytest.raises(TypeError, match="winnable must be True or False"):
         flag(np.int64(1), "winnable")
+
+
+@pytest.mark.parametrize("kw, error, words", [
+    ({"workers": 1000}, InputError, "workers must be from 1 to 256"),
+    ({"workers": 0}, InputError, "workers must be from 1 to 256"),
+    ({"cpu_budget": -1}, InputError, "cpu_budget must be from 0.1 to 3600 seconds"),
+    ({"cpu_budget": float("nan")}, InputError, "not nan"),
+    ({"cors": "x"}, InputError, "is not an origin"),
+    ({"warm": "no"}, TypeError, "warm must be True or False"),
+])
+def test_the_servers_app_refuses_what_serve_refuses(kw, error, words):
+    """was: create_app(workers=1000) took a thousand worker processes (0: one per core), a
+    budget of -1 or NaN, cors='x' (an origin no browser sends) and warm='no' (true), where
+    golfsolve serve refuses each"""
+    pytest.importorskip("starlette")
+    from golfsolve.serve.app import create_app
+
+    with pytest.raises(error, match=words):
+        create_app(**kw)

@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -43,7 +44,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError, check_count, clip
-from ..inputs import split_items
+from ..inputs import flag, is_whole_number, split_items
 from ..solitaire.answers import deal_answer, play_answer
 from ..solitaire.layout import Layout, LayoutError, layout_from_code, layout_from_pysol, parse_layout_text
 from ..solitaire.rules import EASY, get_rules
@@ -302,12 +303,34 @@ def _error(status: int, message: str, headers: Optional[dict] = None) -> JSONRes
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
+#: An origin as a browser sends it: scheme, host and port only.
+ORIGIN = re.compile(r"https?://[^\s/?#]+")
+
+
+def _check_options(workers: object, cpu_budget: object, cors: object, warm: object) -> None:
+    # what the command refuses, a caller of the library meets too: workers=1000 would start a
+    # thousand processes, 0 or 2.5 one per core, a budget of -1 or NaN stop every request or none,
+    # cors='x' match no browser's origin, warm='no' be a true value
+    from ..stats.runfolder import MAX_WORKERS
+
+    if workers is not None and not (is_whole_number(workers) and 1 <= workers <= MAX_WORKERS):
+        raise InputError(f"workers must be from 1 to {MAX_WORKERS}, or None for one per core; not {workers!r}")
+    if isinstance(cpu_budget, bool) or not isinstance(cpu_budget, (int, float)) or not 0.1 <= cpu_budget <= 3600:
+        raise InputError(f"cpu_budget must be from 0.1 to 3600 seconds, not {cpu_budget!r}")
+    if cors is not None and not (isinstance(cors, str) and ORIGIN.fullmatch(cors)):
+        raise InputError(f"cors {clip(str(cors))} is not an origin: give scheme, host and port only, "
+                         "e.g. http://localhost:3000")
+    flag(warm, "warm")
+
+
 def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, cors: Optional[str] = None,
                warm: bool = True) -> Starlette:
     """The server as an ASGI application; its lifespan starts (and warms) ``workers``
     worker processes (default: one per core) and stops them. ``cors``: one origin allowed
-    to call the API from its pages (none by default)."""
-    pool = WorkerPool(workers or os.cpu_count() or 1, cpu_budget=cpu_budget, warm=warm)
+    to call the API from its pages (none by default). Each is checked as ``golfsolve serve``
+    checks its options, before any worker starts."""
+    _check_options(workers, cpu_budget, cors, warm)
+    pool = WorkerPool(workers or os.cpu_count() or 1, cpu_budget=cpu_budget, warm=bool(warm))
 
     async def answer(endpoint: str, request: Request) -> Response:
         try:
