@@ -287,3 +287,17 @@ def test_the_servers_app_refuses_what_serve_refuses(kw, error, words):
 
     with pytest.raises(error, match=words):
         create_app(**kw)
+
+
+def test_an_exact_fair_chance_is_printed_when_no_sampled_order_was_won():
+    """was: 'fair chance: 0%: no sampled stock order can be won at all, so no fair game was
+    played' beside a --json fair chance of 0.033 (exact, by expectimax): 0 of the 20 sampled
+    orders were winnable, 4 of all 120 are, and the text took the sample's word"""
+    from golfsolve.fair import odds_for_player
+
+    res = odds_for_player(layout_from_code("GO1-E-AAAAAJB"), samples=20, games=0,
+                          moves="d 1 d d 2 6 d d d d d d d d")
+    assert (res.wins, res.fair_exact, round(res.fair_chance, 4)) == (0, True, 0.0333)
+    text = res.render()
+    assert "fair chance:        3.3%  (exact" in text and "no sampled stock order" not in text
+    assert "at least 3.3% of the stock orders can be won" in text

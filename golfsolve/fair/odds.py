@@ -166,14 +166,22 @@ class OddsResult:
     def _fair_lines(self) -> list[str]:
         if self.fair_chance is None:
             return ["fair chance:        not computed (--games 0)"]
-        if self.wins == 0 and self.unknown:
+        # an exact fair chance above 0 is one whatever the sample found: no sampled order won is no reason for 0%
+        if self.wins == 0 and self.unknown and not (self.fair_exact and self.fair_chance):
             bound = "" if self.fair_exact else f" {interval(0, self.fair_high, '.0f', 100)} (95% interval)"
             return [f"fair chance:        0%{bound}: no {'possible' if self.exact else 'sampled'} stock order can be "
                     "won at all, so no fair game was played"]
         if self.fair_exact and not self.fair_games:
             how = ("nothing is hidden: the fair player sees what the clairvoyant one sees" if not self.unknown
                    else "exact: the best play without seeing the stock, by expectimax over the unknown cards")
-            return [f"fair chance:        {100 * self.fair_chance:.1f}%  ({how})"]
+            lines = [f"fair chance:        {100 * self.fair_chance:.1f}%  ({how})"]
+            if self.fair_chance > self.chance and not self.exact:
+                # every order the fair player wins can be won with the stock seen: the sample fell short
+                lines.append(textwrap.fill(
+                    "The sampled clairvoyant chance below fell short by chance: a fair win is a clairvoyant win, "
+                    f"so at least {100 * self.fair_chance:.1f}% of the stock orders can be won.", 100,
+                    initial_indent=" " * 20, subsequent_indent=" " * 20))
+            return lines
         who = f"the {self.settings.preset} fair player (seed {self.seed})"
         if self.fair_exact:
             return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played every one of the "
