@@ -94,14 +94,16 @@ def _draws_before(line: tuple[str, ...], k: int) -> int:
     return len(line)
 
 
-@pytest.mark.parametrize("player", ["small", *PRESETS])
+@pytest.mark.parametrize("player", ["small", "small-carry", *PRESETS])
 def test_fair_players_choose_the_same_until_a_hidden_card_differs(player, solver):
     """Two real stocks equal in their first k cards: the players' lines agree until the k+1th draw
-    (the referee may stop one game earlier, when its real position is lost), at every preset."""
+    (the referee may stop one game earlier, when its real position is lost), at every preset,
+    and with orders carried between decisions (they must come from the cards seen only)."""
     a = layout_from_number(2, EASY)
     keep = 3
     b = reshuffled(a, keep, 1)
-    settings = PlayerSettings(samples=4, extra=2) if player == "small" else player
+    small = {"small": PlayerSettings(samples=4, extra=2), "small-carry": PlayerSettings(samples=4, extra=2, carry=True)}
+    settings = small.get(player, player)
     ga = play(a, EASY, settings, 5, solver, referee=False)
     gb = play(b, EASY, settings, 5, solver, referee=False)
     n = min(_draws_before(ga.moves, keep), _draws_before(gb.moves, keep))

@@ -36,7 +36,7 @@ from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
-from .orders import check_played, sample_stocks, stock_orders
+from .orders import arrangements, check_played, sample_stocks, stock_orders, unknown_pool
 from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
 
 
@@ -56,6 +56,10 @@ class Player:
         self._exact_failed = False
         self._compiled: Optional[CompiledExpectimax] = None
         self._exact_failed_at = 0  # compiled: the unknown count where the state cap was last hit
+        # with settings.carry: the last sampled decision's unseen cards, its stock's length and
+        # its orders; and this decision's carried orders not used yet
+        self._carried: Optional[tuple[frozenset, int, list]] = None
+        self._pool: list[tuple[int, ...]] = []
 
     def _exact_eligible(self, view: Layout) -> bool:
         # the exact endgame is tried here (it may still fail on its state cap)
@@ -99,10 +103,52 @@ class Player:
 
     def choose(self, view: Layout, gone: tuple[int, ...]) -> tuple[PreDraw, ChainValues]:
         """The pre-draw state to play to (then draw), and the values it was chosen on."""
+        unseen = self._carry_in(view, gone)
+        best, cv = self._choose(view, gone)
+        self._carried = None if unseen is None else (unseen, len(view.stock), list(cv.stocks))
+        self._pool = []
+        return best, cv
+
+    def _carry_in(self, view: Layout, gone: tuple[int, ...]) -> Optional[frozenset]:
+        """With ``carry``: this position's unseen cards, and in ``_pool`` the last sampled
+        decision's orders with the cards drawn since taken out (None, and nothing carried,
+        where the orders are not carried: every stock place unknown and sampled orders only).
+
+        An order of the unseen cards drawn uniformly at random, with some of its cards taken
+        out, is a uniform order of the rest: the carried orders are as fair a sample of what
+        the player cannot see as fresh ones, and a function of what it has seen."""
+        self._pool = []
+        prev, self._carried = self._carried, None
+        if not self.settings.carry or not view.stock or any(c is not None for c in view.stock):
+            return None
+        positions, pool = unknown_pool(view, self.rules, gone)
+        if len(pool) != len(positions) or arrangements(len(pool), len(positions)) <= self.settings.samples:
+            return None
+        unseen = frozenset(pool)
+        if prev is not None:
+            was, n_was, orders = prev
+            drawn = was - unseen
+            # only cards drawn since (the stock shorter by as many) leave the unseen cards
+            if unseen <= was and len(drawn) == n_was - len(view.stock):
+                self._pool = [tuple(c for c in o if c not in drawn) for o in orders]
+        return unseen
+
+    def _orders(self, view: Layout, gone: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
+        """``n`` more sampled orders: the carried ones first, then fresh ones."""
+        took = self._pool[:n]
+        del self._pool[:n]
+        if len(took) < n:
+            took += sample_stocks(view, self.rng, n - len(took), self.rules, gone)
+        return took
+
+    def _choose(self, view: Layout, gone: tuple[int, ...]) -> tuple[PreDraw, ChainValues]:
         s = self.settings
         states = predraw_states(view, self.rules)
         cv = ChainValues(view, self.rules, states, self.solver)
-        stocks, every = stock_orders(view, self.rules, s.samples, self.rng, gone)
+        if self._pool:
+            stocks, every = self._orders(view, gone, s.samples), False
+        else:
+            stocks, every = stock_orders(view, self.rules, s.samples, self.rng, gone)
         racing = s.race_budget > len(stocks) and not every
         if racing and cv.per_order:
             # the race needs the leading tables only (Player._leaders): every table on the
@@ -122,7 +168,7 @@ class Player:
         if len(tied) > 1 and not every and s.extra and any(cv.root_won):
             # race the tied states on fresh orders; only they are valued there
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), tied, root=False)
+            cv.extend(self._orders(view, gone, s.extra), tied, root=False)
             best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
         if len(tied) > 1:
             best = min(tied, key=lambda st: (st.table, st.chain))
@@ -145,7 +191,7 @@ class Player:
         # says some root is won, as in choose
         if len(tied) > 1 and not every and s.extra and n_best:
             first = len(cv.stocks)
-            cv.extend(sample_stocks(view, self.rng, s.extra, self.rules, gone), (), root=False)
+            cv.extend(self._orders(view, gone, s.extra), (), root=False)
             if len(reps) > 1:
                 # as in the race: every tied table on the first orders, then the leader on the
                 # others, so that top gives the rest up as soon as they cannot pass it
@@ -167,8 +213,8 @@ class Player:
 
         With a ``decisions`` table (shared by the games of one question, each game's player
         seeded alike), a decision already taken from the same view, seen cards and random
-        state is looked up with the random state it left, so the game goes on exactly as if
-        it had been computed again.
+        state is looked up with the random state and the orders it left, so the game goes on
+        exactly as if it had been computed again.
         """
         if self.decisions is None or self._exact_eligible(view):
             # exact decisions are not shared: their memo lives in this game's player
@@ -178,10 +224,12 @@ class Player:
         got = self.decisions.get(key)
         if got is None:
             chain = self._move(view, gone)
-            got = self.decisions[key] = (chain, self.rng.getstate(), self._exact_failed, self._exact_failed_at)
+            got = self.decisions[key] = (chain, self.rng.getstate(), self._exact_failed, self._exact_failed_at,
+                                         self._carried)
         else:
+            # the orders it carries on are, like the decision, a function of the key's history
             self.rng.setstate(got[1])
-            self._exact_failed, self._exact_failed_at = got[2], got[3]
+            self._exact_failed, self._exact_failed_at, self._carried = got[2], got[3], got[4]
         return got[0]
 
     def _move(self, view: Layout, gone: tuple[int, ...]) -> tuple[str, ...]:
@@ -193,6 +241,7 @@ class Player:
         values of the states over the sampled orders."""
         ev = self.exact_values(view, gone)
         if ev is not None:
+            self._carried = None  # the next sampled decision draws fresh orders
             return Decision((ev.moves[0][0],), exact=ev)
         best, cv = self.choose(view, gone)
         return Decision(best.chain + ((MOVE_DRAW,) if best.table and view.stock else ()), state=best, values=cv)
@@ -216,7 +265,7 @@ class Player:
             first = len(cv.stocks)
             last = first + s.race_batch >= s.race_budget
             # the last batch's states are decided by _race_last, only as far as it needs
-            cv.extend(sample_stocks(view, self.rng, min(s.race_batch, s.race_budget - first), self.rules, gone),
+            cv.extend(self._orders(view, gone, min(s.race_batch, s.race_budget - first)),
                       () if last else cont, root=False)
             if last:
                 # the last batch: no drop follows, only the leader counts (every state tied

@@ -41,7 +41,9 @@ class PlayerSettings:
     orders in all. ``exact_unknown``: play by exact expectimax once at most this many
     stock cards are unknown, giving up past ``exact_states`` new states (then sampling
     again); ``compiled_exact`` runs it by the compiled kernel (a cap hit is tried again
-    two draws later).
+    two draws later). With ``carry`` a decision's sampled orders are the last sampled
+    decision's with the cards drawn since taken out (still a uniform sample of the orders
+    the player cannot tell apart), fresh ones only where more are needed.
     """
 
     samples: int = 8
@@ -54,6 +56,7 @@ class PlayerSettings:
     exact_unknown: int = 6
     exact_states: int = 40_000
     compiled_exact: bool = False
+    carry: bool = False
 
     def __post_init__(self) -> None:
         # every setting's type and range, as the options' counts are checked: 2.5 samples failed
@@ -67,8 +70,9 @@ class PlayerSettings:
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z < 0:
             raise InputError(f"race_z must be a number from 0 up, not {z!r}")
         object.__setattr__(self, "race_z", float(z) if isinstance(z, float) else z)
-        if not isinstance(self.compiled_exact, bool):
-            raise InputError(f"compiled_exact must be True or False, not {self.compiled_exact!r}")
+        for name in ("compiled_exact", "carry"):
+            if not isinstance(getattr(self, name), bool):
+                raise InputError(f"{name} must be True or False, not {getattr(self, name)!r}")
 
     @property
     def preset(self) -> str:
@@ -90,11 +94,12 @@ class PlayerSettings:
 
 
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
-#: ``rate`` (the compiled exact endgame from 6 unknown cards); ``strong``: more orders, a
+#: ``rate`` (the compiled exact endgame from 6 unknown cards, orders carried from one
+#: decision to the next); ``strong``: more orders, a
 #: budgeted race and the compiled exact endgame from 8 unknown cards (the player of
 #: ``fair-stats`` and ``hint --fair``).
 PRESETS: dict[str, PlayerSettings] = {
-    "fast": PlayerSettings(compiled_exact=True),
+    "fast": PlayerSettings(compiled_exact=True, carry=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
                              compiled_exact=True),
 }
