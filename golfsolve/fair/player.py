@@ -111,8 +111,8 @@ class Player:
 
     def _carry_in(self, view: Layout, gone: tuple[int, ...]) -> Optional[frozenset]:
         """With ``carry``: this position's unseen cards, and in ``_pool`` the last sampled
-        decision's orders with the cards drawn since taken out (None, and nothing carried,
-        where the orders are not carried: every stock place unknown and sampled orders only).
+        decision's orders with the cards drawn since taken out. None, and nothing carried,
+        unless every stock place is unknown and the orders are sampled (not every one).
 
         An order of the unseen cards drawn uniformly at random, with some of its cards taken
         out, is a uniform order of the rest: the carried orders are as fair a sample of what
@@ -166,7 +166,7 @@ class Player:
             return best, cv
         best, _, tied = cv.best_of(states)
         if len(tied) > 1 and not every and s.extra and any(cv.root_won):
-            # race the tied states on fresh orders; only they are valued there
+            # race the tied states on more orders; only they are valued there
             first = len(cv.stocks)
             cv.extend(self._orders(view, gone, s.extra), tied, root=False)
             best, _, tied = cv.best_of(tied, range(first, len(cv.stocks)))
