@@ -153,3 +153,72 @@ def test_odds_moves_are_checked_before_any_work(run_cli):
     r = run_cli(["odds", "GO1-E-AAAAAAB", "--moves", "1 1 5 d 7"])
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.strip() == "golfsolve: move 5 of 5 ('7') is not legal here: Must be one rank higher or lower"
+
+
+_EMPTY_COLUMNS = "".join(f"{i}:\n" for i in range(1, 8))
+#: every column cleared, ten stock cards unknown: won, where sampling would give [98.1, 100]
+WON_TEXT = "discard: KC\nstock: ? ? ? ? ? ? ? ? ? ?\n" + _EMPTY_COLUMNS
+#: no stock, and no free card is one rank from the 9D: locked
+LOCKED_TEXT = "discard: 9D\nstock:\n1: 6C 5S\n2: 2S\n3: TC AH\n4: 3D\n5: JH\n6: TH 4H\n7: 3S 7S\n"
+WON_MOVES = "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"
+
+
+@pytest.mark.parametrize("text, value, message", [
+    (WON_TEXT, 1.0, "the game is already over: You won! Score 350"),
+    (LOCKED_TEXT, 0.0, "the game is already over: No more possible moves"),
+], ids=["won", "locked"])
+def test_odds_of_a_finished_game_say_it_is_over_exactly_without_sampling(text, value, message):
+    """was: a won position with ten unknown stock cards answered a sampled clairvoyant
+    interval [98.1, 100] and a fair one [81, 100] from 16 games, where ``hint`` says the game
+    is over. Now the chances are exact (won 100%, locked 0%), nothing is sampled or played,
+    and the answer says why, in ``hint``'s words."""
+    from golfsolve.fair import odds
+    from golfsolve.solitaire.layout import parse_layout_text
+
+    res = odds(parse_layout_text(text, "end.txt"), samples=200)
+    assert res.over == message
+    assert (res.chance, res.low, res.high, res.exact) == (value, value, value, True)
+    assert (res.fair_chance, res.fair_low, res.fair_high, res.fair_exact) == (value, value, value, True)
+    assert res.samples == res.wins == res.fair_games == res.work == 0
+    j = res.as_json()
+    assert j["game_over"] is True and j["message"] == message
+    for side in ("fair", "clairvoyant"):
+        assert j[side]["chance"] == value and j[side]["ci95"] == [value, value] and j[side]["exact"] is True
+    text_out = res.render()
+    assert message in text_out and "[" not in text_out and "sample" not in text_out
+    assert f"fair chance:        {value:.0%}  (exact" in text_out
+    assert f"clairvoyant chance: {value:.0%}  (exact" in text_out
+
+
+def test_odds_after_moves_that_end_the_game_say_what_hint_says():
+    from golfsolve.fair import odds_for_player
+    from golfsolve.solitaire.answers import GameOverError, hint_position
+    from golfsolve.solitaire.layout import layout_from_code
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    with pytest.raises(GameOverError) as e:
+        hint_position(lay, WON_MOVES.split())
+    got = odds_for_player(lay, moves=WON_MOVES)
+    assert got.over == str(e.value) and got.chance == got.fair_chance == 1.0 and got.samples == 0
+    assert got.render().startswith(f"GO1-E-AAAAAAB after 47 moves (easy: King-Ace linked")
+    j = got.as_json()
+    assert j["moves_played"] == WON_MOVES and j["deal"] == "GO1-E-AAAAAAB" and j["game_over"] is True
+    # a game still going on: the same keys, nothing over
+    going = odds_for_player(lay, samples=4, games=0, moves="1 1").as_json()
+    assert going["game_over"] is False and going["message"] is None and set(going) == set(j)
+
+
+@pytest.mark.parametrize("text, value, message", [
+    (WON_TEXT, 100, "the game is already over: You won! Score 350"),
+    (LOCKED_TEXT, 0, "the game is already over: No more possible moves"),
+], ids=["won", "locked"])
+def test_cli_odds_of_a_finished_game(run_cli, tmp_path, text, value, message):
+    f = tmp_path / "end.txt"
+    f.write_text(text)
+    r = run_cli(["odds", "--layout", str(f)])
+    assert r.exit_code == 0 and not r.stderr
+    assert r.stdout.splitlines()[1] == message and f"fair chance:        {value}%  (exact" in r.stdout
+    r = run_cli(["odds", "--layout", str(f), "--json"])
+    j = json.loads(r.stdout)
+    assert r.exit_code == 0 and j["game_over"] is True and j["message"] == message
+    assert j["fair"]["chance"] == j["clairvoyant"]["chance"] == value / 100

@@ -589,3 +589,11 @@ def test_random_twins_mid_game_get_one_fair_answer_and_no_response_shows_an_untu
         for q, got in answers.items():
             assert all(a == got[0] for a in got[1:]), (spec, questions[q], moves)
     assert asked > 6
+
+
+def test_odds_on_a_won_game_is_an_answer_as_on_the_cli(client, run_cli):
+    want = _cli_json(run_cli, ["odds", "GO1-E-AAAAAAB", "--moves", WON])
+    r = client.post("/api/odds", json={"code": "GO1-E-AAAAAAB", "moves": WON})
+    assert r.status_code == 200 and _no_timings(r.json()) == _no_timings(want)
+    assert want["game_over"] is True and want["message"].startswith("the game is already over: You won!")
+    assert want["clairvoyant"]["exact"] and want["clairvoyant"]["chance"] == want["fair"]["chance"] == 1.0

@@ -28,8 +28,8 @@ from typing import Iterable, Iterator, Optional, Sequence
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, seed_value, whole_count
 from ..intervals import product_interval, wilson
-from ..solitaire.engine import parse_moves
-from ..solitaire.hint import position_after
+from ..solitaire.engine import Game, parse_moves
+from ..solitaire.hint import game_over_message, position_after
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import Solver
@@ -80,6 +80,9 @@ class OddsResult:
     was played). ``work`` is all the solves' work, ``asked`` the ``samples`` and ``games``
     asked for (``games`` None: the default, until narrow); ``moves_played`` the moves from
     the layout to the position (:func:`odds_for_player`), none: the layout itself.
+    ``over``: the position is won or locked, in ``hint``'s words ("the game is already
+    over: You won! Score 350"; "" while the game goes on); then both chances are exact,
+    1 or 0, and nothing was sampled or played (``samples`` 0).
     """
 
     name: str
@@ -105,11 +108,12 @@ class OddsResult:
     seconds: float = field(default=0.0, compare=False)
     cpu_seconds: float = field(default=0.0, compare=False)
     moves_played: tuple[str, ...] = ()
+    over: str = ""
 
     @property
     def chance(self) -> float:
-        """The clairvoyant chance: share of the orders that are winnable."""
-        return self.wins / self.samples if self.samples else 0.0
+        """The clairvoyant chance: share of the orders that are winnable (a finished game's: 1 won, 0 locked)."""
+        return self.wins / self.samples if self.samples else self.low if self.over else 0.0
 
     @property
     def conditional(self) -> tuple[float, float, float]:
@@ -120,10 +124,14 @@ class OddsResult:
         """The answer as ``golfsolve odds --json`` prints it."""
         # the same keys in every case, null where one does not apply, so a reader of one answer
         # meets no KeyError on another
-        if self.fair_chance is None:
-            fair: dict = {"what": "no fair chance: no fair games were played", "chance": None, "ci95": None,
-                          "wins": 0, "games": 0, "exact": False, "win_rate_on_winnable_orders": None,
-                          "stopped": self.stopped}
+        if self.over:  # a won or locked game: exact, nothing sampled or played
+            fair: dict = {"what": f"exact: {self.over}", "chance": self.fair_chance,
+                          "ci95": [self.fair_low, self.fair_high], "wins": 0, "games": 0, "exact": True,
+                          "win_rate_on_winnable_orders": None, "stopped": None}
+        elif self.fair_chance is None:
+            fair = {"what": "no fair chance: no fair games were played", "chance": None, "ci95": None,
+                    "wins": 0, "games": 0, "exact": False, "win_rate_on_winnable_orders": None,
+                    "stopped": self.stopped}
         else:
             fair = {
                 "what": ("exact: expectimax over the unknown stock cards" if self.fair_exact and not self.fair_games
@@ -144,9 +152,12 @@ class OddsResult:
             "deal": self.name,
             "rules": self.rules.name,
             "moves_played": " ".join(self.moves_played),
+            "game_over": bool(self.over),
+            "message": self.over or None,
             "fair": fair,
             "clairvoyant": {
-                "what": "share of consistent stock orders that can be won, each solved with its stock visible "
+                "what": f"exact: {self.over}" if self.over else
+                        "share of consistent stock orders that can be won, each solved with its stock visible "
                         "(an upper bound on play that cannot see the stock)",
                 "chance": round(self.chance, 6), "ci95": [round(self.low, 6), round(self.high, 6)],
                 "wins": self.wins, "samples": self.samples, "exact": self.exact,
@@ -212,6 +223,12 @@ class OddsResult:
                else f"all {self.samples:,} possible stock orders (exact)" if self.exact
                else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
         after = f" after {plural(len(self.moves_played), 'move')}" if self.moves_played else ""
+        if self.over:
+            # as hint says it: no sampling, no interval, nothing left to play
+            why = "the game is won" if self.chance else "no move is left"
+            return "\n".join([f"{self.name or 'layout'}{after} ({self.rules.describe()})", self.over,
+                              f"fair chance:        {100 * self.fair_chance:.0f}%  (exact: {why})",
+                              f"clairvoyant chance: {100 * self.chance:.0f}%  (exact: {why})"])
         return "\n".join([
             f"{self.name or 'layout'}{after} ({self.rules.describe()})",
             *self._fair_lines(),
@@ -318,6 +335,14 @@ def odds(
     rules = rules or layout.rules or EASY
     played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     positions, pool = unknown_pool(layout, rules, played)
+    t0, c0 = time.perf_counter(), time.process_time()
+    end = Game(layout, rules)  # the referee's verdict needs no stock card's name: won or locked is on the table
+    if end.over:
+        # nothing to sample or play: the chances are the game's end, as hint says it
+        v = 1.0 if end.won else 0.0
+        return OddsResult(layout.name, rules, 0, 0, v, v, True, len(positions), len(pool), seed, v, v, v, 0, 0, True,
+                          settings, None, 0, (samples, games), time.perf_counter() - t0, time.process_time() - c0,
+                          over=game_over_message(end))
     stocks, exact = stock_orders(layout, rules, samples, seed, played)
     solver = solver or Solver()
     t0, c0 = time.perf_counter(), time.process_time()

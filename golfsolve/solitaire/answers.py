@@ -15,7 +15,7 @@ from ..cards import card_str
 from ..errors import InputError
 from .deals import record
 from .engine import Game, MoveResult, parse_moves
-from .hint import MoveAdvice, position_after, rank_moves
+from .hint import MoveAdvice, game_over_message, position_after, rank_moves
 from .layout import Layout
 from .rules import EASY
 from .solver import Solution, Solver, StockUnknownError
@@ -50,7 +50,7 @@ def hint_position(layout: Layout, moves: Sequence[str]) -> Game:
     """The game after ``moves`` from ``layout``; a rejected move or a finished game is bad input."""
     game = position_after(layout, moves, layout.rules)
     if game.over:
-        raise GameOverError(f"the game is already over: {game.status_message()}")
+        raise GameOverError(game_over_message(game))
     return game
 
 

@@ -48,6 +48,12 @@ def _rank_key(a: MoveAdvice) -> tuple:
     return (0 if s.outcome == "won" else 1, s.best_left, 1 if a.move == "d" else 0, a.move)
 
 
+def game_over_message(game: Game) -> str:
+    """What a hint (and ``odds``) says of a won or locked game, e.g. "the game is already
+    over: You won! Score 350"; "" while it goes on."""
+    return f"the game is already over: {game.status_message()}" if game.over else ""
+
+
 def position_after(layout: Layout, moves: Sequence[str], rules: Optional[Rules] = None) -> Game:
     """Replay ``moves`` in the game engine; a rejected move is bad input."""
     game, results = replay(layout, moves, rules, stop_on_reject=True)
