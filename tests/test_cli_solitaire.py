@@ -115,6 +115,23 @@ def test_replay_json(run_cli, data_dir):
     assert r.exit_code == 0 and out["steps"][0]["card"] == "AH" and out["steps"][0]["discard"] == "AH"
 
 
+def test_replay_json_names_the_deal_and_the_moves_played_as_hint_and_odds_do(run_cli, data_dir):
+    """was: the deal under "layout" and "moves_played" a count, where deal, solve, hint and
+    odds give "deal" and the moves' text; now "moves_played" is the moves the game took (a
+    rejected one changed nothing), so hint --moves and odds --moves take it as it is."""
+    r = run_cli(["replay", "GO1-E-AAAAAAB", "1 1 7 5 d", "--json"])
+    out = json.loads(r.stdout)
+    assert r.exit_code == 1 and out["deal"] == "GO1-E-AAAAAAB" and "layout" not in out
+    assert out["moves_played"] == "1 1 7 d" and out["moves_given"] == 5 and out["rejected"] == 1
+    hint = json.loads(run_cli(["hint", "GO1-E-AAAAAAB", "--moves", out["moves_played"], "--json"]).stdout)
+    assert hint["deal"] == out["deal"] and hint["moves_played"] == out["moves_played"]
+    assert "4 of 5 moves played, 1 rejected" in run_cli(["replay", "GO1-E-AAAAAAB", "1 1 7 5 d"]).stdout
+    # a layout file has no deal name: null, as deal --json gives it
+    r = run_cli(["replay", "--layout", str(data_dir / "seed000_move35.txt"), "3", "--json"])
+    assert json.loads(r.stdout)["deal"] == json.loads(
+        run_cli(["deal", "--layout", str(data_dir / "seed000_move35.txt"), "--json"]).stdout)["deal"]
+
+
 def test_replay_with_a_code_and_a_lock(run_cli):
     # draw the whole stock of a GO1 deal: it either locks or leaves a fitting card
     r = run_cli(["replay", "GO1-E-AAAAAAB", "d" * 16, "--json"])

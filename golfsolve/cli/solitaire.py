@@ -73,7 +73,7 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
         echo_json(answer)
     else:
         if not quiet:
-            click.echo(f"{answer['layout']}  ({game.rules.describe()})")
+            click.echo(f"{answer['deal'] or 'layout'}  ({game.rules.describe()})")
             for s in answer["steps"]:
                 what = {"d": "draw", "u": "undo"}.get(s["move"], f"col {s['move']}")
                 if s["ok"]:
@@ -90,7 +90,7 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
             click.echo(game.render())
         click.echo(
             f"result: {game.status}, score {game.score}, {plural(game.traditional_score(), 'card')} left, "
-            f"{answer['moves_played']:,} of {plural(len(move_list), 'move')} played"
+            f"{sum(1 for s in answer['steps'] if s['ok']):,} of {plural(len(move_list), 'move')} played"
             + (f", {rejected:,} rejected" if rejected else "")
         )
     return 1 if rejected else 0

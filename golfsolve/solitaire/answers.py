@@ -151,7 +151,10 @@ def replay_answer(layout: Layout, moves: Sequence[str], stop_on_reject: bool = F
     ``layout``, every one, a rejected move changing nothing (with ``stop_on_reject``, up to
     the first rejected one): the game as it ends and ``golfsolve replay --json``'s answer,
     each step with its card, discard top, stock, score and message. ``moves`` may be their
-    text, as :func:`~.engine.replay` takes it."""
+    text, as :func:`~.engine.replay` takes it. As every other answer, it names the deal
+    ``deal`` and gives ``moves_played`` as the moves' text: the moves the game took (a
+    rejected one changed nothing), which ``hint --moves`` and ``odds --moves`` take as it is;
+    ``moves_given`` and ``rejected`` count the moves given and those refused."""
     if isinstance(moves, str):  # one move a character would make the spaces of "d 5" moves
         moves = parse_moves(moves)
     game = Game(layout)
@@ -172,10 +175,10 @@ def replay_answer(layout: Layout, moves: Sequence[str], stop_on_reject: bool = F
         if not res.ok and stop_on_reject:
             break
     answer = {
-        "layout": layout.name or "layout",
+        "deal": layout.name,
         "rules": game.rules.name,
         "moves_given": len(moves),
-        "moves_played": sum(1 for s in steps if s["ok"]),
+        "moves_played": " ".join(s["move"] for s in steps if s["ok"]),
         "rejected": sum(1 for s in steps if not s["ok"]),
         "status": game.status,
         "score": game.score,
