@@ -17,7 +17,7 @@ signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` 
 * The folder is numba's: ``NUMBA_CACHE_DIR`` when set (the sub-folder numba uses for the
   kernels' file), else ``__pycache__`` next to it when it is writable, else
   ``~/.cache/golfsolve``.
-* Building runs in a child process (``python -m golfsolve.aotcache``), about 14 s of CPU
+* Building runs in a child process (``python -m golfsolve.aotcache``), about 50 s of CPU
   for the solver (numba compiles the kernels' callees for its JIT on the way, and caches
   them), and needs a working C compiler (numba links its small runtime in). When it fails
   (no compiler, a numba without ``pycc``), a ``.failed`` file with the reason is left

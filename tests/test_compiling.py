@@ -47,3 +47,16 @@ def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(mon
     from golfsolve.solitaire import kernel
 
     assert compiling.function("hunt") is kernel.hunt and compiling.function("take_rows") is kernel.take_rows
+
+
+def test_the_docs_quote_the_first_run_notice_as_it_prints():
+    """The first run's notice estimates the ahead-of-time build (``COMPILE_SECONDS``); README,
+    docs/performance.md and docs/serve.md quote it, so a new measurement changes them all."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    line = compiling.notice_line(compiling.COMPILE_SECONDS[compiling.NATIVE])
+    for doc in ("README.md", "docs/performance.md"):
+        assert line in " ".join((root / doc).read_text(encoding="utf-8").split()), doc
+    seconds = round(compiling.COMPILE_SECONDS[compiling.NATIVE])
+    assert f"about {seconds} s of CPU" in " ".join((root / "docs/serve.md").read_text(encoding="utf-8").split())

@@ -45,9 +45,10 @@ _LABELS = {**KERNELS, NATIVE: "the solver's kernels, ahead of time (one module)"
 #: the fair player's search over one stock order, :mod:`.orderhunt`, and its exact endgame,
 #: :mod:`.expectimax`).
 _COMPANIONS = {"hunt": ("load_rows", "take_rows", "order_verdicts", "state_value", "draw_value")}
-#: Rough CPU seconds to compile each, measured on a 2-core machine (docs/performance.md);
-#: only the notice's estimate uses them.
-COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 14.0}
+#: Rough CPU seconds to compile each, measured on a 2-core machine (docs/performance.md;
+#: the ahead-of-time build, with the fair player's order search and endgame: 39-62 s, median
+#: 53, five cold ``golfsolve solve GO1-E-AAAAAAB``, 2026-12-03); only the notice's estimate uses them.
+COMPILE_SECONDS = {"hunt": 8.0, "search": 8.0, "line_wins": 1.5, NATIVE: 50.0}
 
 
 _ready: set[str] = set()
