@@ -282,6 +282,11 @@ async function odds() {
     const r = await api("odds", { moves: game.moves.join(" ") });
     if (stale()) return;  // an answer to another deal or position would show beside this one
     const c = r.clairvoyant, f = r.fair;
+    if (r.game_over) {  // won or locked: said as the hint says it, the chances exact (nothing sampled)
+      $("odds").innerHTML = `<p class="best">${r.message}</p>` +
+        `<p class="note">Fair and clairvoyant chance: ${pct(c.chance)} (exact).</p>`;
+      return;
+    }
     const from = played ? `what is seen after ${played} move${played === 1 ? "" : "s"}` : "the opening";
     $("odds").innerHTML =
       `<dl><dt>Clairvoyant<br><span class="note">stock seen</span></dt><dd><b>${pct(c.chance)}</b>${interval(c.ci95)}</dd>` +
