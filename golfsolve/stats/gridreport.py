@@ -10,7 +10,6 @@ matches, the bots and the command that produced the data.
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
@@ -20,7 +19,7 @@ from ..grid.rules import GridRules
 from ..grid.tally import Tally
 from ..grid.tournament import SEATING, Tournament
 from ..text import estimate, interval, plural
-from .runfolder import save_figure_atomic
+from .runfolder import figure_footer, save_footed_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -73,15 +72,11 @@ def footer(data: dict) -> str:
     meta = data["meta"]
     head = (f"{plural(meta['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}; bots "
             f"{', '.join(meta['bots'])}; seed {meta['seed']}; {meta['seating']} seating")
-    cmds = (data.get("command") or "").splitlines() or ["(command not recorded)"]
-    return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
+    return figure_footer(head, data.get("command"))
 
 
 def _finish(fig: Figure, data: dict, path: Path) -> Path:
-    fig.text(0.01, 0.01, footer(data), fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
-    save_figure_atomic(fig, path)  # replaces a link there, never writes through it
-    return path
+    return save_footed_figure(fig, footer(data), path)
 
 
 def _bars(ax, labels, y, lo, hi, color, scale=1.0) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import html
 import math
-import textwrap
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
@@ -25,7 +24,7 @@ from ..solitaire.rules import get_rules
 from ..text import estimate, ordinal, plural
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
-from .runfolder import latest_command, run_commands, save_figure_atomic
+from .runfolder import figure_footer, latest_command, run_commands, save_footed_figure
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
@@ -275,15 +274,11 @@ def _deals_text(spec: CensusSpec, deals) -> str:
 def footer(data: dict) -> str:
     """The provenance line every figure carries: deals, rules and the command."""
     head = f"{data['deals_text']}{'' if data['complete'] else ', run incomplete'}; rules: {', '.join(data['rules'])}"
-    cmds = data["command"].splitlines() or ["(command not recorded)"]
-    return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
+    return figure_footer(head, data["command"])
 
 
 def _finish(fig, data: dict, path: Path) -> Path:
-    fig.text(0.01, 0.01, footer(data), fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
-    save_figure_atomic(fig, path)  # replaces a link there, never writes through it
-    return path
+    return save_footed_figure(fig, footer(data), path)
 
 
 def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None) -> list[Path]:

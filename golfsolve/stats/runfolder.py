@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -433,6 +434,21 @@ def save_figure_atomic(fig: Any, path: Path, dpi: int = 110) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def figure_footer(head: str, command: Optional[str]) -> str:
+    """The provenance footer of a report's figures: ``head`` (what the run covers), then
+    each line of the command that made the run as ``$ ...``, wrapped at 120 characters."""
+    cmds = (command or "").splitlines() or ["(command not recorded)"]
+    return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
+
+
+def save_footed_figure(fig: Any, footer: str, path: Path) -> Path:
+    """Save a report's figure as :func:`save_figure_atomic` does, ``footer`` (see
+    :func:`figure_footer`) printed small along its bottom edge, where the plot leaves room."""
+    fig.text(0.01, 0.01, footer, fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    return save_figure_atomic(fig, path)  # replaces a link there, never writes through it
 
 
 def write_json_atomic(path: Path, obj: dict) -> None:
@@ -1283,8 +1299,8 @@ __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
     "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
-    "extend_blocks", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
-    "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
+    "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
+    "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]
 
 
