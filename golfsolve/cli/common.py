@@ -30,7 +30,8 @@ T = TypeVar("T")
 rules_option = click.option(
     "--rules", "rules_spec", default=None, metavar="NAME",
     help="easy, classic, strict, dead-king (or wrap/queen-on-king/no-card-on-king), "
-         "plus switches like +jokers2, +empty, +stuck. Default: the code's letter, else easy.")
+         "plus switches like +jokers2, +empty, +stuck. Default: the code's letter or the layout "
+         "file's rules: line, else easy.")
 
 
 def effort(low: int = 1) -> click.IntRange:
