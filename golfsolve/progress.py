@@ -23,3 +23,16 @@ def progress_bar(iterable: Optional[Iterable] = None, *, total: Optional[float] 
 
     return tqdm(iterable, total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True,
                 disable=None if show is None else not show, **options)
+
+
+def report_bar(command: str, run: Any, show: Optional[bool] = None) -> Any:
+    """A report command's bar: ``COMMAND: reading RUN...`` at once (a large run takes a while
+    to read), then one step per plot after :func:`drawing_plots`."""
+    return progress_bar(desc=f"{command}: reading {run}", unit="step", leave=False, bar_format="{desc}...", show=show)
+
+
+def drawing_plots(bar: Any, command: str, plots: int) -> None:
+    """Turn :func:`report_bar`'s ``bar`` from reading the run (one step, done) to drawing ``plots`` plots."""
+    bar.bar_format, bar.total = None, 1 + plots
+    bar.set_description_str(f"{command}: drawing the plots", refresh=False)
+    bar.update(1)

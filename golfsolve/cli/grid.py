@@ -200,13 +200,12 @@ def report(directory, out_dir, as_json):
     """
     from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
-    from ..progress import progress_bar
+    from ..progress import drawing_plots, report_bar
     from ..stats.runfolder import check_report_dir
 
     check_run_dir(directory, "DIR")
     # on a terminal, a word on what takes the time: reading a large run, then each plot
-    bar = progress_bar(desc=f"grid report: reading {directory}", unit="step", leave=False, bar_format="{desc}...",
-                       show=False if as_json else None)  # said at once: a large run takes a while to read
+    bar = report_bar("grid report", directory, show=False if as_json else None)
     try:
         study = load_study(Path(directory)) if is_study(directory) else None
         t = load_tournament(Path(directory)) if study is None else None
@@ -225,9 +224,7 @@ def report(directory, out_dir, as_json):
             from ..stats.gridreport import FIGURES, write_report  # matplotlib, once read
             from ..stats.studyreport import write_study_report
 
-            bar.bar_format, bar.total = None, 1 + (1 if study is not None else len(FIGURES))
-            bar.set_description_str("grid report: drawing the plots", refresh=False)
-            bar.update(1)
+            drawing_plots(bar, "grid report", 1 if study is not None else len(FIGURES))
             if study is not None:
                 _, data = write_study_report(study, out, directory)
             else:

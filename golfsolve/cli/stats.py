@@ -157,11 +157,10 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     CENSUS.read_manifest(stats_dir)
     if fair_dir is not None:
         read_manifest(fair_dir, FAIR_STATS)
-    from ..progress import progress_bar
+    from ..progress import drawing_plots, report_bar
 
     # on a terminal, a word on what takes the time: reading a large run, then each plot
-    bar = progress_bar(desc=f"report: reading {stats_dir}", unit="step", leave=False, bar_format="{desc}...",
-                       show=False if as_json else None)  # said at once: a large run takes a while to read
+    bar = report_bar("report", stats_dir, show=False if as_json else None)
     try:
         df = load_results(stats_dir)
         if fair_dir is not None:
@@ -177,9 +176,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
             out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
             from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read
 
-            bar.bar_format, bar.total = None, 1 + len(FIGURES)
-            bar.set_description_str("report: drawing the plots", refresh=False)
-            bar.update(1)
+            drawing_plots(bar, "report", len(FIGURES))
             data = write_report(stats_dir, out, fair_dir, df=df, drawn=lambda: bar.update(1))
     finally:
         bar.close()
