@@ -19,7 +19,7 @@ from .common import (Command, SEED, command_line, check_workers, echo_json, effo
               help="Moves already played, e.g. \"d 5 2\" (d draws, 1-7 remove from a column, u undoes): the odds "
                    "from the position they reach, with the cards turned so far known.")
 @click.option("--fair", is_flag=True, hidden=True,
-              help="Kept for old scripts: the stock order is always forgotten now.")
+              help="Accepted and ignored: odds always forgets the stock order.")
 @click.option("--samples", type=effort(), default=200, show_default=True, metavar="N",
               help="Stock orders to sample and solve for the clairvoyant chance (all of them when there are no more).")
 @click.option("--games", type=effort(0), default=None, metavar="N",
