@@ -377,3 +377,25 @@ def test_turned_off_it_is_neither_loaded_nor_built(built, monkeypatch):
     assert native.load() is not None
     monkeypatch.setenv("GOLFSOLVE_NATIVE", "0")
     assert native.load() is None and not native.buildable()
+
+
+def test_the_module_is_named_for_the_cpu_it_targets(monkeypatch):
+    # a cache shared between machines: a CPU without x86-64-v3's features must not load a
+    # module built for them (it would die on an illegal instruction), so the names differ
+    monkeypatch.setattr(aotcache, "_cpu_flags", lambda: aotcache._V3_FLAGS | {"sse", "sse2"})
+    full = (aotcache.target_cpu(), aotcache.module_name(native.SPEC))
+    for missing in ("avx2", "bmi2", "abm", "movbe"):
+        monkeypatch.setattr(aotcache, "_cpu_flags", lambda: aotcache._V3_FLAGS - {missing})
+        assert aotcache.target_cpu() == ""
+        assert aotcache.module_name(native.SPEC) != full[1]
+    monkeypatch.setattr(aotcache, "_cpu_flags", frozenset)  # no /proc/cpuinfo: generic
+    assert aotcache.target_cpu() == ""
+    if os.uname().machine.lower() in ("x86_64", "amd64"):
+        assert full[0] == "x86-64-v3"
+
+
+def test_the_cpu_flags_are_read_from_proc_cpuinfo():
+    flags = aotcache._cpu_flags()
+    if Path("/proc/cpuinfo").is_file() and os.uname().machine.lower() in ("x86_64", "amd64"):
+        assert {"sse2", "fpu"} <= flags  # every x86-64 CPU has these
+    assert all(isinstance(f, str) and f and " " not in f for f in flags)
