@@ -33,6 +33,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
@@ -409,30 +410,33 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     return validate_manifest(m, p)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (the temporary file
-    is removed whatever stops the writing: a full disk, Ctrl-C); whatever was at ``path``
-    (a FIFO would block a plain write) is replaced, not written through."""
+@contextmanager
+def _replacing(path: Path) -> Iterator[Path]:
+    """The hidden temporary name beside ``path`` to write in the block; renamed over ``path``
+    when the block ends, removed whatever stops it (a full disk, Ctrl-C, a kill's signal)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        yield tmp
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (the temporary file
+    is removed whatever stops the writing: a full disk, Ctrl-C); whatever was at ``path``
+    (a FIFO would block a plain write) is replaced, not written through."""
+    with _replacing(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def save_figure_atomic(fig: Any, path: Path, dpi: int = 110) -> Path:
     """Save the matplotlib figure ``fig`` as a PNG at ``path`` as :func:`write_text_atomic`
     writes text: whatever was at ``path`` (a link to another file, which a plain save would
     write through) is replaced, and a kill leaves no half image under the name."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
+    with _replacing(path) as tmp:
         fig.savefig(tmp, dpi=dpi, format="png")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
     return path
 
 
@@ -680,25 +684,19 @@ def _check_made_with(path: Path, recorded: Optional[bytes], key: RunKey) -> None
 def write_parquet_atomic(final: Path, df: pd.DataFrame, metadata: Optional[dict[str, str]] = None) -> Path:
     """Write ``df`` to ``final`` through a hidden temporary file, fsync and a rename;
     ``metadata`` joins the file's key-value metadata."""
-    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            schema = None
-            if metadata:
-                import pyarrow as pa
+    with _replacing(final) as tmp, open(tmp, "wb") as f:
+        schema = None
+        if metadata:
+            import pyarrow as pa
 
-                schema = pa.Schema.from_pandas(df, preserve_index=False)
-                schema = schema.with_metadata({**(schema.metadata or {}),
-                                               **{k.encode(): v.encode() for k, v in metadata.items()}})
-            df.to_parquet(f, index=False, schema=schema)
-            f.flush()
-            # On disk before the rename, so that even a power cut leaves either the whole
-            # chunk or no chunk under the final name.
-            os.fsync(f.fileno())
-        os.replace(tmp, final)
-    except BaseException:  # a full disk, Ctrl-C: no temporary file stays behind
-        tmp.unlink(missing_ok=True)
-        raise
+            schema = pa.Schema.from_pandas(df, preserve_index=False)
+            schema = schema.with_metadata({**(schema.metadata or {}),
+                                           **{k.encode(): v.encode() for k, v in metadata.items()}})
+        df.to_parquet(f, index=False, schema=schema)
+        f.flush()
+        # On disk before the rename, so that even a power cut leaves either the whole
+        # chunk or no chunk under the final name.
+        os.fsync(f.fileno())
     return final
 
 
