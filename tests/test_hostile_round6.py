@@ -17,3 +17,24 @@ def test_rate_refuses_a_won_layout_with_an_unknown_stock_by_name_before_rating_a
     r = run_cli(["rate", "GO1-E-AAAAAAB", "--layout", str(f), "--games", "1"])
     assert r.exit_code == 2 and r.stdout == "", r.stdout
     assert "won.txt" in r.stderr and "real stock" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_resuming_a_fair_run_made_before_a_player_setting_existed_says_what_the_run_played_with(run_cli, tmp_path):
+    """A fast-player run made before ``carry`` existed records no ``carry``; its player did not
+    carry orders. was: '--resume: the run was played with player.carry = None', a value no
+    player has"""
+    import json
+
+    out = tmp_path / "f"
+    r = run_cli(["fair-stats", "--count", "1", "--rules", "classic", "--player", "fast", "--jobs", "1",
+                 "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    mp = out / "_manifest.json"
+    m = json.loads(mp.read_text())
+    del m["params"]["player"]["carry"]
+    mp.write_text(json.dumps(m))
+    for flag in ("--resume", "--extend"):
+        r = run_cli(["fair-stats", "--out", str(out), flag, "--count", "2", "-q"])
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "player.carry = False" in r.stderr and "None" not in r.stderr and "older golfsolve" in r.stderr, \
+            r.stderr

@@ -131,10 +131,15 @@ def check_same_player(m: dict, player: PlayerSettings, flag: str) -> None:
     from ``player``, naming the first setting that differs."""
     old = recorded_player(m)
     new = player.as_dict()
+    # a setting added after the run was made is missing from its manifest: its player had the
+    # setting's default (what the manifest reads back as), not None
+    played = PlayerSettings().as_dict()
+    played.update(old)
     for k in new:
-        if k != "preset" and old.get(k) != new[k]:
-            raise InputError(f"{flag}: the run was played with player.{k} = {old.get(k)!r}, the {new['preset']} "
-                             f"player has {new[k]!r}; start a new run in another --out")
+        if k != "preset" and played.get(k) != new[k]:
+            unrecorded = " (not recorded: the run was made by an older golfsolve)" if k not in old else ""
+            raise InputError(f"{flag}: the run was played with player.{k} = {played.get(k)!r}{unrecorded}, the "
+                             f"{new['preset']} player has {new[k]!r}; start a new run in another --out")
 
 
 def read_fair_manifest(out: str | Path) -> dict:
