@@ -38,3 +38,14 @@ def test_resuming_a_fair_run_made_before_a_player_setting_existed_says_what_the_
         assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert "player.carry = False" in r.stderr and "None" not in r.stderr and "older golfsolve" in r.stderr, \
             r.stderr
+
+
+@pytest.mark.parametrize("endpoint, flag", [("hint", "fair"), ("solve", "verdict_only")])
+def test_a_flag_sent_as_json_null_is_400_not_read_as_false(client, endpoint, flag):
+    """was: {"fair": null} answered the peeking hint (null read as false), where "?fair" and
+    fair="" are refused: a flag without its value is not a default"""
+    r = client.post(f"/api/{endpoint}", json={"code": "GO1-E-AAAAAAB", flag: None})
+    assert r.status_code == 400 and f"{flag} must be true or false, not null" in r.json()["error"], r.text
+    # a JSON number is named as one, not as the text '1' (which is taken)
+    r = client.post(f"/api/{endpoint}", json={"code": "GO1-E-AAAAAAB", flag: 1})
+    assert r.status_code == 400 and f"{flag} must be true or false, not the number 1" in r.json()["error"], r.text

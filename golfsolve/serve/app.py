@@ -233,12 +233,15 @@ _FALSE = {"0", "false", "no", "off"}
 def _bool(params: dict, name: str) -> bool:
     # "?fair" with no value is refused, not read as false: it would answer a peeking hint to
     # someone who asked for a fair one
+    # a JSON null is a flag without its value too, as "?fair" is
     v = params.get(name)
-    if v is None or isinstance(v, bool):
+    if isinstance(v, bool) or name not in params:
         return bool(v)
     if isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
         return v.strip().lower() in _TRUE
-    raise InputError(f"{name} must be true or false, not {clip(str(v))}")
+    given = ("null" if v is None else f"the number {str(v)[:40]}" if isinstance(v, (int, float))
+             else clip(str(v)))
+    raise InputError(f"{name} must be true or false, not {given}")
 
 
 def _player(params: dict, default: str = "fast") -> str:
