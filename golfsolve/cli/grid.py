@@ -163,8 +163,10 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
 @jobs_option("workers", 1)
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Matches per chunk file (default: an eighth of --matches, at most 10).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable summary: the study's numbers, as 'grid report DIR --json' gives them.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size, quiet):
+def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size, as_json, quiet):
     """Play a seeded study of the table options (one-at-a-time variations of a base table,
     each at two tables: the strongest bot among heuristics, the random bot among heuristics)
     into a run folder; 'grid report DIR' reports on it.
@@ -180,9 +182,15 @@ def study(out_dir, sets_spec, strong, matches, seed, resume, workers, chunk_size
     command = command_line(click.get_current_context(), sets_spec=",".join(spec.sets), strong=spec.strong,
                            matches=spec.matches, seed=spec.seed, chunk_size=spec.chunk_size)
     inv = run_long(lambda: run_study(out, spec, resume=resume, jobs=workers, command=command,
-                                     progress=False if quiet else None), out)
+                                     progress=False if quiet or as_json else None), out)
     for r in inv["repaired"]:
         click.echo(f"golfsolve: note: played again: {r}", err=True)
+    if as_json:
+        from ..stats.gridstudy import load_study
+        from ..stats.studyreport import report_data
+
+        echo_json(report_data(load_study(out)))
+        return
     click.echo(f"{plural(len(spec.sets), 'option set')}, {plural(len(spec.cells()), 'table')} of "
                f"{plural(spec.matches, 'match', 'matches')}: results in {out} (golfsolve grid report {out})")
 

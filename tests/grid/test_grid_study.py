@@ -8,6 +8,7 @@ import json
 import math
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -296,3 +297,14 @@ def test_refuses_other_runs_and_other_studies(small, tmp_path, run_cli):
     (empty / "_manifest.json").write_text((small / "_manifest.json").read_text())
     r = run_cli(["grid", "report", str(empty)])
     assert r.exit_code == 2 and "nothing to report" in r.stderr
+
+
+def test_json_prints_the_studys_numbers_as_its_report_gives_them(small, tmp_path, run_cli):
+    out = tmp_path / "run"
+    shutil.copytree(small, out)
+    r = run_cli(["grid", "study", "--out", str(out), "--resume", "--json"])  # nothing left to play
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)  # the whole of stdout: no progress, no closing line
+    want = json.loads(run_cli(["grid", "report", str(small), "--json"]).stdout)
+    assert got.keys() == want.keys()
+    assert main_table(got) == main_table(want)
