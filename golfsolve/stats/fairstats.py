@@ -186,6 +186,7 @@ class FairKind(RunKind[FairSpec]):
     command = "golfsolve fair-stats"
     item = "deal"
     params_type = FairSpec
+    side_files = (REPORT_NAME,)
     make_params_model = staticmethod(_params_model)
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = N_DEALS

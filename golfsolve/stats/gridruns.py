@@ -141,6 +141,7 @@ class GridKind(RunKind[GridSpec]):
     command = "golfsolve grid simulate"
     item = "match"
     params_type = GridSpec
+    side_files = ("_holes.csv", "_matches.csv")
     make_params_model = staticmethod(_params_model)
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK

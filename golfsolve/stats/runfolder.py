@@ -410,10 +410,19 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     return validate_manifest(m, p)
 
 
+def check_replaceable(path: Path) -> None:
+    """Refuse (:class:`InputError`) a directory at ``path``, where a file is to be written:
+    a rename cannot replace it (a link to one is replaced as a link)."""
+    if path.is_dir() and not path.is_symlink():
+        raise InputError(f"{path} is a directory, so the file cannot be written there; move it out of the folder "
+                         "and run the command again")
+
+
 @contextmanager
 def _replacing(path: Path) -> Iterator[Path]:
     """The hidden temporary name beside ``path`` to write in the block; renamed over ``path``
     when the block ends, removed whatever stops it (a full disk, Ctrl-C, a kill's signal)."""
+    check_replaceable(path)  # else the rename fails naming the temporary file, after the writing
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         yield tmp
@@ -1295,7 +1304,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
-    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path",
+    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path", "check_replaceable",
     "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
     "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",

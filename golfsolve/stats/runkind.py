@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Op
 from ..errors import InputError
 from ..inputs import ascii_lower, split_items
 from ..text import plural_of
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_resume_extend, load_chunks,
-                        manifest_path, no_run_to_continue, open_run, read_manifest, run_folder_chunks)
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_replaceable, check_resume_extend,
+                        load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest, run_folder_chunks)
 from .runfolder import default_chunk_size as _default_chunk_size
 
 if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before
@@ -99,6 +99,8 @@ class RunKind(Generic[P]):
     max_items: ClassVar[int]
     #: does the command have ``--extend`` (its messages offer it only then)
     extendable: ClassVar[bool] = True
+    #: the files the command writes beside the chunks when the run ends
+    side_files: ClassVar[tuple[str, ...]] = ()
 
     # -- what each kind says ------------------------------------------------------
     def key(self, p: P) -> RunKey:
@@ -239,6 +241,8 @@ class RunKind(Generic[P]):
         # a library caller meets what the commands refuse: both at once, or resume="no" (a true value)
         check_resume_extend(resume, extend)
         with self.open(out, p, resume=resume, extend=extend, command=command) as folder:
+            for name in self.side_files:  # refused before the work, not after it
+                check_replaceable(folder.path / name)
             full = self.from_manifest(folder.manifest)
             todo = folder.todo(self.schema(full))
             src = source(todo, full) if source is not None else self.source(todo, full, jobs)
