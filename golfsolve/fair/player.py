@@ -155,6 +155,9 @@ class Player:
             # first few orders, then the leaders so far on the others first
             cv.extend(stocks[:_SCOUT])
             cv.extend(stocks[_SCOUT:], _by_rank(cv, states)[: s.race_width])
+            # no order won yet: more orders, every table on each, until one is won
+            while s.hopeless > len(cv.stocks) and not any(cv.root_won):
+                cv.extend(self._orders(view, gone, min(s.race_batch, s.hopeless - len(cv.stocks))))
         elif cv.per_order and not racing:
             return self._sampled(cv, states, stocks, every, view, gone), cv
         else:

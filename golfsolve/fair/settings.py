@@ -43,7 +43,10 @@ class PlayerSettings:
     again); ``compiled_exact`` runs it by the compiled kernel (a cap hit is tried again
     two draws later). With ``carry`` a decision's sampled orders are the last sampled
     decision's with the cards drawn since taken out (still a uniform sample of the orders
-    the player cannot tell apart), fresh ones only where more are needed.
+    the player cannot tell apart), fresh ones only where more are needed. ``hopeless`` (0:
+    off; with a race): when no state wins on any of the first orders, more orders,
+    ``race_batch`` at a time with every state on each, until one wins or this many are used,
+    so that a decision that looks lost is taken on the orders that can still be won.
     """
 
     samples: int = 8
@@ -57,13 +60,14 @@ class PlayerSettings:
     exact_states: int = 40_000
     compiled_exact: bool = False
     carry: bool = False
+    hopeless: int = 0
 
     def __post_init__(self) -> None:
         # every setting's type and range, as the options' counts are checked: 2.5 samples failed
         # deep in the sampling, 10**9 filled the memory, exact_states 2**70 failed in NumPy, a
         # race_z of NaN or "x" was taken, and compiled_exact "no" counted as true
         for name, low in (("samples", 1), ("extra", 0), ("race_budget", 0), ("race_batch", 1), ("race_slack", 0),
-                          ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1)):
+                          ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1), ("hopeless", 0)):
             # a NumPy integer as a plain int: json cannot write one into a fair-stats manifest
             object.__setattr__(self, name, whole_count(getattr(self, name), name, low, MAX_EFFORT))
         z = self.race_z
@@ -96,12 +100,12 @@ class PlayerSettings:
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
 #: ``rate`` (the compiled exact endgame from 6 unknown cards, orders carried from one
 #: decision to the next); ``strong``: more orders, a
-#: budgeted race and the compiled exact endgame from 8 unknown cards (the player of
-#: ``fair-stats`` and ``hint --fair``).
+#: budgeted race, more orders where none is won, and the compiled exact endgame from 8
+#: unknown cards (the player of ``fair-stats`` and ``hint --fair``).
 PRESETS: dict[str, PlayerSettings] = {
     "fast": PlayerSettings(compiled_exact=True, carry=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
-                             compiled_exact=True),
+                             compiled_exact=True, hopeless=64),
 }
 
 
