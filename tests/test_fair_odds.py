@@ -222,3 +222,23 @@ def test_cli_odds_of_a_finished_game(run_cli, tmp_path, text, value, message):
     j = json.loads(r.stdout)
     assert r.exit_code == 0 and j["game_over"] is True and j["message"] == message
     assert j["fair"]["chance"] == j["clairvoyant"]["chance"] == value / 100
+
+
+@pytest.mark.parametrize("moves, head", [("1 1 5 d u", "after 3 moves"), ("1 1 5 d", "after 4 moves"), ("1 u", None),
+                                         ("d u u", None)])
+def test_the_heading_counts_the_moves_that_stand_after_undos(run_cli, moves, head):
+    r = run_cli(["odds", "GO1-E-AAAAAAB", "--moves", moves, "--games", "0"])
+    if moves == "d u u":  # nothing left to undo: refused
+        assert r.exit_code == 2
+        return
+    assert r.exit_code == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert (head in first) if head else (" after " not in first)
+
+
+def test_moves_in_effect_takes_an_undo_as_one_move_back():
+    from golfsolve.solitaire.engine import moves_in_effect
+
+    assert moves_in_effect(["1", "1", "5", "d", "u"]) == 3
+    assert moves_in_effect(["u", "d"]) == 1
+    assert moves_in_effect([]) == 0

@@ -28,7 +28,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, seed_value, whole_count
 from ..intervals import product_interval, wilson
-from ..solitaire.engine import Game, parse_moves
+from ..solitaire.engine import Game, moves_in_effect, parse_moves
 from ..solitaire.hint import game_over_message, position_after
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EASY, Rules
@@ -222,7 +222,9 @@ class OddsResult:
         how = ("the one possible stock order" if self.exact and self.samples == 1
                else f"all {self.samples:,} possible stock orders (exact)" if self.exact
                else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
-        after = f" after {plural(len(self.moves_played), 'move')}" if self.moves_played else ""
+        # the moves that stand: an undo takes one back, as the game's own count does
+        n = moves_in_effect(self.moves_played)
+        after = f" after {plural(n, 'move')}" if n else ""
         if self.over:
             # as hint says it: no sampling, no interval, nothing left to play
             why = "the game is won" if self.chance else "no move is left"

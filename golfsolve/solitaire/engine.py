@@ -317,6 +317,15 @@ class Game:
     as_json = to_json  # the name golfsolve.fair's results use: either works
 
 
+def moves_in_effect(moves: Sequence[str]) -> int:
+    """How many moves of ``moves`` stand once its undos (``u``) have taken back the moves
+    before them: the count the game shows."""
+    n = 0
+    for m in moves:
+        n = max(0, n - 1) if m == "u" else n + 1
+    return n
+
+
 def parse_moves(text: str) -> list[str]:
     """Read a move list: ``"d 5 2"``, ``"d52"``, ``"d,5,2"`` and ``"d;5;2"`` all give ``["d", "5", "2"]``.
 
