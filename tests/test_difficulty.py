@@ -218,3 +218,25 @@ def test_rate_prints_each_deal_as_it_is_rated(json_flag):
         assert lines[:2] == ["[\n", "  {\n"] and '"code": "PySol Golf #1"' in "".join(lines)
     else:
         assert "PySol Golf #1" in lines[0]
+
+
+@pytest.mark.parametrize("text, wins", [
+    ("discard: KS\nstock:\n1: 7D 5C\n2: 9C\n3: 4D\n4:\n5:\n6:\n7:\n", 0),  # locked: no move, no stock
+    ("discard: 8S\nstock:\n1: 7D\n2:\n3:\n4:\n5:\n6:\n7:\n", 1),  # one remove wins
+])
+def test_a_rating_over_every_possible_order_is_exact_not_an_interval(text, wins):
+    from golfsolve.solitaire.layout import parse_layout_text
+
+    r = rate(parse_layout_text("rules: easy\n" + text, "tiny"), EASY, games=16)
+    assert r.exact and r.games == 1 and r.fair_wins == wins
+    assert r.interval == (wins, wins)
+    assert r.as_json()["exact"] is True and r.as_json()["ci95"] == [wins, wins]
+    assert "exact" in r.render() and "[" not in r.render()
+
+
+def test_a_sampled_rating_keeps_its_wilson_interval():
+    r = rate(layout_from_number(1, EASY), EASY, games=4)
+    assert not r.exact and r.as_json()["exact"] is False
+    lo, hi = r.interval
+    assert lo < r.fair_chance < hi or r.fair_chance in (0, 1)
+    assert hi - lo > 0.2  # four games say little

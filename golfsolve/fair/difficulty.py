@@ -75,6 +75,8 @@ class Rating:
     label: str
     settings: PlayerSettings
     complete: bool = True  # False: games stopped early once the label could no longer be the wanted one
+    exact: bool = False  # every possible stock order played once: the chance is this player's exact rate
+
 
     @property
     def fair_chance(self) -> float:
@@ -83,7 +85,9 @@ class Rating:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """95% Wilson interval of the fair chance."""
+        """95% Wilson interval of the fair chance (the chance itself when it is exact)."""
+        if self.exact:
+            return self.fair_chance, self.fair_chance
         return wilson(self.fair_wins, self.games)[1:]
 
     def as_json(self) -> dict:
@@ -92,15 +96,16 @@ class Rating:
         lo, hi = self.interval
         return {"deal": self.code, "code": self.code, "rules": self.rules.name, "winnable": self.winnable,
                 "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
-                "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete,
+                "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete, "exact": self.exact,
                 "player": self.settings.as_dict()}
 
     def render(self) -> str:
         """One line: code, winnability, fair chance with its interval, label."""
         lo, hi = self.interval
-        return (f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance "
-                f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} ({self.fair_wins}/{self.games})  "
-                f"{self.label}")
+        chance = (f"{100 * self.fair_chance:5.1f}% exact ({self.fair_wins}/{self.games}, every stock order)"
+                  if self.exact else
+                  f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} ({self.fair_wins}/{self.games})")
+        return f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance {chance}  {self.label}"
 
 
 def rate(
@@ -132,7 +137,7 @@ def rate(
     solver = solver or Solver()
     winnable = solver.solve(layout, rules).outcome == "won"
     view = layout.forget_stock(0)
-    stocks, _ = stock_orders(view, rules, games, seed)
+    stocks, every = stock_orders(view, rules, games, seed)
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
     wins = played = 0
     for won, _ in fair_games(view, rules, stocks, seed, settings, (), solver):
@@ -142,7 +147,7 @@ def rate(
         if want and (wins / len(stocks) >= hi_band or (wins + left) / len(stocks) < lo_band):
             return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings,
                           complete=False)
-    return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings)
+    return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings, exact=every)
 
 
 @dataclass(frozen=True)
