@@ -96,7 +96,8 @@ class Rating:
         lo, hi = self.interval
         return {"deal": self.code, "code": self.code, "rules": self.rules.name, "winnable": self.winnable,
                 "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
-                "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete, "exact": self.exact,
+                "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete,
+                "exact": self.exact,
                 "player": self.settings.as_dict()}
 
     def render(self) -> str:
@@ -104,7 +105,8 @@ class Rating:
         lo, hi = self.interval
         chance = (f"{100 * self.fair_chance:5.1f}% exact ({self.fair_wins}/{self.games}, every stock order)"
                   if self.exact else
-                  f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} ({self.fair_wins}/{self.games})")
+                  f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} "
+                  f"({self.fair_wins}/{self.games})")
         return f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance {chance}  {self.label}"
 
 
