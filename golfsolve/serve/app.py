@@ -231,9 +231,8 @@ _FALSE = {"0", "false", "no", "off"}
 
 
 def _bool(params: dict, name: str) -> bool:
-    # "?fair" with no value is refused, not read as false: it would answer a peeking hint to
-    # someone who asked for a fair one
-    # a JSON null is a flag without its value too, as "?fair" is
+    # "?fair" with no value (or a JSON null) is refused, not read as false: it would answer a
+    # peeking hint to someone who asked for a fair one
     v = params.get(name)
     if isinstance(v, bool) or name not in params:
         return bool(v)
