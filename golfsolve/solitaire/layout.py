@@ -519,7 +519,13 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
         raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not UTF-8 text") from None
     if "\x00" in text:
         raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not text (it holds NUL bytes)")
-    return parse_layout_text(text, "stdin" if str(path) == "-" else Path(path).name, rules)
+    if str(path) == "-":  # one stdin layout at most: the message needs no name
+        return parse_layout_text(text, "stdin", rules)
+    try:
+        return parse_layout_text(text, Path(path).name, rules)
+    except LayoutError as e:
+        # solve and rate read several files: say which one is wrong
+        raise type(e)(f"layout file {where}: {e}") from None
 
 
 #: the largest PySol FC deal number pysol-cards deals (its seeds are 64-bit)

@@ -1,0 +1,31 @@
+"""Hostile-user sweep, round 7: each test is a bug a user met from outside (the commands and
+the public library). Fast: no test here solves more than a few deals."""
+
+from __future__ import annotations
+
+import pytest
+
+GOOD_BOARD = "pysol-golf-1.board"
+
+
+def _one_line_error(r) -> str:
+    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.stdout)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["solve", "rate", "deal"])
+@pytest.mark.parametrize("text, words", [
+    ("GO1-E-AAAAAAB\n", "line 1: expected 'key: value'"),
+    ("discard: AS\nstock: ...\n1: AS\n2:\n3:\n4:\n5:\n6:\n7:\n", "duplicate card AS"),
+])
+def test_a_bad_layout_file_among_several_is_named(run_cli, data_dir, tmp_path, command, text, words):
+    """was: 'golfsolve: line 1: expected 'key: value', got ...' with no file named, when
+    solve or rate read several --layout files, so the user could not tell which one"""
+    bad = tmp_path / "second.txt"
+    bad.write_text(text, encoding="utf-8")
+    files = [str(bad)] if command == "deal" else [str(data_dir / GOOD_BOARD), str(bad)]
+    r = run_cli([command, *(a for f in files for a in ("--layout", f))])
+    line = _one_line_error(r)
+    assert "second.txt" in line and words in line, line
