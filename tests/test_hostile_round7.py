@@ -29,3 +29,23 @@ def test_a_bad_layout_file_among_several_is_named(run_cli, data_dir, tmp_path, c
     r = run_cli([command, *(a for f in files for a in ("--layout", f))])
     line = _one_line_error(r)
     assert "second.txt" in line and words in line, line
+
+
+def test_a_fair_run_started_by_code_records_a_command_that_runs(run_cli, tmp_path):
+    """was: 'golfsolve fair-stats --start GO1-E-AAAAAAB --start-number 1 ...' in the manifest
+    and _fair.md's "Command:", which fails as given ('give --start CODE or --start-number N,
+    not both'); stats records the start once"""
+    import json
+    import shlex
+
+    out = tmp_path / "f"
+    r = run_cli(["fair-stats", "--start", "GO1-C-AAAAAAB", "--count", "1", "--rules", "classic", "--player", "fast",
+                 "-j", "1", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    command = json.loads((out / "_manifest.json").read_text())["command"]
+    assert "--start-number 1" in command and "--start " not in command, command
+    assert command in (out / "_fair.md").read_text(encoding="utf-8")
+    args = shlex.split(command)[1:]
+    args[args.index("--out") + 1] = str(tmp_path / "again")
+    r = run_cli(args)
+    assert r.exit_code == 0, r.stderr

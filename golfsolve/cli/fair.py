@@ -105,7 +105,7 @@ def fair_stats(start_code, start_number, count, rules_list, player, seed, worker
                               "rules": parse_rules_list(rules_list) if rules_list is not None else None,
                               "player": PRESETS[player] if player is not None else None},
                         resume=resume, extend=extend, jobs=workers)
-    command = command_line(click.get_current_context(), start_number=spec.start, count=spec.count,
+    command = command_line(click.get_current_context(), start_code=None, start_number=spec.start, count=spec.count,
                            rules_list=",".join(spec.rules), player=spec.player.preset, seed=spec.seed,
                            chunk_size=spec.chunk_size, workers=workers)
     inv = run_long(lambda: run_fair_stats(out, spec, resume=resume, extend=extend, jobs=workers,
