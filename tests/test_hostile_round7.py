@@ -49,3 +49,41 @@ def test_a_fair_run_started_by_code_records_a_command_that_runs(run_cli, tmp_pat
     args[args.index("--out") + 1] = str(tmp_path / "again")
     r = run_cli(args)
     assert r.exit_code == 0, r.stderr
+
+
+def _grid_hole():
+    import numpy as np
+
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.state import HoleState
+
+    return HoleState(parse_rules("danish", players=2, grid=4), rng=np.random.default_rng(1))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # was: IndexError 'list index out of range'
+    (lambda s: s.hidden_count(5), "InputError", "a seat is a whole number from 0 to 1, not 5"),
+    # was: seat 1's slots (Python's index from the end), with no word
+    (lambda s: s.hidden_slots(-1), "InputError", "a seat is a whole number from 0 to 1, not -1"),
+    # was: AttributeError "'int' object has no attribute 'shuffle'"
+    (lambda s: s.resample(0, 5), "TypeError", "rng must be a numpy Generator"),
+    # was: ValueError 'operands could not be broadcast together with shapes (54,) (100,)'
+    (lambda s: s.view(0, drawn=99), "InputError", "drawn must be a card id these rules deal, or None; not 99"),
+    (lambda s: s.view(0, drawn=-1), "InputError", "drawn must be a card id these rules deal, or None; not -1"),
+])
+def test_a_hole_state_names_a_seat_a_card_or_a_generator_that_is_none(call, error, words):
+    """The hole state's public methods check a seat as view and observation do (round 3)."""
+    import re
+
+    with pytest.raises(Exception, match="^" + re.escape(words)) as e:
+        call(_grid_hole())
+    assert type(e.value).__name__ == error
+
+
+def test_a_hole_state_still_takes_numpy_seats_and_cards():
+    import numpy as np
+
+    s = _grid_hole()
+    assert s.hidden_count(np.int64(1)) == 4 and s.hidden_slots(np.int64(0)) == [0, 1, 2, 3]
+    assert s.view(0, drawn=np.int64(5)).drawn == 5
+    s.resample(1, np.random.default_rng(0))

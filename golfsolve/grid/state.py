@@ -270,11 +270,11 @@ class HoleState:
 
     def hidden_count(self, p: int) -> int:
         """How many of player ``p``'s cards are still face down."""
-        return sum(1 for u in self.up[p] if not u)
+        return sum(1 for u in self.up[self._seat(p)] if not u)
 
     def hidden_slots(self, p: int) -> list[int]:
         """Player ``p``'s face-down slots."""
-        return [i for i, u in enumerate(self.up[p]) if not u]
+        return [i for i, u in enumerate(self.up[self._seat(p)]) if not u]
 
     def legal_draws(self) -> list[str]:
         """Draw choices open to the player to move (draw phase)."""
@@ -302,6 +302,8 @@ class HoleState:
         """Player ``p``'s view, built from public facts only, with ``drawn`` (from ``source``)
         in hand if given; :meth:`observation` is the view at the current decision."""
         p = self._seat(p)
+        if drawn is not None and not (is_whole_number(drawn) and 0 <= drawn < N_CARDS_MAX and self.deck_counts[drawn]):
+            raise InputError(f"drawn must be a card id these rules deal, or None; not {repr(drawn)[:40]}")
         grids = tuple(tuple(c if u else None for c, u in zip(gr, ups)) for gr, ups in zip(self.grid, self.up))
         shown = [c for gr in grids for c in gr if c is not None] + self.discard
         # After a recycle every stock card came off the discard pile, so its contents (not
@@ -534,6 +536,7 @@ class HoleState:
         contents are what is resampled (draws from it are chance outcomes); a recycled
         stock's contents are public, so a card another seat drew from it is one of them,
         dealt to that hand at random, the rest staying in the stock."""
+        expect(rng, np.random.Generator, "rng", "a numpy Generator, e.g. np.random.default_rng(7)")
         new = self.clone()
         v = self.observation(p)
         new._deal_unseen(v, rng)
