@@ -84,6 +84,15 @@ def expect(value: object, kind: type | tuple[type, ...], what: str, must: str) -
     raise TypeError(f"{what} must be {must}, not {type(value).__name__} {shown}")
 
 
+def callback(value: object, what: str, example: str) -> Any:
+    """``value`` if it is a function or None, else a :class:`TypeError` naming ``what``: a
+    callback is called only once work is done, where "'int' object is not callable" names
+    nothing the caller gave."""
+    if value is None or callable(value):
+        return value
+    raise TypeError(f"{what} must be a function {example}, or None; not {type(value).__name__} {repr(value)[:40]}")
+
+
 def flag(value: object, what: str) -> bool:
     """``value`` as True or False if it is a bool (or a NumPy bool); a :class:`TypeError`
     for anything else: "no" is a true value to Python, so a switch given as text would be on."""

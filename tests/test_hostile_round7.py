@@ -87,3 +87,36 @@ def test_a_hole_state_still_takes_numpy_seats_and_cards():
     assert s.hidden_count(np.int64(1)) == 4 and s.hidden_slots(np.int64(0)) == [0, 1, 2, 3]
     assert s.view(0, drawn=np.int64(5)).drawn == 5
     s.resample(1, np.random.default_rng(0))
+
+
+def _callbacks(tmp_path):
+    import numpy as np
+
+    from golfsolve.fair import pick
+    from golfsolve.grid.bots import make_bot
+    from golfsolve.grid.engine import play_match
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import simulate
+    from golfsolve.solitaire.rules import EASY
+    from golfsolve.stats.census import CensusSpec, run_census
+
+    grid = parse_rules("default", players=2, holes=1)
+    return {
+        "on_deal": lambda v: pick(EASY, "easy", 1, games=1, on_deal=v),
+        "on_hole": lambda v: play_match(grid, [make_bot("random"), make_bot("random")], np.random.default_rng(0),
+                                        on_hole=v),
+        "progress": lambda v: simulate(grid, ["random", "random"], 1, 0, progress=v),
+        "on_chunk": lambda v: run_census(tmp_path / "run", CensusSpec(0, 1, ("easy",)), jobs=1, progress=False,
+                                         on_chunk=v),
+    }
+
+
+@pytest.mark.parametrize("name", ["on_deal", "on_hole", "progress", "on_chunk"])
+@pytest.mark.parametrize("value", [5, True])
+def test_a_library_callback_that_is_no_function_is_named_at_the_call(tmp_path, name, value):
+    """was: TypeError "'int' object is not callable" after the first deal, hole, match or
+    chunk was done (run_census had written its folder by then); simulate(progress=True), a
+    switch everywhere else, failed the same way"""
+    with pytest.raises(TypeError, match=f"^{name} must be a function"):
+        _callbacks(tmp_path)[name](value)
+    assert not (tmp_path / "run").exists()

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from ..errors import InputError
-from ..inputs import ascii_lower, expect, flag, is_whole_number, seed_value, whole_count
+from ..inputs import ascii_lower, callback, expect, flag, is_whole_number, seed_value, whole_count
 from ..intervals import wilson
 from ..text import estimate, plural
 from ..solitaire.dealcode import N_DEALS
@@ -211,6 +211,7 @@ def pick(
     """
     expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    callback(on_deal, "on_deal", "of a deal's Rating (None when it did not match)")
     named = ascii_lower(difficulty.strip()) if isinstance(difficulty, str) else None
     if named not in LABELS:  # any case, as a player's preset and --difficulty take it
         raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")

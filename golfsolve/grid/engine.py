@@ -20,7 +20,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
-from ..inputs import expect
+from ..inputs import callback, expect
 from .rules import GridRules
 from .scoring import ScoreCard
 from .state import (DONE, DRAW, END_CLOSED, END_EXHAUSTED, END_KNOCKED, END_REASONS, END_STALLED,  # noqa: F401
@@ -170,6 +170,7 @@ def play_match(rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np
     """
     expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
+    callback(on_hole, "on_hole", "of the hole's index, its HoleResult and the ScoreCard")
     rng = rng if rng is not None else np.random.default_rng()
     names = [getattr(p, "name", f"player{i + 1}") for i, p in enumerate(players)]
     card = ScoreCard(names)

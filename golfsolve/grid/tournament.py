@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..errors import MAX_INT64, InputError
-from ..inputs import expect, seed_value, whole_count
+from ..inputs import callback, expect, seed_value, whole_count
 from .rules import GridRules
 
 if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a command checks its arguments before
@@ -129,6 +129,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     from .engine import play_match
 
     expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+    callback(progress, "progress", "called with 1 after each match, e.g. a tqdm bar's update (not a switch)")
     # one name per seat: "mc,greedy" as text would be counted a bot per character
     if isinstance(bots, str):
         raise TypeError(f"bots must be a list of bot names, e.g. ['mc', 'greedy'], not str {bots[:40]!r}")

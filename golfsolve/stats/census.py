@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError
-from ..inputs import ascii_lower, expect, is_whole_number, whole_count
+from ..inputs import ascii_lower, callback, expect, is_whole_number, whole_count
 from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number
@@ -522,6 +522,7 @@ def run_census(
     if engine not in ("local", "dask"):
         raise InputError(f"unknown engine {engine!r} (local or dask)")
     check_resume_extend(resume, extend)  # before a Dask cluster is reached
+    callback(on_chunk, "on_chunk", "of a chunk's first deal and count")
     # None, not 0, means every core: jobs=0 is refused as --jobs 0 is
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     check_jobs(jobs)
