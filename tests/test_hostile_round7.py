@@ -120,3 +120,18 @@ def test_a_library_callback_that_is_no_function_is_named_at_the_call(tmp_path, n
     with pytest.raises(TypeError, match=f"^{name} must be a function"):
         _callbacks(tmp_path)[name](value)
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("out", ["rep", None])
+def test_report_of_a_run_with_no_finished_chunk_writes_no_folder(run_cli, tmp_path, out):
+    """was: exit 2 'no chunk is finished yet, so there is nothing to report', after making
+    the empty --out folder (or DIR/_report); grid report made none"""
+    run = tmp_path / "run"
+    r = run_cli(["stats", "--count", "1", "--rules", "easy", "-j", "1", "--out", str(run), "-q"])
+    assert r.exit_code == 0, r.stderr
+    for chunk in run.glob("chunk-*.parquet"):
+        chunk.unlink()
+    where = tmp_path / out if out else run / "_report"
+    r = run_cli(["report", str(run), *(["--out", str(where)] if out else [])])
+    assert "no chunk is finished yet" in _one_line_error(r)
+    assert not where.exists()

@@ -163,6 +163,9 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     bar = report_bar("report", stats_dir, show=False if as_json else None)
     try:
         df = load_results(stats_dir)
+        from ..stats.report import check_reportable
+
+        check_reportable(stats_dir, df)  # before the report's folder is made
         if fair_dir is not None:
             from ..stats.fairstats import load_fair_results
 

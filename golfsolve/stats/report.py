@@ -179,19 +179,24 @@ def _fair_section(fair_dir: str | Path) -> dict:
     return section
 
 
+def check_reportable(stats_dir: str | Path, df: pd.DataFrame) -> None:
+    """An :class:`InputError` when ``df``, the run's table, has no row: no chunk is finished."""
+    from ..errors import InputError
+
+    if df.empty:
+        raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
+
+
 def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
                 fair_dir: Optional[str | Path] = None) -> dict[str, Any]:
     """Every number of the report for the run in ``stats_dir`` (the ``--json`` output);
     ``fair_dir``, a fair-stats run, adds its fair-play section. An :class:`InputError` when
     no chunk of the run is finished."""
-    from ..errors import InputError
-
     m = read_manifest(stats_dir)
     spec = CENSUS.from_manifest(m)
     if df is None:
         df = load_results(stats_dir)
-    if df.empty:
-        raise InputError(f"{stats_dir}: no chunk is finished yet, so there is nothing to report")
+    check_reportable(stats_dir, df)
     rules = [r for r in spec.rules if (df["rules"] == r).any()]
     wide = df.pivot(index="deal", columns="rules", values="winnable")
     status = run_status(stats_dir)
