@@ -135,3 +135,19 @@ def test_report_of_a_run_with_no_finished_chunk_writes_no_folder(run_cli, tmp_pa
     r = run_cli(["report", str(run), *(["--out", str(where)] if out else [])])
     assert "no chunk is finished yet" in _one_line_error(r)
     assert not where.exists()
+
+
+@pytest.mark.parametrize("kind", ["stats", "grid"])
+def test_extend_that_would_shrink_a_run_names_what_it_counts(run_cli, tmp_path, kind):
+    """was: '--extend cannot shrink the run from 2 to 1 items': deals, or matches"""
+    out = str(tmp_path / "run")
+    if kind == "stats":
+        made = ["stats", "--count", "2", "--rules", "easy", "-j", "1", "--out", out, "-q"]
+        again = ["stats", "--out", out, "--extend", "--count", "1", "-q"]
+    else:
+        made = ["grid", "simulate", "--players", "2", "--bots", "random,random", "--holes", "1", "--matches", "2",
+                "--out", out, "-q"]
+        again = ["grid", "simulate", "--out", out, "--extend", "--matches", "1", "-q"]
+    assert run_cli(made).exit_code == 0
+    line = _one_line_error(run_cli(again))
+    assert line.endswith(f"cannot shrink the run from 2 {'deals' if kind == 'stats' else 'matches'} to 1"), line

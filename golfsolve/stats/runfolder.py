@@ -335,19 +335,20 @@ def block_chunks(blocks: Sequence[Block], chunk_size: int) -> list[Chunk]:
 
 
 def extend_blocks(blocks: Sequence[Block], groups: Sequence[str], start: int, count: int,
-                  new_groups: Sequence[str], new_count: int) -> tuple[list[Block], tuple[str, ...]]:
+                  new_groups: Sequence[str], new_count: int,
+                  items: str = "items") -> tuple[list[Block], tuple[str, ...]]:
     """The blocks of a run of ``groups`` x items ``start..start+count-1`` grown to
     ``new_groups`` x ``new_count`` items: the old items under new groups, and new items
     under all groups. Returns the blocks and the run's groups in order (old ones first).
 
-    Raises :class:`InputError` when the new run would drop items or groups.
+    Raises :class:`InputError` when the new run would drop items (called ``items`` there) or groups.
     """
     dropped = [g for g in groups if g not in new_groups]
     if dropped:
         raise InputError(f"--extend keeps every rule set of the run; {', '.join(dropped)} is missing "
                          f"(give {','.join(list(groups) + [g for g in new_groups if g not in groups])})")
     if new_count < count:
-        raise InputError(f"--extend cannot shrink the run from {count} to {new_count} items")
+        raise InputError(f"--extend cannot shrink the run from {count:,} {items} to {new_count:,}")
     added = tuple(g for g in new_groups if g not in groups)
     out = list(blocks)
     if new_count > count:
@@ -961,7 +962,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                              f"({key.describe()}) in {differences(old, key, ignore=('count', 'rules'))}; keep its "
                              "start, chunk size and settings, or choose another --out")
         blocks, groups = extend_blocks([Block.from_json(b) for b in manifest["blocks"]], old.groups,
-                                       old.start, old.count, key.groups, key.count)
+                                       old.start, old.count, key.groups, key.count, key.items())
         grown = len(blocks) > len(manifest["blocks"])
         if sum(math.ceil(b.count / key.chunk_size) for b in blocks) > MAX_CHUNKS or len(blocks) > MAX_BLOCKS:
             raise InputError(f"--extend: the run would have more than {MAX_CHUNKS:,} chunk files or "
