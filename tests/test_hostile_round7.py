@@ -151,3 +151,10 @@ def test_extend_that_would_shrink_a_run_names_what_it_counts(run_cli, tmp_path, 
     assert run_cli(made).exit_code == 0
     line = _one_line_error(run_cli(again))
     assert line.endswith(f"cannot shrink the run from 2 {'deals' if kind == 'stats' else 'matches'} to 1"), line
+
+
+def test_too_many_chunk_files_names_what_the_run_counts(run_cli, tmp_path):
+    """was: '8,031,810,176 items in chunks of 1 make ...'"""
+    r = run_cli(["stats", "--count", "8031810176", "--chunk-size", "1", "--out", str(tmp_path / "run")])
+    assert _one_line_error(r).startswith("golfsolve: 8,031,810,176 deals in chunks of 1 make")
+    assert not (tmp_path / "run").exists()

@@ -898,8 +898,8 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     """
     n_chunks = math.ceil(key.count / key.chunk_size)
     if n_chunks > MAX_CHUNKS:
-        raise InputError(f"{key.count:,} items in chunks of {key.chunk_size:,} make {n_chunks:,} chunk files; "
-                         f"give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
+        raise InputError(f"{key.count:,} {key.items()} in chunks of {key.chunk_size:,} make {n_chunks:,} chunk "
+                         f"files; give a --chunk-size of at least {math.ceil(key.count / MAX_CHUNKS):,}")
     _check_not_nested(Path(out), "--out")
     if (resume or extend) and not os.path.lexists(out):
         raise no_run_to_continue(out, resume)  # before check_out_dir makes the folder
