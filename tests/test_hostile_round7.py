@@ -158,3 +158,53 @@ def test_too_many_chunk_files_names_what_the_run_counts(run_cli, tmp_path):
     r = run_cli(["stats", "--count", "8031810176", "--chunk-size", "1", "--out", str(tmp_path / "run")])
     assert _one_line_error(r).startswith("golfsolve: 8,031,810,176 deals in chunks of 1 make")
     assert not (tmp_path / "run").exists()
+
+
+def _as_before_hopeless(run, player_key: str) -> None:
+    """Make ``run`` what golfsolve wrote before PlayerSettings.hopeless existed: no
+    ``hopeless`` in the manifest's player nor in any chunk's record of its settings."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    mp = run / "_manifest.json"
+    m = json.loads(mp.read_text())
+    del m["params"][player_key]["hopeless"]
+    mp.write_text(json.dumps(m))
+    for chunk in run.glob("chunk-*.parquet"):
+        table = pq.read_table(chunk)
+        meta = dict(table.schema.metadata)
+        made = json.loads(meta[b"golfsolve.made_with"])
+        del made["params"][player_key]["hopeless"]
+        meta[b"golfsolve.made_with"] = json.dumps(made, sort_keys=True, separators=(",", ":")).encode()
+        pq.write_table(table.replace_schema_metadata(meta), chunk)
+
+
+@pytest.mark.parametrize("kind", ["fair-stats", "stats"])
+def test_a_run_made_before_a_player_setting_existed_resumes_when_its_player_is_the_same(run_cli, tmp_path, kind):
+    """A fast-player run made before ``hopeless`` existed (its player had 0, the fast preset's
+    value) records none. was: '--resume: ... differs in player.hopeless (here 0, the run has
+    none)', and the same for --extend and a --difficulty census, though nothing differs"""
+    run = tmp_path / "run"
+    if kind == "fair-stats":
+        args = ["fair-stats", "--count", "2", "--rules", "classic", "--player", "fast"]
+        key, again = "player", ["fair-stats", "--out", str(run)]
+    else:
+        args = ["stats", "--count", "2", "--rules", "classic", "--difficulty", "--difficulty-games", "1"]
+        key, again = "difficulty_player", ["stats", "--out", str(run), "-j", "1"]
+    r = run_cli([*args, "--chunk-size", "1", "-j", "1", "--out", str(run), "-q"])
+    assert r.exit_code == 0, r.stderr
+    _as_before_hopeless(run, key)
+    (run / "chunk-0000000001.parquet").unlink()
+    r = run_cli([*again, "--resume", "-q"])
+    assert r.exit_code == 0 and (run / "chunk-0000000001.parquet").is_file(), r.stderr
+    r = run_cli([*again, "--extend", "--count", "3", "-q"])
+    assert r.exit_code == 0 and len(list(run.glob("chunk-*.parquet"))) == 3, r.stderr
+    # the old chunks and the new ones are read as one run
+    if kind == "fair-stats":
+        other = str(tmp_path / "other")
+        assert run_cli(["stats", "--count", "1", "--rules", "classic", "-j", "1", "--out", other, "-q"]).exit_code == 0
+        r = run_cli(["report", other, "--fair", str(run), "--json"])
+    else:
+        r = run_cli(["report", str(run), "--json"])
+    assert r.exit_code == 0, r.stderr

@@ -34,6 +34,7 @@ import tempfile
 import textwrap
 import time
 from contextlib import contextmanager
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
@@ -554,10 +555,26 @@ class RunKey:
         return s
 
 
+#: The params that record a fair player's settings: fair-stats' player, a --difficulty census's.
+_PLAYER_PARAMS = ("player", "difficulty_player")
+
+
+def _as_played(params: dict) -> dict:
+    """``params`` as a run's manifest or chunk records them, with every fair player's settings
+    complete: a setting added after the run was made is missing there, and its player had the
+    setting's default, so the run resumes as the same run when its player is the same."""
+    if not any(isinstance(params.get(k), dict) for k in _PLAYER_PARAMS):
+        return params
+    from ..fair.settings import PlayerSettings  # plain data, not the player
+
+    defaults = {f.name: f.default for f in dataclasses.fields(PlayerSettings)}
+    return {k: {**defaults, **v} if k in _PLAYER_PARAMS and isinstance(v, dict) else v for k, v in params.items()}
+
+
 def key_from_manifest(m: dict) -> RunKey:
     """The :class:`RunKey` a manifest describes."""
     return RunKey(m["format"], int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),
-                  tuple(sorted(m.get("params", {}).items())))
+                  tuple(sorted(_as_played(m.get("params", {})).items())))
 
 
 class RunFolder:
@@ -677,10 +694,11 @@ def _check_made_with(path: Path, recorded: Optional[bytes], key: RunKey) -> None
     try:
         was = json.loads(recorded)
         old = RunKey(was["format"], was["start"], key.count, key.groups, was["chunk_size"],
-                     tuple(sorted(was["params"].items())))
+                     tuple(sorted(_as_played(was["params"]).items())))
     except (ValueError, KeyError, TypeError, AttributeError):
         raise InputError(f"chunk {path} records settings golfsolve cannot read; move it out of the folder "
                          "(it is made again by --resume)") from None
+    key = dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))
     if made_with(old) != made_with(key):
         a = {"format": old.fmt, "start": old.start, "chunk_size": old.chunk_size, **_flat("params", dict(old.params))}
         b = {"format": key.fmt, "start": key.start, "chunk_size": key.chunk_size, **_flat("params", dict(key.params))}
@@ -896,6 +914,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     messages offer ``--extend`` only when ``extendable`` (the command has it). Use the
     result in a ``with`` block (or :meth:`RunFolder.close` it) to release the lock.
     """
+    key = dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))  # as the manifest reads
     n_chunks = math.ceil(key.count / key.chunk_size)
     if n_chunks > MAX_CHUNKS:
         raise InputError(f"{key.count:,} {key.items()} in chunks of {key.chunk_size:,} make {n_chunks:,} chunk "
