@@ -208,3 +208,18 @@ def test_a_run_made_before_a_player_setting_existed_resumes_when_its_player_is_t
     else:
         r = run_cli(["report", str(run), "--json"])
     assert r.exit_code == 0, r.stderr
+
+
+@pytest.mark.parametrize("decks", [5, "abc", b"ab"])
+def test_play_match_names_decks_that_are_no_list_of_decks(decks):
+    """was: TypeError "object of type 'int' has no len()" at the first hole, and the text 'abc'
+    read as three decks ('a stacked deck holds card ids 0 to 53, not 'a'')"""
+    import numpy as np
+
+    from golfsolve.grid.bots import make_bot
+    from golfsolve.grid.engine import play_match
+    from golfsolve.grid.rules import parse_rules
+
+    with pytest.raises(TypeError, match="^decks must be a list of stacked decks, one a hole"):
+        play_match(parse_rules("default", players=2, holes=1), [make_bot("random"), make_bot("random")],
+                   np.random.default_rng(0), decks=decks)

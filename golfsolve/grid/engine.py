@@ -171,6 +171,9 @@ def play_match(rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np
     expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
     callback(on_hole, "on_hole", "of the hole's index, its HoleResult and the ScoreCard")
+    if decks is not None and (isinstance(decks, (str, bytes)) or not hasattr(decks, "__len__")):
+        raise TypeError(f"decks must be a list of stacked decks, one a hole (card ids in deal order), or None; "
+                        f"not {type(decks).__name__} {repr(decks)[:40]}")
     rng = rng if rng is not None else np.random.default_rng()
     names = [getattr(p, "name", f"player{i + 1}") for i, p in enumerate(players)]
     card = ScoreCard(names)
