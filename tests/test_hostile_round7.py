@@ -223,3 +223,37 @@ def test_play_match_names_decks_that_are_no_list_of_decks(decks):
     with pytest.raises(TypeError, match="^decks must be a list of stacked decks, one a hole"):
         play_match(parse_rules("default", players=2, holes=1), [make_bot("random"), make_bot("random")],
                    np.random.default_rng(0), decks=decks)
+
+
+# A position with one unknown stock card and one card unseen (the 7D the "?" must be), and one
+# with one unknown stock card among 48 unseen: every stock order is played, so no interval.
+ONE_ORDER = ("rules: easy\ndiscard: KS\nstock: ? QS QH QD 9D 3D 3S AC 4C 2H 8C TC 3H 2S 9H 7S\n1: 6H 6D JH KC QC\n"
+             "2: 9C 9S 5H KH 4S\n3: 4D JC 7H TH 6C\n4: 8H 5D 4H TS 7C\n5: 8D KD 2C JS AS\n6: 5S 3C AD TD 5C\n"
+             "7: JD 2D 6S 8S AH\n")
+FEW_ORDERS = "rules: classic\ndiscard: 5C\nstock: ?\n1: 4C 3C\n2: 6C\n3:\n4:\n5:\n6:\n7:\n"
+
+
+def test_a_fair_hint_over_every_stock_order_promises_no_interval(run_cli, tmp_path):
+    """was: "each legal move's value and 95% interval, over all 1 possible stock orders:" above
+    values printed, rightly, without one"""
+    f = tmp_path / "pos.txt"
+    f.write_text(ONE_ORDER, encoding="utf-8")
+    r = run_cli(["hint", "--layout", str(f), "--fair", "--player", "fast"])
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[2] == "each legal move's value over the one possible stock order:", r.stdout
+
+
+@pytest.mark.parametrize("text, words", [
+    (ONE_ORDER, "clairvoyant chance: 100.0%  (exact: the one possible stock order can be won with the stock visible"),
+    (FEW_ORDERS, "clairvoyant chance: 14.6%  (exact: 7 of all 48 possible stock orders can be won with the stock"),
+], ids=["one-order", "48-orders"])
+def test_an_exact_clairvoyant_chance_is_shown_without_an_interval(run_cli, tmp_path, text, words):
+    """was: 'clairvoyant chance: 14.6% [14.6, 14.6]  (95% interval; 7 of all 48 possible stock
+    orders (exact) can be won ...)', a confidence interval for a count of every order (rate
+    shows its exact chances without one)"""
+    f = tmp_path / "pos.txt"
+    f.write_text(text, encoding="utf-8")
+    r = run_cli(["odds", "--layout", str(f), "-q"])
+    assert r.exit_code == 0, r.stderr
+    flat = " ".join(r.stdout.split())
+    assert " ".join(words.split()) in flat and "95% interval" not in flat, r.stdout

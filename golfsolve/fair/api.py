@@ -130,10 +130,11 @@ class FairHint:
                  f"the {self.settings.preset} fair player's choice (seed {self.seed}), without peeking at the stock"]
         if self.method == "exact":
             lines.append("each legal move's exact value (expectimax over the unknown stock cards):")
+        elif self.all_orders:  # every order played: the values below are shares, with no interval
+            lines.append("each legal move's value over " + ("the one possible stock order:" if self.samples == 1 else
+                         f"all {self.samples:,} possible stock orders (every one, so no interval):"))
         else:
-            how = (f"all {self.samples} possible stock orders" if self.all_orders
-                   else f"the same {self.samples} sampled stock orders")
-            lines.append(f"each legal move's value and 95% interval, over {how}:")
+            lines.append(f"each legal move's value and 95% interval, over the same {self.samples} sampled stock orders:")
         for m in self.ranked:
             value = (f"{100 * m.chance:5.1f}%" if self.method == "exact" or self.all_orders else
                      estimate(m.chance, m.low, m.high, ".1f", percent=True, value_fmt="5.1f"))

@@ -219,9 +219,7 @@ class OddsResult:
 
     def render(self) -> str:
         """The answer as ``golfsolve odds`` prints it."""
-        how = ("the one possible stock order" if self.exact and self.samples == 1
-               else f"all {self.samples:,} possible stock orders (exact)" if self.exact
-               else f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})")
+        how = f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})"
         # the moves that stand: an undo takes one back, as the game's own count does
         n = moves_in_effect(self.moves_played)
         after = f" after {plural(n, 'move')}" if n else ""
@@ -231,12 +229,17 @@ class OddsResult:
             return "\n".join([f"{self.name or 'layout'}{after} ({self.rules.describe()})", self.over,
                               f"fair chance:        {100 * self.fair_chance:.0f}%  (exact: {why})",
                               f"clairvoyant chance: {100 * self.chance:.0f}%  (exact: {why})"])
+        if self.exact:  # every order solved: a count, not an estimate
+            won = (f"the one possible stock order {'can' if self.wins else 'cannot'}" if self.samples == 1
+                   else f"{self.wins:,} of all {self.samples:,} possible stock orders can")
+            clairvoyant = f"{100 * self.chance:.1f}%  (exact: {won} be won with the stock visible: an upper bound)"
+        else:
+            clairvoyant = (f"{estimate(self.chance, self.low, self.high, '.1f', percent=True)}  (95% interval; "
+                           f"{self.wins:,} of {how} can be won with the stock visible: an upper bound)")
         return "\n".join([
             f"{self.name or 'layout'}{after} ({self.rules.describe()})",
             *self._fair_lines(),
-            textwrap.fill(f"clairvoyant chance: {estimate(self.chance, self.low, self.high, '.1f', percent=True)}  "
-                          f"(95% interval; {self.wins:,} of {how} can be won with the stock visible: an "
-                          "upper bound)", 100, subsequent_indent=" " * 20),
+            textwrap.fill(f"clairvoyant chance: {clairvoyant}", 100, subsequent_indent=" " * 20),
             f"unknown stock cards: {self.unknown} (from {plural(self.unseen, 'unseen card')}); "
             f"{self.cpu_seconds:.1f} s of CPU",
             textwrap.fill(NO_UNDO, 100),
