@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import MAX_DIGITS, MAX_INT64, InputError, clip
 from ..inputs import expect, split_items, whole_count
 from .dealcode import DealCodeError, parse_code
-from .layout import PYSOL_MAX, Layout, LayoutError, layout_from_number, layout_from_pysol, read_layout_file
+from .layout import PYSOL_MAX, Layout, LayoutError, file_with_rules, layout_from_number, layout_from_pysol
 from .rules import EASY, Rules, rules_arg
 from .solver import Solution, Solver, StockUnknownError, pack
 
@@ -98,7 +98,7 @@ class DealBatch:
             raise LayoutError("--layout - is given more than once; stdin holds one layout, give the others as files")
         parsed = tuple(parse_code(c) for c in codes)
         # the rules are applied now, so a layout they do not fit is refused before any solving
-        layouts = tuple(_with_rules(read_layout_file(p, rules), rules) for p in layout_files)
+        layouts = tuple(file_with_rules(p, rules) for p in layout_files)
         for lay in layouts:
             try:
                 pack(lay)

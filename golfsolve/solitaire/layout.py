@@ -524,8 +524,25 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
     try:
         return parse_layout_text(text, Path(path).name, rules)
     except LayoutError as e:
-        # solve and rate read several files: say which one is wrong
-        raise type(e)(f"layout file {where}: {e}") from None
+        raise layout_file_error(path, e) from None
+
+
+def layout_file_error(path: str | Path, e: LayoutError) -> LayoutError:
+    """``e``, found in the layout file ``path``, naming the file (solve and rate read several:
+    say which one is wrong); stdin, one layout at most, is not named."""
+    if str(path) == "-":
+        return e
+    return type(e)(f"layout file {clip(str(path), 80)}: {e}")
+
+
+def file_with_rules(path: str | Path, rules: Optional[Rules] = None) -> Layout:
+    """The layout file ``path`` under ``rules`` (which override the file's), else its own
+    ``rules:`` line, else Easy, as the commands play it; a :class:`LayoutError` names the file."""
+    lay = read_layout_file(path, rules)
+    try:
+        return lay.with_rules(rules or lay.rules or EASY)
+    except LayoutError as e:  # a joker, or an empty discard, that Easy does not have
+        raise layout_file_error(path, e) from None
 
 
 #: the largest PySol FC deal number pysol-cards deals (its seeds are 64-bit)
@@ -581,7 +598,7 @@ def load_layout(
         if code is not None:
             lay = layout_from_code(code, rules)
         elif layout_file is not None:
-            lay = read_layout_file(layout_file, rules)
+            lay = file_with_rules(layout_file, rules)
         else:
             lay = layout_from_pysol(int(pysol), rules)
     except DealCodeError as e:
@@ -604,6 +621,7 @@ __all__ = [
     "layout_from_deck",
     "parse_layout_text",
     "read_layout_file",
+    "file_with_rules",
     "load_layout",
     "pysol_board",
 ]
