@@ -258,8 +258,8 @@ def fair_games(
     lines: Optional[Sequence[Sequence[str]]] = None,
 ) -> Iterator[tuple[bool, int]]:
     """The fair player's results ``(won, work)`` on ``layout`` (unknown places ``None``)
-    completed by each of ``stocks`` in turn; the order is the referee's, hidden from the
-    player. ``work`` is the game's: the states its exact solves searched plus
+    completed by each of ``stocks`` in turn; the order is the referee's, and the player sees
+    only the places ``layout`` shows. ``work`` is the game's: the states its exact solves searched plus
     :data:`SOLVE_WORK` a solve. ``winnable``: every order is known to be winnable (the
     referee does not solve it again)."""
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")  # else an AttributeError at the first game
@@ -272,8 +272,9 @@ def fair_games(
     if lines is not None and len(lines) != len(stocks):
         raise InputError(f"lines must give one winning line per stock order: {len(lines)} for {len(stocks)}")
     for i, st in enumerate(stocks):
+        # the player sees the places the view shows (a partial layout's declared cards), no others
         g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions,
-                 winnable=winnable, won_line=lines[i] if lines is not None else ())
+                 winnable=winnable, won_line=lines[i] if lines is not None else (), seen=layout.stock)
         yield g.won, g.nodes + SOLVE_WORK * g.solves
 
 

@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import InputError
 from ..inputs import expect, seed_value
 from ..solitaire.engine import Game
-from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.layout import Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
@@ -399,6 +399,7 @@ def play(
     decisions: Optional[dict] = None,
     winnable: bool = False,
     won_line: Sequence[str] = (),
+    seen: Optional[Sequence[Optional[int]]] = None,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the fair player.
 
@@ -412,7 +413,9 @@ def play(
     does not solve it again; ``won_line`` is then the winning line it found (moves as in
     :attr:`~golfsolve.solitaire.solver.Solution.moves`), if it kept one. The referee takes
     every position on a winning line it knows (that one and those of its own won solves)
-    as won without solving it again: the same games, less work.
+    as won without solving it again: the same games, less work. ``seen``: the stock as the
+    player sees it at the start, a card where it knows one (the places a partial layout
+    declares) and None elsewhere; by default it knows none.
     """
     rules = layout_rules(layout, rules)
     for what, value in (("referee", referee), ("winnable", winnable)):  # any text is true to Python
@@ -425,6 +428,7 @@ def play(
            "a dict shared by games of one opening and seed, or None")  # else an AttributeError at the first decision
     if not layout.stock_known:
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
+    seen = _seen_places(layout, seen)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")  # else an AttributeError at its first solve
     solver = solver or Solver()
     t0 = time.perf_counter()
@@ -470,7 +474,12 @@ def play(
                         return lost(line[-1] == MOVE_DRAW)
                     _remember(on_line, now, sol.moves)
             decisions += 1
-            chain = me.move(game.to_layout().forget_stock(0), known + tuple(game.pile[:-1]))
+            now = game.to_layout()
+            drawn = len(layout.stock) - len(now.stock)
+            view = trusted_layout(now.columns, now.discard, tuple(c if seen[drawn + i] else None
+                                                                  for i, c in enumerate(now.stock)),
+                                  now.rules, now.name, now.deal_number)
+            chain = me.move(view, known + tuple(game.pile[:-1]))
         for m in chain:
             res = game.play(m)
             assert res.ok, (m, res.message)
@@ -481,6 +490,17 @@ def play(
         return FairGame(True, True, 0, tuple(line), None, False, decisions, solves + me.solves,
                         time.perf_counter() - t0, settings, nodes + me.nodes)
     return lost(bool(line) and line[-1] == MOVE_DRAW)
+
+
+def _seen_places(layout: Layout, seen: Optional[Sequence[Optional[int]]]) -> tuple[bool, ...]:
+    """Which places of ``layout``'s stock the player sees, from ``seen`` (see :func:`play`)."""
+    if seen is None:
+        return (False,) * len(layout.stock)
+    if isinstance(seen, (str, bytes)) or not hasattr(seen, "__len__") or len(seen) != len(layout.stock) \
+            or any(c is not None and c != real for c, real in zip(seen, layout.stock)):
+        raise InputError("seen must be the stock as the player sees it: one place for each of the "
+                         f"{len(layout.stock)} stock cards, the real card or None; not {repr(seen)[:60]}")
+    return tuple(c is not None for c in seen)
 
 
 def _remember(on_line: set, start: Layout, moves: Sequence[str]) -> None:
