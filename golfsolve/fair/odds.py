@@ -195,8 +195,10 @@ class OddsResult:
             return lines
         who = f"the {self.settings.preset} fair player (seed {self.seed})"
         if self.fair_exact:
-            return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played every one of the "
-                    f"{self.samples:,} possible stock orders and won {self.fair_wins:,})"]
+            played = ("the one possible stock order and " + ("won it" if self.fair_wins else "lost it")
+                      if self.samples == 1 else
+                      f"every one of the {self.samples:,} possible stock orders and won {self.fair_wins:,}")
+            return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played {played})"]
         rate = self.fair_wins / self.fair_games
         text = (f"How often a player who never sees the stock wins from here, playing as {who}. It is "
                 "estimated from a sample of stock orders: with 95% confidence the player's true win rate over all "

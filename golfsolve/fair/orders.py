@@ -22,6 +22,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import N_CARDS_MAX, card_str
 from ..errors import InputError
 from ..inputs import is_whole_number, seed_value, whole_count
+from ..text import plural
 from ..solitaire.layout import N_TABLEAU, Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
 
@@ -62,7 +63,8 @@ def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable
     pool = [c for c in layout.unseen_cards(rules.jokers) if c not in played_set]
     if len(pool) < len(positions):
         raise InputError(
-            f"the stock has {len(positions)} unknown cards but only {len(pool)} cards are unseen"
+            f"the stock has {plural(len(positions), 'unknown card')} but only {plural(len(pool), 'card')} "
+            f"{'is' if len(pool) == 1 else 'are'} unseen"
         )
     if len(pool) != len(positions) and layout.tableau_count == N_TABLEAU and not played_set:
         raise InputError(

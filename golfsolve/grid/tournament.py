@@ -25,6 +25,7 @@ import numpy as np
 
 from ..errors import MAX_INT64, InputError
 from ..inputs import callback, expect, seed_value, whole_count
+from ..text import plural
 from .rules import GridRules
 
 if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a command checks its arguments before
@@ -135,7 +136,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
         raise TypeError(f"bots must be a list of bot names, e.g. ['mc', 'greedy'], not str {bots[:40]!r}")
     n = rules.players
     if len(bots) != n:
-        raise InputError(f"{len(bots)} bots for {n} players")
+        raise InputError(f"{plural(len(bots), 'bot')} for {n} players")
     # as the command checks its options: NaN, 2.5 or -1 would fail deep in NumPy's seeding
     seed = whole_count(seed, "seed", 0, 2**64 - 1)
     matches = whole_count(matches, "--matches", 1, 2**63 - 1)

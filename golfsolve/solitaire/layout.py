@@ -28,6 +28,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, is_whole_number, split_items, whole_count
+from ..text import plural
 from .dealcode import DealCodeError, deal_deck, deal_number, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules, rules_arg
 
@@ -218,8 +219,8 @@ def make_layout(
         unknown = sum(1 for c in stock if c is None)
         unseen = sum(1 for c in range(N_STANDARD + rules.jokers) if c not in seen)
         if unknown > unseen:
-            raise LayoutError(f"the stock has {unknown} unknown cards but only {unseen} cards are not shown "
-                              "elsewhere")
+            raise LayoutError(f"the stock has {plural(unknown, 'unknown card')} but only {plural(unseen, 'card')} "
+                              f"{'is' if unseen == 1 else 'are'} not shown elsewhere")
     deck_jokers = max(jokers, rules.jokers if rules else 0)
     full_deal = all(len(col) == COLUMN_HEIGHT for col in columns)
     if full_deal:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal, Optional, Sequenc
 
 from ..errors import MAX_EFFORT, InputError
 from ..inputs import check_seed
+from ..text import plural
 from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
 from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
@@ -82,7 +83,7 @@ class GridSpec:
         if self.seating not in (SEATING, OLD_SEATING):
             raise InputError(f"unknown seating scheme {self.seating!r}")
         if len(self.bots) != self.rules.players:
-            raise InputError(f"{len(self.bots)} bots for {self.rules.players} players")
+            raise InputError(f"{plural(len(self.bots), 'bot')} for {self.rules.players} players")
         parse_bots(",".join(self.bots), self.rules.players)  # every name is a bot
 
     def run_key(self) -> RunKey:
