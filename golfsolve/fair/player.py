@@ -47,7 +47,7 @@ class Player:
                  solver: Optional[Solver] = None, decisions: Optional[dict] = None) -> None:
         self.rules = rules
         self.decisions = decisions
-        self.settings = player_settings(settings)
+        self.settings = player_settings(settings).for_rules(rules)
         self.rng = random.Random(seed)
         self.solver = solver or Solver()
         self.solves = 0

@@ -7,7 +7,7 @@ them from here; the package re-exports them.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from ..errors import MAX_EFFORT, InputError
 from ..inputs import ascii_lower, whole_count
@@ -47,6 +47,10 @@ class PlayerSettings:
     off; with a race): when no state wins on any of the first orders, more orders,
     ``race_batch`` at a time with every state on each, until one wins or this many are used,
     so that a decision that looks lost is taken on the orders that can still be won.
+    ``wrap_scale``: where King and Ace are linked (Easy) every count of orders (``samples``,
+    ``extra``, ``race_budget``, ``hopeless``) is this many times larger: there nearly every
+    order can be won, and more of them are needed to tell the leading states apart
+    (:meth:`for_rules`; the race still adds ``race_batch`` at a time).
     """
 
     samples: int = 8
@@ -61,15 +65,21 @@ class PlayerSettings:
     compiled_exact: bool = False
     carry: bool = False
     hopeless: int = 0
+    wrap_scale: int = 1
 
     def __post_init__(self) -> None:
         # every setting's type and range, as the options' counts are checked: 2.5 samples failed
         # deep in the sampling, 10**9 filled the memory, exact_states 2**70 failed in NumPy, a
         # race_z of NaN or "x" was taken, and compiled_exact "no" counted as true
         for name, low in (("samples", 1), ("extra", 0), ("race_budget", 0), ("race_batch", 1), ("race_slack", 0),
-                          ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1), ("hopeless", 0)):
+                          ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1), ("hopeless", 0),
+                          ("wrap_scale", 1)):
             # a NumPy integer as a plain int: json cannot write one into a fair-stats manifest
             object.__setattr__(self, name, whole_count(getattr(self, name), name, low, MAX_EFFORT))
+        for name in ("samples", "extra", "race_budget", "hopeless"):
+            if getattr(self, name) * self.wrap_scale > MAX_EFFORT:  # else refused only at the first Easy game
+                raise InputError(f"wrap_scale {self.wrap_scale} times {name} {getattr(self, name)} is more than "
+                                 f"{MAX_EFFORT:,}")
         z = self.race_z
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z < 0:
             raise InputError(f"race_z must be a number from 0 up, not {z!r}")
@@ -77,6 +87,15 @@ class PlayerSettings:
         for name in ("compiled_exact", "carry"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"{name} must be True or False, not {getattr(self, name)!r}")
+
+    def for_rules(self, rules) -> "PlayerSettings":
+        """The settings the player plays ``rules`` (a :class:`~golfsolve.solitaire.rules.Rules`)
+        with: ``wrap_scale`` applied where King and Ace are linked, else these."""
+        k = self.wrap_scale
+        if k == 1 or not rules.wrap:
+            return self
+        return replace(self, samples=k * self.samples, extra=k * self.extra, race_budget=k * self.race_budget,
+                       hopeless=k * self.hopeless, wrap_scale=1)
 
     @property
     def preset(self) -> str:
@@ -99,13 +118,13 @@ class PlayerSettings:
 
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
 #: ``rate`` (the compiled exact endgame from 6 unknown cards, orders carried from one
-#: decision to the next); ``strong``: more orders, a
-#: budgeted race, more orders where none is won, and the compiled exact endgame from 8
-#: unknown cards (the player of ``fair-stats`` and ``hint --fair``).
+#: decision to the next); ``strong``: more orders (twice as many where King and Ace are
+#: linked), a budgeted race, more orders where none is won, and the compiled exact endgame
+#: from 8 unknown cards (the player of ``fair-stats`` and ``hint --fair``).
 PRESETS: dict[str, PlayerSettings] = {
     "fast": PlayerSettings(compiled_exact=True, carry=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
-                             compiled_exact=True, hopeless=64),
+                             compiled_exact=True, hopeless=64, wrap_scale=2),
 }
 
 

@@ -296,8 +296,10 @@ def describe_player(p: PlayerSettings) -> str:
             "in all" if p.race_budget else f"ties raced on {p.extra} more orders")
     exact = (f"exact expectimax{' by the compiled kernel' if p.compiled_exact else ''} once at most "
              f"{p.exact_unknown} stock cards are unknown")
+    times = "twice" if p.wrap_scale == 2 else f"{p.wrap_scale} times"
+    wrap = f"; {times} as many orders where King and Ace are linked" if p.wrap_scale > 1 else ""
     return (f"the {p.preset} preset: before each blind draw it picks the pre-draw position that keeps a win in the "
-            f"most of {p.samples} sampled stock orders ({race}, then fewer cards on the table; {exact})")
+            f"most of {p.samples} sampled stock orders ({race}, then fewer cards on the table; {exact}{wrap})")
 
 
 def fair_intro(command: str, spec: FairSpec) -> str:
