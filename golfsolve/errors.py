@@ -70,3 +70,12 @@ def clip(text: str, limit: int = 40) -> str:
     if len(text) <= limit:
         return repr(text)
     return repr(text[:limit]) + f"... ({len(text):,} characters)"
+
+
+def clip_path(path: object, limit: int = 80) -> str:
+    """A path quoted in a one-line message, its start cut to about ``limit`` characters when
+    long: the end (the file's own name) is what tells one file from another."""
+    text = str(path)
+    if len(text) <= limit:
+        return repr(text)
+    return f"...{text[-limit:]!r} ({len(text):,} characters)"

@@ -25,12 +25,25 @@ def _one_line_error(r) -> str:
 def test_a_bad_layout_file_among_several_is_named(run_cli, data_dir, tmp_path, command, text, words):
     """was: 'golfsolve: line 1: expected 'key: value', got ...' with no file named, when
     solve or rate read several --layout files, so the user could not tell which one"""
-    bad = tmp_path / "second.txt"
+    # a long path, as pytest's own can be: its end, the file's name, is what the message keeps
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    bad = deep / "second.txt"
     bad.write_text(text, encoding="utf-8")
     files = [str(bad)] if command == "deal" else [str(data_dir / GOOD_BOARD), str(bad)]
     r = run_cli([command, *(a for f in files for a in ("--layout", f))])
     line = _one_line_error(r)
     assert "second.txt" in line and words in line, line
+
+
+def test_a_long_path_is_clipped_at_its_start():
+    """was: 'layout file '/tmp/pytest-of-root/.../second.t'... (82 characters)': a long path
+    cut at its end lost the file's name, the one part that tells files apart"""
+    from golfsolve.errors import clip_path
+
+    long = "/tmp/" + "x" * 100 + "/second.txt"
+    assert "second.txt" in clip_path(long) and "(116 characters)" in clip_path(long)
+    assert len(clip_path(long)) < 110 and clip_path("/tmp/a.txt") == repr("/tmp/a.txt")
 
 
 def test_a_fair_run_started_by_code_records_a_command_that_runs(run_cli, tmp_path):

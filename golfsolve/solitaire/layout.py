@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
-from ..errors import InputError, clip
+from ..errors import InputError, clip, clip_path
 from ..inputs import ascii_lower, expect, is_whole_number, split_items, whole_count
 from ..text import plural
 from .dealcode import DealCodeError, deal_deck, deal_number, format_code, parse_code
@@ -500,7 +500,7 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
     """
     import sys
 
-    where = "stdin" if str(path) == "-" else clip(str(path), 80)
+    where = "stdin" if str(path) == "-" else clip_path(path)
     try:
         if str(path) == "-":
             stream = getattr(sys.stdin, "buffer", None)
@@ -533,7 +533,7 @@ def layout_file_error(path: str | Path, e: LayoutError) -> LayoutError:
     say which one is wrong); stdin, one layout at most, is not named."""
     if str(path) == "-":
         return e
-    return type(e)(f"layout file {clip(str(path), 80)}: {e}")
+    return type(e)(f"layout file {clip_path(path)}: {e}")
 
 
 def file_with_rules(path: str | Path, rules: Optional[Rules] = None) -> Layout:

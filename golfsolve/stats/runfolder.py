@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from ..errors import MAX_INT64, InputError, clip
+from ..errors import MAX_INT64, InputError, clip_path
 from ..inputs import flag, is_whole_number
 from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
@@ -86,14 +86,14 @@ def check_path(path: str | os.PathLike, what: str) -> None:
     try:
         str(path).encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(f"{what} {clip(str(path), 60)}: the name is not UTF-8 text; choose a name in UTF-8") \
+        raise InputError(f"{what} {clip_path(path, 60)}: the name is not UTF-8 text; choose a name in UTF-8") \
             from None
     try:
         os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         pass
     except OSError as e:
-        raise InputError(f"{what} {clip(str(path), 60)}: {e.strerror or e}") from None
+        raise InputError(f"{what} {clip_path(path, 60)}: {e.strerror or e}") from None
 
 
 def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = True) -> Path:
