@@ -317,7 +317,9 @@ def why_not_place(view, act) -> str:
     """Why a placement answer is refused, in a sentence."""
     g = view.rules.grid
     if act is None:
-        return "answer with a slot number, 'f N' or 'p'"
+        kinds = {k for k, _ in view.legal_placements()}
+        offered = ["a slot number"] + [text for kind, text in (("flip", "'f N'"), ("pass", "'p'")) if kind in kinds]
+        return "answer with " + (", ".join(offered[:-1]) + " or " + offered[-1] if len(offered) > 1 else offered[0])
     kind, slot = act
     if kind != "pass" and not 0 <= slot < g:
         return f"slots are numbered 1 to {g}"

@@ -173,12 +173,12 @@ class Game:
             raise InputError(f"a row is a whole number 1..{COLUMN_HEIGHT}, not {row!r}")
         if not 1 <= row <= COLUMN_HEIGHT:
             raise InputError(f"row {row} is outside 1..{COLUMN_HEIGHT}")
+        if self.over:  # whatever the tap finds there, as every move after the end
+            return self._game_over(f"t{col},{row}")
         column = self.columns[ci]
         if row > len(column):
             return MoveResult(False, f"There is no card in column {col}, row {row}", f"t{col},{row}")
         if row < len(column):
-            if self.over:
-                return self._game_over(f"t{col},{row}")
             return MoveResult(False, MSG_BLOCKED, f"t{col},{row}")
         return self.remove(col)
 

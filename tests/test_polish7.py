@@ -1,0 +1,62 @@
+"""Small user-facing flaws a hostile-user round noticed (tests/test_hostile_round7.py): each
+test asserts what the user is shown now."""
+
+from __future__ import annotations
+
+import pytest
+
+# a winning line of GO1-E-AAAAAAB (golfsolve solve GO1-E-AAAAAAB)
+WIN = "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"
+
+
+def _refusal(stdout: str) -> str:
+    """The first 'not allowed' answer of a grid play transcript, from 'not allowed' on."""
+    line = next(x for x in stdout.splitlines() if "not allowed:" in x)
+    return line[line.index("not allowed:"):]
+
+
+@pytest.mark.parametrize("rules, draw, offered", [
+    ("default", "s", "a slot number or 'f N'"),
+    ("default+no-flip", "s", "a slot number, 'f N' or 'p'"),
+    ("default+no-turn", "s", "a slot number"),
+    ("default", "d", "a slot number"),
+])
+def test_grid_play_answers_an_unreadable_placement_with_only_what_is_allowed_there(run_cli, rules, draw, offered):
+    """was: 'not allowed: answer with a slot number, 'f N' or 'p'' wherever a placement was
+    not understood, though 'p' (and 'f N') are allowed only by some rules and only for a
+    stock card"""
+    r = run_cli(["grid", "play", "--seed", "1", "--ascii", "--holes", "1", "--rules", rules],
+                input=f"1 2\n{draw}\nxyz\nq\n")
+    assert r.exit_code == 0, r.stderr
+    assert _refusal(r.stdout).startswith(f"not allowed: answer with {offered} (answer: "), r.stdout
+
+
+@pytest.mark.parametrize("tap", ["t 1 1", "t 1 5", "t 7 3"])
+def test_play_a_tap_after_the_game_is_won_says_the_game_is_over(run_cli, tap):
+    """was: 'There is no card in column 1, row 1' for a tap on the emptied table, where any
+    other move after the end says the game is won"""
+    from golfsolve.solitaire.engine import MSG_WON
+
+    r = run_cli(["play", "GO1-E-AAAAAAB", "--ascii"], input=f"{WIN}\n{tap}\n1\n")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    after_tap = lines[lines.index(f"> {tap}") + 1]
+    after_remove = lines[lines.index("> 1") + 1]
+    assert after_tap == after_remove == MSG_WON, r.stdout
+
+
+def test_a_tap_after_the_game_is_locked_says_the_game_is_over():
+    from golfsolve.errors import InputError
+    from golfsolve.solitaire.engine import MSG_LOCKED, Game
+    from golfsolve.solitaire.layout import layout_from_code
+
+    g = Game(layout_from_code("GO1-E-AAAAAAB"))
+    while g.legal_moves():  # the first legal move each time: this deal locks with two cards in column 6
+        assert g.play(g.legal_moves()[0]).ok
+    assert g.locked and [len(c) for c in g.columns] == [0, 0, 0, 0, 0, 2, 0]
+    res = g.tap(1, 1)  # no card, the free card, a blocked card: the game is over for each
+    assert not res.ok and res.message == MSG_LOCKED and res.move == "t1,1"
+    assert g.tap(6, 2).message == g.tap(6, 1).message == MSG_LOCKED
+    # bad input is still bad input
+    with pytest.raises(InputError, match="row 6 is outside"):
+        g.tap(1, 6)
