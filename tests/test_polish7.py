@@ -60,3 +60,13 @@ def test_a_tap_after_the_game_is_locked_says_the_game_is_over():
     # bad input is still bad input
     with pytest.raises(InputError, match="row 6 is outside"):
         g.tap(1, 6)
+
+
+@pytest.mark.parametrize("rules", ["easy+jokers1", "classic+jokers2"])
+def test_the_api_names_its_own_parameters_for_a_pysol_deal_under_rules_with_jokers(client, rules):
+    """was: 'PySol FC's Golf deals have no jokers: --rules easy+jokers1 needs a deal code or a
+    layout file', the CLI's option and file to an HTTP client that has neither"""
+    r = client.post("/api/deal", json={"pysol": 3, "rules": rules})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == (f"PySol FC's Golf deals have no jokers: rules {rules} needs code (a deal code) "
+                                 "or layout (a layout's text)")

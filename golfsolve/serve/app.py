@@ -267,7 +267,11 @@ def layout_of(params: dict) -> Layout:
     elif text is not None:
         lay = parse_layout_text(text, "posted layout", rules)
     else:
-        lay = layout_from_pysol(_whole(params, "pysol"), rules)  # the library checks the range, as for --pysol
+        number = _whole(params, "pysol")
+        if rules is not None and rules.jokers:  # the library's refusal names --rules and a layout file
+            raise LayoutError(f"PySol FC's Golf deals have no jokers: rules {rules.name} needs code (a deal code) "
+                              "or layout (a layout's text)")
+        lay = layout_from_pysol(number, rules)  # the library checks the range, as for --pysol
     if rules is not None:
         return lay.with_rules(rules)
     return lay if lay.rules is not None else lay.with_rules(EASY)
