@@ -70,3 +70,45 @@ def test_the_api_names_its_own_parameters_for_a_pysol_deal_under_rules_with_joke
     assert r.status_code == 400, r.text
     assert r.json()["error"] == (f"PySol FC's Golf deals have no jokers: rules {rules} needs code (a deal code) "
                                  "or layout (a layout's text)")
+
+
+def test_grid_simulate_resumed_with_other_matches_names_matches_not_count(run_cli, tmp_path):
+    """was: '--resume: DIR holds a different run (...); this command differs in count 2 (here 3)',
+    the run key's internal name for what the user gave as --matches"""
+    out = tmp_path / "run"
+    base = ["grid", "simulate", "--out", str(out), "--bots", "greedy,random", "--holes", "1", "-q"]
+    assert run_cli([*base, "--matches", "2"]).exit_code == 0
+    r = run_cli([*base, "--matches", "3", "--resume"])
+    assert r.exit_code == 2 and r.stdout == "", r.stderr
+    assert "; this command differs in matches 2 (here 3); repeat the run's options" in r.stderr, r.stderr
+    assert "count" not in r.stderr
+
+
+@pytest.mark.parametrize("again, differs", [
+    (["--matches", "2"], "matches 1 (here 2)"),
+    (["--sets", "base,putt"], "sets base (here base,putt)"),
+    (["--matches", "2", "--seed", "3"], "matches 1 (here 2), seed 0 (here 3)"),
+])
+def test_grid_study_resumed_with_other_options_names_only_the_options(run_cli, tmp_path, again, differs):
+    """was: 'this command differs in count 2 (here 4), matches 1 (here 2)': the study's matches
+    in all, which follow from --matches and --sets, under the run key's internal name"""
+    out = tmp_path / "study"
+    base = ["grid", "study", "--out", str(out), "--strong", "greedy", "-q"]
+    assert run_cli([*base, "--sets", "base", "--matches", "1"]).exit_code == 0
+    r = run_cli([*base, "--resume", *again])
+    assert r.exit_code == 2 and r.stdout == "", r.stderr
+    assert f"; this command differs in {differs}; repeat the run's options" in r.stderr, r.stderr
+    assert "count" not in r.stderr
+
+
+def test_differences_names_each_field_as_its_kind_names_it():
+    """The library: a field may be shown by the option's name, or, following from the others,
+    named only when nothing else says why"""
+    from golfsolve.stats.runfolder import RunKey, differences
+
+    old = RunKey("golfsolve-grid-study/1", 0, 2, (), 1, (("matches", 1), ("seed", 0)))
+    new = RunKey("golfsolve-grid-study/1", 0, 4, (), 1, (("matches", 2), ("seed", 0)))
+    assert differences(old, new, names={"count": None}) == "matches 1 (here 2)"
+    assert differences(old, new, names={"count": "matches in all"}) == "matches in all 2 (here 4), matches 1 (here 2)"
+    alone = RunKey("golfsolve-grid-study/1", 0, 4, (), 1, old.params)
+    assert differences(old, alone, names={"count": None}) == "count 2 (here 4)"

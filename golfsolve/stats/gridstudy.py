@@ -248,6 +248,7 @@ class StudyKind(RunKind[StudySpec]):
     item = "match"
     extendable = False
     params_type = StudySpec
+    field_names = {"count": None}  # the matches of all tables: --matches times the tables of --sets
     make_params_model = staticmethod(_params_model)
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK

@@ -37,7 +37,7 @@ from contextlib import contextmanager
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 from ..errors import MAX_INT64, InputError, clip_path
 from ..inputs import flag, is_whole_number
@@ -903,7 +903,8 @@ def _check_not_nested(path: Path, option: str) -> None:
 
 
 def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool = False, command: str = "",
-             extra: Optional[dict] = None, extendable: bool = True) -> RunFolder:
+             extra: Optional[dict] = None, extendable: bool = True,
+             names: Optional[Mapping[str, Optional[str]]] = None) -> RunFolder:
     """Create or reopen the run folder ``out`` for the run ``key``, and take its lock.
 
     A new run needs an empty (or new) directory that is not inside another run. ``resume``
@@ -911,8 +912,9 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     ``key`` (more items, more groups, everything else equal). Anything else is
     :class:`InputError` saying what to do, as is a folder another command is writing. Stale
     temporary files of a killed run are removed. ``extra`` goes into a new manifest; the
-    messages offer ``--extend`` only when ``extendable`` (the command has it). Use the
-    result in a ``with`` block (or :meth:`RunFolder.close` it) to release the lock.
+    messages offer ``--extend`` only when ``extendable`` (the command has it) and name the
+    fields of the key as ``names`` says (:func:`differences`). Use the result in a ``with``
+    block (or :meth:`RunFolder.close` it) to release the lock.
     """
     key = dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))  # as the manifest reads
     n_chunks = math.ceil(key.count / key.chunk_size)
@@ -925,7 +927,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     path = check_out_dir(out)
     lock = _lock_folder(path)
     try:
-        folder = _open_locked(path, key, resume, extend, command, extra, extendable)
+        folder = _open_locked(path, key, resume, extend, command, extra, extendable, names)
     except BaseException:
         if lock is not None:
             if manifest_path(path) is None:  # refused: leave a folder that is not a run as it was
@@ -949,7 +951,8 @@ def no_run_to_continue(path: str | Path, resume: bool) -> InputError:
 
 
 def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: str,
-                 extra: Optional[dict], extendable: bool = True) -> RunFolder:
+                 extra: Optional[dict], extendable: bool = True,
+                 names: Optional[Mapping[str, Optional[str]]] = None) -> RunFolder:
     if manifest_path(path) is None:
         if resume or extend:
             raise no_run_to_continue(path, resume)
@@ -977,9 +980,10 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
         fixed_old = (old.start, old.chunk_size, old.params)
         fixed_new = (key.start, key.chunk_size, key.params)
         if fixed_old != fixed_new:
+            why = differences(old, key, ignore=("count", "rules"), names=names)
             raise InputError(f"--extend: {path} holds a run ({old.describe()}) that differs from "
-                             f"({key.describe()}) in {differences(old, key, ignore=('count', 'rules'))}; keep its "
-                             "start, chunk size and settings, or choose another --out")
+                             f"({key.describe()}) in {why}; keep its start, chunk size and settings, "
+                             "or choose another --out")
         blocks, groups = extend_blocks([Block.from_json(b) for b in manifest["blocks"]], old.groups,
                                        old.start, old.count, key.groups, key.count, key.items())
         grown = len(blocks) > len(manifest["blocks"])
@@ -991,7 +995,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                     "complete": manifest.get("complete", False) and not grown}
     elif old != key:
         raise InputError(f"--resume: {path} holds a different run ({old.describe()}); this command differs in "
-                         f"{differences(old, key)}; repeat the run's options, "
+                         f"{differences(old, key, names=names)}; repeat the run's options, "
                          + (f"use --extend to add {key.items()}{' or rule sets' if key.groups else ''}, " if extendable else "")
                          + "or choose another --out")
     folder = RunFolder(path, manifest)
@@ -1015,10 +1019,15 @@ def _flat(prefix: str, v: Any) -> dict[str, Any]:
 _ABSENT = {"fields": "all", "stride": "1"}
 
 
-def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = ()) -> str:
+def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = (),
+                names: Optional[Mapping[str, Optional[str]]] = None) -> str:
     """The fields in which two run keys differ, named (a nested setting as ``player.field``)
     with both values: ``chunk size 4 (here 5)``. ``ignore``: fields that may differ (an
-    ``--extend`` changes the count and the rule sets, so they are not why it is refused)."""
+    ``--extend`` changes the count and the rule sets, so they are not why it is refused).
+    ``names``: how a field is shown where the user gave it by another name (a grid run's
+    ``count`` is its ``--matches``); None for a field that follows from the others, named only
+    when nothing else says why."""
+    names = names or {}
     a = {"start": old.start, "count": old.count, "rules": ",".join(old.groups), "chunk_size": old.chunk_size}
     b = {"start": new.start, "count": new.count, "rules": ",".join(new.groups), "chunk_size": new.chunk_size}
     for k, v in old.params:
@@ -1030,16 +1039,17 @@ def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = ()) -> str:
         return text if len(text) <= 60 else text[:57] + "..."
 
     def one(k: str) -> str:
+        name = names.get(k) or k
         if k not in a:
-            return f"{k} (here {shown(b[k])}, the run has {_ABSENT.get(k, 'none')})"
+            return f"{name} (here {shown(b[k])}, the run has {_ABSENT.get(k, 'none')})"
         if k not in b:
-            return f"{k} {shown(a[k])} (here {_ABSENT.get(k, 'none')})"
-        return f"{k} {shown(a[k])} (here {shown(b[k])})"
+            return f"{name} {shown(a[k])} (here {_ABSENT.get(k, 'none')})"
+        return f"{name} {shown(a[k])} (here {shown(b[k])})"
 
     keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k) and k not in ignore]
-    # a whole table of settings (a study's cells) follows from the options that differ; it is
-    # named only when nothing else says why: its Python dicts beside --sets would be noise
-    plain = [k for k in keys if not isinstance(a.get(k, b.get(k)), (dict, list))]
+    # a whole table of settings (a study's cells), like a field ``names`` says follows from the
+    # others, is named only when nothing else says why: its Python dicts beside --sets would be noise
+    plain = [k for k in keys if not isinstance(a.get(k, b.get(k)), (dict, list)) and names.get(k, k) is not None]
     return ", ".join(one(k) for k in (plain or keys)) or "nothing"
 
 

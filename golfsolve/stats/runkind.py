@@ -99,6 +99,9 @@ class RunKind(Generic[P]):
     max_items: ClassVar[int]
     #: does the command have ``--extend`` (its messages offer it only then)
     extendable: ClassVar[bool] = True
+    #: how a refused ``--resume`` names a field of the run's key the user gave by another name
+    #: (None: it follows from the other fields; :func:`~.runfolder.differences`)
+    field_names: ClassVar[dict[str, Optional[str]]] = {}
     #: the files the command writes beside the chunks when the run ends
     side_files: ClassVar[tuple[str, ...]] = ()
 
@@ -216,7 +219,7 @@ class RunKind(Generic[P]):
              command: str = "") -> RunFolder:
         """Create or reopen (and lock) the run folder ``out`` for the run ``p``."""
         folder = open_run(out, self.key(p), resume=resume, extend=extend, command=command,
-                          extra=self.manifest_extra(p), extendable=self.extendable)
+                          extra=self.manifest_extra(p), extendable=self.extendable, names=self.field_names)
         try:
             self.check_manifest(folder.manifest, out)
             if extend:
