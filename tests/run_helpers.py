@@ -17,6 +17,28 @@ def made_here(*args: str) -> None:
     assert e.value.code == 0
 
 
+def as_before_setting(run: Path, setting: str, key: str = "player", chunks: bool = False) -> None:
+    """Make ``run`` what golfsolve wrote before the player setting ``setting`` existed: none in
+    the manifest's ``key`` (and, with ``chunks``, in no chunk's record of its settings)."""
+    import json
+
+    mp = run / "_manifest.json"
+    m = json.loads(mp.read_text())
+    del m["params"][key][setting]
+    mp.write_text(json.dumps(m))
+    if not chunks:
+        return
+    import pyarrow.parquet as pq
+
+    for chunk in run.glob("chunk-*.parquet"):
+        table = pq.read_table(chunk)
+        meta = dict(table.schema.metadata)
+        made = json.loads(meta[b"golfsolve.made_with"])
+        del made["params"][key][setting]
+        meta[b"golfsolve.made_with"] = json.dumps(made, sort_keys=True, separators=(",", ":")).encode()
+        pq.write_table(table.replace_schema_metadata(meta), chunk)
+
+
 def finished_stats_run(out: Path) -> Path:
     """A finished stats run in ``out``: deals 0..5 under easy and classic, chunks of 2 deals."""
     made_here("stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--jobs", "1", "--out", str(out),

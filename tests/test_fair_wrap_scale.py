@@ -57,15 +57,14 @@ def test_a_scale_that_would_pass_the_largest_count_is_refused_when_made():
 def test_a_strong_run_made_without_the_scale_is_not_resumed_by_strong(run_cli, tmp_path):
     """A fair-stats run made by ``strong`` before it had ``wrap_scale`` (read as 1) was made by
     another player on Easy: going on would mix two players in one table."""
+    from run_helpers import as_before_setting
+
     run = tmp_path / "run"
     r = run_cli(["fair-stats", "--count", "1", "--rules", "classic", "--player", "strong", "-j", "1",
                  "--out", str(run), "-q"])
     assert r.exit_code == 0, r.stderr
-    mp = run / "_manifest.json"
-    m = json.loads(mp.read_text())
-    assert m["params"]["player"]["wrap_scale"] == 2
-    del m["params"]["player"]["wrap_scale"]
-    mp.write_text(json.dumps(m))
+    assert json.loads((run / "_manifest.json").read_text())["params"]["player"]["wrap_scale"] == 2
+    as_before_setting(run, "wrap_scale")
     r = run_cli(["fair-stats", "--out", str(run), "--extend", "--count", "2"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "wrap_scale" in r.stderr, r.stderr
     assert len(list(run.glob("chunk-*.parquet"))) == 1

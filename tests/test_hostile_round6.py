@@ -23,16 +23,13 @@ def test_resuming_a_fair_run_made_before_a_player_setting_existed_says_what_the_
     """A fast-player run made before ``carry`` existed records no ``carry``; its player did not
     carry orders. was: '--resume: the run was played with player.carry = None', a value no
     player has"""
-    import json
+    from run_helpers import as_before_setting
 
     out = tmp_path / "f"
     r = run_cli(["fair-stats", "--count", "1", "--rules", "classic", "--player", "fast", "--jobs", "1",
                  "--out", str(out), "-q"])
     assert r.exit_code == 0, r.stderr
-    mp = out / "_manifest.json"
-    m = json.loads(mp.read_text())
-    del m["params"]["player"]["carry"]
-    mp.write_text(json.dumps(m))
+    as_before_setting(out, "carry")
     for flag in ("--resume", "--extend"):
         r = run_cli(["fair-stats", "--out", str(out), flag, "--count", "2", "-q"])
         assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr

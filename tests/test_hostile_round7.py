@@ -175,26 +175,6 @@ def test_too_many_chunk_files_names_what_the_run_counts(run_cli, tmp_path):
     assert not (tmp_path / "run").exists()
 
 
-def _as_before_hopeless(run, player_key: str) -> None:
-    """Make ``run`` what golfsolve wrote before PlayerSettings.hopeless existed: no
-    ``hopeless`` in the manifest's player nor in any chunk's record of its settings."""
-    import json
-
-    import pyarrow.parquet as pq
-
-    mp = run / "_manifest.json"
-    m = json.loads(mp.read_text())
-    del m["params"][player_key]["hopeless"]
-    mp.write_text(json.dumps(m))
-    for chunk in run.glob("chunk-*.parquet"):
-        table = pq.read_table(chunk)
-        meta = dict(table.schema.metadata)
-        made = json.loads(meta[b"golfsolve.made_with"])
-        del made["params"][player_key]["hopeless"]
-        meta[b"golfsolve.made_with"] = json.dumps(made, sort_keys=True, separators=(",", ":")).encode()
-        pq.write_table(table.replace_schema_metadata(meta), chunk)
-
-
 @pytest.mark.parametrize("kind", ["fair-stats", "stats"])
 def test_a_run_made_before_a_player_setting_existed_resumes_when_its_player_is_the_same(run_cli, tmp_path, kind):
     """A fast-player run made before ``hopeless`` existed (its player had 0, the fast preset's
@@ -209,7 +189,9 @@ def test_a_run_made_before_a_player_setting_existed_resumes_when_its_player_is_t
         key, again = "difficulty_player", ["stats", "--out", str(run), "-j", "1"]
     r = run_cli([*args, "--chunk-size", "1", "-j", "1", "--out", str(run), "-q"])
     assert r.exit_code == 0, r.stderr
-    _as_before_hopeless(run, key)
+    from run_helpers import as_before_setting
+
+    as_before_setting(run, "hopeless", key, chunks=True)
     (run / "chunk-0000000001.parquet").unlink()
     r = run_cli([*again, "--resume", "-q"])
     assert r.exit_code == 0 and (run / "chunk-0000000001.parquet").is_file(), r.stderr
