@@ -455,9 +455,11 @@ def test_cli_fair_stats_rows_of_twin_deals_agree_where_the_player_decides(monkey
     side (won, moves, where it was lost, decisions)."""
     import pandas as pd
 
-    _twin_deals(monkeypatch, 11, 14)
+    real, _ = _twin_deals(monkeypatch, 19, 14)
+    # the premise: the player's game ends before it turns a card where the twins differ
+    assert play(real, EASY, "fast", 0).moves.count("d") < 14
     out = tmp_path / "fs"
-    r = run_cli(["fair-stats", "--start-number", "11", "--count", "2", "--rules", "easy", "--player", "fast",
+    r = run_cli(["fair-stats", "--start-number", "19", "--count", "2", "--rules", "easy", "--player", "fast",
                  "--workers", "1", "--out", str(out), "-q", "--json"])
     assert r.exit_code == 0, r.stderr
     df = pd.read_parquet(out).sort_values("deal")

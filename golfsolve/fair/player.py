@@ -38,6 +38,7 @@ from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
 from .orders import arrangements, check_played, sample_stocks, stock_orders, unknown_pool
 from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
+from .view import by_rank
 
 
 class Player:
@@ -219,14 +220,16 @@ class Player:
         state is looked up with the random state and the orders it left, so the game goes on
         exactly as if it had been computed again.
         """
+        if self.settings.by_rank:
+            view, gone = by_rank(view, gone)
         if self.decisions is None or self._exact_eligible(view):
             # exact decisions are not shared: their memo lives in this game's player
-            return self._move(view, gone)
+            return self._decide(view, gone).chain
         key = (view.columns, view.discard, view.stock, gone, self.rng.getstate(), self._exact_failed,
                self._exact_failed_at)
         got = self.decisions.get(key)
         if got is None:
-            chain = self._move(view, gone)
+            chain = self._decide(view, gone).chain
             got = self.decisions[key] = (chain, self.rng.getstate(), self._exact_failed, self._exact_failed_at,
                                          self._carried)
         else:
@@ -235,13 +238,16 @@ class Player:
             self._exact_failed, self._exact_failed_at, self._carried = got[2], got[3], got[4]
         return got[0]
 
-    def _move(self, view: Layout, gone: tuple[int, ...]) -> tuple[str, ...]:
-        return self.decide(view, gone).chain
-
     def decide(self, view: Layout, gone: tuple[int, ...]) -> "Decision":
         """The player's decision from ``view`` (``gone``: the cards under the discard's top),
         with what it was made on: the exact values, or the chosen pre-draw state and the
-        values of the states over the sampled orders."""
+        values of the states over the sampled orders (with ``by_rank``, of the view with the
+        cards named by rank: :func:`~golfsolve.fair.view.by_rank`)."""
+        if self.settings.by_rank:
+            view, gone = by_rank(view, gone)
+        return self._decide(view, gone)
+
+    def _decide(self, view: Layout, gone: tuple[int, ...]) -> "Decision":
         ev = self.exact_values(view, gone)
         if ev is not None:
             self._carried = None  # the next sampled decision draws fresh orders

@@ -20,9 +20,10 @@ MIN_GAMES = 10
 #: ... and stops (after any game) once all its solves, the
 #: clairvoyant ones and the games', have done this much work: the states they searched plus
 #: :data:`SOLVE_WORK` a solve. A count of work, not a clock, so the answer depends on the
-#: position and the seed only. It costs about 4-10 s of CPU on a quiet machine, by the host (at load 7-8 on
-#: the shared 2-core machine CPU seconds inflate two- to threefold: docs/performance.md).
-WORK_BUDGET = 30_000_000
+#: position and the seed only. It costs about 5 s of CPU on the quiet 2-core machine of
+#: docs/performance.md (slower hosts seen there took up to twice as long, and at load 7-8 CPU
+#: seconds inflate two- to threefold).
+WORK_BUDGET = 40_000_000
 #: A solve's fixed cost (packing the position, the call) in states searched in the same time
 #: (fitted on fair games of four openings: about 0.22 s of CPU per million states and
 #: 0.12 ms per solve).
@@ -50,7 +51,11 @@ class PlayerSettings:
     ``wrap_scale``: where King and Ace are linked (Easy) every count of orders (``samples``,
     ``extra``, ``race_budget``, ``hopeless``) is this many times larger: there nearly every
     order can be won, and more of them are needed to tell the leading states apart
-    (:meth:`for_rules`; the race still adds ``race_batch`` at a time).
+    (:meth:`for_rules`; the race still adds ``race_batch`` at a time). ``by_rank``: the
+    player names the cards by rank and order of appearance
+    (:func:`~golfsolve.fair.view.by_rank`; suits play no part in Golf), so positions that
+    differ only in suits are one position to it and games of one question that turned the
+    same ranks share their decisions (:meth:`~golfsolve.fair.player.Player.move`).
     """
 
     samples: int = 8
@@ -66,6 +71,7 @@ class PlayerSettings:
     carry: bool = False
     hopeless: int = 0
     wrap_scale: int = 1
+    by_rank: bool = False
 
     def __post_init__(self) -> None:
         # every setting's type and range, as the options' counts are checked: 2.5 samples failed
@@ -84,7 +90,7 @@ class PlayerSettings:
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z < 0:
             raise InputError(f"race_z must be a number from 0 up, not {z!r}")
         object.__setattr__(self, "race_z", float(z) if isinstance(z, float) else z)
-        for name in ("compiled_exact", "carry"):
+        for name in ("compiled_exact", "carry", "by_rank"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"{name} must be True or False, not {getattr(self, name)!r}")
 
@@ -118,11 +124,11 @@ class PlayerSettings:
 
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
 #: ``rate`` (the compiled exact endgame from 6 unknown cards, orders carried from one
-#: decision to the next); ``strong``: more orders (twice as many where King and Ace are
+#: decision to the next, cards named by rank so that games share more decisions); ``strong``: more orders (twice as many where King and Ace are
 #: linked), a budgeted race, more orders where none is won, and the compiled exact endgame
 #: from 8 unknown cards (the player of ``fair-stats`` and ``hint --fair``).
 PRESETS: dict[str, PlayerSettings] = {
-    "fast": PlayerSettings(compiled_exact=True, carry=True),
+    "fast": PlayerSettings(compiled_exact=True, carry=True, by_rank=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
                              compiled_exact=True, hopeless=64, wrap_scale=2),
 }

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
+from ..cards import JOKER_RANK, N_RANKS, N_STANDARD, rank_of
 from ..errors import InputError
 from ..inputs import expect
 from ..solitaire.engine import Game
@@ -30,6 +31,28 @@ def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tu
     return view, tuple(game.pile[:-1]) if game is not None else ()
 
 
+def by_rank(view: Layout, gone: Sequence[int] = ()) -> tuple[Layout, tuple[int, ...]]:
+    """``view`` and ``gone`` (the cards under the discard's top) with every seen card named by
+    its rank and its place among the seen cards of that rank: the columns bottom to top, then
+    ``gone``, the discard's top and the stock's known places. Suits play no part in Golf, so
+    two positions that differ only in which suit sits where become one; the cards nobody
+    has seen keep the names left over (the same ones in both), so the stock orders a seeded
+    player samples for the two are the same too. Applying it twice changes nothing."""
+    count = [0] * (JOKER_RANK + 1)
+
+    def name(card: int) -> int:
+        r = rank_of(card)
+        k = count[r]
+        count[r] += 1
+        return N_STANDARD + k if r == JOKER_RANK else k * N_RANKS + r
+
+    columns = tuple(tuple(name(c) for c in col) for col in view.columns)
+    under = tuple(name(c) for c in gone)
+    top = None if view.discard is None else name(view.discard)
+    stock = tuple(None if c is None else name(c) for c in view.stock)
+    return trusted_layout(columns, top, stock, view.rules, view.name, view.deal_number), under
+
+
 def legal_moves(layout: Layout, rules: Rules) -> list[str]:
     """The legal moves, asked of the referee; a draw is legal when the stock is non-empty.
 
@@ -52,4 +75,4 @@ def after_move(layout: Layout, stock: tuple[int, ...], move: str) -> Layout:
     return trusted_layout(cols, col[-1], stock, layout.rules)
 
 
-__all__ = ["player_view", "legal_moves", "after_move"]
+__all__ = ["player_view", "by_rank", "legal_moves", "after_move"]
