@@ -268,7 +268,7 @@ def test_player_settings_keep_plain_numbers_so_a_fair_stats_manifest_can_be_writ
 
     # was: NumPy integers kept, and json.dumps of the run's key failed ("int64 is not JSON serializable")
     p = PlayerSettings(samples=np.int64(8), extra=np.int64(8), race_z=np.float64(1.5), exact_unknown=np.int32(6),
-                       compiled_exact=True, carry=True)
+                       compiled_exact=True, carry=True, by_rank=True)
     assert type(p.samples) is int and type(p.exact_unknown) is int and type(p.race_z) is float
     assert p == player_settings("fast") and p.preset == "fast"
     json.dumps(FairSpec(np.int64(0), np.int64(2), ("easy",), player=p, seed=np.int64(1)).run_key().to_json())
