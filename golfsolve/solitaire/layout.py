@@ -498,8 +498,13 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
     At most :data:`MAX_LAYOUT_BYTES` are read; more is a :class:`LayoutError`. A UTF-8
     byte-order mark is accepted. ``rules`` overrides the file's (see :func:`parse_layout_text`).
     """
+    import os
     import sys
 
+    # open() takes a whole number as a file descriptor: read_layout_file(0) would read stdin
+    # and close it, 1 close stdout; and rules are checked before anything is read
+    expect(path, (str, os.PathLike), "path", "a layout file's path, e.g. 'deal.txt' or a Path, or '-' for stdin")
+    rules_arg(rules)
     where = "stdin" if str(path) == "-" else clip_path(path)
     try:
         if str(path) == "-":
