@@ -47,3 +47,29 @@ def test_read_layout_file_checks_its_rules_before_reading(tmp_path):
 
     with pytest.raises(TypeError, match="^rules must be a Rules or None"):
         read_layout_file(tmp_path / "absent.txt", rules="classic")  # not "cannot read layout file"
+
+
+@pytest.mark.parametrize("again, differs", [
+    # was: 'start 0 (here 5), first_deal 5 (here none), stride 3 (here 1)': the run starts at 5
+    (["--stride", "1", "--start-number", "5"], "stride 3 (here 1)"),
+    # was: 'first_deal 5 (here 6)', a name the user never typed
+    (["--stride", "3", "--start-number", "6"], "start 5 (here 6)"),
+    # was: a dozen fields, 'difficulty_player.samples (here 8, the run has none), ...'
+    (["--stride", "3", "--start-number", "5", "--difficulty"], "difficulty_games (here 8, the run has none)"),
+])
+def test_a_strided_stats_run_resumed_with_other_options_names_them_as_given(run_cli, tmp_path, again, differs):
+    out = str(tmp_path / "run")
+    r = run_cli(["stats", "--start-number", "5", "--stride", "3", "--count", "2", "--rules", "easy", "-j", "1",
+                 "--out", out, "-q"])
+    assert r.exit_code == 0, r.stderr
+    line = _one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "2", *again]))
+    assert f"; this command differs in {differs}; repeat the run's options" in line, line
+    assert "first_deal" not in line and "difficulty_player" not in line
+
+
+def test_extending_a_run_of_consecutive_deals_with_a_stride_names_only_the_stride(run_cli, tmp_path):
+    """was: 'in first_deal (here 0, the run has none), stride (here 3, the run has 1)'"""
+    out = str(tmp_path / "run")
+    assert run_cli(["stats", "--count", "2", "--rules", "easy", "-j", "1", "--out", out, "-q"]).exit_code == 0
+    line = _one_line_error(run_cli(["stats", "--out", out, "--extend", "--count", "4", "--stride", "3"]))
+    assert " in stride (here 3, the run has 1); keep its start" in line, line

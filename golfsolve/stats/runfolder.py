@@ -1013,6 +1013,22 @@ def _flat(prefix: str, v: Any) -> dict[str, Any]:
     return {prefix: v}
 
 
+_NONE = object()
+
+
+def _flat_pair(prefix: str, x: Any, y: Any, a: dict[str, Any], b: dict[str, Any]) -> None:
+    # a nested setting both keys hold is compared field by field (player.samples); one only
+    # one of them holds is one setting, not each of its fields "(here none)"
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in dict.fromkeys([*x, *y]):
+            _flat_pair(f"{prefix}.{k}", x.get(k, _NONE), y.get(k, _NONE), a, b)
+        return
+    if x is not _NONE:
+        a[prefix] = x
+    if y is not _NONE:
+        b[prefix] = y
+
+
 #: what a setting left out of a run's key means, where it is not "none": a stats run records
 #: ``fields`` and ``stride`` only when they are not the default, and a run without them has
 #: all fields and consecutive deals, not "none"
@@ -1030,10 +1046,14 @@ def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = (),
     names = names or {}
     a = {"start": old.start, "count": old.count, "rules": ",".join(old.groups), "chunk_size": old.chunk_size}
     b = {"start": new.start, "count": new.count, "rules": ",".join(new.groups), "chunk_size": new.chunk_size}
-    for k, v in old.params:
-        a.update(_flat(k, v))
-    for k, v in new.params:
-        b.update(_flat(k, v))
+    pa, pb = dict(old.params), dict(new.params)
+    for k in dict.fromkeys([*pa, *pb]):
+        _flat_pair(k, pa.get(k, _NONE), pb.get(k, _NONE), a, b)
+    # a run of every K-th deal numbers its items from 0 and keeps its first deal in params:
+    # the start a user gave is that deal (was: 'start 0 (here 5), first_deal 5 (here none)')
+    for side in (a, b):
+        if "first_deal" in side:
+            side["start"] = side.pop("first_deal")
     def shown(v: Any) -> str:  # a whole list of tables would make a message of pages
         text = str(v)
         return text if len(text) <= 60 else text[:57] + "..."
