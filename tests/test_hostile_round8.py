@@ -73,3 +73,29 @@ def test_extending_a_run_of_consecutive_deals_with_a_stride_names_only_the_strid
     assert run_cli(["stats", "--count", "2", "--rules", "easy", "-j", "1", "--out", out, "-q"]).exit_code == 0
     line = _one_line_error(run_cli(["stats", "--out", out, "--extend", "--count", "4", "--stride", "3"]))
     assert " in stride (here 3, the run has 1); keep its start" in line, line
+
+
+@pytest.mark.parametrize("kind", ["stats", "grid"])
+def test_a_report_of_a_run_with_a_folder_for_a_chunk_says_to_move_it_out_first(run_cli, tmp_path, kind):
+    """was: 'chunk DIR/chunk-....parquet is damaged: it is not a file; repair it with
+    'golfsolve stats --out DIR --resume'', and that --resume then refused: 'is not a file, so
+    the chunk cannot be written there; move it out of the folder'"""
+    out = tmp_path / "run"
+    if kind == "stats":
+        made = ["stats", "--count", "2", "--chunk-size", "1", "--rules", "easy", "-j", "1", "--out", str(out), "-q"]
+        report = ["report", str(out), "--json"]
+    else:
+        made = ["grid", "simulate", "--bots", "random,random", "--holes", "1", "--matches", "2", "--chunk-size", "1",
+                "--out", str(out), "-q"]
+        report = ["grid", "report", str(out), "--json"]
+    assert run_cli(made).exit_code == 0
+    chunk = sorted(out.glob("chunk-*.parquet"))[-1]
+    chunk.unlink()
+    chunk.mkdir()
+    line = _one_line_error(run_cli(report))
+    assert f"chunk {chunk} is not a file; move it out of the folder, then repair the run with " in line, line
+    chunk.rmdir()  # as told: then the repair works
+    import shlex
+
+    resume = shlex.split(line.split("repair the run with ")[1])[0]
+    assert run_cli(shlex.split(resume)[1:]).exit_code == 0 and chunk.is_file()

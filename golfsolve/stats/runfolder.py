@@ -1093,6 +1093,10 @@ def load_chunks(out: str | Path, fmt: str, schema: ChunkSchema,
     for name in sorted(files):
         c = expected[name]
         problem, table = check_chunk(files[name], c, schema, folder.key)
+        if problem and not files[name].is_file():
+            # --resume cannot write a chunk over a directory or a FIFO either: it refuses, naming it
+            raise InputError(f"chunk {files[name]} is not a file; move it out of the folder, then repair the run "
+                             f"with '{resume_command(m, out)}'")
         if problem:
             raise InputError(f"chunk {files[name]} is damaged: it {problem}; repair it with "
                              f"'{resume_command(m, out)}'")
