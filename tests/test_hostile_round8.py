@@ -99,3 +99,14 @@ def test_a_report_of_a_run_with_a_folder_for_a_chunk_says_to_move_it_out_first(r
 
     resume = shlex.split(line.split("repair the run with ")[1])[0]
     assert run_cli(shlex.split(resume)[1:]).exit_code == 0 and chunk.is_file()
+
+
+def test_a_strided_run_of_one_deal_says_one_deal(run_cli, tmp_path):
+    """was: 'win rate: easy 100.0% (1 deals every 2nd from 5)', and '(1 deals, every 2nd
+    from 5, ...)' in a refused --resume"""
+    out = str(tmp_path / "run")
+    r = run_cli(["stats", "--start-number", "5", "--stride", "2", "--count", "1", "--rules", "easy", "-j", "1",
+                 "--out", out, "-q"])
+    assert r.exit_code == 0 and "(1 deal every 2nd from 5)" in r.stdout, r.stdout
+    line = _one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "1", "--stride", "3"]))
+    assert "holds a different run (1 deal, every 2nd from 5, rules easy" in line, line

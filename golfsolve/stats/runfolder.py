@@ -540,7 +540,7 @@ class RunKey:
         p = dict(self.params)
         strided = bool(p.get("stride"))
         if strided:  # the items are positions in the run; the params say which deals they are
-            s = f"{self.count:,} {self.items()}, every {ordinal(p['stride'])} from {p.get('first_deal')}"
+            s = f"{plural(self.count, 'deal' if self.items() == 'deals' else 'match', self.items())}, every {ordinal(p['stride'])} from {p.get('first_deal')}"
         else:
             s = f"{self.items()} {self.start}..{self.start + self.count - 1}"
         if self.groups:
