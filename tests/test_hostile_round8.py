@@ -110,3 +110,47 @@ def test_a_strided_run_of_one_deal_says_one_deal(run_cli, tmp_path):
     assert r.exit_code == 0 and "(1 deal every 2nd from 5)" in r.stdout, r.stdout
     line = _one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "1", "--stride", "3"]))
     assert "holds a different run (1 deal, every 2nd from 5, rules easy" in line, line
+
+
+def _stats_helpers():
+    from golfsolve.stats.census import parse_rules_list
+    from golfsolve.stats.gridruns import export_csv
+    from golfsolve.stats.gridstudy import parse_sets
+    from golfsolve.stats.report import mcnemar
+
+    return parse_rules_list, parse_sets, export_csv, mcnemar
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # was: AttributeError "'int' object has no attribute 'strip'"
+    (lambda h, tmp: h[1](5), TypeError, "sets must be the option sets' names as text"),
+    # was: TypeError 'can only join an iterable'
+    (lambda h, tmp: h[0](None), TypeError, "rules must be rule set names"),
+    (lambda h, tmp: h[0](5), TypeError, "rules must be rule set names"),
+    # was: TypeError 'sequence item 1: expected str instance, int found'
+    (lambda h, tmp: h[0](["easy", 5]), TypeError, "each rule set must be named by text"),
+    # was: AttributeError "'NoneType' object has no attribute 'holes'"
+    (lambda h, tmp: h[2](None, tmp), TypeError, "t must be a Tournament"),
+    # was: ValueError 'max() arg is an empty sequence', and 1.5 "'float' object cannot be interpreted as an integer"
+    (lambda h, tmp: h[3](-1, 2), Exception, "b must be from 0 to"),
+    (lambda h, tmp: h[3](1.5, 2), Exception, "b must be a whole number, not 1.5"),
+    (lambda h, tmp: h[3](1, float("nan")), Exception, "c must be a whole number, not nan"),
+])
+def test_the_stats_helpers_name_an_argument_that_is_none_of_theirs(tmp_path, call, error, words):
+    import re
+
+    from golfsolve.errors import InputError
+
+    with pytest.raises(error, match="^" + re.escape(words)) as e:
+        call(_stats_helpers(), tmp_path)
+    assert isinstance(e.value, (InputError, TypeError))
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_stats_helpers_still_take_what_they_took():
+    import numpy as np
+
+    parse_rules_list, parse_sets, _, mcnemar = _stats_helpers()
+    assert parse_rules_list(("easy", "classic")) == parse_rules_list("easy,classic") == ("easy", "classic")
+    assert parse_sets(None) is None and parse_sets("Base,putt") == ("base", "putt")
+    assert mcnemar(np.int64(10), 0) == mcnemar(10, 0)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError, clip
-from ..inputs import ascii_lower, check_seed, split_items
+from ..inputs import ascii_lower, check_seed, expect, split_items
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
@@ -174,6 +174,7 @@ def parse_sets(spec: Optional[str]) -> Optional[tuple[str, ...]]:
     """``"base,putt,players-6"`` as a tuple of names (checked by :class:`StudySpec`); None stays None."""
     if spec is None:
         return None
+    expect(spec, str, "sets", "the option sets' names as text, e.g. 'base,putt', or None")
     return tuple(ascii_lower(s) for s in split_items(spec, "--sets", "option set name"))
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
 from ..errors import InputError
-from ..inputs import ascii_lower, split_items
+from ..inputs import ascii_lower, expect, split_items
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_replaceable, check_resume_extend,
                         load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest, run_folder_chunks)
@@ -53,6 +53,10 @@ def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tupl
     """
     from ..solitaire.rules import get_rules
 
+    if not isinstance(spec, str):
+        expect(spec, (list, tuple), "rules", "rule set names, e.g. 'easy,classic' or ('easy', 'classic')")
+        for name in spec:
+            expect(name, str, "each rule set", "named by text, e.g. 'classic+jokers1'")
     names = split_items(spec if isinstance(spec, str) else ",".join(spec), option, "rule set name")
     if not names:
         raise InputError(f"{option} needs at least one rule set, e.g. easy,classic,strict")
