@@ -154,3 +154,79 @@ def test_the_stats_helpers_still_take_what_they_took():
     assert parse_rules_list(("easy", "classic")) == parse_rules_list("easy,classic") == ("easy", "classic")
     assert parse_sets(None) is None and parse_sets("Base,putt") == ("base", "putt")
     assert mcnemar(np.int64(10), 0) == mcnemar(10, 0)
+
+
+def _library_runs(out):
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.stats.census import CensusSpec, run_census
+    from golfsolve.stats.fairstats import FairSpec, run_fair_stats
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+
+    grid = GridSpec(parse_rules("default", players=2, holes=1), ("random", "random"), 1)
+    return {
+        "stats": lambda **kw: run_census(out, CensusSpec(0, 1, ("easy",)), jobs=1, **kw),
+        "fair-stats": lambda **kw: run_fair_stats(out, FairSpec(0, 1, ("classic",), player="fast"), **kw),
+        "grid": lambda **kw: run_grid_simulate(out, grid, **kw),
+    }
+
+
+@pytest.mark.parametrize("kind", ["stats", "fair-stats", "grid"])
+@pytest.mark.parametrize("kw, words", [
+    # was: the new run folder made, then the refusal; a second call: 'already holds a run'
+    ({"progress": "no"}, "progress must be True, False or None"),
+    # was: taken, and a manifest written that every later command refused: 'field command:
+    # Input should be a valid string; repair or remove the file'
+    ({"command": 5}, "command must be the command line the manifest records"),
+])
+def test_a_library_run_checks_progress_and_command_before_making_its_folder(tmp_path, kind, kw, words):
+    out = tmp_path / "run"
+    with pytest.raises(TypeError, match="^" + words):
+        _library_runs(out)[kind](**kw)
+    assert not out.exists()
+
+
+def test_a_library_run_takes_a_numpy_bool_for_progress(tmp_path):
+    """was: np.False_ refused under NumPy 2 ('progress must be True, False or None ..., not
+    bool False'), where every switch of the library takes it"""
+    import numpy as np
+
+    assert _library_runs(tmp_path / "run")["stats"](progress=np.False_).complete
+
+
+def _grid_report_call(tmp_path, **kw):
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import simulate
+    from golfsolve.stats.gridreport import write_report
+
+    t = kw.pop("t", None) or simulate(parse_rules("default", players=2, holes=1), ["random", "random"], 1, 0)
+    return write_report(t, tmp_path / "rep", **kw)
+
+
+@pytest.mark.parametrize("kw, error, words", [
+    # was: AttributeError "'NoneType' object has no attribute 'tally'", after making the folder
+    ({"t": 5}, TypeError, "t must be a Tournament or Tally"),
+    # was: AttributeError "'int' object has no attribute 'splitlines'", after making the folder
+    ({"command": 5}, TypeError, "command must be the command line the report shows"),
+    # was: taken
+    ({"planned": -1}, Exception, "planned must be from 1 to"),
+    # was: "'int' object is not callable" after the first plot
+    ({"drawn": 5}, TypeError, "drawn must be a function"),
+])
+def test_the_grid_report_checks_its_arguments_before_making_its_folder(tmp_path, kw, error, words):
+    with pytest.raises(error, match="^" + words):
+        _grid_report_call(tmp_path, **kw)
+    assert not (tmp_path / "rep").exists()
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"df": 5}, "df must be the run's table"),  # was: AttributeError "'int' object has no attribute 'empty'"
+    ({"drawn": 5}, "drawn must be a function"),  # was: "'int' object is not callable", after making the folder
+])
+def test_the_stats_report_checks_its_arguments_before_making_its_folder(run_cli, tmp_path, kw, words):
+    from golfsolve.stats.report import write_report
+
+    run = tmp_path / "run"
+    assert run_cli(["stats", "--count", "1", "--rules", "easy", "-j", "1", "--out", str(run), "-q"]).exit_code == 0
+    with pytest.raises(TypeError, match="^" + words):
+        write_report(run, tmp_path / "rep", **kw)
+    assert not (tmp_path / "rep").exists()
