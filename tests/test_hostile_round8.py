@@ -230,3 +230,12 @@ def test_the_stats_report_checks_its_arguments_before_making_its_folder(run_cli,
     with pytest.raises(TypeError, match="^" + words):
         write_report(run, tmp_path / "rep", **kw)
     assert not (tmp_path / "rep").exists()
+
+
+@pytest.mark.parametrize("kind", ["stats", "fair-stats", "grid"])
+@pytest.mark.parametrize("out", [0, 5, b"run"])
+def test_a_library_run_takes_a_folders_path_not_a_file_descriptor(tmp_path, kind, out):
+    """was: run_census(5, ...) 'InputError: --out '5': Bad file descriptor' (os.stat(5) looks
+    up file descriptor 5), and run_census(0, ...) a TypeError from deep in pathlib"""
+    with pytest.raises(TypeError, match="^out must be a directory's path"):
+        _library_runs(out)[kind]()

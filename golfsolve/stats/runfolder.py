@@ -96,6 +96,15 @@ def check_path(path: str | os.PathLike, what: str) -> None:
         raise InputError(f"{what} {clip_path(path, 60)}: {e.strerror or e}") from None
 
 
+def check_out_type(out: object) -> None:
+    """A :class:`TypeError` unless ``out`` is a path (text or a ``Path``): os.stat and os.open
+    take a whole number as a file descriptor, so run_census(5, ...) said "--out '5': Bad file
+    descriptor", and run_census(0, ...) failed deep in pathlib."""
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a directory's path, e.g. 'runs/easy' or a Path, not {type(out).__name__} "
+                        f"{repr(out)[:40]}")
+
+
 def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = True) -> Path:
     """The directory ``out`` after checking that results can be written there.
 
@@ -103,6 +112,8 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     permission, a read-only or virtual file system) before any work is done. With
     ``create`` the directory is made and a probe file written and removed in it.
     """
+    if out is not None:
+        check_out_type(out)
     if out is None or not str(out).strip():
         raise InputError(f"{option} needs a directory name, not {str(out)!r}")
     check_path(out, option)
@@ -916,6 +927,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     fields of the key as ``names`` says (:func:`differences`). Use the result in a ``with``
     block (or :meth:`RunFolder.close` it) to release the lock.
     """
+    check_out_type(out)
     key = dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))  # as the manifest reads
     n_chunks = math.ceil(key.count / key.chunk_size)
     if n_chunks > MAX_CHUNKS:
@@ -1358,7 +1370,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
-    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path", "check_replaceable",
+    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_type", "check_out_file", "check_path", "check_replaceable",
     "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
     "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
