@@ -239,3 +239,23 @@ def test_a_library_run_takes_a_folders_path_not_a_file_descriptor(tmp_path, kind
     up file descriptor 5), and run_census(0, ...) a TypeError from deep in pathlib"""
     with pytest.raises(TypeError, match="^out must be a directory's path"):
         _library_runs(out)[kind]()
+
+
+def test_pick_refuses_a_count_its_max_deals_cannot_reach_before_examining_a_deal(run_cli, monkeypatch):
+    """was: the scan of every deal --max-deals allows, then 'fewer than --count 2: the scan
+    stopped at --max-deals 1', exit 1: a question with no answer, known before any work"""
+    from golfsolve.fair import difficulty
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a deal was examined")
+
+    monkeypatch.setattr(difficulty, "_scan", no_work)
+    line = _one_line_error(run_cli(["pick", "--difficulty", "easy", "--count", "3", "--max-deals", "2", "--games", "1",
+                                    "-q"]))
+    assert line == ("golfsolve: --count 3 is more than --max-deals 2: a scan of at most 2 deals cannot find 3; "
+                    "raise --max-deals or lower --count"), line
+    from golfsolve.errors import InputError
+    from golfsolve.solitaire.rules import EASY
+
+    with pytest.raises(InputError, match="^--count 2 is more than --max-deals 1"):
+        difficulty.pick(EASY, "easy", 2, games=1, max_deals=1)
