@@ -259,3 +259,11 @@ def test_pick_refuses_a_count_its_max_deals_cannot_reach_before_examining_a_deal
 
     with pytest.raises(InputError, match="^--count 2 is more than --max-deals 1"):
         difficulty.pick(EASY, "easy", 2, games=1, max_deals=1)
+
+
+def test_solve_says_one_state_in_the_singular(run_cli):
+    """was: 'searched 1 states in 0.0 ms' (a node limit of 1, or a cleared table)"""
+    r = run_cli(["solve", "GO1-E-AAAAAAB", "--node-limit", "1"])
+    assert r.exit_code == 1 and r.stdout.splitlines()[-1].startswith("searched 1 state in "), r.stdout
+    r = run_cli(["solve", "GO1-E-AAAAAAB", "--node-limit", "2"])
+    assert r.stdout.splitlines()[-1].startswith("searched 2 states in "), r.stdout
