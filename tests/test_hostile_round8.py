@@ -267,3 +267,17 @@ def test_solve_says_one_state_in_the_singular(run_cli):
     assert r.exit_code == 1 and r.stdout.splitlines()[-1].startswith("searched 1 state in "), r.stdout
     r = run_cli(["solve", "GO1-E-AAAAAAB", "--node-limit", "2"])
     assert r.stdout.splitlines()[-1].startswith("searched 2 states in "), r.stdout
+
+
+def test_a_study_whose_manifest_was_edited_counts_its_matches_in_the_right_number(run_cli, tmp_path):
+    """was: 'a study of 2 tables of 1 matches covers matches 0..1, not 0..2'"""
+    import json
+
+    out = tmp_path / "study"
+    r = run_cli(["grid", "study", "--out", str(out), "--sets", "base", "--matches", "1", "--strong", "greedy", "-q"])
+    assert r.exit_code == 0, r.stderr
+    m = json.loads((out / "_manifest.json").read_text())
+    m["count"] = 3
+    (out / "_manifest.json").write_text(json.dumps(m))
+    line = _one_line_error(run_cli(["grid", "report", str(out), "--json"]))
+    assert "a study of 2 tables of 1 match covers matches 0..1, not 0..2" in line, line
