@@ -281,3 +281,41 @@ def test_a_study_whose_manifest_was_edited_counts_its_matches_in_the_right_numbe
     (out / "_manifest.json").write_text(json.dumps(m))
     line = _one_line_error(run_cli(["grid", "report", str(out), "--json"]))
     assert "a study of 2 tables of 1 match covers matches 0..1, not 0..2" in line, line
+
+
+def _answers_calls():
+    from golfsolve.solitaire.answers import deal_answer, play_answer, replay_answer, solve_answer
+    from golfsolve.solitaire.layout import layout_from_code
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    return lay, deal_answer, play_answer, replay_answer, solve_answer
+
+
+@pytest.mark.parametrize("call, words", [
+    # was: AttributeError "'str' object has no attribute 'rules'" / "... 'name'" / "... 'to_json'"
+    (lambda lay, deal, play, replay, solve: play("GO1-E-AAAAAAB", "", "d"), "layout must be a Layout"),
+    (lambda lay, deal, play, replay, solve: deal(None), "layout must be a Layout"),
+    (lambda lay, deal, play, replay, solve: replay("GO1-E-AAAAAAB", "1"), "layout must be a Layout"),
+    (lambda lay, deal, play, replay, solve: solve(lay, None), "solution must be a Solution"),
+    # was: "Game.tap() takes 3 positional arguments but 4 were given", and "missing 1 required
+    # positional argument: 'row'"
+    (lambda lay, deal, play, replay, solve: play(lay, "", None, "1,5"), "tap must be (column, row)"),
+    (lambda lay, deal, play, replay, solve: play(lay, "", None, (1,)), "tap must be (column, row)"),
+    # was: "'int' object is not iterable"
+    (lambda lay, deal, play, replay, solve: replay(lay, 5), "moves must be their text"),
+    # was: taken, and read as True: the replay stopped at the first rejected move
+    (lambda lay, deal, play, replay, solve: replay(lay, "1 1 1", stop_on_reject="no"),
+     "stop_on_reject must be True or False"),
+])
+def test_the_answers_name_an_argument_that_is_none_of_theirs(call, words):
+    import re
+
+    with pytest.raises(TypeError, match="^" + re.escape(words)):
+        call(*_answers_calls())
+
+
+def test_the_answers_still_take_what_they_took():
+    lay, deal, play, replay, _ = _answers_calls()
+    assert play(lay, "", None, (1, 5))["move"] == "1" and play(lay, "", None, [1, 5])["ok"]
+    assert replay(lay, ["1", "1"])[1]["moves_played"] == replay(lay, "1 1")[1]["moves_played"] == "1 1"
+    assert deal(lay)["deal"] == "GO1-E-AAAAAAB"
