@@ -319,3 +319,47 @@ def test_the_answers_still_take_what_they_took():
     assert play(lay, "", None, (1, 5))["move"] == "1" and play(lay, "", None, [1, 5])["ok"]
     assert replay(lay, ["1", "1"])[1]["moves_played"] == replay(lay, "1 1")[1]["moves_played"] == "1 1"
     assert deal(lay)["deal"] == "GO1-E-AAAAAAB"
+
+
+def _renders():
+    import numpy as np
+
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.state import HoleState
+    from golfsolve.solitaire.engine import Game, replay
+    from golfsolve.solitaire.hint import game_over_message
+    from golfsolve.solitaire.layout import layout_from_code
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    view = HoleState(parse_rules("danish", players=2, grid=4), rng=np.random.default_rng(1)).view(0)
+    return lay, Game(lay), view, replay, game_over_message
+
+
+@pytest.mark.parametrize("call, words", [
+    # was: taken as true: the replay stopped at the first rejected move
+    (lambda lay, game, view, replay, over: replay(lay, "1 1 1", stop_on_reject="no"), "stop_on_reject must be True"),
+    # was: the suit symbols drawn, "no" being true to Python
+    (lambda lay, game, view, replay, over: game.render(symbols="no"), "symbols must be True or False"),
+    (lambda lay, game, view, replay, over: lay.render(symbols="no"), "symbols must be True or False"),
+    (lambda lay, game, view, replay, over: view.render(["you", "bot"], "no"), "symbols must be True or False"),
+    # was: IndexError 'list index out of range'
+    (lambda lay, game, view, replay, over: view.render(["you"]), "names must be a list of 2 seat names"),
+    # was: the text 'ab' read as the names 'a' and 'b'
+    (lambda lay, game, view, replay, over: view.render("ab"), "names must be a list of 2 seat names"),
+    # was: AttributeError "'Layout' object has no attribute 'over'"
+    (lambda lay, game, view, replay, over: over(lay), "game must be a Game"),
+])
+def test_renders_and_replays_refuse_a_switch_or_name_list_that_is_none(call, words):
+    import re
+
+    with pytest.raises(TypeError, match="^" + re.escape(words)):
+        call(*_renders())
+
+
+def test_renders_still_take_numpy_switches_and_tuples_of_names():
+    import numpy as np
+
+    lay, game, view, replay, over = _renders()
+    assert game.render(np.False_) == game.render(False) and "TS" in lay.render(False)
+    assert view.render(("you", "bot"), np.True_) == view.render(["you", "bot"])
+    assert over(game) == "" and replay(lay, "1 1 1", stop_on_reject=True)[0].moves == 2

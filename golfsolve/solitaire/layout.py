@@ -27,7 +27,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip, clip_path
-from ..inputs import ascii_lower, expect, is_whole_number, split_items, whole_count
+from ..inputs import ascii_lower, expect, flag, is_whole_number, split_items, whole_count
 from ..text import plural
 from .dealcode import DealCodeError, deal_deck, deal_number, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules, rules_arg
@@ -146,6 +146,7 @@ class Layout:
 
     def render(self, symbols: bool = True) -> str:
         """A picture for a terminal: columns side by side, free cards in the last row."""
+        symbols = flag(symbols, "symbols")  # "no" would draw the suit symbols
         w = 4
         head = "  ".join(f"{i + 1:^{w}}" for i in range(N_COLUMNS))
         rows = []
