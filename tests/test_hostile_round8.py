@@ -363,3 +363,24 @@ def test_renders_still_take_numpy_switches_and_tuples_of_names():
     assert game.render(np.False_) == game.render(False) and "TS" in lay.render(False)
     assert view.render(("you", "bot"), np.True_) == view.render(["you", "bot"])
     assert over(game) == "" and replay(lay, "1 1 1", stop_on_reject=True)[0].moves == 2
+
+
+@pytest.mark.parametrize("kind", ["stats", "grid"])
+def test_a_refused_default_report_folder_is_not_called_the_users_out(run_cli, tmp_path, kind):
+    """was: 'golfsolve: --out DIR/_report exists and is not a directory; choose a directory'
+    from 'golfsolve report DIR', which gave no --out"""
+    out = tmp_path / "run"
+    if kind == "stats":
+        made = ["stats", "--count", "1", "--rules", "easy", "-j", "1", "--out", str(out), "-q"]
+        report = ["report", str(out)]
+    else:
+        made = ["grid", "simulate", "--bots", "random,random", "--holes", "1", "--matches", "1", "--out", str(out),
+                "-q"]
+        report = ["grid", "report", str(out)]
+    assert run_cli(made).exit_code == 0
+    (out / "_report").write_text("mine")
+    line = _one_line_error(run_cli(report))
+    assert line == f"golfsolve: the default --out {out / '_report'} exists and is not a directory; choose a directory"
+    # the same folder given as --out is named as the user's
+    line = _one_line_error(run_cli([*report, "--out", str(out / "_report")]))
+    assert line.startswith(f"golfsolve: --out {out / '_report'} exists"), line
