@@ -6,6 +6,16 @@ import sys
 from typing import Any, Iterable, Optional
 
 
+def check_show(show: object) -> None:
+    """A :class:`TypeError` unless ``show`` is True, False or None: every library call's
+    ``progress`` lands in :func:`progress_bar`, where "no" or 0 would have been read as a wish;
+    a run checks it before it makes its folder."""
+    kind = type(show)  # NumPy's bool is named bool_ before NumPy 2 and bool since (as inputs.flag takes it)
+    if show is not None and kind is not bool and not (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")):
+        raise TypeError(f"progress must be True, False or None (on a terminal only), not {type(show).__name__} "
+                        f"{repr(show)[:40]}")
+
+
 def progress_bar(iterable: Optional[Iterable] = None, *, total: Optional[float] = None, unit: str = "item",
                  desc: Optional[str] = None, show: Optional[bool] = None, **options: Any) -> Any:
     """A tqdm bar on stderr, wrapping ``iterable`` if given (else call ``update``); typed
@@ -15,10 +25,7 @@ def progress_bar(iterable: Optional[Iterable] = None, *, total: Optional[float] 
     ``False`` never (``--quiet``, ``--json``), ``True`` always. ``options`` go to tqdm
     (``delay=0.5`` keeps quick runs quiet, ``leave=False`` clears the bar at its end).
     """
-    if show is not None and type(show) is not bool and type(show).__name__ != "bool_":
-        # every library call's ``progress`` lands here: "no" or 0 would have been read as a wish
-        raise TypeError(f"progress must be True, False or None (on a terminal only), not {type(show).__name__} "
-                        f"{repr(show)[:40]}")
+    check_show(show)
     from tqdm import tqdm
 
     return tqdm(iterable, total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True,

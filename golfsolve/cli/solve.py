@@ -85,7 +85,7 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
             label = "best line found" if sol.outcome == "unknown" else "best play"
             click.echo(f"{label}: {plural(sol.best_left, 'card')} left, app score {sol.app_score}")
             click.echo(f"moves ({len(sol.moves)}): {' '.join(sol.moves)}")
-        click.echo(f"searched {sol.nodes:,} states in {sol.seconds * 1000:.1f} ms")
+        click.echo(f"searched {plural(sol.nodes, 'state')} in {sol.seconds * 1000:.1f} ms")
     if sol.outcome == "unknown":
         raise SystemExit(1)
 

@@ -176,7 +176,9 @@ def report(stats_dir, out_dir, fair_dir, as_json):
 
             data = report_data(stats_dir, df, fair_dir)
         else:
-            out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report", run=stats_dir)
+            # a refusal of the default names it so (was: "--out DIR/_report ..." though no --out was given)
+            out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report",
+                                   "--out" if out_dir is not None else "the default --out", run=stats_dir)
             from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read
 
             drawing_plots(bar, "report", len(FIGURES))

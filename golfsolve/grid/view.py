@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..cards import card_str
+from ..inputs import flag
 from .rules import GridRules
 from .scoring import face_up_points, grid_cancelled
 
@@ -86,6 +87,12 @@ class PlayerView:
         """The table as this player sees it, as text: every grid drawn as a grid (face-down
         cards as ??, slots numbered from 1, cancelling cards marked '='), what each shows,
         the discard top and the stock; ``names`` are the seats', this player's starred."""
+        # was: IndexError for too few names, 'ab' read as the names 'a' and 'b', symbols="no" as true
+        if not (isinstance(names, (list, tuple)) and len(names) == len(self.grids)
+                and all(isinstance(n, str) for n in names)):
+            raise TypeError(f"names must be a list of {len(self.grids)} seat names, one a grid, not "
+                            f"{type(names).__name__} {repr(names)[:40]}")
+        symbols = flag(symbols, "symbols")
         rules = self.rules
         out = []
         tags = [f"{name}{' *' if p == self.me else ''}" for p, name in enumerate(names)]

@@ -13,12 +13,18 @@ from typing import Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
+from ..inputs import expect, flag
 from .deals import record
 from .engine import Game, MoveResult, parse_moves
 from .hint import MoveAdvice, game_over_message, position_after, rank_moves
 from .layout import Layout
 from .rules import EASY
 from .solver import Solution, Solver, StockUnknownError
+
+
+def _layout(layout: object) -> None:
+    # named at the call: a deal code or None failed as "'str' object has no attribute 'rules'"
+    expect(layout, Layout, "layout", "a Layout, e.g. layout_from_code('GO1-E-AAAAAAB')")
 
 
 class GameOverError(InputError):
@@ -28,6 +34,7 @@ class GameOverError(InputError):
 def deal_answer(layout: Layout) -> dict:
     """``golfsolve deal --json``: the layout as plain data, led by ``deal`` (the deal's name,
     the key every other answer gives it under; ``name`` is the layout's own key, kept)."""
+    _layout(layout)
     return {"deal": layout.name, **layout.to_json()}
 
 
@@ -43,6 +50,8 @@ def solve_layout(layout: Layout, node_limit: int = 0, verdict_only: bool = False
 
 def solve_answer(layout: Layout, solution: Solution) -> dict:
     """``golfsolve solve --json`` for one deal (full or ``--verdict-only``)."""
+    _layout(layout)
+    expect(solution, Solution, "solution", "a Solution, e.g. solve_layout(layout)")
     return record((layout, solution))
 
 
@@ -117,6 +126,10 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
     input (those were played already); a rejected action is an answer (``ok`` false and
     why, e.g. "This card is blocked"), and changes nothing. The state's stock is face down:
     ``None`` for each card (its order and cards are what a player does not see)."""
+    _layout(layout)
+    if tap is not None and not (isinstance(tap, (tuple, list)) and len(tap) == 2):
+        # was: "Game.tap() takes 3 positional arguments but 4 were given" for the text "1,5"
+        raise TypeError(f"tap must be (column, row), e.g. (3, 5), or None; not {type(tap).__name__} {repr(tap)[:40]}")
     if action is not None and tap is not None:
         raise InputError("give one action: a move or a tap, not both")
     moves = parse_moves(moves_text)
@@ -155,8 +168,11 @@ def replay_answer(layout: Layout, moves: Sequence[str], stop_on_reject: bool = F
     ``deal`` and gives ``moves_played`` as the moves' text: the moves the game took (a
     rejected one changed nothing), which ``hint --moves`` and ``odds --moves`` take as it is;
     ``moves_given`` and ``rejected`` count the moves given and those refused."""
+    _layout(layout)
+    stop_on_reject = flag(stop_on_reject, "stop_on_reject")  # "no" is true to Python
     if isinstance(moves, str):  # one move a character would make the spaces of "d 5" moves
         moves = parse_moves(moves)
+    expect(moves, (list, tuple), "moves", "their text, e.g. 'd 5 2', or a list of moves")
     game = Game(layout)
     steps = []
     for i, m in enumerate(moves, 1):

@@ -28,7 +28,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import card_str, rank_of
 from ..errors import MAX_EFFORT, InputError, clip
-from ..inputs import expect, is_whole_number, split_items, whole_count
+from ..inputs import expect, flag, is_whole_number, split_items, whole_count
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_rules, trusted_layout
 from .rules import EMPTY_TOP, Rules
 
@@ -280,6 +280,7 @@ class Game:
 
     def render(self, symbols: bool = True) -> str:
         """The table for a terminal: columns side by side with row numbers, then status."""
+        symbols = flag(symbols, "symbols")  # "no" would draw the suit symbols
         w = 4
         lines = ["      " + "  ".join(f"{i + 1:^{w}}" for i in range(N_COLUMNS))]
         height = max((len(c) for c in self.columns), default=0)
@@ -356,6 +357,7 @@ def replay(
 
     A rejected move changes nothing and play goes on, unless ``stop_on_reject``.
     """
+    stop_on_reject = flag(stop_on_reject, "stop_on_reject")  # "no" is true to Python
     if isinstance(moves, str):  # as the command reads them, not one move per character
         moves = parse_moves(moves)
     elif not isinstance(moves, Iterable):  # None would fail as "'NoneType' object is not iterable"

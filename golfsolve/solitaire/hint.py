@@ -51,6 +51,7 @@ def _rank_key(a: MoveAdvice) -> tuple:
 def game_over_message(game: Game) -> str:
     """What a hint (and ``odds``) says of a won or locked game, e.g. "the game is already
     over: You won! Score 350"; "" while it goes on."""
+    expect(game, Game, "game", "a Game, e.g. Game(layout) or position_after(layout, moves)")
     return f"the game is already over: {game.status_message()}" if game.over else ""
 
 

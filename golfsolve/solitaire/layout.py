@@ -27,7 +27,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip, clip_path
-from ..inputs import ascii_lower, expect, is_whole_number, split_items, whole_count
+from ..inputs import ascii_lower, expect, flag, is_whole_number, split_items, whole_count
 from ..text import plural
 from .dealcode import DealCodeError, deal_deck, deal_number, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules, rules_arg
@@ -146,6 +146,7 @@ class Layout:
 
     def render(self, symbols: bool = True) -> str:
         """A picture for a terminal: columns side by side, free cards in the last row."""
+        symbols = flag(symbols, "symbols")  # "no" would draw the suit symbols
         w = 4
         head = "  ".join(f"{i + 1:^{w}}" for i in range(N_COLUMNS))
         rows = []
@@ -498,8 +499,13 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
     At most :data:`MAX_LAYOUT_BYTES` are read; more is a :class:`LayoutError`. A UTF-8
     byte-order mark is accepted. ``rules`` overrides the file's (see :func:`parse_layout_text`).
     """
+    import os
     import sys
 
+    # open() takes a whole number as a file descriptor: read_layout_file(0) would read stdin
+    # and close it, 1 close stdout; and rules are checked before anything is read
+    expect(path, (str, os.PathLike), "path", "a layout file's path, e.g. 'deal.txt' or a Path, or '-' for stdin")
+    rules_arg(rules)
     where = "stdin" if str(path) == "-" else clip_path(path)
     try:
         if str(path) == "-":

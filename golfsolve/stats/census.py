@@ -32,7 +32,7 @@ from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
-from ..text import ordinal
+from ..text import ordinal, plural
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, check_resume_extend, chunk_name, compute,
                         name_list, whole_fields, write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
@@ -187,7 +187,7 @@ class CensusSpec:
             return f"deals {self.start}..{self.end - 1}"
         # "spread over the code space" only for runs that reach across at least half of it
         spread = "spread over the GO1 code space, " if 2 * (self.count - 1) * self.stride >= N_DEALS else ""
-        return f"{self.count:,} deals {spread}every {ordinal(self.stride)} from {self.start}"
+        return f"{plural(self.count, 'deal')} {spread}every {ordinal(self.stride)} from {self.start}"
 
     def chunks(self) -> list[tuple[int, int]]:
         """``(first item, number of items)`` of every chunk, in run order (items are deal

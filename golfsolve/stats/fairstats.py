@@ -24,7 +24,7 @@ from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from ..text import estimate
-from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, latest_command,
+from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, latest_command,
                         manifest_path, name_list, resume_command, whole_fields, write_text_atomic)
 from .runkind import RunKind, parse_rules_list
 
@@ -241,6 +241,7 @@ def run_fair_stats(
     ``repaired`` naming the chunks that were damaged.
     """
     check_jobs(jobs)
+    check_out_type(out)
     if (resume or extend) and manifest_path(out) is not None:
         check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
     inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,

@@ -18,6 +18,7 @@ import numpy as np
 from ..grid.rules import GridRules
 from ..grid.tally import Tally
 from ..grid.tournament import SEATING, Tournament
+from ..inputs import callback, expect, whole_count
 from ..text import estimate, interval, plural
 from .runfolder import figure_footer, save_footed_figure
 
@@ -285,6 +286,12 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     each figure, as :func:`write_plots` does."""
     from .runfolder import finish_report, start_report, write_text_atomic
 
+    # checked before the report folder is made (was: AttributeError for t=None or command=5 after it)
+    expect(t, (Tournament, Tally), "t", "a Tournament or Tally, e.g. load_tournament(DIR)")
+    expect(command, str, "command", "the command line the report shows, or ''")
+    if planned is not None:
+        whole_count(planned, "planned", 1, 2**63 - 1)
+    callback(drawn, "drawn", "called after each figure")
     out = start_report(out, run, plots=list(FIGURES))
     data = report_data(t, command)
     data["planned_matches"] = planned

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError
-from ..inputs import check_seed
+from ..inputs import check_seed, expect
 from ..text import plural
 from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
@@ -353,6 +353,7 @@ def planned_matches(out: str | Path) -> Optional[int]:
 
 def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     """Write ``_holes.csv`` and ``_matches.csv`` beside the chunks (pandas skips the ``_`` names)."""
+    expect(t, Tournament, "t", "a Tournament, e.g. load_tournament(DIR)")
     paths = []
     for name, df in (("holes", t.holes), ("matches", t.matches)):
         p = Path(out) / f"_{name}.csv"

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, InputError, clip
-from ..inputs import ascii_lower, check_seed, split_items
+from ..inputs import ascii_lower, check_seed, expect, split_items
+from ..text import plural
 from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
@@ -155,7 +156,7 @@ class StudySpec:
         check_chunk_size(self.chunk_size)
         check_seed(self.seed)
         if len(self.cells()) * self.matches > MAX_EFFORT:
-            raise InputError(f"{len(self.cells())} tables of {self.matches:,} matches are more than {MAX_EFFORT:,}")
+            raise InputError(f"{plural(len(self.cells()), 'table')} of {plural(self.matches, 'match')} are more than {MAX_EFFORT:,}")
 
     def cells(self) -> list[Cell]:
         """Every table of the study, in order (an option set's tables side by side)."""
@@ -174,6 +175,7 @@ def parse_sets(spec: Optional[str]) -> Optional[tuple[str, ...]]:
     """``"base,putt,players-6"`` as a tuple of names (checked by :class:`StudySpec`); None stays None."""
     if spec is None:
         return None
+    expect(spec, str, "sets", "the option sets' names as text, e.g. 'base,putt', or None")
     return tuple(ascii_lower(s) for s in split_items(spec, "--sets", "option set name"))
 
 
@@ -263,7 +265,7 @@ class StudyKind(RunKind[StudySpec]):
         p = m["params"]
         spec = StudySpec(tuple(p["sets"].split(",")), p["strong"], p["matches"], p["seed"], m["chunk_size"])
         if m["start"] != 0 or m["count"] != spec.items():
-            raise InputError(f"a study of {len(spec.cells())} tables of {spec.matches} matches covers matches "
+            raise InputError(f"a study of {plural(len(spec.cells()), 'table')} of {plural(spec.matches, 'match')} covers matches "
                              f"0..{spec.items() - 1}, not {m['start']}..{m['start'] + m['count'] - 1}")
         if p["cells"] != _cells_json(spec):
             raise InputError("its tables are not the ones its option sets make in this version of golfsolve")

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Optional
 import numpy as np
 import pandas as pd
 
+from ..inputs import callback, expect, whole_count
 from ..intervals import wilson
 from ..solitaire.rules import get_rules
 from ..text import estimate, ordinal, plural
@@ -59,6 +60,7 @@ def mcnemar(b: int, c: int) -> dict[str, float]:
     computed in log space so that it stays exact for millions of deals; ``statistic`` is
     the continuity-corrected chi-square (1 degree of freedom) and ``p_chi2`` its p-value.
     """
+    b, c = whole_count(b, "b", 0, 2**63 - 1), whole_count(c, "c", 0, 2**63 - 1)  # counts, as wilson() takes them
     n = b + c
     if n == 0:
         return {"statistic": 0.0, "p_chi2": 1.0, "p_exact": 1.0}
@@ -652,6 +654,9 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     (:func:`load_results`); ``drawn``: called after each figure, as :func:`write_plots` does."""
     from .runfolder import finish_report, start_report, write_text_atomic
 
+    # checked before the report folder is made (was: "'int' object is not callable" after it)
+    expect(df, (pd.DataFrame, type(None)), "df", "the run's table, e.g. load_results(DIR), or None")
+    callback(drawn, "drawn", "called after each figure")
     out = Path(out)
     if df is None:
         df = load_results(stats_dir)

@@ -96,6 +96,15 @@ def check_path(path: str | os.PathLike, what: str) -> None:
         raise InputError(f"{what} {clip_path(path, 60)}: {e.strerror or e}") from None
 
 
+def check_out_type(out: object) -> None:
+    """A :class:`TypeError` unless ``out`` is a path (text or a ``Path``): os.stat and os.open
+    take a whole number as a file descriptor, so run_census(5, ...) said "--out '5': Bad file
+    descriptor", and run_census(0, ...) failed deep in pathlib."""
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a directory's path, e.g. 'runs/easy' or a Path, not {type(out).__name__} "
+                        f"{repr(out)[:40]}")
+
+
 def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = True) -> Path:
     """The directory ``out`` after checking that results can be written there.
 
@@ -103,6 +112,8 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     permission, a read-only or virtual file system) before any work is done. With
     ``create`` the directory is made and a probe file written and removed in it.
     """
+    if out is not None:
+        check_out_type(out)
     if out is None or not str(out).strip():
         raise InputError(f"{option} needs a directory name, not {str(out)!r}")
     check_path(out, option)
@@ -540,7 +551,7 @@ class RunKey:
         p = dict(self.params)
         strided = bool(p.get("stride"))
         if strided:  # the items are positions in the run; the params say which deals they are
-            s = f"{self.count:,} {self.items()}, every {ordinal(p['stride'])} from {p.get('first_deal')}"
+            s = f"{plural(self.count, 'deal' if self.items() == 'deals' else 'match', self.items())}, every {ordinal(p['stride'])} from {p.get('first_deal')}"
         else:
             s = f"{self.items()} {self.start}..{self.start + self.count - 1}"
         if self.groups:
@@ -916,6 +927,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     fields of the key as ``names`` says (:func:`differences`). Use the result in a ``with``
     block (or :meth:`RunFolder.close` it) to release the lock.
     """
+    check_out_type(out)
     key = dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))  # as the manifest reads
     n_chunks = math.ceil(key.count / key.chunk_size)
     if n_chunks > MAX_CHUNKS:
@@ -1013,6 +1025,22 @@ def _flat(prefix: str, v: Any) -> dict[str, Any]:
     return {prefix: v}
 
 
+_NONE = object()
+
+
+def _flat_pair(prefix: str, x: Any, y: Any, a: dict[str, Any], b: dict[str, Any]) -> None:
+    # a nested setting both keys hold is compared field by field (player.samples); one only
+    # one of them holds is one setting, not each of its fields "(here none)"
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in dict.fromkeys([*x, *y]):
+            _flat_pair(f"{prefix}.{k}", x.get(k, _NONE), y.get(k, _NONE), a, b)
+        return
+    if x is not _NONE:
+        a[prefix] = x
+    if y is not _NONE:
+        b[prefix] = y
+
+
 #: what a setting left out of a run's key means, where it is not "none": a stats run records
 #: ``fields`` and ``stride`` only when they are not the default, and a run without them has
 #: all fields and consecutive deals, not "none"
@@ -1030,10 +1058,14 @@ def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = (),
     names = names or {}
     a = {"start": old.start, "count": old.count, "rules": ",".join(old.groups), "chunk_size": old.chunk_size}
     b = {"start": new.start, "count": new.count, "rules": ",".join(new.groups), "chunk_size": new.chunk_size}
-    for k, v in old.params:
-        a.update(_flat(k, v))
-    for k, v in new.params:
-        b.update(_flat(k, v))
+    pa, pb = dict(old.params), dict(new.params)
+    for k in dict.fromkeys([*pa, *pb]):
+        _flat_pair(k, pa.get(k, _NONE), pb.get(k, _NONE), a, b)
+    # a run of every K-th deal numbers its items from 0 and keeps its first deal in params:
+    # the start a user gave is that deal (was: 'start 0 (here 5), first_deal 5 (here none)')
+    for side in (a, b):
+        if "first_deal" in side:
+            side["start"] = side.pop("first_deal")
     def shown(v: Any) -> str:  # a whole list of tables would make a message of pages
         text = str(v)
         return text if len(text) <= 60 else text[:57] + "..."
@@ -1073,6 +1105,10 @@ def load_chunks(out: str | Path, fmt: str, schema: ChunkSchema,
     for name in sorted(files):
         c = expected[name]
         problem, table = check_chunk(files[name], c, schema, folder.key)
+        if problem and not files[name].is_file():
+            # --resume cannot write a chunk over a directory or a FIFO either: it refuses, naming it
+            raise InputError(f"chunk {files[name]} is not a file; move it out of the folder, then repair the run "
+                             f"with '{resume_command(m, out)}'")
         if problem:
             raise InputError(f"chunk {files[name]} is damaged: it {problem}; repair it with "
                              f"'{resume_command(m, out)}'")
@@ -1334,7 +1370,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
-    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_file", "check_path", "check_replaceable",
+    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_type", "check_out_file", "check_path", "check_replaceable",
     "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
     "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",

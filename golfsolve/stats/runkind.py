@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
 from ..errors import InputError
-from ..inputs import ascii_lower, split_items
+from ..inputs import ascii_lower, expect, split_items
+from ..progress import check_show
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_replaceable, check_resume_extend,
                         load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest, run_folder_chunks)
@@ -53,6 +54,10 @@ def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tupl
     """
     from ..solitaire.rules import get_rules
 
+    if not isinstance(spec, str):
+        expect(spec, (list, tuple), "rules", "rule set names, e.g. 'easy,classic' or ('easy', 'classic')")
+        for name in spec:
+            expect(name, str, "each rule set", "named by text, e.g. 'classic+jokers1'")
     names = split_items(spec if isinstance(spec, str) else ",".join(spec), option, "rule set name")
     if not names:
         raise InputError(f"{option} needs at least one rule set, e.g. easy,classic,strict")
@@ -243,6 +248,10 @@ class RunKind(Generic[P]):
         """
         # a library caller meets what the commands refuse: both at once, or resume="no" (a true value)
         check_resume_extend(resume, extend)
+        # and what is checked only once the work starts, before the folder is made: progress="no"
+        # left a new run folder behind it, a command that is no text a manifest no command reads
+        check_show(progress)
+        expect(command, str, "command", "the command line the manifest records, e.g. 'golfsolve stats ...', or ''")
         with self.open(out, p, resume=resume, extend=extend, command=command) as folder:
             for name in self.side_files:  # refused before the work, not after it
                 check_replaceable(folder.path / name)
