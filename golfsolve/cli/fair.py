@@ -26,8 +26,9 @@ from .common import (Command, SEED, command_line, check_workers, echo_json, effo
               help="Fair-player games, one on each of the first N sampled orders that can be won (a fair win needs "
                    f"a clairvoyant win). Default: play until the fair chance's 95% interval is at most "
                    f"{100 * WIDTH:.0f} points wide (at least {MIN_GAMES} games), or until the solves did "
-                   f"{WORK_BUDGET // 1_000_000} million states' work (about 4-10 s of CPU, by the machine; a count of work, not a "
-                   "clock, so the answer depends on the position and seed only); 0: no fair chance.")
+                   f"{WORK_BUDGET // 1_000_000} million states' work (about 5 s of CPU on a quiet 2-core machine, "
+                   "up to twice that on slower ones; a count of work, not a clock, so the answer depends on the "
+                   "position and seed only); 0: no fair chance.")
 @click.option("--player", type=AsciiChoice(list(PRESETS), case_sensitive=False), default="fast", show_default=True,
               help="The fair player's preset for the fair games: fast, or strong (a higher, surer lower bound "
                    "at several times the CPU per game).")
