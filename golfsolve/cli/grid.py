@@ -228,7 +228,7 @@ def report(directory, out_dir, as_json):
                 data = report_data(t, run_command(directory))
                 data["planned_matches"] = planned_matches(directory)  # as write_report adds it
         else:
-            # a refusal of the default names it so (was: "--out DIR/_report ..." though no --out was given)
+            # a refusal of the default names it so: no --out was given to blame
             out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report",
                                    "--out" if out_dir is not None else "the default --out", run=directory)
             from ..stats.gridreport import FIGURES, write_report  # matplotlib, once read

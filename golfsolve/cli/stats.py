@@ -176,7 +176,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
 
             data = report_data(stats_dir, df, fair_dir)
         else:
-            # a refusal of the default names it so (was: "--out DIR/_report ..." though no --out was given)
+            # a refusal of the default names it so: no --out was given to blame
             out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report",
                                    "--out" if out_dir is not None else "the default --out", run=stats_dir)
             from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read

@@ -224,8 +224,8 @@ def pick(
     if not is_whole_number(start) or not 0 <= start < N_DEALS:
         raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start!r}")
     check_reachable(difficulty, games)
-    # a scan that can never find count deals is refused before it examines one (was: the whole
-    # scan, then "fewer than --count", exit 1)
+    # a scan that can never find count deals is refused before it examines one, not after the
+    # whole scan
     if count > max_deals:
         raise InputError(f"--count {count:,} is more than --max-deals {max_deals:,}: a scan of at most "
                          f"{plural(max_deals, 'deal')} cannot find {count:,}; raise --max-deals or lower --count")

@@ -87,7 +87,7 @@ class PlayerView:
         """The table as this player sees it, as text: every grid drawn as a grid (face-down
         cards as ??, slots numbered from 1, cancelling cards marked '='), what each shows,
         the discard top and the stock; ``names`` are the seats', this player's starred."""
-        # was: IndexError for too few names, 'ab' read as the names 'a' and 'b', symbols="no" as true
+        # too few names would fail as an IndexError, text 'ab' pass as the names 'a' and 'b', symbols="no" count as true
         if not (isinstance(names, (list, tuple)) and len(names) == len(self.grids)
                 and all(isinstance(n, str) for n in names)):
             raise TypeError(f"names must be a list of {len(self.grids)} seat names, one a grid, not "

@@ -128,7 +128,7 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
     ``None`` for each card (its order and cards are what a player does not see)."""
     _layout(layout)
     if tap is not None and not (isinstance(tap, (tuple, list)) and len(tap) == 2):
-        # was: "Game.tap() takes 3 positional arguments but 4 were given" for the text "1,5"
+        # else the text "1,5" reaches Game.tap as three arguments and fails there as a TypeError about them
         raise TypeError(f"tap must be (column, row), e.g. (3, 5), or None; not {type(tap).__name__} {repr(tap)[:40]}")
     if action is not None and tap is not None:
         raise InputError("give one action: a move or a tap, not both")

@@ -286,7 +286,7 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     each figure, as :func:`write_plots` does."""
     from .runfolder import finish_report, start_report, write_text_atomic
 
-    # checked before the report folder is made (was: AttributeError for t=None or command=5 after it)
+    # checked before the report folder is made: a bad argument found later leaves a half-made folder
     expect(t, (Tournament, Tally), "t", "a Tournament or Tally, e.g. load_tournament(DIR)")
     expect(command, str, "command", "the command line the report shows, or ''")
     if planned is not None:

@@ -654,7 +654,7 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     (:func:`load_results`); ``drawn``: called after each figure, as :func:`write_plots` does."""
     from .runfolder import finish_report, start_report, write_text_atomic
 
-    # checked before the report folder is made (was: "'int' object is not callable" after it)
+    # checked before the report folder is made: a bad argument found later leaves a half-made folder
     expect(df, (pd.DataFrame, type(None)), "df", "the run's table, e.g. load_results(DIR), or None")
     callback(drawn, "drawn", "called after each figure")
     out = Path(out)

@@ -1062,7 +1062,7 @@ def differences(old: RunKey, new: RunKey, ignore: Sequence[str] = (),
     for k in dict.fromkeys([*pa, *pb]):
         _flat_pair(k, pa.get(k, _NONE), pb.get(k, _NONE), a, b)
     # a run of every K-th deal numbers its items from 0 and keeps its first deal in params:
-    # the start a user gave is that deal (was: 'start 0 (here 5), first_deal 5 (here none)')
+    # the start a user gave is that deal: the stored start and first_deal are internal names
     for side in (a, b):
         if "first_deal" in side:
             side["start"] = side.pop("first_deal")
