@@ -182,6 +182,10 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             if not isinstance(params, dict):
                 raise InputError("the request body must be a JSON object of parameters, e.g. {\"code\": \"GO1-E-AAAAAAB\"}")
     else:
+        if (await request.body()).strip():
+            # answered from the query string alone, a body's {"fair": true} would be dropped without a word
+            raise InputError(f"a {request.method} takes its parameters from the query string, not from a body; "
+                             "send the JSON body with POST")
         params = {}
         for key, value in request.query_params.multi_items():
             if key in params:

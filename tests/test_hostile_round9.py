@@ -1,0 +1,60 @@
+"""Hostile-user sweep, round 9: each test is a flaw a user met from outside (the commands, the
+server's API and the public library). Fast: no test here plays more than a few matches or
+solves more than a few deals."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_line_error(r) -> str:
+    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.stdout)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
+def _python(code: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """``python -c code`` with this checkout's golfsolve first on the path."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, env=env, timeout=120)
+
+
+# ---------------------------------------------------------------------------
+# the server
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def server():
+    """The server with one warm worker and a CPU budget of half a second."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    app = create_app(workers=1, cpu_budget=0.5)
+    with TestClient(app) as c:
+        c.app_state = app.state
+        yield c
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_a_get_with_a_body_is_refused_not_answered_from_the_query_string_alone(server, method):
+    """was: GET /api/hint?code=... with the body {"fair": true} answered a peeking hint: the body
+    was dropped without a word (as a POST's query string once was)"""
+    r = server.request(method, "/api/hint", params={"code": "GO1-E-AAAAAAB"}, content=b'{"fair": true}')
+    assert r.status_code == 400, r.text
+    if method == "GET":
+        assert r.json()["error"] == ("a GET takes its parameters from the query string, not from a body; "
+                                     "send the JSON body with POST")
+    # a body of blanks is no parameter, and a GET without a body is answered as before
+    assert server.request("GET", "/api/deal", params={"code": "GO1-E-AAAAAAB"}, content=b" \n").status_code == 200
+    assert server.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200
