@@ -58,3 +58,25 @@ def test_a_get_with_a_body_is_refused_not_answered_from_the_query_string_alone(s
     # a body of blanks is no parameter, and a GET without a body is answered as before
     assert server.request("GET", "/api/deal", params={"code": "GO1-E-AAAAAAB"}, content=b" \n").status_code == 200
     assert server.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200
+
+
+def test_a_plus_in_a_query_strings_rules_is_named_as_a_space_the_url_made_of_it(server):
+    """was: /api/deal?code=...&rules=classic+jokers1 said "unknown rule set 'classic jokers1'",
+    a name nobody typed: a query string reads '+' as a space"""
+    r = server.get("/api/deal?code=GO1-E-AAAAAAB&rules=classic+jokers1")
+    assert r.status_code == 400
+    assert r.json()["error"] == ("rules 'classic jokers1' is not a rule set: in a query string '+' stands for a "
+                                 "space, so write the '+' before a switch as %2B (rules=classic%2Bjokers1), or "
+                                 "POST the parameters as JSON")
+    # the '+' written as %2B, a rule set with spaces around its '+', and a POST are answered as before
+    for url in ("/api/deal?code=GO1-E-AAAAAAB&rules=classic%2Bjokers1",
+                "/api/deal?code=GO1-E-AAAAAAB&rules=classic+%2B+jokers1"):
+        r = server.get(url)
+        assert r.status_code == 200 and r.json()["rules"] == "classic+jokers1", r.text
+    r = server.post("/api/deal", json={"code": "GO1-E-AAAAAAB", "rules": "classic+jokers1"})
+    assert r.status_code == 200 and r.json()["rules"] == "classic+jokers1"
+    # a name that is wrong with or without the '+' keeps the library's message
+    r = server.get("/api/deal?code=GO1-E-AAAAAAB&rules=classic+jokers9")
+    assert r.status_code == 400 and "%2B" in r.json()["error"]
+    r = server.get("/api/deal?code=GO1-E-AAAAAAB&rules=clasic")
+    assert r.status_code == 400 and r.json()["error"].startswith("unknown rule set 'clasic'")

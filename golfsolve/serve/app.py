@@ -34,6 +34,7 @@ import os
 import re
 from pathlib import Path
 from typing import Any, Optional
+from urllib.parse import unquote_plus
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -191,11 +192,28 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             if key in params:
                 raise InputError(f"parameter {key!r} is given twice")
             params[key] = value
+        _check_plus_in_rules(request.url.query, params)
     unknown = sorted(set(params) - PARAMS[endpoint])
     if unknown:
         raise InputError(f"unknown parameter {clip(unknown[0])} for /api/{endpoint} "
                          f"(it takes {', '.join(sorted(PARAMS[endpoint]))})")
     return params
+
+
+def _check_plus_in_rules(query: str, params: dict) -> None:
+    # a query string reads '+' as a space, so rules=classic+jokers1 arrives as "classic jokers1":
+    # refused as "unknown rule set 'classic jokers1'", a name the user never typed
+    value = params.get("rules")
+    if not isinstance(value, str) or " " not in value:
+        return
+    if not any(unquote_plus(k) == "rules" and "+" in v for k, _, v in (p.partition("=") for p in query.split("&"))):
+        return
+    try:
+        get_rules(value)
+    except InputError:
+        raise InputError(f"rules {clip(value)} is not a rule set: in a query string '+' stands for a space, so "
+                         "write the '+' before a switch as %2B (rules=classic%2Bjokers1), or POST the parameters "
+                         "as JSON") from None
 
 
 def _text(params: dict, name: str, limit: int = MAX_BODY) -> Optional[str]:
