@@ -80,3 +80,28 @@ def test_a_plus_in_a_query_strings_rules_is_named_as_a_space_the_url_made_of_it(
     assert r.status_code == 400 and "%2B" in r.json()["error"]
     r = server.get("/api/deal?code=GO1-E-AAAAAAB&rules=clasic")
     assert r.status_code == 400 and r.json()["error"].startswith("unknown rule set 'clasic'")
+
+
+def test_health_does_not_count_a_worker_warming_up_as_busy(server):
+    """was: after a request used up its CPU budget, /api/health said busy 1 with nothing running,
+    for as long as the fresh worker took to warm up"""
+    before = server.get("/api/health").json()
+    r = server.get("/api/odds", params={"code": "GO1-C-AAAAAAB", "samples": 1_000_000, "games": 1_000_000})
+    assert r.status_code == 503, r.text
+    pool = server.app_state.pool
+    seen = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        h = server.get("/api/health").json()
+        seen.append(h["busy"])
+        if pool._idle.qsize() == 1:
+            break  # the fresh worker is warm and waiting
+        time.sleep(0.05)
+    assert h["replaced"] == before["replaced"] + 1 and h["workers"] != before["workers"]
+    assert len(seen) > 1 and set(seen) == {0}, seen
+    assert server.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200
+
+
+# ---------------------------------------------------------------------------
+# grid Golf
+# ---------------------------------------------------------------------------

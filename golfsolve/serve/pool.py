@@ -135,13 +135,14 @@ class WorkerPool:
         self._idle: Optional[asyncio.Queue] = None
         self._workers: dict[int, _Worker] = {}
         self._waiting = 0
+        self._running = 0  # jobs handed to a worker and not yet answered
         self._closed = False
         self.replaced = 0  # workers stopped for their budget (or lost) and started afresh
 
     @property
     def busy(self) -> int:
-        """How many workers are running a job now."""
-        return len(self._workers) - (self._idle.qsize() if self._idle is not None else 0)
+        """How many workers are running a job now (not one still warming up to replace another)."""
+        return self._running
 
     @property
     def pids(self) -> list[int]:
@@ -211,11 +212,18 @@ class WorkerPool:
         # the CPU budget is the operating system's to keep; this ceiling only catches a worker that hangs
         ceiling = max(4 * budget, budget + 30)
         started = False
+        failure: Optional[BaseException] = None
+        self._running += 1  # what /api/health calls busy: a worker warming up to replace another is not
         try:
             w.conn.send((name, kwargs, budget))
             started = await w.receive(timeout=ceiling) == STARTED
             msg = await w.receive(timeout=ceiling)
         except (EOFError, OSError, asyncio.TimeoutError) as e:
+            failure = e
+        finally:
+            self._running -= 1
+        if failure is not None:
+            e = failure
             self._replace(w)
             if not started and not isinstance(e, asyncio.TimeoutError) and retries > 0:
                 # lost before it took the job (killed while idle, by kill -9 or the out-of-memory
