@@ -105,3 +105,16 @@ def test_health_does_not_count_a_worker_warming_up_as_busy(server):
 # ---------------------------------------------------------------------------
 # grid Golf
 # ---------------------------------------------------------------------------
+def test_the_library_writes_bot_names_one_way_as_the_command_does():
+    """was: simulate(rules, ['Random', ' random '], ...) counted two bots, 'Random' and
+    ' random ', each with its own line in the summary; the command reads them as one"""
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import bot_summary, simulate, simulate_tally
+    from golfsolve.stats.gridruns import GridSpec
+
+    rules = parse_rules("default", players=2, holes=1)
+    t = simulate(rules, ["Random", " random "], 1, 0)
+    assert t.bots == ["random", "random"]
+    assert list(bot_summary(t)["bot"]) == ["random"]
+    assert simulate_tally(rules, ["Random", " random "], 1, 0).bots == ["random", "random"]
+    assert GridSpec(rules, ("MC:05", "Greedy"), 1).bots == ("mc:5", "greedy")

@@ -84,7 +84,8 @@ class GridSpec:
             raise InputError(f"unknown seating scheme {self.seating!r}")
         if len(self.bots) != self.rules.players:
             raise InputError(f"{plural(len(self.bots), 'bot')} for {self.rules.players} players")
-        parse_bots(",".join(self.bots), self.rules.players)  # every name is a bot
+        # every name is a bot, written one way: 'Random' and 'random' are one bot, not two in the summary
+        object.__setattr__(self, "bots", tuple(parse_bots(",".join(self.bots), self.rules.players)))
 
     def run_key(self) -> RunKey:
         """The run folder's key for this spec (:meth:`GridKind.key`)."""
