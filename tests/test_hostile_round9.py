@@ -118,3 +118,63 @@ def test_the_library_writes_bot_names_one_way_as_the_command_does():
     assert list(bot_summary(t)["bot"]) == ["random"]
     assert simulate_tally(rules, ["Random", " random "], 1, 0).bots == ["random", "random"]
     assert GridSpec(rules, ("MC:05", "Greedy"), 1).bots == ("mc:5", "greedy")
+
+
+@pytest.mark.parametrize("bots, samples, words", [
+    (["mc", "mc:100"], None, "the bots 'mc' and 'mc:100' are one bot: the Monte Carlo sample count of 'mc' is 100 "
+                             "unless its name gives one; name it one way (mc,mc) to seat it twice"),
+    (["mc:5", "mc"], 5, "the bots 'mc:5' and 'mc' are one bot: the Monte Carlo sample count of 'mc' is 5, the "
+                        "Monte Carlo samples given"),
+    (["ismcts:1000", "random", "ismcts"], None, "the bots 'ismcts:1000' and 'ismcts' are one bot"),
+])
+def test_one_bot_under_two_names_is_refused_in_the_library(bots, samples, words, tmp_path):
+    """was: counted as two bots, with a 'difference' between a bot and itself in the summary
+    (mc - mc:5: -4.50 [-7.44, -1.56])"""
+    from golfsolve.errors import InputError
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import simulate
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+
+    rules = parse_rules("default", players=len(bots), holes=1)
+    with pytest.raises(InputError, match="^" + words.replace("(", r"\(").replace(")", r"\)")):
+        simulate(rules, bots, 1, 0, samples)
+    with pytest.raises(InputError, match="are one bot"):
+        run_grid_simulate(tmp_path / "run", GridSpec(rules, tuple(bots), 1, samples=samples), progress=False)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--bots", "mc,mc:100"], "the bots 'mc' and 'mc:100' are one bot"),
+    (["--bots", "mc,MC:5", "--mc-samples", "5"], "the bots 'mc' and 'mc:5' are one bot"),
+    (["--bots", "heuristic,ismcts,ismcts:1000", "--out", "RUN"], "the bots 'ismcts' and 'ismcts:1000' are one bot"),
+])
+def test_grid_simulate_refuses_one_bot_under_two_names(run_cli, tmp_path, args, words):
+    args = [str(tmp_path / "run") if a == "RUN" else a for a in args]
+    line = _one_line_error(run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "-q", *args]))
+    assert words in line, line
+    assert not (tmp_path / "run").exists()
+
+
+def test_one_bot_seated_twice_or_two_counts_are_still_played(run_cli):
+    from golfsolve.grid.botnames import check_distinct_bots
+
+    check_distinct_bots(["mc", "mc"])
+    check_distinct_bots(["mc", "mc:5", "mc-greedy:100"])  # mc-greedy is another bot than mc
+    check_distinct_bots(["mc", "mc:100"], samples=5)  # mc plays 5 samples here
+    r = run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "-q", "--bots", "random,Random,greedy"])
+    assert r.exit_code == 0, r.stderr
+
+
+def test_the_bot_registrys_default_counts_are_the_bots_own():
+    """check_distinct_bots knows each bot's default count without importing the bots (the
+    command checks --bots before numba loads); each must be the one the bot plays with"""
+    import inspect
+
+    from golfsolve.grid.botnames import BOTS
+
+    for kind in ("mc", "mc-greedy", "ismcts", "paired-rel"):
+        entry = BOTS[kind]
+        default = inspect.signature(entry.resolve()).parameters[entry.count].default
+        assert entry.default == default, kind
+    spiel = pytest.importorskip("golfsolve.grid.spiel", exc_type=ImportError)
+    assert BOTS["spiel-ismcts"].default == spiel.DEFAULT_SIMULATIONS

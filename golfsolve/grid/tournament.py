@@ -125,7 +125,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     """
     import pandas as pd
 
-    from .botnames import bot_name, takes_mc_samples
+    from .botnames import bot_name, check_distinct_bots, takes_mc_samples
     from .bots import make_bot
     from .engine import play_match
 
@@ -152,6 +152,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
         # as the command refuses --mc-samples: a setting no bot uses
         raise InputError(f"samples sets the sample count of mc and mc-greedy bots named without one "
                          f"(mc:200 names its own), and the bots {','.join(bots)} include none")
+    check_distinct_bots(bots, samples)
     hole_rows: list[tuple] = []
     match_rows: list[tuple] = []
     for k in range(matches):
