@@ -178,3 +178,30 @@ def test_the_bot_registrys_default_counts_are_the_bots_own():
         assert entry.default == default, kind
     spiel = pytest.importorskip("golfsolve.grid.spiel", exc_type=ImportError)
     assert BOTS["spiel-ismcts"].default == spiel.DEFAULT_SIMULATIONS
+
+
+# ---------------------------------------------------------------------------
+# run folders
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("command", [
+    ["grid", "simulate", "--matches", "1", "--holes", "1", "--bots", "random,greedy", "-q", "--out", "-"],
+    ["stats", "--count", "1", "--rules", "easy", "-j", "1", "-q", "--out", "-"],
+    ["grid", "report", "RUN", "--out", "-"],
+])
+def test_out_dash_is_refused_not_made_a_folder_named_dash(run_cli, tmp_path, monkeypatch, command):
+    """was: '--out -' (standard output wherever golfsolve reads or writes a file) made a folder
+    named '-' in the current directory, and said 'results in -'"""
+    run = tmp_path / "run"
+    if "RUN" in command:
+        assert run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "--bots", "random,greedy", "-q",
+                        "--out", str(run)]).exit_code == 0
+    monkeypatch.chdir(tmp_path)
+    line = _one_line_error(run_cli([str(run) if a == "RUN" else a for a in command]))
+    assert line == ("golfsolve: --out - would make a directory named '-' here: a run folder or report cannot go to "
+                    "standard output (--json prints the answer there); give a directory's name, ./- for one "
+                    "named '-'"), line
+    assert not (tmp_path / "-").exists()
+    # a folder named '-' is still there for whoever names it so
+    command = [str(run) if a == "RUN" else "./-" if a == "-" else a for a in command]
+    assert run_cli(command).exit_code == 0
+    assert (tmp_path / "-").is_dir()
