@@ -102,6 +102,29 @@ def test_health_does_not_count_a_worker_warming_up_as_busy(server):
     assert server.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200
 
 
+def test_a_refused_cross_origin_preflight_is_a_json_error_naming_what_was_refused():
+    """was: with --cors, a preflight from another origin (or for another method or header) got
+    the plain text "Disallowed CORS origin", where every other error is {"error": ...}"""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=1, warm=False, cors="http://localhost:3000")) as c:
+        ask = {"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"}
+        for headers, error in [
+            ({**ask, "Origin": "http://evil.example"},
+             "pages from 'http://evil.example' may not call this server (its --cors allows http://localhost:3000 only)"),
+            ({**ask, "Access-Control-Request-Method": "PUT"}, "method 'PUT' is not GET or POST"),
+            ({**ask, "Access-Control-Request-Headers": "x-token"}, "headers 'x-token' are not allowed (only content-type)"),
+        ]:
+            r = c.options("/api/solve", headers=headers)
+            assert r.status_code == 400 and r.headers["content-type"] == "application/json", r.text
+            assert r.json() == {"error": f"cross-origin request refused: {error}"}
+        r = c.options("/api/solve", headers=ask)  # the origin allowed is answered as before
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "http://localhost:3000"
+
+
 # ---------------------------------------------------------------------------
 # grid Golf
 # ---------------------------------------------------------------------------

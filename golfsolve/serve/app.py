@@ -351,6 +351,34 @@ def _check_options(workers: object, cpu_budget: object, cors: object, warm: obje
     flag(warm, "warm")
 
 
+def _cors_middleware() -> type:
+    """Starlette's CORS middleware, its refused preflight answered as every error is: JSON
+    naming what was refused, not the plain text "Disallowed CORS origin"."""
+    from starlette.middleware.cors import CORSMiddleware
+
+    class Cors(CORSMiddleware):
+        def preflight_response(self, request_headers) -> Response:
+            r = super().preflight_response(request_headers)
+            if r.status_code == 200:
+                return r
+            refused = bytes(r.body).decode().removeprefix("Disallowed CORS ").split(", ")
+            why = []
+            if "origin" in refused:
+                why.append(f"pages from {clip(request_headers['origin'])} may not call this server (its --cors "
+                           f"allows {', '.join(self.allow_origins)} only)")
+            if "method" in refused:
+                why.append(f"method {clip(request_headers['access-control-request-method'])} is not GET or POST")
+            if "headers" in refused:
+                why.append(f"headers {clip(request_headers.get('access-control-request-headers', ''))} are not "
+                           "allowed (only content-type)")
+            if "private-network" in refused:
+                why.append("requests from a public page to this private network are not allowed")
+            headers = {k: v for k, v in r.headers.items() if k not in ("content-type", "content-length")}
+            return _error(400, "cross-origin request refused: " + "; ".join(why), headers)
+
+    return Cors
+
+
 def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, cors: Optional[str] = None,
                warm: bool = True) -> Starlette:
     """The server as an ASGI application; its lifespan starts (and warms) ``workers``
@@ -430,9 +458,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
 
     middleware = [Middleware(BodyLimit), Middleware(SecurityHeaders)]
     if cors:
-        from starlette.middleware.cors import CORSMiddleware
-
-        middleware.append(Middleware(CORSMiddleware, allow_origins=[cors], allow_methods=["GET", "POST"],
+        middleware.append(Middleware(_cors_middleware(), allow_origins=[cors], allow_methods=["GET", "POST"],
                                      allow_headers=["content-type"]))
     routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
