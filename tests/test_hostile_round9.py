@@ -204,6 +204,21 @@ def test_the_bot_registrys_default_counts_are_the_bots_own():
 
 
 # ---------------------------------------------------------------------------
+# the environment
+# ---------------------------------------------------------------------------
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["deal", "BAD"], ["grid", "simulate", "--matches", "0"], ["deal", "--bogus"]])
+def test_bad_input_exits_2_when_stderr_cannot_be_written(args):
+    """was: exit 1 and nothing said: with stderr on a full disk, writing the one-line message
+    failed, and the OSError left the command as an unhandled exception"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", *args], stdout=subprocess.PIPE, stderr=full, env=env,
+                           timeout=120)
+    assert r.returncode == 2 and r.stdout == b""
+
+
+# ---------------------------------------------------------------------------
 # run folders
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("command", [
