@@ -204,6 +204,29 @@ def test_the_bot_registrys_default_counts_are_the_bots_own():
 
 
 # ---------------------------------------------------------------------------
+# layouts
+# ---------------------------------------------------------------------------
+_EMPTY_COLUMNS = "".join(f"{i}:\n" for i in range(2, 8))
+
+
+@pytest.mark.parametrize("rules_line, stock, error", [
+    # was: "holds 2 joker(s) but rules 'easy+jokers1' allow 1 (add +jokers1 or +jokers2 to the rules)":
+    # +jokers1 is given already, and easy+jokers1+jokers2 is refused as contradictory switches
+    ("rules: easy+jokers1\n", "JK JK2 ...", "the layout holds 2 jokers but rules 'easy+jokers1' allow 1 "
+                                           "(use +jokers2 instead of +jokers1)"),
+    # was: "(add +jokers1 or +jokers2 ...)", where +jokers1 deals one joker of the two
+    ("", "JK JK2 ...", "the layout holds 2 jokers but rules 'easy' allow 0 (add +jokers2 to the rules)"),
+    ("", "JK ...", "the layout holds 1 joker but rules 'easy' allow 0 (add +jokers1 or +jokers2 to the rules)"),
+])
+def test_a_layout_with_more_jokers_than_its_rules_says_which_switch_deals_them(run_cli, tmp_path, rules_line,
+                                                                                 stock, error):
+    path = tmp_path / "jokers.txt"
+    path.write_text(f"{rules_line}discard: AC\nstock: {stock}\n1:\n{_EMPTY_COLUMNS}")
+    line = _one_line_error(run_cli(["deal", "--layout", str(path)]))
+    assert line == f"golfsolve: layout file {str(path)!r}: {error}", line
+
+
+# ---------------------------------------------------------------------------
 # the environment
 # ---------------------------------------------------------------------------
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
