@@ -125,6 +125,37 @@ def test_a_refused_cross_origin_preflight_is_a_json_error_naming_what_was_refuse
         assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "http://localhost:3000"
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+def test_health_does_not_list_a_worker_killed_while_idle():
+    """was: after kill -9 of an idle worker, /api/health went on listing its pid as a live worker
+    (a zombie, never reaped) until a request happened to draw it"""
+    import signal
+
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        (pid,) = c.get("/api/health").json()["workers"]
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(500):  # until it has exited (a zombie: the pool has not reaped it)
+            with open(f"/proc/{pid}/status") as f:
+                if "zombie" in f.read().lower():
+                    break
+            time.sleep(0.01)
+        h = c.get("/api/health").json()
+        assert pid not in h["workers"] and h["replaced"] == 1, h
+        assert not os.path.exists(f"/proc/{pid}")  # reaped
+        deadline = time.monotonic() + 60
+        while not c.get("/api/health").json()["workers"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (fresh,) = c.get("/api/health").json()["workers"]
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB", "verdict_only": "true"})
+        assert r.status_code == 200 and c.get("/api/health").json() == {"ok": True, "workers": [fresh], "busy": 0,
+                                                                         "replaced": 1}
+
+
 # ---------------------------------------------------------------------------
 # grid Golf
 # ---------------------------------------------------------------------------

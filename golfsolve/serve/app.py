@@ -441,6 +441,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         if request.query_params:  # refused by name, as every endpoint does, not dropped without a word
             return _error(400, f"unknown parameter {clip(next(iter(request.query_params)))} for /api/health "
                                "(it takes none)")
+        pool.reap()  # a worker killed while idle is not listed as live
         return JSONResponse({"ok": True, "workers": pool.pids, "busy": pool.busy, "replaced": pool.replaced})
 
     async def index(request: Request) -> Response:

@@ -149,6 +149,18 @@ class WorkerPool:
         """The process ids of the live workers."""
         return sorted(self._workers)
 
+    def reap(self) -> None:
+        """Replace the waiting workers found dead (killed from outside while idle): else they
+        are reaped only when a request draws them, and until then listed as live."""
+        if self._idle is None or all(w.proc.is_alive() for w in self._workers.values()):
+            return
+        waiting = [self._idle.get_nowait() for _ in range(self._idle.qsize())]
+        for w in waiting:
+            if w.proc.is_alive():
+                self._idle.put_nowait(w)
+            else:
+                self._replace(w)
+
     async def start(self) -> None:
         """Start every worker and wait until each has warmed up and said it is ready."""
         self._idle = asyncio.Queue()
