@@ -249,12 +249,12 @@ _EMPTY_COLUMNS = "".join(f"{i}:\n" for i in range(2, 8))
     ("", "JK JK2 ...", "the layout holds 2 jokers but rules 'easy' allow 0 (add +jokers2 to the rules)"),
     ("", "JK ...", "the layout holds 1 joker but rules 'easy' allow 0 (add +jokers1 or +jokers2 to the rules)"),
 ])
-def test_a_layout_with_more_jokers_than_its_rules_says_which_switch_deals_them(run_cli, tmp_path, rules_line,
-                                                                                 stock, error):
-    path = tmp_path / "jokers.txt"
-    path.write_text(f"{rules_line}discard: AC\nstock: {stock}\n1:\n{_EMPTY_COLUMNS}")
-    line = _one_line_error(run_cli(["deal", "--layout", str(path)]))
-    assert line == f"golfsolve: layout file {str(path)!r}: {error}", line
+def test_a_layout_with_more_jokers_than_its_rules_says_which_switch_deals_them(run_cli, tmp_path, monkeypatch,
+                                                                                 rules_line, stock, error):
+    monkeypatch.chdir(tmp_path)  # a short name: a long path is clipped in the message
+    Path("jokers.txt").write_text(f"{rules_line}discard: AC\nstock: {stock}\n1:\n{_EMPTY_COLUMNS}")
+    line = _one_line_error(run_cli(["deal", "--layout", "jokers.txt"]))
+    assert line == f"golfsolve: layout file 'jokers.txt': {error}", line
 
 
 # ---------------------------------------------------------------------------
