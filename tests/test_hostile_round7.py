@@ -20,7 +20,7 @@ def _one_line_error(r) -> str:
     ("GO1-E-AAAAAAB\n", "line 1: expected 'key: value'"),
     ("discard: AS\nstock: ...\n1: AS\n2:\n3:\n4:\n5:\n6:\n7:\n", "duplicate card AS"),
     # no rules: line, so Easy, which deals no joker
-    ("discard: JK\nstock: ...\n1: AS\n2:\n3:\n4:\n5:\n6:\n7:\n", "the layout holds 1 joker(s) but rules 'easy'"),
+    ("discard: JK\nstock: ...\n1: AS\n2:\n3:\n4:\n5:\n6:\n7:\n", "the layout holds 1 joker but rules 'easy'"),
 ])
 def test_a_bad_layout_file_among_several_is_named(run_cli, data_dir, tmp_path, command, text, words):
     """was: 'golfsolve: line 1: expected 'key: value', got ...' with no file named, when

@@ -333,7 +333,7 @@ def test_the_widest_pysol_range_starts_solving_instead_of_an_internal_error():
 
 @pytest.mark.parametrize("edit, args, words", [
     # was: a joker played under rules that deal none, and an empty discard under Easy, both accepted
-    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS JK"), [], "holds 1 joker(s) but rules 'easy' allow 0"),
+    (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS JK"), [], "holds 1 joker but rules 'easy' allow 0"),
     (("1: 6C 5S QS TS 6H", "1: 6C 5S QS TS JK"), ["--rules", "classic"], "rules 'classic' allow 0"),
     (("discard: AC", "discard: -"), [], "the discard is empty but the rules do not start with an empty discard"),
     # was: the last of two lines silently won

@@ -193,9 +193,21 @@ def echo_json_items(items: Iterable) -> None:
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``golfsolve: message`` on stderr and exit with ``code``."""
-    click.echo(f"golfsolve: {message}", err=True)
+    """Print ``golfsolve: message`` on stderr and exit with ``code``; a stderr that cannot
+    be written (a full disk, a reader gone) loses the message, not the exit code."""
+    try:
+        click.echo(f"golfsolve: {message}", err=True)
+    except OSError:
+        _drop_stderr()
     sys.exit(code)
+
+
+def _drop_stderr() -> None:
+    # what stderr still holds would fail again at exit, which Python reports on that same stderr
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature

@@ -81,7 +81,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     """
     # the run kind and the run folder's checks are light: every argument is checked before the
     # bots (numba) and the report (pandas, matplotlib) load
-    from ..grid.botnames import takes_mc_samples
+    from ..grid.botnames import check_distinct_bots, takes_mc_samples
     from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
     from ..stats.runfolder import check_out_dir, check_resume_extend
 
@@ -101,6 +101,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
             raise InputError(f"--mc-samples sets the sample count of mc and mc-greedy bots named without one "
                              f"(mc:200 names its own), and the bots {','.join(bots)} include none; leave "
                              "--mc-samples out or add such a bot")
+    check_distinct_bots(bots, mc_samples)
     if out is None:
         # the run folder's checks (most matches, seed, samples), so no folder allows no more
         spec = GRID.complete({"rules": rules, "bots": bots, "matches": matches, "seed": seed, "samples": mc_samples,

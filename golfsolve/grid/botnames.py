@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from ..errors import MAX_DIGITS, MAX_EFFORT, InputError, check_count, clip
 from ..inputs import ascii_lower, expect, whole_count
@@ -27,7 +27,8 @@ class BotKind:
     count sets (None: the bot takes no count); ``what`` the count's name in messages and
     ``label`` in the list of known bots; ``mc_samples``: ``--mc-samples`` sets the count
     when the name gives none; ``extra``: the pip extra (and package) the bot needs;
-    ``least``: the smallest count the bot can play with.
+    ``least``: the smallest count the bot can play with; ``default``: the count the bot
+    plays with when neither its name nor ``--mc-samples`` gives one (None: not known here).
     """
 
     target: Any
@@ -37,6 +38,7 @@ class BotKind:
     mc_samples: bool = False
     extra: Optional[tuple[str, str]] = None
     least: int = 1
+    default: Optional[int] = None
 
     def resolve(self) -> Callable[..., Any]:
         """The class or factory, importing its module now (the only import of it)."""
@@ -53,15 +55,18 @@ BOTS: dict[str, BotKind] = {
     "greedy": BotKind("golfsolve.grid.bots:GreedyBot"),
     "heuristic": BotKind("golfsolve.grid.bots:HeuristicBot"),
     "heuristic-fit": BotKind("golfsolve.grid.fitted:FittedHeuristicBot"),
-    "mc": BotKind("golfsolve.grid.bots:MCBot", "samples", "Monte Carlo sample count", "SAMPLES", mc_samples=True),
+    # each default is the class's own (tests/test_hostile_round9.py checks them): mc and mc:100 are one bot
+    "mc": BotKind("golfsolve.grid.bots:MCBot", "samples", "Monte Carlo sample count", "SAMPLES", mc_samples=True,
+                  default=100),
     "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",
-                         mc_samples=True),
-    "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS"),
-    "paired-rel": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS"),
+                         mc_samples=True, default=100),
+    "ismcts": BotKind("golfsolve.grid.bots:ISMCTSBot", "iterations", "ISMCTS iteration count", "ITERATIONS",
+                      default=1000),
+    "paired-rel": BotKind("golfsolve.grid.paired:PairedBot", "playouts", "play-out count", "PLAYOUTS", default=1000),
     # OpenSpiel's search spends its first simulation expanding the root: with one it has no
     # visit to choose by, and OpenSpiel fails on an assertion
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
-                            extra=("spiel", "OpenSpiel"), least=2),
+                            extra=("spiel", "OpenSpiel"), least=2, default=40),
 }
 
 
@@ -185,6 +190,27 @@ def split_bots(spec: str, option: str = "--bots") -> list[str]:
             resolve_bot(entry)
         names.append(name)
     return names
+
+
+def check_distinct_bots(bots: Sequence[str], samples: Optional[int] = None) -> None:
+    """Refuse a bot list that seats one bot under two names: ``mc`` and ``mc:100`` (mc plays
+    100 samples unless its name gives a count), or ``mc`` with ``samples`` 5 and ``mc:5``.
+    Each name would be counted as a bot of its own, and the summary would show a difference
+    between a bot and itself. One name given twice seats one bot twice, as meant."""
+    seen: dict[tuple[str, int], str] = {}
+    for name in dict.fromkeys(bot_name(b) for b in bots):
+        entry, kw = bot_entry(name, samples)
+        count = kw.get(entry.count, entry.default) if entry.count else None
+        if count is None:
+            continue
+        kind = next(k for k, e in BOTS.items() if e is entry)
+        first = seen.setdefault((kind, count), name)
+        if first != name:
+            why = (", the Monte Carlo samples given" if entry.mc_samples and samples is not None
+                   else " unless its name gives one")
+            raise InputError(f"the bots {first!r} and {name!r} are one bot: the {entry.what} of {kind!r} is "
+                             f"{count:,}{why}; name it one way ({first},{first}) to seat it twice, or give them "
+                             "different counts")
 
 
 def parse_bots(spec: str, players: int) -> list[str]:

@@ -125,7 +125,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     """
     import pandas as pd
 
-    from .botnames import takes_mc_samples
+    from .botnames import bot_name, check_distinct_bots, takes_mc_samples
     from .bots import make_bot
     from .engine import play_match
 
@@ -144,12 +144,15 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     if samples is not None:
         samples = whole_count(samples, "Monte Carlo samples")
     seating(n, 0, seed, scheme)  # a known scheme
+    # each name written one way, as the command writes them: 'Random' and ' random ' are one bot
+    bots = [bot_name(b) for b in bots]
     for b in bots:
         make_bot(b)
     if samples is not None and not any(takes_mc_samples(b) for b in bots):
         # as the command refuses --mc-samples: a setting no bot uses
         raise InputError(f"samples sets the sample count of mc and mc-greedy bots named without one "
                          f"(mc:200 names its own), and the bots {','.join(bots)} include none")
+    check_distinct_bots(bots, samples)
     hole_rows: list[tuple] = []
     match_rows: list[tuple] = []
     for k in range(matches):
@@ -187,11 +190,15 @@ def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: in
     played ``block`` matches at a time, each block's rows dropped once counted, so memory
     stays flat however many matches are played. The numbers equal those of the tournament
     :func:`simulate` returns."""
+    from .botnames import bot_name
     from .tally import Tally
 
     if matches < 1:
         raise InputError(f"--matches must be at least 1, not {matches}")
-    tally = Tally(rules, list(bots), seed, samples)
+    if isinstance(bots, str):  # checked by simulate too, but the tally is made first
+        raise TypeError(f"bots must be a list of bot names, e.g. ['mc', 'greedy'], not str {bots[:40]!r}")
+    bots = [bot_name(b) for b in bots]  # as simulate writes them, so the tally counts the bots it plays
+    tally = Tally(rules, bots, seed, samples)
     for first in range(first_match, first_match + matches, block):
         t = simulate(rules, bots, min(block, first_match + matches - first), seed, samples, progress, first_match=first)
         tally.add(t.holes, t.matches)

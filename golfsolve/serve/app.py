@@ -34,6 +34,7 @@ import os
 import re
 from pathlib import Path
 from typing import Any, Optional
+from urllib.parse import unquote_plus
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -182,16 +183,37 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             if not isinstance(params, dict):
                 raise InputError("the request body must be a JSON object of parameters, e.g. {\"code\": \"GO1-E-AAAAAAB\"}")
     else:
+        if (await request.body()).strip():
+            # answered from the query string alone, a body's {"fair": true} would be dropped without a word
+            raise InputError(f"a {request.method} takes its parameters from the query string, not from a body; "
+                             "send the JSON body with POST")
         params = {}
         for key, value in request.query_params.multi_items():
             if key in params:
                 raise InputError(f"parameter {key!r} is given twice")
             params[key] = value
+        _check_plus_in_rules(request.url.query, params)
     unknown = sorted(set(params) - PARAMS[endpoint])
     if unknown:
         raise InputError(f"unknown parameter {clip(unknown[0])} for /api/{endpoint} "
                          f"(it takes {', '.join(sorted(PARAMS[endpoint]))})")
     return params
+
+
+def _check_plus_in_rules(query: str, params: dict) -> None:
+    # a query string reads '+' as a space, so rules=classic+jokers1 arrives as "classic jokers1":
+    # refused as "unknown rule set 'classic jokers1'", a name the user never typed
+    value = params.get("rules")
+    if not isinstance(value, str) or " " not in value:
+        return
+    if not any(unquote_plus(k) == "rules" and "+" in v for k, _, v in (p.partition("=") for p in query.split("&"))):
+        return
+    try:
+        get_rules(value)
+    except InputError:
+        raise InputError(f"rules {clip(value)} is not a rule set: in a query string '+' stands for a space, so "
+                         "write the '+' before a switch as %2B (rules=classic%2Bjokers1), or POST the parameters "
+                         "as JSON") from None
 
 
 def _text(params: dict, name: str, limit: int = MAX_BODY) -> Optional[str]:
@@ -329,6 +351,34 @@ def _check_options(workers: object, cpu_budget: object, cors: object, warm: obje
     flag(warm, "warm")
 
 
+def _cors_middleware() -> type:
+    """Starlette's CORS middleware, its refused preflight answered as every error is: JSON
+    naming what was refused, not the plain text "Disallowed CORS origin"."""
+    from starlette.middleware.cors import CORSMiddleware
+
+    class Cors(CORSMiddleware):
+        def preflight_response(self, request_headers) -> Response:
+            r = super().preflight_response(request_headers)
+            if r.status_code == 200:
+                return r
+            refused = bytes(r.body).decode().removeprefix("Disallowed CORS ").split(", ")
+            why = []
+            if "origin" in refused:
+                why.append(f"pages from {clip(request_headers['origin'])} may not call this server (its --cors "
+                           f"allows {', '.join(self.allow_origins)} only)")
+            if "method" in refused:
+                why.append(f"method {clip(request_headers['access-control-request-method'])} is not GET or POST")
+            if "headers" in refused:
+                why.append(f"headers {clip(request_headers.get('access-control-request-headers', ''))} are not "
+                           "allowed (only content-type)")
+            if "private-network" in refused:
+                why.append("requests from a public page to this private network are not allowed")
+            headers = {k: v for k, v in r.headers.items() if k not in ("content-type", "content-length")}
+            return _error(400, "cross-origin request refused: " + "; ".join(why), headers)
+
+    return Cors
+
+
 def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, cors: Optional[str] = None,
                warm: bool = True) -> Starlette:
     """The server as an ASGI application; its lifespan starts (and warms) ``workers``
@@ -391,6 +441,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         if request.query_params:  # refused by name, as every endpoint does, not dropped without a word
             return _error(400, f"unknown parameter {clip(next(iter(request.query_params)))} for /api/health "
                                "(it takes none)")
+        pool.reap()  # a worker killed while idle is not listed as live
         return JSONResponse({"ok": True, "workers": pool.pids, "busy": pool.busy, "replaced": pool.replaced})
 
     async def index(request: Request) -> Response:
@@ -408,9 +459,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
 
     middleware = [Middleware(BodyLimit), Middleware(SecurityHeaders)]
     if cors:
-        from starlette.middleware.cors import CORSMiddleware
-
-        middleware.append(Middleware(CORSMiddleware, allow_origins=[cors], allow_methods=["GET", "POST"],
+        middleware.append(Middleware(_cors_middleware(), allow_origins=[cors], allow_methods=["GET", "POST"],
                                      allow_headers=["content-type"]))
     routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]

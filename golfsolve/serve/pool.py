@@ -135,18 +135,31 @@ class WorkerPool:
         self._idle: Optional[asyncio.Queue] = None
         self._workers: dict[int, _Worker] = {}
         self._waiting = 0
+        self._running = 0  # jobs handed to a worker and not yet answered
         self._closed = False
         self.replaced = 0  # workers stopped for their budget (or lost) and started afresh
 
     @property
     def busy(self) -> int:
-        """How many workers are running a job now."""
-        return len(self._workers) - (self._idle.qsize() if self._idle is not None else 0)
+        """How many workers are running a job now (not one still warming up to replace another)."""
+        return self._running
 
     @property
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
         return sorted(self._workers)
+
+    def reap(self) -> None:
+        """Replace the waiting workers found dead (killed from outside while idle): else they
+        are reaped only when a request draws them, and until then listed as live."""
+        if self._idle is None or all(w.proc.is_alive() for w in self._workers.values()):
+            return
+        waiting = [self._idle.get_nowait() for _ in range(self._idle.qsize())]
+        for w in waiting:
+            if w.proc.is_alive():
+                self._idle.put_nowait(w)
+            else:
+                self._replace(w)
 
     async def start(self) -> None:
         """Start every worker and wait until each has warmed up and said it is ready."""
@@ -211,11 +224,18 @@ class WorkerPool:
         # the CPU budget is the operating system's to keep; this ceiling only catches a worker that hangs
         ceiling = max(4 * budget, budget + 30)
         started = False
+        failure: Optional[BaseException] = None
+        self._running += 1  # what /api/health calls busy: a worker warming up to replace another is not
         try:
             w.conn.send((name, kwargs, budget))
             started = await w.receive(timeout=ceiling) == STARTED
             msg = await w.receive(timeout=ceiling)
         except (EOFError, OSError, asyncio.TimeoutError) as e:
+            failure = e
+        finally:
+            self._running -= 1
+        if failure is not None:
+            e = failure
             self._replace(w)
             if not started and not isinstance(e, asyncio.TimeoutError) and retries > 0:
                 # lost before it took the job (killed while idle, by kill -9 or the out-of-memory

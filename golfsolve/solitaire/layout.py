@@ -192,8 +192,11 @@ def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[
     also when ``--rules`` overrides what a layout file says."""
     jokers = sum(1 for c in seen if c >= N_STANDARD)
     if jokers > rules.jokers:
-        raise LayoutError(f"the layout holds {jokers} joker(s) but rules {rules.name!r} allow {rules.jokers}"
-                          " (add +jokers1 or +jokers2 to the rules)")
+        # two jokers need +jokers2: "add +jokers1" would be refused as the switch given already, or deal too few
+        advice = ("add +jokers1 or +jokers2 to the rules" if jokers == 1 else
+                  "add +jokers2 to the rules" if not rules.jokers else "use +jokers2 instead of +jokers1")
+        raise LayoutError(f"the layout holds {plural(jokers, 'joker')} but rules {rules.name!r} allow {rules.jokers} "
+                          f"({advice})")
     if rules.jokers == 1 and any(c > N_STANDARD for c in seen):
         # solve would take it, while odds counts one card too many ("not 18", "this one has 54")
         raise LayoutError(f"the layout holds {card_str(N_STANDARD + 1)}, the second joker, but rules {rules.name!r} "

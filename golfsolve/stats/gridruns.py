@@ -84,7 +84,8 @@ class GridSpec:
             raise InputError(f"unknown seating scheme {self.seating!r}")
         if len(self.bots) != self.rules.players:
             raise InputError(f"{plural(len(self.bots), 'bot')} for {self.rules.players} players")
-        parse_bots(",".join(self.bots), self.rules.players)  # every name is a bot
+        # every name is a bot, written one way: 'Random' and 'random' are one bot, not two in the summary
+        object.__setattr__(self, "bots", tuple(parse_bots(",".join(self.bots), self.rules.players)))
 
     def run_key(self) -> RunKey:
         """The run folder's key for this spec (:meth:`GridKind.key`)."""
@@ -235,7 +236,11 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     ``resume`` plays only the missing or damaged chunks; ``extend`` adds matches to the run
     in ``out``. Returns the invocation's manifest entry (``repaired`` names damaged chunks).
     """
+    from ..grid.botnames import check_distinct_bots
+
     check_jobs(jobs)
+    if isinstance(spec, GridSpec):  # another type is named by GRID.run, as every run kind names it
+        check_distinct_bots(spec.bots, spec.samples)  # before the folder is made
     inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
                       info={"workers": jobs})
     return inv

@@ -116,6 +116,12 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
         check_out_type(out)
     if out is None or not str(out).strip():
         raise InputError(f"{option} needs a directory name, not {str(out)!r}")
+    if isinstance(out, str) and out.strip() == "-":
+        # '-' is standard input or output wherever golfsolve reads or writes a file (--layout -,
+        # --codes-from -); here it would quietly make a folder named '-'
+        raise InputError(f"{option} - would make a directory named '-' here: a run folder or report cannot go to "
+                         "standard output (--json prints the answer there); give a directory's name, ./- for "
+                         "one named '-'")
     check_path(out, option)
     p = Path(out)
     if p.exists() and not p.is_dir():
