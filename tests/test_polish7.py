@@ -112,3 +112,18 @@ def test_differences_names_each_field_as_its_kind_names_it():
     assert differences(old, new, names={"count": "matches in all"}) == "matches in all 2 (here 4), matches 1 (here 2)"
     alone = RunKey("golfsolve-grid-study/1", 0, 4, (), 1, old.params)
     assert differences(old, alone, names={"count": None}) == "count 2 (here 4)"
+
+
+def test_a_refused_draw_names_the_rule_that_refuses_it_under_any_rule_set():
+    """Classic and Easy with ``+stuck`` refuse a draw while a card can go, as Strict does; the
+    message named "the strict rule" though the rule set is not Strict."""
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import get_rules
+
+    for name in ("classic+stuck", "easy+stuck", "strict"):
+        rules = get_rules(name)
+        game = next(g for g in (Game(layout_from_number(n, rules), rules) for n in range(50))
+                    if any(m != "d" for m in g.legal_moves()))
+        res = game.play("d")
+        assert not res.ok and "only when stuck" in res.message and "strict" not in res.message

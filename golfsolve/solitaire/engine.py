@@ -44,7 +44,7 @@ MSG_LOCKED = "No more possible moves"
 MSG_WON = "The game is won"
 MSG_STOCK_EMPTY = "The stock is empty"
 MSG_UNKNOWN_CARD = "The next stock card is unknown (partial layout): give the stock order to draw it"
-MSG_STRICT_DRAW = "You may draw only when no card can be removed (strict rule)"
+MSG_STRICT_DRAW = "You may draw only when no card can be removed (these rules draw only when stuck)"
 MSG_NOTHING_TO_UNDO = "Nothing to undo"
 
 MOVE_CHARS = "d1234567u"
