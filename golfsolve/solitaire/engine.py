@@ -44,7 +44,9 @@ MSG_LOCKED = "No more possible moves"
 MSG_WON = "The game is won"
 MSG_STOCK_EMPTY = "The stock is empty"
 MSG_UNKNOWN_CARD = "The next stock card is unknown (partial layout): give the stock order to draw it"
-MSG_STRICT_DRAW = "You may draw only when no card can be removed (these rules draw only when stuck)"
+MSG_STRICT_DRAW = "You may draw only when no card can be removed (strict rule)"
+#: the same refusal under a rule set that is not Strict but draws only when stuck (classic+stuck)
+MSG_STUCK_DRAW = "You may draw only when no card can be removed (these rules draw only when stuck)"
 MSG_NOTHING_TO_UNDO = "Nothing to undo"
 
 MOVE_CHARS = "d1234567u"
@@ -192,7 +194,7 @@ class Game:
         if card is None:
             return MoveResult(False, MSG_UNKNOWN_CARD, "d")
         if not self.rules.draw_any_time and self._removable_columns():
-            return MoveResult(False, MSG_STRICT_DRAW, "d")
+            return MoveResult(False, MSG_STRICT_DRAW if self.rules.name.split("+")[0] == "strict" else MSG_STUCK_DRAW, "d")
         self._history.append(_Action("d", -1, card, self.score, self.removed))
         self.stock.pop(0)
         self.pile.append(card)
