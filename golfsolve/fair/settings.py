@@ -124,9 +124,10 @@ class PlayerSettings:
 
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
 #: ``rate`` (the compiled exact endgame from 6 unknown cards, orders carried from one
-#: decision to the next, cards named by rank so that games share more decisions); ``strong``: more orders (twice as many where King and Ace are
-#: linked), a budgeted race, more orders where none is won, and the compiled exact endgame
-#: from 8 unknown cards (the player of ``fair-stats`` and ``hint --fair``).
+#: decision to the next, cards named by rank so that games share more decisions);
+#: ``strong``: more orders (twice as many where King and Ace are linked), a budgeted race,
+#: more orders where none is won, and the compiled exact endgame from 8 unknown cards (the
+#: player of ``fair-stats`` and ``hint --fair``).
 PRESETS: dict[str, PlayerSettings] = {
     "fast": PlayerSettings(compiled_exact=True, carry=True, by_rank=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
