@@ -27,21 +27,21 @@ from ..solitaire.layout import N_TABLEAU, Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
 
 
-def check_played(played: Iterable[int]) -> tuple[int, ...]:
+def check_played(played: Iterable[int], what: str = "played") -> tuple[int, ...]:
     """``played`` (cards known to be under the discard's top) as a tuple of card ids;
     :class:`InputError` for anything else. A card written 'AS' matched no card id, so the
     played card stayed among the stock's possible cards without a word."""
     if isinstance(played, (str, bytes)) or not isinstance(played, abc.Iterable):  # else "'int' object is not iterable"
-        raise TypeError(f"played must be a list of card ids, e.g. [parse_card('AS')], not "
+        raise TypeError(f"{what} must be a list of card ids, e.g. [parse_card('AS')], not "
                         f"{type(played).__name__} {repr(played)[:40]}")
     out = tuple(played)
     seen: set = set()
     for c in out:
         if not is_whole_number(c) or not 0 <= c < N_CARDS_MAX:
-            raise InputError(f"played cards are card ids 0 to {N_CARDS_MAX - 1} (parse_card('AS') gives one), "
+            raise InputError(f"{what} cards are card ids 0 to {N_CARDS_MAX - 1} (parse_card('AS') gives one), "
                              f"not {c!r}")
         if c in seen:  # a card listed twice would surface as "only 15 cards are unseen"
-            raise InputError(f"card {card_str(c)} is listed twice among the played cards")
+            raise InputError(f"card {card_str(c)} is listed twice among the {what} cards")
         seen.add(c)
     return out
 

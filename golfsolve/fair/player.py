@@ -38,7 +38,7 @@ from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
 from .orders import arrangements, check_played, sample_stocks, stock_orders, unknown_pool
 from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
-from .view import by_rank
+from .view import rank_names
 
 
 class Player:
@@ -221,7 +221,7 @@ class Player:
         exactly as if it had been computed again.
         """
         if self.settings.by_rank:
-            view, gone = by_rank(view, gone)
+            view, gone = rank_names(view, gone)
         if self.decisions is None or self._exact_eligible(view):
             # exact decisions are not shared: their memo lives in this game's player
             return self._decide(view, gone).chain
@@ -244,7 +244,7 @@ class Player:
         values of the states over the sampled orders (with ``by_rank``, of the view with the
         cards named by rank: :func:`~golfsolve.fair.view.by_rank`)."""
         if self.settings.by_rank:
-            view, gone = by_rank(view, gone)
+            view, gone = rank_names(view, gone)
         return self._decide(view, gone)
 
     def _decide(self, view: Layout, gone: tuple[int, ...]) -> "Decision":

@@ -1,0 +1,72 @@
+"""Hostile-user sweep, round 10: each test is a flaw a user met from outside (the commands and
+the public library, mostly the fair-play API). Fast: no test here solves more than a few deals."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from golfsolve.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_line_error(r) -> str:
+    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.stdout)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
+def _python(code: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """``python -c code`` with this checkout's golfsolve first on the path."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, env=env, timeout=120)
+
+
+# ---------------------------------------------------------------------------
+# the fair-play library
+# ---------------------------------------------------------------------------
+def _view():
+    from golfsolve.fair import player_view
+    from golfsolve.solitaire.layout import layout_from_code
+
+    return player_view(layout_from_code("GO1-E-AAAAAAB"))[0]
+
+
+@pytest.mark.parametrize("args, error, words", [
+    (("GO1-E-AAAAAAB",), TypeError, "view must be a Layout"),
+    ((None,), TypeError, "view must be a Layout"),
+    (("view", None), TypeError, "gone must be a list of card ids"),
+    (("view", "AS"), TypeError, "gone must be a list of card ids"),
+    (("view", [99]), InputError, "gone cards are card ids 0 to 53"),
+    (("view", [-1]), InputError, "gone cards are card ids 0 to 53"),
+    (("view", [1.5]), InputError, "gone cards are card ids 0 to 53"),
+    (("view", "first table card"), InputError, "is listed as gone but the view shows it"),
+])
+def test_by_rank_names_an_argument_that_is_no_view_or_no_gone_cards(args, error, words):
+    """by_rank("GO1-E-AAAAAAB") failed as "'str' object has no attribute 'columns'", and gone cards
+    -1 or 99 (or a card the table shows) were named by rank without a word, as a King or a Queen"""
+    from golfsolve.fair.view import by_rank
+
+    view = _view()
+    args = tuple(view if a == "view" else a for a in args)
+    if args[1:] == ("first table card",):
+        args = (view, [view.columns[0][0]])
+    with pytest.raises(error, match=words):
+        by_rank(*args)
+
+
+def test_by_rank_still_takes_numpy_cards_and_is_the_same_applied_twice():
+    from golfsolve.fair.view import by_rank
+
+    view = _view()
+    gone = [c for c in range(52) if c not in {x for col in view.columns for x in col} | {view.discard}][:2]
+    once = by_rank(view, [np.int64(c) for c in gone])
+    assert once == by_rank(view, gone)
+    assert by_rank(*once) == once
