@@ -70,3 +70,37 @@ def test_by_rank_still_takes_numpy_cards_and_is_the_same_applied_twice():
     once = by_rank(view, [np.int64(c) for c in gone])
     assert once == by_rank(view, gone)
     assert by_rank(*once) == once
+
+
+@pytest.mark.parametrize("where", ["discard", "table", "stock"])
+def test_the_fair_player_names_a_played_card_its_layout_holds_before_any_work(where, monkeypatch):
+    """play(layout, played=[layout.discard]) failed as "IndexError: index 64 is out of bounds" in
+    its first decision, and a table or stock card listed as played as "the stock has 16 unknown
+    cards but only 15 cards are unseen", after the referee had solved the deal"""
+    from golfsolve.cards import card_str
+    from golfsolve.fair import play
+    from golfsolve.solitaire.layout import layout_from_code
+    from golfsolve.solitaire.solver import Solver
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    card = {"discard": lay.discard, "table": lay.columns[3][0], "stock": lay.stock[-1]}[where]
+
+    def no_solve(*a, **k):
+        raise AssertionError("solved before the arguments were checked")
+
+    monkeypatch.setattr(Solver, "solve", no_solve)
+    with pytest.raises(InputError, match=f"^card {card_str(card)} is listed as played but the layout holds it$"):
+        play(lay, player="fast", played=[card])
+
+
+def test_the_fair_player_still_plays_a_game_in_progress_with_its_played_cards():
+    from golfsolve.fair import play
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_code
+
+    game = Game(layout_from_code("GO1-E-AAAAAAB"))
+    for m in "1 1 d 4".split():
+        assert game.play(m).ok
+    assert len(game.pile) > 2
+    g = play(game.to_layout(), player="fast", played=[np.int64(c) for c in game.pile[:-1]], seed=1)
+    assert g.won in (True, False)

@@ -28,6 +28,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
+from ..cards import card_str
 from ..errors import InputError
 from ..inputs import expect, seed_value
 from ..solitaire.engine import Game
@@ -441,6 +442,11 @@ def play(
     me = Player(rules, settings, seed, solver, decisions)
     solves = nodes = 0
     known = check_played(played)
+    # a played card the layout holds (its discard's top: an IndexError deep in the first decision;
+    # a table or stock card: "only 15 cards are unseen" after the referee's solve) is bad input
+    clash = sorted(set(known) & set(layout.seen_cards()))
+    if clash:
+        raise InputError(f"card {card_str(clash[0])} is listed as played but the layout holds it")
     won_line = tuple(won_line)
     if won_line and not (winnable and all(isinstance(m, str) for m in won_line)
                          and line_wins(pack(layout), rules, won_line)):
