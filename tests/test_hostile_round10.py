@@ -104,3 +104,28 @@ def test_the_fair_player_still_plays_a_game_in_progress_with_its_played_cards():
     assert len(game.pile) > 2
     g = play(game.to_layout(), player="fast", played=[np.int64(c) for c in game.pile[:-1]], seed=1)
     assert g.won in (True, False)
+
+
+def test_player_settings_take_numpy_numbers_and_bools_as_plain_ones():
+    """PlayerSettings(race_z=np.float32(1.5)) was refused as "race_z must be a number from 0 up,
+    not np.float32(1.5)" and by_rank=np.bool_(True) as "must be True or False", while its counts
+    took NumPy integers and play() took a NumPy bool for its switches"""
+    import dataclasses
+    import json
+
+    from golfsolve.fair import PRESETS, PlayerSettings
+
+    fast = PRESETS["fast"]
+    s = PlayerSettings(**{**dataclasses.asdict(fast), "race_z": np.float32(fast.race_z), "samples": np.int64(fast.samples),
+                          "by_rank": np.bool_(fast.by_rank), "carry": np.bool_(fast.carry),
+                          "compiled_exact": np.bool_(fast.compiled_exact)})
+    assert s == fast and s.preset == "fast"
+    assert type(s.race_z) is float and type(s.by_rank) is bool
+    json.dumps(s.as_dict())
+    assert type(PlayerSettings(race_z=np.int64(2)).race_z) is int
+    for bad in ("no", None, 1):
+        with pytest.raises(InputError, match="^by_rank must be True or False"):
+            PlayerSettings(by_rank=bad)
+    for bad in (np.bool_(True), "1.5", float("nan"), -1.0):
+        with pytest.raises(InputError, match="^race_z must be a number from 0 up"):
+            PlayerSettings(race_z=bad)
