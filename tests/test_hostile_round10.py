@@ -129,3 +129,45 @@ def test_player_settings_take_numpy_numbers_and_bools_as_plain_ones():
     for bad in (np.bool_(True), "1.5", float("nan"), -1.0):
         with pytest.raises(InputError, match="^race_z must be a number from 0 up"):
             PlayerSettings(race_z=bad)
+
+
+def test_the_fair_hint_for_a_player_names_a_game_that_is_none():
+    """fair_hint_for_player(layout, None) failed as "'NoneType' object has no attribute 'rules'"
+    (player_view takes None for the start, the hint then asked None for its rules)"""
+    from golfsolve.fair import fair_hint_for_player
+    from golfsolve.solitaire.layout import layout_from_code
+
+    with pytest.raises(TypeError, match="^game must be a Game started from the layout"):
+        fair_hint_for_player(layout_from_code("GO1-E-AAAAAAB"), None, player="fast")
+
+
+@pytest.mark.parametrize("moves, error, words", [
+    (None, TypeError, "^moves must be a list of move words"),
+    ([1], TypeError, "^each move must be a move word"),
+    (["1", "1"], InputError, "^the moves do not lead from the layout to the game's position"),
+    ([], InputError, "^the moves do not lead from the layout to the game's position"),
+])
+def test_the_fair_hints_answer_refuses_moves_that_are_not_the_games(moves, error, words):
+    """fair_hint_answer(layout, None, game) failed as "can only join an iterable", [1] as "sequence
+    item 0: expected str instance", and moves that were not the game's were reported in the
+    answer as the moves played, above a hint for another position"""
+    from golfsolve.fair import fair_hint_answer
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_code
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    game = Game(lay)
+    assert game.play("d").ok
+    with pytest.raises(error, match=words):
+        fair_hint_answer(lay, moves, game, player="fast")
+
+
+def test_the_fair_hints_answer_still_reports_the_games_moves():
+    from golfsolve.fair import fair_hint_answer
+    from golfsolve.solitaire.hint import position_after
+    from golfsolve.solitaire.layout import layout_from_code
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    game = position_after(lay, ["d", "4", "u"])
+    assert fair_hint_answer(lay, ["d", "4", "u"], game, player="fast")["moves_played"] == "d 4 u"
+    assert fair_hint_answer(lay, "d4u", game, player="fast")["moves_played"] == "d 4 u"
