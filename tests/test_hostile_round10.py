@@ -171,3 +171,25 @@ def test_the_fair_hints_answer_still_reports_the_games_moves():
     game = position_after(lay, ["d", "4", "u"])
     assert fair_hint_answer(lay, ["d", "4", "u"], game, player="fast")["moves_played"] == "d 4 u"
     assert fair_hint_answer(lay, "d4u", game, player="fast")["moves_played"] == "d 4 u"
+
+
+@pytest.mark.parametrize("rules, joker, words", [
+    ("easy", 52, "^card JK is listed as played but rules 'easy' deal no jokers$"),
+    ("easy+jokers1", 53, "^card JK2 is listed as played but rules 'easy\\+jokers1' deal 1 joker$"),
+])
+def test_a_played_joker_the_rules_do_not_deal_is_named(rules, joker, words):
+    """odds(view, played=[52]) under Easy (no jokers) answered as if the joker had not been listed"""
+    from golfsolve.fair import fair_hint, odds, play, player_view, stock_orders
+    from golfsolve.solitaire.layout import layout_from_code
+    from golfsolve.solitaire.rules import get_rules
+
+    lay = layout_from_code("GO1-E-AAAAAAB", get_rules(rules))
+    view = player_view(lay)[0]
+    with pytest.raises(InputError, match=words):
+        odds(view, samples=3, games=1, played=[joker])
+    with pytest.raises(InputError, match=words):
+        stock_orders(view, None, 3, 0, [joker])
+    with pytest.raises(InputError, match=words):
+        fair_hint(view, played=[joker], player="fast")
+    with pytest.raises(InputError, match=words):
+        play(lay, player="fast", played=[joker])

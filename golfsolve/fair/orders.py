@@ -19,7 +19,7 @@ from itertools import permutations
 from collections import abc
 from typing import Iterable, Optional, Sequence
 
-from ..cards import N_CARDS_MAX, card_str
+from ..cards import N_CARDS_MAX, N_STANDARD, card_str
 from ..errors import InputError
 from ..inputs import is_whole_number, seed_value, whole_count
 from ..text import plural
@@ -60,6 +60,11 @@ def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable
     clash = sorted(played_set & shown)
     if clash:
         raise InputError(f"card {card_str(clash[0])} is listed as played but the layout shows it")
+    # a joker the rules do not deal was dropped from the count without a word
+    beyond = sorted(c for c in played_set if c >= N_STANDARD + rules.jokers)
+    if beyond:
+        raise InputError(f"card {card_str(beyond[0])} is listed as played but rules {rules.name!r} deal "
+                         f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
     pool = [c for c in layout.unseen_cards(rules.jokers) if c not in played_set]
     if len(pool) < len(positions):
         raise InputError(

@@ -28,7 +28,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from ..cards import card_str
+from ..cards import N_STANDARD, card_str
 from ..errors import InputError
 from ..inputs import expect, seed_value
 from ..solitaire.engine import Game
@@ -447,6 +447,10 @@ def play(
     clash = sorted(set(known) & set(layout.seen_cards()))
     if clash:
         raise InputError(f"card {card_str(clash[0])} is listed as played but the layout holds it")
+    beyond = sorted(c for c in known if c >= N_STANDARD + rules.jokers)
+    if beyond:  # a joker the rules do not deal
+        raise InputError(f"card {card_str(beyond[0])} is listed as played but rules {rules.name!r} deal "
+                         f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
     won_line = tuple(won_line)
     if won_line and not (winnable and all(isinstance(m, str) for m in won_line)
                          and line_wins(pack(layout), rules, won_line)):
