@@ -209,3 +209,20 @@ def test_a_bad_move_is_named_as_it_was_typed(run_cli):
     assert parse_moves("D 5 U") == ["d", "5", "u"]
     with pytest.raises(InputError, match="^bad move 'İ' in 'dİ'"):
         parse_moves("dİ")
+
+
+def test_the_fair_player_takes_its_winning_line_as_text_and_names_one_that_is_none():
+    """play(layout, winnable=True, won_line="1 1 5 d ...") refused a real winning line as "won_line
+    must be a winning line of the real deal" (its text was made one move per character, blanks
+    too), and won_line=None failed as "'NoneType' object is not iterable" """
+    from golfsolve.fair import play
+    from golfsolve.solitaire.layout import layout_from_code
+    from golfsolve.solitaire.solver import Solver
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    line = Solver().solve(lay, lay.rules).moves
+    as_text = play(lay, player="fast", winnable=True, won_line=" ".join(line))
+    as_list = play(lay, player="fast", winnable=True, won_line=line)
+    assert (as_text.won, as_text.moves) == (as_list.won, as_list.moves)
+    with pytest.raises(TypeError, match="^won_line must be the winning line's moves"):
+        play(lay, player="fast", winnable=True, won_line=None)

@@ -31,7 +31,7 @@ import numpy as np
 from ..cards import N_STANDARD, card_str
 from ..errors import InputError
 from ..inputs import expect, seed_value
-from ..solitaire.engine import Game
+from ..solitaire.engine import Game, parse_moves
 from ..solitaire.layout import Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
@@ -451,6 +451,10 @@ def play(
     if beyond:  # a joker the rules do not deal
         raise InputError(f"card {card_str(beyond[0])} is listed as played but rules {rules.name!r} deal "
                          f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
+    if isinstance(won_line, str):  # its text, as replay takes moves: tuple() made it one move per character
+        won_line = parse_moves(won_line)
+    # None failed as "'NoneType' object is not iterable"
+    expect(won_line, (list, tuple), "won_line", "the winning line's moves, e.g. Solution.moves, or their text")
     won_line = tuple(won_line)
     if won_line and not (winnable and all(isinstance(m, str) for m in won_line)
                          and line_wins(pack(layout), rules, won_line)):
