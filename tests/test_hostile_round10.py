@@ -226,3 +226,20 @@ def test_the_fair_player_takes_its_winning_line_as_text_and_names_one_that_is_no
     assert (as_text.won, as_text.moves) == (as_list.won, as_list.moves)
     with pytest.raises(TypeError, match="^won_line must be the winning line's moves"):
         play(lay, player="fast", winnable=True, won_line=None)
+
+
+@pytest.mark.parametrize("answer", ["odds", "fair_hint"])
+def test_odds_and_the_fair_hint_name_a_played_card_in_the_stock_they_were_given(answer):
+    """odds(layout_from_code(...), played=[a stock card]) said "the stock has 16 unknown cards but
+    only 15 cards are unseen": the stock order was forgotten before the played cards were checked"""
+    from golfsolve.cards import card_str
+    from golfsolve.fair import fair_hint, odds
+    from golfsolve.solitaire.layout import layout_from_code
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    card = lay.stock[3]
+    with pytest.raises(InputError, match=f"^card {card_str(card)} is listed as played but the layout holds it$"):
+        if answer == "odds":
+            odds(lay, samples=3, games=1, played=[card])
+        else:
+            fair_hint(lay, played=[card], player="fast")

@@ -27,7 +27,7 @@ from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
 from ..text import estimate
 from .odds import NO_UNDO
-from .orders import arrangements, check_played, unknown_pool
+from .orders import arrangements, check_played, check_played_not_held, unknown_pool
 from .player import Player, PlayerSettings, player_settings
 from .view import legal_moves, player_view
 
@@ -180,12 +180,13 @@ def fair_hint(
     cards known to be under the discard's top (they cannot be in the stock).
     """
     rules = layout_rules(layout, rules)  # before the view, which is golfsolve's own and not checked again
+    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
+    check_played_not_held(layout, played)  # while the stock it was given is still there to name
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout, _ = player_view(layout)
     seed = seed_value(seed)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     settings = player_settings(player)
-    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     moves = legal_moves(layout, rules)
     if not moves:
         raise InputError("no legal move: the game is over")

@@ -37,7 +37,7 @@ from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
-from .orders import arrangements, check_played, sample_stocks, stock_orders, unknown_pool
+from .orders import arrangements, check_played, check_played_not_held, sample_stocks, stock_orders, unknown_pool
 from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
 from .view import rank_names
 
@@ -444,9 +444,7 @@ def play(
     known = check_played(played)
     # a played card the layout holds (its discard's top: an IndexError deep in the first decision;
     # a table or stock card: "only 15 cards are unseen" after the referee's solve) is bad input
-    clash = sorted(set(known) & set(layout.seen_cards()))
-    if clash:
-        raise InputError(f"card {card_str(clash[0])} is listed as played but the layout holds it")
+    check_played_not_held(layout, known)
     beyond = sorted(c for c in known if c >= N_STANDARD + rules.jokers)
     if beyond:  # a joker the rules do not deal
         raise InputError(f"card {card_str(beyond[0])} is listed as played but rules {rules.name!r} deal "
