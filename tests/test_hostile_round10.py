@@ -243,3 +243,15 @@ def test_odds_and_the_fair_hint_name_a_played_card_in_the_stock_they_were_given(
             odds(lay, samples=3, games=1, played=[card])
         else:
             fair_hint(lay, played=[card], player="fast")
+
+
+def test_the_fair_hints_render_takes_show_all_as_true_or_false():
+    """FairHint.render(show_all="no") showed every move's plan: "no" is true to Python (the other
+    renders' switches were checked in round 8)"""
+    from golfsolve.fair import fair_hint
+    from golfsolve.solitaire.layout import layout_from_code
+
+    hint = fair_hint(layout_from_code("GO1-E-AAAAAAB"), player="fast")
+    with pytest.raises(TypeError, match="^show_all must be True or False, not str 'no'"):
+        hint.render("no")
+    assert hint.render(np.bool_(True)) == hint.render(True) != hint.render(False)

@@ -17,7 +17,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import card_str, show_card
 from ..errors import InputError
-from ..inputs import expect, seed_value
+from ..inputs import expect, flag, seed_value
 from ..intervals import wilson
 from ..solitaire.engine import Game
 from ..solitaire.engine import parse_moves
@@ -126,6 +126,7 @@ class FairHint:
 
     def render(self, show_all: bool = False) -> str:
         """The hint as ``golfsolve hint --fair`` prints it (``show_all``: each move's plan too)."""
+        show_all = flag(show_all, "show_all")  # "no" is true to Python, as the other renders' switches
         b = self.best
         lines = [f"fair best move: {b.move} ({b.describe()})" + (f"; plan {' '.join(self.plan)}"
                                                                   if len(self.plan) > 1 else ""),
