@@ -17,15 +17,17 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import card_str, show_card
 from ..errors import InputError
-from ..inputs import expect, seed_value
+from ..inputs import expect, flag, seed_value
 from ..intervals import wilson
 from ..solitaire.engine import Game
-from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.engine import parse_moves
+from ..solitaire.hint import position_after
+from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
 from ..text import estimate
 from .odds import NO_UNDO
-from .orders import arrangements, check_played, unknown_pool
+from .orders import arrangements, check_played, check_played_not_held, unknown_pool
 from .player import Player, PlayerSettings, player_settings
 from .view import legal_moves, player_view
 
@@ -124,6 +126,7 @@ class FairHint:
 
     def render(self, show_all: bool = False) -> str:
         """The hint as ``golfsolve hint --fair`` prints it (``show_all``: each move's plan too)."""
+        show_all = flag(show_all, "show_all")  # "no" is true to Python, as the other renders' switches
         b = self.best
         lines = [f"fair best move: {b.move} ({b.describe()})" + (f"; plan {' '.join(self.plan)}"
                                                                   if len(self.plan) > 1 else ""),
@@ -178,12 +181,13 @@ def fair_hint(
     cards known to be under the discard's top (they cannot be in the stock).
     """
     rules = layout_rules(layout, rules)  # before the view, which is golfsolve's own and not checked again
+    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
+    check_played_not_held(layout, played)  # while the stock it was given is still there to name
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout, _ = player_view(layout)
     seed = seed_value(seed)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     settings = player_settings(player)
-    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     moves = legal_moves(layout, rules)
     if not moves:
         raise InputError("no legal move: the game is over")
@@ -248,6 +252,9 @@ def fair_hint_for_player(layout: Layout, game: Game, seed: int = 0, player: "str
     """:func:`fair_hint` for ``game`` (started from ``layout``) as its player sees it
     (:func:`~golfsolve.fair.view.player_view`: the stock cards not yet turned are forgotten,
     the cards under the discard's top are known), as ``golfsolve hint --fair`` answers."""
+    # player_view takes None for the layout's start, but the hint then failed as "'NoneType' object
+    # has no attribute 'rules'"
+    expect(game, Game, "game", "a Game started from the layout, e.g. Game(layout) or position_after(layout, moves)")
     view, played = player_view(layout, game)
     return fair_hint(view, game.rules, seed=seed, played=played, solver=solver, player=player)
 
@@ -257,6 +264,19 @@ def fair_hint_answer(layout: Layout, moves: Sequence[str], game: Game, seed: int
     """``golfsolve hint --fair --json`` (and ``/api/hint``) for ``game``, the position after
     ``moves`` from ``layout``: :func:`fair_hint_for_player`'s answer and the moves played,
     as the peeking hint has them."""
+    layout_arg(layout)
+    expect(game, Game, "game", "a Game started from the layout, e.g. position_after(layout, moves)")
+    if isinstance(moves, str):
+        moves = parse_moves(moves)  # " ".join of the text "d5" would report "d 5", of "d 5" "d   5"
+    expect(moves, (list, tuple), "moves", "a list of move words, e.g. parse_moves('d 5 2')")
+    for m in moves:
+        expect(m, str, "each move", "a move word: d, 1-7 or u")
+    # the answer reports these moves as played: moves that do not reach the game's position made
+    # it describe one position and answer for another
+    reached = position_after(layout, list(moves), game.rules)
+    if reached.to_layout() != game.to_layout() or reached.pile != game.pile:
+        raise InputError("the moves do not lead from the layout to the game's position: give the moves the "
+                         "game was played with")
     hint = fair_hint_for_player(layout, game, seed=seed, player=player, solver=solver)
     return {**hint.as_json(), "moves_played": " ".join(moves)}
 

@@ -36,7 +36,7 @@ from ..solitaire.solver import Solver
 from ..progress import progress_bar
 from ..text import estimate, interval, plural
 from .exact import TooLargeError, fair_value
-from .orders import check_played, stock_orders, unknown_pool, with_stock
+from .orders import check_played, check_played_not_held, stock_orders, unknown_pool, with_stock
 from .player import play
 from .settings import MIN_GAMES, SOLVE_WORK, WIDTH, WORK_BUDGET, PlayerSettings, player_settings
 from .view import player_view
@@ -338,10 +338,11 @@ def odds(
     if games is not None:
         games = whole_count(games, "games", 0)
     settings = player_settings(player)
+    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
+    check_played_not_held(layout, played)  # while the stock it was given is still there to name
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout, _ = player_view(layout)
     rules = rules or layout.rules or EASY
-    played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     positions, pool = unknown_pool(layout, rules, played)
     t0, c0 = time.perf_counter(), time.process_time()
     end = Game(layout, rules)  # the referee's verdict needs no stock card's name: won or locked is on the table

@@ -19,7 +19,7 @@ from itertools import permutations
 from collections import abc
 from typing import Iterable, Optional, Sequence
 
-from ..cards import N_CARDS_MAX, card_str
+from ..cards import N_CARDS_MAX, N_STANDARD, card_str
 from ..errors import InputError
 from ..inputs import is_whole_number, seed_value, whole_count
 from ..text import plural
@@ -27,23 +27,32 @@ from ..solitaire.layout import N_TABLEAU, Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
 
 
-def check_played(played: Iterable[int]) -> tuple[int, ...]:
+def check_played(played: Iterable[int], what: str = "played") -> tuple[int, ...]:
     """``played`` (cards known to be under the discard's top) as a tuple of card ids;
     :class:`InputError` for anything else. A card written 'AS' matched no card id, so the
     played card stayed among the stock's possible cards without a word."""
     if isinstance(played, (str, bytes)) or not isinstance(played, abc.Iterable):  # else "'int' object is not iterable"
-        raise TypeError(f"played must be a list of card ids, e.g. [parse_card('AS')], not "
+        raise TypeError(f"{what} must be a list of card ids, e.g. [parse_card('AS')], not "
                         f"{type(played).__name__} {repr(played)[:40]}")
     out = tuple(played)
     seen: set = set()
     for c in out:
         if not is_whole_number(c) or not 0 <= c < N_CARDS_MAX:
-            raise InputError(f"played cards are card ids 0 to {N_CARDS_MAX - 1} (parse_card('AS') gives one), "
+            raise InputError(f"{what} cards are card ids 0 to {N_CARDS_MAX - 1} (parse_card('AS') gives one), "
                              f"not {c!r}")
         if c in seen:  # a card listed twice would surface as "only 15 cards are unseen"
-            raise InputError(f"card {card_str(c)} is listed twice among the played cards")
+            raise InputError(f"card {card_str(c)} is listed twice among the {what} cards")
         seen.add(c)
     return out
+
+
+def check_played_not_held(layout: Layout, played: tuple[int, ...]) -> None:
+    """:class:`InputError` naming a played card that ``layout`` holds, stock included: checked
+    before the stock order is forgotten, after which a stock card listed as played surfaced
+    only as "the stock has 16 unknown cards but only 15 cards are unseen"."""
+    clash = sorted(set(played) & set(layout.seen_cards()))
+    if clash:
+        raise InputError(f"card {card_str(clash[0])} is listed as played but the layout holds it")
 
 
 def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable[int] = ()) -> tuple[list[int], list[int]]:
@@ -60,6 +69,11 @@ def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable
     clash = sorted(played_set & shown)
     if clash:
         raise InputError(f"card {card_str(clash[0])} is listed as played but the layout shows it")
+    # a joker the rules do not deal was dropped from the count without a word
+    beyond = sorted(c for c in played_set if c >= N_STANDARD + rules.jokers)
+    if beyond:
+        raise InputError(f"card {card_str(beyond[0])} is listed as played but rules {rules.name!r} deal "
+                         f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
     pool = [c for c in layout.unseen_cards(rules.jokers) if c not in played_set]
     if len(pool) < len(positions):
         raise InputError(

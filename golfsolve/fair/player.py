@@ -28,17 +28,18 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
+from ..cards import N_STANDARD, card_str
 from ..errors import InputError
 from ..inputs import expect, seed_value
-from ..solitaire.engine import Game
+from ..solitaire.engine import Game, parse_moves
 from ..solitaire.layout import Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
-from .orders import arrangements, check_played, sample_stocks, stock_orders, unknown_pool
+from .orders import arrangements, check_played, check_played_not_held, sample_stocks, stock_orders, unknown_pool
 from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
-from .view import by_rank
+from .view import rank_names
 
 
 class Player:
@@ -221,7 +222,7 @@ class Player:
         exactly as if it had been computed again.
         """
         if self.settings.by_rank:
-            view, gone = by_rank(view, gone)
+            view, gone = rank_names(view, gone)
         if self.decisions is None or self._exact_eligible(view):
             # exact decisions are not shared: their memo lives in this game's player
             return self._decide(view, gone).chain
@@ -244,7 +245,7 @@ class Player:
         values of the states over the sampled orders (with ``by_rank``, of the view with the
         cards named by rank: :func:`~golfsolve.fair.view.by_rank`)."""
         if self.settings.by_rank:
-            view, gone = by_rank(view, gone)
+            view, gone = rank_names(view, gone)
         return self._decide(view, gone)
 
     def _decide(self, view: Layout, gone: tuple[int, ...]) -> "Decision":
@@ -441,6 +442,17 @@ def play(
     me = Player(rules, settings, seed, solver, decisions)
     solves = nodes = 0
     known = check_played(played)
+    # a played card the layout holds (its discard's top: an IndexError deep in the first decision;
+    # a table or stock card: "only 15 cards are unseen" after the referee's solve) is bad input
+    check_played_not_held(layout, known)
+    beyond = sorted(c for c in known if c >= N_STANDARD + rules.jokers)
+    if beyond:  # a joker the rules do not deal
+        raise InputError(f"card {card_str(beyond[0])} is listed as played but rules {rules.name!r} deal "
+                         f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
+    if isinstance(won_line, str):  # its text, as replay takes moves: tuple() made it one move per character
+        won_line = parse_moves(won_line)
+    # None failed as "'NoneType' object is not iterable"
+    expect(won_line, (list, tuple), "won_line", "the winning line's moves, e.g. Solution.moves, or their text")
     won_line = tuple(won_line)
     if won_line and not (winnable and all(isinstance(m, str) for m in won_line)
                          and line_wins(pack(layout), rules, won_line)):

@@ -7,10 +7,11 @@ them from here; the package re-exports them.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import asdict, dataclass, fields, replace
 
 from ..errors import MAX_EFFORT, InputError
-from ..inputs import ascii_lower, whole_count
+from ..inputs import ascii_lower, flag, whole_count
 
 #: By default ``odds`` plays fair games until the fair chance's 95% interval is at most this
 #: wide ...
@@ -87,12 +88,16 @@ class PlayerSettings:
                 raise InputError(f"wrap_scale {self.wrap_scale} times {name} {getattr(self, name)} is more than "
                                  f"{MAX_EFFORT:,}")
         z = self.race_z
-        if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z < 0:
+        # a NumPy number (np.float32(1.5), np.int64(2)) is a number as the counts' NumPy integers are,
+        # kept as a plain one so that json can write it into a fair-stats manifest
+        if isinstance(z, bool) or not isinstance(z, numbers.Real) or not math.isfinite(z) or z < 0:
             raise InputError(f"race_z must be a number from 0 up, not {z!r}")
-        object.__setattr__(self, "race_z", float(z) if isinstance(z, float) else z)
+        object.__setattr__(self, "race_z", int(z) if isinstance(z, numbers.Integral) else float(z))
         for name in ("compiled_exact", "carry", "by_rank"):
-            if not isinstance(getattr(self, name), bool):
-                raise InputError(f"{name} must be True or False, not {getattr(self, name)!r}")
+            try:  # a NumPy bool too, as play()'s switches take it
+                object.__setattr__(self, name, flag(getattr(self, name), name))
+            except TypeError:
+                raise InputError(f"{name} must be True or False, not {getattr(self, name)!r}") from None
 
     def for_rules(self, rules) -> "PlayerSettings":
         """The settings the player plays ``rules`` (a :class:`~golfsolve.solitaire.rules.Rules`)

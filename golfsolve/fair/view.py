@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..cards import JOKER_RANK, N_RANKS, N_STANDARD, rank_of
+from ..cards import JOKER_RANK, N_RANKS, N_STANDARD, card_str, rank_of
 from ..errors import InputError
 from ..inputs import expect
 from ..solitaire.engine import Game
+from .orders import check_played
 from ..solitaire.layout import Layout, layout_arg, trusted_layout
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW
@@ -38,6 +39,18 @@ def by_rank(view: Layout, gone: Sequence[int] = ()) -> tuple[Layout, tuple[int, 
     two positions that differ only in which suit sits where become one; the cards nobody
     has seen keep the names left over (the same ones in both), so the stock orders a seeded
     player samples for the two are the same too. Applying it twice changes nothing."""
+    layout_arg(view, "view")
+    gone = check_played(gone, "gone")  # card id -1 or 99 would be named as a King or a Queen without a word
+    shown = {c for col in view.columns for c in col} | {view.discard} | set(view.stock)
+    for c in gone:
+        if c in shown:
+            raise InputError(f"card {card_str(c)} is listed as gone but the view shows it")
+    return rank_names(view, gone)
+
+
+def rank_names(view: Layout, gone: tuple[int, ...]) -> tuple[Layout, tuple[int, ...]]:
+    """:func:`by_rank` without its argument checks, for the fair player's decisions: the
+    views and cards it passes are the referee's own."""
     count = [0] * (JOKER_RANK + 1)
 
     def name(card: int) -> int:
@@ -75,4 +88,4 @@ def after_move(layout: Layout, stock: tuple[int, ...], move: str) -> Layout:
     return trusted_layout(cols, col[-1], stock, layout.rules)
 
 
-__all__ = ["player_view", "by_rank", "legal_moves", "after_move"]
+__all__ = ["player_view", "by_rank", "rank_names", "legal_moves", "after_move"]

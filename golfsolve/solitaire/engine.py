@@ -339,10 +339,12 @@ def parse_moves(text: str) -> list[str]:
     expect(text, str, "moves", "their text, e.g. 'd 5 2'")  # None would fail as an AttributeError
     out: list[str] = []
     for token in " ".join(split_items(text, "the move list", "move", ",;")).split():
-        for ch in token.lower():
+        for typed in token:
+            # the character as typed in the message: "bad move 'g' in 'GO1-E-AAAAAAB'" named a 'g' not there
+            ch = typed.lower() if typed.isascii() else typed
             if ch not in MOVE_CHARS:
                 raise InputError(
-                    f"bad move {ch!r} in {clip(token)} (moves are d = draw, 1-7 = remove from that column, u = undo)"
+                    f"bad move {typed!r} in {clip(token)} (moves are d = draw, 1-7 = remove from that column, u = undo)"
                 )
             out.append(ch)
     return out
