@@ -4,15 +4,9 @@ the public library). Fast: no test here solves more than a few deals."""
 from __future__ import annotations
 
 import pytest
+from hostile_helpers import one_line_error as _one_line_error
 
 GOOD_BOARD = "pysol-golf-1.board"
-
-
-def _one_line_error(r) -> str:
-    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.stdout)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    return lines[0]
 
 
 @pytest.mark.parametrize("command", ["solve", "rate", "deal"])

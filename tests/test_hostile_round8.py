@@ -3,27 +3,8 @@ the public library). Fast: no test here solves more than a few deals."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _one_line_error(r) -> str:
-    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.stdout)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    return lines[0]
-
-
-def _python(code: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
-    """``python -c code`` with this checkout's golfsolve first on the path."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, env=env, timeout=120)
+from hostile_helpers import one_line_error as _one_line_error, run_python as _python
 
 
 @pytest.mark.parametrize("path", ["0", "1", "True", "b'deal.txt'"])
