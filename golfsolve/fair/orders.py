@@ -46,13 +46,15 @@ def check_played(played: Iterable[int], what: str = "played") -> tuple[int, ...]
     return out
 
 
-def check_played_not_held(layout: Layout, played: tuple[int, ...]) -> None:
+def check_played_not_held(layout: Layout, played: tuple[int, ...], what: str = "played",
+                          where: str = "the layout holds it") -> None:
     """:class:`InputError` naming a played card that ``layout`` holds, stock included: checked
     before the stock order is forgotten, after which a stock card listed as played surfaced
-    only as "the stock has 16 unknown cards but only 15 cards are unseen"."""
+    only as "the stock has 16 unknown cards but only 15 cards are unseen". ``what`` and
+    ``where`` word the message for the caller's own names."""
     clash = sorted(set(played) & set(layout.seen_cards()))
     if clash:
-        raise InputError(f"card {card_str(clash[0])} is listed as played but the layout holds it")
+        raise InputError(f"card {card_str(clash[0])} is listed as {what} but {where}")
 
 
 def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable[int] = ()) -> tuple[list[int], list[int]]:

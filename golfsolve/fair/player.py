@@ -23,7 +23,7 @@ import random
 import threading
 import time
 import weakref
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 import numpy as np

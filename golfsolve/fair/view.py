@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..cards import JOKER_RANK, N_RANKS, N_STANDARD, card_str, rank_of
+from ..cards import JOKER_RANK, N_RANKS, N_STANDARD, rank_of
 from ..errors import InputError
 from ..inputs import expect
 from ..solitaire.engine import Game
-from .orders import check_played
 from ..solitaire.layout import Layout, layout_arg, trusted_layout
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW
+from .orders import check_played, check_played_not_held
 
 
 def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tuple[int, ...]]:
@@ -41,10 +41,7 @@ def by_rank(view: Layout, gone: Sequence[int] = ()) -> tuple[Layout, tuple[int, 
     player samples for the two are the same too. Applying it twice changes nothing."""
     layout_arg(view, "view")
     gone = check_played(gone, "gone")  # card id -1 or 99 would be named as a King or a Queen without a word
-    shown = {c for col in view.columns for c in col} | {view.discard} | set(view.stock)
-    for c in gone:
-        if c in shown:
-            raise InputError(f"card {card_str(c)} is listed as gone but the view shows it")
+    check_played_not_held(view, gone, "gone", "the view shows it")
     return rank_names(view, gone)
 
 
