@@ -98,9 +98,21 @@ MAX_ANSWER_LINE = 64 * 1024
 
 def read_answer() -> str:
     """One line of stdin ('' at its end), read in a bounded piece: :class:`InputError` when
-    it is longer than :data:`MAX_ANSWER_LINE` characters."""
-    line = sys.stdin.readline(MAX_ANSWER_LINE + 1)  # the one stdin object (CliRunner swaps it in tests)
-    if len(line) > MAX_ANSWER_LINE and not line.endswith("\n"):
+    it is longer than :data:`MAX_ANSWER_LINE` characters. Read as bytes and decoded line by
+    line where stdin has a byte buffer, so that bytes that are not UTF-8 fail on their own
+    line (:class:`UnicodeDecodeError`), not on the lines before them that were read in the
+    same block."""
+    buffer = getattr(sys.stdin, "buffer", None)  # the one stdin object (CliRunner swaps it in tests)
+    if buffer is None:
+        line = sys.stdin.readline(MAX_ANSWER_LINE + 1)
+    else:
+        raw = buffer.readline(4 * MAX_ANSWER_LINE + 1)  # UTF-8 takes at most 4 bytes a character
+        if len(raw) > 4 * MAX_ANSWER_LINE and not raw.endswith(b"\n"):
+            raw += b"x"  # longer than any line allowed, whatever it decodes to
+        line = raw.decode("utf-8")
+        if line.endswith("\r\n"):  # as text mode reads it
+            line = line[:-2] + "\n"
+    if len(line) > MAX_ANSWER_LINE and not (len(line) == MAX_ANSWER_LINE + 1 and line.endswith("\n")):
         raise InputError(f"a line of the input is longer than {MAX_ANSWER_LINE:,} characters; give one answer "
                          "per line")
     # a byte-order mark (what a Windows editor puts first in a file of moves) is no answer, as in a

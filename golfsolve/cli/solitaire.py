@@ -124,45 +124,57 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
     echo_typed = sys.stdin.isatty()
     click.echo(f"{lay.name or 'layout'}  ({game.rules.describe()})   h for help")
     click.echo(game.render(symbols))
-    while True:
-        click.echo("> ", nl=False)
-        line = read_answer()
-        if not line:  # end of input: a pipe ran dry or Ctrl-D
-            click.echo("")
-            break
-        if not echo_typed:
-            # A piped command is not echoed by a terminal; show it so the transcript reads well.
-            click.echo(line.rstrip("\n"))
-        words = ascii_lower(line.strip()).split()
-        if not words:
-            continue
-        cmd = words[0]
-        if cmd in ("q", "quit", "exit"):
-            break
-        if cmd in ("h", "help", "?"):
-            click.echo(PLAY_HELP)
-            continue
-        results = []
-        try:
-            if cmd in ("t", "tap"):
-                # a column or row of many digits is no column or row (int() refused past 4,300 digits)
-                if len(words) != 3 or not all(w.isascii() and w.isdigit() and len(w) <= 9 for w in words[1:]):
-                    click.echo("usage: t COL ROW, e.g. t 1 5")
-                    continue
-                results.append(game.tap(int(words[1]), int(words[2])))
-            else:
-                for m in parse_moves(" ".join(words)):
-                    res = game.play(m)
-                    results.append(res)
-                    if not res.ok:
-                        break
-        except InputError as e:
-            click.echo(f"{e} (h for help)")
-            continue
-        for res in results:
-            if not res.ok:
-                click.echo(res.message)
-        if any(res.ok for res in results):  # a rejected move changes nothing: no new board
-            click.echo(game.render(symbols))
+    try:
+        while True:
+            click.echo("> ", nl=False)
+            line = read_answer()
+            if not line:  # end of input: a pipe ran dry or Ctrl-D
+                click.echo("")
+                break
+            if not echo_typed:
+                # A piped command is not echoed by a terminal; show it so the transcript reads well.
+                click.echo(line.rstrip("\n"))
+            words = ascii_lower(line.strip()).split()
+            if not words:
+                continue
+            cmd = words[0]
+            if cmd in ("q", "quit", "exit"):
+                break
+            if cmd in ("h", "help", "?"):
+                click.echo(PLAY_HELP)
+                continue
+            results = []
+            try:
+                if cmd in ("t", "tap"):
+                    # a column or row of many digits is no column or row (int() refused past 4,300 digits)
+                    if len(words) != 3 or not all(w.isascii() and w.isdigit() and len(w) <= 9 for w in words[1:]):
+                        click.echo("usage: t COL ROW, e.g. t 1 5")
+                        continue
+                    results.append(game.tap(int(words[1]), int(words[2])))
+                else:
+                    for m in parse_moves(" ".join(words)):
+                        res = game.play(m)
+                        results.append(res)
+                        if not res.ok:
+                            break
+            except InputError as e:
+                click.echo(f"{e} (h for help)")
+                continue
+            for res in results:
+                if not res.ok:
+                    click.echo(res.message)
+            if any(res.ok for res in results):  # a rejected move changes nothing: no new board
+                click.echo(game.render(symbols))
+    except (InputError, UnicodeDecodeError):
+        # stdin that cannot be read (not UTF-8, a line past the limit) ends the game with its
+        # one-line error, but the game played so far is still summed up, as at q
+        click.echo("")
+        _final(game)
+        raise
+    _final(game)
+
+
+def _final(game) -> None:
+    """The closing line of `play`: status, score, moves and cards left."""
     click.echo(f"final: {game.status}, score {game.score}, moves {game.moves}, "
                f"{plural(game.traditional_score(), 'card')} left")

@@ -31,6 +31,8 @@ from ..inputs import ascii_lower, callback, expect, flag, is_whole_number, seed_
 from ..intervals import wilson
 from ..text import estimate, plural
 from ..solitaire.dealcode import N_DEALS
+from ..solitaire.engine import Game
+from ..solitaire.hint import game_over_message
 from ..solitaire.layout import Layout, layout_from_number, layout_rules
 from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter
 from ..solitaire.solver import Solver
@@ -76,7 +78,7 @@ class Rating:
     settings: PlayerSettings
     complete: bool = True  # False: games stopped early once the label could no longer be the wanted one
     exact: bool = False  # every possible stock order played once: the chance is this player's exact rate
-
+    over: str = ""  # the opening is already won or locked (hint's words): the chance is exact, nothing played
 
     @property
     def fair_chance(self) -> float:
@@ -97,13 +99,14 @@ class Rating:
         return {"deal": self.code, "code": self.code, "rules": self.rules.name, "winnable": self.winnable,
                 "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
                 "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete,
-                "exact": self.exact,
+                "exact": self.exact, "game_over": bool(self.over), "message": self.over or None,
                 "player": self.settings.as_dict()}
 
     def render(self) -> str:
         """One line: code, winnability, fair chance with its interval, label."""
         lo, hi = self.interval
-        chance = (f"{100 * self.fair_chance:5.1f}% exact ({self.fair_wins}/{self.games}, every stock order)"
+        chance = (f"{100 * self.fair_chance:5.1f}% exact ({self.over})" if self.over else
+                  f"{100 * self.fair_chance:5.1f}% exact ({self.fair_wins}/{self.games}, every stock order)"
                   if self.exact else
                   f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} "
                   f"({self.fair_wins}/{self.games})")
@@ -139,6 +142,12 @@ def rate(
     solver = solver or Solver()
     winnable = solver.solve(layout, rules).outcome == "won"
     view = layout.forget_stock(0)
+    end = Game(view, rules)
+    if end.over:
+        # every stock order ends alike, and the chance is the game's end, as odds says it
+        won = int(end.won)
+        return Rating(layout.name, rules, winnable, won, 1, label_of(won), settings, exact=True,
+                      over=game_over_message(end))
     stocks, every = stock_orders(view, rules, games, seed)
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
     wins = played = 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import asdict, dataclass, fields, replace
+from types import MappingProxyType
+from typing import Mapping
 
 from ..errors import MAX_EFFORT, InputError
 from ..inputs import ascii_lower, flag, whole_count
@@ -133,11 +135,11 @@ class PlayerSettings:
 #: ``strong``: more orders (twice as many where King and Ace are linked), a budgeted race,
 #: more orders where none is won, and the compiled exact endgame from 8 unknown cards (the
 #: player of ``fair-stats`` and ``hint --fair``).
-PRESETS: dict[str, PlayerSettings] = {
+PRESETS: Mapping[str, PlayerSettings] = MappingProxyType({
     "fast": PlayerSettings(compiled_exact=True, carry=True, by_rank=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
                              compiled_exact=True, hopeless=64, wrap_scale=2),
-}
+})
 
 
 def player_settings(player: "str | PlayerSettings") -> PlayerSettings:

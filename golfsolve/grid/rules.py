@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import operator
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Optional
+from types import MappingProxyType
+from typing import Any, Mapping, Optional
 
 import numpy as np
 
@@ -257,14 +258,15 @@ def _idle_reason(r: GridRules, switch: str) -> Optional[str]:
 #: pairwise in columns (no rows of three on the 3x3 grid), a stock card may be thrown away
 #: outright but there is no "throw away and turn", two decks above four players, knocking
 #: with a +10 penalty, ties recorded as shared wins, 18 holes on the four-card grid.
-PRESETS: dict[str, dict[str, Any]] = {
-    "default": {},
-    "seed001": {},
-    "danish": {"twos_plus": True, "jokers": True, "cancel_by_value": True, "discard_without_flip": True,
-               "decks_by_players": True, "knock": "plus10", "pairwise": True, "nine_rows": False,
-               "throw_and_turn": False},
-}
-PRESETS["seed003"] = PRESETS["danish"]
+_DANISH = MappingProxyType({"twos_plus": True, "jokers": True, "cancel_by_value": True, "discard_without_flip": True,
+                           "decks_by_players": True, "knock": "plus10", "pairwise": True, "nine_rows": False,
+                           "throw_and_turn": False})
+PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
+    "default": MappingProxyType({}),
+    "seed001": MappingProxyType({}),
+    "danish": _DANISH,
+    "seed003": _DANISH,
+})
 #: The rule texts' own numbers, read as the presets they name but not offered as choices.
 _SOURCE_NAMES = ("seed001", "seed003")
 #: The Danish rule text: "Atten huller er standard for den korte udgave med fire kort."

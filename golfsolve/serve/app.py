@@ -351,12 +351,19 @@ def _check_options(workers: object, cpu_budget: object, cors: object, warm: obje
     flag(warm, "warm")
 
 
-def _cors_middleware() -> type:
+def _cors_middleware(paths: frozenset) -> type:
     """Starlette's CORS middleware, its refused preflight answered as every error is: JSON
-    naming what was refused, not the plain text "Disallowed CORS origin"."""
+    naming what was refused, not the plain text "Disallowed CORS origin"; a preflight for a
+    path that is none of ``paths`` goes on to the routes (a 404), not approved for nothing."""
     from starlette.middleware.cors import CORSMiddleware
 
     class Cors(CORSMiddleware):
+        async def __call__(self, scope, receive, send) -> None:
+            if scope["type"] == "http" and scope["method"] == "OPTIONS" and scope["path"] not in paths:
+                await self.app(scope, receive, send)
+                return
+            await super().__call__(scope, receive, send)
+
         def preflight_response(self, request_headers) -> Response:
             r = super().preflight_response(request_headers)
             if r.status_code == 200:
@@ -459,7 +466,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
 
     middleware = [Middleware(BodyLimit), Middleware(SecurityHeaders)]
     if cors:
-        middleware.append(Middleware(_cors_middleware(), allow_origins=[cors], allow_methods=["GET", "POST"],
+        api = frozenset(["/api/health", *(f"/api/{n}" for n in PARAMS)])
+        middleware.append(Middleware(_cors_middleware(api), allow_origins=[cors], allow_methods=["GET", "POST"],
                                      allow_headers=["content-type"]))
     routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping
 
 import numpy as np
 
@@ -135,7 +137,7 @@ STRICT = Rules("strict", wrap=False, king_takes="nothing", draw_any_time=False)
 #: King, no wrap, but drawing any time.
 DEAD_KING = Rules("dead-king", wrap=False, king_takes="nothing", draw_any_time=True)
 
-PRESETS: dict[str, Rules] = {
+PRESETS: Mapping[str, Rules] = MappingProxyType({
     "easy": EASY,
     "classic": CLASSIC,
     "strict": STRICT,
@@ -144,7 +146,7 @@ PRESETS: dict[str, Rules] = {
     "wrap": EASY,
     "queen-on-king": CLASSIC,
     "no-card-on-king": DEAD_KING,
-}
+})
 
 #: The rule letter of a deal code and the preset it selects.
 CODE_LETTER_RULES = {"E": EASY, "C": CLASSIC, "N": EASY}
