@@ -137,6 +137,8 @@ def summary(paths: list[str]) -> None:
         print(f"  clairvoyant  {pct(c)}   fair/clairvoyant: a {wa / max(c, 1):.3f}, b {wb / max(c, 1):.3f}")
         print(f"  paired difference a - b {100 * m:+.1f} points ({100 * lo:+.1f} to {100 * hi:+.1f}); "
               f"won only by a {int((d > 0).sum())}, only by b {int((d < 0).sum())}")
+        if rs[0].get("same_moves") not in (None, ""):  # fair_round2.py's rows say whether the games were alike
+            print(f"  the same moves in {sum(int(r['same_moves']) for r in rs)} of {n} games")
 
 
 def main() -> None:

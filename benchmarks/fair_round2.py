@@ -14,8 +14,17 @@ play each deal's real stock. Each tree runs in its own long-lived worker process
 (:mod:`abtrees`), warmed up before any timing; the deal goes to both in turn, which one first
 alternating deal by deal, and each times its game in CPU seconds (``time.process_time``).
 ``--jobs N`` runs N such pairs of workers on alternate deals. One CSV row per deal, in
-``fair_paired.py``'s columns (a: this checkout, b: round 2), appended as it finishes, so a
-stopped run resumes where it stopped; ``fair_paired.py --summary`` prints the table.
+``fair_paired.py``'s columns (a: this checkout, b: round 2) and ``same_moves`` (1 when both
+played the same moves), appended as it finishes, so a stopped run resumes where it stopped;
+``fair_paired.py --summary`` prints the table.
+
+``--player round2`` is this checkout's player with round 2's settings (16 orders, 16 for
+ties, a race of up to 64, the compiled exact endgame from 8 unknown cards at most 500,000
+states) and each game seeded as round 2 seeded it: the same player, so it should play the
+same moves, and the CPU ratio is then the speed of this code alone:
+
+    python benchmarks/fair_round2.py /tmp/round2 --rules classic --count 1000 --player round2 --jobs 2 \
+        --out results/round2-same-classic.csv
 """
 
 from __future__ import annotations
@@ -31,8 +40,11 @@ from pathlib import Path
 
 from abtrees import THIS, start
 
-FIELDS = ["rules", "deal", "clairvoyant_won", "a_won", "b_won", "a_cpu", "b_cpu", "a", "b"]
+FIELDS = ["rules", "deal", "clairvoyant_won", "a_won", "b_won", "a_cpu", "b_cpu", "a", "b", "same_moves"]
 ROUND2 = "round2-strong"
+#: Round 2's strong player's settings in this checkout's terms (its STRONG_KNOBS, 16 and 16 orders).
+ROUND2_SETTINGS = {"samples": 16, "extra": 16, "race_budget": 64, "exact_unknown": 8, "exact_states": 500_000,
+                   "compiled_exact": True}
 
 
 def worker() -> None:
@@ -43,9 +55,11 @@ def worker() -> None:
     from golfsolve.solitaire.solver import Solver
 
     try:
-        from golfsolve.fair import play
+        from golfsolve.fair import PlayerSettings, play
 
         def game(lay, rules, name, n, player, solver):
+            if player == "round2":  # round 2's player, seeded as round 2 seeded its games
+                return play(lay, rules, PlayerSettings(**ROUND2_SETTINGS), f"0-{name}-{n}", solver)
             return play(lay, rules, player, 0, solver)
     except ImportError:  # round 2's tree
         from golfsolve.solitaire.fairplayer import STRONG_KNOBS, play_search
@@ -64,8 +78,9 @@ def worker() -> None:
         lay = layout_from_number(int(n), rules, "E" if rules.wrap else "C")
         t0 = time.process_time()
         g = game(lay, rules, name, int(n), player, solver)
+        moves = getattr(g, "moves", None) or getattr(g, "line", ())
         print(json.dumps({"cpu": time.process_time() - t0, "won": bool(g.won),
-                          "clairvoyant_won": bool(g.clairvoyant_won)}), flush=True)
+                          "clairvoyant_won": bool(g.clairvoyant_won), "moves": " ".join(moves)}), flush=True)
 
 
 def ask(proc, line: str) -> dict:
@@ -80,7 +95,8 @@ def main() -> None:
     ap.add_argument("--rules", default="easy", choices=["easy", "classic"])
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=100)
-    ap.add_argument("--player", default="strong", help="this checkout's preset")
+    ap.add_argument("--player", default="strong",
+                    help="this checkout's preset, or round2: round 2's settings and seeds (the same player)")
     ap.add_argument("--jobs", "-j", type=int, default=1, help="pairs of workers")
     ap.add_argument("--out", default="results/round2.csv")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -107,11 +123,14 @@ def main() -> None:
             procs = {"b": start(script, Path(a.base).resolve()), "a": start(script, THIS)}
             for n in mine:
                 row = {"rules": a.rules, "deal": n, "a": a.player, "b": ROUND2}
+                moves = {}
                 for k in (("a", "b") if n % 2 == 0 else ("b", "a")):
                     got = ask(procs[k], f"{a.rules} {n} {a.player}")
                     row[f"{k}_cpu"] = round(got["cpu"], 4)
                     row[f"{k}_won"] = int(got["won"])
                     row["clairvoyant_won"] = int(got["clairvoyant_won"])
+                    moves[k] = got["moves"]
+                row["same_moves"] = int(moves["a"] == moves["b"])
                 with lock:
                     w.writerow(row)
                     f.flush()
