@@ -5,6 +5,8 @@ its seat sees, through every door the library opens, not only through a bot's vi
   referee's generator: the order its next refill would give the stock, which no seat sees.
   Twins a seat cannot tell apart (and that differ only in that generator) gave worlds whose
   refilled stocks differed, and stepping a world drew from the real hole's generator.
+* OpenSpiel's ``resample_from_infostate`` ignored the probability sampler OpenSpiel hands
+  it, so a seeded sampler dealt another world at every call, and twins other worlds.
 * spiel-ismcts, which builds its worlds its own way (``HoleState.from_view``), decides
   alike in twin holes on the tables the side-by-side probes of test_grid_honesty_midgame.py
   leave out: two decks with jokers, the 9-card grid with the putt and a knock, and stocks
@@ -108,6 +110,33 @@ def _twin_states(game, seat: int):
     twin = s.resample(seat, np.random.default_rng(11))
     assert (twin.grid, twin.stock) != (s.grid, s.stock)
     return GridGolfState(game, s), GridGolfState(game, twin)
+
+
+@pytest.mark.parametrize("players, grid", [(2, 4), (4, 6)])
+def test_openspiel_resampling_follows_a_seeded_probability_sampler(players, grid):
+    """``resample_from_infostate(player, sampler)`` as OpenSpiel calls it (its ISMCTS passes a
+    ``UniformProbabilitySampler``): one information state, asked twice or by a twin, with
+    samplers seeded alike, gives one world; other seeds other worlds. Fails with the sampler
+    ignored (a fresh generator at every call)."""
+    from golfsolve.grid.spiel import GridGolfGame
+
+    game = GridGolfGame({"players": players, "grid": grid, "openers": 2})
+    seat = 1
+    a, b = _twin_states(game, seat)
+    assert a.information_state_string(seat) == b.information_state_string(seat)
+    worlds = [st.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(7, 0., 1.)) for st in (a, a, b)]
+    assert str(worlds[0]) == str(worlds[1]) == str(worlds[2])
+    assert all(w.information_state_string(seat) == a.information_state_string(seat) for w in worlds)
+    others = {str(a.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(k, 0., 1.))) for k in range(6)}
+    assert len(others) > 1
+
+
+def test_openspiel_resampling_refuses_a_sampler_that_is_not_callable():
+    from golfsolve.grid.spiel import GridGolfGame
+
+    a, _ = _twin_states(GridGolfGame({"players": 2, "grid": 4, "openers": 1}), 0)
+    with pytest.raises(TypeError, match="probability_sampler must be a callable"):
+        a.resample_from_infostate(0, 7)
 
 
 @pytest.mark.parametrize("spec, players, grid", [("default+jokers+twos-plus", 6, 6), ("default+putt+knock10", 2, 9)])
