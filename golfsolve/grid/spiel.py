@@ -16,6 +16,7 @@ in hand) with the public step of the turn (phase and seat), as a string and a te
 from __future__ import annotations
 
 import dataclasses
+import struct
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -283,8 +284,10 @@ class GridGolfState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None,
                                 rng: Optional[np.random.Generator] = None) -> "GridGolfState":
-        """A state the player cannot tell from this one: the unseen cards dealt anew."""
-        rng = rng if rng is not None else np.random.default_rng()
+        """A state the player cannot tell from this one: the unseen cards dealt anew, at
+        random by ``rng``, else by OpenSpiel's ``probability_sampler`` (as OpenSpiel's own
+        games take their randomness from it: a seeded one deals the same world every time)."""
+        rng = rng if rng is not None else _sampler_generator(probability_sampler)
         world = self.hole.resample(player_id, rng)
         if not self.played:  # built around a given hole: no history leads to it
             return GridGolfState(self.get_game(), world)
@@ -302,6 +305,18 @@ class GridGolfState(pyspiel.State):
         for a in history:
             new.apply_action(a)
         return new
+
+
+def _sampler_generator(sampler) -> np.random.Generator:
+    """A generator seeded by four draws of OpenSpiel's probability sampler (a callable giving
+    floats, e.g. ``pyspiel.UniformProbabilitySampler(seed, 0., 1.)``), or a fresh one without."""
+    if sampler is None:
+        return np.random.default_rng()
+    if not callable(sampler):
+        raise TypeError(f"probability_sampler must be a callable giving numbers, e.g. "
+                        f"pyspiel.UniformProbabilitySampler(7, 0., 1.), or None; not {type(sampler).__name__}")
+    # every bit of each float, whatever its range
+    return np.random.default_rng([struct.unpack("<Q", struct.pack("<d", float(sampler())))[0] for _ in range(4)])
 
 
 def encode_place(a: Placement, g: int) -> int:

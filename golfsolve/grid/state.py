@@ -535,11 +535,18 @@ class HoleState:
         dealt anew at random, while dealing too (the cards dealt so far). The stock's
         contents are what is resampled (draws from it are chance outcomes); a recycled
         stock's contents are public, so a card another seat drew from it is one of them,
-        dealt to that hand at random, the rest staying in the stock."""
+        dealt to that hand at random, the rest staying in the stock. A state that shuffles
+        its discard pile into a new stock (one with a generator) gives the world ``rng`` to
+        shuffle with."""
         expect(rng, np.random.Generator, "rng", "a numpy Generator, e.g. np.random.default_rng(7)")
         new = self.clone()
         v = self.observation(p)
         new._deal_unseen(v, rng)
+        if new.rng is not None:
+            # the state's own generator is the referee's: its next draws are the order of the
+            # stock the next refill makes, which no seat sees (and stepping the world through
+            # a refill would draw them, changing the real hole's order)
+            new.rng = rng
         return new
 
     def _deal_unseen(self, v: PlayerView, rng: np.random.Generator) -> None:
