@@ -90,3 +90,30 @@ def test_the_presets_cannot_be_changed_by_a_caller():
         with pytest.raises(TypeError):
             presets["strong"] = None
     assert FAIR["strong"].samples == 16 and RULES["wrap"] is RULES["easy"] and GRID["seed003"] == GRID["danish"]
+
+
+def test_a_stock_card_turned_and_put_back_by_undo_stays_known_to_the_fair_answers():
+    """after --moves "d u" the fair answers forgot the card the player had just seen (odds said
+    16 unknown stock cards, and the fair hint valued a draw of it as a draw of any unseen card);
+    twins that differ only beyond the seen card still get the same answer"""
+    from golfsolve.fair import fair_hint_for_player, player_view
+    from golfsolve.fair.odds import odds_for_player
+    from golfsolve.solitaire.hint import position_after
+    from golfsolve.solitaire.layout import layout_from_code, trusted_layout
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    game = position_after(lay, ["d", "u"])
+    assert game.seen_stock == 1 and position_after(lay, ["d", "u", "d"]).seen_stock == 0
+    view, played = player_view(lay, game)
+    assert view.stock[0] == lay.stock[0] and set(view.stock[1:]) == {None} and played == ()
+    twin = trusted_layout(lay.columns, lay.discard, lay.stock[:1] + lay.stock[:0:-1], lay.rules, lay.name)
+    answers = []
+    for deal in (lay, twin):
+        hint = fair_hint_for_player(deal, position_after(deal, ["d", "u"]), player="fast").as_json()
+        chance = odds_for_player(deal, samples=20, games=4, moves="d u").as_json()
+        for j in (hint, chance):
+            for k in [k for k in j if "cpu" in k or "seconds" in k]:
+                del j[k]
+        answers.append((hint, chance))
+    assert answers[0] == answers[1]
+    assert answers[0][1]["unknown_stock_cards"] == 15, answers[0][1]

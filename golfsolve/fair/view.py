@@ -16,10 +16,11 @@ from .orders import check_played, check_played_not_held
 
 def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tuple[int, ...]]:
     """What a player sees of ``game`` (started from ``layout``; none played: its start):
-    the position with every stock card not yet turned forgotten, and the cards under the
-    discard's top. A deal code, a PySol deal or a full layout knows the real stock order,
-    which a player does not; a partial layout keeps the places it declares known. Every
-    fair answer (``hint --fair``, ``odds``) starts from this view."""
+    the position with every stock card not yet turned forgotten (a card turned and put back
+    by undo has been seen, and stays known), and the cards under the discard's top. A deal
+    code, a PySol deal or a full layout knows the real stock order, which a player does not;
+    a partial layout keeps the places it declares known. Every fair answer (``hint --fair``,
+    ``odds``) starts from this view."""
     layout_arg(layout)
     expect(game, (Game, type(None)), "game", "a Game started from the layout, or None")
     if game is not None and game.layout is not layout and game.layout != layout:
@@ -28,7 +29,8 @@ def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tu
         raise InputError("the game was not started from this layout: give the layout the Game was made with")
     view = game.to_layout() if game is not None else layout
     if layout.stock_known:
-        view = view.forget_stock(0)
+        # a card turned and put back by undo was seen: it stays known
+        view = view.forget_stock(game.seen_stock if game is not None else 0)
     return view, tuple(game.pile[:-1]) if game is not None else ()
 
 

@@ -105,6 +105,7 @@ class Game:
         if undo_limit is not None:  # None: no limit
             undo_limit = whole_count(undo_limit, "undo_limit", 0, MAX_EFFORT)  # deque's own errors name no option
         self._history: deque[_Action] = deque(maxlen=undo_limit)
+        self._turned = 0  # the most stock cards turned at once: undone draws were seen all the same
         self._update_end()
 
     # -- facts -----------------------------------------------------------------
@@ -115,6 +116,12 @@ class Game:
     def traditional_score(self) -> int:
         """The traditional score: the number of cards left on the table (lower is better)."""
         return sum(len(c) for c in self.columns)
+
+    @property
+    def seen_stock(self) -> int:
+        """How many of the stock's next cards the player has seen: turned, then put back by
+        undo (the app's undo shows the next card and takes it back)."""
+        return self._turned - (len(self.layout.stock) - len(self.stock))
 
     @property
     def over(self) -> bool:
@@ -198,6 +205,7 @@ class Game:
         self._history.append(_Action("d", -1, card, self.score, self.removed))
         self.stock.pop(0)
         self.pile.append(card)
+        self._turned = max(self._turned, len(self.layout.stock) - len(self.stock))
         self.moves += 1
         self._update_end()
         return MoveResult(True, "", "d", card)
