@@ -1,0 +1,52 @@
+"""Hostile-user sweep, round 12: each test is a flaw a user met from outside, mostly in the grid
+Golf library and its run folders (tournaments, tallies, exports, reports), each fixed with a test
+that fails without its fix. Fast: the matches played here are a handful of one-hole 2x2 games."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from golfsolve.errors import InputError
+
+
+def _rules(players: int = 2):
+    from golfsolve.grid.rules import parse_rules
+
+    return parse_rules("default", players=players, holes=1, grid=4)
+
+
+# ---------------------------------------------------------------------------
+# the tournament library
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("kw, error, words", [
+    ({"block": -1}, InputError, "block must be from 1"),
+    ({"block": 0}, InputError, "block must be from 1"),
+    ({"block": 2.5}, InputError, "block must be a whole number"),
+    ({"matches": "2"}, InputError, "--matches must be a whole number, not '2'"),
+    ({"matches": float("nan")}, InputError, "--matches must be a whole number, not nan"),
+    ({"first_match": float("nan")}, InputError, "first_match must be a whole number"),
+    ({"rules": "default"}, TypeError, "rules must be a GridRules"),
+    ({"bots": None}, TypeError, "bots must be a list of bot names"),
+    ({"bots": (b for b in ["random", "greedy"])}, TypeError, "bots must be a list of bot names"),
+])
+def test_simulate_tally_checks_its_arguments_as_simulate_does(kw, error, words):
+    """simulate_tally(rules, bots, 2, 0, block=-1) answered a tally of no match at all, as if
+    two had been asked and none played; matches="2" failed as "'<' not supported between
+    instances of 'str' and 'int'", block=0 as "range() arg 3 must not be zero", rules by name
+    as "'str' object has no attribute 'holes'" (simulate names each of these)"""
+    from golfsolve.grid.tournament import simulate_tally
+
+    args = {"rules": _rules(), "bots": ["random", "greedy"], "matches": 2, "seed": 0, **kw}
+    with pytest.raises(error, match="^" + re.escape(words)):
+        simulate_tally(**args)
+
+
+def test_simulate_tally_still_takes_numpy_counts_and_plays_every_match():
+    from golfsolve.grid.tournament import simulate, simulate_tally
+
+    t = simulate_tally(_rules(), ["Random", "greedy"], np.int64(3), np.uint64(4), block=np.int64(2))
+    assert t.matches == 3 and t.bots == ["random", "greedy"]
+    assert t.bot_summary().equals(simulate(_rules(), ["random", "greedy"], 3, 4).tally().bot_summary())
