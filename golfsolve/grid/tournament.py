@@ -119,7 +119,7 @@ def _checked(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     """The arguments of :func:`simulate` and :func:`simulate_tally`, checked as the command
     checks its options: ``(bots, matches, seed, samples, first_match)``, each name written
     one way and each number a plain ``int``."""
-    from .botnames import bot_name, check_distinct_bots, takes_mc_samples
+    from .botnames import bot_name, check_distinct_bots, check_samples_used
     from .bots import make_bot
 
     expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
@@ -142,10 +142,7 @@ def _checked(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     bots = [bot_name(b) for b in bots]
     for b in bots:
         make_bot(b)
-    if samples is not None and not any(takes_mc_samples(b) for b in bots):
-        # as the command refuses --mc-samples: a setting no bot uses
-        raise InputError(f"samples sets the sample count of mc and mc-greedy bots named without one "
-                         f"(mc:200 names its own), and the bots {','.join(bots)} include none")
+    check_samples_used(bots, samples)
     check_distinct_bots(bots, samples)
     return bots, matches, seed, samples, first_match
 

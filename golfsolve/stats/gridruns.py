@@ -236,11 +236,13 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     ``resume`` plays only the missing or damaged chunks; ``extend`` adds matches to the run
     in ``out``. Returns the invocation's manifest entry (``repaired`` names damaged chunks).
     """
-    from ..grid.botnames import check_distinct_bots
+    from ..grid.botnames import check_distinct_bots, check_samples_used
 
     check_jobs(jobs)
     if isinstance(spec, GridSpec):  # another type is named by GRID.run, as every run kind names it
-        check_distinct_bots(spec.bots, spec.samples)  # before the folder is made
+        # before the folder is made: each chunk's simulate refuses both, once a manifest is written
+        check_samples_used(spec.bots, spec.samples)
+        check_distinct_bots(spec.bots, spec.samples)
     inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
                       info={"workers": jobs})
     return inv
