@@ -50,3 +50,34 @@ def test_simulate_tally_still_takes_numpy_counts_and_plays_every_match():
     t = simulate_tally(_rules(), ["Random", "greedy"], np.int64(3), np.uint64(4), block=np.int64(2))
     assert t.matches == 3 and t.bots == ["random", "greedy"]
     assert t.bot_summary().equals(simulate(_rules(), ["random", "greedy"], 3, 4).tally().bot_summary())
+
+
+# ---------------------------------------------------------------------------
+# the run folders of the library
+# ---------------------------------------------------------------------------
+def test_a_library_grid_run_refuses_samples_no_bot_takes_before_making_its_folder(tmp_path):
+    """run_grid_simulate(out, GridSpec(rules, ('random', 'greedy'), 2, samples=5)) wrote the
+    folder and its manifest, then the first chunk refused the samples: a run folder of a run that
+    can never be played was left behind (the command refuses --mc-samples without an mc bot at
+    once)"""
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+
+    out = tmp_path / "run"
+    with pytest.raises(InputError, match="^samples sets the sample count of mc and mc-greedy bots .* include none"):
+        run_grid_simulate(out, GridSpec(_rules(), ("random", "greedy"), 2, samples=5), progress=False)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["simulate", "study"])
+@pytest.mark.parametrize("spec", [None, "random,greedy"])
+def test_a_library_grid_run_names_a_spec_that_is_none(kind, spec, tmp_path):
+    """run_grid_simulate(out, None) failed as "'NoneType' object has no attribute 'seating'" and
+    run_study(out, None) as "'NoneType' object has no attribute 'items'", where the solitaire runs
+    say "a golfsolve stats run's spec must be a CensusSpec" """
+    from golfsolve.stats.gridruns import run_grid_simulate
+    from golfsolve.stats.gridstudy import run_study
+
+    run, name = (run_grid_simulate, "GridSpec") if kind == "simulate" else (run_study, "StudySpec")
+    with pytest.raises(TypeError, match=f"^a golfsolve grid {kind} run's spec must be a {name}, not "):
+        run(tmp_path / "run", spec)
+    assert not (tmp_path / "run").exists()
