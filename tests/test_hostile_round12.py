@@ -81,3 +81,21 @@ def test_a_library_grid_run_names_a_spec_that_is_none(kind, spec, tmp_path):
     with pytest.raises(TypeError, match=f"^a golfsolve grid {kind} run's spec must be a {name}, not "):
         run(tmp_path / "run", spec)
     assert not (tmp_path / "run").exists()
+
+
+def test_a_paired_difference_takes_the_bot_names_as_simulate_took_them():
+    """simulate(rules, ['Random', 'Greedy'], ...) played and listed 'random' and 'greedy', and
+    then paired_difference(t, 'Random', 'Greedy') said "bots 'Random' and 'Greedy' did not both
+    play", false of two bots that played every match; a name that is no text was "unhashable
+    type: 'list'" """
+    from golfsolve.grid.tournament import paired_difference, simulate
+
+    t = simulate(_rules(), ["Random", "Greedy"], 3, 0)
+    got = paired_difference(t, "Random", " GREEDY ")
+    assert (got["a"], got["b"]) == ("random", "greedy") and got == paired_difference(t, "random", "greedy")
+    with pytest.raises(InputError, match="^a paired difference compares two bots, not 'random' with itself"):
+        paired_difference(t, "Random", "random")
+    with pytest.raises(InputError, match="^bots 'random' and 'mc' did not both play"):
+        paired_difference(t, "random", "MC")
+    with pytest.raises(TypeError, match="^a bot must be named by text"):
+        paired_difference(t, ["random"], "greedy")

@@ -189,7 +189,9 @@ class Tally:
     def paired(self, a: str, b: str) -> dict[str, Any]:
         """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
         interval over matches. Negative means ``a`` scores lower (better)."""
-        if a == b and isinstance(a, str):  # two copies of one bot are told apart by entry, not "did not both play"
+        # as simulate took them: 'Random' is the bot the tournament lists as 'random', not one that did not play
+        a, b = self._written(a), self._written(b)
+        if a == b:  # two copies of one bot are told apart by entry, not "did not both play"
             raise InputError(f"a paired difference compares two bots, not {a!r} with itself")
         if a not in self.seats_of or b not in self.seats_of:
             raise InputError(f"bots {a!r} and {b!r} did not both play")
@@ -200,6 +202,15 @@ class Tally:
             m, lo, hi = -m, -hi, -lo
         return {"a": a, "b": b, "diff": m, "lo": lo, "hi": hi, "matches": int(mom.n),
                 "holes": int(mom.n * self.rules.holes), "significant": bool(hi < 0 or lo > 0)}
+
+    def _written(self, name: object) -> str:
+        """``name`` as the tournament writes its bots (:func:`~.botnames.bot_name`); a
+        :class:`TypeError` or :class:`InputError` for what names no bot."""
+        from .botnames import bot_name
+
+        if isinstance(name, str) and name in self.seats_of:
+            return name
+        return bot_name(name)  # type: ignore[arg-type]
 
     def differences(self) -> list[dict[str, Any]]:
         """Paired differences between successive bot names in order of mean strokes (best first)."""
