@@ -99,3 +99,39 @@ def test_a_paired_difference_takes_the_bot_names_as_simulate_took_them():
         paired_difference(t, "random", "MC")
     with pytest.raises(TypeError, match="^a bot must be named by text"):
         paired_difference(t, ["random"], "greedy")
+
+
+def _grid_run(out, bots=("random", "greedy"), matches=3):
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+
+    run_grid_simulate(out, GridSpec(_rules(), tuple(bots), matches, chunk_size=1), progress=False)
+    return out
+
+
+def test_export_csv_refuses_the_folder_of_another_tournament(tmp_path):
+    """export_csv(t, DIR) wrote t's _holes.csv and _matches.csv into the run folder of another
+    tournament (other bots, or the same bots over fewer matches) without a word: the folder's
+    exports then described matches it never played, and a later --resume kept them; into a folder
+    not made yet it failed as FileNotFoundError on a temporary file's name"""
+    import shutil
+
+    from golfsolve.grid.tournament import simulate
+    from golfsolve.stats.gridruns import export_csv, load_tournament
+
+    run = _grid_run(tmp_path / "run")
+    for t, says in [(simulate(_rules(), ["greedy", "heuristic"], 3, 0), "3 matches of greedy,heuristic"),
+                    (simulate(_rules(), ["random", "greedy"], 2, 0), "2 matches of random,greedy")]:
+        with pytest.raises(InputError, match=f"^{run} holds another tournament \\(3 matches of random,greedy, seed 0: "
+                                             f".*\\), not this one of {says}"):
+            export_csv(t, run)
+        assert not list(run.glob("_*.csv"))
+    # the run's own tournament goes beside its chunks, as the command writes it
+    own = load_tournament(run)
+    assert [p.name for p in export_csv(own, run)] == ["_holes.csv", "_matches.csv"]
+    # a new folder is made; a file where the folder goes is named
+    assert (tmp_path / "new" / "deeper" / "_matches.csv") in export_csv(own, tmp_path / "new" / "deeper")
+    with pytest.raises(InputError, match="exists and is not a directory"):
+        export_csv(own, run / "_holes.csv")
+    with pytest.raises(TypeError, match="^out must be a directory's path"):
+        export_csv(own, 3)
+    shutil.rmtree(tmp_path / "new")
