@@ -135,3 +135,30 @@ def test_export_csv_refuses_the_folder_of_another_tournament(tmp_path):
     with pytest.raises(TypeError, match="^out must be a directory's path"):
         export_csv(own, 3)
     shutil.rmtree(tmp_path / "new")
+
+
+@pytest.mark.parametrize("call, error, words", [
+    ("bot_summary(None)", TypeError, "t must be a Tournament"),
+    ("neighbour_effect('RUN')", TypeError, "t must be a Tournament"),
+    ("entry_difference(None, 0, 1)", TypeError, "t must be a Tournament"),
+    ("paired_difference(None, 'random', 'greedy')", TypeError, "t must be a Tournament"),
+    ("rate_bots(None)", TypeError, "t must be a Tournament"),
+    ("report_data(None)", TypeError, "t must be a Tournament or Tally"),
+    ("report_data(t, 5)", TypeError, "command must be the command line the report shows"),
+    ("render_markdown(None)", TypeError, "t must be a Tournament or Tally"),
+    ("summary_text(report_data(t), None)", TypeError, "rules must be the tournament's GridRules"),
+    ("summary_text(None, t.rules)", TypeError, "data must be report_data(t)'s numbers"),
+])
+def test_the_tournament_statistics_name_what_is_no_tournament(call, error, words):
+    """bot_summary(None), rate_bots(None), report_data(None) and render_markdown(None) failed as
+    "'NoneType' object has no attribute 'tally'", neighbour_effect of a run folder's path as "'str'
+    object has no attribute 'tally'", summary_text(data, None) as "has no attribute 'describe'",
+    and report_data(t, 5) put the number 5 where the report shows its command"""
+    from golfsolve.grid.ratings import rate_bots  # noqa: F401
+    from golfsolve.grid.tournament import (bot_summary, entry_difference, neighbour_effect,  # noqa: F401
+                                           paired_difference, simulate)
+    from golfsolve.stats.gridreport import render_markdown, report_data, summary_text  # noqa: F401
+
+    t = simulate(_rules(), ["random", "greedy"], 2, 0)  # noqa: F841
+    with pytest.raises(error, match="^" + re.escape(words)):
+        eval(call)

@@ -217,6 +217,12 @@ def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: in
 
 
 # -- statistics (from the running totals of grid/tally.py) ---------------------
+def tally_of(t: Tournament) -> "Tally":
+    """``t``'s running totals; a :class:`TypeError` naming ``t`` for what is no tournament (a run
+    folder's path, a Tally), which would fail as "has no attribute 'tally'"."""
+    return expect(t, Tournament, "t", "a Tournament, e.g. simulate(...) or load_tournament(DIR)").tally()
+
+
 def bot_summary(t: Tournament) -> pd.DataFrame:
     """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate
     with its Wilson interval.
@@ -224,13 +230,13 @@ def bot_summary(t: Tournament) -> pd.DataFrame:
     Holes of one match are not independent (same table), so intervals are taken over
     matches: each (match, player) gives its mean strokes per hole.
     """
-    return t.tally().bot_summary()
+    return tally_of(t).bot_summary()
 
 
 def paired_difference(t: Tournament, a: str, b: str) -> dict[str, float]:
     """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
     interval over matches. Negative means ``a`` scores lower (better)."""
-    return t.tally().paired(a, b)
+    return tally_of(t).paired(a, b)
 
 
 def neighbour_effect(t: Tournament) -> pd.DataFrame:
@@ -240,11 +246,11 @@ def neighbour_effect(t: Tournament) -> pd.DataFrame:
     With balanced seatings every bot meets every predecessor, so the rows of one bot compare
     its play after each of the others; with the old rotation each entry had one predecessor.
     """
-    return t.tally().neighbour_effect()
+    return tally_of(t).neighbour_effect()
 
 
 def entry_difference(t: Tournament, a: int, b: int) -> dict[str, float]:
     """Mean strokes per hole of entry ``a`` (position in ``t.bots``) minus entry ``b`` at the
     same tables, with a 95% interval over matches: two copies of one bot should differ by
     nothing but chance when the seating is balanced."""
-    return t.tally().entry_difference(a, b)
+    return tally_of(t).entry_difference(a, b)

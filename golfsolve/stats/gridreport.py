@@ -34,6 +34,7 @@ FIGURES = {
 
 
 def _tally(t: Union[Tournament, Tally]) -> Tally:
+    expect(t, (Tournament, Tally), "t", "a Tournament or Tally, e.g. load_tournament(DIR)")
     return t if isinstance(t, Tally) else t.tally()
 
 
@@ -53,6 +54,7 @@ def _clean(x: Any) -> Any:
 def report_data(t: Union[Tournament, Tally], command: str = "") -> dict[str, Any]:
     """Everything the report shows, as plain values (the ``--json`` output)."""
     tally = _tally(t)
+    expect(command, str, "command", "the command line the report shows, or ''")
     kinds = len(tally.names)
     return _clean({
         "meta": tally.meta(),
@@ -235,6 +237,7 @@ def render_markdown(t_or_data: Union[Tournament, Tally, dict], data: Optional[di
 
     if data is None:
         data = t_or_data if isinstance(t_or_data, dict) else report_data(t_or_data)
+    expect(data, dict, "data", "report_data(t)'s numbers")
     return blocks_markdown(_blocks(data))
 
 
@@ -256,6 +259,8 @@ def summary_text(data: dict, rules: GridRules) -> str:
     """A few lines for the terminal (``grid simulate``, ``grid report``): the matches and
     the table, strokes and wins per bot, then the paired differences; ``data`` is
     :func:`report_data`'s."""
+    expect(data, dict, "data", "report_data(t)'s numbers")
+    expect(rules, GridRules, "rules", "the tournament's GridRules, e.g. t.rules")
     lines = [f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
              f"{rules.describe()}"]
     for b in data["bots"]:
