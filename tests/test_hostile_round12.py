@@ -162,3 +162,34 @@ def test_the_tournament_statistics_name_what_is_no_tournament(call, error, words
     t = simulate(_rules(), ["random", "greedy"], 2, 0)  # noqa: F841
     with pytest.raises(error, match="^" + re.escape(words)):
         eval(call)
+
+
+# ---------------------------------------------------------------------------
+# honest intervals
+# ---------------------------------------------------------------------------
+def test_a_mean_from_a_few_matches_has_a_student_t_interval():
+    """grid simulate --matches 2 printed 'paired-rel:2 - ismcts:2: -12.75 [-13.24, -12.26]', a
+    "95%" interval from two matches made with the normal quantile 1.96, which holds the mean about
+    70% of the time from two values (Student's t at one degree of freedom is 12.71): the report
+    called the difference significant ("excludes 0: yes") on evidence that cannot show it"""
+    import math
+
+    from golfsolve.grid.tournament import bot_summary, paired_difference, simulate
+    from golfsolve.intervals import mean_ci
+
+    assert mean_ci([1.0, 2.0]) == pytest.approx((1.5, 1.5 - 12.7062047 * 0.5, 1.5 + 12.7062047 * 0.5))
+    t = simulate(_rules(), ["random", "greedy"], 2, 0)
+    per = t.holes.pivot_table(index="match", columns="bot", values="strokes", aggfunc="mean")
+    d = (per["random"] - per["greedy"]).to_numpy(dtype=float)
+    half = 12.7062047 * float(np.std(d, ddof=1)) / math.sqrt(2)
+    got = paired_difference(t, "random", "greedy")
+    assert (got["diff"], got["lo"], got["hi"]) == pytest.approx((d.mean(), d.mean() - half, d.mean() + half))
+    s = bot_summary(t).set_index("bot")
+    x = per["greedy"].to_numpy(dtype=float)
+    assert s.loc["greedy", "hole_hi"] - s.loc["greedy", "strokes_per_hole"] == \
+        pytest.approx(12.7062047 * float(np.std(x, ddof=1)) / math.sqrt(2))
+    from golfsolve.intervals import t_quantile
+
+    # Student's t 97.5% quantiles from the tables, at 1, 2, 9, 99 and 999 degrees of freedom
+    for df, q in [(1, 12.7062047), (2, 4.3026527), (9, 2.2621572), (99, 1.9842169), (999, 1.9623415)]:
+        assert t_quantile(df) == pytest.approx(q, abs=1e-7)

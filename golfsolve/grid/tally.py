@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..inputs import is_whole_number
-from ..intervals import Z95, wilson
+from ..intervals import Z95, t_quantile, wilson
 from ..text import plural
 from .rules import GridRules
 
@@ -55,14 +55,14 @@ class Moments:
             self.ss += v * v
 
     def mean_ci(self, z: float = Z95) -> tuple[float, float, float]:
-        """(mean, low, high): the normal 95% interval of :func:`golfsolve.intervals.mean_ci`, exactly."""
+        """(mean, low, high): the Student t 95% interval of :func:`golfsolve.intervals.mean_ci`, exactly."""
         if self.n == 0:
             return float("nan"), float("nan"), float("nan")
         m = self.s / (self.n * self.den)
         if self.n < 2:
             return m, float("nan"), float("nan")
         var = (self.n * self.ss - self.s * self.s) / (self.n * (self.n - 1) * self.den * self.den)
-        half = z * math.sqrt(max(var, 0.0) / self.n)
+        half = t_quantile(self.n - 1, z) * math.sqrt(max(var, 0.0) / self.n)
         return m, m - half, m + half
 
 
