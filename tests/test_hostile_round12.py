@@ -193,3 +193,40 @@ def test_a_mean_from_a_few_matches_has_a_student_t_interval():
     # Student's t 97.5% quantiles from the tables, at 1, 2, 9, 99 and 999 degrees of freedom
     for df, q in [(1, 12.7062047), (2, 4.3026527), (9, 2.2621572), (99, 1.9842169), (999, 1.9623415)]:
         assert t_quantile(df) == pytest.approx(q, abs=1e-7)
+
+
+# ---------------------------------------------------------------------------
+# reading run folders in the library
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("switch", ["no", "False", 0.0])
+def test_reading_an_unfinished_run_takes_allow_incomplete_as_true_or_false(switch, tmp_path):
+    """load_results(DIR, allow_incomplete="no") and load_fair_results(DIR, allow_incomplete="no")
+    read an unfinished run as if it were whole: "no" is a true value to Python, so the refusal the
+    caller asked for never came"""
+    from golfsolve.stats.census import load_results
+    from golfsolve.stats.fairstats import load_fair_results
+    from golfsolve.stats.gridruns import GRID
+
+    run = _grid_run(tmp_path / "run")
+    (run / "chunk-0000000002.parquet").unlink()
+    for load in (load_results, load_fair_results, lambda out, allow_incomplete: GRID.load(out, allow_incomplete)):
+        with pytest.raises(TypeError, match="^allow_incomplete must be True or False"):
+            load(run, allow_incomplete=switch)
+    with pytest.raises(InputError, match="only 2 of 3 chunks are done"):
+        GRID.load(run, allow_incomplete=np.False_)
+    assert len(GRID.load(run, allow_incomplete=True)[2]) == 2
+
+
+@pytest.mark.parametrize("call", ["load_results(5)", "load_fair_results(5)", "load_tournament(0)", "load_study(5)",
+                                  "is_study(5)", "compare_fair_runs(5, 6)", "run_status(3)", "read_manifest(None)"])
+def test_the_run_readers_name_a_folder_that_is_no_path(call):
+    """load_results(5), load_tournament(0), compare_fair_runs(5, 6) and the others failed as
+    "expected str, bytes or os.PathLike object, not int", naming no argument (run_census(5, ...)
+    says "out must be a directory's path")"""
+    from golfsolve.stats.census import load_results, read_manifest, run_status  # noqa: F401
+    from golfsolve.stats.fairstats import compare_fair_runs, load_fair_results  # noqa: F401
+    from golfsolve.stats.gridruns import load_tournament  # noqa: F401
+    from golfsolve.stats.gridstudy import is_study, load_study  # noqa: F401
+
+    with pytest.raises(TypeError, match="^out must be a directory's path, e.g. 'runs/easy' or a Path, not "):
+        eval(call)

@@ -250,6 +250,9 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
 
 def load_tournament(out: str | Path) -> Tournament:
     """The tournament in the folder ``out``: a run folder, or the older ``meta.json`` layout."""
+    from .runfolder import check_out_type
+
+    check_out_type(out)
     out = Path(out)
     if not out.is_dir():
         raise InputError(f"no results directory {str(out)!r}")

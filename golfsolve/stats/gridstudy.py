@@ -32,7 +32,8 @@ from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
-from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, name_list, whole_fields
+from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, name_list,
+                        whole_fields)
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or played: the arguments are checked before
@@ -349,6 +350,7 @@ def is_study(out: str | Path) -> bool:
     """Whether the folder ``out`` holds a grid study (rather than a ``grid simulate`` run)."""
     from .runfolder import manifest_path
 
+    check_out_type(out)
     p = manifest_path(out)
     if p is None:
         return False
@@ -360,6 +362,7 @@ def is_study(out: str | Path) -> bool:
 
 def load_study(out: str | Path) -> Study:
     """The study in the folder ``out``, every finished chunk checked."""
+    check_out_type(out)
     out = Path(out)
     if not out.is_dir():
         raise InputError(f"no results directory {str(out)!r}")

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
 from ..errors import InputError
-from ..inputs import ascii_lower, expect, split_items
+from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_replaceable, check_resume_extend,
@@ -272,6 +272,8 @@ class RunKind(Generic[P]):
 
     def load(self, out: str | Path, allow_incomplete: bool = True) -> tuple[dict, P, list[pd.DataFrame]]:
         """The manifest, the parameters and every finished chunk (checked) of the run in ``out``."""
+        # "no" is a true value: an unfinished run would be read as if it were whole
+        allow_incomplete = flag(allow_incomplete, "allow_incomplete")
         m = read_manifest(out, self.format)
         p = self.check_manifest(m, out)
         m, frames = load_chunks(out, self.format, self.schema(p), allow_incomplete)
