@@ -230,3 +230,23 @@ def test_the_run_readers_name_a_folder_that_is_no_path(call):
 
     with pytest.raises(TypeError, match="^out must be a directory's path, e.g. 'runs/easy' or a Path, not "):
         eval(call)
+
+
+def test_one_bot_at_every_seat_wins_exactly_its_share_with_no_interval(tmp_path, run_cli):
+    """golfsolve grid simulate with its default bots (a heuristic at every seat) said "wins 25.0%
+    [4.6, 69.9]": a bot that holds every seat wins every match, a quarter of it a seat exactly,
+    and the interval showed chance where there is none (the report's table the same)"""
+    from golfsolve.grid.tournament import bot_summary, simulate
+
+    r = run_cli(["grid", "simulate", "--grid", "4", "--holes", "1", "--matches", "2", "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert "wins  25.0% (exact: one bot at every seat)" in r.stdout and "[" not in r.stdout.split("wins")[1]
+    row = bot_summary(simulate(_rules(), ["greedy", "greedy"], 3, 0)).iloc[0]
+    assert (row["win_rate"], row["win_lo"], row["win_hi"]) == (0.5, 0.5, 0.5)
+    run = _grid_run(tmp_path / "run", bots=("greedy", "greedy"))
+    r = run_cli(["grid", "report", str(run)])
+    assert r.exit_code == 0, r.stderr
+    assert "| 50.0% (exact: one bot at every seat) |" in (run / "_report" / "report.md").read_text()
+    # two bots: their win rates keep their Wilson intervals
+    row = bot_summary(simulate(_rules(), ["greedy", "random"], 3, 0)).set_index("bot").loc["greedy"]
+    assert row["win_lo"] < row["win_rate"] <= row["win_hi"]

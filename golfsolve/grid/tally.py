@@ -172,7 +172,8 @@ class Tally:
 
     def bot_summary(self) -> pd.DataFrame:
         """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate
-        with its Wilson interval (right at 0 and 100%)."""
+        with its Wilson interval (right at 0 and 100%; a point, low = high, when one bot holds
+        every seat and its rate is exactly one over the seats)."""
         rows = []
         for bot in self.names:
             if self.seat_matches[bot] == 0 and self.hole[bot].n == 0:
@@ -180,6 +181,10 @@ class Tally:
             m, lo, hi = self.hole[bot].mean_ci()
             tm, tlo, thi = self.total[bot].mean_ci()
             wr, wlo, whi = wilson(self.shares[bot] / _SHARE_UNIT, self.seat_matches[bot])
+            if len(self.names) == 1 and self.seat_matches[bot]:
+                # one bot at every seat wins every match, its share a seat exactly 1/seats: an
+                # interval around it would show chance where there is none
+                wlo = whi = wr
             rows.append({"bot": bot, "seats": self.seats_of[bot], "holes": int(self.player_holes[bot]),
                          "matches": int(self.seat_matches[bot]), "strokes_per_hole": m, "hole_lo": lo, "hole_hi": hi,
                          "strokes_per_match": tm, "match_lo": tlo, "match_hi": thi,
