@@ -250,3 +250,22 @@ def test_one_bot_at_every_seat_wins_exactly_its_share_with_no_interval(tmp_path,
     # two bots: their win rates keep their Wilson intervals
     row = bot_summary(simulate(_rules(), ["greedy", "random"], 3, 0)).set_index("bot").loc["greedy"]
     assert row["win_lo"] < row["win_rate"] <= row["win_hi"]
+
+
+def test_a_library_study_writes_its_option_sets_as_the_command_does(tmp_path, run_cli):
+    """run_study(DIR, StudySpec(sets=('Holes-1',), ...)) recorded and reported a set named
+    'Holes-1' (' putt ' kept its spaces), so 'grid study --out DIR --resume --sets holes-1' was
+    refused as another study ("differs in sets Holes-1 (here holes-1)"); a set that was None
+    failed as "'NoneType' object has no attribute 'strip'" """
+    from golfsolve.stats.gridstudy import StudySpec, option_rules, run_study
+
+    spec = StudySpec(sets=("Holes-1",), strong="Greedy", matches=1, chunk_size=1)
+    assert spec.sets == ("holes-1",) and StudySpec(sets=(" PUTT ",), strong="greedy").sets == ("putt",)
+    run_study(tmp_path / "study", spec, progress=False)
+    r = run_cli(["grid", "study", "--out", str(tmp_path / "study"), "--resume", "--sets", "holes-1", "--strong",
+                 "greedy", "--matches", "1", "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert '"sets": [\n    "holes-1"\n  ]' in r.stdout
+    for call in (lambda: StudySpec(sets=(None,)), lambda: option_rules(None)):
+        with pytest.raises(TypeError, match="^an option set must be named by text"):
+            call()

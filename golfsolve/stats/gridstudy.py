@@ -80,7 +80,7 @@ def option_rules(name: str) -> GridRules:
     ``grid-N``, ``openers-N`` or ``holes-N`` (the base table with that one change, and any
     rule switches after it: ``grid-9+pairs``), or a rule spec such as
     ``default+putt+knock10`` on the base table."""
-    key = ascii_lower(name.strip())
+    key = ascii_lower(expect(name, str, "an option set", "named by text, e.g. 'putt' or 'players-3'").strip())
     if not key:
         raise InputError("--sets has an empty option set name (two commas in a row?)")
     m = _TABLE_SET.match(key)
@@ -132,6 +132,10 @@ class StudySpec:
 
         whole_fields(self, "matches", "seed", "chunk_size")
         name_list(self, "sets", "('base', 'putt')")
+        # each name written one way, as --sets writes them: 'Base' would be recorded (and
+        # reported) as a set of its own name, and --resume --sets base refused as another study
+        object.__setattr__(self, "sets", tuple(ascii_lower(expect(s, str, "an option set", "named by text, e.g. 'putt'")
+                                                           .strip()) for s in self.sets))
         if not isinstance(self.strong, str):
             raise TypeError(f"strong must be a bot's name, e.g. 'ismcts:300', not {type(self.strong).__name__}")
         if not self.sets:
