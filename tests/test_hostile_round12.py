@@ -269,3 +269,59 @@ def test_a_library_study_writes_its_option_sets_as_the_command_does(tmp_path, ru
     for call in (lambda: StudySpec(sets=(None,)), lambda: option_rules(None)):
         with pytest.raises(TypeError, match="^an option set must be named by text"):
             call()
+
+
+# ---------------------------------------------------------------------------
+# the referee
+# ---------------------------------------------------------------------------
+_AS_RANDOM = object()
+
+
+def _seat_odd_bot(openers=_AS_RANDOM, place=_AS_RANDOM):
+    """A hole whose first seat answers ``openers`` and ``place`` (by default, as the random bot does)."""
+    from golfsolve.grid.bots import RandomBot, make_bot
+    from golfsolve.grid.engine import Hole
+
+    class Odd(RandomBot):
+        def choose_openers(self, view, count):
+            return super().choose_openers(view, count) if openers is _AS_RANDOM else openers
+
+        def choose_place(self, view):
+            return super().choose_place(view) if place is _AS_RANDOM else place
+
+    return Hole(_rules(), [Odd(np.random.default_rng(0), "odd"), make_bot("random", np.random.default_rng(1))],
+                np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("answer", [[0.5, 1.7], [True, 2], "ab", 3, None])
+def test_the_referee_refuses_openers_that_are_no_slots(answer):
+    """a bot of one's own answering choose_openers with [0.5, 1.7] had slots 0 and 1 turned (and
+    [True, 2] slots 1 and 2): the referee read what is no slot as one instead of refusing it; 'ab'
+    failed as "'<=' not supported between instances of 'int' and 'str'" """
+    from golfsolve.grid.engine import RuleViolation
+
+    with pytest.raises(RuleViolation, match=r"^odd: openers must be up to 2 distinct slots, whole numbers 0 to 3; "
+                                            r"got " + re.escape(repr(answer))):
+        _seat_odd_bot(openers=answer).play()
+
+
+@pytest.mark.parametrize("answer", [("swap", 1.0), ("swap", True), "swap", None])
+def test_the_referee_names_a_placement_that_is_none(answer):
+    """choose_place answering ('swap', 1.0) was refused as "slot 1.0 is outside 0..3 on a 4-card
+    grid" (ValueError), false of slot 1; 'swap' was read a placement per character, ('s', 'w', 'a',
+    'p'), and None failed as "'NoneType' object is not iterable" """
+    from golfsolve.grid.engine import RuleViolation
+
+    with pytest.raises(RuleViolation, match=r"^odd: cannot place " + re.escape(repr(answer)) +
+                       r" \(drew .* a placement is \(kind, slot\), e\.g\. \('swap', 2\)\)"):
+        _seat_odd_bot(place=answer).play()
+
+
+def test_the_referee_still_takes_numpy_slots_and_fewer_openers():
+    for openers, turned in [((np.int64(0), np.int64(1)), [0, 1]), ((3,), [3]), ([], [])]:
+        hole = _seat_odd_bot(openers=openers)
+        hole.play()
+        assert next(e for e in hole.events if e["type"] == "open" and e["player"] == 0)["slots"] == turned
+    hole = _seat_odd_bot(place=("swap", np.int64(0)))
+    hole.play()
+    assert any(e["type"] == "swap" and e["player"] == 0 and e["slot"] == 0 for e in hole.events)
