@@ -325,3 +325,28 @@ def test_the_referee_still_takes_numpy_slots_and_fewer_openers():
     hole = _seat_odd_bot(place=("swap", np.int64(0)))
     hole.play()
     assert any(e["type"] == "swap" and e["player"] == 0 and e["slot"] == 0 for e in hole.events)
+
+
+@pytest.mark.parametrize("kind", ["simulate", "study", "census"])
+def test_a_library_run_takes_a_numpy_worker_count_and_records_it(kind, tmp_path):
+    """run_grid_simulate(DIR, spec, jobs=np.int64(1)) (a count computed with NumPy) played every
+    match, then failed as "Object of type int64 is not JSON serializable" writing the manifest:
+    the run was left marked unfinished with no record of the work (run_study and run_census the
+    same), though check_jobs had taken the count"""
+    import json
+
+    from golfsolve.stats.census import CensusSpec, run_census
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+    from golfsolve.stats.gridstudy import StudySpec, run_study
+
+    out = tmp_path / "run"
+    if kind == "simulate":
+        run_grid_simulate(out, GridSpec(_rules(), ("random", "greedy"), 2, chunk_size=1), jobs=np.int64(1),
+                          progress=False)
+    elif kind == "study":
+        run_study(out, StudySpec(sets=("holes-1",), strong="greedy", matches=1, chunk_size=1), jobs=np.int64(1),
+                  progress=False)
+    else:
+        run_census(out, CensusSpec(0, 1, ("easy",), chunk_size=1), jobs=np.uint8(1), progress=False)
+    m = json.loads((out / "_manifest.json").read_text())
+    assert m["complete"] is True and len(m["invocations"]) == 1 and m["invocations"][0]["status"] == "complete"

@@ -240,7 +240,7 @@ def run_fair_stats(
     (KeyboardInterrupt, kill) keeps them. Returns the invocation's manifest entry, with
     ``repaired`` naming the chunks that were damaged.
     """
-    check_jobs(jobs)
+    jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_type(out)
     if (resume or extend) and manifest_path(out) is not None:
         check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")

@@ -238,7 +238,7 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     """
     from ..grid.botnames import check_distinct_bots, check_samples_used
 
-    check_jobs(jobs)
+    jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     if isinstance(spec, GridSpec):  # another type is named by GRID.run, as every run kind names it
         # before the folder is made: each chunk's simulate refuses both, once a manifest is written
         check_samples_used(spec.bots, spec.samples)

@@ -330,7 +330,7 @@ def run_study(out: str | Path, spec: StudySpec, *, resume: bool = False, jobs: i
     ``resume`` plays only the chunks that are missing or damaged. Returns the invocation's
     manifest entry (``repaired`` names damaged chunks).
     """
-    check_jobs(jobs)
+    jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     inv, _ = STUDY.run(out, spec, resume=resume, jobs=jobs, command=command, progress=progress,
                        info={"workers": jobs})
     return inv
