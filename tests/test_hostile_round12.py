@@ -350,3 +350,24 @@ def test_a_library_run_takes_a_numpy_worker_count_and_records_it(kind, tmp_path)
         run_census(out, CensusSpec(0, 1, ("easy",), chunk_size=1), jobs=np.uint8(1), progress=False)
     m = json.loads((out / "_manifest.json").read_text())
     assert m["complete"] is True and len(m["invocations"]) == 1 and m["invocations"][0]["status"] == "complete"
+
+
+@pytest.mark.parametrize("cards, error, words", [
+    ([1, 2, 3, 4, 5], InputError, "a grid of 4 slots under these rules, not 5"),
+    ([1, 2, 3], InputError, "a grid of 4 slots under these rules, not 3"),
+    ([1, 2, 3, 99], InputError, "slot 4 of the grid: 99 is not a card id (0 to 53) or None"),
+    ([52, None, 2, 3], InputError, "slot 1 of the grid holds a joker, but rules 'default' deal none"),
+    ("abcd", TypeError, "cards must be a list of card ids (None face down)"),
+])
+def test_what_a_grid_shows_is_asked_of_a_grid_of_the_rules(cards, error, words):
+    """face_up_points([1, 2, 3, 4, 5], rules of a 4-card grid) answered 10, the points of the first
+    four cards, and grid_rows drew those four; card 99 (no card) was scored as 3 points and a
+    joker scored under rules without jokers; three cards failed as "list index out of range"
+    (grid_score names each of these)"""
+    from golfsolve.grid.scoring import face_up_points
+    from golfsolve.grid.view import grid_rows
+
+    for call in (face_up_points, grid_rows):
+        with pytest.raises(error, match="^" + re.escape(words)):
+            call(cards, _rules())
+    assert face_up_points([np.int64(1), None, 2, 3], _rules()) == 5 and len(grid_rows([1, None, 2, 3], _rules())) == 2
