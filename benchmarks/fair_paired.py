@@ -16,7 +16,7 @@ fixes the hidden stock, and the figures in docs/fair.md were measured so), one a
 alternating deal by deal, and timed in CPU seconds (``time.process_time``). One CSV row per
 deal, appended as it finishes, so a stopped run resumes where it stopped. The summary
 prints the win rates with 95% Wilson intervals, the paired difference (a minus b) with a
-normal interval on the per-deal differences, and the CPU ratio.
+Student t interval on the per-deal differences, and the CPU ratio.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     """
     # the run kind and the run folder's checks are light: every argument is checked before the
     # bots (numba) and the report (pandas, matplotlib) load
-    from ..grid.botnames import check_distinct_bots, takes_mc_samples
+    from ..grid.botnames import check_distinct_bots, check_samples_used
     from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
     from ..stats.runfolder import check_out_dir, check_resume_extend
 
@@ -96,11 +96,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
         raise InputError(f"--matches must be at least 1, not {matches}")
     if mc_samples is not None and mc_samples < 1:
         raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
-    if mc_samples is not None:
-        if not any(takes_mc_samples(b) for b in bots):
-            raise InputError(f"--mc-samples sets the sample count of mc and mc-greedy bots named without one "
-                             f"(mc:200 names its own), and the bots {','.join(bots)} include none; leave "
-                             "--mc-samples out or add such a bot")
+    check_samples_used(bots, mc_samples, "--mc-samples")
     check_distinct_bots(bots, mc_samples)
     if out is None:
         # the run folder's checks (most matches, seed, samples), so no folder allows no more

@@ -174,6 +174,15 @@ def takes_mc_samples(spec: str) -> bool:
     return entry is not None and entry.mc_samples and not own
 
 
+def check_samples_used(bots: Sequence[str], samples: Optional[int], option: str = "samples") -> None:
+    """Refuse a Monte Carlo sample count (``option``) that no bot of ``bots`` takes: a setting
+    no bot uses would be recorded with the run as if it had shaped the play."""
+    if samples is not None and not any(takes_mc_samples(b) for b in bots):
+        raise InputError(f"{option} sets the sample count of mc and mc-greedy bots named without one "
+                         f"(mc:200 names its own), and the bots {','.join(bots)} include none; leave "
+                         f"{option} out or add such a bot")
+
+
 def split_bots(spec: str, option: str = "--bots") -> list[str]:
     """The bots of ``mc,greedy,greedy,random``, each name checked (:func:`bot_entry`) and
     written one way (:func:`bot_name`), so ``ISMCTS: 300`` and ``ismcts:300`` are one bot.

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..cards import card_str
 from ..errors import InputError
-from ..inputs import callback, expect
+from ..inputs import callback, expect, is_whole_number
 from .rules import GridRules
 from .scoring import ScoreCard
 from .state import (DONE, DRAW, END_CLOSED, END_EXHAUSTED, END_KNOCKED, END_REASONS, END_STALLED,  # noqa: F401
@@ -113,9 +113,14 @@ class Hole:
 
     def _openers(self, p: int) -> None:
         s, count, g = self.state, self.rules.openers, self.rules.grid
-        slots = list(self.players[p].choose_openers(s.observation(p), count))
-        if len(set(slots)) != len(slots) or len(slots) > count or any(not 0 <= k < g for k in slots):
-            raise RuleViolation(f"{self.players[p].name}: openers must be up to {count} distinct slots, got {slots}")
+        answer = self.players[p].choose_openers(s.observation(p), count)
+        slots = None if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__") else list(answer)
+        # a slot is a whole number: 0.5 and 1.7 would be turned as slots 0 and 1, True as slot 1
+        if slots is None or not all(is_whole_number(k) and 0 <= k < g for k in slots) \
+                or len(set(slots)) != len(slots) or len(slots) > count:
+            raise RuleViolation(f"{self.players[p].name}: openers must be up to {count} distinct slots, whole numbers "
+                                f"0 to {g - 1}; got {answer!r}")
+        slots = [int(k) for k in slots]
         events: list[dict[str, Any]] = []
         for k in slots:
             events += s.apply(open_slot(int(k), g))
@@ -132,9 +137,15 @@ class Hole:
 
     def _place(self, p: int) -> int:
         bot, view = self.players[p], self.state.observation(p)
-        action = tuple(bot.choose_place(view))
+        answer = bot.choose_place(view)
+        # (kind, slot) with a whole slot: ('swap', 1.0) or ('swap', True) is no placement, and 'swap'
+        # would be read a placement per character
+        ok = not isinstance(answer, (str, bytes)) and hasattr(answer, "__len__") and len(answer) == 2 \
+            and isinstance(answer[0], str) and is_whole_number(answer[1])
+        action = (str(answer[0]), int(answer[1])) if ok else None
         if action not in view.legal_placements():
-            raise RuleViolation(f"{bot.name}: cannot place {action} (drew {card_str(view.drawn)} from the {view.source})")
+            raise RuleViolation(f"{bot.name}: cannot place {answer!r} (drew {card_str(view.drawn)} from the "
+                                f"{view.source}; a placement is (kind, slot), e.g. ('swap', 2))")
         return encode(action[0], action[1], self.rules.grid)
 
 

@@ -43,4 +43,8 @@ class Ratings:
 def rate_bots(t: "Tournament") -> list[dict[str, Any]]:
     """Plackett-Luce ratings per bot name of a whole tournament, best first: ``mu``,
     ``sigma`` and the conservative ``ordinal`` (mu - 3 sigma) that orders them."""
+    # the tournament module imports this one (through its tally): its type is checked by its method
+    if not callable(getattr(t, "tally", None)):
+        raise TypeError(f"t must be a Tournament, e.g. simulate(...) or load_tournament(DIR), not "
+                        f"{type(t).__name__} {repr(t)[:40]}")
     return t.tally().ratings()

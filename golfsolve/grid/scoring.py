@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 
 from ..cards import N_CARDS_MAX, N_STANDARD
 from ..errors import InputError
-from ..inputs import is_whole_number
+from ..inputs import expect, is_whole_number
 from .rules import GridRules
 
 
@@ -54,8 +54,29 @@ def grid_cancelled(cards: Sequence[Optional[int]], rules: GridRules) -> list[boo
     return cancel_mask(keys, rules.rows, rules.cols, rules.row_cancel, rules.cancel == "anywhere", rules.pairwise)
 
 
+def shown_grid(cards: Sequence[Optional[int]], rules: GridRules) -> list[Optional[int]]:
+    """``cards`` as a grid a table shows under ``rules``: one slot a card id or ``None`` (face
+    down); a :class:`TypeError` or :class:`InputError` naming what is not, where a grid of five
+    cards on four slots would be scored on its first four and card 99 as a card."""
+    expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+    if isinstance(cards, (str, bytes)) or not hasattr(cards, "__len__"):
+        raise TypeError(f"cards must be a list of card ids (None face down), one a slot, not {type(cards).__name__} "
+                        f"{repr(cards)[:40]}")
+    if len(cards) != rules.grid:
+        raise InputError(f"a grid of {rules.grid} slots under these rules, not {len(cards)}")
+    out: list[Optional[int]] = []
+    for i, c in enumerate(cards, 1):
+        if c is not None and not (is_whole_number(c) and 0 <= c < N_CARDS_MAX):
+            raise InputError(f"slot {i} of the grid: {c!r} is not a card id (0 to {N_CARDS_MAX - 1}) or None")
+        if c is not None and c >= N_STANDARD and not rules.jokers:
+            raise InputError(f"slot {i} of the grid holds a joker, but rules {rules.spec()!r} deal none")
+        out.append(None if c is None else int(c))
+    return out
+
+
 def face_up_points(cards: Sequence[Optional[int]], rules: GridRules) -> int:
     """What a grid shows: the points of its face-up cards that do not cancel (``None`` is face down)."""
+    cards = shown_grid(cards, rules)
     mask = grid_cancelled(cards, rules)
     return sum(rules.card_value(c) for c, m in zip(cards, mask) if c is not None and not m)
 

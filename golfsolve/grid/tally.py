@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..inputs import is_whole_number
-from ..intervals import Z95, wilson
+from ..intervals import Z95, t_quantile, wilson
 from ..text import plural
 from .rules import GridRules
 
@@ -55,14 +55,14 @@ class Moments:
             self.ss += v * v
 
     def mean_ci(self, z: float = Z95) -> tuple[float, float, float]:
-        """(mean, low, high): the normal 95% interval of :func:`golfsolve.intervals.mean_ci`, exactly."""
+        """(mean, low, high): the Student t 95% interval of :func:`golfsolve.intervals.mean_ci`, exactly."""
         if self.n == 0:
             return float("nan"), float("nan"), float("nan")
         m = self.s / (self.n * self.den)
         if self.n < 2:
             return m, float("nan"), float("nan")
         var = (self.n * self.ss - self.s * self.s) / (self.n * (self.n - 1) * self.den * self.den)
-        half = z * math.sqrt(max(var, 0.0) / self.n)
+        half = t_quantile(self.n - 1, z) * math.sqrt(max(var, 0.0) / self.n)
         return m, m - half, m + half
 
 
@@ -172,7 +172,8 @@ class Tally:
 
     def bot_summary(self) -> pd.DataFrame:
         """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate
-        with its Wilson interval (right at 0 and 100%)."""
+        with its Wilson interval (right at 0 and 100%; a point, low = high, when one bot holds
+        every seat and its rate is exactly one over the seats)."""
         rows = []
         for bot in self.names:
             if self.seat_matches[bot] == 0 and self.hole[bot].n == 0:
@@ -180,6 +181,10 @@ class Tally:
             m, lo, hi = self.hole[bot].mean_ci()
             tm, tlo, thi = self.total[bot].mean_ci()
             wr, wlo, whi = wilson(self.shares[bot] / _SHARE_UNIT, self.seat_matches[bot])
+            if len(self.names) == 1 and self.seat_matches[bot]:
+                # one bot at every seat wins every match, its share a seat exactly 1/seats: an
+                # interval around it would show chance where there is none
+                wlo = whi = wr
             rows.append({"bot": bot, "seats": self.seats_of[bot], "holes": int(self.player_holes[bot]),
                          "matches": int(self.seat_matches[bot]), "strokes_per_hole": m, "hole_lo": lo, "hole_hi": hi,
                          "strokes_per_match": tm, "match_lo": tlo, "match_hi": thi,
@@ -189,7 +194,9 @@ class Tally:
     def paired(self, a: str, b: str) -> dict[str, Any]:
         """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
         interval over matches. Negative means ``a`` scores lower (better)."""
-        if a == b and isinstance(a, str):  # two copies of one bot are told apart by entry, not "did not both play"
+        # as simulate took them: 'Random' is the bot the tournament lists as 'random', not one that did not play
+        a, b = self._written(a), self._written(b)
+        if a == b:  # two copies of one bot are told apart by entry, not "did not both play"
             raise InputError(f"a paired difference compares two bots, not {a!r} with itself")
         if a not in self.seats_of or b not in self.seats_of:
             raise InputError(f"bots {a!r} and {b!r} did not both play")
@@ -200,6 +207,15 @@ class Tally:
             m, lo, hi = -m, -hi, -lo
         return {"a": a, "b": b, "diff": m, "lo": lo, "hi": hi, "matches": int(mom.n),
                 "holes": int(mom.n * self.rules.holes), "significant": bool(hi < 0 or lo > 0)}
+
+    def _written(self, name: object) -> str:
+        """``name`` as the tournament writes its bots (:func:`~.botnames.bot_name`); a
+        :class:`TypeError` or :class:`InputError` for what names no bot."""
+        from .botnames import bot_name
+
+        if isinstance(name, str) and name in self.seats_of:
+            return name
+        return bot_name(name)  # type: ignore[arg-type]
 
     def differences(self) -> list[dict[str, Any]]:
         """Paired differences between successive bot names in order of mean strokes (best first)."""

@@ -113,27 +113,21 @@ class Tournament:
                 "mc_samples": self.samples, "seating": self.seating}
 
 
-def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, samples: Optional[int] = None,
-             progress: Optional[Callable[[int], None]] = None, first_match: int = 0,
-             scheme: str = SEATING) -> Tournament:
-    """Play ``matches`` matches of ``rules.holes`` holes between ``bots`` (names such as
-    ``mc``, ``greedy``, ``random``; ``samples`` sets the Monte Carlo sample count).
-
-    ``first_match`` starts the seed stream further on, so a run can be continued in parts
-    that together equal one long run. ``scheme`` is the seating scheme (:func:`seating`;
-    the old ``rotation`` only to measure what it did).
-    """
-    import pandas as pd
-
-    from .botnames import bot_name, check_distinct_bots, takes_mc_samples
+def _checked(rules: GridRules, bots: Sequence[str], matches: int, seed: int, samples: Optional[int],
+             progress: Optional[Callable[[int], None]], first_match: int, scheme: str
+             ) -> tuple[list[str], int, int, Optional[int], int]:
+    """The arguments of :func:`simulate` and :func:`simulate_tally`, checked as the command
+    checks its options: ``(bots, matches, seed, samples, first_match)``, each name written
+    one way and each number a plain ``int``."""
+    from .botnames import bot_name, check_distinct_bots, check_samples_used
     from .bots import make_bot
-    from .engine import play_match
 
     expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
     callback(progress, "progress", "called with 1 after each match, e.g. a tqdm bar's update (not a switch)")
     # one name per seat: "mc,greedy" as text would be counted a bot per character
-    if isinstance(bots, str):
-        raise TypeError(f"bots must be a list of bot names, e.g. ['mc', 'greedy'], not str {bots[:40]!r}")
+    if isinstance(bots, (str, bytes)) or not hasattr(bots, "__len__"):
+        raise TypeError(f"bots must be a list of bot names, e.g. ['mc', 'greedy'], not {type(bots).__name__} "
+                        f"{repr(bots)[:40]}")
     n = rules.players
     if len(bots) != n:
         raise InputError(f"{plural(len(bots), 'bot')} for {n} players")
@@ -148,11 +142,29 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     bots = [bot_name(b) for b in bots]
     for b in bots:
         make_bot(b)
-    if samples is not None and not any(takes_mc_samples(b) for b in bots):
-        # as the command refuses --mc-samples: a setting no bot uses
-        raise InputError(f"samples sets the sample count of mc and mc-greedy bots named without one "
-                         f"(mc:200 names its own), and the bots {','.join(bots)} include none")
+    check_samples_used(bots, samples)
     check_distinct_bots(bots, samples)
+    return bots, matches, seed, samples, first_match
+
+
+def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, samples: Optional[int] = None,
+             progress: Optional[Callable[[int], None]] = None, first_match: int = 0,
+             scheme: str = SEATING) -> Tournament:
+    """Play ``matches`` matches of ``rules.holes`` holes between ``bots`` (names such as
+    ``mc``, ``greedy``, ``random``; ``samples`` sets the Monte Carlo sample count).
+
+    ``first_match`` starts the seed stream further on, so a run can be continued in parts
+    that together equal one long run. ``scheme`` is the seating scheme (:func:`seating`;
+    the old ``rotation`` only to measure what it did).
+    """
+    import pandas as pd
+
+    from .bots import make_bot
+    from .engine import play_match
+
+    bots, matches, seed, samples, first_match = _checked(rules, bots, matches, seed, samples, progress,
+                                                          first_match, scheme)
+    n = rules.players
     hole_rows: list[tuple] = []
     match_rows: list[tuple] = []
     for k in range(matches):
@@ -190,14 +202,13 @@ def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: in
     played ``block`` matches at a time, each block's rows dropped once counted, so memory
     stays flat however many matches are played. The numbers equal those of the tournament
     :func:`simulate` returns."""
-    from .botnames import bot_name
     from .tally import Tally
 
-    if matches < 1:
-        raise InputError(f"--matches must be at least 1, not {matches}")
-    if isinstance(bots, str):  # checked by simulate too, but the tally is made first
-        raise TypeError(f"bots must be a list of bot names, e.g. ['mc', 'greedy'], not str {bots[:40]!r}")
-    bots = [bot_name(b) for b in bots]  # as simulate writes them, so the tally counts the bots it plays
+    # checked as simulate checks them, before the tally is made: a block of -1 played no
+    # match and answered an empty tally, and matches="5" failed as "'<' not supported"
+    bots, matches, seed, samples, first_match = _checked(rules, bots, matches, seed, samples, progress, first_match,
+                                                         SEATING)
+    block = whole_count(block, "block", 1, 2**63 - 1)
     tally = Tally(rules, bots, seed, samples)
     for first in range(first_match, first_match + matches, block):
         t = simulate(rules, bots, min(block, first_match + matches - first), seed, samples, progress, first_match=first)
@@ -206,6 +217,12 @@ def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: in
 
 
 # -- statistics (from the running totals of grid/tally.py) ---------------------
+def tally_of(t: Tournament) -> "Tally":
+    """``t``'s running totals; a :class:`TypeError` naming ``t`` for what is no tournament (a run
+    folder's path, a Tally), which would fail as "has no attribute 'tally'"."""
+    return expect(t, Tournament, "t", "a Tournament, e.g. simulate(...) or load_tournament(DIR)").tally()
+
+
 def bot_summary(t: Tournament) -> pd.DataFrame:
     """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate
     with its Wilson interval.
@@ -213,13 +230,13 @@ def bot_summary(t: Tournament) -> pd.DataFrame:
     Holes of one match are not independent (same table), so intervals are taken over
     matches: each (match, player) gives its mean strokes per hole.
     """
-    return t.tally().bot_summary()
+    return tally_of(t).bot_summary()
 
 
 def paired_difference(t: Tournament, a: str, b: str) -> dict[str, float]:
     """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
     interval over matches. Negative means ``a`` scores lower (better)."""
-    return t.tally().paired(a, b)
+    return tally_of(t).paired(a, b)
 
 
 def neighbour_effect(t: Tournament) -> pd.DataFrame:
@@ -229,11 +246,11 @@ def neighbour_effect(t: Tournament) -> pd.DataFrame:
     With balanced seatings every bot meets every predecessor, so the rows of one bot compare
     its play after each of the others; with the old rotation each entry had one predecessor.
     """
-    return t.tally().neighbour_effect()
+    return tally_of(t).neighbour_effect()
 
 
 def entry_difference(t: Tournament, a: int, b: int) -> dict[str, float]:
     """Mean strokes per hole of entry ``a`` (position in ``t.bots``) minus entry ``b`` at the
     same tables, with a 95% interval over matches: two copies of one bot should differ by
     nothing but chance when the seating is balanced."""
-    return t.tally().entry_difference(a, b)
+    return tally_of(t).entry_difference(a, b)

@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 from ..cards import card_str
 from ..inputs import flag
 from .rules import GridRules
-from .scoring import face_up_points, grid_cancelled
+from .scoring import face_up_points, grid_cancelled, shown_grid
 
 # Draw choices.
 STOCK, DISCARD, KNOCK = "stock", "discard", "knock"
@@ -117,6 +117,7 @@ def grid_rows(cards: Sequence[Optional[int]], rules: GridRules, symbols: bool = 
               numbered: bool = False) -> list[str]:
     """A grid (row-major, None face down) as rows of text cells, slots numbered from 1 when
     ``numbered``; a face-up card that cancels is marked with '='."""
+    cards = shown_grid(cards, rules)
     canc = grid_cancelled(cards, rules)
     rows = []
     for r in range(rules.rows):

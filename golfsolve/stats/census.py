@@ -525,7 +525,7 @@ def run_census(
     callback(on_chunk, "on_chunk", "of a chunk's first deal and count")
     # None, not 0, means every core: jobs=0 is refused as --jobs 0 is
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
-    check_jobs(jobs)
+    jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_dir(out, create=False)
     if engine == "dask" and scheduler is not None:
         scheduler = scheduler_address(scheduler)

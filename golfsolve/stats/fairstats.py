@@ -240,7 +240,7 @@ def run_fair_stats(
     (KeyboardInterrupt, kill) keeps them. Returns the invocation's manifest entry, with
     ``repaired`` naming the chunks that were damaged.
     """
-    check_jobs(jobs)
+    jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_type(out)
     if (resume or extend) and manifest_path(out) is not None:
         check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
@@ -266,7 +266,7 @@ def compare_fair_runs(a: str | Path, b: str | Path) -> list[dict]:
     """Two fair-stats runs (say ``--player strong`` and ``--player fast`` with the same
     deals and seed) paired deal by deal, per rule set, over the deals both have played:
     each player's wins, the deals only one of them won, the mean per-deal difference
-    (a minus b) with its 95% normal interval, and the mean wall seconds per deal."""
+    (a minus b) with its Student t 95% interval, and the mean wall seconds per deal."""
     import numpy as np
 
     from ..intervals import mean_ci

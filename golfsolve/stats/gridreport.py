@@ -34,6 +34,7 @@ FIGURES = {
 
 
 def _tally(t: Union[Tournament, Tally]) -> Tally:
+    expect(t, (Tournament, Tally), "t", "a Tournament or Tally, e.g. load_tournament(DIR)")
     return t if isinstance(t, Tally) else t.tally()
 
 
@@ -53,6 +54,7 @@ def _clean(x: Any) -> Any:
 def report_data(t: Union[Tournament, Tally], command: str = "") -> dict[str, Any]:
     """Everything the report shows, as plain values (the ``--json`` output)."""
     tally = _tally(t)
+    expect(command, str, "command", "the command line the report shows, or ''")
     kinds = len(tally.names)
     return _clean({
         "meta": tally.meta(),
@@ -161,6 +163,17 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
     return paths
 
 
+#: How a win rate known exactly is shown in place of its interval.
+EXACT_WINS = "(exact: one bot at every seat)"
+
+
+def _win(r: dict, fmt: str = ".1f") -> str:
+    """A bot's win rate, ``50.0% [18.8, 81.2]``, or exact: one bot at every seat wins every match."""
+    if r["win_rate"] is not None and r["win_lo"] is not None and r["win_lo"] == r["win_hi"]:
+        return f"{100 * r['win_rate']:{fmt}}% {EXACT_WINS}"
+    return _ci(r["win_rate"], r["win_lo"], r["win_hi"], pct=True)
+
+
 def _ci(m: Optional[float], lo: Optional[float], hi: Optional[float], pct: bool = False, sign: bool = False) -> str:
     if m is None:
         return "—"
@@ -198,7 +211,7 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("table", ["bot", "seats", "player-holes", "strokes per hole", "strokes per match", "win rate"],
               [[r["bot"], str(r["seats"]), f"{r['holes']:,}", _ci(r["strokes_per_hole"], r["hole_lo"], r["hole_hi"]),
                 _ci(r["strokes_per_match"], r["match_lo"], r["match_hi"]),
-                _ci(r["win_rate"], r["win_lo"], r["win_hi"], pct=True)] for r in data["bots"]]))
+                _win(r)] for r in data["bots"]]))
     b.append(("img", "strokes.png", FIGURES["strokes.png"]))
     b.append(("img", "wins.png", FIGURES["wins.png"]))
     if data["differences"]:
@@ -235,6 +248,7 @@ def render_markdown(t_or_data: Union[Tournament, Tally, dict], data: Optional[di
 
     if data is None:
         data = t_or_data if isinstance(t_or_data, dict) else report_data(t_or_data)
+    expect(data, dict, "data", "report_data(t)'s numbers")
     return blocks_markdown(_blocks(data))
 
 
@@ -256,12 +270,15 @@ def summary_text(data: dict, rules: GridRules) -> str:
     """A few lines for the terminal (``grid simulate``, ``grid report``): the matches and
     the table, strokes and wins per bot, then the paired differences; ``data`` is
     :func:`report_data`'s."""
+    expect(data, dict, "data", "report_data(t)'s numbers")
+    expect(rules, GridRules, "rules", "the tournament's GridRules, e.g. t.rules")
     lines = [f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
              f"{rules.describe()}"]
     for b in data["bots"]:
+        exact = b["win_lo"] is not None and b["win_lo"] == b["win_hi"]
         lines.append(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f')}"
                      f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
-                     f"{_iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
+                     f"{EXACT_WINS if exact else _iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
     for d in data["differences"]:
         lines.append(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} {_iv(d['lo'], d['hi'], '+.2f')}")
     return "\n".join(lines)

@@ -236,11 +236,13 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     ``resume`` plays only the missing or damaged chunks; ``extend`` adds matches to the run
     in ``out``. Returns the invocation's manifest entry (``repaired`` names damaged chunks).
     """
-    from ..grid.botnames import check_distinct_bots
+    from ..grid.botnames import check_distinct_bots, check_samples_used
 
-    check_jobs(jobs)
+    jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     if isinstance(spec, GridSpec):  # another type is named by GRID.run, as every run kind names it
-        check_distinct_bots(spec.bots, spec.samples)  # before the folder is made
+        # before the folder is made: each chunk's simulate refuses both, once a manifest is written
+        check_samples_used(spec.bots, spec.samples)
+        check_distinct_bots(spec.bots, spec.samples)
     inv, _ = GRID.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
                       info={"workers": jobs})
     return inv
@@ -248,6 +250,9 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
 
 def load_tournament(out: str | Path) -> Tournament:
     """The tournament in the folder ``out``: a run folder, or the older ``meta.json`` layout."""
+    from .runfolder import check_out_type
+
+    check_out_type(out)
     out = Path(out)
     if not out.is_dir():
         raise InputError(f"no results directory {str(out)!r}")
@@ -357,8 +362,29 @@ def planned_matches(out: str | Path) -> Optional[int]:
 
 
 def export_csv(t: Tournament, out: str | Path) -> list[Path]:
-    """Write ``_holes.csv`` and ``_matches.csv`` beside the chunks (pandas skips the ``_`` names)."""
+    """Write ``_holes.csv`` and ``_matches.csv`` beside the chunks (pandas skips the ``_`` names).
+
+    ``out`` is the run folder ``t`` was read from, or a folder that holds no run (made if
+    new); the folder of another run is :class:`InputError`: its exports would describe
+    matches it never played, and a later ``--resume`` of it would keep them."""
+    from .runfolder import check_out_type, chunk_files, read_manifest
+
     expect(t, Tournament, "t", "a Tournament, e.g. load_tournament(DIR)")
+    check_out_type(out)
+    if manifest_path(out) is not None:
+        spec = GRID.read(out)  # a run of another kind is named as such
+        m = read_manifest(out, GRID.format)
+        have = set(chunk_files(out))
+        played = {i for c in RunFolder(Path(out), m).chunks() if c.name in have for i in range(c.first, c.last + 1)}
+        same = (spec.rules, spec.bots, spec.seed, spec.samples, spec.seating) == \
+            (t.rules, tuple(t.bots), t.seed, t.samples, t.seating)
+        if not same or set(t.matches["match"].tolist()) != played:
+            raise InputError(f"{out} holds another tournament ({plural(len(played), 'match', 'matches')} of "
+                             f"{','.join(spec.bots)}, seed {spec.seed}: {spec.rules.describe()}), not this one of "
+                             f"{plural(t.meta()['matches'], 'match', 'matches')} of {','.join(t.bots)}, seed "
+                             f"{t.seed}; export load_tournament({str(out)!r}) there, or this one into a new directory")
+    else:
+        check_out_dir(out, "out")
     paths = []
     for name, df in (("holes", t.holes), ("matches", t.matches)):
         p = Path(out) / f"_{name}.csv"

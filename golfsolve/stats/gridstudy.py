@@ -32,7 +32,8 @@ from ..grid.rules import GridRules, parse_rules
 from ..grid.tournament import SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
-from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, compute, name_list, whole_fields
+from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, name_list,
+                        whole_fields)
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or played: the arguments are checked before
@@ -79,7 +80,7 @@ def option_rules(name: str) -> GridRules:
     ``grid-N``, ``openers-N`` or ``holes-N`` (the base table with that one change, and any
     rule switches after it: ``grid-9+pairs``), or a rule spec such as
     ``default+putt+knock10`` on the base table."""
-    key = ascii_lower(name.strip())
+    key = ascii_lower(expect(name, str, "an option set", "named by text, e.g. 'putt' or 'players-3'").strip())
     if not key:
         raise InputError("--sets has an empty option set name (two commas in a row?)")
     m = _TABLE_SET.match(key)
@@ -131,6 +132,10 @@ class StudySpec:
 
         whole_fields(self, "matches", "seed", "chunk_size")
         name_list(self, "sets", "('base', 'putt')")
+        # each name written one way, as --sets writes them: 'Base' would be recorded (and
+        # reported) as a set of its own name, and --resume --sets base refused as another study
+        object.__setattr__(self, "sets", tuple(ascii_lower(expect(s, str, "an option set", "named by text, e.g. 'putt'")
+                                                           .strip()) for s in self.sets))
         if not isinstance(self.strong, str):
             raise TypeError(f"strong must be a bot's name, e.g. 'ismcts:300', not {type(self.strong).__name__}")
         if not self.sets:
@@ -325,7 +330,7 @@ def run_study(out: str | Path, spec: StudySpec, *, resume: bool = False, jobs: i
     ``resume`` plays only the chunks that are missing or damaged. Returns the invocation's
     manifest entry (``repaired`` names damaged chunks).
     """
-    check_jobs(jobs)
+    jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     inv, _ = STUDY.run(out, spec, resume=resume, jobs=jobs, command=command, progress=progress,
                        info={"workers": jobs})
     return inv
@@ -349,6 +354,7 @@ def is_study(out: str | Path) -> bool:
     """Whether the folder ``out`` holds a grid study (rather than a ``grid simulate`` run)."""
     from .runfolder import manifest_path
 
+    check_out_type(out)
     p = manifest_path(out)
     if p is None:
         return False
@@ -360,6 +366,7 @@ def is_study(out: str | Path) -> bool:
 
 def load_study(out: str | Path) -> Study:
     """The study in the folder ``out``, every finished chunk checked."""
+    check_out_type(out)
     out = Path(out)
     if not out.is_dir():
         raise InputError(f"no results directory {str(out)!r}")

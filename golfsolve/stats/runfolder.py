@@ -409,6 +409,7 @@ def validate_manifest(m: Any, path: Path) -> dict:
 def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     """The manifest of the run in ``out`` (of kind ``fmt`` if given), checked against
     :class:`ManifestModel`; :class:`InputError` if there is none or it is not valid."""
+    check_out_type(out)  # every reader of a run starts here: 5 is no folder (Path(5) names nothing)
     p = manifest_path(out)
     what = COMMANDS.get(fmt or "", "golfsolve")
     if p is None:

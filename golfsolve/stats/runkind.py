@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
 from ..errors import InputError
-from ..inputs import ascii_lower, expect, split_items
+from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_replaceable, check_resume_extend,
@@ -114,10 +114,16 @@ class RunKind(Generic[P]):
     def key(self, p: P) -> RunKey:
         """The run folder's key of the run ``p``: what a resumed run must agree on (by
         default the parameters' own ``run_key()``)."""
-        if not isinstance(p, self.params_type):  # every run starts here: a wrong spec is named before any work
+        self.check_type(p)
+        return p.run_key()  # type: ignore[attr-defined]
+
+    def check_type(self, p: object) -> None:
+        """A :class:`TypeError` naming the spec unless ``p`` is this kind's parameters: a kind
+        whose :meth:`key` or :meth:`open` reads a field first would fail there as an
+        AttributeError that names nothing the caller gave."""
+        if not isinstance(p, self.params_type):
             raise TypeError(f"a {self.command} run's spec must be a {self.params_type.__name__}, "
                             f"not {type(p).__name__} {repr(p)[:40]}")
-        return p.run_key()  # type: ignore[attr-defined]
 
     def from_manifest(self, m: dict) -> P:
         """The parameters a checked manifest records (all its items and groups)."""
@@ -246,6 +252,7 @@ class RunKind(Generic[P]):
         (``repaired``: the chunks found damaged and redone, with why) and the folder (closed).
         A KeyboardInterrupt stops the work; every chunk written before it stays.
         """
+        self.check_type(p)  # before any work, whatever this kind's key or open reads first
         # a library caller meets what the commands refuse: both at once, or resume="no" (a true value)
         check_resume_extend(resume, extend)
         # and what is checked only once the work starts, before the folder is made: progress="no"
@@ -265,6 +272,8 @@ class RunKind(Generic[P]):
 
     def load(self, out: str | Path, allow_incomplete: bool = True) -> tuple[dict, P, list[pd.DataFrame]]:
         """The manifest, the parameters and every finished chunk (checked) of the run in ``out``."""
+        # "no" is a true value: an unfinished run would be read as if it were whole
+        allow_incomplete = flag(allow_incomplete, "allow_incomplete")
         m = read_manifest(out, self.format)
         p = self.check_manifest(m, out)
         m, frames = load_chunks(out, self.format, self.schema(p), allow_incomplete)

@@ -100,9 +100,11 @@ def test_report_numbers_equal_hand_computed_values(small, run_cli):
     def mean(xs):
         return sum(xs) / len(xs)
 
-    def half(xs):  # the normal 95% half-width over independent values
+    def half(xs):  # the Student t 95% half-width over independent values
+        from golfsolve.intervals import t_quantile
+
         m = mean(xs)
-        return 1.959963984540054 * math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
+        return t_quantile(len(xs) - 1) * math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
 
     base = df[df["cell"] == 0]  # the strongest bot's table
     rows = base.to_dict("records")
@@ -189,7 +191,8 @@ def test_first_player_edge_by_hand():
                    matches=pd.DataFrame())
     d = first_player([t])
     assert d["mean"] == pytest.approx(0.75)
-    assert d["hi"] - d["mean"] == pytest.approx(1.959963984540054 * math.sqrt(((1.5 - 0.75) ** 2 * 2) / 1 / 2))
+    # two matches: Student's t at one degree of freedom
+    assert d["hi"] - d["mean"] == pytest.approx(12.706204736174694 * math.sqrt(((1.5 - 0.75) ** 2 * 2) / 1 / 2))
 
 
 def _start(out: Path) -> subprocess.Popen:
