@@ -88,7 +88,7 @@ def fair_stats(start_code, start_number, count, rules_list, player, seed, worker
     Writes one Parquet chunk per range of deals into DIR (one row per deal and rule set;
     pandas.read_parquet(DIR) reads them all) and _fair.md (win rates, 95% intervals, the
     paired gap). Interrupt any time and run the same command with --resume. The strong
-    player costs about 0.4-0.8 s of CPU per Easy deal and 0.15-0.3 s per Classic deal,
+    player costs about 0.4-0.8 s of CPU per Easy deal and 0.1-0.3 s per Classic deal,
     depending on the machine (docs/fair.md).
 
     Example: golfsolve fair-stats --count 200 --jobs 2 --out results/fair
