@@ -17,6 +17,7 @@ import pytest
 
 from golfsolve.cli.main import cli
 from test_docs_examples import DOC_FILES, golfsolve_commands, python_blocks
+from test_help_examples import commands
 
 ROOT = Path(__file__).resolve().parent.parent
 #: every Markdown page a clone has: README, docs/ and the census report under docs/
@@ -219,18 +220,9 @@ def test_the_files_a_page_names_are_in_the_checkout(path):
 
 # --- help texts -------------------------------------------------------------------------------
 
-def _commands(group: click.Group, path: list[str]):
-    ctx = click.Context(group)
-    for name in group.list_commands(ctx):
-        command = group.get_command(ctx, name)
-        yield path + [name], command
-        if isinstance(command, click.Group):
-            yield from _commands(command, path + [name])
-
-
 def help_texts() -> list[tuple[str, str]]:
     out = [("golfsolve", cli.help or "")]
-    for path, command in _commands(cli, []):
+    for path, command in commands(cli, []):
         out.append((" ".join(path), command.help or ""))
         out += [(f"{' '.join(path)} {p.opts[0]}", p.help or "") for p in command.params if isinstance(p, click.Option)]
     return out

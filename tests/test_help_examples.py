@@ -22,19 +22,20 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN = {"deal", "replay", "hint", "solve"}
 
 
-def _commands(group: click.Group, path: list[str]):
+def commands(group: click.Group, path: list[str]):
+    """Every command below ``group`` (subgroups' too), with its words after ``golfsolve``."""
     ctx = click.Context(group)
     for name in group.list_commands(ctx):
         command = group.get_command(ctx, name)
         yield path + [name], command
         if isinstance(command, click.Group):
-            yield from _commands(command, path + [name])
+            yield from commands(command, path + [name])
 
 
 def help_examples() -> list[tuple[str, list[str]]]:
     """(the command whose help shows it, the example's arguments after ``golfsolve``)."""
     out = [("golfsolve", argv) for argv in _examples(cli.help)]
-    for path, command in _commands(cli, []):
+    for path, command in commands(cli, []):
         out += [(" ".join(path), argv) for argv in _examples(command.help or "")]
     return out
 
@@ -55,7 +56,7 @@ EXAMPLES = help_examples()
 
 def test_every_command_shows_an_example():
     shown = {where for where, _ in EXAMPLES}
-    names = {" ".join(path) for path, _ in _commands(cli, [])}
+    names = {" ".join(path) for path, _ in commands(cli, [])}
     assert names <= shown, names - shown
     assert len(EXAMPLES) >= 20
 
