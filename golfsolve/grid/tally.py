@@ -100,8 +100,10 @@ class Tally:
         self.seats_of = {b: self.bots.count(b) for b in self.names}
         h = self.rules.holes
         for b in self.names:
-            self.hole[b] = Moments(h)
-            self.total[b] = Moments(1)
+            # one value per match and bot name, over all its seats: a bot seated twice at one
+            # table plays one match there, not two independent ones
+            self.hole[b] = Moments(h * self.seats_of[b])
+            self.total[b] = Moments(self.seats_of[b])
         for i, a in enumerate(self.names):
             for b in self.names[i + 1:]:
                 self.pairs[(a, b)] = Moments(self.seats_of[a] * self.seats_of[b] * h)
@@ -142,7 +144,7 @@ class Tally:
         player = holes.groupby(["match", "entry"], sort=True).agg(
             bot=("bot", "first"), before_bot=("before_bot", "first"), s=("strokes", "sum")).reset_index()
         for bot, g in player.groupby("bot", sort=False):
-            self.hole[bot].add(g["s"].to_numpy())
+            self.hole[bot].add(g.groupby("match")["s"].sum().to_numpy())
             self.player_holes[bot] += len(g) * h
         for (bot, before), g in player.groupby(["bot", "before_bot"], sort=False):
             self.neighbours.setdefault((bot, before), Moments(h)).add(g["s"].to_numpy())
@@ -160,7 +162,7 @@ class Tally:
             self._ratings.rate({b: float(row[b]) / (self.seats_of[b] * h) for b in self.names
                                 if b in row.index and row[b] == row[b]})
         for bot, g in matches.groupby("bot", sort=False):
-            self.total[bot].add(g["total"].to_numpy())
+            self.total[bot].add(g.groupby("match")["total"].sum().to_numpy())
             self.seat_matches[bot] += len(g)
             self.shares[bot] += int(np.rint(g["win_share"].to_numpy() * _SHARE_UNIT).sum())
 

@@ -228,7 +228,8 @@ def bot_summary(t: Tournament) -> pd.DataFrame:
     with its Wilson interval.
 
     Holes of one match are not independent (same table), so intervals are taken over
-    matches: each (match, player) gives its mean strokes per hole.
+    matches: each (match, bot name) gives its mean strokes per hole over all its seats (a
+    bot seated twice at one table is not two independent values).
     """
     return tally_of(t).bot_summary()
 
