@@ -116,3 +116,39 @@ def test_solve_packed_still_takes_numpy_counts_and_answers_as_before():
         ("lost", 5, plain.moves)
     known = s.solve_given(p, rules, (plain,))
     assert (known.outcome, known.best_left) == ("lost", 5)
+
+
+# ---------------------------------------------------------------------------
+# many deals: the deal streams of solve --codes-from, in the library
+# ---------------------------------------------------------------------------
+def _deals():
+    from golfsolve.solitaire import deals
+
+    return deals
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda d: list(d.code_lines("GO1-E-AAAAAAB")), "stream must be a text stream of deal codes"),
+    (lambda d: list(d.code_lines(io.BytesIO(b"GO1-E-AAAAAAB\n"))), "stream must be opened as text"),
+    (lambda d: list(d.solve_many("GO1-E-AAAAAAB")), "deals must be a list of Layouts"),
+    (lambda d: list(d.solve_many(None)), "deals must be a list of Layouts"),
+    (lambda d: d.record(None), "item must be one answer of solve_many"),
+    (lambda d: d.DealBatch.build(None), "codes must be a list"),
+    (lambda d: d.DealBatch.build(pysol=None), "pysol must be a list"),
+])
+def test_the_deal_streams_name_what_is_no_stream_or_no_deals(call, words):
+    """code_lines("GO1-E-AAAAAAB") failed as "'str' object has no attribute 'readline'", a file
+    opened "rb" as "'<=' not supported between instances of 'str' and 'int'"; solve_many of a
+    code as text said "each deal must be a Layout ..., not str 'G'" (a deal a character),
+    solve_many(None) and DealBatch.build(None) "'NoneType' object is not iterable", record(None)
+    "cannot unpack non-iterable NoneType object" """
+    with pytest.raises(TypeError, match="^" + re.escape(words)):
+        call(_deals())
+
+
+def test_the_deal_streams_still_take_text_streams_and_iterators():
+    d = _deals()
+    got = [d.record(x) for x in d.solve_many(d.code_lines(io.StringIO("\ufeffGO1-E-AAAAAAB\r\n\r\nbad\r\n")),
+                                               verdict_only=True)]
+    assert [r.get("deal", r.get("line")) for r in got] == ["GO1-E-AAAAAAB", 3]
+    assert d.DealBatch.build(c for c in ["GO1-E-AAAAAAB"]).size == 1
