@@ -152,3 +152,37 @@ def test_the_deal_streams_still_take_text_streams_and_iterators():
                                                verdict_only=True)]
     assert [r.get("deal", r.get("line")) for r in got] == ["GO1-E-AAAAAAB", 3]
     assert d.DealBatch.build(c for c in ["GO1-E-AAAAAAB"]).size == 1
+
+
+# ---------------------------------------------------------------------------
+# stats runs
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["stats", "fair-stats"])
+def test_a_run_resumed_or_extended_with_another_spelling_of_its_rule_set_goes_on(run_cli, tmp_path, kind):
+    """stats --rules classic+empty-start, then --resume --rules classic+empty (the same rule set:
+    the switch has two names, as joker1 and jokers1 have, or switches in another order) was
+    refused "differs in rules classic+empty-start (here classic+empty)", and --extend --count 2
+    --rules classic+empty said "'classic+empty-start' and 'classic+empty' in --rules are the same
+    rule set under two names", of a --rules that named one"""
+    import pandas as pd
+
+    out = str(tmp_path / "run")
+    extra = ["--player", "fast"] if kind == "fair-stats" else []
+    r = run_cli([kind, "--count", "1", "--rules", "classic+empty-start", "-j", "1", "--out", out, "-q", *extra])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli([kind, "--count", "1", "--rules", "classic+empty", "-j", "1", "--out", out, "-q", "--resume", *extra])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli([kind, "--count", "2", "--rules", "classic+empty", "-j", "1", "--out", out, "-q", "--extend", *extra])
+    assert r.exit_code == 0, r.stderr
+    df = pd.read_parquet(out)
+    assert sorted(df["rules"]) == ["classic+empty-start"] * 2 and sorted(df["deal"]) == [0, 1]
+
+
+def test_the_library_resumes_a_run_under_another_spelling_of_its_rule_set(tmp_path):
+    from golfsolve.stats import CensusSpec, run_census
+
+    out = tmp_path / "run"
+    run_census(out, CensusSpec(0, 1, ("easy+draw-when-stuck",)), jobs=1, progress=False)
+    run_census(out, CensusSpec(0, 1, ("easy+stuck",)), jobs=1, progress=False, resume=True)
+    with pytest.raises(InputError, match="differs in rules"):  # another rule set is another run still
+        run_census(out, CensusSpec(0, 1, ("classic",)), jobs=1, progress=False, resume=True)
