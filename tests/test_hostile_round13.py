@@ -186,3 +186,17 @@ def test_the_library_resumes_a_run_under_another_spelling_of_its_rule_set(tmp_pa
     run_census(out, CensusSpec(0, 1, ("easy+stuck",)), jobs=1, progress=False, resume=True)
     with pytest.raises(InputError, match="differs in rules"):  # another rule set is another run still
         run_census(out, CensusSpec(0, 1, ("classic",)), jobs=1, progress=False, resume=True)
+
+
+def test_a_report_compares_a_rule_set_with_its_published_figure_whatever_its_name(tmp_path):
+    """a stats run of --rules strict+anytime,dead-king+king-queen (Dead King and Classic under
+    other names: switches on another preset) reported "—" in the published column for both,
+    where --rules dead-king,classic gets black-hole-solve's 26% and 45% beside them"""
+    from golfsolve.stats import CensusSpec, run_census
+    from golfsolve.stats.report import report_data
+
+    out = tmp_path / "run"
+    run_census(out, CensusSpec(0, 2, ("strict+anytime", "dead-king+king-queen")), jobs=1, progress=False)
+    got = {w["rules"]: (w.get("reference") or {}).get("name", "") for w in report_data(out)["win_rates"]}
+    assert got["strict+anytime"].startswith("no-card-on-king") and got["dead-king+king-queen"].startswith(
+        "queen-on-king"), got
