@@ -29,7 +29,7 @@ from ..text import estimate
 from .odds import NO_UNDO
 from .orders import arrangements, check_played, check_played_not_held, unknown_pool
 from .player import Player, PlayerSettings, player_settings
-from .view import legal_moves, player_view
+from .view import as_seen, legal_moves, player_view
 
 # ---------------------------------------------------------------------------
 # the fair hint
@@ -167,11 +167,12 @@ def fair_hint(
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     player: "str | PlayerSettings" = "strong",
+    seen: int = 0,
 ) -> FairHint:
     """The move the fair player (a preset name or settings; ``seed``) plays from ``layout``
     as its player sees it (unknown stock places ``None``; a whole stock order given is
-    forgotten first, as :func:`~golfsolve.fair.view.player_view` does), and every legal
-    move's value without peeking.
+    forgotten first, all but the first ``seen`` cards, which the player has seen:
+    :func:`~golfsolve.fair.view.as_seen`), and every legal move's value without peeking.
 
     The recommended move is exactly the first move of :meth:`Player.decide
     <golfsolve.fair.player.Player.decide>` for a player seeded with ``seed``. With few
@@ -184,7 +185,7 @@ def fair_hint(
     played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     check_played_not_held(layout, played)  # while the stock it was given is still there to name
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
-    layout, _ = player_view(layout)
+    layout = as_seen(layout, seen)
     seed = seed_value(seed)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     settings = player_settings(player)
@@ -256,7 +257,9 @@ def fair_hint_for_player(layout: Layout, game: Game, seed: int = 0, player: "str
     # has no attribute 'rules'"
     expect(game, Game, "game", "a Game started from the layout, e.g. Game(layout) or position_after(layout, moves)")
     view, played = player_view(layout, game)
-    return fair_hint(view, game.rules, seed=seed, played=played, solver=solver, player=player)
+    # every stock card the view names was seen: a view that names them all is no referee's order
+    return fair_hint(view, game.rules, seed=seed, played=played, solver=solver, player=player,
+                     seen=len(view.stock) if view.stock_known else 0)
 
 
 def fair_hint_answer(layout: Layout, moves: Sequence[str], game: Game, seed: int = 0,

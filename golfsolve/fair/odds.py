@@ -39,7 +39,7 @@ from .exact import TooLargeError, fair_value
 from .orders import check_played, check_played_not_held, stock_orders, unknown_pool, with_stock
 from .player import play
 from .settings import MIN_GAMES, SOLVE_WORK, WIDTH, WORK_BUDGET, PlayerSettings, player_settings
-from .view import player_view
+from .view import as_seen, player_view
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
@@ -316,10 +316,12 @@ def odds(
     games: Optional[int] = None,
     player: "str | PlayerSettings" = "fast",
     exact_states: int = EXACT_STATES,
+    seen: int = 0,
 ) -> OddsResult:
     """Both win chances of ``layout`` as its player sees it (see the module doc): unknown
     stock places are ``None``; a layout that gives its whole stock order (a deal code's) has
-    that order forgotten first, as :func:`~golfsolve.fair.view.player_view` does.
+    that order forgotten first, all but the first ``seen`` cards, which the player has seen
+    (:func:`~golfsolve.fair.view.as_seen`).
 
     ``samples`` orders are solved (verdict only) for the clairvoyant chance. A fair win
     needs a clairvoyant win, so only the winnable ones get fair games: the fair player (a
@@ -341,7 +343,7 @@ def odds(
     played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     check_played_not_held(layout, played)  # while the stock it was given is still there to name
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
-    layout, _ = player_view(layout)
+    layout = as_seen(layout, seen)
     rules = rules or layout.rules or EASY
     positions, pool = unknown_pool(layout, rules, played)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -420,8 +422,9 @@ def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Op
         return odds(layout, samples=samples, seed=seed, games=games, player=player, solver=solver, progress=progress)
     game = position_after(layout, words)  # a move the engine refuses is bad input, before any work
     view, played = player_view(layout, game)
+    # every stock card the view names was seen: a view that names them all is no referee's order
     res = odds(view, game.rules, samples=samples, seed=seed, games=games, player=player, solver=solver,
-               progress=progress, played=played)
+               progress=progress, played=played, seen=len(view.stock) if view.stock_known else 0)
     return replace(res, name=layout.name, moves_played=tuple(words))
 
 

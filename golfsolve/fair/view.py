@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 
 from ..cards import JOKER_RANK, N_RANKS, N_STANDARD, rank_of
 from ..errors import InputError
-from ..inputs import expect
+from ..inputs import expect, whole_count
 from ..solitaire.engine import Game
 from ..solitaire.layout import Layout, layout_arg, trusted_layout
 from ..solitaire.rules import Rules
@@ -32,6 +32,17 @@ def player_view(layout: Layout, game: Optional[Game] = None) -> tuple[Layout, tu
         # a card turned and put back by undo was seen: it stays known
         view = view.forget_stock(game.seen_stock if game is not None else 0)
     return view, tuple(game.pile[:-1]) if game is not None else ()
+
+
+def as_seen(layout: Layout, seen: int = 0) -> Layout:
+    """``layout`` as its player sees it when the player has seen the stock's first ``seen``
+    cards (turned and put back by undo): a whole stock order given is the referee's, and
+    is forgotten beyond them; a partial layout keeps the places it declares known. A view
+    whose every stock card was seen is a whole stock order too, so the fair answers take a
+    view with ``seen`` its stock's length, not with the order forgotten."""
+    layout_arg(layout)
+    seen = whole_count(seen, "seen", 0, len(layout.stock))
+    return layout.forget_stock(seen) if layout.stock_known else layout
 
 
 def by_rank(view: Layout, gone: Sequence[int] = ()) -> tuple[Layout, tuple[int, ...]]:
@@ -87,4 +98,4 @@ def after_move(layout: Layout, stock: tuple[int, ...], move: str) -> Layout:
     return trusted_layout(cols, col[-1], stock, layout.rules)
 
 
-__all__ = ["player_view", "by_rank", "rank_names", "legal_moves", "after_move"]
+__all__ = ["player_view", "as_seen", "by_rank", "rank_names", "legal_moves", "after_move"]

@@ -92,6 +92,9 @@ class DealBatch:
         for what, items in (("codes", codes), ("layout_files", layout_files), ("pysol", pysol)):
             if isinstance(items, str):  # one item as text would be read an item per character
                 raise TypeError(f"{what} must be a list, e.g. [{items[:40]!r}], not str")
+            if not hasattr(items, "__iter__"):  # None failed as "'NoneType' object is not iterable"
+                raise TypeError(f"{what} must be a list (empty for none), not {type(items).__name__} "
+                                f"{repr(items)[:40]}")
         pysol = [expect(spec, str, "a PySol range", "text, e.g. '1-1000' or '7'") for spec in pysol]
         layout_files = list(layout_files)
         if sum(str(p) == "-" for p in layout_files) > 1:  # the second read what the first left: "the layout is empty"
@@ -154,12 +157,22 @@ def code_lines(stream: TextIO, rules: Optional[Rules] = None) -> Iterator[Union[
     (or, in a stream opened with ``errors="surrogateescape"``, not UTF-8) yields a :class:`BadLine` in its
     place, so one typo in 10,000 codes costs one record, not the run.
     """
+    if not callable(getattr(stream, "readline", None)):  # a code as text would fail as "no attribute 'readline'"
+        raise TypeError(f"stream must be a text stream of deal codes, e.g. open('codes.txt') or io.StringIO(text), "
+                        f"not {type(stream).__name__} {repr(stream)[:40]}")
+    rules_arg(rules)
+    return _code_lines(stream, rules)
+
+
+def _code_lines(stream: TextIO, rules: Optional[Rules]) -> Iterator[Union[Layout, BadLine]]:
     n = 0
     while True:
         # a line is read in bounded pieces, so a file with no line breaks (/dev/zero) cannot fill memory
         raw = stream.readline(MAX_LINE + 1)
         if not raw:
             return
+        if not isinstance(raw, str):  # a file opened "rb": its lines are bytes
+            raise TypeError(f"stream must be opened as text, e.g. open('codes.txt'), not read {type(raw).__name__}")
         n += 1
         if len(raw) > MAX_LINE:
             raise InputError(f"line {n} of the deal codes is longer than {MAX_LINE} characters; give one deal "
@@ -196,6 +209,10 @@ def solve_many(
     and the settings are checked at the call, not when the first deal comes (solver="fast"
     would fail as an AttributeError).
     """
+    if isinstance(deals, (str, Layout)) or not hasattr(deals, "__iter__"):
+        # a code as text was read a deal per character ("not str 'G'")
+        raise TypeError(f"deals must be a list of Layouts (or an iterator of them, e.g. code_lines(stream)), "
+                        f"not {type(deals).__name__} {repr(deals)[:40]}")
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:
         node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
@@ -219,6 +236,10 @@ def record(item: Union[tuple[Layout, Solution], BadLine]) -> dict:
     """The JSON record of one :func:`solve_many` answer: what ``solve --json`` prints for the deal."""
     if isinstance(item, BadLine):
         return item.to_json()
+    if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Layout)
+            and isinstance(item[1], Solution)):
+        raise TypeError(f"item must be one answer of solve_many: a (Layout, Solution) pair or a BadLine, not "
+                        f"{type(item).__name__} {repr(item)[:40]}")
     lay, sol = item
     return {"deal": lay.name, **sol.to_json()}
 

@@ -130,6 +130,7 @@ class PackedPosition:
 def pack(layout: Layout) -> PackedPosition:
     """Rank arrays of a layout whose stock is fully known, or whose table is cleared (won
     whatever the stock's order: its unknown cards are packed as Aces, never drawn)."""
+    expect(layout, Layout, "layout", "a Layout, e.g. layout_from_code('GO1-E-AAAAAAB')")
     if not layout.stock_known and any(layout.columns):
         n_unknown = sum(1 for c in layout.stock if c is None)
         raise StockUnknownError(
@@ -151,6 +152,7 @@ def pack_number(number: int, rules: Rules) -> PackedPosition:
     """The packed position of GO1 deal ``number`` under ``rules``: what
     ``pack(layout_from_number(number, rules))`` gives, without building and checking a
     :class:`Layout` (100 against 250 µs here; the batch runner deals millions)."""
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
     ranks = RANK_OF[deal_deck(number, rules.jokers)]
     # dealt row by row: deck[row * 7 + column]
     cols = ranks[:N_TABLEAU].reshape(COLUMN_HEIGHT, N_COLUMNS).T.copy()
@@ -266,6 +268,15 @@ class Solver:
         that many cards (e.g. the best under rules that allow fewer moves); the search
         for the fewest cards left then only looks for better lines.
         """
+        # the batch runs call this per deal: cheap checks only, as solve() makes them
+        expect(p, PackedPosition, "p", "a PackedPosition, e.g. pack(layout) or pack_number(n, rules)")
+        expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
+        if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:
+            node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
+        verdict_only = _flag(verdict_only, "verdict_only")
+        if type(at_least) is not int or not 0 <= at_least <= N_TABLEAU:
+            at_least = whole_count(at_least, "at_least", 0, N_TABLEAU)
+        expect(lost, (LostStates, type(None)), "lost", "a LostStates or None")
         if lost is not None:
             lost.check_family(p, rules)
         use_hunt = rules.draw_any_time and not self.level_search
@@ -353,6 +364,9 @@ class Solver:
         win here, and its cards-left is a line the search for the fewest only has to beat
         (it is the answer outright when it meets the floor).
         """
+        expect(known, (list, tuple), "known", "a list of Solutions of the same deal under other rule sets")
+        for k in known:
+            expect(k, Solution, "each known answer", "a Solution of the same deal under other rule sets")
         if known and "line_wins" not in compiling._ready:
             compiling.ensure_compiled(("line_wins",))
         t0 = time.perf_counter()

@@ -74,6 +74,13 @@ def mcnemar(b: int, c: int) -> dict[str, float]:
     return {"statistic": stat, "p_chi2": p_chi2, "p_exact": min(1.0, 2 * tail)}
 
 
+def _reference(name: str) -> Optional[dict]:
+    """The published figure for the rule set ``name`` stands for: by its rules, not its name
+    (``strict+anytime`` is Dead King, ``dead-king+king-queen`` Classic)."""
+    meaning = get_rules(name).meaning
+    return next((ref for key, ref in REFERENCE.items() if get_rules(key).meaning == meaning), None)
+
+
 def _win_rates(df: pd.DataFrame, rules: list[str]) -> list[dict]:
     out = []
     for r in rules:
@@ -81,7 +88,7 @@ def _win_rates(df: pd.DataFrame, rules: list[str]) -> list[dict]:
         n, k = int(len(w)), int(w.sum())
         p, lo, hi = wilson(k, n)
         row = {"rules": r, "n": n, "wins": k, "rate": p, "lo": lo, "hi": hi}
-        ref = REFERENCE.get(r)
+        ref = _reference(r)
         if ref is not None:
             # Two different samples of random deals: consistent when the intervals overlap.
             row["reference"] = {**ref, "consistent": bool(lo <= ref["hi"] and ref["lo"] <= hi)}

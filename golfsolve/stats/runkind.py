@@ -78,6 +78,22 @@ def parse_rules_list(spec: str | Sequence[str], option: str = "--rules") -> tupl
     return tuple(out)
 
 
+def as_recorded(given: Sequence[str], recorded: Sequence[str]) -> tuple[str, ...]:
+    """The rule sets ``given`` for a run to resume or extend, each named as the run records
+    it where the run has it under another name (``easy+joker1`` for ``easy+jokers1``, switches
+    in another order): one rule set, so not another run, nor a second copy of it."""
+    from ..solitaire.rules import get_rules
+
+    def meaning(name: str) -> object:
+        try:
+            return get_rules(name).meaning
+        except InputError:  # an unknown name is refused where the list is checked
+            return name
+
+    by_meaning = {meaning(g): g for g in recorded}
+    return tuple(by_meaning.get(meaning(g), g) for g in given)
+
+
 class RunKind(Generic[P]):
     """The protocol every batch run implements (see the module's docstring).
 
@@ -219,6 +235,8 @@ class RunKind(Generic[P]):
             old = self.read(out)
             for name, v in values.items():
                 was = getattr(old, name)
+                if v is not None and name == self.group_field:
+                    v = values[name] = as_recorded(v, was)
                 if v is None:
                     values[name] = was
                 elif extend and name == self.group_field:
@@ -229,6 +247,14 @@ class RunKind(Generic[P]):
     def open(self, out: str | Path, p: P, *, resume: bool = False, extend: bool = False,
              command: str = "") -> RunFolder:
         """Create or reopen (and lock) the run folder ``out`` for the run ``p``."""
+        if (resume or extend) and self.group_field is not None and manifest_path(out) is not None:
+            try:
+                recorded = read_manifest(out, self.format)["rules"]
+            except (InputError, KeyError, TypeError):
+                recorded = ()  # open_run names what is wrong with the manifest
+            if isinstance(recorded, list) and all(isinstance(g, str) for g in recorded):
+                given = getattr(p, self.group_field)
+                p = dataclasses.replace(p, **{self.group_field: as_recorded(given, recorded)})
         folder = open_run(out, self.key(p), resume=resume, extend=extend, command=command,
                           extra=self.manifest_extra(p), extendable=self.extendable, names=self.field_names)
         try:
@@ -280,4 +306,4 @@ class RunKind(Generic[P]):
         return m, p, frames
 
 
-__all__ = ["RunKind", "parse_rules_list"]
+__all__ = ["RunKind", "as_recorded", "parse_rules_list"]
