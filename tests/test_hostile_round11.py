@@ -117,3 +117,21 @@ def test_a_stock_card_turned_and_put_back_by_undo_stays_known_to_the_fair_answer
         answers.append((hint, chance))
     assert answers[0] == answers[1]
     assert answers[0][1]["unknown_stock_cards"] == 15, answers[0][1]
+
+
+def test_report_of_a_fair_stats_or_grid_folder_names_the_command_that_reports_it(tmp_path, run_cli):
+    """golfsolve report FAIR_DIR said only "holds a 'golfsolve fair-stats' run, not a 'golfsolve
+    stats' run; choose another directory", not that such a run joins a stats run's report with
+    --fair; a grid run's folder likewise, not that grid report reports it"""
+    fair, grid = tmp_path / "fair", tmp_path / "grid"
+    assert run_cli(["fair-stats", "--count", "1", "--rules", "classic", "--out", str(fair), "-q"]).exit_code == 0
+    assert run_cli(["grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2",
+                    "--out", str(grid), "-q"]).exit_code == 0
+    from hostile_helpers import one_line_error
+
+    assert one_line_error(run_cli(["report", str(fair)])) == (
+        f"golfsolve: {fair} holds a 'golfsolve fair-stats' run: its table joins the report of a stats run, as in "
+        f"golfsolve report STATS_DIR --fair {fair}")
+    assert one_line_error(run_cli(["report", str(grid)])) == (
+        f"golfsolve: {grid} holds a 'golfsolve grid simulate' run: golfsolve grid report {grid} reports it")
+    assert not (fair / "_report").exists() and not (grid / "_report").exists()

@@ -147,13 +147,22 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     Example: golfsolve report stats-2000 --out stats-2000/_report
     """
     from ..stats.census import CENSUS, load_results
-    from ..stats.runfolder import FAIR_STATS, check_report_dir, read_manifest
+    from ..stats.runfolder import COMMANDS, FAIR_STATS, check_report_dir, read_manifest
 
     check_run_dir(stats_dir, "DIR")
     if fair_dir is not None:
         check_run_dir(fair_dir, "--fair")
     # not a stats run, a bad manifest or a damaged chunk: say so before writing anything, and
     # both manifests before reading any chunk or loading the fair player's modules
+    try:
+        kind = read_manifest(stats_dir)["format"]
+    except InputError:
+        kind = None  # no run, or a damaged one: the stats run's own reading below says which
+    if kind == FAIR_STATS:  # the command that does report it, not only "choose another directory"
+        raise InputError(f"{stats_dir} holds a 'golfsolve fair-stats' run: its table joins the report of a stats "
+                         f"run, as in golfsolve report STATS_DIR --fair {stats_dir}")
+    if kind != CENSUS.format and kind in COMMANDS and COMMANDS[kind].startswith("golfsolve grid"):
+        raise InputError(f"{stats_dir} holds a '{COMMANDS[kind]}' run: golfsolve grid report {stats_dir} reports it")
     CENSUS.read_manifest(stats_dir)
     if fair_dir is not None:
         read_manifest(fair_dir, FAIR_STATS)
