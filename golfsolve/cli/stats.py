@@ -161,7 +161,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     if kind == FAIR_STATS:  # the command that does report it, not only "choose another directory"
         raise InputError(f"{stats_dir} holds a 'golfsolve fair-stats' run: its table joins the report of a stats "
                          f"run, as in golfsolve report STATS_DIR --fair {stats_dir}")
-    if kind != CENSUS.format and kind in COMMANDS and COMMANDS[kind].startswith("golfsolve grid"):
+    if COMMANDS.get(kind, "").startswith("golfsolve grid"):
         raise InputError(f"{stats_dir} holds a '{COMMANDS[kind]}' run: golfsolve grid report {stats_dir} reports it")
     CENSUS.read_manifest(stats_dir)
     if fair_dir is not None:

@@ -257,9 +257,9 @@ def fair_hint_for_player(layout: Layout, game: Game, seed: int = 0, player: "str
     # has no attribute 'rules'"
     expect(game, Game, "game", "a Game started from the layout, e.g. Game(layout) or position_after(layout, moves)")
     view, played = player_view(layout, game)
-    # every stock card the view names was seen: a view that names them all is no referee's order
+    # the stock cards the player turned and put back were seen: a view naming them all is no referee's order
     return fair_hint(view, game.rules, seed=seed, played=played, solver=solver, player=player,
-                     seen=len(view.stock) if view.stock_known else 0)
+                     seen=game.seen_stock)
 
 
 def fair_hint_answer(layout: Layout, moves: Sequence[str], game: Game, seed: int = 0,

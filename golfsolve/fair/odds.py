@@ -422,9 +422,9 @@ def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Op
         return odds(layout, samples=samples, seed=seed, games=games, player=player, solver=solver, progress=progress)
     game = position_after(layout, words)  # a move the engine refuses is bad input, before any work
     view, played = player_view(layout, game)
-    # every stock card the view names was seen: a view that names them all is no referee's order
+    # the stock cards the player turned and put back were seen: a view naming them all is no referee's order
     res = odds(view, game.rules, samples=samples, seed=seed, games=games, player=player, solver=solver,
-               progress=progress, played=played, seen=len(view.stock) if view.stock_known else 0)
+               progress=progress, played=played, seen=game.seen_stock)
     return replace(res, name=layout.name, moves_played=tuple(words))
 
 

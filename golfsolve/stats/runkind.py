@@ -249,7 +249,7 @@ class RunKind(Generic[P]):
         """Create or reopen (and lock) the run folder ``out`` for the run ``p``."""
         if (resume or extend) and self.group_field is not None and manifest_path(out) is not None:
             try:
-                recorded = read_manifest(out, self.format)["rules"]
+                recorded = read_manifest(out, self.format)[self.group_field]
             except (InputError, KeyError, TypeError):
                 recorded = ()  # open_run names what is wrong with the manifest
             if isinstance(recorded, list) and all(isinstance(g, str) for g in recorded):
