@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..cards import RANK_OF
+from ..cards import JOKER_RANK, N_STANDARD, RANK_OF
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, whole_count
 from . import compiling, packing
@@ -125,6 +125,36 @@ class PackedPosition:
     heights: np.ndarray  # (7,) int8
     stock: np.ndarray  # (n,) int8 ranks in drawing order
     top: int  # rank on the discard, EMPTY_TOP when empty
+    #: the jokers among its cards when :func:`pack` or :func:`pack_number` made it (its arrays
+    #: are then well formed); -1 for one made by hand, whose arrays each solve checks
+    jokers: int = field(default=-1, compare=False, repr=False)
+
+
+def _checked_jokers(p: PackedPosition) -> int:
+    """The jokers among a hand-made position's cards, once its arrays are found to be what
+    the kernels read (else an :class:`InputError`): the kernels index by heights and ranks
+    unchecked, so a height of 9 read past its column and a rank of 20 past the rules' table,
+    and answered."""
+    for name, a, shape in (("cols", p.cols, (N_COLUMNS, COLUMN_HEIGHT)), ("heights", p.heights, (N_COLUMNS,)),
+                           ("stock", p.stock, None)):
+        if not isinstance(a, np.ndarray) or a.dtype != np.int8 or (a.shape != shape if shape else a.ndim != 1):
+            raise InputError(f"PackedPosition.{name} must be an int8 array of shape "
+                             f"{shape or '(n,)'}, as pack() makes it")
+    if p.heights.min(initial=0) < 0 or p.heights.max(initial=0) > COLUMN_HEIGHT:
+        raise InputError(f"PackedPosition.heights must be from 0 to {COLUMN_HEIGHT}, not {p.heights.tolist()}")
+    if len(p.stock) > N_STANDARD + 2 - N_TABLEAU:
+        raise InputError(f"PackedPosition.stock holds {len(p.stock)} cards; a deal has at most "
+                         f"{N_STANDARD + 2 - N_TABLEAU} beside its table")
+    ranks = [p.stock] + [p.cols[c, :h] for c, h in enumerate(p.heights.tolist())]
+    top = p.top
+    if isinstance(top, (bool, np.bool_)) or not isinstance(top, (int, np.integer)) \
+            or not (0 <= top <= JOKER_RANK or top == EMPTY_TOP):
+        raise InputError(f"PackedPosition.top must be a rank from 0 to {JOKER_RANK} or EMPTY_TOP ({EMPTY_TOP}), "
+                         f"not {repr(top)[:40]}")
+    every = np.concatenate(ranks)
+    if every.size and (every.min() < 0 or every.max() > JOKER_RANK):
+        raise InputError(f"PackedPosition's ranks must be from 0 to {JOKER_RANK} (a joker), as pack() makes them")
+    return int((every == JOKER_RANK).sum()) + (top == JOKER_RANK)
 
 
 def pack(layout: Layout) -> PackedPosition:
@@ -145,7 +175,8 @@ def pack(layout: Layout) -> PackedPosition:
             cols[c, i] = RANK_OF[card]
     stock = np.array([0 if c is None else RANK_OF[c] for c in layout.stock], dtype=np.int8)
     top = EMPTY_TOP if layout.discard is None else int(RANK_OF[layout.discard])
-    return PackedPosition(cols, heights, stock, top)
+    cards = [*(c for col in layout.columns for c in col), *layout.stock, layout.discard]
+    return PackedPosition(cols, heights, stock, top, sum(1 for c in cards if c is not None and c >= N_STANDARD))
 
 
 def pack_number(number: int, rules: Rules) -> PackedPosition:
@@ -159,8 +190,8 @@ def pack_number(number: int, rules: Rules) -> PackedPosition:
     heights = np.full(N_COLUMNS, COLUMN_HEIGHT, dtype=np.int8)
     rest = ranks[N_TABLEAU:]
     if rules.empty_start:
-        return PackedPosition(cols, heights, rest.copy(), EMPTY_TOP)
-    return PackedPosition(cols, heights, rest[1:].copy(), int(rest[0]))
+        return PackedPosition(cols, heights, rest.copy(), EMPTY_TOP, rules.jokers)
+    return PackedPosition(cols, heights, rest[1:].copy(), int(rest[0]), rules.jokers)
 
 
 class LostStates:
@@ -267,6 +298,10 @@ class Solver:
         ``known_line``: ``(cards left, moves)`` of a line that is legal here and leaves
         that many cards (e.g. the best under rules that allow fewer moves); the search
         for the fewest cards left then only looks for better lines.
+
+        A position :func:`pack` or :func:`pack_number` made is taken as well formed; one made
+        by hand has its arrays checked first. Either is refused (:class:`InputError`) when it
+        holds more jokers than ``rules`` deal.
         """
         # the batch runs call this per deal: cheap checks only, as solve() makes them
         expect(p, PackedPosition, "p", "a PackedPosition, e.g. pack(layout) or pack_number(n, rules)")
@@ -277,6 +312,10 @@ class Solver:
         if type(at_least) is not int or not 0 <= at_least <= N_TABLEAU:
             at_least = whole_count(at_least, "at_least", 0, N_TABLEAU)
         expect(lost, (LostStates, type(None)), "lost", "a LostStates or None")
+        jokers = p.jokers if p.jokers >= 0 else _checked_jokers(p)
+        if jokers > rules.jokers:  # a joker the rules do not deal: its rank has no row in their table
+            raise InputError(f"the position holds {jokers} joker{'s' * (jokers > 1)} but rules {rules.name!r} deal "
+                             f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
         if lost is not None:
             lost.check_family(p, rules)
         use_hunt = rules.draw_any_time and not self.level_search

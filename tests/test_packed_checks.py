@@ -1,0 +1,77 @@
+"""A hand-made PackedPosition is checked before the kernels read it; one that pack() or
+pack_number() made is checked against the rules it is solved under (its jokers)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from golfsolve.errors import InputError
+from golfsolve.solitaire.layout import layout_from_code, layout_from_number
+from golfsolve.solitaire.rules import get_rules
+from golfsolve.solitaire.solver import PackedPosition, Solver, pack, pack_number
+
+CLASSIC = get_rules("classic")
+JOKERS2 = get_rules("classic+jokers2")
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+@pytest.fixture(scope="module")
+def packed() -> PackedPosition:
+    return pack(layout_from_code("GO1-C-AAAAAAB"))
+
+
+def _bad(p: PackedPosition) -> dict:
+    # each a position the kernels would have read past an array with, and answered
+    c, h, s, t = p.cols, p.heights, p.stock, p.top
+    return {
+        "heights": PackedPosition(c, np.array([9, 5, 5, 5, 5, 5, 5], np.int8), s, t),
+        "heights from 0": PackedPosition(c, np.array([-1, 5, 5, 5, 5, 5, 5], np.int8), s, t),
+        "ranks": PackedPosition(np.where(c == 3, 20, c).astype(np.int8), h, s, t),
+        "top": PackedPosition(c, h, s, 30),
+        "int8 array of shape": PackedPosition(c[:6], h, s, t),
+        "stock holds": PackedPosition(c, h, np.zeros(60, np.int8), t),
+        "cols must be an int8": PackedPosition(c.astype(float), h, s, t),
+    }
+
+
+@pytest.mark.parametrize("what", list(_bad(pack(layout_from_code("GO1-C-AAAAAAB")))))
+def test_a_malformed_hand_made_position_is_refused_by_name(solver, packed, what):
+    """solve_packed on a PackedPosition with a height of 9 answered 'lost, 11 cards left' (it
+    read past column 1's five cards), a rank of 20 'lost, 6', a top of 30 'lost, 4'"""
+    with pytest.raises(InputError, match=what.split()[0]):
+        solver.solve_packed(_bad(packed)[what], CLASSIC)
+
+
+def test_a_well_formed_hand_made_position_is_solved_as_pack_makes_it(solver, packed):
+    hand = PackedPosition(packed.cols.copy(), packed.heights.copy(), packed.stock.copy(), packed.top)
+    a, b = solver.solve_packed(hand, CLASSIC), solver.solve_packed(packed, CLASSIC)
+    assert (a.outcome, a.best_left, a.moves) == (b.outcome, b.best_left, b.moves)
+
+
+@pytest.mark.parametrize("make", ["pack_number", "pack", "by hand"])
+def test_jokers_the_rules_do_not_deal_are_refused(solver, make):
+    """A deal of classic+jokers2 solved under classic answered 'won': its jokers have no row in
+    classic's table of what fits"""
+    if make == "pack_number":
+        p = pack_number(1, JOKERS2)
+    else:
+        p = pack(layout_from_number(1, JOKERS2, "C"))
+        if make == "by hand":
+            p = PackedPosition(p.cols, p.heights, p.stock, p.top)
+    assert p.jokers in (2, -1)
+    with pytest.raises(InputError, match="holds 2 jokers but rules 'classic' deal no jokers"):
+        solver.solve_packed(p, CLASSIC)
+    with pytest.raises(InputError, match="holds 2 jokers but rules 'classic\\+jokers1' deal 1 joker$"):
+        solver.solve_packed(p, get_rules("classic+jokers1"))
+    assert solver.solve_packed(p, JOKERS2).outcome in ("won", "lost")
+
+
+def test_a_deal_without_jokers_is_solved_under_rules_that_deal_them(solver, packed):
+    # a position whose jokers are gone (played, or never dealt) is a position of those rules
+    assert packed.jokers == 0
+    assert solver.solve_packed(packed, JOKERS2).best_left == solver.solve_packed(packed, CLASSIC).best_left
