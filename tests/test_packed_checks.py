@@ -75,3 +75,16 @@ def test_a_deal_without_jokers_is_solved_under_rules_that_deal_them(solver, pack
     # a position whose jokers are gone (played, or never dealt) is a position of those rules
     assert packed.jokers == 0
     assert solver.solve_packed(packed, JOKERS2).best_left == solver.solve_packed(packed, CLASSIC).best_left
+
+
+def test_line_wins_checks_the_position_as_solve_packed_does(solver, packed):
+    """line_wins read a hand-made position with a height of 9 past its column too"""
+    line = solver.solve_packed(pack(layout_from_code("GO1-E-AAAAAAB")), get_rules("easy")).moves
+    from golfsolve.solitaire.solver import line_wins
+
+    easy = pack(layout_from_code("GO1-E-AAAAAAB"))
+    assert line_wins(easy, get_rules("easy"), line)
+    with pytest.raises(InputError, match="heights"):
+        line_wins(_bad(easy)["heights"], get_rules("easy"), line)
+    with pytest.raises(InputError, match="jokers"):
+        line_wins(pack_number(1, JOKERS2), CLASSIC, line)

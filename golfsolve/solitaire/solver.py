@@ -130,6 +130,15 @@ class PackedPosition:
     jokers: int = field(default=-1, compare=False, repr=False)
 
 
+def _check_packed(p: PackedPosition, rules: Rules) -> None:
+    """An :class:`InputError` unless ``p`` is well formed (see :func:`_checked_jokers`; what
+    :func:`pack` made is) and holds no more jokers than ``rules`` deal."""
+    jokers = p.jokers if p.jokers >= 0 else _checked_jokers(p)
+    if jokers > rules.jokers:  # a joker the rules do not deal: its rank has no row in their table
+        raise InputError(f"the position holds {jokers} joker{'s' * (jokers > 1)} but rules {rules.name!r} deal "
+                         f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
+
+
 def _checked_jokers(p: PackedPosition) -> int:
     """The jokers among a hand-made position's cards, once its arrays are found to be what
     the kernels read (else an :class:`InputError`): the kernels index by heights and ranks
@@ -312,10 +321,7 @@ class Solver:
         if type(at_least) is not int or not 0 <= at_least <= N_TABLEAU:
             at_least = whole_count(at_least, "at_least", 0, N_TABLEAU)
         expect(lost, (LostStates, type(None)), "lost", "a LostStates or None")
-        jokers = p.jokers if p.jokers >= 0 else _checked_jokers(p)
-        if jokers > rules.jokers:  # a joker the rules do not deal: its rank has no row in their table
-            raise InputError(f"the position holds {jokers} joker{'s' * (jokers > 1)} but rules {rules.name!r} deal "
-                             f"{rules.jokers or 'no'} joker{'' if rules.jokers == 1 else 's'}")
+        _check_packed(p, rules)
         if lost is not None:
             lost.check_family(p, rules)
         use_hunt = rules.draw_any_time and not self.level_search
@@ -459,6 +465,9 @@ def nesting_order(rule_sets: Sequence[Rules]) -> list[int]:
 
 def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
     """Is ``moves`` (as in :attr:`Solution.moves`) a legal, winning line under ``rules``?"""
+    expect(p, PackedPosition, "p", "a PackedPosition, e.g. pack(layout) or pack_number(n, rules)")
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
+    _check_packed(p, rules)
     codes = _move_codes(moves)
     if codes is None:
         return False
