@@ -56,8 +56,6 @@ def to_hp(x: np.ndarray, fitted: list[int]) -> np.ndarray:
 
 
 def main() -> None:
-    import cma  # the fitting extra: pip install -e '.[fit]'
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rules", default="default")
     ap.add_argument("--players", type=int, default=4)
@@ -69,6 +67,10 @@ def main() -> None:
     ap.add_argument("--sigma", type=float, default=1.5, help="initial step, strokes")
     ap.add_argument("--seed", type=int, default=5)
     a = ap.parse_args()
+    try:
+        import cma  # after parsing: --help needs no fitting extra
+    except ImportError:
+        raise SystemExit("fit_grid_policy.py: this needs the fitting extra: pip install -e '.[fit]'") from None
     rules = parse_rules(a.rules, players=a.players, grid=a.grid)
     fitted = [P.H_TAKE, P.H_CLOSE, P.H_SWAP, P.H_PROG]
     if rules.knock != "off":

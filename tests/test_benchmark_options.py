@@ -28,3 +28,14 @@ def test_a_worker_count_is_jobs_in_every_benchmark():
                 found.append(path.name)
                 assert names[0] == "--jobs" and "-j" in names, (path.name, names)
     assert "fair_paired.py" in found
+
+
+def test_the_fitting_benchmark_explains_itself_without_its_extra():
+    """fit_grid_policy.py --help failed with ModuleNotFoundError: No module named 'cma' where
+    the fitting extra was not installed; the extra is needed to fit, not to read the options"""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "fit_grid_policy.py"), "--help"], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0 and "--generations" in out.stdout, out.stderr[-500:]
