@@ -84,8 +84,8 @@ class Tally:
     holes_played: int = 0
     last_match: int = -1
     # per bot name
-    hole: dict = field(default_factory=dict)          # (match, entry) strokes per hole
-    total: dict = field(default_factory=dict)         # (match, seat) totals
+    hole: dict = field(default_factory=dict)          # per match: strokes over the bot's seats
+    total: dict = field(default_factory=dict)         # per match: totals over the bot's seats
     shares: Counter = field(default_factory=Counter)  # sum of win shares, in 1/60
     seat_matches: Counter = field(default_factory=Counter)
     player_holes: Counter = field(default_factory=Counter)
@@ -94,6 +94,7 @@ class Tally:
     pairs: dict = field(default_factory=dict)
     entry_pairs: dict = field(default_factory=dict)
     neighbours: dict = field(default_factory=dict)
+    neighbour_holes: Counter = field(default_factory=Counter)
     end_reasons: Counter = field(default_factory=Counter)
     _ratings: Any = None
 
@@ -151,8 +152,14 @@ class Tally:
         for bot, g in player.groupby("bot", sort=False):
             self.hole[bot].add(g.groupby("match")["s"].sum().to_numpy())
             self.player_holes[bot] += len(g) * h
-        for (bot, before), g in player.groupby(["bot", "before_bot"], sort=False):
-            self.neighbours.setdefault((bot, before), Moments(h)).add(g["s"].to_numpy())
+        # one value per (match, bot, before_bot): the mean over the seats of that pairing in the
+        # match (two copies of a bot after the same neighbour share a table), over the fixed
+        # denominator holes * 60, as any count of such seats (at most six) divides 60
+        pairing = player.groupby(["match", "bot", "before_bot"], sort=False)["s"].agg(["sum", "size"])
+        for (bot, before), g in pairing.groupby(level=["bot", "before_bot"], sort=False):
+            self.neighbour_holes[(bot, before)] += int(g["size"].sum()) * h
+            self.neighbours.setdefault((bot, before), Moments(h * _SHARE_UNIT)).add(
+                (g["sum"] * (_SHARE_UNIT // g["size"])).to_numpy())
         wide = player.pivot(index="match", columns="entry", values="s")
         for (a, b), mom in self.entry_pairs.items():
             d = (wide[a] - wide[b]).dropna()
@@ -271,12 +278,15 @@ class Tally:
 
     def neighbour_effect(self) -> pd.DataFrame:
         """Strokes per hole of each bot by the bot playing just before it, with 95% intervals
-        over (match, seat): one row per (``bot``, ``before_bot``)."""
+        over matches: one row per (``bot``, ``before_bot``), each match where the pairing sat
+        giving one value (its mean over the seats where it sat, which share a table);
+        ``matches`` counts those matches, ``holes`` the player-holes behind the row."""
         order = {b: i for i, b in enumerate(self.names)}
         rows = []
         for (bot, before), mom in sorted(self.neighbours.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]])):
             m, lo, hi = mom.mean_ci()
-            rows.append({"bot": bot, "before_bot": before, "matches": int(mom.n), "holes": int(mom.n * mom.den),
+            rows.append({"bot": bot, "before_bot": before, "matches": int(mom.n),
+                         "holes": int(self.neighbour_holes[(bot, before)]),
                          "strokes_per_hole": m, "lo": lo, "hi": hi})
         return pd.DataFrame(rows, columns=["bot", "before_bot", "matches", "holes", "strokes_per_hole", "lo", "hi"])
 

@@ -251,7 +251,7 @@ def _blocks(data: dict) -> list[tuple]:
     if data["neighbours"]:
         b.append(("h2", "Neighbour effect"))
         b.append(("p", "Strokes per hole of each bot by the bot playing just before it (whose discards it can "
-                       "take). Each (match, seat) gives one value."))
+                       "take). Each match gives one value: the bot's mean over its seats after that neighbour there."))
         b.append(("table", ["bot", "after", "matches", "strokes per hole [95%]"],
                   [[r["bot"], r["before_bot"], f"{r['matches']:,}", _ci(r["strokes_per_hole"], r["lo"], r["hi"])]
                    for r in data["neighbours"]]))
