@@ -126,6 +126,11 @@ class RunKind(Generic[P]):
     field_names: ClassVar[dict[str, Optional[str]]] = {}
     #: the files the command writes beside the chunks when the run ends
     side_files: ClassVar[tuple[str, ...]] = ()
+    #: params the manifest records as golfsolve reads them back (a list of names, such as a
+    #: grid run's bots): one recorded otherwise was edited by hand (:meth:`_check_as_written`).
+    #: Not settings golfsolve fills in from its own version (a preset's values), which may
+    #: change between versions without anyone editing the manifest.
+    as_written: ClassVar[tuple[str, ...]] = ()
 
     # -- what each kind says ------------------------------------------------------
     def key(self, p: P) -> RunKey:
@@ -271,11 +276,13 @@ class RunKind(Generic[P]):
         return folder
 
     def _check_as_written(self, out: str | Path) -> None:
-        """:class:`InputError` if the manifest in ``out`` records a setting otherwise than
-        golfsolve writes it (``"greedy, random"`` for ``"greedy,random"``): the manifest was
-        edited. Compared as written, such a run "differs" from any command, even one that
-        gives none of its settings again, and ``--resume`` named a difference the user did not
-        make. A manifest golfsolve cannot read is left to :func:`open_run` to name."""
+        """:class:`InputError` if the manifest in ``out`` records one of :attr:`as_written`
+        otherwise than golfsolve writes it (``"greedy, random"`` for ``"greedy,random"``):
+        the manifest was edited. Compared as written, such a run "differs" from any command,
+        even one that gives none of its settings again, and ``--resume`` named a difference
+        the user did not make. A manifest golfsolve cannot read is left to :func:`open_run`."""
+        if not self.as_written:
+            return
         try:
             m = read_manifest(out, self.format)
             meant = self.key(self.check_manifest(m, out))
@@ -283,7 +290,7 @@ class RunKind(Generic[P]):
             return
         written = dict(key_from_manifest(m).params)
         ours = dict(as_played_key(meant).params)
-        edited = [k for k in dict.fromkeys([*written, *ours]) if written.get(k) != ours.get(k)]
+        edited = [k for k in self.as_written if written.get(k) != ours.get(k)]
         if edited:
             shown = ", ".join(f"{k} {json.dumps(written.get(k))} (golfsolve writes {json.dumps(ours.get(k))})"
                               for k in edited[:3])
