@@ -54,13 +54,24 @@ def t_quantile(df: int, z: float = Z95) -> float:
 
 def mean_ci(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
     """(mean, low, high): the Student t 95% interval (:func:`t_quantile` at ``len(x) - 1``
-    degrees of freedom) for the mean of independent values; no interval from one value."""
+    degrees of freedom) for the mean of independent values; no interval (NaN ends) from one
+    value, nor from values that are all the same (:func:`no_spread`)."""
     x = np.asarray(x, dtype=float)
     m = float(x.mean()) if len(x) else float("nan")
-    if len(x) < 2:
+    if len(x) < 2 or no_spread(x):
         return m, float("nan"), float("nan")
     half = t_quantile(len(x) - 1, z) * float(x.std(ddof=1)) / math.sqrt(len(x))
     return m, m - half, m + half
+
+
+def no_spread(x: np.ndarray) -> bool:
+    """True when two or more values are all equal. Their sample spread is zero, so a t
+    interval would have no width: two bots that played to the same strokes in every match
+    would be shown as differing by exactly 0, "known" to the last decimal, and a constant
+    difference of one stroke as certain. The data say nothing about the spread, so no
+    interval is drawn from them (the mean is still reported)."""
+    x = np.asarray(x, dtype=float)
+    return len(x) >= 2 and bool(np.all(x == x[0]))
 
 
 def product_interval(k1: int, n1: int, k2: int, n2: int, exact1: bool = False,

@@ -9,8 +9,8 @@ once, or ``grid simulate`` without ``--out`` adding ten matches at a time).
 
 The units of every interval are matches (the holes of one match share a table): a player's
 mean strokes per hole in one match, a bot's mean over its seats in one match, a player's
-total. Win rates take Wilson intervals over the (match, seat) results, a shared win counting
-``1/k``.
+total, and a bot's share of the match's win over its seats (a shared win counting ``1/k``),
+whose Wilson interval over matches gives the win rate a seat (:meth:`Tally.win_rate`).
 """
 
 from __future__ import annotations
@@ -54,12 +54,17 @@ class Moments:
             self.s += v
             self.ss += v * v
 
+    def no_spread(self) -> bool:
+        """Two or more values, all equal (:func:`golfsolve.intervals.no_spread`): exact, from the integer sums."""
+        return self.n >= 2 and self.n * self.ss == self.s * self.s
+
     def mean_ci(self, z: float = Z95) -> tuple[float, float, float]:
-        """(mean, low, high): the Student t 95% interval of :func:`golfsolve.intervals.mean_ci`, exactly."""
+        """(mean, low, high): the Student t 95% interval of :func:`golfsolve.intervals.mean_ci`,
+        exactly; no interval (NaN ends) from one value or from values all the same."""
         if self.n == 0:
             return float("nan"), float("nan"), float("nan")
         m = self.s / (self.n * self.den)
-        if self.n < 2:
+        if self.n < 2 or self.no_spread():
             return m, float("nan"), float("nan")
         var = (self.n * self.ss - self.s * self.s) / (self.n * (self.n - 1) * self.den * self.den)
         half = t_quantile(self.n - 1, z) * math.sqrt(max(var, 0.0) / self.n)
@@ -79,8 +84,8 @@ class Tally:
     holes_played: int = 0
     last_match: int = -1
     # per bot name
-    hole: dict = field(default_factory=dict)          # (match, entry) strokes per hole
-    total: dict = field(default_factory=dict)         # (match, seat) totals
+    hole: dict = field(default_factory=dict)          # per match: strokes over the bot's seats
+    total: dict = field(default_factory=dict)         # per match: totals over the bot's seats
     shares: Counter = field(default_factory=Counter)  # sum of win shares, in 1/60
     seat_matches: Counter = field(default_factory=Counter)
     player_holes: Counter = field(default_factory=Counter)
@@ -89,6 +94,7 @@ class Tally:
     pairs: dict = field(default_factory=dict)
     entry_pairs: dict = field(default_factory=dict)
     neighbours: dict = field(default_factory=dict)
+    neighbour_holes: Counter = field(default_factory=Counter)
     end_reasons: Counter = field(default_factory=Counter)
     _ratings: Any = None
 
@@ -146,8 +152,14 @@ class Tally:
         for bot, g in player.groupby("bot", sort=False):
             self.hole[bot].add(g.groupby("match")["s"].sum().to_numpy())
             self.player_holes[bot] += len(g) * h
-        for (bot, before), g in player.groupby(["bot", "before_bot"], sort=False):
-            self.neighbours.setdefault((bot, before), Moments(h)).add(g["s"].to_numpy())
+        # one value per (match, bot, before_bot): the mean over the seats of that pairing in the
+        # match (two copies of a bot after the same neighbour share a table), over the fixed
+        # denominator holes * 60, as any count of such seats (at most six) divides 60
+        pairing = player.groupby(["match", "bot", "before_bot"], sort=False)["s"].agg(["sum", "size"])
+        for (bot, before), g in pairing.groupby(level=["bot", "before_bot"], sort=False):
+            self.neighbour_holes[(bot, before)] += int(g["size"].sum()) * h
+            self.neighbours.setdefault((bot, before), Moments(h * _SHARE_UNIT)).add(
+                (g["sum"] * (_SHARE_UNIT // g["size"])).to_numpy())
         wide = player.pivot(index="match", columns="entry", values="s")
         for (a, b), mom in self.entry_pairs.items():
             d = (wide[a] - wide[b]).dropna()
@@ -172,30 +184,51 @@ class Tally:
         return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
                 "seed": self.seed, "matches": self.matches, "mc_samples": self.samples, "seating": self.seating}
 
+    def win_rate(self, bot: str) -> tuple[float, float, float]:
+        """``bot``'s win rate a seat (a shared win counting ``1/k``) and its 95% interval, with
+        matches as the units: in each match the bot name's share of the match's win (over all
+        its seats, from 0 to 1) is one value, and the interval is the Wilson interval of those
+        shares over its matches, divided by its seats. A share lies in [0, 1], so its variance
+        is at most a proportion's with the same mean and the Wilson interval does not claim
+        too much; the seats of one match share a table and are not independent trials (two
+        seats cannot both win outright), so they are not counted as two. NaN without matches;
+        a point (low = high) when one bot holds every seat: its rate is exactly one over the seats."""
+        seats, matches = self.seats_of[bot], self.total[bot].n
+        if matches == 0:
+            return float("nan"), float("nan"), float("nan")
+        k = self.shares[bot] / _SHARE_UNIT
+        rate = k / (seats * matches)
+        if len(self.names) == 1:
+            # one bot at every seat wins every match: an interval would show chance where there is none
+            return rate, rate, rate
+        _, lo, hi = wilson(min(k, matches), matches)
+        return rate, lo / seats, hi / seats
+
     def bot_summary(self) -> pd.DataFrame:
-        """Per bot name: holes, strokes per hole and per match with 95% intervals, win rate
-        with its Wilson interval (right at 0 and 100%; a point, low = high, when one bot holds
-        every seat and its rate is exactly one over the seats)."""
+        """Per bot name: seats, holes, the matches it played (``seat_matches``: matches times
+        seats), strokes per hole and per match with 95% intervals, and the win rate a seat
+        with its interval over matches (:meth:`win_rate`: right at 0 and 100%; a point, low =
+        high, when one bot holds every seat and its rate is exactly one over the seats)."""
         rows = []
         for bot in self.names:
             if self.seat_matches[bot] == 0 and self.hole[bot].n == 0:
                 continue
             m, lo, hi = self.hole[bot].mean_ci()
             tm, tlo, thi = self.total[bot].mean_ci()
-            wr, wlo, whi = wilson(self.shares[bot] / _SHARE_UNIT, self.seat_matches[bot])
-            if len(self.names) == 1 and self.seat_matches[bot]:
-                # one bot at every seat wins every match, its share a seat exactly 1/seats: an
-                # interval around it would show chance where there is none
-                wlo = whi = wr
+            wr, wlo, whi = self.win_rate(bot)
             rows.append({"bot": bot, "seats": self.seats_of[bot], "holes": int(self.player_holes[bot]),
-                         "matches": int(self.seat_matches[bot]), "strokes_per_hole": m, "hole_lo": lo, "hole_hi": hi,
+                         "matches": int(self.total[bot].n), "seat_matches": int(self.seat_matches[bot]),
+                         "strokes_per_hole": m, "hole_lo": lo, "hole_hi": hi,
                          "strokes_per_match": tm, "match_lo": tlo, "match_hi": thi,
                          "win_rate": wr, "win_lo": wlo, "win_hi": whi})
         return pd.DataFrame(rows)
 
     def paired(self, a: str, b: str) -> dict[str, Any]:
         """Mean strokes per hole of bot ``a`` minus bot ``b`` at the same tables, with a 95%
-        interval over matches. Negative means ``a`` scores lower (better)."""
+        interval over matches. Negative means ``a`` scores lower (better); ``significant``:
+        the interval excludes 0. ``same_every_match``: every match gave the same difference
+        (two bots that played alike, say), so there is no interval (NaN ends) and nothing is
+        called significant: a t interval of such data has no width and would claim certainty."""
         # as simulate took them: 'Random' is the bot the tournament lists as 'random', not one that did not play
         a, b = self._written(a), self._written(b)
         if a == b:  # two copies of one bot are told apart by entry, not "did not both play"
@@ -207,8 +240,9 @@ class Tally:
         m, lo, hi = mom.mean_ci()
         if flip:
             m, lo, hi = -m, -hi, -lo
-        return {"a": a, "b": b, "diff": m, "lo": lo, "hi": hi, "matches": int(mom.n),
-                "holes": int(mom.n * self.rules.holes), "significant": bool(hi < 0 or lo > 0)}
+        return {"a": a, "b": b, "diff": m + 0.0, "lo": lo, "hi": hi, "matches": int(mom.n),
+                "holes": int(mom.n * self.rules.holes), "significant": bool(hi < 0 or lo > 0),
+                "same_every_match": mom.no_spread()}
 
     def _written(self, name: object) -> str:
         """``name`` as the tournament writes its bots (:func:`~.botnames.bot_name`); a
@@ -229,7 +263,7 @@ class Tally:
 
     def entry_difference(self, a: int, b: int) -> dict[str, Any]:
         """Mean strokes per hole of entry ``a`` (position in ``bots``) minus entry ``b`` at
-        the same tables, with a 95% interval over matches."""
+        the same tables, with a 95% interval over matches (``same_every_match`` as in :meth:`paired`)."""
         n = len(self.bots)
         # 1.5 would fail as a KeyError in the table of entry pairs
         if not (is_whole_number(a) and is_whole_number(b) and 0 <= a < n and 0 <= b < n) or a == b:
@@ -239,17 +273,20 @@ class Tally:
         m, lo, hi = mom.mean_ci()
         if a > b:
             m, lo, hi = -m, -hi, -lo
-        return {"a": a, "b": b, "bot_a": self.bots[a], "bot_b": self.bots[b], "diff": m, "lo": lo, "hi": hi,
-                "matches": int(mom.n), "significant": bool(hi < 0 or lo > 0)}
+        return {"a": a, "b": b, "bot_a": self.bots[a], "bot_b": self.bots[b], "diff": m + 0.0, "lo": lo, "hi": hi,
+                "matches": int(mom.n), "significant": bool(hi < 0 or lo > 0), "same_every_match": mom.no_spread()}
 
     def neighbour_effect(self) -> pd.DataFrame:
         """Strokes per hole of each bot by the bot playing just before it, with 95% intervals
-        over (match, seat): one row per (``bot``, ``before_bot``)."""
+        over matches: one row per (``bot``, ``before_bot``), each match where the pairing sat
+        giving one value (its mean over the seats where it sat, which share a table);
+        ``matches`` counts those matches, ``holes`` the player-holes behind the row."""
         order = {b: i for i, b in enumerate(self.names)}
         rows = []
         for (bot, before), mom in sorted(self.neighbours.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]])):
             m, lo, hi = mom.mean_ci()
-            rows.append({"bot": bot, "before_bot": before, "matches": int(mom.n), "holes": int(mom.n * mom.den),
+            rows.append({"bot": bot, "before_bot": before, "matches": int(mom.n),
+                         "holes": int(self.neighbour_holes[(bot, before)]),
                          "strokes_per_hole": m, "lo": lo, "hi": hi})
         return pd.DataFrame(rows, columns=["bot", "before_bot", "matches", "holes", "strokes_per_hole", "lo", "hi"])
 

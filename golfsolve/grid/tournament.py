@@ -242,7 +242,8 @@ def paired_difference(t: Tournament, a: str, b: str) -> dict[str, float]:
 
 def neighbour_effect(t: Tournament) -> pd.DataFrame:
     """Strokes per hole of each bot by the bot that plays just before it (whose discards it
-    can take), with 95% intervals over (match, seat): one row per (``bot``, ``before_bot``).
+    can take), with 95% intervals over matches (the seats of one match where the pairing
+    sat give one value, their mean): one row per (``bot``, ``before_bot``).
 
     With balanced seatings every bot meets every predecessor, so the rows of one bot compare
     its play after each of the others; with the old rotation each entry had one predecessor.

@@ -266,7 +266,8 @@ def compare_fair_runs(a: str | Path, b: str | Path) -> list[dict]:
     """Two fair-stats runs (say ``--player strong`` and ``--player fast`` with the same
     deals and seed) paired deal by deal, per rule set, over the deals both have played:
     each player's wins, the deals only one of them won, the mean per-deal difference
-    (a minus b) with its Student t 95% interval, and the mean wall seconds per deal."""
+    (a minus b) with its Student t 95% interval (NaN ends when the two won the same deals,
+    or only one deal is shared: no spread to draw it from), and the mean wall seconds per deal."""
     import numpy as np
 
     from ..intervals import mean_ci

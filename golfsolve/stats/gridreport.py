@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 FIGURES = {
     "strokes.png": "Mean strokes per hole, 95% intervals",
     "distribution.png": "Strokes per hole, share of each bot's holes",
-    "wins.png": "Matches won per seat (shared wins split), 95% Wilson intervals",
+    "wins.png": "Matches won per seat (shared wins split), 95% Wilson intervals over matches",
     "neighbours.png": "Neighbour effect: strokes per hole after each bot, less the bot's mean, 95% intervals",
 }
 
@@ -183,6 +183,32 @@ def _ci(m: Optional[float], lo: Optional[float], hi: Optional[float], pct: bool 
     return estimate(m, lo, hi, fmt, percent=pct)
 
 
+def same_every_match(d: dict) -> str:
+    """What a paired difference whose every match gave the same value says instead of an
+    interval (''  for any other): a t interval of such data has no width, and a zero-width
+    interval would call the two bots' order certain ("excludes 0") on no evidence of spread."""
+    if not d.get("same_every_match"):
+        return ""
+    n = plural(d["matches"], "match", "matches")
+    if d["diff"] == 0:
+        return f"no difference in any of these {n}"
+    return f"the same difference in every one of these {n}"
+
+
+def _difference(d: dict) -> str:
+    """A paired difference with its interval, or what stands in for one."""
+    same = same_every_match(d)
+    if same:
+        return f"{d['diff']:+.2f} ({same}: no interval)"
+    return _ci(d["diff"], d["lo"], d["hi"], sign=True)
+
+
+def _excludes_zero(d: dict) -> str:
+    if d.get("same_every_match"):
+        return "no interval"
+    return "yes" if d["significant"] else "no"
+
+
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"code", text), ("table", head, rows), ("img", file, caption) blocks."""
     from ..grid.rules import GridRules
@@ -200,7 +226,8 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", "Balanced seatings: every cyclic order of the bots in each of its rotations (a seeded random "
                        "seating per match for six players), so no bot keeps a seat or a neighbour; the first player "
                        "moves one seat every hole. Intervals are 95%, taken over matches (the holes of one match "
-                       "share a table); win rates have Wilson intervals."))
+                       "share a table); win rates have Wilson intervals over matches (a bot's share of each "
+                       "match's win over its seats is one value)."))
     else:
         b.append(("p", "**Rotation seating**: seats rotated but the cyclic order of the bots never changed, so each bot "
                        "always played after the same neighbour and the comparisons below are confounded with that. "
@@ -217,14 +244,14 @@ def _blocks(data: dict) -> list[tuple]:
     if data["differences"]:
         b.append(("h2", "Paired differences (same tables)"))
         b.append(("table", ["comparison", "strokes per hole [95%]", "matches", "excludes 0"],
-                  [[f"{d['a']} − {d['b']}", _ci(d["diff"], d["lo"], d["hi"], sign=True), f"{d['matches']:,}",
-                    "yes" if d["significant"] else "no"] for d in data["differences"]]))
+                  [[f"{d['a']} − {d['b']}", _difference(d), f"{d['matches']:,}", _excludes_zero(d)]
+                   for d in data["differences"]]))
         b.append(("p", "Each match gives one value: the mean strokes per hole of bot a minus that of bot b at that "
                        "table; negative means a scores lower (better)."))
     if data["neighbours"]:
         b.append(("h2", "Neighbour effect"))
         b.append(("p", "Strokes per hole of each bot by the bot playing just before it (whose discards it can "
-                       "take). Each (match, seat) gives one value."))
+                       "take). Each match gives one value: the bot's mean over its seats after that neighbour there."))
         b.append(("table", ["bot", "after", "matches", "strokes per hole [95%]"],
                   [[r["bot"], r["before_bot"], f"{r['matches']:,}", _ci(r["strokes_per_hole"], r["lo"], r["hi"])]
                    for r in data["neighbours"]]))
@@ -259,10 +286,11 @@ def render_html(data: dict, out: Path) -> str:
     return blocks_html(_blocks(data), out, "Grid Golf tournament report")
 
 
-def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1) -> str:
-    """``[lo, hi]``; ``[no interval from one match]`` where there is none (a single match)."""
+def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1, matches: int = 1) -> str:
+    """``[lo, hi]``; where there is none, why: a single match, or ``matches`` that all gave
+    the same value (no spread to draw an interval from)."""
     if lo is None or hi is None:
-        return "[no interval from one match]"
+        return "[no interval from one match]" if matches < 2 else "[no interval: the same in every match]"
     return interval(lo, hi, fmt, scale)
 
 
@@ -276,11 +304,13 @@ def summary_text(data: dict, rules: GridRules) -> str:
              f"{rules.describe()}"]
     for b in data["bots"]:
         exact = b["win_lo"] is not None and b["win_lo"] == b["win_hi"]
-        lines.append(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f')}"
+        lines.append(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f', 1, b['matches'])}"
                      f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
                      f"{EXACT_WINS if exact else _iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
     for d in data["differences"]:
-        lines.append(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} {_iv(d['lo'], d['hi'], '+.2f')}")
+        same = same_every_match(d)
+        lines.append(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} "
+                     + (f"({same}: no interval)" if same else _iv(d['lo'], d['hi'], '+.2f')))
     return "\n".join(lines)
 
 

@@ -149,6 +149,7 @@ class GridKind(RunKind[GridSpec]):
     max_default_chunk = MAX_DEFAULT_CHUNK
     max_items = MAX_EFFORT
     field_names = {"count": "matches"}  # --matches
+    as_written = ("bots",)
 
     def key(self, p: GridSpec) -> RunKey:
         params = {"bots": ",".join(p.bots), "mc_samples": p.samples, "seed": p.seed, "table": p.rules.to_dict()}

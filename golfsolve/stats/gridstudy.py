@@ -256,6 +256,7 @@ class StudyKind(RunKind[StudySpec]):
     extendable = False
     params_type = StudySpec
     field_names = {"count": None}  # the matches of all tables: --matches times the tables of --sets
+    as_written = ("sets", "strong")
     make_params_model = staticmethod(_params_model)
     group_field = None
     max_default_chunk = MAX_DEFAULT_CHUNK

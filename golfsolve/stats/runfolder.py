@@ -589,6 +589,12 @@ def _as_played(params: dict) -> dict:
     return {k: {**defaults, **v} if k in _PLAYER_PARAMS and isinstance(v, dict) else v for k, v in params.items()}
 
 
+def as_played_key(key: RunKey) -> RunKey:
+    """``key`` with its params as a manifest reads them (:func:`key_from_manifest`): every fair
+    player's settings complete."""
+    return dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))
+
+
 def key_from_manifest(m: dict) -> RunKey:
     """The :class:`RunKey` a manifest describes."""
     return RunKey(m["format"], int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),
@@ -935,7 +941,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     block (or :meth:`RunFolder.close` it) to release the lock.
     """
     check_out_type(out)
-    key = dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))  # as the manifest reads
+    key = as_played_key(key)  # as the manifest reads
     n_chunks = math.ceil(key.count / key.chunk_size)
     if n_chunks > MAX_CHUNKS:
         raise InputError(f"{key.count:,} {key.items()} in chunks of {key.chunk_size:,} make {n_chunks:,} chunk "
@@ -999,6 +1005,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
         fixed_old = (old.start, old.chunk_size, old.params)
         fixed_new = (key.start, key.chunk_size, key.params)
         if fixed_old != fixed_new:
+            _check_chunks_made_with(path, old)
             why = differences(old, key, ignore=("count", "rules"), names=names)
             raise InputError(f"--extend: {path} holds a run ({old.describe()}) that differs from "
                              f"({key.describe()}) in {why}; keep its start, chunk size and settings, "
@@ -1013,6 +1020,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                     "blocks": [b.to_json() for b in blocks], **(extra or {}),
                     "complete": manifest.get("complete", False) and not grown}
     elif old != key:
+        _check_chunks_made_with(path, old)
         raise InputError(f"--resume: {path} holds a different run ({old.describe()}); this command differs in "
                          f"{differences(old, key, names=names)}; repeat the run's options, "
                          + (f"use --extend to add {key.items()}{' or rule sets' if key.groups else ''}, " if extendable else "")
@@ -1021,6 +1029,23 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
     folder.check_no_strays()
     folder.save_manifest()
     return folder
+
+
+def _check_chunks_made_with(path: Path, old: RunKey) -> None:
+    """:class:`InputError` if a chunk in ``path`` records other settings than its manifest
+    (``old``): the manifest was edited after the chunks were written. Checked before a
+    command is told it differs from the run, which would name the edited value as the
+    run's and a difference the user never made. Only the chunks' footers are read."""
+    import pyarrow.parquet as pq
+
+    for name, chunk in sorted(chunk_files(path).items()):
+        try:
+            recorded = (pq.read_schema(chunk).metadata or {}).get(MADE_WITH.encode())
+        except Exception:  # a damaged chunk is --resume's to redo, not a reason to refuse
+            continue
+        if recorded is not None:
+            _check_made_with(chunk, recorded, old)
+            return
 
 
 def _flat(prefix: str, v: Any) -> dict[str, Any]:
@@ -1376,7 +1401,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
+    "as_played_key", "key_from_manifest", "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_type", "check_out_file", "check_path", "check_replaceable",
     "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",

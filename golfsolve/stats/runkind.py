@@ -32,8 +32,9 @@ from ..errors import InputError
 from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_out_dir, check_replaceable, check_resume_extend,
-                        load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest, run_folder_chunks)
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, as_played_key, check_out_dir, check_replaceable,
+                        check_resume_extend, key_from_manifest, load_chunks, manifest_path, no_run_to_continue, open_run,
+                        read_manifest, run_folder_chunks)
 from .runfolder import default_chunk_size as _default_chunk_size
 
 if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before
@@ -125,6 +126,11 @@ class RunKind(Generic[P]):
     field_names: ClassVar[dict[str, Optional[str]]] = {}
     #: the files the command writes beside the chunks when the run ends
     side_files: ClassVar[tuple[str, ...]] = ()
+    #: params the manifest records as golfsolve reads them back (a list of names, such as a
+    #: grid run's bots): one recorded otherwise was edited by hand (:meth:`_check_as_written`).
+    #: Not settings golfsolve fills in from its own version (a preset's values), which may
+    #: change between versions without anyone editing the manifest.
+    as_written: ClassVar[tuple[str, ...]] = ()
 
     # -- what each kind says ------------------------------------------------------
     def key(self, p: P) -> RunKey:
@@ -255,6 +261,8 @@ class RunKind(Generic[P]):
             if isinstance(recorded, list) and all(isinstance(g, str) for g in recorded):
                 given = getattr(p, self.group_field)
                 p = dataclasses.replace(p, **{self.group_field: as_recorded(given, recorded)})
+        if (resume or extend) and manifest_path(out) is not None:
+            self._check_as_written(out)
         folder = open_run(out, self.key(p), resume=resume, extend=extend, command=command,
                           extra=self.manifest_extra(p), extendable=self.extendable, names=self.field_names)
         try:
@@ -266,6 +274,28 @@ class RunKind(Generic[P]):
             folder.close()
             raise
         return folder
+
+    def _check_as_written(self, out: str | Path) -> None:
+        """:class:`InputError` if the manifest in ``out`` records one of :attr:`as_written`
+        otherwise than golfsolve writes it (``"greedy, random"`` for ``"greedy,random"``):
+        the manifest was edited. Compared as written, such a run "differs" from any command,
+        even one that gives none of its settings again, and ``--resume`` named a difference
+        the user did not make. A manifest golfsolve cannot read is left to :func:`open_run`."""
+        if not self.as_written:
+            return
+        try:
+            m = read_manifest(out, self.format)
+            meant = self.key(self.check_manifest(m, out))
+        except InputError:
+            return
+        written = dict(key_from_manifest(m).params)
+        ours = dict(as_played_key(meant).params)
+        edited = [k for k in self.as_written if written.get(k) != ours.get(k)]
+        if edited:
+            shown = ", ".join(f"{k} {json.dumps(written.get(k))} (golfsolve writes {json.dumps(ours.get(k))})"
+                              for k in edited[:3])
+            raise InputError(f"{manifest_path(out)} was edited by hand: its {shown}; put it back as golfsolve wrote "
+                             "it, or start a new run in another folder")
 
     def run(self, out: str | Path, p: P, *, resume: bool = False, extend: bool = False, jobs: int = 1,
             command: str = "", progress: Optional[bool] = None, info: Optional[dict] = None,

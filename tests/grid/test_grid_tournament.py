@@ -103,7 +103,9 @@ def test_the_old_rotation_shows_the_bias_that_balanced_seatings_remove():
     ne = neighbour_effect(new).set_index(["bot", "before_bot"])
     after_random, after_greedy = ne.loc[("greedy", "random")], ne.loc[("greedy", "greedy")]
     assert after_random["hi"] < after_greedy["lo"]  # a player after random scores lower
-    assert after_greedy["matches"] == 2 * after_random["matches"]
+    # a match is one value however many of its seats sat after a greedy bot (two, each match)
+    assert after_greedy["matches"] == after_random["matches"] == 120
+    assert after_greedy["holes"] == 2 * after_random["holes"]
 
 
 def _old_run(run_cli, out):

@@ -1,0 +1,159 @@
+"""Hostile sweep, round 15, grid Golf: the intervals a tournament's summary and report show.
+Each test is a flaw a user met, fixed with a test that fails without its fix."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from golfsolve.grid.rules import GridRules
+from golfsolve.grid.tally import Tally
+from golfsolve.grid.tournament import HOLE_COLUMNS, simulate
+from golfsolve.intervals import wilson
+from golfsolve.stats.gridreport import render_markdown, report_data, summary_text
+
+MATCH_COLUMNS = ["match", "seat", "entry", "bot", "total", "winner", "win_share"]
+
+
+def _alike(delta: int, matches: int = 6) -> Tally:
+    """A two-player tally in which bot a scores ``delta`` strokes a hole more than bot b in
+    every hole of every match (the matches themselves differ)."""
+    rules = GridRules(players=2, holes=2)
+    holes, results = [], []
+    for m in range(matches):
+        for h in range(2):
+            for s, (e, b) in enumerate([(0, "a"), (1, "b")]):
+                st = 4 + m + (delta if b == "a" else 0)
+                holes.append((m, h, s, e, b, 1 - e, "ab"[1 - e], st, st, 0, -1, -1, "closed", 8, 0))
+        for s, (e, b) in enumerate([(0, "a"), (1, "b")]):
+            won = delta == 0 or (b == "b") == (delta > 0)
+            results.append((m, s, e, b, 2 * (4 + m) + (2 * delta if b == "a" else 0), won,
+                            (0.5 if delta == 0 else 1.0) if won else 0.0))
+    t = Tally(rules, ["a", "b"])
+    t.add(pd.DataFrame(holes, columns=HOLE_COLUMNS), pd.DataFrame(results, columns=MATCH_COLUMNS))
+    return t
+
+
+def test_two_bots_that_scored_alike_in_every_match_get_no_zero_width_interval():
+    """A user tallied matches in which two bots scored the same strokes in every match: the
+    summary printed 'a - b: +0.00 [+0.00, +0.00]' (and 'b - a: -0.00 [-0.00, -0.00]'), an
+    interval of no width that claims the two are known to be equal to the last decimal, from
+    six matches. Now there is no interval and the summary says they did not differ in these
+    matches."""
+    t = _alike(0)
+    d = t.paired("a", "b")
+    assert d["same_every_match"] and not d["significant"] and d["diff"] == 0
+    assert math.isnan(d["lo"]) and math.isnan(d["hi"])
+    assert str(t.paired("b", "a")["diff"]) == "0.0"  # not -0.0
+    data = report_data(t)
+    text = summary_text(data, t.rules)
+    assert "[+0.00, +0.00]" not in text and "no difference in any of these 6 matches" in text, text
+    md = render_markdown(data)
+    assert "no difference in any of these 6 matches: no interval" in md and "| yes |" not in md, md
+
+
+def test_a_difference_the_same_in_every_match_is_not_called_significant():
+    """Bot a scored one stroke a hole more than bot b in every one of six matches: the t
+    interval of those differences has no width, [+1.00, +1.00], and the report's 'excludes 0'
+    said 'yes', a significance claimed from data with no spread to measure chance by. Now:
+    no interval, not significant, and the report says every match gave the same difference."""
+    t = _alike(1)
+    d = t.paired("a", "b")
+    assert d["diff"] == 1.0 and d["same_every_match"] and not d["significant"]
+    assert not t.entry_difference(0, 1)["significant"]
+    md = render_markdown(report_data(t))
+    assert "the same difference in every one of these 6 matches: no interval" in md
+    assert "| yes |" not in md and "[+1.00, +1.00]" not in md, md
+
+
+def test_a_bot_seated_twice_gets_its_win_rate_interval_over_matches():
+    """`grid simulate --bots greedy,random,greedy --matches 4 --json`: greedy, seated twice,
+    showed 'matches': 8 (its seats times the matches: there were 4) and a win-rate interval of
+    [21.5%, 78.5%], a Wilson interval over 8 seats as if they were independent trials, above
+    50% though two seats cannot both win a match outright. Now one value per match (greedy's
+    share of the match's win over its seats), a Wilson interval over the 4 matches divided
+    by the seats: [25.5%, 50.0%], and 'matches': 4."""
+    t = simulate(GridRules(players=3, holes=2), ["greedy", "random", "greedy"], 4, seed=5)
+    rows = {r["bot"]: r for r in report_data(t)["bots"]}
+    g = rows["greedy"]
+    assert (g["matches"], g["seat_matches"], g["seats"]) == (4, 8, 2)
+    won = float(t.matches[t.matches["bot"] == "greedy"]["win_share"].sum())  # shares over both seats
+    _, lo, hi = wilson(won, 4)
+    assert (g["win_rate"], g["win_lo"], g["win_hi"]) == pytest.approx((won / 8, lo / 2, hi / 2))
+    assert g["win_hi"] <= 0.5
+    r = rows["random"]  # seated once: as before, a Wilson interval over its matches
+    assert (r["matches"], r["win_lo"]) == (4, 0.0) and r["win_hi"] == pytest.approx(wilson(0, 4)[2])
+
+
+def test_the_neighbour_effect_counts_matches_not_seats():
+    """With --bots random,greedy,greedy,greedy, every match seats a greedy bot after another
+    greedy bot twice: the neighbour-effect row 'greedy after greedy' counted 2 values a match
+    and called them matches (240 of 120), its interval as narrow as if the two seats at one
+    table were independent. Now each match gives one value (the mean over those seats)."""
+    t = simulate(GridRules(players=4, holes=1), ["random", "greedy", "greedy", "greedy"], 12, seed=2)
+    ne = report_data(t)["neighbours"]
+    row = next(r for r in ne if (r["bot"], r["before_bot"]) == ("greedy", "greedy"))
+    assert (row["matches"], row["holes"]) == (12, 24), row
+    h = t.holes[(t.holes["bot"] == "greedy") & (t.holes["before_bot"] == "greedy")]
+    from golfsolve.intervals import mean_ci
+
+    assert (row["strokes_per_hole"], row["lo"], row["hi"]) == pytest.approx(
+        mean_ci(h.groupby("match")["strokes"].mean().to_numpy()), rel=1e-12)
+
+
+def _edit_bots(run, bots: str) -> None:
+    mf = run / "_manifest.json"
+    m = json.loads(mf.read_text())
+    m["params"]["bots"] = bots
+    m["complete"] = False
+    mf.write_text(json.dumps(m))
+
+
+@pytest.fixture(scope="module")
+def grid_run(tmp_path_factory):
+    from golfsolve.grid.rules import GridRules as _R  # noqa: F401 - the kernels load once per module
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+
+    out = tmp_path_factory.mktemp("r15") / "run"
+    run_grid_simulate(out, GridSpec(GridRules(players=3, holes=2), ("greedy", "random", "greedy"), 4, 5,
+                                    chunk_size=2), command="golfsolve grid simulate")
+    return out
+
+
+def test_resume_on_a_manifest_whose_bots_were_respaced_says_it_was_edited(grid_run, tmp_path, run_cli):
+    """A user (or their editor) wrote the run's manifest back with 'greedy, random,greedy' and ran
+    `grid simulate --out DIR --resume`, giving no --bots: the answer was 'this command differs in
+    bots greedy, random,greedy (here greedy,random,greedy)', a difference the user never made
+    (the command took the run's own bots). Now it says the manifest was edited and what
+    golfsolve wrote there."""
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(grid_run, run)
+    _edit_bots(run, "greedy, random,greedy")
+    r = run_cli(["grid", "simulate", "--out", str(run), "--resume", "-q"])
+    assert r.exit_code == 2, r
+    assert "differs in" not in r.stderr and "was edited by hand" in r.stderr, r.stderr
+    assert '"greedy, random,greedy" (golfsolve writes "greedy,random,greedy")' in r.stderr, r.stderr
+
+
+def test_resume_on_a_manifest_whose_bots_were_changed_names_the_chunks_bots(grid_run, tmp_path, run_cli):
+    """The manifest's bots edited to 'mc:100,random,greedy' after the chunks were played with
+    greedy, then `grid simulate --bots greedy,random,greedy --out DIR --resume` (the bots the run
+    was made with): it said the command 'differs in bots mc:100,random,greedy (here
+    greedy,random,greedy)', as if the user had changed the bots. Now it says the chunks were
+    made with greedy,random,greedy where the manifest now has mc:100: the manifest was edited."""
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(grid_run, run)
+    _edit_bots(run, "mc:100,random,greedy")
+    r = run_cli(["grid", "simulate", "--bots", "greedy,random,greedy", "--holes", "2", "--out", str(run),
+                 "--resume", "-q"])
+    assert r.exit_code == 2, r
+    assert "differs in" not in r.stderr, r.stderr
+    assert ("was made with bots greedy,random,greedy where the manifest now has mc:100,random,greedy: "
+            "the manifest was edited") in r.stderr, r.stderr

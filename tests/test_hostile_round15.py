@@ -1,0 +1,58 @@
+"""Hostile sweep, round 15: the intervals every report draws from (golfsolve.intervals),
+checked from outside. Each test is a flaw a user met, fixed with a test that fails without
+its fix (the grid-only ones are in tests/grid/test_grid_round15.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from golfsolve.intervals import mean_ci, wilson
+
+
+def test_a_mean_of_values_that_never_vary_has_no_interval():
+    """mean_ci([3, 3, 3, 3]) answered (3.0, 3.0, 3.0): a Student t "95% interval" of no width,
+    claiming the mean is known exactly from four values, because their sample spread is 0.
+    Every report that takes a mean over matches or deals (grid paired differences, the study's
+    measures, fair-stats comparisons) drew that certainty from data that only happened not
+    to vary. Now there is no interval (NaN ends), as for a single value; the mean stays."""
+    from golfsolve.intervals import no_spread
+
+    m, lo, hi = mean_ci(np.array([3, 3, 3, 3]))
+    assert m == 3.0 and math.isnan(lo) and math.isnan(hi)
+    assert no_spread([0.0, 0.0]) and not no_spread([0.0, 1.0]) and not no_spread([5.0])
+    m, lo, hi = mean_ci(np.array([3, 3, 3, 4]))  # any spread: the t interval, as before
+    assert lo < m < hi
+
+
+def test_two_fair_players_that_won_the_same_deals_get_no_zero_width_difference(tmp_path, run_cli):
+    """compare_fair_runs on two fair-stats runs whose players won and lost the same deals (here
+    one run against itself) gave the difference of their win rates as 0 with ci95 [0.0, 0.0]:
+    a difference known to be exactly nothing, from two deals. Now ci95 has no ends (None
+    in JSON terms, NaN here): the deals give no spread to draw an interval from."""
+    from golfsolve.stats.fairstats import compare_fair_runs
+
+    out = tmp_path / "s"
+    r = run_cli(["fair-stats", "--start-number", "3", "--count", "2", "--rules", "easy", "--player", "fast",
+                 "--workers", "1", "--chunk-size", "1", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    (c,) = compare_fair_runs(out, out)
+    assert c["difference"] == 0 and c["deals"] == 2
+    assert all(math.isnan(v) for v in c["ci95"]), c
+
+
+def test_wilson_at_the_edges_and_its_coverage_on_a_small_sample():
+    """The edges a report meets (0 of n, n of n, n = 1, n = 0) and, by simulation, that the
+    Wilson interval at n = 20, p = 0.1 holds p about as often as it claims (an interval that
+    collapsed at 0 of n, as the normal one does, would cover p = 0.1 at n = 20 only ~88%)."""
+    assert wilson(0, 1)[1] == 0.0 and wilson(1, 1)[2] == 1.0
+    assert wilson(0, 20)[1:] == pytest.approx((0.0, 0.1611), abs=1e-4)
+    assert all(math.isnan(v) for v in wilson(0, 0))
+    rng = np.random.default_rng(15)
+    n, p = 20, 0.1
+    ks = rng.binomial(n, p, 4000)
+    table = {k: wilson(int(k), n)[1:] for k in np.unique(ks)}
+    covered = np.mean([table[k][0] <= p <= table[k][1] for k in ks])
+    assert 0.93 <= covered <= 0.99, covered
