@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -135,7 +136,9 @@ def summary(paths: list[str]) -> None:
         print(f"  a            {pct(wa)}   {ca:.3f} s CPU per deal")
         print(f"  b            {pct(wb)}   {cb:.3f} s CPU per deal   (a/b CPU {ca / cb:.2f}x)")
         print(f"  clairvoyant  {pct(c)}   fair/clairvoyant: a {wa / max(c, 1):.3f}, b {wb / max(c, 1):.3f}")
-        print(f"  paired difference a - b {100 * m:+.1f} points ({100 * lo:+.1f} to {100 * hi:+.1f}); "
+        # every deal alike (the same wins, as two runs of one player give): no spread, no interval
+        ci = "no interval: the same on every deal" if math.isnan(lo) else f"{100 * lo:+.1f} to {100 * hi:+.1f}"
+        print(f"  paired difference a - b {100 * m:+.1f} points ({ci}); "
               f"won only by a {int((d > 0).sum())}, only by b {int((d < 0).sum())}")
         if rs[0].get("same_moves") not in (None, ""):  # fair_round2.py's rows say whether the games were alike
             print(f"  the same moves in {sum(int(r['same_moves']) for r in rs)} of {n} games")
