@@ -39,3 +39,21 @@ def test_the_fitting_benchmark_explains_itself_without_its_extra():
     out = subprocess.run([sys.executable, str(BENCHMARKS / "fit_grid_policy.py"), "--help"], capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0 and "--generations" in out.stdout, out.stderr[-500:]
+
+
+def test_the_paired_summary_of_games_alike_on_every_deal_draws_no_interval(tmp_path):
+    """Two runs of one player (fair_round2.py --player round2 against round 2's) won the same
+    deals: the summary printed '(+nan to +nan)' once mean_ci stopped drawing a zero-width
+    interval from values all alike; it says there is none, and why"""
+    import subprocess
+    import sys
+
+    csv = tmp_path / "alike.csv"
+    rows = ["rules,deal,clairvoyant_won,a_won,b_won,a_cpu,b_cpu,a,b"]
+    rows += [f"classic,{n},1,{n % 2},{n % 2},0.1,0.3,fast,strong" for n in range(6)]
+    csv.write_text("\n".join(rows) + "\n")
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "fair_paired.py"), "--summary", str(csv)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert "paired difference a - b +0.0 points (no interval: the same on every deal)" in out.stdout, out.stdout
+    assert "nan" not in out.stdout
