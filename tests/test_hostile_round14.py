@@ -189,3 +189,25 @@ def test_ctrl_c_with_requests_in_flight_answers_them_and_stops_quietly():
     assert any(s == 503 for s, _ in answers)
     # Ctrl-C's one line, as every command says it (none when the server was started with SIGINT ignored)
     assert (code, log) in ((130, ["golfsolve: interrupted\n"]), (0, [])), (code, log)
+
+
+def test_a_request_the_server_cancels_as_it_stops_is_a_json_503():
+    """The app under a plain uvicorn (as a library user runs it): a search still running when
+    uvicorn's graceful wait ran out was cancelled, and its client got uvicorn's plain-text
+    "Internal Server Error" (500), its terminal a traceback."""
+    import httpx
+
+    from golfsolve.serve.app import create_app
+    from golfsolve.serve.pool import STOPPING
+
+    with _uvicorn(create_app(workers=1, warm=False), timeout_graceful_shutdown=0.2) as (server, port):
+        answers = []
+        asker = threading.Thread(target=lambda: answers.append(httpx.post(
+            f"http://127.0.0.1:{port}/api/odds", json={"code": "GO1-E-AAAAAAB", "games": 5000}, timeout=120)))
+        asker.start()
+        while httpx.get(f"http://127.0.0.1:{port}/api/health").json()["busy"] == 0:
+            time.sleep(0.05)
+        server.should_exit = True
+        asker.join(60)
+    (r,) = answers
+    assert r.status_code == 503 and r.json() == {"error": STOPPING}
