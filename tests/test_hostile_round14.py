@@ -211,3 +211,29 @@ def test_a_request_the_server_cancels_as_it_stops_is_a_json_503():
         asker.join(60)
     (r,) = answers
     assert r.status_code == 503 and r.json() == {"error": STOPPING}
+
+
+def test_a_request_cancelled_while_it_waits_for_a_worker_leaves_the_worker_in_the_pool():
+    """(The stop above lets a request wait for a worker and for a stop at once.) A caller
+    cancelled while it waited must not leave a task behind that takes the next free worker
+    out of the pool for nobody: the pool would shrink by one worker each time."""
+    import asyncio
+
+    from golfsolve.serve.pool import WorkerPool
+
+    async def scenario():
+        pool = WorkerPool(1, warm=False)
+        await pool.start()
+        try:
+            w = await pool._idle.get()  # the only worker is busy
+            waiter = asyncio.ensure_future(pool.run("solve", layout=None))
+            await asyncio.sleep(0.05)
+            waiter.cancel()
+            await asyncio.gather(waiter, return_exceptions=True)
+            pool._idle.put_nowait(w)  # the worker comes back ...
+            await asyncio.sleep(0.05)
+            return pool._idle.qsize()  # ... and stays for the next request
+        finally:
+            await pool.close()
+
+    assert asyncio.run(scenario()) == 1

@@ -240,7 +240,7 @@ class WorkerPool:
             raise PoolBusy(f"the server is busy ({self._waiting} requests waiting); try again shortly")
         self._waiting += 1
         try:
-            w = await self._unless_stopped(self._idle.get())
+            w = await self._unless_stopped(self._idle.get(), give_back=self._idle.put_nowait)
         finally:
             self._waiting -= 1
         job = asyncio.ensure_future(self._run_on(w, name, kwargs))
@@ -249,13 +249,18 @@ class WorkerPool:
         job.add_done_callback(lambda t: t.cancelled() or t.exception())
         return await self._unless_stopped(asyncio.shield(job))
 
-    async def _unless_stopped(self, waiting: Any) -> Any:
+    async def _unless_stopped(self, waiting: Any, give_back: Any = None) -> Any:
         # a request waiting for a worker or for its answer when the server stops is answered now,
         # not cancelled by uvicorn seconds later (a 500 and a traceback in the terminal)
         task = asyncio.ensure_future(waiting)
         stop = asyncio.ensure_future(self._stop.wait())
         try:
             await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:  # the caller itself cancelled: what it waited for must not outlive it
+            if task.done() and not task.cancelled() and task.exception() is None and give_back is not None:
+                give_back(task.result())  # a worker taken from the queue goes back to it
+            task.cancel()
+            raise
         finally:
             stop.cancel()
         if not task.done():
