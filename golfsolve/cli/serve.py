@@ -44,7 +44,10 @@ def serve(host, port, workers, cpu_budget, cors_origin):
         import uvicorn
 
         from ..serve.app import create_app
+        from ..serve.guard import guarded_protocol
         from ..serve.pool import CPU_BUDGET
+
+        protocol = guarded_protocol()
     except ImportError as e:
         raise InputError(f"golfsolve serve needs the serve extra ({e.name} is missing): "
                          "pip install -e '.[serve]'") from None
@@ -64,9 +67,17 @@ def serve(host, port, workers, cpu_budget, cors_origin):
                 click.echo(f"golfsolve serve: ready on {where} ({n} worker{'s' * (n != 1)}, warm); "
                            "Ctrl-C stops it", err=True)
 
+        async def shutdown(self, sockets=None):
+            # the searches running or waiting are answered (503) at once, so the graceful wait ends
+            # with them: uvicorn would cancel them after it, a 500 and a traceback each
+            pool = getattr(app.state, "pool", None)
+            if pool is not None:
+                pool.stop()
+            await super().shutdown(sockets)
+
     click.echo("golfsolve serve: starting the workers and warming the kernels...", err=True)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5, http=protocol)
     from ..serve.logs import quiet_bad_requests
 
     quiet_bad_requests()  # after the Config, which sets uvicorn's logging up

@@ -49,7 +49,7 @@ from ..inputs import flag, is_whole_number, split_items
 from ..solitaire.answers import deal_answer, play_answer
 from ..solitaire.layout import Layout, LayoutError, layout_from_code, layout_from_pysol, parse_layout_text
 from ..solitaire.rules import EASY, get_rules
-from .pool import CPU_BUDGET, BudgetExceeded, JobError, PoolBusy, WorkerPool
+from .pool import CPU_BUDGET, STOPPING, BudgetExceeded, JobError, PoolBusy, PoolStopping, WorkerPool
 
 #: The largest request body taken in (a layout is a few hundred bytes).
 MAX_BODY = 64 * 1024
@@ -436,6 +436,15 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             return _error(503, str(e))
         except PoolBusy as e:  # the same request a little later may well be served
             return _error(503, str(e), {"Retry-After": str(RETRY_AFTER)})
+        except PoolStopping as e:
+            return _error(503, str(e), {"Connection": "close"})
+        except asyncio.CancelledError:
+            # the server cancels what is still running when it stops (uvicorn after its graceful
+            # wait): a JSON 503, not uvicorn's plain-text 500 and a traceback in its terminal
+            task = asyncio.current_task()
+            if task is not None and hasattr(task, "uncancel"):
+                task.uncancel()
+            return _error(503, STOPPING, {"Connection": "close"})
         except ClientDisconnect:  # gone half-way through its body: nobody reads this, and nothing to log
             return _error(400, "the request body was cut off")
 
@@ -477,12 +486,21 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         # POST), and keeps the Allow header HTTP asks for
         allow = (exc.headers or {}).get("Allow", "")
         methods = sorted(m.strip() for m in allow.split(",") if m.strip() and m.strip() != "HEAD") or ["GET"]
-        what = {404: f"no such page or endpoint: {clip(request.url.path)}",
+        path = request.url.path
+        missing = f"no such page or endpoint: {clip(path)}"
+        if path.rstrip("/") in pages and path != "/":
+            missing += f"; it is {path.rstrip('/')}, without the '/' at the end"
+        what = {404: missing,
                 405: f"{request.method} is not allowed on {clip(request.url.path)}; it takes {' and '.join(methods)}"}
         response = _error(exc.status_code, what.get(exc.status_code, str(exc.detail)))
         if allow:
             response.headers["Allow"] = allow
         return response
 
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                     exception_handlers={HTTPException: http_error})
+    pages = {"/api/health", *(f"/api/{n}" for n in PARAMS)}
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error})
+    # /api/solve/ is a 404 that names /api/solve, not a 307 to it: curl prints the redirect's empty
+    # body and exits 0 (no answer, no error), and the redirect's host is the one the client sent
+    app.router.redirect_slashes = False
+    return app

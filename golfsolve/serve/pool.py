@@ -44,6 +44,13 @@ class PoolBusy(RuntimeError):
     """Too many requests are waiting for a worker."""
 
 
+class PoolStopping(RuntimeError):
+    """The server is stopping: a request waiting for a worker or for its answer gets none."""
+
+
+STOPPING = "the server is stopping (Ctrl-C); ask again when it is back"
+
+
 @dataclass(frozen=True)
 class JobError(Exception):
     """A job refused its input: an HTTP status and the one-line message."""
@@ -58,6 +65,7 @@ def _worker_main(conn: Connection, jobs_module: str, warm: bool) -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it stops us
     signal.signal(signal.SIGPROF, signal.SIG_DFL)  # the budget's signal ends the process
+    _no_semaphores()
     jobs = importlib.import_module(jobs_module)
     if warm:
         jobs.warm()
@@ -83,6 +91,19 @@ def _worker_main(conn: Connection, jobs_module: str, warm: bool) -> None:
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
         conn.send(out)
+
+
+def _no_semaphores() -> None:
+    # tqdm's progress bars (quiet here, but made) share a multiprocessing lock, a named semaphore:
+    # a worker stopped for its budget cannot release it, and the server's resource tracker then
+    # warns of a "leaked semaphore" on the terminal when it stops. A worker needs a thread lock only.
+    import threading
+
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return
+    tqdm.set_lock(threading.RLock())
 
 
 class _Worker:
@@ -137,6 +158,7 @@ class WorkerPool:
         self._waiting = 0
         self._running = 0  # jobs handed to a worker and not yet answered
         self._closed = False
+        self._stop: Optional[asyncio.Event] = None  # set by stop(): every caller still waiting is answered at once
         self.replaced = 0  # workers stopped for their budget (or lost) and started afresh
 
     @property
@@ -164,6 +186,7 @@ class WorkerPool:
     async def start(self) -> None:
         """Start every worker and wait until each has warmed up and said it is ready."""
         self._idle = asyncio.Queue()
+        self._stop = asyncio.Event()
         # the first worker compiles whatever numba's cache lacks; the others then only load it
         await self._spawn()
         await asyncio.gather(*(self._spawn() for _ in range(self.size - 1)))
@@ -206,18 +229,50 @@ class WorkerPool:
         """Run job ``name`` in a worker and return its answer.
 
         Raises :class:`JobError` (bad input, no answer, internal error),
-        :class:`BudgetExceeded` (the worker was stopped and is being replaced) or
-        :class:`PoolBusy`. A caller that goes away (a client that disconnects) does not
-        take the worker with it: the job finishes and the worker goes back to the pool.
+        :class:`BudgetExceeded` (the worker was stopped and is being replaced),
+        :class:`PoolBusy` or :class:`PoolStopping` (:meth:`stop` was called while it waited). A
+        caller that goes away (a client that disconnects) does not take the worker with it: the
+        job finishes and the worker goes back to the pool.
         """
+        if self._closed or self._stop.is_set():
+            raise PoolStopping(STOPPING)
         if self._waiting >= self.max_waiting:
             raise PoolBusy(f"the server is busy ({self._waiting} requests waiting); try again shortly")
         self._waiting += 1
         try:
-            w = await self._idle.get()
+            w = await self._unless_stopped(self._idle.get(), give_back=self._idle.put_nowait)
         finally:
             self._waiting -= 1
-        return await asyncio.shield(self._run_on(w, name, kwargs))
+        job = asyncio.ensure_future(self._run_on(w, name, kwargs))
+        # a job whose caller went (stopped, or cancelled by the server) still ends, maybe in an error
+        # nobody awaits: retrieved here, else asyncio logs "Task exception was never retrieved"
+        job.add_done_callback(lambda t: t.cancelled() or t.exception())
+        return await self._unless_stopped(asyncio.shield(job))
+
+    async def _unless_stopped(self, waiting: Any, give_back: Any = None) -> Any:
+        # a request waiting for a worker or for its answer when the server stops is answered now,
+        # not cancelled by uvicorn seconds later (a 500 and a traceback in the terminal)
+        task = asyncio.ensure_future(waiting)
+        stop = asyncio.ensure_future(self._stop.wait())
+        try:
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:  # the caller itself cancelled: what it waited for must not outlive it
+            if task.done() and not task.cancelled() and task.exception() is None and give_back is not None:
+                give_back(task.result())  # a worker taken from the queue goes back to it
+            task.cancel()
+            raise
+        finally:
+            stop.cancel()
+        if not task.done():
+            task.cancel()
+            raise PoolStopping(STOPPING)
+        return task.result()
+
+    def stop(self) -> None:
+        """Answer every request waiting for a worker or for its job with :class:`PoolStopping`,
+        and take no more; :meth:`close` then stops the workers."""
+        if self._stop is not None:
+            self._stop.set()
 
     async def _run_on(self, w: _Worker, name: str, kwargs: dict, retries: int = _RETRIES) -> Any:
         budget = self.cpu_budget
@@ -254,7 +309,14 @@ class WorkerPool:
     async def close(self) -> None:
         """Stop every worker and reap it."""
         self._closed = True
+        self.stop()
+        idle = set()
+        while self._idle is not None and not self._idle.empty():
+            idle.add(self._idle.get_nowait().pid)
         for w in list(self._workers.values()):
+            if w.pid not in idle:  # its job's caller has had its answer (503): nobody waits for the rest
+                w.kill()
+                continue
             try:
                 w.conn.send(None)
             except OSError:
