@@ -379,5 +379,5 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     return data, paths
 
 
-__all__ = ["FIGURES", "incomplete_note", "render_html", "render_markdown", "report_data", "summary_text", "write_plots",
-           "write_report"]
+__all__ = ["FIGURES", "bot_settings_of", "incomplete_note", "render_html", "render_markdown", "report_data",
+           "settings_note", "summary_text", "write_plots", "write_report"]

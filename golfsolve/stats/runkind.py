@@ -275,7 +275,7 @@ class RunKind(Generic[P]):
         if (resume or extend) and manifest_path(out) is not None:
             self._check_as_written(out)
             self.check_continued(out, p, "--resume" if resume else "--extend")
-        elif manifest_path(out) is None:  # a new run (with --resume, open_run says there is none)
+        elif not (resume or extend):  # a new run (open_run refuses a folder that holds one)
             extra = {**extra, **self.new_run_extra(p)}
         folder = open_run(out, self.key(p), resume=resume, extend=extend, command=command,
                           extra=extra, extendable=self.extendable, names=self.field_names)

@@ -341,4 +341,4 @@ def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None
 
 
 __all__ = ["bot_strokes", "end_shares", "first_player", "main_table", "neighbour_after", "report_data", "set_data",
-           "skill_gap", "strong_wins", "study_summary", "turns_per_hole", "write_study_report"]
+           "settings_lines", "skill_gap", "strong_wins", "study_summary", "turns_per_hole", "write_study_report"]
