@@ -85,6 +85,11 @@ def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str 
     BOTS[kind] = BotKind(target, count, what or f"{kind} count", label)
 
 
+def registry_kind(entry: BotKind) -> str:
+    """The name ``entry`` has in :data:`BOTS` (``ismcts`` for ``ismcts:300``'s entry)."""
+    return next((k for k, e in BOTS.items() if e is entry), str(entry.target))
+
+
 def known_bots() -> str:
     """The bot names ``make_bot`` accepts, for help and error messages."""
     out = []
@@ -261,3 +266,79 @@ def table_and_bots(rules_spec: Optional[str], players: Optional[int], grid: Opti
     if bots_spec is None:
         return rules, old.bots if old is not None else ("heuristic",) * rules.players
     return rules, tuple(parse_bots(bots_spec, rules.players))
+
+
+# -- a bot's full settings, as a run's manifest records them --------------------------
+# (made by golfsolve.grid.bots.bot_settings, which imports the bots; these only read them)
+
+#: What a manifest records where a run was made before bots' settings were recorded.
+NOT_RECORDED = "not recorded (the run was made by an older golfsolve)"
+
+
+def _shown(v: Any) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_shown(x) for x in v) + "]"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def describe_settings(settings: Optional[dict]) -> str:
+    """A bot's recorded settings in one line, ``ISMCTSBot: iterations 1000, c_ucb 10.0, ...``,
+    or :data:`NOT_RECORDED` for None."""
+    if settings is None:
+        return NOT_RECORDED
+    rest = ", ".join(f"{k} {_shown(v)}" for k, v in settings.items() if k not in ("kind", "class"))
+    return f"{settings.get('class', settings.get('kind', '?'))}" + (f": {rest}" if rest else "")
+
+
+def settings_difference(recorded: dict, now: dict, every: bool = False) -> Optional[tuple[str, str, str]]:
+    """The first setting ``recorded`` holds otherwise than ``now`` (None: none), as ``(name,
+    recorded value, value now)`` written for a message ("none" where one side lacks it). A
+    setting ``now`` has and ``recorded`` lacks was not recorded by the version that made the
+    run and is passed over, unless ``every`` (then the two must be the same settings)."""
+    for k in dict.fromkeys([*recorded, *now]):
+        if k not in recorded and not every:
+            continue
+        a, b = recorded.get(k, _NONE), now.get(k, _NONE)
+        if a is _NONE or b is _NONE or not _same(a, b):
+            return k, "none" if a is _NONE else _shown(a), "none" if b is _NONE else _shown(b)
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    # 10 and 10.0 are one value; True is not 1, nor "10" 10
+    if isinstance(a, list) or isinstance(b, list):
+        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, (bool, str)) or isinstance(b, (bool, str)):
+        return type(a) is type(b) and a == b
+    return a == b
+
+
+_NONE = object()
+
+#: The JSON values a recorded setting may have.
+_PLAIN = (bool, int, float, str)
+
+
+def check_settings_table(value: Any, bots: Sequence[str], where: str) -> Optional[dict[str, dict[str, Any]]]:
+    """A manifest's ``bot_settings`` (``where`` names the field in messages), checked: None
+    (not recorded), or for each bot of ``bots`` (names as the run records them) a table of
+    setting -> plain JSON value (a number, text, true/false, or a list of numbers).
+    :class:`InputError` otherwise: a field golfsolve writes, edited by hand."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: a table of each bot's settings, not {type(value).__name__}")
+    names = list(dict.fromkeys(bots))
+    if sorted(value) != sorted(names):
+        raise InputError(f"{where}: records the bots {', '.join(map(repr, value))}, but the run seats "
+                         f"{', '.join(map(repr, names))}")
+    for bot, s in value.items():
+        if not isinstance(s, dict) or not s:
+            raise InputError(f"{where}.{bot}: a table of settings, not {_shown(s)[:40]}")
+        for k, v in s.items():
+            ok = isinstance(v, _PLAIN) or (isinstance(v, list) and all(isinstance(x, (int, float))
+                                                                       and not isinstance(x, bool) for x in v))
+            if not ok or (isinstance(v, float) and v != v):
+                raise InputError(f"{where}.{bot}.{k}: a number, text, true/false or a list of numbers, "
+                                 f"not {_shown(v)[:40]}")
+    return value

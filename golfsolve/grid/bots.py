@@ -23,8 +23,9 @@ table) and ``spiel-ismcts`` (:mod:`.spiel`) live in their own modules, loaded by
 
 from __future__ import annotations
 
+import inspect
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Any, ClassVar, Optional, Sequence
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from .greedy import mc_evaluate
 from . import search as S
 from .botnames import (BOTS, BotKind, bot_entry, bot_name, known_bots, parse_bots, register_bot,  # noqa: F401 - the
                        resolve_bot, split_bots, takes_mc_samples)  # registry and its checks, by their old address
+from .botnames import registry_kind
 from .engine import MAX_TURNS, RNG_MUST
 from .rules import GridRules
 from .scoring import estimate100
@@ -52,10 +54,30 @@ class Bot:
     """Base class: a name and a seeded generator; subclasses answer the three questions."""
 
     kind = "bot"
+    #: What decides the bot's play beyond its constructor's keywords, by attribute name: values
+    #: its class or this version of golfsolve fixes (a heuristic's parameters, a constant of a
+    #: search). :meth:`settings` records them, so a run's manifest names every one.
+    fixed_settings: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None) -> None:
         self.rng = rng if rng is not None else np.random.default_rng()
         self.name = name or self.kind
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting that decides this bot's play, as plain JSON values: ``class`` (its
+        class's name), each keyword of its constructor (``iterations``, ``samples``, ...)
+        with the value it plays with, and each of :attr:`fixed_settings` (an array as a list).
+        The generator and the name are not settings: they change no decision rule."""
+        out: dict[str, Any] = {"class": type(self).__name__}
+        for k in (*constructor_settings(type(self)), *self.fixed_settings):
+            v = getattr(self, k, None)
+            if isinstance(v, np.ndarray):
+                v = v.tolist()
+            elif isinstance(v, np.generic):
+                v = v.item()
+            if isinstance(v, (bool, int, float, str, list)):
+                out[k] = v
+        return out
 
     def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
         """The ``count`` distinct slots to turn face up before play."""
@@ -74,13 +96,16 @@ class RandomBot(Bot):
     """Uniformly random legal choices (knocking rarely, or every hole would end at once)."""
 
     kind = "random"
+    #: the chance of knocking when a knock is legal
+    knock_chance = 0.05
+    fixed_settings = ("knock_chance",)
 
     def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
         return [int(x) for x in self.rng.choice(view.rules.grid, size=count, replace=False)]
 
     def choose_draw(self, view: PlayerView) -> str:
         legal = view.legal_draws()
-        if KNOCK in legal and self.rng.random() < 0.05:
+        if KNOCK in legal and self.rng.random() < self.knock_chance:
             return KNOCK
         legal = [d for d in legal if d != KNOCK]
         return legal[int(self.rng.integers(len(legal)))]
@@ -154,6 +179,11 @@ class GreedyBot(Bot):
     """The heuristic a good casual player uses; the compiled rollouts play the same way."""
 
     kind = "greedy"
+    #: the module's constants, which greedy_place, greedy_knock and the compiled rollouts read;
+    #: recorded with a run (a later version may change them), not settable per bot
+    take_gain = TAKE_GAIN
+    knock_margin = KNOCK_MARGIN
+    fixed_settings = ("take_gain", "knock_margin")
 
     def choose_openers(self, view: PlayerView, count: int) -> Sequence[int]:
         # Row-major order turns one card per column before doubling up on any column.
@@ -254,6 +284,9 @@ def view_arrays(view: PlayerView, tables: tuple[np.ndarray, np.ndarray, np.ndarr
 
 class _Compiled(Bot):
     """A bot whose decisions come from the compiled kernels, fed its view as arrays."""
+
+    #: the heuristic's parameters (its own play, or the play-outs of a search)
+    fixed_settings = ("hp",)
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None) -> None:
         super().__init__(rng, name)
@@ -395,6 +428,9 @@ class ISMCTSBot(_Searcher):
     per decision; the most visited action is played."""
 
     kind = "ismcts"
+    #: the placement tree's exploration constant, a share of ``c_ucb`` (:data:`.search.PLACE_C`)
+    place_c = S.PLACE_C
+    fixed_settings = ("hp", "place_c")
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  iterations: int = DEFAULT_ITERATIONS, c_ucb: float = UCB_C, horizon: int = DEFAULT_HORIZON) -> None:
@@ -424,6 +460,10 @@ class GreedyMCBot(_Searcher):
     but the rollouts are played by the greedy policy (:mod:`.greedy`)."""
 
     kind = "mc-greedy"
+    # its play-outs are greedy's (the heuristic's parameters play no part)
+    take_gain = TAKE_GAIN
+    knock_margin = KNOCK_MARGIN
+    fixed_settings = ("take_gain", "knock_margin")
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  samples: int = DEFAULT_SAMPLES) -> None:
@@ -456,3 +496,54 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     # a seed where the generator goes would fail at the bot's first decision
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
     return resolve_bot(entry)(rng, name=bot_name(spec), **kw)
+
+
+def constructor_settings(cls: type) -> list[str]:
+    """The keywords of ``cls``'s constructor that are settings (all but the generator and the name)."""
+    try:
+        params = inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):  # a constructor without a signature Python can read
+        return []
+    return [k for k, p in params.items() if k not in ("self", "rng", "name")
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def bot_settings(spec: str, samples: Optional[int] = None) -> dict[str, Any]:
+    """The full settings the bot ``spec`` names plays with in this version of golfsolve:
+    ``kind`` (its name in the registry, :data:`~.botnames.BOTS`), then :meth:`Bot.settings`
+    (``class``, every constructor keyword, every fixed setting); ``samples`` is the Monte
+    Carlo sample count where the name gives none, as :func:`make_bot` takes it. Plain JSON
+    values that :func:`bot_from_settings` turns back into the same bot."""
+    entry, _ = bot_entry(spec, samples)
+    bot = make_bot(spec, samples=samples)
+    own = bot.settings() if isinstance(bot, Bot) else {"class": type(bot).__name__}
+    return {"kind": registry_kind(entry), **own}
+
+
+def bot_from_settings(settings: dict[str, Any], rng: Optional[np.random.Generator] = None,
+                      name: Optional[str] = None) -> Bot:
+    """The bot ``settings`` (:func:`bot_settings`, as a run's manifest records it) describe:
+    its registry ``kind``'s class made with the recorded constructor keywords and the recorded
+    values of its settable fixed settings (the heuristic's parameters). :class:`InputError`
+    naming the setting when this version of golfsolve cannot make that bot (an unknown kind, a
+    constant of this version that differs, a setting its bot does not have)."""
+    from .botnames import settings_difference
+
+    expect(settings, dict, "settings", "a bot's settings as bot_settings() gives them")
+    kind = settings.get("kind")
+    if kind not in BOTS:
+        raise InputError(f"these settings name no bot this golfsolve has (kind {kind!r}; known: {known_bots()})")
+    factory = resolve_bot(BOTS[kind])
+    keywords = constructor_settings(factory) if isinstance(factory, type) else []
+    bot = factory(rng, name=name or kind, **{k: settings[k] for k in keywords if k in settings})
+    for k, v in settings.items():
+        # an instance's own value (the heuristic's parameters) is set; a class's constant is compared below
+        if k in getattr(bot, "fixed_settings", ()) and k in vars(bot):
+            setattr(bot, k, np.array(v, dtype=getattr(vars(bot)[k], "dtype", None)) if isinstance(v, list) else v)
+    made = {"kind": kind, **(bot.settings() if isinstance(bot, Bot) else {"class": type(bot).__name__})}
+    diff = settings_difference(settings, made, every=True)
+    if diff is not None:
+        key, said, has = diff
+        raise InputError(f"this golfsolve cannot make the bot these settings describe: its {kind} has {key} {has} "
+                         f"where the settings say {said}")
+    return bot

@@ -130,6 +130,7 @@ class PairedBot(_Searcher):
     last survivors is played."""
 
     kind = "paired-rel"
+    fixed_settings = ("hp", "c_place")
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  playouts: int = DEFAULT_PLAYOUTS, rel: float = REL_WEIGHT) -> None:

@@ -27,6 +27,7 @@ from open_spiel.python.algorithms import mcts as spiel_mcts
 from ..cards import N_CARDS_MAX
 from ..errors import InputError
 from . import search as S
+from .policy import DEFAULT_HP
 from .bots import Bot, HeuristicBot, view_arrays
 from .rules import GridRules, parse_rules
 from .state import (DEAL, DRAW, MAX_TURNS, OPEN, OVER, PLACE, STOCK_DRAW, HoleState, action_name, decode, encode,
@@ -392,6 +393,11 @@ class SpielISMCTSBot(Bot):
     with golfsolve's heuristic play-outs as its evaluator and ``simulations`` per move."""
 
     kind = "spiel-ismcts"
+    #: OpenSpiel's UCT constant (:data:`SPIEL_UCT_C`), recorded with a run
+    uct_c = SPIEL_UCT_C
+    #: the heuristic parameters of its play-outs (:class:`HeuristicEvaluator`'s heuristic bot)
+    hp = DEFAULT_HP
+    fixed_settings = ("uct_c", "hp")
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  simulations: Optional[int] = None) -> None:
@@ -412,7 +418,7 @@ class SpielISMCTSBot(Bot):
         seed = int(self.rng.integers(2**31 - 1))
         rng = np.random.default_rng(seed)
         state = state_from_view(game, view, rng)
-        bot = spiel_ismcts.ISMCTSBot(game, HeuristicEvaluator(rng), SPIEL_UCT_C, self.simulations,
+        bot = spiel_ismcts.ISMCTSBot(game, HeuristicEvaluator(rng), self.uct_c, self.simulations,
                                      random_state=np.random.RandomState(seed % (2**31)))
         bot.set_resampler(lambda st, pl: st.resample_from_infostate(pl, rng=rng))
         self.decisions += 1

@@ -96,6 +96,8 @@ class Tally:
     neighbours: dict = field(default_factory=dict)
     neighbour_holes: Counter = field(default_factory=Counter)
     end_reasons: Counter = field(default_factory=Counter)
+    #: each bot name's full settings, as the run recorded them (None: not recorded)
+    bot_settings: Optional[dict] = None
     _ratings: Any = None
 
     def __post_init__(self) -> None:
@@ -122,7 +124,7 @@ class Tally:
     @classmethod
     def of(cls, t: "Tournament") -> "Tally":
         """The tally of a whole :class:`~golfsolve.grid.tournament.Tournament`."""
-        tally = cls(t.rules, t.bots, t.seed, t.samples, t.seating)
+        tally = cls(t.rules, t.bots, t.seed, t.samples, t.seating, bot_settings=t.bot_settings)
         tally.add(t.holes, t.matches)
         return tally
 
@@ -182,7 +184,8 @@ class Tally:
     def meta(self) -> dict[str, Any]:
         """What the tournament ran: rules, bots, seed, match count and seating."""
         return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
-                "seed": self.seed, "matches": self.matches, "mc_samples": self.samples, "seating": self.seating}
+                "seed": self.seed, "matches": self.matches, "mc_samples": self.samples, "seating": self.seating,
+                "bot_settings": self.bot_settings}
 
     def win_rate(self, bot: str) -> tuple[float, float, float]:
         """``bot``'s win rate a seat (a shared win counting ``1/k``) and its 95% interval, with

@@ -94,6 +94,9 @@ class Tournament:
     matches: pd.DataFrame
     samples: Optional[int] = None
     seating: str = SEATING
+    #: each bot name's full settings (:func:`~.bots.bot_settings`), as the run that played the
+    #: matches recorded them; None where they were not recorded (a run made by an older version)
+    bot_settings: Optional[dict[str, dict[str, Any]]] = None
 
     def tally(self) -> "Tally":
         """The running totals of the whole tournament (made once, then kept while its tables stay the same)."""
@@ -110,7 +113,15 @@ class Tournament:
         """What the tournament ran: rules, bots, seed and match count, for its manifest and report."""
         return {"rules": self.rules.to_dict(), "rules_spec": self.rules.spec(), "bots": self.bots,
                 "seed": self.seed, "matches": int(self.matches["match"].nunique()) if len(self.matches) else 0,
-                "mc_samples": self.samples, "seating": self.seating}
+                "mc_samples": self.samples, "seating": self.seating, "bot_settings": self.bot_settings}
+
+
+def played_settings(bots: Sequence[str], samples: Optional[int] = None) -> dict[str, dict[str, Any]]:
+    """Each bot name's full settings as this version of golfsolve plays it (:func:`~.bots.bot_settings`;
+    ``samples``: the Monte Carlo sample count of ``mc`` bots named without one)."""
+    from .bots import bot_settings
+
+    return {b: bot_settings(b, samples) for b in dict.fromkeys(bots)}
 
 
 def _checked(rules: GridRules, bots: Sequence[str], matches: int, seed: int, samples: Optional[int],
@@ -192,7 +203,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     holes = pd.DataFrame(hole_rows, columns=HOLE_COLUMNS)
     mt = pd.DataFrame(match_rows, columns=["match", "seat", "entry", "bot", "total", "winner", "win_share"])
     return Tournament(rules=rules, bots=list(bots), seed=seed, holes=holes, matches=mt, samples=samples,
-                      seating=scheme)
+                      seating=scheme, bot_settings=played_settings(bots, samples))
 
 
 def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: int, samples: Optional[int] = None,
@@ -209,7 +220,7 @@ def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: in
     bots, matches, seed, samples, first_match = _checked(rules, bots, matches, seed, samples, progress, first_match,
                                                          SEATING)
     block = whole_count(block, "block", 1, 2**63 - 1)
-    tally = Tally(rules, bots, seed, samples)
+    tally = Tally(rules, bots, seed, samples, bot_settings=played_settings(bots, samples))
     for first in range(first_match, first_match + matches, block):
         t = simulate(rules, bots, min(block, first_match + matches - first), seed, samples, progress, first_match=first)
         tally.add(t.holes, t.matches)

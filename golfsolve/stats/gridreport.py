@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
 
+from ..grid.botnames import NOT_RECORDED, describe_settings
 from ..grid.rules import GridRules
 from ..grid.tally import Tally
 from ..grid.tournament import SEATING, Tournament
@@ -56,11 +57,15 @@ def report_data(t: Union[Tournament, Tally], command: str = "") -> dict[str, Any
     tally = _tally(t)
     expect(command, str, "command", "the command line the report shows, or ''")
     kinds = len(tally.names)
+    settings = tally.bot_settings
+    bots = tally.bot_summary().to_dict(orient="records")
+    for r in bots:  # each bot's full settings beside its numbers (None: the run did not record them)
+        r["settings"] = None if settings is None else settings.get(r["bot"])
     return _clean({
         "meta": tally.meta(),
         "command": command,
         "holes_played": tally.holes_played,
-        "bots": tally.bot_summary().to_dict(orient="records"),
+        "bots": bots,
         "differences": tally.differences(),
         "neighbours": tally.neighbour_effect().to_dict(orient="records"),
         # Beside the pairwise differences, one scale for every bot once there are three or more.
@@ -241,6 +246,10 @@ def _blocks(data: dict) -> list[tuple]:
                 _win(r)] for r in data["bots"]]))
     b.append(("img", "strokes.png", FIGURES["strokes.png"]))
     b.append(("img", "wins.png", FIGURES["wins.png"]))
+    b.append(("h2", "Bots' settings"))
+    b.append(("p", settings_note(meta)))
+    if meta.get("bot_settings") is not None:
+        b.append(("table", ["bot", "settings"], [[name, describe_settings(s)] for name, s in bot_settings_of(meta)]))
     if data["differences"]:
         b.append(("h2", "Paired differences (same tables)"))
         b.append(("table", ["comparison", "strokes per hole [95%]", "matches", "excludes 0"],
@@ -286,6 +295,21 @@ def render_html(data: dict, out: Path) -> str:
     return blocks_html(_blocks(data), out, "Grid Golf tournament report")
 
 
+def bot_settings_of(meta: dict) -> list[tuple[str, Optional[dict]]]:
+    """Each bot name of a report's ``meta`` with its recorded settings (None: not recorded)."""
+    recorded = meta.get("bot_settings")
+    return [(b, None if recorded is None else recorded.get(b)) for b in dict.fromkeys(meta["bots"])]
+
+
+def settings_note(meta: dict) -> str:
+    """What a report says of its bots' settings: where they come from, or that they were not recorded."""
+    if meta.get("bot_settings") is None:
+        return ("The run did not record its bots' settings (it was made by an older golfsolve): each name is the "
+                "bot as that version made it, which may differ from what the name makes now.")
+    return ("Every setting that decides each bot's play, as the run recorded it when its first match was played "
+            "(`--resume` and `--extend` refuse to go on with a bot whose settings have changed since).")
+
+
 def _iv(lo: Optional[float], hi: Optional[float], fmt: str, scale: float = 1, matches: int = 1) -> str:
     """``[lo, hi]``; where there is none, why: a single match, or ``matches`` that all gave
     the same value (no spread to draw an interval from)."""
@@ -311,6 +335,11 @@ def summary_text(data: dict, rules: GridRules) -> str:
         same = same_every_match(d)
         lines.append(f"  {d['a']} - {d['b']}: {d['diff']:+.2f} "
                      + (f"({same}: no interval)" if same else _iv(d['lo'], d['hi'], '+.2f')))
+    if data["meta"].get("bot_settings") is None:
+        lines.append(f"bots' settings: {NOT_RECORDED}")
+    else:
+        lines.append("bots' settings:")
+        lines += [f"  {name:<10} {describe_settings(s)}" for name, s in bot_settings_of(data["meta"])]
     return "\n".join(lines)
 
 
@@ -350,5 +379,5 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     return data, paths
 
 
-__all__ = ["FIGURES", "incomplete_note", "render_html", "render_markdown", "report_data", "summary_text", "write_plots",
-           "write_report"]
+__all__ = ["FIGURES", "bot_settings_of", "incomplete_note", "render_html", "render_markdown", "report_data",
+           "settings_note", "summary_text", "write_plots", "write_report"]

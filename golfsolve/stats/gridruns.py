@@ -201,6 +201,17 @@ class GridKind(RunKind[GridSpec]):
     def manifest_extra(self, p: GridSpec) -> dict:
         return {"rules_described": p.rules.describe()}
 
+    def new_run_extra(self, p: GridSpec) -> dict:
+        from ..grid.tournament import played_settings
+
+        return {"bot_settings": played_settings(p.bots, p.samples)}
+
+    def check_continued(self, out: str | Path, p: GridSpec, flag: str) -> None:
+        old = self.read(out)
+        if (old.bots, old.samples) != (p.bots, p.samples):
+            return  # other bots: open_run names that difference
+        check_same_bots(out, recorded_settings(out, old.bots), p.bots, p.samples, flag)
+
     def check_scheme(self, out: str | Path) -> None:
         """:class:`InputError` if the run in ``out`` was made with another seating scheme
         (continuing it would mix two schemes in one run)."""
@@ -249,6 +260,43 @@ def run_grid_simulate(out: str | Path, spec: GridSpec, *, resume: bool = False, 
     return inv
 
 
+def recorded_settings(out: str | Path, bots: Sequence[str], m: Optional[dict] = None) -> Optional[dict]:
+    """The bots' full settings the manifest of the run in ``out`` (or ``m``, read from it)
+    records for its bots ``bots``, checked; None for a run made before they were recorded."""
+    from ..grid.botnames import check_settings_table
+    from .runfolder import read_manifest
+
+    if m is None:
+        m = read_manifest(out)
+    try:
+        return check_settings_table(m.get("bot_settings"), bots, f"{manifest_path(out) or out}: field bot_settings")
+    except InputError as e:
+        raise InputError(f"{e}; repair or remove the file (a run folder's manifest is written by golfsolve)") from None
+
+
+def check_same_bots(out: str | Path, recorded: Optional[dict], bots: Sequence[str], samples: Optional[int],
+                    flag: str) -> None:
+    """:class:`InputError`, one line naming the bot and the setting, if a bot of ``bots``
+    (with ``samples``, the Monte Carlo samples of ``mc`` bots named without a count) would
+    now play with other settings than the run in ``out`` recorded (``recorded``; None: not
+    recorded, so nothing to check): its matches so far and the new ones would be two
+    players under one name. A setting the run did not record (added since) is not checked."""
+    if recorded is None:
+        return
+    from ..grid.botnames import settings_difference
+    from ..grid.bots import bot_settings
+
+    for name in dict.fromkeys(bots):
+        if name not in recorded:
+            continue
+        diff = settings_difference(recorded[name], bot_settings(name, samples))
+        if diff is not None:
+            key, was, now = diff
+            raise InputError(f"{flag}: bot {name!r} of the run in {out} played with {key} {was}, but this "
+                             f"golfsolve's {name!r} plays with {key} {now}; the run cannot go on with the same "
+                             "bot: start a new run in another --out")
+
+
 def load_tournament(out: str | Path) -> Tournament:
     """The tournament in the folder ``out``: a run folder, or the older ``meta.json`` layout."""
     from .runfolder import check_out_type
@@ -268,7 +316,7 @@ def load_tournament(out: str | Path) -> Tournament:
     df = _with_before(df.reset_index(drop=True), spec.bots, spec.seed, spec.seating)
     holes, matches = _two_tables(df)
     return Tournament(rules=spec.rules, bots=list(spec.bots), seed=spec.seed, holes=holes, matches=matches,
-                      samples=spec.samples, seating=spec.seating)
+                      samples=spec.samples, seating=spec.seating, bot_settings=recorded_settings(out, spec.bots, m))
 
 
 def _with_before(df: pd.DataFrame, bots: Sequence[str], seed: int, scheme: str) -> pd.DataFrame:
@@ -394,5 +442,5 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     return paths
 
 
-__all__ = ["COLUMNS", "GRID", "GridSpec", "export_csv", "load_tournament", "play_chunk", "run_command",
-           "run_grid_simulate"]
+__all__ = ["COLUMNS", "GRID", "GridSpec", "check_same_bots", "export_csv", "load_tournament", "play_chunk",
+           "recorded_settings", "run_command", "run_grid_simulate"]

@@ -235,16 +235,15 @@ def play_chunk(task: tuple) -> pd.DataFrame:
 
 
 def bot_settings(name: str) -> dict[str, Any]:
-    """The settings a bot of this name plays with (its class and the values of its
-    constructor's settings), for the manifest."""
-    import inspect
+    """The full settings a bot of this name plays with (:func:`golfsolve.grid.bots.bot_settings`), for the manifest."""
+    from ..grid.bots import bot_settings as settings
 
-    from ..grid.bots import make_bot
+    return settings(name)
 
-    bot = make_bot(name)
-    params = set(inspect.signature(type(bot).__init__).parameters) - {"self", "rng", "name"}
-    return {"class": type(bot).__name__, **{k: v for k, v in sorted(vars(bot).items())
-                                             if k in params and isinstance(v, (int, float, str, bool))}}
+
+def study_bots(p: StudySpec) -> tuple[str, ...]:
+    """The bots every study seats: its strongest bot, the heuristic and the random bot."""
+    return (p.strong, HEURISTIC, RANDOM)
 
 
 class StudyKind(RunKind[StudySpec]):
@@ -316,8 +315,18 @@ class StudyKind(RunKind[StudySpec]):
         return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))
 
     def manifest_extra(self, p: StudySpec) -> dict:
-        return {"rules_described": {s: option_rules(s).describe() for s in p.sets},
-                "bot_settings": {b: bot_settings(b) for b in (p.strong, HEURISTIC, RANDOM)}}
+        return {"rules_described": {s: option_rules(s).describe() for s in p.sets}}
+
+    def new_run_extra(self, p: StudySpec) -> dict:
+        return {"bot_settings": {b: bot_settings(b) for b in study_bots(p)}}
+
+    def check_continued(self, out: str | Path, p: StudySpec, flag: str) -> None:
+        from .gridruns import check_same_bots, recorded_settings
+
+        old = self.read(out)
+        if old.strong != p.strong:
+            return  # another strongest bot: open_run names that difference
+        check_same_bots(out, recorded_settings(out, study_bots(old)), study_bots(p), None, flag)
 
 
 #: The grid-study run kind.
@@ -374,6 +383,9 @@ def load_study(out: str | Path) -> Study:
     import pandas as pd
 
     m, spec, frames = STUDY.load(out)
+    from .gridruns import recorded_settings
+
+    settings = recorded_settings(out, study_bots(spec), m)  # checked: a field edited by hand is named
     if not frames:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
     df = pd.concat(frames, ignore_index=True).sort_values(["item", "hole", "seat"], kind="stable")
@@ -386,7 +398,8 @@ def load_study(out: str | Path) -> Study:
             continue
         holes, matches = _two_tables(d)
         ts.append(Tournament(rules=c.rules, bots=list(c.bots), seed=spec.seed, holes=holes, matches=matches,
-                             seating=SEATING))
+                             seating=SEATING, bot_settings=None if settings is None
+                             else {b: settings[b] for b in dict.fromkeys(c.bots)}))
     return Study(spec=spec, manifest=m, cells=cells, tournaments=ts)
 
 

@@ -168,6 +168,16 @@ class RunKind(Generic[P]):
         """What else goes into the manifest (descriptions a reader wants), rewritten on --extend."""
         return {}
 
+    def new_run_extra(self, p: P) -> dict:
+        """What else goes into the manifest of a new run only, never rewritten: what the run's
+        first items were made with (a grid run's bots' full settings), which a later
+        ``--resume`` or ``--extend`` checks (:meth:`check_continued`) rather than restates."""
+        return {}
+
+    def check_continued(self, out: str | Path, p: P, flag: str) -> None:
+        """:class:`InputError` (one line, ``flag`` is ``--resume`` or ``--extend``) if the run in
+        ``out`` cannot be continued as ``p``, for a reason its key does not show (by default none)."""
+
     # -- the same for every kind ---------------------------------------------------
     @property
     def params_model(self) -> type[BaseModel]:
@@ -261,10 +271,14 @@ class RunKind(Generic[P]):
             if isinstance(recorded, list) and all(isinstance(g, str) for g in recorded):
                 given = getattr(p, self.group_field)
                 p = dataclasses.replace(p, **{self.group_field: as_recorded(given, recorded)})
+        extra = self.manifest_extra(p)
         if (resume or extend) and manifest_path(out) is not None:
             self._check_as_written(out)
+            self.check_continued(out, p, "--resume" if resume else "--extend")
+        elif not (resume or extend):  # a new run (open_run refuses a folder that holds one)
+            extra = {**extra, **self.new_run_extra(p)}
         folder = open_run(out, self.key(p), resume=resume, extend=extend, command=command,
-                          extra=self.manifest_extra(p), extendable=self.extendable, names=self.field_names)
+                          extra=extra, extendable=self.extendable, names=self.field_names)
         try:
             self.check_manifest(folder.manifest, out)
             if extend:

@@ -15,9 +15,10 @@ from typing import Any, Optional
 import numpy as np
 import pandas as pd
 
+from ..grid.botnames import NOT_RECORDED, describe_settings
 from ..grid.engine import END_REASONS, END_STALLED
-from ..grid.tournament import Tournament, neighbour_effect, paired_difference
-from ..intervals import mean_ci, wilson
+from ..grid.tournament import Tournament, paired_difference
+from ..intervals import mean_ci, no_spread, wilson
 from ..text import estimate, plural
 from .gridstudy import HEURISTIC, RANDOM, Study
 from .runfolder import save_figure_atomic
@@ -94,19 +95,25 @@ def first_player(ts: list[Tournament]) -> dict[str, float]:
     return _ci(*mean_ci(_per_match(frames, "adv")))
 
 
-def neighbour_after(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]:
+def neighbour_after(ts: list[Tournament], strong: str) -> Optional[dict[str, Any]]:
     """The heuristic's strokes a hole when the strongest bot plays just before it minus when
-    another heuristic does (from :func:`golfsolve.grid.tournament.neighbour_effect`;
-    positive: the strongest bot's discards are worth less to the player after it), the
-    interval from the two rows' intervals; None when no table seats the heuristic after
-    both (at two players the one before you is your only opponent)."""
+    another heuristic does (positive: the strongest bot's discards are worth less to the player
+    after it), paired within each match: both come from the same matches, so each match gives
+    one value, the heuristic's mean strokes a hole over its seats after the strongest bot there
+    minus its mean over its seats after a heuristic there, and the interval is Student's t
+    (:func:`golfsolve.intervals.mean_ci`) over those matches; none (NaN ends) from one match or
+    when every match gave the same value (``same_every_match``). None when no table seats the
+    heuristic after both (at two players the one before you is your only opponent)."""
     for t in ts:
-        ne = neighbour_effect(t).set_index(["bot", "before_bot"])
-        if (HEURISTIC, strong) in ne.index and (HEURISTIC, HEURISTIC) in ne.index:
-            a, b = ne.loc[(HEURISTIC, strong)], ne.loc[(HEURISTIC, HEURISTIC)]
-            d = float(a["strokes_per_hole"] - b["strokes_per_hole"])
-            half = float(np.hypot(a["hi"] - a["strokes_per_hole"], b["hi"] - b["strokes_per_hole"]))
-            return {"mean": d, "lo": d - half, "hi": d + half}
+        h = t.holes[t.holes["bot"] == HEURISTIC]
+        per = h.groupby(["match", "before_bot"])["strokes"].mean().unstack("before_bot")
+        if strong not in per.columns or HEURISTIC not in per.columns:
+            continue
+        d = (per[strong] - per[HEURISTIC]).dropna().to_numpy(dtype=float)
+        if len(d) == 0:
+            continue
+        m, lo, hi = mean_ci(d)
+        return {"mean": m, "lo": lo, "hi": hi, "matches": len(d), "same_every_match": no_spread(d)}
     return None
 
 
@@ -163,7 +170,8 @@ def report_data(study: Study) -> dict[str, Any]:
     return {
         "format": m["format"], "command": latest_command(m), "complete": bool(m.get("complete")),
         "strong": spec.strong, "matches_per_table": spec.matches, "seed": spec.seed, "sets": list(spec.sets),
-        "bot_settings": m.get("bot_settings", {}),
+        # None: a study made before its bots' settings were recorded
+        "bot_settings": m.get("bot_settings"),
         "results": [set_data(study, s) for s in spec.sets],
     }
 
@@ -180,6 +188,16 @@ def _f(d: Optional[dict], pct: bool = False, sign: bool = False) -> str:
     return estimate(d["mean"], d["lo"], d["hi"], f"{s}.2f")
 
 
+def _paired(d: Optional[dict]) -> str:
+    """A paired difference over matches, or what stands in for its interval where it has none."""
+    if d is None or not np.isfinite(d["mean"]):
+        return "—"
+    if not np.isfinite(d["lo"]):
+        why = "the same in every match" if d.get("same_every_match") else "one match"
+        return f"{d['mean']:+.2f} ({why}: no interval)"
+    return _f(d, sign=True)
+
+
 def main_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """The study's table: one row per option set (what docs/grid.md publishes)."""
     head = ["option set", "holes", "strokes a hole (heuristic)", "turns a hole (each player)",
@@ -192,7 +210,7 @@ def main_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
             continue
         rows.append([r["set"], f"{r['holes']:,}", _f(r["strokes"][HEURISTIC]), _f(r["turns"]),
                      _f(r["gap_strong"], sign=True), _f(r["gap_random"], sign=True), _f(r["strong_wins"], pct=True),
-                     _f(r["first_player"], sign=True), _f(r["neighbour"], sign=True), _f(r["stalled"], pct=True)])
+                     _f(r["first_player"], sign=True), _paired(r["neighbour"]), _f(r["stalled"], pct=True)])
     return head, rows
 
 
@@ -202,15 +220,29 @@ def study_summary(data: dict[str, Any]) -> str:
 
     head, rows = main_table(data)
     done = "" if data["complete"] else " (incomplete: the chunks finished so far)"
-    return blocks_markdown([("p", f"{plural(len(data['sets']), 'option set')}, {plural(data['matches_per_table'], 'match', 'matches')} per table, "
+    text = blocks_markdown([("p", f"{plural(len(data['sets']), 'option set')}, {plural(data['matches_per_table'], 'match', 'matches')} per table, "
                                   f"strongest bot {data['strong']}, seed {data['seed']}{done}"),
                             ("table", head, rows)]).rstrip("\n")
+    return text + "\n" + "\n".join(settings_lines(data))
+
+
+def _study_bots(data: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys([data["strong"], HEURISTIC, RANDOM]))
+
+
+def settings_lines(data: dict[str, Any]) -> list[str]:
+    """The bots' settings for the terminal: one line each, or one saying they were not recorded."""
+    recorded = data.get("bot_settings")
+    if recorded is None:
+        return [f"bots' settings: {NOT_RECORDED}"]
+    return ["bots' settings:"] + [f"  {b:<10} {describe_settings(recorded.get(b))}" for b in _study_bots(data)]
 
 
 def _blocks(data: dict[str, Any]) -> list[tuple]:
     strong = data["strong"]
-    settings = data["bot_settings"].get(strong, {})
-    shown = ", ".join(f"{k} {v}" for k, v in settings.items() if k != "class")
+    recorded = data.get("bot_settings")
+    settings = (recorded or {}).get(strong, {})
+    shown = ", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("class", "kind", "hp"))
     b: list[tuple] = [("h1", TITLE)]
     b.append(("p", f"{plural(len(data['sets']), 'option set')}, two tables each, {plural(data['matches_per_table'], 'match', 'matches')} per "
                    f"table, seed {data['seed']}. The first table seats the strongest bot (**{strong}**"
@@ -223,6 +255,14 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
         b.append(("p", "**The study is incomplete**: the numbers cover the chunks finished so far."))
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
+    b.append(("h2", "Bots' settings"))
+    if recorded is None:
+        b.append(("p", "The study did not record its bots' settings (it was made by an older golfsolve): each name "
+                       "is the bot as that version made it, which may differ from what the name makes now."))
+    else:
+        b.append(("p", "Every setting that decides each bot's play, as the study recorded it when it began "
+                       "(`--resume` refuses to go on with a bot whose settings have changed since)."))
+        b.append(("table", ["bot", "settings"], [[x, describe_settings(recorded.get(x))] for x in _study_bots(data)]))
     b.append(("h2", "Results"))
     head, rows = main_table(data)
     b.append(("table", head, rows))
@@ -233,8 +273,11 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
                    "against the worse one at the same tables (bigger: more a game of skill). First player − others: "
                    "the first player's strokes minus the mean of the others at that hole (negative: moving first "
                    "helps). Neighbour: the heuristic's strokes when the strongest bot plays just before it (and "
-                   "leaves it its discards) minus when another heuristic does (—: two players, where the player "
-                   "before you is your only opponent). Stalled: holes called because every player declined to "
+                   "leaves it its discards) minus when another heuristic does, paired within each match: each match "
+                   "gives one value (the heuristic's mean strokes a hole after the strongest bot there minus its mean "
+                   "after a heuristic there), and the interval is Student's t over those matches (none where every "
+                   "match gave the same value; —: two players, where the player before you is your only opponent). "
+                   "Stalled: holes called because every player declined to "
                    "close for two laps."))
     b.append(("h2", "Strokes a hole by bot"))
     b.append(("table", ["option set", strong, HEURISTIC, RANDOM],
@@ -298,4 +341,4 @@ def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None
 
 
 __all__ = ["bot_strokes", "end_shares", "first_player", "main_table", "neighbour_after", "report_data", "set_data",
-           "skill_gap", "strong_wins", "study_summary", "turns_per_hole", "write_study_report"]
+           "settings_lines", "skill_gap", "strong_wins", "study_summary", "turns_per_hole", "write_study_report"]

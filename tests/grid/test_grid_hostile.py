@@ -88,7 +88,9 @@ def test_a_one_set_study_reads_right(tmp_path, run_cli):
     assert rep.returncode == 0, rep.stderr
     assert rep.stdout.startswith("1 option set, 1 match per table, strongest bot greedy")
     md = (out / "_report" / "report.md").read_text(encoding="utf-8")
-    assert "1 option set, two tables each, 1 match per table" in md and "(**greedy**: GreedyBot)" in md
+    # greedy's settings are its constants now that every setting that decides a bot's play is recorded
+    assert "1 option set, two tables each, 1 match per table" in md
+    assert "(**greedy**: GreedyBot, take_gain 100, knock_margin 500)" in md
 
 
 def test_a_hand_edited_count_names_matches_in_english(tmp_path, run_cli):

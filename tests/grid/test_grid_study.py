@@ -84,7 +84,9 @@ def test_study_folder_holds_every_table_and_the_bot_settings(small):
         assert set(d["bot"]) == set(c.bots)
         assert len(d) == 4 * c.rules.holes * c.rules.players
     m = read_manifest(small)
-    assert m["bot_settings"][STRONG] == {"class": "ISMCTSBot", "c_ucb": 10.0, "horizon": 0, "iterations": 8}
+    assert m["bot_settings"][STRONG] == {"kind": "ismcts", "class": "ISMCTSBot", "c_ucb": 10.0, "horizon": 0,
+                                         "iterations": 8, "hp": [50, -100, 400, 1, 400], "place_c": 0.3}
+    assert m["bot_settings"]["random"] == {"kind": "random", "class": "RandomBot", "knock_chance": 0.05}
     assert m["params"]["strong"] == STRONG and m["complete"] is True
     # the recorded command alone replays the study
     assert "--strong ismcts:8" in m["command"] and "--matches 4" in m["command"]
