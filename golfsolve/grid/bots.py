@@ -495,7 +495,23 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     entry, kw = bot_entry(spec, samples)
     # a seed where the generator goes would fail at the bot's first decision
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
-    return resolve_bot(entry)(rng, name=bot_name(spec), **kw)
+    name = bot_name(spec)
+    factory = resolve_bot(entry)
+    # a class registered with register_bot whose constructor takes no name failed as "__init__()
+    # got an unexpected keyword argument 'name'", naming neither the bot nor how it is called
+    where = entry.target if isinstance(entry.target, str) else getattr(entry.target, "__qualname__",
+                                                                       repr(entry.target))
+    call = ", ".join(["rng", f"name={name!r}", *(f"{k}={v}" for k, v in kw.items())])
+    try:
+        bot = factory(rng, name=name, **kw)
+    except TypeError as e:
+        raise TypeError(f"bot {name!r} ({where}) could not be made as every bot is, {where}({call}): "
+                        f"{e}") from e
+    # a factory answering None (or a class that is no bot) was seated, and failed at the table
+    if not all(callable(getattr(bot, m, None)) for m in ("choose_openers", "choose_draw", "choose_place")):
+        raise TypeError(f"bot {name!r} ({where}) made {type(bot).__name__} {repr(bot)[:40]}, which is no bot: "
+                        "a bot has choose_openers, choose_draw and choose_place (subclass golfsolve.grid.bots.Bot)")
+    return bot
 
 
 def constructor_settings(cls: type) -> list[str]:
