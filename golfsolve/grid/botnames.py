@@ -340,6 +340,16 @@ _NONE = object()
 _PLAIN = (bool, int, float, str)
 
 
+def is_recordable(v: Any) -> bool:
+    """Whether ``v`` is a value a run's manifest records as a bot's setting (and reads back):
+    a number (not NaN), text, true/false, or a list of numbers."""
+    if isinstance(v, float):
+        return v == v
+    if isinstance(v, list):
+        return all(isinstance(x, (int, float)) and not isinstance(x, bool) and x == x for x in v)
+    return isinstance(v, _PLAIN)
+
+
 def check_settings_table(value: Any, bots: Sequence[str], where: str) -> Optional[dict[str, dict[str, Any]]]:
     """A manifest's ``bot_settings`` (``where`` names the field in messages), checked: None
     (not recorded), or for each bot of ``bots`` (names as the run records them) a table of
@@ -357,9 +367,7 @@ def check_settings_table(value: Any, bots: Sequence[str], where: str) -> Optiona
         if not isinstance(s, dict) or not s:
             raise InputError(f"{where}.{bot}: a table of settings, not {_shown(s)[:40]}")
         for k, v in s.items():
-            ok = isinstance(v, _PLAIN) or (isinstance(v, list) and all(isinstance(x, (int, float))
-                                                                       and not isinstance(x, bool) for x in v))
-            if not ok or (isinstance(v, float) and v != v):
+            if not is_recordable(v):
                 raise InputError(f"{where}.{bot}.{k}: a number, text, true/false or a list of numbers, "
                                  f"not {_shown(v)[:40]}")
     return value

@@ -38,7 +38,7 @@ from .greedy import mc_evaluate
 from . import search as S
 from .botnames import (BOTS, BotKind, bot_entry, bot_name, known_bots, parse_bots, register_bot,  # noqa: F401 - the
                        resolve_bot, split_bots, takes_mc_samples)  # registry and its checks, by their old address
-from .botnames import registry_kind
+from .botnames import is_recordable, registry_kind
 from .engine import MAX_TURNS, RNG_MUST
 from .rules import GridRules
 from .scoring import estimate100
@@ -75,7 +75,13 @@ class Bot:
                 v = v.tolist()
             elif isinstance(v, np.generic):
                 v = v.item()
-            if isinstance(v, (bool, int, float, str, list)):
+            elif isinstance(v, tuple):  # weights=(1, 2, 3) as the list JSON has
+                v = list(v)
+            if isinstance(v, list):
+                v = [x.item() if isinstance(x, np.generic) else x for x in v]
+            # only what a run's manifest reads back: an outside bot's order=['a', 'b'] or cut=nan
+            # was written into the manifest, which then refused it, and the run could not be read
+            if is_recordable(v):
                 out[k] = v
         return out
 

@@ -206,3 +206,26 @@ def test_an_unknown_bot_of_ones_own_says_how_it_becomes_known():
     with pytest.raises(InputError) as e:
         make_bot("greedy:3")
     assert "register_bot" not in str(e.value)
+
+
+def test_a_bot_s_settings_of_any_kind_leave_its_run_readable(registered, tmp_path):
+    """An outside bot with the constructor keywords order=['a', 'b'] and cut=nan had them
+    written into the run's manifest, which golfsolve then refused to read ('field
+    bot_settings.p.order: a number, text, true/false or a list of numbers'): the run it had
+    just played could not be reported. weights=(1, 2, 3), a tuple, was not recorded at all."""
+    from golfsolve.grid.bots import bot_settings
+    from golfsolve.stats.gridruns import GridSpec, load_tournament, run_grid_simulate
+
+    class Tuned(Plain):
+        def __init__(self, rng=None, name=None, weights=(1, 2, 3), style="x", order=["a", "b"], cut=float("nan"),
+                     limit=None):
+            super().__init__(rng, name)
+            self.weights, self.style, self.order, self.cut, self.limit = weights, style, order, cut, limit
+
+    registered("tuned", Tuned)
+    expected = {"kind": "tuned", "class": "Tuned", "weights": [1, 2, 3], "style": "x"}
+    assert bot_settings("tuned") == expected
+    out = tmp_path / "run"
+    run_grid_simulate(out, GridSpec(parse_rules("default", players=2, grid=4, holes=1), ("tuned", "greedy"), 1, 1),
+                      progress=False)
+    assert load_tournament(out).bot_settings["tuned"] == expected
