@@ -538,8 +538,12 @@ def bot_settings(spec: str, samples: Optional[int] = None) -> dict[str, Any]:
     values that :func:`bot_from_settings` turns back into the same bot."""
     entry, _ = bot_entry(spec, samples)
     bot = make_bot(spec, samples=samples)
-    own = bot.settings() if isinstance(bot, Bot) else {"class": type(bot).__name__}
-    return {"kind": registry_kind(entry), **own}
+    own = bot.settings() if isinstance(bot, Bot) else {}
+    # an outside bot may override settings(): what it answers must not replace the registry's
+    # kind, nor put into a run's manifest what the manifest's reader refuses
+    own = {k: v for k, v in own.items() if isinstance(k, str) and k != "kind" and is_recordable(v)} \
+        if isinstance(own, dict) else {}
+    return {"kind": registry_kind(entry), "class": type(bot).__name__, **own}
 
 
 def bot_from_settings(settings: dict[str, Any], rng: Optional[np.random.Generator] = None,

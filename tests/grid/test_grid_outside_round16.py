@@ -229,3 +229,23 @@ def test_a_bot_s_settings_of_any_kind_leave_its_run_readable(registered, tmp_pat
     run_grid_simulate(out, GridSpec(parse_rules("default", players=2, grid=4, holes=1), ("tuned", "greedy"), 1, 1),
                       progress=False)
     assert load_tournament(out).bot_settings["tuned"] == expected
+
+
+def test_a_bot_s_own_settings_method_cannot_spoil_the_record(registered):
+    """An outside bot overriding settings() to answer {'kind': 'heuristic', 'table': {'a': 1}}
+    had its registry kind replaced in the run's record and a dict written where the manifest's
+    reader refuses one; an answer that is no dict failed as 'not a mapping'."""
+    from golfsolve.grid.bots import bot_settings
+
+    class Own(Plain):
+        def settings(self):
+            return {"kind": "heuristic", "class": "Own", "table": {"a": 1}, "depth": 3}
+
+    class Odd(Plain):
+        def settings(self):
+            return ["depth", 3]
+
+    registered("own", Own)
+    registered("odd", Odd)
+    assert bot_settings("own") == {"kind": "own", "class": "Own", "depth": 3}
+    assert bot_settings("odd") == {"kind": "odd", "class": "Odd"}
