@@ -302,7 +302,7 @@ def test_the_referee_refuses_openers_that_are_no_slots(answer):
     failed as "'<=' not supported between instances of 'int' and 'str'" """
     from golfsolve.grid.engine import RuleViolation
 
-    with pytest.raises(RuleViolation, match=r"^odd: openers must be up to 2 distinct slots, whole numbers 0 to 3; "
+    with pytest.raises(RuleViolation, match=r"^odd \(seat 0\): openers must be up to 2 distinct slots, whole numbers 0 to 3; "
                                             r"got " + re.escape(repr(answer))):
         _seat_odd_bot(openers=answer).play()
 
@@ -314,7 +314,7 @@ def test_the_referee_names_a_placement_that_is_none(answer):
     'p'), and None failed as "'NoneType' object is not iterable" """
     from golfsolve.grid.engine import RuleViolation
 
-    with pytest.raises(RuleViolation, match=r"^odd: cannot place " + re.escape(repr(answer)) +
+    with pytest.raises(RuleViolation, match=r"^odd \(seat 0\): cannot place " + re.escape(repr(answer)) +
                        r" \(drew .* a placement is \(kind, slot\), e\.g\. \('swap', 2\)\)"):
         _seat_odd_bot(place=answer).play()
 

@@ -339,6 +339,10 @@ def why_not_place(view, act) -> str:
 class HumanPlayer:
     """A person at the terminal: the same three questions a bot answers."""
 
+    #: what answering raises (leaving the match, input that is not UTF-8) is the command's to
+    #: report, not a bot's failure for the referee to name
+    own_errors = True
+
     def __init__(self, name: str, names: list[str], symbols: bool = True) -> None:
         self.name = name
         self.names = names

@@ -192,4 +192,8 @@ def _run(argv: list[str] | None):
             sys.exit(130)
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise
+        engine = sys.modules.get("golfsolve.grid.engine")  # only a game played can have raised one
+        if engine is not None and isinstance(e, engine.BotError):
+            # a bot's failure (a bot of one's own, registered with register_bot), not golfsolve's
+            fail(f"{_one_line(str(e))} (set GOLFSOLVE_DEBUG=1 for the bot's traceback)", 1)
         fail(f"internal error: {type(e).__name__}: {e} (set GOLFSOLVE_DEBUG=1 for details)", 1)

@@ -133,7 +133,10 @@ def bot_entry(spec: str, samples: Optional[int] = None) -> tuple[BotKind, dict[s
         raise InputError(f"bot {spec!r} needs a count after the colon, e.g. mc:200")
     entry, own = _entry(s)
     if entry is None or (own and not entry.count):
-        raise InputError(f"unknown bot {clip(spec)} (known: {known_bots()})")
+        # a bot of one's own, in a run's manifest or on a command line, is known only once registered
+        own_bot = "" if entry is not None else ("; a bot of your own is known once registered, "
+                                                "golfsolve.grid.bots.register_bot, in the program that plays it")
+        raise InputError(f"unknown bot {clip(spec)} (known: {known_bots()}){own_bot}")
     kw: dict[str, int] = {}
     if own:
         kw[entry.count] = _count(spec, own, entry.what, entry.least)  # type: ignore[index]
@@ -225,6 +228,24 @@ def check_distinct_bots(bots: Sequence[str], samples: Optional[int] = None) -> N
             raise InputError(f"the bots {first!r} and {name!r} are one bot: the {entry.what} of {kind!r} is "
                              f"{count:,}{why}; name it one way ({first},{first}) to seat it twice, or give them "
                              "different counts")
+
+
+#: A bot name of the form :func:`register_bot` allows, with a count or without.
+_OWN_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*(:[0-9]+)?")
+
+
+def recorded_bot_name(spec: str) -> str:
+    """A bot name as a run records it, checked: :func:`bot_name` for a bot this golfsolve
+    knows; a name of the form :func:`register_bot` allows as it stands, for a bot the program
+    that made the run registered (the run's results are read by name, without the bot; to
+    play it again, register it first)."""
+    try:
+        return bot_name(spec)
+    except InputError:
+        if isinstance(spec, str) and _OWN_NAME.fullmatch(spec) and _entry(spec)[0] is None \
+                and spec.partition(":")[0] not in BOTS:
+            return spec
+        raise
 
 
 def parse_bots(spec: str, players: int) -> list[str]:
@@ -319,6 +340,16 @@ _NONE = object()
 _PLAIN = (bool, int, float, str)
 
 
+def is_recordable(v: Any) -> bool:
+    """Whether ``v`` is a value a run's manifest records as a bot's setting (and reads back):
+    a number (not NaN), text, true/false, or a list of numbers."""
+    if isinstance(v, float):
+        return v == v
+    if isinstance(v, list):
+        return all(isinstance(x, (int, float)) and not isinstance(x, bool) and x == x for x in v)
+    return isinstance(v, _PLAIN)
+
+
 def check_settings_table(value: Any, bots: Sequence[str], where: str) -> Optional[dict[str, dict[str, Any]]]:
     """A manifest's ``bot_settings`` (``where`` names the field in messages), checked: None
     (not recorded), or for each bot of ``bots`` (names as the run records them) a table of
@@ -336,9 +367,7 @@ def check_settings_table(value: Any, bots: Sequence[str], where: str) -> Optiona
         if not isinstance(s, dict) or not s:
             raise InputError(f"{where}.{bot}: a table of settings, not {_shown(s)[:40]}")
         for k, v in s.items():
-            ok = isinstance(v, _PLAIN) or (isinstance(v, list) and all(isinstance(x, (int, float))
-                                                                       and not isinstance(x, bool) for x in v))
-            if not ok or (isinstance(v, float) and v != v):
+            if not is_recordable(v):
                 raise InputError(f"{where}.{bot}.{k}: a number, text, true/false or a list of numbers, "
                                  f"not {_shown(v)[:40]}")
     return value

@@ -38,7 +38,7 @@ from .greedy import mc_evaluate
 from . import search as S
 from .botnames import (BOTS, BotKind, bot_entry, bot_name, known_bots, parse_bots, register_bot,  # noqa: F401 - the
                        resolve_bot, split_bots, takes_mc_samples)  # registry and its checks, by their old address
-from .botnames import registry_kind
+from .botnames import is_recordable, registry_kind
 from .engine import MAX_TURNS, RNG_MUST
 from .rules import GridRules
 from .scoring import estimate100
@@ -75,7 +75,13 @@ class Bot:
                 v = v.tolist()
             elif isinstance(v, np.generic):
                 v = v.item()
-            if isinstance(v, (bool, int, float, str, list)):
+            elif isinstance(v, tuple):  # weights=(1, 2, 3) as the list JSON has
+                v = list(v)
+            if isinstance(v, list):
+                v = [x.item() if isinstance(x, np.generic) else x for x in v]
+            # only what a run's manifest reads back: an outside bot's order=['a', 'b'] or cut=nan
+            # was written into the manifest, which then refused it, and the run could not be read
+            if is_recordable(v):
                 out[k] = v
         return out
 
@@ -495,7 +501,23 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
     entry, kw = bot_entry(spec, samples)
     # a seed where the generator goes would fail at the bot's first decision
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
-    return resolve_bot(entry)(rng, name=bot_name(spec), **kw)
+    name = bot_name(spec)
+    factory = resolve_bot(entry)
+    # a class registered with register_bot whose constructor takes no name failed as "__init__()
+    # got an unexpected keyword argument 'name'", naming neither the bot nor how it is called
+    where = entry.target if isinstance(entry.target, str) else getattr(entry.target, "__qualname__",
+                                                                       repr(entry.target))
+    call = ", ".join(["rng", f"name={name!r}", *(f"{k}={v}" for k, v in kw.items())])
+    try:
+        bot = factory(rng, name=name, **kw)
+    except TypeError as e:
+        raise TypeError(f"bot {name!r} ({where}) could not be made as every bot is, {where}({call}): "
+                        f"{e}") from e
+    # a factory answering None (or a class that is no bot) was seated, and failed at the table
+    if not all(callable(getattr(bot, m, None)) for m in ("choose_openers", "choose_draw", "choose_place")):
+        raise TypeError(f"bot {name!r} ({where}) made {type(bot).__name__} {repr(bot)[:40]}, which is no bot: "
+                        "a bot has choose_openers, choose_draw and choose_place (subclass golfsolve.grid.bots.Bot)")
+    return bot
 
 
 def constructor_settings(cls: type) -> list[str]:
@@ -516,8 +538,12 @@ def bot_settings(spec: str, samples: Optional[int] = None) -> dict[str, Any]:
     values that :func:`bot_from_settings` turns back into the same bot."""
     entry, _ = bot_entry(spec, samples)
     bot = make_bot(spec, samples=samples)
-    own = bot.settings() if isinstance(bot, Bot) else {"class": type(bot).__name__}
-    return {"kind": registry_kind(entry), **own}
+    own = bot.settings() if isinstance(bot, Bot) else {}
+    # an outside bot may override settings(): what it answers must not replace the registry's
+    # kind, nor put into a run's manifest what the manifest's reader refuses
+    own = {k: v for k, v in own.items() if isinstance(k, str) and k != "kind" and is_recordable(v)} \
+        if isinstance(own, dict) else {}
+    return {"kind": registry_kind(entry), "class": type(bot).__name__, **own}
 
 
 def bot_from_settings(settings: dict[str, Any], rng: Optional[np.random.Generator] = None,

@@ -14,12 +14,13 @@ stock, drawn in order. Tests stack a deck by passing ``deck``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, Callable, Optional, Protocol, Sequence
 
 import numpy as np
 
 from ..cards import card_str
-from ..errors import InputError
+from ..errors import InputError, interrupted
 from ..inputs import callback, expect, is_whole_number
 from .rules import GridRules
 from .scoring import ScoreCard
@@ -27,6 +28,12 @@ from .state import (DONE, DRAW, END_CLOSED, END_EXHAUSTED, END_KNOCKED, END_REAS
                     END_TURN_LIMIT, MAX_TURNS, OPEN, HoleResult, HoleState, RuleViolation, encode, needed_cards,
                     open_slot)
 from .view import Placement, PlayerView
+
+
+class BotError(RuleViolation):
+    """A player's answer the referee cannot use, named with the player and its seat: an
+    illegal or malformed answer, or an exception the player raised (then the ``__cause__``).
+    A :class:`RuleViolation`, so what caught an illegal answer before still catches it."""
 
 
 #: what an ``rng`` argument must be (a seed in its place would fail at the first shuffle)
@@ -111,15 +118,41 @@ class Hole:
                 self._emit(s.apply(self._place(s.cur)))
         return s.result(self.events)
 
+    def _who(self, p: int) -> str:
+        return f"{getattr(self.players[p], 'name', type(self.players[p]).__name__)} (seat {p})"
+
+    def _ask(self, p: int, question: str, *args: Any) -> Any:
+        """Player ``p``'s answer to ``question``. An exception the player raises comes out
+        as a :class:`BotError` naming the player, its seat, the question and the turn, so a
+        tournament's failure says whose code failed rather than ending in a bare KeyError.
+        Passed on as they are: an interruption (Ctrl-C), and anything a player whose class
+        sets ``own_errors`` raises (a person at the terminal leaving the match, bad input)."""
+        player = self.players[p]
+        try:
+            return getattr(player, question)(*args)
+        except Exception as e:
+            if interrupted(e) or getattr(player, "own_errors", False):
+                raise
+            raise BotError(f"{self._who(p)} failed in {question} on turn {self.state.turn}: "
+                           f"{type(e).__name__}: {e}") from e
+
     def _openers(self, p: int) -> None:
         s, count, g = self.state, self.rules.openers, self.rules.grid
-        answer = self.players[p].choose_openers(s.observation(p), count)
-        slots = None if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__") else list(answer)
+        answer = self._ask(p, "choose_openers", s.observation(p), count)
+        # a mapping would be read as its keys; text as a slot per character
+        slots = None if isinstance(answer, (str, bytes, Mapping)) or not hasattr(answer, "__iter__") else answer
+        if slots is not None:
+            try:
+                slots = list(slots)
+            except Exception as e:  # a generator of the bot's own that fails half-way
+                if interrupted(e):
+                    raise
+                raise BotError(f"{self._who(p)} failed in choose_openers: {type(e).__name__}: {e}") from e
         # a slot is a whole number: 0.5 and 1.7 would be turned as slots 0 and 1, True as slot 1
         if slots is None or not all(is_whole_number(k) and 0 <= k < g for k in slots) \
                 or len(set(slots)) != len(slots) or len(slots) > count:
-            raise RuleViolation(f"{self.players[p].name}: openers must be up to {count} distinct slots, whole numbers "
-                                f"0 to {g - 1}; got {answer!r}")
+            raise BotError(f"{self._who(p)}: openers must be up to {count} distinct slots, whole numbers "
+                           f"0 to {g - 1}; got {answer!r}")
         slots = [int(k) for k in slots]
         events: list[dict[str, Any]] = []
         for k in slots:
@@ -129,23 +162,24 @@ class Hole:
         self._emit(events)
 
     def _draw(self, p: int) -> int:
-        bot, view = self.players[p], self.state.observation(p)
-        choice = bot.choose_draw(view)
-        if choice not in view.legal_draws():
-            raise RuleViolation(f"{bot.name}: cannot {choice!r} now (legal: {view.legal_draws()})")
-        return encode(choice, -1, self.rules.grid)
+        view = self.state.observation(p)
+        choice = self._ask(p, "choose_draw", view)
+        # an unhashable answer (a dict) is no draw either
+        if not isinstance(choice, str) or choice not in view.legal_draws():
+            raise BotError(f"{self._who(p)}: cannot {choice!r} now (legal: {view.legal_draws()})")
+        return encode(str(choice), -1, self.rules.grid)
 
     def _place(self, p: int) -> int:
-        bot, view = self.players[p], self.state.observation(p)
-        answer = bot.choose_place(view)
-        # (kind, slot) with a whole slot: ('swap', 1.0) or ('swap', True) is no placement, and 'swap'
-        # would be read a placement per character
-        ok = not isinstance(answer, (str, bytes)) and hasattr(answer, "__len__") and len(answer) == 2 \
+        view = self.state.observation(p)
+        answer = self._ask(p, "choose_place", view)
+        # (kind, slot) with a whole slot: ('swap', 1.0) or ('swap', True) is no placement, 'swap'
+        # would be read a placement per character, and a dict of two keys as answer[0] failed as KeyError: 0
+        ok = isinstance(answer, (tuple, list)) and len(answer) == 2 \
             and isinstance(answer[0], str) and is_whole_number(answer[1])
         action = (str(answer[0]), int(answer[1])) if ok else None
         if action not in view.legal_placements():
-            raise RuleViolation(f"{bot.name}: cannot place {answer!r} (drew {card_str(view.drawn)} from the "
-                                f"{view.source}; a placement is (kind, slot), e.g. ('swap', 2))")
+            raise BotError(f"{self._who(p)}: cannot place {answer!r} (drew {card_str(view.drawn)} from the "
+                           f"{view.source}; a placement is (kind, slot), e.g. ('swap', 2))")
         return encode(action[0], action[1], self.rules.grid)
 
 

@@ -171,7 +171,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     import pandas as pd
 
     from .bots import make_bot
-    from .engine import play_match
+    from .engine import BotError, play_match
 
     bots, matches, seed, samples, first_match = _checked(rules, bots, matches, seed, samples, progress,
                                                           first_match, scheme)
@@ -187,7 +187,11 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
         entries = seating(n, m, seed, scheme)  # seat -> entry
         before = before_entries(entries)
         players = [make_bot(bots[e], np.random.default_rng(bot_ss[s]), samples) for s, e in enumerate(entries)]
-        res = play_match(rules, players, np.random.default_rng(game_ss))
+        try:
+            res = play_match(rules, players, np.random.default_rng(game_ss))
+        except BotError as e:
+            # which match: it replays alone with first_match=m, matches=1 and the same seed
+            raise BotError(f"match {m} (seed {seed}): {e}") from e
         for h, hr in enumerate(res.holes):
             for s in range(n):
                 hole_rows.append((m, h, s, entries[s], bots[entries[s]], before[s], bots[before[s]], hr.strokes[s],

@@ -66,9 +66,13 @@ class GridSpec:
     chunk_size: int = MAX_DEFAULT_CHUNK
     seating: str = SEATING
     extra: dict = field(default_factory=dict, compare=False)
+    #: the bots are a run's record (its manifest): a bot of the form register_bot allows that this
+    #: program has not registered is kept by name, so the run's results can be read and reported
+    #: without its code (playing more of the run needs it registered: its settings are checked)
+    recorded: bool = field(default=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        from ..grid.botnames import parse_bots
+        from ..grid.botnames import parse_bots, recorded_bot_name
         from ..inputs import expect
 
         expect(self.rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
@@ -85,7 +89,10 @@ class GridSpec:
         if len(self.bots) != self.rules.players:
             raise InputError(f"{plural(len(self.bots), 'bot')} for {self.rules.players} players")
         # every name is a bot, written one way: 'Random' and 'random' are one bot, not two in the summary
-        object.__setattr__(self, "bots", tuple(parse_bots(",".join(self.bots), self.rules.players)))
+        if self.recorded:
+            object.__setattr__(self, "bots", tuple(recorded_bot_name(b) for b in self.bots))
+        else:
+            object.__setattr__(self, "bots", tuple(parse_bots(",".join(self.bots), self.rules.players)))
 
     def run_key(self) -> RunKey:
         """The run folder's key for this spec (:meth:`GridKind.key`)."""
@@ -162,7 +169,7 @@ class GridKind(RunKind[GridSpec]):
         if m["start"] != 0:
             raise InputError("a grid run starts at match 0")
         return GridSpec(GridRules(**p["table"]), tuple(p["bots"].split(",")), m["count"], p["seed"],
-                        p.get("mc_samples"), m["chunk_size"], p.get("seating") or OLD_SEATING)
+                        p.get("mc_samples"), m["chunk_size"], p.get("seating") or OLD_SEATING, recorded=True)
 
     def schema(self, p: GridSpec) -> ChunkSchema:
         cols = COLUMNS if p.seating != OLD_SEATING else _OLD_COLUMNS

@@ -164,8 +164,9 @@ def test_openers_are_chosen_in_turn_and_seen_by_later_players():
     p0 = ScriptBot("p0", [0, 3], ["knock"])
     p1 = ScriptBot("p1", [1, 2], [])
     hole = Hole(dataclasses.replace(rules, knock="plus10"), [p0, p1], np.random.default_rng(0), deck=deck, first=1)
-    with pytest.raises(AssertionError):
-        hole.play()  # P1 moves first and has no script: we only look at the openers
+    # P1 moves first and has no script (its AssertionError comes out naming it): we only look at the openers
+    with pytest.raises(RuleViolation, match=r"p1 \(seat 1\) failed in choose_draw .* AssertionError"):
+        hole.play()
     assert p1.views[0].grids[0] == (None, None, None, None)        # P1 opens first
     assert p0.views[0].grids[1] == (None, C("QD"), C("3D"), None)  # P0 sees P1's openers
     assert hole.state.up[0] == [True, False, False, True]
