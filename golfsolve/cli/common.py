@@ -120,6 +120,14 @@ def read_answer() -> str:
     return line.lstrip("\ufeff")
 
 
+def shown_answer(line: str) -> str:
+    """A piped answer as the transcript shows it: its characters that print as they are, the
+    rest (an escape sequence, a carriage return, a NUL) written as Python escapes. Echoed raw,
+    a file of moves holding ``ESC ]0;...`` renamed the terminal's window and ``ESC [2J``
+    cleared the screen while the game went on."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in line.rstrip("\n"))
+
+
 def check_waiting_stdin() -> None:
     """Check the bytes already waiting on a piped or redirected stdin as UTF-8, now: a
     command that compiles or computes before it reads its first line (``grid play``) then

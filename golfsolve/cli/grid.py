@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -13,7 +14,7 @@ from ..errors import MAX_EFFORT, InputError
 from ..inputs import ascii_lower
 from .common import AsciiChoice
 from .common import (SEED, Group, check_run_dir, check_waiting_stdin, check_workers, command_line,
-                     echo_json, fail, jobs_option, plural, read_answer, run_long)
+                     echo_json, fail, jobs_option, plural, read_answer, run_long, shown_answer)
 
 
 def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int], holes: Optional[int],
@@ -288,10 +289,18 @@ def ask(prompt: str) -> str:
     end of the input leaves the match (:class:`QuitMatch`)."""
     while True:
         click.echo(f"{prompt} ", nl=False)
-        line = read_answer()
+        try:
+            line = read_answer()
+        except KeyboardInterrupt:
+            click.echo("")  # the match's last words start a line of their own, not the prompt's
+            raise
         if not line:
             click.echo("")
             raise QuitMatch(INPUT_ENDED)
+        if not sys.stdin.isatty():
+            # a piped answer is not echoed by a terminal: without it the transcript read
+            # "Draw from [s]tock or [d]iscard: You hold 2H", the answer nowhere
+            click.echo(shown_answer(line))
         ans = ascii_lower(line.strip())
         if ans in ("q", "quit", "exit"):
             raise QuitMatch("you quit")
@@ -422,6 +431,7 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
         p = ev.get("player")
         if t == "deal":
             match["hole"] += 1
+            match["between"] = False
             tot = ", ".join(f"{names[i]} {v}" for i, v in enumerate(match["totals"]))
             starts = "you play" if ev["first"] == human else f"{names[ev['first']]} plays"
             click.echo(f"\n=== Hole {match['hole']} of {match['holes']}: {starts} first"
@@ -493,19 +503,21 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
 
-    match = {"hole": 0, "holes": rules.holes, "totals": [0] * players}
+    match = {"hole": 0, "holes": rules.holes, "totals": [0] * players, "between": False}
 
     def on_hole(h, res, card) -> None:
         click.echo("Final grids (= cancels):")
+        width = max([14] + [len(n) for n in names])  # a long bot name must not shift its first row alone
         for p, gr in enumerate(res.grids):
             for r, line in enumerate(grid_rows(gr, rules, symbols)):
                 tail = f"   {res.strokes[p]:>4} strokes" + (f" (raw {res.raw[p]}, failed knock)"
                                                           if res.strokes[p] != res.raw[p] else "") if r == 0 else ""
-                click.echo(f"  {names[p] if r == 0 else '':<14}{line}{tail}")
+                click.echo(f"  {names[p] if r == 0 else '':<{width}}{line}{tail}")
         card.names = names
         match["totals"] = card.totals
         click.echo(card.render())
         if h + 1 < rules.holes:
+            match["between"] = True  # a match left here is left after this hole, not during it
             ask("Press Enter for the next hole")
 
     click.echo(f"Grid Golf: {rules.describe()}   (h for help, q to leave)")
@@ -516,7 +528,11 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
         click.echo(f"Match left unfinished: {e}.")
         if e.args[0] == INPUT_ENDED:
             # a pipe that runs dry is not a finished match: a script reading the exit code must see it
-            fail(f"the match was not finished: the input ended during hole {match['hole']} of {rules.holes}", 1)
+            when = "after" if match["between"] else "during"
+            fail(f"the match was not finished: the input ended {when} hole {match['hole']} of {rules.holes}", 1)
         return
+    except KeyboardInterrupt:
+        click.echo("Match left unfinished: interrupted.")  # as at q, then exit 130 as everywhere
+        raise
     won = ", ".join(names[w] for w in res.winners)
     click.echo(f"Match over. Winner{'s' if len(res.winners) > 1 else ''}: {won}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import click
@@ -9,7 +10,7 @@ import click
 # the cards and the engine (numpy) are imported inside the commands, after the option checks
 from ..errors import InputError
 from ..inputs import ascii_lower
-from .common import Command, echo_json, get_layout, layout_options, plural, read_answer
+from .common import Command, echo_json, get_layout, layout_options, plural, read_answer, shown_answer
 
 
 @click.command(cls=Command)
@@ -127,14 +128,22 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
     try:
         while True:
             click.echo("> ", nl=False)
-            line = read_answer()
+            try:
+                line = read_answer()
+            except KeyboardInterrupt:
+                # Ctrl-C at the prompt leaves the game as q does, summed up, then exits 130; the
+                # interrupted message starts a line of its own, not the prompt's
+                click.echo("")
+                _final(game)
+                raise
             if not line:  # end of input: a pipe ran dry or Ctrl-D
                 click.echo("")
                 break
             if not echo_typed:
                 # A piped command is not echoed by a terminal; show it so the transcript reads well.
-                click.echo(line.rstrip("\n"))
-            words = ascii_lower(line.strip()).split()
+                click.echo(shown_answer(line))
+            text = line.strip()
+            words = ascii_lower(text).split()
             if not words:
                 continue
             cmd = words[0]
@@ -152,10 +161,18 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
                         continue
                     results.append(game.tap(int(words[1]), int(words[2])))
                 else:
-                    for m in parse_moves(" ".join(words)):
+                    moves = parse_moves(text)  # as typed: a bad move is named in its own case
+                    for k, m in enumerate(moves):
                         res = game.play(m)
                         results.append(res)
                         if not res.ok:
+                            if len(moves) > 1:
+                                # in "d52" a bare "Must be one rank higher or lower" named neither the
+                                # move refused nor the moves after it, left unplayed
+                                what = {"d": "draw", "u": "undo"}.get(m, f"col {m}")
+                                rest = " ".join(moves[k + 1:])
+                                results[-1] = dataclasses.replace(
+                                    res, message=f"{what}: {res.message}" + (f"; not played: {rest}" if rest else ""))
                             break
             except InputError as e:
                 click.echo(f"{e} (h for help)")

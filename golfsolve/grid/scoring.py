@@ -174,7 +174,11 @@ class ScoreCard:
 
     def render(self) -> str:
         """The score card shown after each hole, lowest running total first."""
-        lines = [f"Score card after hole {len(self.holes)}", f"{'player':<16}{'hole':>6}{'total':>7}"]
-        for i, name, last, tot in self.standings():
-            lines.append(f"{f'{i + 1}. {name}':<16}{last:>6}{tot:>7}")
+        rows = [(f"{i + 1}. {name}", last, tot) for i, name, last, tot in self.standings()]
+        # as wide as the longest seat: 'heuristic-fit (P2)' past a fixed width pushed its
+        # numbers out of their columns
+        width = max([16] + [len(label) + 1 for label, _, _ in rows])
+        lines = [f"Score card after hole {len(self.holes)}", f"{'player':<{width}}{'hole':>6}{'total':>7}"]
+        for label, last, tot in rows:
+            lines.append(f"{label:<{width}}{last:>6}{tot:>7}")
         return "\n".join(lines)
