@@ -3,6 +3,21 @@
 from __future__ import annotations
 
 
+def pad(text: str, width: int, align: str = ">") -> str:
+    """``text`` padded with spaces to ``width`` columns of a terminal, as ``format(text,
+    align + str(width))`` but counting a wide character as the two columns a terminal gives
+    it: the joker 🃏 is one character drawn two columns wide, and padded by its length every
+    joker pushed the rest of its row one column right, out from under the column numbers."""
+    import unicodedata
+
+    room = max(0, width - sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text))
+    if align == "<":
+        return text + " " * room
+    if align == ">":
+        return " " * room + text
+    return " " * (room // 2) + text + " " * (room - room // 2)  # "^": the odd space on the right, as format's
+
+
 def plural(n: int, noun: str, nouns: str = "") -> str:
     """``"1 chunk"``, ``"2 chunks"``, ``"1 match"``/``"3 matches"`` (give ``nouns`` when
     the English plural is irregular): a count with its noun in the right number."""

@@ -131,3 +131,36 @@ def test_grid_play_whose_input_ends_between_holes_says_after_which_hole(run_cli)
     assert r.stderr.strip() == "golfsolve: the match was not finished: the input ended after hole 1 of 2"
     r = run_cli(KNOCK_TABLE + ["--holes", "2"], input="1 2\nk\n\n")  # into hole 2, then dry
     assert r.exit_code == 1 and "the input ended during hole 2 of 2" in r.stderr, r.stderr
+
+
+def _columns_drawn(line: str) -> int:
+    """How many columns a terminal draws ``line`` in (the joker 🃏 is two wide)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+
+def test_a_joker_keeps_the_cards_after_it_under_their_column_numbers(run_cli):
+    """Playing with jokers (--rules easy+jokers2), the board padded each card by its length:
+    the joker 🃏 is one character a terminal draws two columns wide, so every joker pushed the
+    rest of its row one column right, off the column numbers (and grid play's cells, replay's
+    steps and hint --all's lines alike). Now cards are padded by the columns they take."""
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.view import grid_rows
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_code
+    from golfsolve.solitaire.rules import get_rules
+
+    lay = layout_from_code("GO1-E-AAAAAAC", get_rules("easy+jokers2"))  # both jokers on the table
+    for text in (lay.render(), Game(lay).render()):
+        rows = [ln for ln in text.splitlines() if "♦" in ln or "♠" in ln][:5]
+        assert any("🃏" in ln for ln in rows), text
+        # the last card of every row ends in the same column (rows are right-stripped)
+        assert len({_columns_drawn(ln) for ln in rows}) == 1, rows
+    rules = parse_rules("default+jokers", players=2, grid=4)
+    joker, two = 52, 1
+    assert _columns_drawn(grid_rows([joker, two, None, None], rules)[0]) == \
+        _columns_drawn(grid_rows([two, two, None, None], rules)[0])
+    r = run_cli(["play", "GO1-E-AAAAAAC", "--rules", "easy+jokers2"], input="q\n")
+    rows = [ln for ln in r.stdout.splitlines() if ln.startswith("row ")]
+    assert len({_columns_drawn(ln) for ln in rows}) == 1, rows

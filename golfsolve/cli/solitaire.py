@@ -10,6 +10,7 @@ import click
 # the cards and the engine (numpy) are imported inside the commands, after the option checks
 from ..errors import InputError
 from ..inputs import ascii_lower
+from ..text import pad
 from .common import Command, echo_json, get_layout, layout_options, plural, read_answer, shown_answer
 
 
@@ -80,7 +81,7 @@ def replay(code, layout_file, pysol, rules_spec, moves, as_json, stop_on_reject,
                 if s["ok"]:
                     card = card_str(parse_card(s["card"]), True) if s["card"] else "--"
                     top = card_str(parse_card(s["discard"]), True) if s["discard"] else "--"
-                    line = (f"{s['step']:3d}. {what:<6} {card:>4}   discard {top:>4}   "
+                    line = (f"{s['step']:3d}. {what:<6} {pad(card, 4)}   discard {pad(top, 4)}   "
                             f"stock {s['stock_left']:2d}   score {s['score']:3d}")
                     if s["message"]:
                         line += f"   {s['message']}"

@@ -11,6 +11,7 @@ import click
 # The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
 from ..errors import InputError
 from ..fair.settings import PRESETS  # plain data: the fair player loads only for --fair
+from ..text import pad
 from .common import AsciiChoice
 from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
 
@@ -187,7 +188,7 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
         click.echo(f"best move: {best.move} ({what}): {best.reason}")
         if show_all:
             for a in ranked:
-                click.echo(f"  {a.move:>2}  {show_card(a.card) if a.card else '':>3}  {a.reason}")
+                click.echo(f"  {a.move:>2}  {pad(show_card(a.card) if a.card else '', 3)}  {a.reason}")
     if not hint_is_exact(ranked):
         # as solve at its node limit: the answer is printed, but it is not known to be the best move
         raise SystemExit(1)

@@ -19,6 +19,7 @@ from ..cards import card_str, show_card
 from ..errors import InputError
 from ..inputs import expect, flag, seed_value
 from ..intervals import wilson
+from ..text import pad
 from ..solitaire.engine import Game
 from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after
@@ -141,7 +142,7 @@ class FairHint:
         for m in self.ranked:
             value = (f"{100 * m.chance:5.1f}%" if self.method == "exact" or self.all_orders else
                      estimate(m.chance, m.low, m.high, ".1f", percent=True, value_fmt="5.1f"))
-            lines.append(f"  {m.move:>2}  {show_card(m.card) if m.card else '?':>3}  {value}"
+            lines.append(f"  {m.move:>2}  {pad(show_card(m.card) if m.card else '?', 3)}  {value}"
                          + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))
         # wrapped as odds wraps its notes, not one line of 400 characters, and said of the
         # values above, not of odds' two numbers

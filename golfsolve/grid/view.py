@@ -13,6 +13,7 @@ from typing import Optional, Sequence
 
 from ..cards import card_str
 from ..inputs import flag
+from ..text import pad
 from .rules import GridRules
 from .scoring import face_up_points, grid_cancelled, shown_grid
 
@@ -124,7 +125,7 @@ def grid_rows(cards: Sequence[Optional[int]], rules: GridRules, symbols: bool = 
         cells = []
         for c in range(rules.cols):
             i = r * rules.cols + c
-            cell = f"{card_text(cards[i], symbols):>3}{'=' if canc[i] and cards[i] is not None else ' '}"
+            cell = f"{pad(card_text(cards[i], symbols), 3)}{'=' if canc[i] and cards[i] is not None else ' '}"
             cells.append(f"[{i + 1}] {cell}" if numbered else cell)
         rows.append("  ".join(cells))
     return rows

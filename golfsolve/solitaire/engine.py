@@ -29,6 +29,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import card_str, rank_of
 from ..errors import MAX_EFFORT, InputError, clip
 from ..inputs import expect, flag, is_whole_number, split_items, whole_count
+from ..text import pad
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_rules, trusted_layout
 from .rules import EMPTY_TOP, Rules
 
@@ -295,7 +296,7 @@ class Game:
         lines = ["      " + "  ".join(f"{i + 1:^{w}}" for i in range(N_COLUMNS))]
         height = max((len(c) for c in self.columns), default=0)
         for r in range(height):
-            cells = [f"{card_str(col[r], symbols):^{w}}" if r < len(col) else " " * w for col in self.columns]
+            cells = [pad(card_str(col[r], symbols), w, "^") if r < len(col) else " " * w for col in self.columns]
             lines.append((f"row {r + 1} " + "  ".join(cells)).rstrip())
         top = self.top()
         unknown = sum(1 for c in self.stock if c is None)

@@ -28,7 +28,7 @@ from typing import Iterable, Optional, Sequence
 from ..cards import N_CARDS_MAX, N_STANDARD, CardError, card_str, cards_str, parse_card
 from ..errors import InputError, clip, clip_path
 from ..inputs import ascii_lower, expect, flag, is_whole_number, split_items, whole_count
-from ..text import plural
+from ..text import pad, plural
 from .dealcode import DealCodeError, deal_deck, deal_number, format_code, parse_code
 from .rules import EASY, Rules, RulesError, get_rules, rules_arg
 
@@ -154,7 +154,7 @@ class Layout:
         for r in range(height):
             cells = []
             for col in self.columns:
-                cells.append(f"{card_str(col[r], symbols):^{w}}" if r < len(col) else " " * w)
+                cells.append(pad(card_str(col[r], symbols), w, "^") if r < len(col) else " " * w)
             rows.append("  ".join(cells).rstrip())
         top = "--" if self.discard is None else card_str(self.discard, symbols)
         unknown = sum(1 for c in self.stock if c is None)
