@@ -42,16 +42,21 @@ def _write(out: Path, m: dict) -> None:
     (out / "_manifest.json").write_text(json.dumps(m, indent=2), encoding="utf-8")
 
 
+def _made(tmp_path_factory, command: str, args: list[str]) -> Path:
+    """The run folder ``golfsolve grid COMMAND ARGS --out DIR -q`` made (exit 0)."""
+    from golfsolve.cli.main import main
+
+    out = tmp_path_factory.mktemp(command) / "run"
+    with pytest.raises(SystemExit) as e:
+        main(["grid", command, *args, "--out", str(out), "-q"])
+    assert e.value.code == 0
+    return out
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
     """A finished four-match run of ismcts (1,000 iterations by default) against mc (3 samples)."""
-    from golfsolve.cli.main import main
-
-    out = tmp_path_factory.mktemp("settings") / "run"
-    with pytest.raises(SystemExit) as e:
-        main(["grid", "simulate", *RUN, "--out", str(out), "-q"])
-    assert e.value.code == 0
-    return out
+    return _made(tmp_path_factory, "simulate", RUN)
 
 
 def _drop_chunk(out: Path, k: int) -> str:
@@ -173,13 +178,7 @@ STUDY = ["--sets", "holes-1", "--strong", "greedy", "--matches", "4", "--seed", 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory) -> Path:
     """A tiny study: one option set (four players, one hole), greedy as the strongest bot."""
-    from golfsolve.cli.main import main
-
-    out = tmp_path_factory.mktemp("study") / "run"
-    with pytest.raises(SystemExit) as e:
-        main(["grid", "study", *STUDY, "--out", str(out), "--quiet"])
-    assert e.value.code == 0
-    return out
+    return _made(tmp_path_factory, "study", STUDY)
 
 
 def test_the_neighbour_difference_is_paired_within_each_match(study, run_cli):
