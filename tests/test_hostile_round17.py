@@ -164,3 +164,13 @@ def test_a_joker_keeps_the_cards_after_it_under_their_column_numbers(run_cli):
     r = run_cli(["play", "GO1-E-AAAAAAC", "--rules", "easy+jokers2"], input="q\n")
     rows = [ln for ln in r.stdout.splitlines() if ln.startswith("row ")]
     assert len({_columns_drawn(ln) for ln in rows}) == 1, rows
+
+
+def test_grid_play_tells_the_answers_to_a_draw_prompt_once(run_cli):
+    """An answer that is no draw at all was refused with the answers twice: "not allowed: answer
+    s (stock), d (discard) or k (knock); answer [s]tock or [d]iscard or [k]nock"; a draw the
+    hole does not allow still gets its reason and the answers"""
+    r = run_cli(KNOCK_TABLE + ["--holes", "1"], input="1 2\nx\nk\n")
+    assert r.exit_code == 0, r.stderr
+    refusal = next(line for line in r.stdout.splitlines() if "not allowed" in line)
+    assert refusal == "  not allowed: answer s (stock), d (discard) or k (knock)", refusal

@@ -385,7 +385,9 @@ class HumanPlayer:
                     "knock": "knock"}.get(ans)
             if pick in legal:
                 return pick
-            click.echo(f"  not allowed: {why_not_draw(view, pick)}; answer {opts}")
+            why = why_not_draw(view, pick)
+            # an answer that is no draw at all is told the answers once, not twice
+            click.echo(f"  not allowed: {why}" + ("" if why.startswith("answer") else f"; answer {opts}"))
 
     def choose_place(self, view):
         from ..grid.view import card_text
