@@ -140,8 +140,7 @@ def test_play_rejects_bad_answers_and_asks_again(run_cli):
                 input=answers)
     assert r.exit_code == 0, r.stderr
     assert "give 2 different slot numbers" in r.stdout
-    assert "answer [s]tock or [d]iscard" in r.stdout
-    assert "not allowed" in r.stdout
+    assert "not allowed: answer s (stock), d (discard)\n" in r.stdout
 
 
 def test_play_shows_hole_first_player_totals_grids_and_bot_draws(run_cli):
