@@ -156,3 +156,25 @@ def test_sigkill_loses_only_unfinished_chunks_and_resume_completes_the_table(tmp
     assert proc.returncode == -signal.SIGKILL
     # --resume alone finishes a spread run: the stride comes from its manifest
     _resume_and_compare(out, request.getfixturevalue("spread_reference" if spread else "reference"), run_cli)
+
+
+def test_a_ctrl_c_inside_wait_leaves_no_future_locked():
+    """A Ctrl-C landing inside concurrent.futures.wait after it took the futures' locks left
+    them held (the with-statement's exit never ran); at shutdown the executor's manager thread
+    blocked for ever cancelling them, and `golfsolve stats` said "interrupted" and hung at exit
+    in about 1 of 12 Ctrl-Cs. The run's clean-up releases what the interrupted thread holds."""
+    import threading
+    from concurrent.futures import Future
+
+    from golfsolve.stats.runfolder import _release_held
+
+    futures = [Future() for _ in range(3)]
+    for f in futures[:2]:
+        f._condition.acquire()  # as wait's _AcquireFutures leaves them when interrupted
+    futures[0]._condition.acquire()  # held twice: released all the way
+    _release_held(futures)
+    cancelled = []
+    t = threading.Thread(target=lambda: cancelled.extend(f.cancel() for f in futures), daemon=True)
+    t.start()
+    t.join(10)
+    assert cancelled == [True, True, True]

@@ -1324,7 +1324,20 @@ def _drain(executor, futures: list) -> Iterator[tuple[Any, Any]]:
             while done:
                 yield _result(done.pop())
     finally:
+        _release_held(pending)
         _stop(executor)
+
+
+def _release_held(futures: Iterable) -> None:
+    """Release the futures' locks this thread still holds. ``wait`` takes every pending
+    future's lock in a ``with`` statement; a Ctrl-C that lands after the locks are taken and
+    before the block is entered leaves them held for ever (the statement's exit never runs),
+    and the executor's manager thread, cancelling those futures at shutdown, then waited on
+    them for ever: a stats run said "interrupted" and hung at exit (about 1 in 12 Ctrl-Cs)."""
+    for f in futures:
+        c = f._condition
+        while c._is_owned():
+            c.release()
 
 
 def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterable[tuple[Chunk, pd.DataFrame]], *,
