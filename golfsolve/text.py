@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 
 def pad(text: str, width: int, align: str = ">") -> str:
     """``text`` padded with spaces to ``width`` columns of a terminal, as ``format(text,
     align + str(width))`` but counting a wide character as the two columns a terminal gives
     it: the joker 🃏 is one character drawn two columns wide, and padded by its length every
     joker pushed the rest of its row one column right, out from under the column numbers."""
-    import unicodedata
-
     room = max(0, width - sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text))
     if align == "<":
         return text + " " * room
