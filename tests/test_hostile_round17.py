@@ -174,3 +174,26 @@ def test_grid_play_tells_the_answers_to_a_draw_prompt_once(run_cli):
     assert r.exit_code == 0, r.stderr
     refusal = next(line for line in r.stdout.splitlines() if "not allowed" in line)
     assert refusal == "  not allowed: answer s (stock), d (discard) or k (knock)", refusal
+
+
+def test_grid_play_tells_the_player_what_their_own_knock_sets_off(run_cli):
+    """A player who knocked saw the bots' last turns follow with no word of why: a bot's knock
+    was announced ("everyone else has one last turn"), the player's own was not. Now it is."""
+    r = run_cli(KNOCK_TABLE + ["--holes", "1"], input="1 2\nk\n")
+    assert r.exit_code == 0, r.stderr
+    after = r.stdout.split("[k]nock: k\n", 1)[1]
+    assert after.startswith("  you knock: everyone else has one last turn\n"), after[:200]
+    assert after.index("you knock") < after.index("heuristic (P2) draws")
+
+
+def test_grid_play_tells_the_player_their_last_card_turned_ends_the_round(capsys):
+    """Turning one's last face-down card gives everyone else one last turn; a bot doing it
+    was announced, the player doing it was not."""
+    from golfsolve.cli.grid import _narrate
+
+    tell = _narrate(["you", "heuristic (P2)"], 0, False, {"hole": 1, "holes": 1, "totals": [0, 0], "between": False})
+    tell({"type": "close", "player": 0})
+    tell({"type": "close", "player": 1})
+    assert capsys.readouterr().out.splitlines() == [
+        "  you have every card face up: everyone else has one last turn",
+        "  heuristic (P2) has every card face up: everyone else has one last turn"]

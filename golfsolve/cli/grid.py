@@ -440,7 +440,12 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
                        f" (running totals: {tot}) ===")
             return
         if p == human or p is None:
-            if t == "recycle":
+            # the player's own moves are not retold, but what they set off is: the others' last turns
+            if t == "knock":
+                click.echo("  you knock: everyone else has one last turn")
+            elif t == "close":
+                click.echo("  you have every card face up: everyone else has one last turn")
+            elif t == "recycle":
                 click.echo(f"  the discard pile is shuffled into a new stock ({ev['cards']} cards)")
             elif t == "end":
                 click.echo(f"Hole over ({ev['reason']}).")
