@@ -57,3 +57,23 @@ def test_stats_difficulty_help_gives_the_cost_stats_md_measures():
 
     assert about(md_easy, easy) and about(md_classic, classic)
     assert float(md_easy) < 0.6 and float(md_classic) < 0.35  # what the loop takes at commit 2a6a282
+
+
+def test_an_unknown_rule_switch_names_the_switches_there_are(run_cli):
+    """docs/stats.md shows ``--rules classic,wrap+nowrap``, but the README listed only the
+    switches jokers1/jokers2, empty and stuck/anytime, and a misspelt one answered "unknown
+    rule switch 'nowarp' in 'wrap+nowarp'" with no list (an unknown rule set lists the known
+    ones): the switches wrap/nowrap and king-queen/king-nothing/king-neighbours could not be
+    found. Now the refusal names every switch, and the README lists them all."""
+    from golfsolve.solitaire.rules import SWITCHES, get_rules
+
+    r = run_cli(["deal", "GO1-E-AAAAAAB", "--rules", "wrap+nowarp"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == ("golfsolve: unknown rule switch 'nowarp' in 'wrap+nowarp' (known: jokers1, "
+                                "jokers2, empty, stuck, anytime, wrap, nowrap, king-queen, king-nothing, "
+                                "king-neighbours)")
+    for switch in SWITCHES:  # each one named is read
+        assert get_rules(f"classic+{switch}").name == f"classic+{switch}"
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    listed = re.search(r"Switches add variants: (.*?) e\.g\. ", readme).group(1)
+    assert set(re.findall(r"`\+([a-z0-9-]+)`", listed)) == set(SWITCHES)
