@@ -24,7 +24,8 @@ def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int
     return parse_rules(rules_spec, players=players, grid=grid, holes=holes, openers=openers)
 
 
-def _table_options(holes_default: int = 9, players_default: str = "one per bot; 4 without --bots"):
+def _table_options(holes_default: str = "9; 18 with --rules danish on the 4-card grid",
+                   players_default: str = "one per bot; 4 without --bots"):
     """The table options (players, grid, holes, rules, openers) of simulate and play."""
 
     def add(f):
@@ -472,7 +473,7 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
 
 
 @grid.command(short_help="Play against bots in the terminal (you are the first seat).")
-@_table_options(holes_default=3, players_default="you and one per bot named")
+@_table_options(holes_default="3", players_default="you and one per bot named")
 @click.option("--bots", "bots_spec", default="heuristic", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed for a repeatable game (default: a new game each time).")

@@ -46,7 +46,7 @@ from .common import (Command, check_run_dir, check_workers, command_line, echo_j
                    "(a lost deal's best_left is left empty).")
 @click.option("--difficulty", is_flag=True,
               help="Add each deal's difficulty label and fair chance (as 'golfsolve rate' gives them, seed 0). "
-                   "Costly: at 8 fair games about 1 s of CPU per Easy deal and 0.4 s per Classic deal (deals 0-4), "
+                   "Costly: at 8 fair games about 0.4 s of CPU per Easy deal and 0.25 s per Classic deal (deals 0-4), "
                    "against well under 1 ms for the solve; the cost grows with the games.")
 @click.option("--difficulty-games", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Fair-player games per deal and rule set for --difficulty (default 8; more games, a surer "

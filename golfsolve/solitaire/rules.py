@@ -148,6 +148,11 @@ PRESETS: Mapping[str, Rules] = MappingProxyType({
     "no-card-on-king": DEAD_KING,
 })
 
+#: The switches get_rules reads, as an unknown one's message lists them (each also has aliases:
+#: joker, jokers, joker1, joker2, empty-start, draw-when-stuck, draw-any-time).
+SWITCHES = ("jokers1", "jokers2", "empty", "stuck", "anytime", "wrap", "nowrap",
+            *(f"king-{k}" for k in ("queen", "nothing", "neighbours")))
+
 #: The rule letter of a deal code and the preset it selects.
 CODE_LETTER_RULES = {"E": EASY, "C": CLASSIC, "N": EASY}
 
@@ -203,7 +208,7 @@ def get_rules(spec: str) -> Rules:
         elif not sw:
             raise RulesError(f"empty rule switch in {clip(spec.strip())} (two '+' in a row, or one at the end)")
         else:
-            raise RulesError(f"unknown rule switch {clip(sw)} in {clip(spec.strip())}")
+            raise RulesError(f"unknown rule switch {clip(sw)} in {clip(spec.strip())} (known: {', '.join(SWITCHES)})")
         if field_ in set_by:
             first = set_by[field_]
             raise RulesError(f"rule switch {sw!r} is given twice in {clip(spec.strip())}" if first == sw else

@@ -72,7 +72,7 @@ _DTYPES = {
 #: of each deal under each rule set (its label and fair chance, seed 0).
 DIFFICULTY_COLUMNS = ("difficulty", "fair_chance")
 #: Fair games per deal for ``--difficulty`` when none is given: half of ``golfsolve rate``'s
-#: default, since a census rates every deal (about 1 s of CPU per Easy deal at 8; docs/stats.md).
+#: default, since a census rates every deal (about 0.4 s of CPU per Easy deal at 8; docs/stats.md).
 DEFAULT_DIFFICULTY_GAMES = 8
 
 
