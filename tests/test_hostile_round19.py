@@ -1,0 +1,75 @@
+"""Hostile sweep, round 19: the fair-play commands from outside (``odds``, ``hint --fair``,
+``rate``, ``pick``, ``fair-stats`` and ``golfsolve.fair``), fed mid-game and finished
+layouts, joker rule sets, extreme options and positions that look alike to the player. Each
+test is a flaw a user met, fixed with a test that fails without its fix. Fast: no test here
+solves more than a few deals or plays more than a few small fair games."""
+
+from __future__ import annotations
+
+import pytest
+
+from hostile_helpers import one_line_error
+
+#: a game in progress (21 cards on the table, 14 removed onto the discard pile) as a user
+#: writes it, the stock's length left to "..."
+MID_GAME = """discard: 5C
+stock: {stock}
+1: 6C 5S QS
+2: 2S KC 4S
+3: TC AH 2D
+4: 3D QH AS
+5: JH 3C 7D
+6: TH 4H 7H
+7: 3S 7S 3H
+"""
+
+
+# ---------------------------------------------------------------------------
+# layouts no game reaches
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("command", [["odds", "--samples", "10", "--games", "1"], ["hint", "--fair"], ["deal"]])
+def test_a_mid_game_stock_of_dots_is_refused_as_longer_than_any_stock(command, run_cli, tmp_path):
+    """A game in progress written with "stock: ..." (README: "all cards not shown elsewhere")
+    got a 30-card stock, the 14 cards under the discard's top counted as stock: odds said
+    "fair chance 100% [42, 100] ... unknown stock cards: 30" and hint --fair valued every move
+    at 100%, for a game no deal reaches (Easy deals 16 cards to the stock, and it only
+    shrinks). Now the layout is refused, saying how to write the stock."""
+    f = tmp_path / "mid.txt"
+    f.write_text(MID_GAME.format(stock="..."))
+    line = one_line_error(run_cli([*command, "--layout", str(f)]))
+    assert "the stock has 30 cards, but rules 'easy' deal only 16 to the stock" in line, line
+    assert "write one ? per card left in the stock" in line, line
+
+
+def test_a_stock_longer_than_the_rules_deal_is_refused_by_the_library_too():
+    """The library took the same positions: odds(Layout(..., stock of 17 unknown cards)),
+    as every caller builds one, answered for them. Now every layout given rules (a Layout,
+    make_layout, with_rules, and rules given to a call) is checked; jokers and an empty
+    start deal longer stocks, and a cleared table is won whatever its stock."""
+    from golfsolve.errors import InputError
+    from golfsolve.fair import odds
+    from golfsolve.solitaire.layout import Layout, LayoutError, make_layout, parse_layout_text
+    from golfsolve.solitaire.rules import EASY, get_rules
+
+    mid = parse_layout_text(MID_GAME.format(stock="? " * 17))  # no rules yet: Easy when played
+    with pytest.raises(InputError, match="the stock has 17 cards, but rules 'easy' deal only 16"):
+        odds(mid, samples=5, games=1)
+    with pytest.raises(LayoutError, match="the stock has 17 cards"):
+        Layout(mid.columns, mid.discard, mid.stock, EASY)
+    with pytest.raises(LayoutError, match="deal only 17 to the stock"):
+        make_layout(mid.columns, mid.discard, mid.stock + (None,), get_rules("easy+jokers1"))
+    for rules, n in ((EASY, 16), (get_rules("classic+jokers2"), 18), (get_rules("easy+empty"), 17)):
+        assert len(make_layout(mid.columns, mid.discard, (None,) * n, rules).stock) == n
+    cleared = parse_layout_text("discard: AC\nstock: ...\n" + "".join(f"{c}:\n" for c in range(1, 8)))
+    assert odds(cleared, samples=5).fair_chance == 1.0  # won, whatever "..." stands for
+
+
+def test_an_empty_discard_under_a_table_that_lost_cards_is_refused(run_cli, tmp_path):
+    """"discard: -" with 14 cards gone from the table (a user who did not note the top card)
+    was taken: odds answered "fair chance 0% [0, 16]" under Easy and under easy+empty alike,
+    for a position no game reaches, since every card removed goes onto the discard pile."""
+    f = tmp_path / "mid.txt"
+    f.write_text(MID_GAME.format(stock="? ? ? ? ?").replace("discard: 5C", "discard: -"))
+    for rules in ("easy", "easy+empty"):
+        line = one_line_error(run_cli(["odds", "--layout", str(f), "--rules", rules, "--samples", "5"]))
+        assert "the discard is empty but 14 cards have left the table" in line, line
