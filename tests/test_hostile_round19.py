@@ -73,3 +73,35 @@ def test_an_empty_discard_under_a_table_that_lost_cards_is_refused(run_cli, tmp_
     for rules in ("easy", "easy+empty"):
         line = one_line_error(run_cli(["odds", "--layout", str(f), "--rules", rules, "--samples", "5"]))
         assert "the discard is empty but 14 cards have left the table" in line, line
+
+
+# ---------------------------------------------------------------------------
+# what a --json answer records
+# ---------------------------------------------------------------------------
+def test_a_fair_hint_on_a_finished_game_records_its_seed_and_player(run_cli, tmp_path):
+    """hint --fair --json --seed 5 --player fast on a won game answered without "seed" and
+    "player", the keys every other fair answer has (odds on the same layout records both), so
+    a script could not tell which player was asked; the server's /api/hint the same. Now the
+    answer records them, and refuses a seed no fair answer takes."""
+    import json
+
+    from golfsolve.errors import InputError
+    from golfsolve.fair import PRESETS
+    from golfsolve.serve import jobs
+    from golfsolve.solitaire.answers import GameOverError, game_over_answer
+    from golfsolve.solitaire.layout import parse_layout_text
+
+    text = "discard: AC\nstock: ? ? ?\n" + "".join(f"{c}:\n" for c in range(1, 8))
+    f = tmp_path / "won.txt"
+    f.write_text(text)
+    r = run_cli(["hint", "--fair", "--layout", str(f), "--seed", "5", "--player", "fast", "--json"])
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["message"].startswith("the game is already over") and d["best"] is None
+    assert d["seed"] == 5 and d["player"] == PRESETS["fast"].as_dict(), d
+    lay = parse_layout_text(text)
+    served = jobs.fair_hint(lay, "", seed=7, player="fast")
+    assert served["seed"] == 7 and served["player"]["preset"] == "fast", served
+    with pytest.raises(InputError, match="seed"):
+        game_over_answer(lay, [], GameOverError("over"), fair=True, seed=-1)
+    assert "seed" not in game_over_answer(lay, [], GameOverError("over"))  # the peeking hint has no player

@@ -47,7 +47,7 @@ def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "str
     try:
         game = hint_position(layout, played_moves)
     except GameOverError as e:
-        return game_over_answer(layout, played_moves, e, fair=True)
+        return game_over_answer(layout, played_moves, e, fair=True, seed=seed, player=player)
     return fair_hint_answer(layout, played_moves, game, seed=seed, player=player, solver=_the_solver())
 
 
