@@ -105,3 +105,22 @@ def test_a_fair_hint_on_a_finished_game_records_its_seed_and_player(run_cli, tmp
     with pytest.raises(InputError, match="seed"):
         game_over_answer(lay, [], GameOverError("over"), fair=True, seed=-1)
     assert "seed" not in game_over_answer(lay, [], GameOverError("over"))  # the peeking hint has no player
+
+
+def test_rate_and_pick_json_record_the_seed_their_chances_are_of(run_cli):
+    """rate --seed 5 --json printed each deal's fair chance and the player's settings but not
+    the seed, where every other fair answer records it: another seed is another fixed
+    strategy and another chance (docs/fair.md), and a script comparing two ratings could
+    not tell them apart. pick's deals the same (its answer named the seed once, each deal
+    not). Now every rating records it."""
+    import json
+
+    r = run_cli(["rate", "GO1-C-AAAAAAB", "--seed", "5", "--games", "2", "--json"])
+    assert r.exit_code == 0, r.stderr
+    (rating,) = json.loads(r.stdout)
+    assert rating["seed"] == 5 and rating["player"]["preset"] == "fast", rating
+    r = run_cli(["pick", "--difficulty", "very-hard", "--rules", "classic", "--start-number", "1", "--count", "1",
+                 "--games", "2", "--seed", "3", "--max-deals", "3", "--json"])
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["seed"] == 3 and [x["seed"] for x in d["deals"]] == [3], d
