@@ -124,3 +124,19 @@ def test_rate_and_pick_json_record_the_seed_their_chances_are_of(run_cli):
     assert r.exit_code == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["seed"] == 3 and [x["seed"] for x in d["deals"]] == [3], d
+
+
+def test_fair_stats_json_records_the_seed_and_the_player(run_cli, tmp_path):
+    """fair-stats --seed 4 --player fast --json summed up the run (its files, chunks and rows)
+    without the seed or the player it was played with, the two settings its win rates are
+    of; a script had to open _manifest.json for them. Now the summary records both."""
+    import json
+
+    from golfsolve.fair import PRESETS
+
+    out = tmp_path / "run"
+    r = run_cli(["fair-stats", "--count", "1", "--rules", "strict", "--start-number", "1", "--player", "fast",
+                 "--seed", "4", "--jobs", "1", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["seed"] == 4 and d["player"] == PRESETS["fast"].as_dict() and d["rows"] == 1, d
