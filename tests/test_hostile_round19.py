@@ -140,3 +140,33 @@ def test_fair_stats_json_records_the_seed_and_the_player(run_cli, tmp_path):
     assert r.exit_code == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["seed"] == 4 and d["player"] == PRESETS["fast"].as_dict() and d["rows"] == 1, d
+
+
+# ---------------------------------------------------------------------------
+# the numbers
+# ---------------------------------------------------------------------------
+def test_odds_interval_keeps_the_clairvoyant_error_when_no_fair_game_is_won():
+    """odds on a game in progress where 2 of 200 sampled orders could be won and the fair
+    player lost both games said "fair chance 0% [0, 1]": the top was the sampled clairvoyant
+    chance (1%) times the win rate's top (66%), as if the 1% were exact, though the
+    clairvoyant chance alone may be 3.6%. With odds' own stopping rule, positions with a
+    clairvoyant chance of 1-2% got a "95%" interval that held the fair chance 85% of the
+    time. Now a factor of 0 gives [0, the product of the two tops]."""
+    import random
+
+    from golfsolve.fair.odds import play_until
+    from golfsolve.intervals import product_interval, wilson
+
+    est, lo, hi = product_interval(2, 200, 0, 2)
+    assert (est, lo) == (0.0, 0.0) and hi == pytest.approx(wilson(2, 200)[2] * wilson(0, 2)[2])  # 2.3%, not 0.66%
+    rng = random.Random(19)
+    pc, q, hits, reps = 0.02, 0.5, 0, 600
+    for _ in range(reps):
+        wins = sum(rng.random() < pc for _ in range(200))
+        if wins == 0:
+            hits += 1  # odds says 0% [0, Wilson's top of 0 of 200]: holds 1%
+            continue
+        fw, m, _, _ = play_until(((rng.random() < q, 1) for _ in range(wins)), wins, 200)
+        _, lo, hi = product_interval(wins, 200, fw, m)
+        hits += lo <= pc * q <= hi
+    assert hits / reps >= 0.93, hits / reps
