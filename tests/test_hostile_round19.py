@@ -170,3 +170,22 @@ def test_odds_interval_keeps_the_clairvoyant_error_when_no_fair_game_is_won():
         _, lo, hi = product_interval(wins, 200, fw, m)
         hits += lo <= pc * q <= hi
     assert hits / reps >= 0.93, hits / reps
+
+
+@pytest.mark.parametrize("table, chance", [("1:\n", 1.0), ("1: 6C\n", 0.0)], ids=["won", "locked"])
+def test_rate_of_a_finished_opening_counts_no_game(table, chance, run_cli, tmp_path):
+    """rate --json on a won (or locked) full layout said "fair_wins": 1, "games": 1 (0 and 1
+    locked), a game that was never played: the text says "exact (the game is already over)",
+    and odds --json on the same layout counts "games": 0. Now no game is counted and the
+    chance is still the game's end."""
+    import json
+
+    f = tmp_path / "end.txt"
+    f.write_text("discard: AC\nstock:\n" + table + "".join(f"{c}:\n" for c in range(2, 8)))
+    r = run_cli(["rate", "--layout", str(f), "--json"])
+    assert r.exit_code == 0, r.stderr
+    (got,) = json.loads(r.stdout)
+    assert (got["fair_wins"], got["games"], got["fair_chance"], got["ci95"]) == (0, 0, chance, [chance, chance]), got
+    assert got["exact"] and got["game_over"] and got["winnable"] is bool(chance)
+    r = run_cli(["odds", "--layout", str(f), "--json"])
+    assert json.loads(r.stdout)["fair"]["games"] == 0 and json.loads(r.stdout)["fair"]["chance"] == chance

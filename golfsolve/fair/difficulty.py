@@ -83,7 +83,9 @@ class Rating:
 
     @property
     def fair_chance(self) -> float:
-        """Share of the fair games won."""
+        """Share of the fair games won; of a finished opening, 1 when it is won, else 0."""
+        if self.over:
+            return 1.0 if self.winnable else 0.0
         return self.fair_wins / self.games if self.games else 0.0
 
     @property
@@ -145,9 +147,9 @@ def rate(
     view = layout.forget_stock(0)
     end = Game(view, rules)
     if end.over:
-        # every stock order ends alike, and the chance is the game's end, as odds says it
-        won = int(end.won)
-        return Rating(layout.name, rules, winnable, won, 1, label_of(won), settings, exact=True,
+        # every stock order ends alike, and the chance is the game's end, as odds says it; no game
+        # is played, so none is counted (odds' answer counts none either)
+        return Rating(layout.name, rules, end.won, 0, 0, label_of(float(end.won)), settings, exact=True,
                       over=game_over_message(end), seed=seed)
     stocks, every = stock_orders(view, rules, games, seed)
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
