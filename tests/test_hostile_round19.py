@@ -189,3 +189,28 @@ def test_rate_of_a_finished_opening_counts_no_game(table, chance, run_cli, tmp_p
     assert got["exact"] and got["game_over"] and got["winnable"] is bool(chance)
     r = run_cli(["odds", "--layout", str(f), "--json"])
     assert json.loads(r.stdout)["fair"]["games"] == 0 and json.loads(r.stdout)["fair"]["chance"] == chance
+
+
+def test_rate_json_stopped_by_ctrl_c_leaves_the_ratings_made_as_one_json_list(run_cli, monkeypatch):
+    """rate --pysol 1-1000 --json, stopped with Ctrl-C after 31 deals, left "[ {...}, ... {...}"
+    on stdout, a list never closed that no JSON reader takes (json.loads: "Expecting ','
+    delimiter"), though the ratings are printed as they come so that a stopped run keeps them.
+    Now the list is closed after the ratings made, and the exit code (130) and stderr say
+    the run was stopped."""
+    import json
+
+    import golfsolve.fair
+    from golfsolve.fair.difficulty import rate as real_rate
+
+    calls = []
+
+    def rate_then_ctrl_c(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_rate(*args, **kwargs)
+
+    monkeypatch.setattr(golfsolve.fair, "rate", rate_then_ctrl_c)
+    r = run_cli(["rate", "GO1-C-AAAAAAB", "GO1-C-AAAAAAC", "--games", "1", "--json"])
+    assert r.exit_code == 130 and "interrupted" in r.stderr, (r.exit_code, r.stderr)
+    assert [x["deal"] for x in json.loads(r.stdout)] == ["GO1-C-AAAAAAB"], r.stdout
