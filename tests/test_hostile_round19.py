@@ -214,3 +214,21 @@ def test_rate_json_stopped_by_ctrl_c_leaves_the_ratings_made_as_one_json_list(ru
     r = run_cli(["rate", "GO1-C-AAAAAAB", "GO1-C-AAAAAAC", "--games", "1", "--json"])
     assert r.exit_code == 130 and "interrupted" in r.stderr, (r.exit_code, r.stderr)
     assert [x["deal"] for x in json.loads(r.stdout)] == ["GO1-C-AAAAAAB"], r.stdout
+
+
+def test_odds_with_nothing_hidden_does_not_speak_of_stock_orders_or_expectimax(run_cli, tmp_path):
+    """odds on a layout with an empty stock (three cards left, no card to draw) said
+    "clairvoyant chance: 0.0% (exact: the one possible stock order cannot be won ...)" of a
+    stock that is not there, and --json called the fair chance "exact: expectimax over the
+    unknown stock cards" where no card is unknown (the text rightly said "nothing is
+    hidden"). Now both say nothing is hidden."""
+    import json
+
+    f = tmp_path / "end.txt"
+    f.write_text("discard: 5C\nstock:\n1: 7D 6C 4S\n" + "".join(f"{c}:\n" for c in range(2, 8)))
+    r = run_cli(["odds", "--layout", str(f)])
+    assert r.exit_code == 0, r.stderr
+    assert "clairvoyant chance: 0.0%  (exact: nothing is hidden, and the position cannot be won)" in r.stdout
+    assert "stock order" not in r.stdout, r.stdout
+    d = json.loads(run_cli(["odds", "--layout", str(f), "--json"]).stdout)
+    assert d["unknown_stock_cards"] == 0 and d["fair"]["what"].startswith("exact: nothing is hidden"), d["fair"]
