@@ -31,8 +31,8 @@ stock: {stock}
 def test_a_mid_game_stock_of_dots_is_refused_as_longer_than_any_stock(command, run_cli, tmp_path):
     """A game in progress written with "stock: ..." (README: "all cards not shown elsewhere")
     got a 30-card stock, the 14 cards under the discard's top counted as stock: odds said
-    "fair chance 100% [42, 100] ... unknown stock cards: 30" and hint --fair valued every move
-    at 100%, for a game no deal reaches (Easy deals 16 cards to the stock, and it only
+    "fair chance 100% [42, 100] ... unknown stock cards: 30" and hint --fair valued its moves
+    on orders of 30 cards, for a game no deal reaches (Easy deals 16 cards to the stock, and it only
     shrinks). Now the layout is refused, saying how to write the stock."""
     f = tmp_path / "mid.txt"
     f.write_text(MID_GAME.format(stock="..."))
