@@ -66,13 +66,17 @@ def test_a_stock_longer_than_the_rules_deal_is_refused_by_the_library_too():
 
 def test_an_empty_discard_under_a_table_that_lost_cards_is_refused(run_cli, tmp_path):
     """"discard: -" with 14 cards gone from the table (a user who did not note the top card)
-    was taken: odds answered "fair chance 0% [0, 16]" under Easy and under easy+empty alike,
-    for a position no game reaches, since every card removed goes onto the discard pile."""
+    was taken under Easy, which refuses an empty discard only on a full table ("add +empty"):
+    odds answered "fair chance 0% [0, 16]", since nothing fits an empty discard under Easy,
+    for a position no game reaches (every card removed goes onto the discard pile). Now it
+    is refused; an empty-start rule set, whose empty discard takes any card, still takes it."""
     f = tmp_path / "mid.txt"
     f.write_text(MID_GAME.format(stock="? ? ? ? ?").replace("discard: 5C", "discard: -"))
-    for rules in ("easy", "easy+empty"):
+    for rules in ("easy", "classic+jokers1"):
         line = one_line_error(run_cli(["odds", "--layout", str(f), "--rules", rules, "--samples", "5"]))
         assert "the discard is empty but 14 cards have left the table" in line, line
+    r = run_cli(["odds", "--layout", str(f), "--rules", "easy+empty", "--samples", "5", "--games", "1"])
+    assert r.exit_code == 0, r.stderr
 
 
 # ---------------------------------------------------------------------------
@@ -86,7 +90,7 @@ def test_a_fair_hint_on_a_finished_game_records_its_seed_and_player(run_cli, tmp
     import json
 
     from golfsolve.errors import InputError
-    from golfsolve.fair import PRESETS
+    from golfsolve.fair import PRESETS, fair_game_over_answer
     from golfsolve.serve import jobs
     from golfsolve.solitaire.answers import GameOverError, game_over_answer
     from golfsolve.solitaire.layout import parse_layout_text
@@ -103,7 +107,7 @@ def test_a_fair_hint_on_a_finished_game_records_its_seed_and_player(run_cli, tmp
     served = jobs.fair_hint(lay, "", seed=7, player="fast")
     assert served["seed"] == 7 and served["player"]["preset"] == "fast", served
     with pytest.raises(InputError, match="seed"):
-        game_over_answer(lay, [], GameOverError("over"), fair=True, seed=-1)
+        fair_game_over_answer(lay, [], GameOverError("over"), seed=-1)
     assert "seed" not in game_over_answer(lay, [], GameOverError("over"))  # the peeking hint has no player
 
 

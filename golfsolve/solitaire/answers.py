@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 
 from ..cards import card_str
 from ..errors import InputError
-from ..inputs import expect, flag, seed_value
+from ..inputs import expect, flag
 from .deals import record
 from .engine import Game, MoveResult, parse_moves
 from .hint import MoveAdvice, game_over_message, position_after, rank_moves
@@ -68,19 +68,13 @@ def _rules_name(layout: Layout) -> str:
     return (layout.rules or EASY).name
 
 
-def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError, fair: bool = False,
-                     seed: int = 0, player: object = "strong") -> dict:
+def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError, fair: bool = False) -> dict:
     """``golfsolve hint --json`` (peeking, or with ``fair`` the fair one) on a won or locked
     position: no next move, and why. Every hint answer has ``deal``, ``rules``, ``fair``,
-    ``moves_played``, ``best`` and ``ranked``, this one too; a fair one also the ``seed`` and
-    the fair ``player``'s settings, as every fair answer records them."""
-    answer = {"deal": layout.name, "rules": _rules_name(layout), "fair": fair, "moves_played": " ".join(moves),
-              "best": None, "ranked": [], "message": str(error)}
-    if flag(fair, "fair"):
-        from ..fair.settings import player_settings  # plain data: the fair player is not loaded for this
-
-        answer.update(seed=seed_value(seed), player=player_settings(player).as_dict())
-    return answer
+    ``moves_played``, ``best`` and ``ranked``, this one too (the fair one's, with the seed and
+    the player: :func:`golfsolve.fair.fair_game_over_answer`)."""
+    return {"deal": layout.name, "rules": _rules_name(layout), "fair": fair, "moves_played": " ".join(moves),
+            "best": None, "ranked": [], "message": str(error)}
 
 
 def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = None) -> list[MoveAdvice]:

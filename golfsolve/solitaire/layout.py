@@ -208,9 +208,10 @@ def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[
     gone = N_TABLEAU - sum(len(col) for col in columns)
     if gone == N_TABLEAU:
         return  # a cleared table is won, whatever the stock and the discard (a layout of a won game may say "...")
-    if discard is None and gone:
-        # every card removed goes onto the discard pile, so no game reaches this position; the
-        # fair answers were given for it as if any card fitted, or none
+    if discard is None and not rules.empty_start:
+        # every card removed goes onto the discard pile, so no game of these rules reaches this
+        # position, and nothing fits an empty discard under them, so every answer would be 0%. (An
+        # empty-start rule set takes any card on it, and its empty discard stands for a start.)
         raise LayoutError(f"the discard is empty but {plural(gone, 'card')} {'has' if gone == 1 else 'have'} left "
                           "the table, onto the discard pile: give the discard's top card")
     if len(stock) > rules.stock_size:
