@@ -291,6 +291,11 @@ def fair_game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverE
     """``golfsolve hint --fair --json`` (and ``/api/hint``) on a won or locked position: the
     peeking hint's answer there (no next move, and why) with the ``seed`` and the fair
     ``player``'s settings, which every fair answer records."""
+    layout_arg(layout)
+    if isinstance(moves, str):
+        moves = parse_moves(moves)  # " ".join of the text "d5" would report "d 5"
+    expect(moves, (list, tuple), "moves", "a list of move words, e.g. parse_moves('d 5 2')")
+    expect(error, GameOverError, "error", "the GameOverError hint_position raised")
     return {**game_over_answer(layout, moves, error, fair=True), "seed": seed_value(seed),
             "player": player_settings(player).as_dict()}
 
