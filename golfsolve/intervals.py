@@ -82,8 +82,11 @@ def product_interval(k1: int, n1: int, k2: int, n2: int, exact1: bool = False,
     every case rather than of a sample); the two are combined by MOVER (Zou and Donner's
     method of variance estimates recovery: each side's distance from the estimate is the
     root of the sum of the squared distances each factor's own interval implies, scaled by
-    the other factor). Where a factor's interval is lopsided, so is the product's; at
-    ``k2 == 0`` the interval is ``[0, p1 * high2]``. The second factor needs ``n2 >= 1``.
+    the other factor). Where a factor's interval is lopsided, so is the product's. Where a
+    factor is 0 the interval is ``[0, high1 * high2]``: MOVER scales each factor's error by
+    the other's estimate, so a 0 would drop the other factor's error altogether (with 2 of
+    200 orders winnable and none of their 2 games won, the top would be 1% of 0.66 where the
+    clairvoyant chance alone may be 3.6%). The second factor needs ``n2 >= 1``.
     """
     _check(k1, n1, z)
     _check(k2, n2, z)
@@ -92,6 +95,8 @@ def product_interval(k1: int, n1: int, k2: int, n2: int, exact1: bool = False,
     p1, lo1, hi1 = (k1 / n1, k1 / n1, k1 / n1) if exact1 else wilson(k1, n1, z)
     p2, lo2, hi2 = wilson(k2, n2, z)
     est = p1 * p2
+    if est == 0.0:
+        return 0.0, 0.0, hi1 * hi2
     lo = est - math.hypot(p1 * (p2 - lo2), p2 * (p1 - lo1))
     hi = est + math.hypot(p1 * (hi2 - p2), p2 * (hi1 - p1))
     return est, max(0.0, lo), min(1.0, hi)

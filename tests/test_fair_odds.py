@@ -16,9 +16,10 @@ def test_product_interval_at_its_edges():
     est, lo, hi = product_interval(3, 4, 7, 20, exact1=True)
     _, wlo, whi = wilson(7, 20)
     assert (est, lo, hi) == pytest.approx((0.75 * 0.35, 0.75 * wlo, 0.75 * whi))
-    # no fair win: from 0 to the first factor times the second's upper end
+    # no fair win: from 0 to the product of the two factors' upper ends (the first's own error kept)
     est, lo, hi = product_interval(150, 200, 0, 12)
-    assert est == lo == 0.0 and hi == pytest.approx(0.75 * wilson(0, 12)[2])
+    assert est == lo == 0.0 and hi == pytest.approx(wilson(150, 200)[2] * wilson(0, 12)[2])
+    assert product_interval(0, 4, 3, 5, exact1=True) == (0.0, 0.0, 0.0)  # an exact 0 is 0
     # both factors uncertain: wider than either factor's interval alone, scaled by the other
     est, lo, hi = product_interval(150, 200, 6, 20)
     _, clo, chi = wilson(150, 200)

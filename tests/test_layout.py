@@ -175,16 +175,18 @@ def test_a_full_deal_given_other_rules_is_checked_as_if_they_were_its_own():
 
 def test_a_stock_of_more_unknown_cards_than_are_unseen_is_refused(data_dir):
     """30 '?' in the stock of a game in progress were shown by ``deal`` and ``play`` as a
-    30-card stock; only ``odds`` and ``hint --fair`` refused it."""
+    30-card stock; only ``odds`` and ``hint --fair`` refused it. As many '?' as cards are
+    unseen is refused too: the stock holds at most the 16 cards Easy deals to it."""
     text = (data_dir / "seed000_move35.txt").read_text(encoding="utf-8")
     lay = parse_layout_text(text)
     unseen = len(lay.unseen_cards())
-    many = " ".join(["?"] * (unseen + 1))
-    bad = "\n".join(f"stock: {many}" if ln.lower().startswith("stock:") else ln for ln in text.splitlines())
-    with pytest.raises(LayoutError, match=f"{unseen + 1} unknown cards"):
-        parse_layout_text(bad).with_rules(EASY)
-    exact = bad.replace(many, " ".join(["?"] * unseen))
-    assert len(parse_layout_text(exact).with_rules(EASY).stock) == unseen
+    for n in (unseen + 1, unseen, EASY.stock_size + 1):
+        many = " ".join(["?"] * n)
+        bad = "\n".join(f"stock: {many}" if ln.lower().startswith("stock:") else ln for ln in text.splitlines())
+        with pytest.raises(LayoutError, match=f"the stock has {n} cards, but rules 'easy' deal only 16"):
+            parse_layout_text(bad).with_rules(EASY)
+    most = bad.replace(many, " ".join(["?"] * EASY.stock_size))
+    assert len(parse_layout_text(most).with_rules(EASY).stock) == EASY.stock_size
 
 
 @pytest.mark.parametrize("extra, words", [

@@ -204,11 +204,20 @@ def echo_json(obj) -> None:
 def echo_json_items(items: Iterable) -> None:
     """Print the JSON list of ``items`` on stdout exactly as :func:`echo_json` prints the
     whole list, each item as soon as it is made: a long list shows its answers as they come,
-    not all at the end (nor none, when it is stopped)."""
+    not all at the end (nor none, when it is stopped). Stopped (Ctrl-C, or an error while
+    making an item), the list is closed after the items made: what was printed is still one
+    JSON list a script can read, and the exit code and stderr say it was stopped."""
     first = True
-    for item in items:
-        click.echo(("[\n" if first else ",\n") + textwrap.indent(json_text(item), "  "), nl=False)
-        first = False
+    try:
+        for item in items:
+            click.echo(("[\n" if first else ",\n") + textwrap.indent(json_text(item), "  "), nl=False)
+            first = False
+    except BaseException:
+        try:
+            click.echo("[]" if first else "\n]")
+        except OSError:  # a reader gone: the first error is the one to report
+            pass
+        raise
     click.echo("[]" if first else "\n]")
 
 

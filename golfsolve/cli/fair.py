@@ -117,7 +117,8 @@ def fair_stats(start_code, start_number, count, rules_list, player, seed, worker
     if as_json:
         df = load_fair_results(out)
         echo_json({**paths, "chunks_solved": inv["chunks_solved"], "chunks_before": inv["chunks_before"],
-                   "repaired": inv["repaired"], "rows": len(df), "complete": inv["status"] == "complete"})
+                   "repaired": inv["repaired"], "rows": len(df), "complete": inv["status"] == "complete",
+                   "seed": spec.seed, "player": spec.player.as_dict()})
     else:
         click.echo(open(paths["report"], encoding="utf-8").read(), nl=False)
         click.echo(f"wrote the chunks of {out} (pandas.read_parquet reads the folder) and {paths['report']}")

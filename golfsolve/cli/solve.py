@@ -162,7 +162,12 @@ def hint(code, layout_file, pysol, rules_spec, moves_text, show_all, fair, playe
     except GameOverError as e:
         # a won or locked game is an answer (there is no next move), not bad input
         if as_json:
-            echo_json(game_over_answer(lay, moves, e, fair))
+            if fair:
+                from ..fair import fair_game_over_answer
+
+                echo_json(fair_game_over_answer(lay, moves, e, seed, player))
+            else:
+                echo_json(game_over_answer(lay, moves, e))
         else:
             click.echo(str(e))
         return

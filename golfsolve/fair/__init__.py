@@ -37,6 +37,7 @@ from typing import Any
 #: where each public name lives
 _WHERE = {
     "FairHint": "api", "MoveChance": "api", "fair_hint": "api", "fair_hint_answer": "api", "fair_hint_for_player": "api",
+    "fair_game_over_answer": "api",
     "OddsResult": "odds", "odds": "odds", "odds_for_player": "odds",
     "PickResult": "difficulty", "Rating": "difficulty", "pick": "difficulty", "rate": "difficulty",
     "stock_orders": "orders", "unknown_pool": "orders",

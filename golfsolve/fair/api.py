@@ -20,6 +20,7 @@ from ..errors import InputError
 from ..inputs import expect, flag, seed_value
 from ..intervals import wilson
 from ..text import pad
+from ..solitaire.answers import GameOverError, game_over_answer
 from ..solitaire.engine import Game
 from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after
@@ -285,4 +286,18 @@ def fair_hint_answer(layout: Layout, moves: Sequence[str], game: Game, seed: int
     return {**hint.as_json(), "moves_played": " ".join(moves)}
 
 
-__all__ = ["fair_hint", "FairHint", "MoveChance", "fair_hint_answer", "fair_hint_for_player"]
+def fair_game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError, seed: int = 0,
+                          player: "str | PlayerSettings" = "strong") -> dict:
+    """``golfsolve hint --fair --json`` (and ``/api/hint``) on a won or locked position: the
+    peeking hint's answer there (no next move, and why) with the ``seed`` and the fair
+    ``player``'s settings, which every fair answer records."""
+    layout_arg(layout)
+    if isinstance(moves, str):
+        moves = parse_moves(moves)  # " ".join of the text "d5" would report "d 5"
+    expect(moves, (list, tuple), "moves", "a list of move words, e.g. parse_moves('d 5 2')")
+    expect(error, GameOverError, "error", "the GameOverError hint_position raised")
+    return {**game_over_answer(layout, moves, error, fair=True), "seed": seed_value(seed),
+            "player": player_settings(player).as_dict()}
+
+
+__all__ = ["fair_hint", "FairHint", "MoveChance", "fair_hint_answer", "fair_hint_for_player", "fair_game_over_answer"]

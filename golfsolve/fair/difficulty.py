@@ -79,10 +79,13 @@ class Rating:
     complete: bool = True  # False: games stopped early once the label could no longer be the wanted one
     exact: bool = False  # every possible stock order played once: the chance is this player's exact rate
     over: str = ""  # the opening is already won or locked (hint's words): the chance is exact, nothing played
+    seed: int = 0  # the fair player's seed: the games, and so the chance, are this seed's
 
     @property
     def fair_chance(self) -> float:
-        """Share of the fair games won."""
+        """Share of the fair games won; of a finished opening, 1 when it is won, else 0."""
+        if self.over:
+            return 1.0 if self.winnable else 0.0
         return self.fair_wins / self.games if self.games else 0.0
 
     @property
@@ -100,7 +103,7 @@ class Rating:
                 "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
                 "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete,
                 "exact": self.exact, "game_over": bool(self.over), "message": self.over or None,
-                "player": self.settings.as_dict()}
+                "seed": self.seed, "player": self.settings.as_dict()}
 
     def render(self) -> str:
         """One line: code, winnability, fair chance with its interval, label."""
@@ -144,10 +147,10 @@ def rate(
     view = layout.forget_stock(0)
     end = Game(view, rules)
     if end.over:
-        # every stock order ends alike, and the chance is the game's end, as odds says it
-        won = int(end.won)
-        return Rating(layout.name, rules, winnable, won, 1, label_of(won), settings, exact=True,
-                      over=game_over_message(end))
+        # every stock order ends alike, and the chance is the game's end, as odds says it; no game
+        # is played, so none is counted (odds' answer counts none either)
+        return Rating(layout.name, rules, end.won, 0, 0, label_of(float(end.won)), settings, exact=True,
+                      over=game_over_message(end), seed=seed)
     stocks, every = stock_orders(view, rules, games, seed)
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
     wins = played = 0
@@ -157,8 +160,9 @@ def rate(
         left = len(stocks) - played
         if want and (wins / len(stocks) >= hi_band or (wins + left) / len(stocks) < lo_band):
             return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings,
-                          complete=False)
-    return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings, exact=every)
+                          complete=False, seed=seed)
+    return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings, exact=every,
+                  seed=seed)
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,9 @@ class OddsResult:
                     "stopped": self.stopped}
         else:
             fair = {
-                "what": ("exact: expectimax over the unknown stock cards" if self.fair_exact and not self.fair_games
+                "what": ("exact: nothing is hidden, the fair player sees what the clairvoyant one sees"
+                         if self.fair_exact and not self.unknown
+                         else "exact: expectimax over the unknown stock cards" if self.fair_exact and not self.fair_games
                          else "exact: the fair player played every stock order" if self.fair_exact
                          else "how often the fair player, who never sees the stock, wins from here over every "
                               "consistent stock order: the clairvoyant chance times its win rate on the winnable "
@@ -231,7 +233,10 @@ class OddsResult:
             return "\n".join([f"{self.name or 'layout'}{after} ({self.rules.describe()})", self.over,
                               f"fair chance:        {100 * self.fair_chance:.0f}%  (exact: {why})",
                               f"clairvoyant chance: {100 * self.chance:.0f}%  (exact: {why})"])
-        if self.exact:  # every order solved: a count, not an estimate
+        if self.exact and not self.unknown:  # no stock order to speak of: the stock is seen, or empty
+            clairvoyant = (f"{100 * self.chance:.1f}%  (exact: nothing is hidden, and the position "
+                           f"{'can' if self.wins else 'cannot'} be won)")
+        elif self.exact:  # every order solved: a count, not an estimate
             won = (f"the one possible stock order {'can' if self.wins else 'cannot'}" if self.samples == 1
                    else f"{self.wins:,} of all {self.samples:,} possible stock orders can")
             clairvoyant = f"{100 * self.chance:.1f}%  (exact: {won} be won with the stock visible: an upper bound)"

@@ -40,14 +40,14 @@ def hint(layout: Layout, moves: str = "", node_limit: int = 0) -> dict:
 
 def fair_hint(layout: Layout, moves: str = "", seed: int = 0, player: str = "strong") -> dict:
     """``golfsolve hint --fair --json``: the stock order forgotten first."""
-    from ..fair import fair_hint_answer
-    from ..solitaire.answers import GameOverError, game_over_answer, hint_position
+    from ..fair import fair_game_over_answer, fair_hint_answer
+    from ..solitaire.answers import GameOverError, hint_position
 
     played_moves = parse_moves(moves)
     try:
         game = hint_position(layout, played_moves)
     except GameOverError as e:
-        return game_over_answer(layout, played_moves, e, fair=True)
+        return fair_game_over_answer(layout, played_moves, e, seed=seed, player=player)
     return fair_hint_answer(layout, played_moves, game, seed=seed, player=player, solver=_the_solver())
 
 

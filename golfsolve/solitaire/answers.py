@@ -71,7 +71,8 @@ def _rules_name(layout: Layout) -> str:
 def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError, fair: bool = False) -> dict:
     """``golfsolve hint --json`` (peeking, or with ``fair`` the fair one) on a won or locked
     position: no next move, and why. Every hint answer has ``deal``, ``rules``, ``fair``,
-    ``moves_played``, ``best`` and ``ranked``, this one too."""
+    ``moves_played``, ``best`` and ``ranked``, this one too (the fair one's, with the seed and
+    the player: :func:`golfsolve.fair.fair_game_over_answer`)."""
     return {"deal": layout.name, "rules": _rules_name(layout), "fair": fair, "moves_played": " ".join(moves),
             "best": None, "ranked": [], "message": str(error)}
 

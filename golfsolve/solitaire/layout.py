@@ -66,7 +66,7 @@ class Layout:
         columns, discard, stock = _checked_cards(self.columns, self.discard, self.stock)
         if rules_arg(self.rules) is not None:  # its jokers and empty discard, as make_layout checks them
             _check_rules([c for col in columns for c in col] + ([] if discard is None else [discard])
-                         + [c for c in stock if c is not None], discard, columns, self.rules)
+                         + [c for c in stock if c is not None], discard, columns, self.rules, stock)
         expect(self.name, str, "a layout's name", "text, e.g. 'my deal'")
         number = self.deal_number
         if number is not None:
@@ -186,10 +186,12 @@ class Layout:
 # ---------------------------------------------------------------------------
 # construction and validation
 # ---------------------------------------------------------------------------
-def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[Sequence[int]], rules: Rules) -> None:
-    """A layout's cards must fit its rules: no more jokers than they deal, and an empty
-    discard at the start only under an empty-start rule. Checked whenever rules are set,
-    also when ``--rules`` overrides what a layout file says."""
+def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[Sequence[int]], rules: Rules,
+                 stock: Sequence[Optional[int]] = ()) -> None:
+    """A layout's cards must fit its rules: no more jokers than they deal, an empty discard
+    at the start only under an empty-start rule, and no more stock cards than the rules deal
+    to the stock (``stock``). Checked whenever rules are set, also when ``--rules``
+    overrides what a layout file says."""
     jokers = sum(1 for c in seen if c >= N_STANDARD)
     if jokers > rules.jokers:
         # two jokers need +jokers2: "add +jokers1" would be refused as the switch given already, or deal too few
@@ -203,6 +205,22 @@ def _check_rules(seen: Iterable[int], discard: Optional[int], columns: Sequence[
                           f"deal one joker: write it {card_str(N_STANDARD)} (or add +jokers2 for two)")
     if discard is None and not rules.empty_start and all(len(col) == COLUMN_HEIGHT for col in columns):
         raise LayoutError("the discard is empty but the rules do not start with an empty discard (add +empty)")
+    gone = N_TABLEAU - sum(len(col) for col in columns)
+    if gone == N_TABLEAU:
+        return  # a cleared table is won, whatever the stock and the discard (a layout of a won game may say "...")
+    if discard is None and not rules.empty_start:
+        # every card removed goes onto the discard pile, so no game of these rules reaches this
+        # position, and nothing fits an empty discard under them, so every answer would be 0%. (An
+        # empty-start rule set takes any card on it, and its empty discard stands for a start.)
+        raise LayoutError(f"the discard is empty but {plural(gone, 'card')} {'has' if gone == 1 else 'have'} left "
+                          "the table, onto the discard pile: give the discard's top card")
+    if len(stock) > rules.stock_size:
+        # the stock only shrinks, so no game reaches a longer one, and its fair odds are those of
+        # a game nobody can play
+        hint = (" (in a game in progress, write one ? per card left in the stock: '...' stands for every card "
+                "not shown, the cards under the discard's top too)" if None in stock else "")
+        raise LayoutError(f"the stock has {len(stock)} cards, but rules {rules.name!r} deal only {rules.stock_size} "
+                          f"to the stock{hint}")
 
 
 def make_layout(
@@ -306,7 +324,7 @@ def layout_rules(layout: object, rules: object = None) -> Rules:
     lay = layout_arg(layout)
     chosen = rules_arg(rules) or lay.rules or EASY
     if chosen != lay.rules:
-        _check_rules(lay.seen_cards(), lay.discard, lay.columns, chosen)
+        _check_rules(lay.seen_cards(), lay.discard, lay.columns, chosen, lay.stock)
     return chosen
 
 
