@@ -236,3 +236,30 @@ def test_odds_with_nothing_hidden_does_not_speak_of_stock_orders_or_expectimax(r
     assert "stock order" not in r.stdout, r.stdout
     d = json.loads(run_cli(["odds", "--layout", str(f), "--json"]).stdout)
     assert d["unknown_stock_cards"] == 0 and d["fair"]["what"].startswith("exact: nothing is hidden"), d["fair"]
+
+
+def test_pick_json_stopped_by_ctrl_c_prints_the_deals_found_so_far(run_cli, monkeypatch):
+    """pick --json prints its answer only at the end, so a long scan stopped with Ctrl-C
+    printed nothing at all on stdout, where without --json every deal found was already on
+    screen. Now the deals found so far are printed as the one JSON answer, marked
+    "stopped": "interrupted", with how many deals were examined; exit 130 as before."""
+    import json
+
+    import golfsolve.fair.difficulty as difficulty
+
+    real_scan = difficulty._scan
+
+    def scan_then_ctrl_c(*args, **kwargs):
+        for i, got in enumerate(real_scan(*args, **kwargs)):
+            if i == 3:
+                raise KeyboardInterrupt
+            yield got
+
+    monkeypatch.setattr(difficulty, "_scan", scan_then_ctrl_c)
+    r = run_cli(["pick", "--rules", "classic", "--difficulty", "very-hard", "--count", "50", "--games", "1",
+                 "--json"])
+    assert r.exit_code == 130 and "interrupted" in r.stderr, (r.exit_code, r.stderr)
+    got = json.loads(r.stdout)
+    assert got["stopped"] == "interrupted" and got["examined"] == 3 and got["start"] == 0
+    assert got["found"] == len(got["deals"]) >= 1 and got["player"]["preset"] == "fast"
+    assert all(d["label"] == "very-hard" for d in got["deals"]), got["deals"]
