@@ -351,3 +351,121 @@ def test_screenshot_for_the_docs(page):
     pg.wait_for_selector("#odds dl", timeout=120_000)
     pg.screenshot(path=out, full_page=True)
     assert Path(out).stat().st_size > 10_000
+
+
+def test_a_reload_goes_on_with_the_same_rules_and_moves(page, page_url):
+    """Was: the page's address named the deal alone, so a reload mid-game (or the link sent to
+    a friend) dealt it again from its first move and under the code's rules: a game of Classic
+    came back as Easy. The address names the rules and the moves, and a reload goes on with the
+    game; a link whose moves do not fit the deal deals it from the start and says why."""
+    from playwright.sync_api import expect
+
+    pg = page.context.browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(page_url + "/#GO1-E-AAAAAAB")
+        expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))
+        _deal(pg, "17", rules="classic")
+        pg.evaluate("document.activeElement.blur()")  # the keys play (whatever held the focus)
+        for key, stock in (("d", "15"), ("d", "14"), ("u", "15")):
+            pg.keyboard.press(key)
+            expect(pg.locator("#stock-count")).to_have_text(stock)
+        assert pg.url.endswith("#17?rules=classic&moves=d+d+u")
+        pg.reload()
+        expect(pg.locator("#message")).to_have_text("PySol Golf #17 (classic), 2 moves in. Click a free card or the stock.")
+        assert pg.input_value("#rules") == "classic" and _text(pg, "#stock-count") == "15" and _text(pg, "#moves") == "2"
+        pg.keyboard.press("d")  # and the game goes on from there
+        expect(pg.locator("#stock-count")).to_have_text("14")
+        assert _text(pg, "#moves") == "3"
+
+        pg.goto(page_url + "/#GO1-E-AAAAAAB?moves=4")
+        pg.reload()
+        expect(pg.locator("#message")).to_have_text(re.compile(
+            r"^GO1-E-AAAAAAB \(easy\)\. Click a free card or the stock\. \(The address's moves were not played: "
+            r"move '4' is not legal here: Must be one rank higher or lower\.\)$"))
+        assert _text(pg, "#moves") == "0" and pg.url.endswith("#GO1-E-AAAAAAB")
+        assert errors == []
+    finally:
+        pg.close()
+
+
+def test_after_dealing_or_ticking_dont_peek_the_keys_play(page):
+    """Was: a code typed and dealt with Enter left the focus in the deal box, so the next 'd'
+    was typed into the code ("GO1-E-AAAAAABd") instead of drawing; and once "Don't peek at the
+    stock" was clicked, no key played at all (End, H, D) until the page was clicked elsewhere."""
+    from playwright.sync_api import expect
+
+    pg = page
+    _deal(pg, "GO1-E-AAAAAAB")
+    pg.keyboard.press("d")
+    expect(pg.locator("#stock-count")).to_have_text("15")
+    assert pg.input_value("#deal-input") == "GO1-E-AAAAAAB"
+    was = pg.is_checked("#fair")
+    pg.click("#fair")
+    pg.keyboard.press("d")
+    expect(pg.locator("#stock-count")).to_have_text("14")
+    pg.keyboard.press(" ")  # Space on the tick box ticks it, as ever
+    assert pg.is_checked("#fair") == was and _text(pg, "#stock-count") == "14"
+
+
+def test_a_win_undone_stays_on_the_solutions_line(page):
+    """Was: the stepper compared the moves as played, undos and all, so a won game undone by
+    one move read "Off the solution's line", and the next step forward (→) went back to the
+    deal's start, the game gone. An undo takes its move back off the line."""
+    from playwright.sync_api import expect
+
+    pg = page
+    pg.uncheck("#fair")
+    try:
+        _deal(pg, "GO1-E-AAAAAAB")
+        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of \d+"))
+        n = int(re.search(r"of (\d+)", _text(pg, "#step-info")).group(1))
+        pg.evaluate("document.activeElement.blur()")  # the keys play (whatever held the focus)
+        pg.keyboard.press("End")
+        expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
+        pg.keyboard.press("u")
+        expect(pg.locator("#step-info")).to_have_text(f"Step {n - 1} of {n}")
+        pg.keyboard.press("ArrowRight")
+        expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
+        assert _text(pg, "#left") == "0"
+    finally:
+        pg.check("#fair")
+
+
+def test_a_phone_screen_holds_the_whole_table(page, page_url):
+    """Was: at 360 pixels wide the seven columns of 68-pixel cards ran 270 pixels past the
+    screen, read only by scrolling sideways (columns 6 and 7, the score and Undo off it). The
+    cards shrink to fit, each covered card's corner still shown."""
+    from playwright.sync_api import expect
+
+    pg = page.context.browser.new_page(viewport={"width": 360, "height": 740})
+    try:
+        pg.goto(page_url + "/#GO1-E-AAAAAAB")
+        expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))
+        width = pg.evaluate("document.documentElement.clientWidth")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        boxes = pg.evaluate("""() => [...document.querySelectorAll('#columns .card, #piles .card, #scoreboard')]
+            .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })""")
+        assert all(0 <= left and right <= width for left, right, _, _ in boxes)
+        col = pg.evaluate("""() => [...document.querySelectorAll('#columns .column:nth-child(1) .card')]
+            .map(e => [e.getBoundingClientRect().top, e.querySelector('.corner').getBoundingClientRect().bottom])""")
+        assert all(corner <= below for (_, corner), (below, _) in zip(col, col[1:]))  # no corner hidden
+        pg.click("#columns .column:nth-child(1) .card.free")  # and a card is played by a tap
+        expect(pg.locator("#moves")).to_have_text("1")
+    finally:
+        pg.close()
+
+
+def test_the_jokers_rule_sets_can_be_chosen(page):
+    """Was: the page's Rules list had no joker rule set, so a person could not play one
+    (only the HTTP API took easy+jokers1). The list offers Easy and Classic with 1 or 2 jokers."""
+    from playwright.sync_api import expect
+
+    pg = page
+    _deal(pg, "GO1-E-AAAAAAB", rules="classic+jokers2")
+    assert _text(pg, "#message").startswith("GO1-E-AAAAAAB (classic+jokers2).")
+    expect(pg.locator("#stock-count")).to_have_text("18")
+    _deal(pg, "GO1-E-AAAAAAB", rules="easy+jokers1")
+    expect(pg.locator("#stock-count")).to_have_text("17")
+    pg.select_option("#rules", "")

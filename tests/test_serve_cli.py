@@ -167,4 +167,11 @@ def test_the_pages_rule_choices_are_every_rule_set_the_commands_name():
     select = page[page.index('<select id="rules">'):page.index("</select>")]
     values = re.findall(r'<option value="([^"]*)"', select)
     assert values[0] == ""  # as the code says
-    assert set(values[1:]) == {name for name, rules in PRESETS.items() if rules.name == name}
+    presets = {name for name, rules in PRESETS.items() if rules.name == name}
+    assert presets <= set(values[1:])
+    # and beside them the joker rule sets (else the page could not play one), each a rule set the commands take
+    from golfsolve.solitaire.rules import get_rules
+
+    assert {v for v in values[1:] if v not in presets} == {"easy+jokers1", "easy+jokers2", "classic+jokers1",
+                                                           "classic+jokers2"}
+    assert all(get_rules(v).jokers for v in values[1:] if v not in presets)

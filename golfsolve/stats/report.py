@@ -41,6 +41,11 @@ REFERENCE = {
                   "n": 3996},
 }
 
+#: What an empty plot says instead of its data.
+NOT_SEARCHED_PLOT = ("Not known: the run was made with --fields winnable,\nwhich does not search a lost deal "
+                     "for its fewest cards left")
+NO_MATCH = "No 9-deal match: the run has fewer than 9 deals"
+
 FIGURES = {
     "win_rate.png": "Win rate per rule set, 95% Wilson intervals",
     "cards_left.png": "Cards left on the table under perfect play",
@@ -281,7 +286,8 @@ def _deals_text(spec: CensusSpec, deals) -> str:
     a run of every k-th deal ``1,000 of 2,000,000 deals spread over the GO1 code space, every
     4,015th from 0``."""
     if spec.stride == 1:
-        return f"{plural(len(deals), 'deal')} (GO1 deal numbers {deal_numbers(deals)})"
+        return (f"{plural(len(deals), 'deal')} (GO1 deal {'number' if len(deals) == 1 else 'numbers'} "
+                f"{deal_numbers(deals)})")
     return spec.covers() if len(deals) == spec.count else f"{len(deals):,} of {spec.covers()}"
 
 
@@ -295,6 +301,15 @@ def _finish(fig, data: dict, path: Path) -> Path:
     return save_footed_figure(fig, footer(data), path)
 
 
+def _nothing_to_draw(ax, why: str) -> None:
+    """Say inside an empty plot why it is empty (an empty frame with axes from 0 to 1 read as
+    a broken figure)."""
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.text(0.5, 0.5, why, transform=ax.transAxes, ha="center", va="center", fontsize=10, color="#444444",
+            wrap=True)
+
+
 def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None) -> list[Path]:
     """Draw the five figures of :data:`FIGURES` into ``out``; return their paths.
     ``drawn``: called after each figure is saved (the command's progress bar)."""
@@ -303,6 +318,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
     # changed, so a notebook's inline plots keep working, and no display is ever needed.
     import matplotlib
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
     rules = data["rules"]
     colors = dict(zip(rules, matplotlib.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
@@ -329,9 +345,11 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
                         not any(v.get("reference") for v in wr[:i]) else None)
     ax.set_xticks(x, [w["rules"] for w in wr])
     ax.set_ylabel("deals winnable (%)")
-    ax.set_ylim(0, 105)
+    # the legend gets a band of its own above 100%: in a corner it hid a bar that reached it
+    ax.set_ylim(0, 124)
+    ax.set_yticks(np.arange(0, 101, 20))
     ax.set_title(FIGURES["win_rate.png"])
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=7, loc="upper center", ncols=2, frameon=False)
     finish(fig, "win_rate.png")
 
     fig = Figure(figsize=(7, 4.2))
@@ -349,9 +367,12 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
     ax.set_xlabel("cards left on the table (0 = won)")
     ax.set_ylabel("share of deals (%)")
     ax.set_xlim(-0.8, max([1] + [max(data["cards_left"][r]) for r in known]) + 0.8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # cards are counted whole: no tick at 2.5
     ax.set_title(FIGURES["cards_left.png"])
     if known:
         ax.legend(fontsize=8)
+    else:
+        _nothing_to_draw(ax, NOT_SEARCHED_PLOT)
     finish(fig, "cards_left.png")
 
     fig = Figure(figsize=(7, 4.2))
@@ -367,6 +388,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
     ax.set_title(FIGURES["app_score.png"])
     if known:
         ax.legend(fontsize=8, loc="upper left")
+    else:
+        _nothing_to_draw(ax, NOT_SEARCHED_PLOT)
     finish(fig, "app_score.png")
 
     fig = Figure(figsize=(7, 4.2))
@@ -380,13 +403,16 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         if len(t):
             ax.hist(t, bins=bins, histtype="step", lw=1.6, color=colors[r],
                     weights=np.full(len(t), 100 / len(t)), label=f"{r} ({len(t)} matches)")
-    ax.axvline(PAR, color="black", ls="--", lw=1)
-    ax.annotate("par 45", (PAR, ax.get_ylim()[1] * 0.95), xytext=(3, 0), textcoords="offset points", fontsize=8)
+    if any(len(totals[r]) for r in rules):
+        ax.axvline(PAR, color="black", ls="--", lw=1)
+        ax.annotate("par 45", (PAR, ax.get_ylim()[1] * 0.95), xytext=(3, 0), textcoords="offset points", fontsize=8)
     ax.set_xlabel("cards left summed over 9 consecutive deals (lower is better)")
     ax.set_ylabel("share of matches (%)")
     ax.set_title(FIGURES["nine_deal_match.png"])
-    if any(len(totals[r]) for r in rules):  # fewer than 9 deals make no match
+    if any(len(totals[r]) for r in rules):
         ax.legend(fontsize=8)
+    else:
+        _nothing_to_draw(ax, NOT_SEARCHED_PLOT if not known else NO_MATCH)
     finish(fig, "nine_deal_match.png")
 
     fig = Figure(figsize=(7, 4.2))
@@ -398,10 +424,19 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         v = np.clip(df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000, lo, None)
         ax.hist(v, bins=bins, histtype="step", lw=1.6, color=colors[r], label=f"{r} (median {np.median(v):.2f} ms)")
     ax.set_xscale("log")
+    # plain numbers of ms; over less than two decades the labelled ticks are 1, 2 and 5 of each
+    # decade (matplotlib's own labels of the minor ticks, "3x10^-2" and "4x10^-2", overlapped)
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.xaxis.set_major_formatter(plain)
+    if bins[-1] / bins[0] < 100:
+        ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
+        ax.xaxis.set_minor_formatter(plain)
+    else:
+        ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("solve time per deal (ms, log scale)")
     ax.set_ylabel("deals")
     ax.set_title(FIGURES["solve_time.png"])
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="best")
     finish(fig, "solve_time.png")
     return paths
 
@@ -478,9 +513,10 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("table", ["rules", "deals", "won", "win rate [95% Wilson]", "published (n = 3,996 PySol deals)"], rows))
     b.append(("p", "Published figures: black-hole-solve 1.14.0 on PySol FC deals 1..3996 (about 93% wrap, 45% "
                    "Queen-on-King, 26% nothing-on-King, all with drawing any time). A different set of random "
-                   "deals, so the rates agree when the intervals overlap. golfsolve's **Strict** rule draws only when "
-                   "no card can be removed, which no published figure covers; its rate is below Dead King's "
-                   "(nothing on a King, draw any time)."))
+                   "deals, so the rates agree when the intervals overlap."
+                   + (" golfsolve's **Strict** rule draws only when no card can be removed, which no published "
+                      "figure covers; its rate is below Dead King's (nothing on a King, draw any time)."
+                      if "strict" in data["rules"] else "")))
     b.append(("img", "win_rate.png", FIGURES["win_rate.png"]))
 
     if data["paired"]:
@@ -530,6 +566,8 @@ def _blocks(data: dict) -> list[tuple]:
                 _pct(s["at_or_under_par"])] if s is not None and s["matches"] else
                [r, "—" if s is None else "0", "—", "—", "—", "—", "—"]
                for r, s in data["nine_deal_match"].items()]))
+    if any(s is not None and not s["matches"] for s in data["nine_deal_match"].values()):
+        b.append(("p", "0 matches: the table holds no 9 deals in a row of the run (a match is 9 deals)."))
     if unknown:
         b.append(("p", not_searched + "."))
     b.append(("img", "nine_deal_match.png", FIGURES["nine_deal_match.png"]))

@@ -473,14 +473,26 @@ def figure_footer(head: str, command: Optional[str]) -> str:
     """The provenance footer of a report's figures: ``head`` (what the run covers), then
     each line of the command that made the run as ``$ ...``, wrapped at 120 characters."""
     cmds = (command or "").splitlines() or ["(command not recorded)"]
-    return head + "\n" + "\n".join(line for c in cmds for line in textwrap.wrap("$ " + c, 120))
+    # never at a hyphen: "--chunk-" and "size 1" on two lines, pasted, run as no command
+    return head + "\n" + "\n".join(line for c in cmds
+                                   for line in textwrap.wrap("$ " + c, 120, break_on_hyphens=False))
 
 
 def save_footed_figure(fig: Any, footer: str, path: Path) -> Path:
     """Save a report's figure as :func:`save_figure_atomic` does, ``footer`` (see
     :func:`figure_footer`) printed small along its bottom edge, where the plot leaves room."""
-    fig.text(0.01, 0.01, footer, fontsize=6.5, family="monospace", va="bottom", ha="left", color="#444444")
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    size = 6.5
+    # The figure grows by the footer's height, line by line: a fixed strip held three lines,
+    # and an extended run's several commands ran over the axis labels.
+    room = (footer.count("\n") + 1) * size * 1.25 / 72 + 0.12  # inches
+    height = fig.get_figheight() + room
+    fig.set_figheight(height)
+    fig.text(0.01, 0.04 / height, footer, fontsize=size, family="monospace", va="bottom", ha="left",
+             color="#444444")
+    for ax in fig.axes:
+        # a title wider than the figure was cut off at its edges; wrapped, it is read whole
+        ax.title.set_wrap(True)
+    fig.tight_layout(rect=(0, room / height, 1, 1))
     return save_figure_atomic(fig, path)  # replaces a link there, never writes through it
 
 

@@ -21,11 +21,12 @@ from ..grid.tournament import Tournament, paired_difference
 from ..intervals import mean_ci, no_spread, wilson
 from ..text import estimate, plural
 from .gridstudy import HEURISTIC, RANDOM, Study
-from .runfolder import save_figure_atomic
+from .runfolder import save_footed_figure
 
 #: The study's one figure, beside report.md and report.html.
 PLOT = "study.png"
 TITLE = "Grid Golf: a study of the table options"
+PLOT_TITLE = "Per option set: skill gap, first player's edge and turns a hole (95% intervals)"
 
 
 def _ci(m: float, lo: float, hi: float) -> dict[str, float]:
@@ -290,23 +291,34 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
     b.append(("h2", "Option sets"))
     b.append(("table", ["option set", "rules", "spec"], [[r["set"], r["rules"], f"`{r['spec']}`"]
                                                          for r in data["results"]]))
-    b.append(("img", PLOT, "Per option set: skill gap, first player's edge and turns a hole (95% intervals)"))
+    b.append(("img", PLOT, PLOT_TITLE))
     return b
 
 
-def write_plot(data: dict[str, Any], out: Path) -> Path:
-    """study.png: the skill gap, the first player's edge and the turns a hole per option set."""
-    import matplotlib
+def footer(data: dict[str, Any]) -> str:
+    """The provenance footer of the study's figure: option sets, matches, bots, seed and the command."""
+    from .runfolder import figure_footer
 
-    matplotlib.use("Agg")  # files only; never needs a display
-    import matplotlib.pyplot as plt
+    head = (f"{plural(len(data['sets']), 'option set')}, two tables each, "
+            f"{plural(data['matches_per_table'], 'match', 'matches')} per table; strongest bot {data['strong']}; "
+            f"seed {data['seed']}{'' if data['complete'] else '; study incomplete'}")
+    return figure_footer(head, data.get("command"))
+
+
+def write_plot(data: dict[str, Any], out: Path) -> Path:
+    """study.png: the skill gap, the first player's edge and the turns a hole per option set,
+    with the footer every report figure carries (what was played, and the command)."""
+    # The object API, not pyplot: no backend is chosen or changed (a notebook's inline plots
+    # keep working), and no display is needed.
+    from matplotlib.figure import Figure
 
     res = [r for r in data["results"] if r["holes"]]
     names = [r["set"] for r in res]
     y = np.arange(len(res))[::-1]
     panels = [("gap_strong", "heuristic − strongest (strokes a hole)"),
               ("first_player", "first player − others (strokes a hole)"), ("turns", "turns a hole, each player")]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 0.35 * len(res) + 1.5), sharey=True)
+    fig = Figure(figsize=(12, 0.35 * len(res) + 1.9))
+    axes = fig.subplots(1, 3, sharey=True)
     for ax, (key, label) in zip(axes, panels):
         vals = [r[key] or {"mean": np.nan, "lo": np.nan, "hi": np.nan} for r in res]
         m = np.array([v["mean"] for v in vals])
@@ -316,11 +328,8 @@ def write_plot(data: dict[str, Any], out: Path) -> Path:
             ax.axvline(0, color="#999", lw=0.8)
         ax.set_xlabel(label)
     axes[0].set_yticks(y, names)
-    fig.tight_layout()
-    path = out / PLOT
-    save_figure_atomic(fig, path)  # replaces a link there, never writes through it
-    plt.close(fig)
-    return path
+    fig.suptitle(PLOT_TITLE)
+    return save_footed_figure(fig, footer(data), out / PLOT)  # replaces a link there, never writes through it
 
 
 def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None) -> tuple[str, dict[str, Any]]:

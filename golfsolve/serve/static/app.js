@@ -8,6 +8,7 @@ const RANKS = { T: "10" };
 
 const game = {
   source: null,      // {code: ...} or {pysol: ...}, plus rules
+  text: "",          // the deal as the player typed it, for the page's address
   moves: [],         // moves played (d, 1-7, u), as /api/play replays them
   solution: [],      // the solver's line, once it is shown
   solved: null,      // the /api/solve answer, fetched only when the player may see it
@@ -144,6 +145,7 @@ async function actNow(action) {
     if (r.ok) {
       game.moves = r.moves_played ? r.moves_played.split(" ") : [];
       followLine();
+      remember();
       draw(r.state);
       clearHint();
       say(r.message || describe(r), r.state.status === "won" ? "won" : r.state.status === "locked" ? "locked" : "");
@@ -156,10 +158,31 @@ async function actNow(action) {
   }
 }
 
+// The moves that made the position on the table: each undo takes back the action before it.
+// Compared as played, a win undone one move read as "off the solution's line", and the next
+// step forward went back to the deal's start.
+function onTable(moves) {
+  const made = [];
+  for (const m of moves) { if (m === "u") made.pop(); else made.push(m); }
+  return made;
+}
+
 // a game that follows the solution keeps the stepper on it
 function followLine() {
-  const onLine = game.moves.length <= game.solution.length && game.moves.every((m, k) => m === game.solution[k]);
-  game.step = onLine && game.solution.length ? game.moves.length : null;
+  const made = onTable(game.moves);
+  const onLine = made.length <= game.solution.length && made.every((m, k) => m === game.solution[k]);
+  game.step = onLine && game.solution.length ? made.length : null;
+}
+
+// The page's address names the deal, its rules and the moves played, so a reload (or the link)
+// goes on with the same game: with the deal alone, a game of Classic came back as Easy, from
+// its first move.
+function remember() {
+  const q = new URLSearchParams();
+  if (game.source.rules) q.set("rules", game.source.rules);
+  if (game.moves.length) q.set("moves", game.moves.join(" "));
+  const extra = q.toString();
+  history.replaceState(null, "", "#" + encodeURIComponent(game.text) + (extra ? "?" + extra : ""));
 }
 
 function describe(r) {
@@ -176,6 +199,7 @@ async function goToStep(k) {
     const r = await api("play", { moves: game.solution.slice(0, k).join(" ") });
     game.moves = game.solution.slice(0, k);
     game.step = k;
+    remember();
     draw(r.state);
     clearHint();
     const mv = k > 0 ? game.solution[k - 1] : null;
@@ -300,7 +324,8 @@ async function odds() {
   }
 }
 
-async function deal(ev) {
+// `restore`: the moves of a game to go on with (from the page's address), played again
+async function deal(ev, restore = "") {
   if (ev) ev.preventDefault();
   stopPlaying();
   const text = $("deal-input").value.trim();
@@ -309,17 +334,31 @@ async function deal(ev) {
   const old = game.source;
   game.source = source;
   try {
-    const r = await api("play", {});
+    let r, lost = "";
+    try {
+      r = await api("play", restore ? { moves: restore } : {});
+    } catch (e) {
+      if (!restore) throw e;
+      lost = e.message;  // the deal is good, the moves are not: the deal from its start, and why
+      r = await api("play", {});
+    }
     game.dealt += 1;
-    game.moves = [];
+    game.text = text;
+    game.moves = r.moves_played ? r.moves_played.split(" ") : [];
     game.solved = null;
     game.step = 0;
     draw(r.state);
     clearHint();
     $("odds").innerHTML = "";
-    history.replaceState(null, "", "#" + encodeURIComponent(text));
+    remember();
     const hide = $("fair").checked;
-    say(`${r.deal} (${r.rules}). Click a free card or the stock` + (hide ? "." : ", or step through the solution."));
+    const n = r.state.moves;
+    say(`${r.deal} (${r.rules})` + (n ? `, ${n} move${n === 1 ? "" : "s"} in` : "") +
+        (r.state.status === "playing" ? ". Click a free card or the stock" + (hide ? "." : ", or step through the solution.")
+          : `: ${r.state.status === "won" ? "won" : "no more possible moves"}.`) +
+        (lost ? ` (The address's moves were not played: ${lost}.)` : ""));
+    // typed and dealt: the keys play the game now, not type into the deal box
+    if (ev && document.activeElement === $("deal-input")) $("deal-input").blur();
     await reveal(hide ? HIDDEN : SOLUTION);
   } catch (e) {
     game.source = old;
@@ -384,8 +423,11 @@ function peekChanged() {
 }
 
 function onKey(ev) {
-  if (ev.target.matches("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  // keys typed into a text box or a list are theirs; on the "Don't peek" tick box (just
+  // clicked) the keys play, all but Space, which ticks it
+  if (ev.target.matches("input:not([type=checkbox]), select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const k = ev.key;
+  if (k === " " && ev.target.matches("input[type=checkbox], button")) return;
   const keys = {
     d: () => act({ action: "d" }), " ": () => act({ action: "d" }), u: () => act({ action: "u" }),
     h: hint, o: odds, p: togglePlay,
@@ -414,10 +456,19 @@ document.addEventListener("DOMContentLoaded", () => {
   $("ask-solution").addEventListener("click", () => reveal(SOLUTION));
   $("fair").addEventListener("change", peekChanged);
   document.addEventListener("keydown", onKey);
-  // the deal a link names ("#GO1-E-AAAAAAB"); one that is not percent-encoded ("#100%") is
-  // taken as written: decodeURIComponent throws 'URI malformed' on a stray %, leaving a blank page
-  let fromHash = location.hash.slice(1);
+  // the deal a link names ("#GO1-E-AAAAAAB", then "?rules=classic&moves=d+3" if any); one that
+  // is not percent-encoded ("#100%") is taken as written: decodeURIComponent throws 'URI
+  // malformed' on a stray %, leaving a blank page
+  const hash = location.hash.slice(1);
+  const cut = hash.indexOf("?");
+  let fromHash = cut < 0 ? hash : hash.slice(0, cut);
+  const asked = new URLSearchParams(cut < 0 ? "" : hash.slice(cut + 1));
   try { fromHash = decodeURIComponent(fromHash); } catch (e) { /* as written */ }
   if (fromHash) $("deal-input").value = fromHash;
-  deal();
+  const rules = asked.get("rules");
+  if (rules) {
+    if (![...$("rules").options].some((o) => o.value === rules)) $("rules").add(new Option(rules, rules));
+    $("rules").value = rules;
+  }
+  deal(null, asked.get("moves") || "");
 });
