@@ -170,22 +170,24 @@ def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
     expect(pg.locator("#step-play")).to_have_text("▶ Play")
 
     # play: back to the start, then click cards
-    pg.keyboard.press("Home")
+    pg.keyboard.press("Home")  # the solution's moves undone: the counter keeps them
     expect(pg.locator("#step-info")).to_have_text(re.compile("^Step 0 of"))
+    made = int(_text(pg, "#moves"))
+    assert made > 0 and _text(pg, "#left") == "35"
     pg.click("#columns .column:nth-child(1) .card >> nth=0", position={"x": 30, "y": 12})  # 7D, covered: its visible edge
     expect(pg.locator("#message")).to_have_text("This card is blocked")
     pg.click("#columns .column:nth-child(2) .card.free")  # 4S on KS
     expect(pg.locator("#message")).to_have_text("Must be one rank higher or lower")
-    assert _text(pg, "#moves") == "0"
+    assert _text(pg, "#moves") == str(made)  # a rejected tap changes nothing
     pg.click("#columns .column:nth-child(1) .card.free")  # QC on KS: a remove
     expect(pg.locator("#score")).to_have_text("10")
-    assert pg.locator("#discard").get_attribute("data-card") == "QC" and _text(pg, "#moves") == "1"
+    assert pg.locator("#discard").get_attribute("data-card") == "QC" and _text(pg, "#moves") == str(made + 1)
     assert pg.locator("#columns .card").count() == 34
     pg.keyboard.press("d")  # the keyboard draws
     expect(pg.locator("#stock-count")).to_have_text("15")
     pg.keyboard.press("u")  # and undoes: the card goes back, the move counter does not go down
     expect(pg.locator("#stock-count")).to_have_text("16")
-    assert _text(pg, "#moves") == "2" and pg.locator("#discard").get_attribute("data-card") == "QC"
+    assert _text(pg, "#moves") == str(made + 2) and pg.locator("#discard").get_attribute("data-card") == "QC"
 
     # a fair hint: the choice is labelled, and the page shows the server's answer
     assert "Don't peek at the stock" in _text(pg, ".nopeek")
@@ -429,6 +431,39 @@ def test_a_win_undone_stays_on_the_solutions_line(page):
         pg.keyboard.press("ArrowRight")
         expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
         assert _text(pg, "#left") == "0"
+    finally:
+        pg.check("#fair")
+
+
+def test_stepping_back_through_the_solution_never_lowers_the_move_counter(page):
+    """Was: each step of the solution dealt the deal again and played the solution up to it,
+    so stepping back (←, Home) set the move counter to the step's count: it went down, which
+    the game's rules say it never does (an undo keeps it). Now a step back is undone and a
+    step forward played, so the counter only grows, and the table is the step's."""
+    from playwright.sync_api import expect
+
+    pg = page
+    pg.uncheck("#fair")
+    try:
+        _deal(pg, "GO1-E-AAAAAAB")
+        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of \d+"))
+        n = int(re.search(r"of (\d+)", _text(pg, "#step-info")).group(1))
+        pg.evaluate("document.activeElement.blur()")  # the keys play (whatever held the focus)
+        pg.keyboard.press("End")
+        expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
+        assert _text(pg, "#moves") == str(n)
+        pg.keyboard.press("ArrowLeft")
+        expect(pg.locator("#step-info")).to_have_text(f"Step {n - 1} of {n}")
+        assert _text(pg, "#moves") == str(n)  # an undo: the counter stays
+        pg.keyboard.press("Home")
+        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of"))
+        assert _text(pg, "#moves") == str(n) and _text(pg, "#left") == "35"
+        pg.keyboard.press("ArrowRight")
+        expect(pg.locator("#step-info")).to_have_text(f"Step 1 of {n}")
+        assert _text(pg, "#moves") == str(n + 1)
+        pg.keyboard.press("End")
+        expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
+        assert _text(pg, "#moves") == str(2 * n) and _text(pg, "#left") == "0"
     finally:
         pg.check("#fair")
 

@@ -22,6 +22,7 @@ const game = {
 
 // "Don't peek at the stock" hides whether the deal can be won, and how, until the player asks
 const HIDDEN = 0, VERDICT = 1, SOLUTION = 2;
+const MAX_MOVES = 5000;  // the server's cap on the moves of one request (serve/app.py)
 
 async function api(endpoint, params) {
   const r = await fetch(`/api/${endpoint}`, {
@@ -192,12 +193,26 @@ function describe(r) {
   return `${cardName(r.card)} from column ${r.move} onto the discard.`;
 }
 
+// The moves that take the table to step k of the solution: undo back to where the table
+// leaves the solution's line (or to step k), then the solution's moves from there. Undone
+// rather than dealt again, so the move counter goes on counting (it never goes down); past
+// the server's cap on moves (a long session of stepping) the line is played from the deal.
+function movesToStep(k) {
+  const made = onTable(game.moves);
+  let p = 0;
+  while (p < made.length && p < game.solution.length && made[p] === game.solution[p]) p++;
+  const keep = Math.min(p, k);
+  const moves = game.moves.concat(Array(made.length - keep).fill("u"), game.solution.slice(keep, k));
+  return moves.length <= MAX_MOVES ? moves : game.solution.slice(0, k);
+}
+
 async function goToStep(k) {
   const n = game.solution.length;
   k = Math.max(0, Math.min(n, k));
   try {
-    const r = await api("play", { moves: game.solution.slice(0, k).join(" ") });
-    game.moves = game.solution.slice(0, k);
+    const moves = movesToStep(k);
+    const r = await api("play", { moves: moves.join(" ") });
+    game.moves = moves;
     game.step = k;
     remember();
     draw(r.state);
