@@ -461,9 +461,16 @@ def test_stepping_back_through_the_solution_never_lowers_the_move_counter(page):
         pg.keyboard.press("ArrowRight")
         expect(pg.locator("#step-info")).to_have_text(f"Step 1 of {n}")
         assert _text(pg, "#moves") == str(n + 1)
+        # the step's message names its card, as a move played by hand does
+        assert re.fullmatch(r"Solution step 1: (Drew \S+|\S+ from column [1-7] onto the discard)\.",
+                            _text(pg, "#message")), _text(pg, "#message")
+        pg.keyboard.press("ArrowLeft")
+        expect(pg.locator("#message")).to_have_text(re.compile(r"^The start of the deal: Undid: \S+ went back\.$"))
+        pg.keyboard.press("ArrowRight")
+        assert _text(pg, "#moves") == str(n + 2)
         pg.keyboard.press("End")
         expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
-        assert _text(pg, "#moves") == str(2 * n) and _text(pg, "#left") == "0"
+        assert _text(pg, "#moves") == str(2 * n + 1) and _text(pg, "#left") == "0"
     finally:
         pg.check("#fair")
 

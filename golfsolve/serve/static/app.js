@@ -211,14 +211,17 @@ async function goToStep(k) {
   k = Math.max(0, Math.min(n, k));
   try {
     const moves = movesToStep(k);
-    const r = await api("play", { moves: moves.join(" ") });
+    // the last move as the action, so that the answer names its card
+    const r = moves.length
+      ? await api("play", { moves: moves.slice(0, -1).join(" "), action: moves[moves.length - 1] })
+      : await api("play", { moves: "" });
     game.moves = moves;
     game.step = k;
     remember();
     draw(r.state);
     clearHint();
-    const mv = k > 0 ? game.solution[k - 1] : null;
-    say(r.message || (mv ? `Solution step ${k}: ` + (mv === "d" ? "draw" : `column ${mv}`) : "The start of the deal."),
+    const what = r.move ? describe(r) : "";
+    say(r.message || (k > 0 ? `Solution step ${k}` + (what ? `: ${what}` : ".") : "The start of the deal" + (what ? `: ${what}` : ".")),
         r.state.status === "won" ? "won" : "");
     stepInfo();
   } catch (e) {
