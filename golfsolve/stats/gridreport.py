@@ -126,9 +126,9 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
             continue
         xs = np.arange(min(hist), max(hist) + 1)
         total = sum(hist.values())
-        ax.step(xs, [hist.get(int(x), 0) / total for x in xs], where="mid", label=bot)
+        ax.step(xs, [100 * hist.get(int(x), 0) / total for x in xs], where="mid", label=bot)
     ax.set_xlabel("strokes in a hole")
-    ax.set_ylabel("share of holes")
+    ax.set_ylabel("% of the bot's holes")  # in %, as the win-rate figure is
     ax.set_title(FIGURES["distribution.png"])
     ax.legend()
     finish(fig, "distribution.png")

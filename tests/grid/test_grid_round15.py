@@ -157,3 +157,23 @@ def test_resume_on_a_manifest_whose_bots_were_changed_names_the_chunks_bots(grid
     assert "differs in" not in r.stderr, r.stderr
     assert ("was made with bots greedy,random,greedy where the manifest now has mc:100,random,greedy: "
             "the manifest was edited") in r.stderr, r.stderr
+
+
+def test_the_strokes_distribution_figure_is_in_percent_as_the_other_figures_are(tmp_path, monkeypatch):
+    """The grid report's distribution.png drew shares (0 to 0.08 on its axis) where its
+    win-rate figure and the stats report draw percentages. Now it is in % of each bot's holes
+    too, and a bot's curve still adds up to all of its holes."""
+    import golfsolve.stats.gridreport as gridreport
+
+    seen = {}
+
+    def keep(fig, data, path):
+        seen[path.name] = fig
+        return path
+
+    monkeypatch.setattr(gridreport, "_finish", keep)
+    gridreport.write_plots(report_data(_alike(1)), tmp_path)
+    ax = seen["distribution.png"].axes[0]
+    assert "%" in ax.get_ylabel()
+    for line in ax.get_lines():
+        assert abs(sum(line.get_ydata()) - 100) < 1e-9
