@@ -263,3 +263,17 @@ def test_pick_json_stopped_by_ctrl_c_prints_the_deals_found_so_far(run_cli, monk
     assert got["stopped"] == "interrupted" and got["examined"] == 3 and got["start"] == 0
     assert got["found"] == len(got["deals"]) >= 1 and got["player"]["preset"] == "fast"
     assert all(d["label"] == "very-hard" for d in got["deals"]), got["deals"]
+
+
+def test_the_fair_report_describes_every_setting_that_shapes_the_preset():
+    """A fair-stats report's paragraph (``_fair.md``) described the fast preset without its
+    carried orders or its cards named by rank, and the strong preset without its more orders
+    where none is won: a reader could not tell the two presets' methods apart from it. Now
+    each of those settings is said in words."""
+    from golfsolve.fair import PRESETS
+    from golfsolve.stats.fairstats import describe_player
+
+    fast, strong = describe_player(PRESETS["fast"]), describe_player(PRESETS["strong"])
+    assert "last decision's with the cards drawn since taken out" in fast and "named by rank" in fast
+    assert "up to 64" in strong and "named by rank" not in strong and "drawn since" not in strong
+    assert "more orders until one does" in strong and "more orders until one does" not in fast

@@ -300,8 +300,14 @@ def describe_player(p: PlayerSettings) -> str:
              f"{p.exact_unknown} stock cards are unknown")
     times = "twice" if p.wrap_scale == 2 else f"{p.wrap_scale} times"
     wrap = f"; {times} as many orders where King and Ace are linked" if p.wrap_scale > 1 else ""
+    more = (f"; where no position wins on any order, more orders until one does, up to {p.hopeless}"
+            if p.hopeless and p.race_budget else "")
+    carry = ("; each decision's orders are the last decision's with the cards drawn since taken out"
+             if p.carry else "")
+    by_rank = "; the cards named by rank, as suits play no part" if p.by_rank else ""
     return (f"the {p.preset} preset: before each blind draw it picks the pre-draw position that keeps a win in the "
-            f"most of {p.samples} sampled stock orders ({race}, then fewer cards on the table; {exact}{wrap})")
+            f"most of {p.samples} sampled stock orders ({race}, then fewer cards on the table; {exact}{wrap}"
+            f"{more}{carry}{by_rank})")
 
 
 def fair_intro(command: str, spec: FairSpec) -> str:
