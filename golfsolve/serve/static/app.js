@@ -252,6 +252,8 @@ async function togglePlay() {
 }
 
 function pct(x) { return (100 * x).toFixed(1) + "%"; }
+// a message of the API's (written to follow "golfsolve: ") as a panel's sentence
+function sentence(t) { return t ? t[0].toUpperCase() + t.slice(1) : t; }
 // a value's 95% interval as the CLI writes it (golfsolve.text.estimate): "15.0% [7.1, 24.3]"
 function interval(ci) {
   return ci ? ` <span class="ci">[${(100 * ci[0]).toFixed(1)}, ${(100 * ci[1]).toFixed(1)}] (95% interval)</span>` : "";
@@ -291,7 +293,7 @@ async function hint() {
   try {
     const r = await api("hint", { moves: game.moves.join(" "), fair });
     if (position() !== asked) return;  // an answer to an earlier position would mark a card of this one
-    if (!r.best) { $("hint").innerHTML = `<p class="best">${r.message}</p>`; return; }
+    if (!r.best) { $("hint").innerHTML = `<p class="best">${sentence(r.message)}</p>`; return; }
     const best = r.best;
     const rows = r.ranked.map((a) => {
       const v = valueOf(a);
@@ -325,7 +327,7 @@ async function odds() {
     if (stale()) return;  // an answer to another deal or position would show beside this one
     const c = r.clairvoyant, f = r.fair;
     if (r.game_over) {  // won or locked: said as the hint says it, the chances exact (nothing sampled)
-      $("odds").innerHTML = `<p class="best">${r.message}</p>` +
+      $("odds").innerHTML = `<p class="best">${sentence(r.message)}</p>` +
         `<p class="note">Fair and clairvoyant chance: ${pct(c.chance)} (exact).</p>`;
       return;
     }
