@@ -468,7 +468,7 @@ def test_stepping_back_through_the_solution_never_lowers_the_move_counter(page):
         pg.keyboard.press("ArrowLeft")
         expect(pg.locator("#message")).to_have_text(re.compile(r"^The start of the deal: Undid: \S+ went back\.$"))
         pg.keyboard.press("ArrowRight")
-        assert _text(pg, "#moves") == str(n + 2)
+        expect(pg.locator("#moves")).to_have_text(str(n + 2))
         pg.keyboard.press("End")
         expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
         assert _text(pg, "#moves") == str(2 * n + 1) and _text(pg, "#left") == "0"
