@@ -412,6 +412,19 @@ def test_after_dealing_or_ticking_dont_peek_the_keys_play(page):
     assert pg.is_checked("#fair") == was and _text(pg, "#stock-count") == "14"
 
 
+def _won_by_the_solution(pg) -> int:
+    """Deal GO1-E-AAAAAAB, jump to the end of its solution (End) and return its length."""
+    from playwright.sync_api import expect
+
+    _deal(pg, "GO1-E-AAAAAAB")
+    expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of \d+"))
+    n = int(re.search(r"of (\d+)", _text(pg, "#step-info")).group(1))
+    pg.evaluate("document.activeElement.blur()")  # the keys play (whatever held the focus)
+    pg.keyboard.press("End")
+    expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
+    return n
+
+
 def test_a_win_undone_stays_on_the_solutions_line(page):
     """Was: the stepper compared the moves as played, undos and all, so a won game undone by
     one move read "Off the solution's line", and the next step forward (→) went back to the
@@ -421,12 +434,7 @@ def test_a_win_undone_stays_on_the_solutions_line(page):
     pg = page
     pg.uncheck("#fair")
     try:
-        _deal(pg, "GO1-E-AAAAAAB")
-        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of \d+"))
-        n = int(re.search(r"of (\d+)", _text(pg, "#step-info")).group(1))
-        pg.evaluate("document.activeElement.blur()")  # the keys play (whatever held the focus)
-        pg.keyboard.press("End")
-        expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
+        n = _won_by_the_solution(pg)
         pg.keyboard.press("u")
         expect(pg.locator("#step-info")).to_have_text(f"Step {n - 1} of {n}")
         pg.keyboard.press("ArrowRight")
@@ -446,12 +454,7 @@ def test_stepping_back_through_the_solution_never_lowers_the_move_counter(page):
     pg = page
     pg.uncheck("#fair")
     try:
-        _deal(pg, "GO1-E-AAAAAAB")
-        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of \d+"))
-        n = int(re.search(r"of (\d+)", _text(pg, "#step-info")).group(1))
-        pg.evaluate("document.activeElement.blur()")  # the keys play (whatever held the focus)
-        pg.keyboard.press("End")
-        expect(pg.locator("#step-info")).to_have_text(f"Step {n} of {n}: won!")
+        n = _won_by_the_solution(pg)
         assert _text(pg, "#moves") == str(n)
         pg.keyboard.press("ArrowLeft")
         expect(pg.locator("#step-info")).to_have_text(f"Step {n - 1} of {n}")
