@@ -277,7 +277,7 @@ def run_long(job: Callable[[], T], out: Path) -> T:
         if not (interrupted or lost):
             raise
         st = status(RunFolder(out, read_manifest(out)))
-        what = "a worker process stopped (killed, or out of memory?)" if lost else "interrupted"
+        what = e.what if lost else "interrupted"
         fail(f"{what}: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
              "run the same command with --resume to finish", 1 if lost else 130)
     finally:
