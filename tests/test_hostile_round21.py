@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -362,3 +363,52 @@ def test_a_scheduler_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
     got = load_results(out, allow_incomplete=False).drop(columns=TIMING)
     assert not got.duplicated(["deal", "rules"]).any()
     pd.testing.assert_frame_equal(got, load_results(tmp_path / "local").drop(columns=TIMING))
+
+
+def test_all_workers_killed_mid_run_is_said_and_the_run_goes_on_with_new_ones(bare, tmp_path):
+    """Every worker killed with SIGKILL mid-run: the run sat still in silence, and where a
+    chunk had finished on a worker that died before its table was fetched, it waited there
+    without ever looking at the cluster again. Now a note says the scheduler has no
+    workers; a new worker finishes the run, with the local run's table row for row."""
+    address, procs = bare
+    _worker(address, tmp_path / "worker.log", procs)
+    out = tmp_path / "run"
+    run = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "200", "--chunk-size", "2",
+                            "--out", str(out), "--engine", "dask", "--scheduler", address, "--quiet"],
+                           env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    procs.append(run)
+    err = []
+    threading.Thread(target=lambda: err.extend(run.stderr), daemon=True).start()
+    _wait_for(lambda: len(list(out.glob("chunk-*.parquet"))) >= 3, "the first chunks")
+    procs[1].send_signal(signal.SIGKILL)
+    _wait_for(lambda: err, "the note", 60)
+    assert err[0].startswith(f"golfsolve: note: the Dask scheduler at {address} has no workers")
+    assert run.poll() is None and len(list(out.glob("chunk-*.parquet"))) < 100
+    _worker(address, tmp_path / "worker2.log", procs)
+    assert run.wait(120) == 0, "".join(err)
+    run_census(tmp_path / "local", CensusSpec(0, 200, ("easy", "classic", "strict"), 2), jobs=1, progress=False)
+    got = load_results(out, allow_incomplete=False).drop(columns=TIMING)
+    pd.testing.assert_frame_equal(got, load_results(tmp_path / "local").drop(columns=TIMING))
+
+
+def test_a_chunk_dask_gave_up_on_is_one_line_with_resume(tmp_path):
+    """A chunk on which Dask gave up after it killed its workers (three by default:
+    killed machines, or out of memory) reached the command as "internal error:
+    KilledWorker". Now it is a lost cluster: one line naming the chunk, the finished chunks
+    kept, and --resume to try it again."""
+    from distributed.scheduler import KilledWorker
+
+    from golfsolve.stats.cluster import ClusterLost, dask_results
+    from golfsolve.stats.runfolder import Chunk
+
+    def killed(chunk, spec, digest):
+        raise KilledWorker(f"golfsolve-{chunk.name}", SimpleNamespace(address="tcp://10.0.0.9:4000"), 3)
+
+    chunk = Chunk("chunk-0000000000.parquet", 0, 2, ("easy",))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as lc, distributed.Client(lc) as client:
+        with pytest.raises(ClusterLost) as e:
+            list(dask_results([chunk], CensusSpec(0, 2, ("easy",), 2), client, lc.scheduler_address, killed))
+    assert e.value.what == ("chunk-0000000000.parquet was on Dask workers that all stopped while solving it "
+                            "(killed, or out of memory?)")

@@ -491,7 +491,8 @@ def run_census(
     ``resume`` continues the same run; ``extend`` grows the run in ``out`` to ``spec``
     (more deals, more rule sets) without redoing what is there. ``engine`` is ``"local"``
     (a process pool of ``jobs`` workers, default all cores) or ``"dask"`` (the cluster at
-    ``scheduler``, or a private local one). ``progress``: a tqdm bar on stderr; ``None``
+    ``scheduler``, whose workers solve, so ``jobs`` is refused beside it; or a private local
+    one of ``jobs`` workers). ``progress``: a tqdm bar on stderr; ``None``
     shows it only on a terminal. ``on_chunk(first, count)`` is called after each chunk
     file is in place. ``on_note(text)`` is told what a person waiting should know (a Dask
     scheduler with no worker connected: the run waits for one). A KeyboardInterrupt stops

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 CONNECT_SECONDS = 10.0
 ANSWER_SECONDS = 10.0
 #: Seconds without a finished chunk after which the run asks whether any worker is left.
-IDLE_CHECK_SECONDS = 10.0
+IDLE_CHECK_SECONDS = 5.0
 #: Schemes whose address is a TCP host and port, which a plain socket can try first.
 _TCP_SCHEMES = ("tcp", "tls", "ws", "wss")
 
@@ -258,38 +258,55 @@ def dask_results(todo: Sequence[Chunk], spec: Any, client, address: Optional[str
     digest = code_digest()
     where = f"at {address}" if address else "of this machine"
     futures = {client.submit(task, c, spec, digest, key=task_key(c, spec, digest), pure=False): c for c in todo}
+    told = False
+
+    def check() -> None:
+        # a run that has waited a while: is the scheduler still there, and has it any worker?
+        nonlocal told
+        if client.status not in ("running", "connecting"):
+            raise ClusterLost(f"the connection to the Dask scheduler {where} was lost")
+        n = _workers_now(client)
+        if n == 0 and not told and note is not None:
+            note(f"the Dask scheduler {where} has no workers; waiting for one to connect "
+                 f"(dask worker {address or 'SCHEDULER'})")
+        told = n == 0
+
+    def fetch(fut, chunk: Chunk) -> "pd.DataFrame":
+        # With a deadline: a chunk whose worker died after it finished and before its table
+        # was fetched waits until a worker solves it again, and the run must look at the
+        # cluster meanwhile. The deadline doubles each time, as a large table on a slow
+        # network may take long to fetch, and each attempt starts again.
+        seconds = IDLE_CHECK_SECONDS
+        while True:
+            try:
+                return fut.result(timeout=seconds)
+            except TimeoutError:
+                check()
+                seconds *= 2
+            except KilledWorker:
+                raise ClusterLost(f"{chunk.name} was on Dask workers that all stopped while solving it "
+                                  "(killed, or out of memory?)") from None
+            except (CommClosedError, CancelledError, OSError):
+                if client.status == "running" and fut.status == "error":
+                    raise  # the task's own error, not the cluster's
+                raise ClusterLost(f"the connection to the Dask scheduler {where} was lost") from None
+
     try:
         pending = as_completed(list(futures))
         idle = -IDLE_CHECK_SECONDS  # the workers are counted at once: a scheduler may have none yet
-        told = False
         while not pending.is_empty():
             batch = pending.next_batch(block=False)
             if not batch:
                 if time.monotonic() - idle > IDLE_CHECK_SECONDS:
                     idle = time.monotonic()
-                    if client.status not in ("running", "connecting"):
-                        raise ClusterLost(f"the connection to the Dask scheduler {where} was lost")
-                    n = _workers_now(client)
-                    if n == 0 and not told and note is not None:
-                        note(f"the Dask scheduler {where} has no workers; waiting for one to connect "
-                             f"(dask worker {address or 'SCHEDULER'})")
-                    told = n == 0
+                    check()
                 time.sleep(0.05)
                 continue
-            idle = time.monotonic()
             for fut in batch:
                 chunk = futures[fut]
-                try:
-                    df = fut.result()
-                except KilledWorker:
-                    raise ClusterLost(f"chunk {chunk.name} was on Dask workers that all stopped while solving it "
-                                      "(killed, or out of memory?)") from None
-                except (CommClosedError, CancelledError, OSError):
-                    if client.status == "running" and fut.status == "error":
-                        raise  # the task's own error, not the cluster's
-                    raise ClusterLost(f"the connection to the Dask scheduler {where} was lost") from None
-                yield chunk, df
+                yield chunk, fetch(fut, chunk)
                 fut.release()
+            idle = time.monotonic()
     finally:
         try:
             client.cancel(list(futures))
