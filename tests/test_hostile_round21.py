@@ -142,7 +142,7 @@ def test_a_closed_port_is_refused_at_once(run_cli, tmp_path):
 
 def _listen(speak: bytes | None):
     """A TCP server on loopback that accepts connections and either says nothing or sends
-    ``speak`` (another protocol's greeting): ``(port, stop)``."""
+    ``speak`` (another protocol's greeting): ``(port, stop, connections accepted)``."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen()
@@ -165,7 +165,7 @@ def _listen(speak: bytes | None):
         for c in held:
             c.close()
 
-    return server.getsockname()[1], stop
+    return server.getsockname()[1], stop, held
 
 
 @pytest.mark.parametrize("speak", [None, b"SSH-2.0-OpenSSH_9.6\r\n" * 4], ids=["silent", "another-protocol"])
@@ -178,7 +178,7 @@ def test_a_port_where_no_scheduler_listens_is_refused_in_bounded_time(run_cli, t
     from golfsolve.stats import cluster
 
     monkeypatch.setattr(cluster, "ANSWER_SECONDS", 1.0)  # 10 s in use; the test need not wait that long
-    port, stop = _listen(speak)
+    port, stop, _ = _listen(speak)
     try:
         t0 = time.monotonic()
         r = run_cli(_stats(tmp_path / "out", f"tcp://127.0.0.1:{port}"))
@@ -412,3 +412,32 @@ def test_a_chunk_dask_gave_up_on_is_one_line_with_resume(tmp_path):
             list(dask_results([chunk], CensusSpec(0, 2, ("easy",), 2), client, lc.scheduler_address, killed))
     assert e.value.what == ("chunk-0000000000.parquet was on Dask workers that all stopped while solving it "
                             "(killed, or out of memory?)")
+
+
+def test_ctrl_c_while_the_scheduler_is_asked_stops_at_once(tmp_path):
+    """Ctrl-C while the run waited for an answer from --scheduler: the command went on
+    waiting until the deadline, then said "OUT holds no golfsolve run (no _manifest.json)"
+    with exit 2, as if the folder were at fault. Now it stops at once: "interrupted before
+    the run started; nothing was written", exit 130."""
+    port, stop, held = _listen(None)
+    out = tmp_path / "out"
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "golfsolve", *_stats(out, f"tcp://127.0.0.1:{port}")],
+                               env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+        try:
+            # the plain connection, then Dask's, which waits for the silent port's answer
+            _wait_for(lambda: len(held) >= 2, "the run to ask the port", 60)
+            time.sleep(0.3)
+            assert run.poll() is None
+            t0 = time.monotonic()
+            run.send_signal(signal.SIGINT)
+            _, stderr = run.communicate(timeout=30)
+            assert time.monotonic() - t0 < 3
+        finally:
+            _stop([run])
+    finally:
+        stop()
+    assert run.returncode == 130, stderr
+    assert stderr.strip() == "golfsolve: interrupted before the run started; nothing was written"
+    assert not out.exists()

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
@@ -147,8 +149,6 @@ def probe_scheduler(address: str) -> dict:
     """What the Dask scheduler at ``address`` says of itself (its ``identity``: the worker
     count among it), asked within :data:`ANSWER_SECONDS` once a TCP connection opens; a
     one-line :class:`InputError` when nothing is there, or what is there is not a scheduler."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from distributed.comm import parse_address, parse_host_port
     from distributed.comm.registry import get_backend
     from distributed.security import Security
@@ -163,17 +163,26 @@ def probe_scheduler(address: str) -> dict:
     if scheme in _TCP_SCHEMES:
         _try_socket(address, host, port)
     args = Security().get_connection_args("client")
-    # a thread of its own: the caller may be inside an event loop already (a notebook)
-    with ThreadPoolExecutor(1) as pool:
+    # A thread of its own, as the caller may be inside an event loop already (a notebook);
+    # a daemon, so that Ctrl-C meanwhile stops the command at once, not at the deadline.
+    answer: Future = Future()
+
+    def ask() -> None:
         try:
-            reply = pool.submit(_identity, address, args).result()
-        except TimeoutError:
-            raise _cannot(address, f"what listens there did not answer as a Dask scheduler within "
-                                   f"{ANSWER_SECONDS:.0f} s (the dashboard's port, 8787 by default, or another "
-                                   "service's?)") from None
-        except Exception as e:  # another protocol's bytes read as Dask's fail in many ways (a frame of exabytes)
-            raise _cannot(address, f"what listens there does not speak to a Dask client ({type(e).__name__}; the "
-                                   "dashboard's port, 8787 by default, or another service's?)") from None
+            answer.set_result(_identity(address, args))
+        except BaseException as e:
+            answer.set_exception(e)
+
+    threading.Thread(target=ask, name="golfsolve-probe", daemon=True).start()
+    try:
+        reply = answer.result()
+    except TimeoutError:
+        raise _cannot(address, f"what listens there did not answer as a Dask scheduler within "
+                               f"{ANSWER_SECONDS:.0f} s (the dashboard's port, 8787 by default, or another "
+                               "service's?)") from None
+    except Exception as e:  # another protocol's bytes read as Dask's fail in many ways (a frame of exabytes)
+        raise _cannot(address, f"what listens there does not speak to a Dask client ({type(e).__name__}; the "
+                               "dashboard's port, 8787 by default, or another service's?)") from None
     kind = reply.get("type") if isinstance(reply, dict) else None
     if kind == "Worker":
         raise _cannot(address, f"that is a Dask worker; give its scheduler's address, {reply.get('scheduler')}")
