@@ -441,3 +441,16 @@ def test_ctrl_c_while_the_scheduler_is_asked_stops_at_once(tmp_path):
     assert run.returncode == 130, stderr
     assert stderr.strip() == "golfsolve: interrupted before the run started; nothing was written"
     assert not out.exists()
+
+
+def test_tls_without_tls_settings_names_them(run_cli, tmp_path):
+    """``--scheduler tls://...`` on a machine without Dask's TLS settings: the line blamed
+    the other side ("does not speak to a Dask client (TypeError; the dashboard's port...)").
+    Now it gives Dask's own reason and names where this machine's TLS settings live."""
+    port, stop, _ = _listen(None)
+    try:
+        r = run_cli(_stats(tmp_path / "out", f"tls://127.0.0.1:{port}"))
+    finally:
+        stop()
+    _one_line_exit_2(r, "ssl_context", "distributed.comm.tls")
+    assert "dashboard" not in r.stderr

@@ -181,6 +181,9 @@ def probe_scheduler(address: str) -> dict:
                                f"{ANSWER_SECONDS:.0f} s (the dashboard's port, 8787 by default, or another "
                                "service's?)") from None
     except Exception as e:  # another protocol's bytes read as Dask's fail in many ways (a frame of exabytes)
+        if scheme in ("tls", "wss"):  # before any byte is read: this side's TLS settings
+            raise _cannot(address, f"{' '.join(str(e).split()) or type(e).__name__} (this machine's TLS settings "
+                                   "are Dask's: distributed.comm.tls in its configuration)") from None
         raise _cannot(address, f"what listens there does not speak to a Dask client ({type(e).__name__}; the "
                                "dashboard's port, 8787 by default, or another service's?)") from None
     kind = reply.get("type") if isinstance(reply, dict) else None
