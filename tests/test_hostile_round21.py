@@ -454,3 +454,23 @@ def test_tls_without_tls_settings_names_them(run_cli, tmp_path):
         stop()
     _one_line_exit_2(r, "ssl_context", "distributed.comm.tls")
     assert "dashboard" not in r.stderr
+
+
+def test_ctrl_c_of_a_run_on_a_private_cluster_is_one_line(tmp_path):
+    """``--engine dask`` without a scheduler starts a private cluster whose worker
+    processes share the terminal: Ctrl-C reached them too, and each printed a
+    KeyboardInterrupt traceback and Dask's warnings around the run's own line. Now they
+    ignore it (the run stops them), and the one line is all that is printed."""
+    out = tmp_path / "run"
+    run = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "2000", "--chunk-size", "5",
+                            "--out", str(out), "--engine", "dask", "--jobs", "1", "--quiet"], env=_env(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _wait_for(lambda: len(list(out.glob("chunk-*.parquet"))) >= 3, "the first chunks")
+        os.killpg(run.pid, signal.SIGINT)  # as the terminal sends it: to every process of the group
+        _, stderr = run.communicate(timeout=60)
+    finally:
+        _stop([run])
+    assert run.returncode == 130, stderr
+    (line,) = stderr.strip().splitlines()
+    assert line.startswith("golfsolve: interrupted: ") and line.endswith("run the same command with --resume to finish")

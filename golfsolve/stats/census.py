@@ -428,8 +428,21 @@ def _dask_connect(jobs: int, scheduler: Optional[str]):
         return client, None
     # No scheduler given: a private cluster on this machine, one single-threaded worker
     # process per job, listening on loopback only.
-    cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None)
+    # Its worker processes are the run's to stop: they inherit an ignored Ctrl-C (the
+    # terminal's went to them too, and each printed its tracebacks), and log nothing.
+    import logging
+    import signal
+
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: no signal to pass on
+        old = None
+    try:
+        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
     return Client(cluster), cluster
 
 
