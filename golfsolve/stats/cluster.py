@@ -1,15 +1,15 @@
 """A census on a Dask cluster: reaching the scheduler, checking its workers, and what the
 client says when the cluster fails under it.
 
-Dask's own client is made for a cluster that works: on a port where something other than
-a Dask scheduler listens (the dashboard, another service) it waited for ever, or died
-reading the other side's bytes as a frame length; a worker that cannot import golfsolve
-died on its first task and the run then waited for ever in silence; and two runs of other
-settings that sent a task of the same name got each other's tables. So the scheduler is
-asked who it is, within a deadline, before the client connects; every worker is asked for
-the digest of the census's code before anything is computed (and every task checks it
-again, for workers that join later); and task names carry a digest of what the task
-computes. Dask itself is imported only by runs that use it.
+Dask's client is made for a cluster that works. On a port where something other than a
+scheduler listens (the dashboard, another service) it waits for ever (its handshake read
+has no deadline) or reads the other side's bytes as a frame length; a worker that cannot
+import golfsolve dies on reading its first task, and a run waiting for it waits in
+silence; and the scheduler gives a task's result to every client that asks for a task of
+that name. So the scheduler is asked who it is, within a deadline, before the client
+connects; every worker is asked for the digest of the census's code before anything is
+computed (and each task checks it again, for workers that join later); and a task's name
+carries a digest of what it computes. Dask itself is imported only by runs that use it.
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ def quiet_dask_logs() -> None:
 
 def scheduler_address(address: str) -> str:
     """``address`` (``tcp://10.0.0.5:8786``, ``host:port``, ``tls://[::1]:8786``) stripped,
-    or :class:`InputError` for one that names no host or a port that cannot be: a port out
-    of range was only found after Dask's 20 s connect timeout."""
+    or :class:`InputError` for one that names no host or a port that cannot be (refused
+    before Dask is loaded)."""
     expect(address, str, "scheduler", "an address such as tcp://10.0.0.5:8786")
     address = address.strip()
     rest = address.split("://", 1)[-1]
@@ -90,7 +90,7 @@ def scheduler_address(address: str) -> str:
 
 def jobs_with_scheduler(address: str, from_environment: bool = False) -> InputError:
     """The refusal of ``--jobs`` beside a scheduler: it sets a local run's worker processes,
-    and was ignored where the cluster's workers solve."""
+    and would be ignored where the cluster's workers solve."""
     given = " ($DASK_SCHEDULER_ADDRESS)" if from_environment else ""
     return InputError(f"--jobs sets the worker processes of a run on this machine; this run goes to the Dask "
                       f"scheduler at {address}{given}, whose workers solve it (to add some: dask worker {address} "
@@ -110,8 +110,8 @@ def _cannot(address: str, why: str) -> InputError:
 
 
 def _try_socket(address: str, host: str, port: int) -> None:
-    # One plain attempt: Dask retries a refused connection until its timeout (20 s), which
-    # a closed port or a typo in the port spent in silence.
+    # One plain attempt: Dask retries a refused connection until its timeout (20 s), in
+    # silence, where a closed port or a typo in the port can be named at once.
     import socket
 
     try:
@@ -197,7 +197,7 @@ def probe_scheduler(address: str) -> dict:
 
 
 # Sent to every worker by value, so that a worker without golfsolve can still run it and
-# say so (a task naming golfsolve's functions killed such a worker when it read the task).
+# say so (a task naming golfsolve's functions kills such a worker as it reads the task).
 # The digest is asked of the census module the worker has loaded (a worker started before
 # golfsolve changed on disk keeps the code it imported); one without it is an older golfsolve.
 _CHECK_SOURCE = '''
@@ -243,8 +243,9 @@ def check_workers(client) -> int:
 def task_key(chunk: Chunk, spec: Any, digest: str) -> str:
     """The Dask name of the task that solves ``chunk`` of ``spec``: readable, and unique to
     what it computes. The scheduler hands a task's result to every client that asks for a
-    task of that name, so a name made of the chunk alone gave a run of every k-th deal the
-    tables of a run of consecutive deals (and a full run a verdict-only run's rows)."""
+    task of that name, so the chunk's name alone would give a run of every k-th deal the
+    tables of a run of consecutive deals beside it on the cluster (and a full run a
+    verdict-only run's rows)."""
     h = hashlib.sha256(f"{spec!r}|{chunk!r}|{digest}".encode()).hexdigest()[:16]
     return f"golfsolve-{chunk.name}-{'-'.join(chunk.groups)}-{h}"
 
