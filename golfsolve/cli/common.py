@@ -275,7 +275,7 @@ def run_long(job: Callable[[], T], out: Path) -> T:
     SIGTERM (kill, a batch system) stops it as cleanly as Ctrl-C does; either way the
     finished chunks stay, and one line says how many and how to finish (exit 130).
     """
-    from ..stats.runfolder import RunFolder, WorkerLost, read_manifest, status
+    from ..stats.runfolder import RunFolder, WorkerLost, manifest_path, read_manifest, status
 
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
@@ -285,8 +285,10 @@ def run_long(job: Callable[[], T], out: Path) -> T:
         lost = not interrupted and isinstance(e, WorkerLost)
         if not (interrupted or lost):
             raise
+        what = e.what if lost else "interrupted"
+        if manifest_path(out) is None:  # stopped before the run folder was made (reaching a Dask scheduler)
+            fail(f"{what} before the run started; nothing was written", 1 if lost else 130)
         st = status(RunFolder(out, read_manifest(out)))
-        what = "a worker process stopped (killed, or out of memory?)" if lost else "interrupted"
         fail(f"{what}: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
              "run the same command with --resume to finish", 1 if lost else 130)
     finally:

@@ -68,8 +68,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     """
     import dataclasses
 
-    from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, load_results, parse_rules_list, run_census,
-                                scheduler_address, spread_stride, stride_cycle)
+    from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, jobs_with_scheduler, load_results, parse_rules_list,
+                                run_census, scheduler_address, spread_stride, stride_cycle)
     from ..stats.runfolder import check_out_dir, check_resume_extend, manifest_path
 
     check_resume_extend(resume, extend)
@@ -83,6 +83,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
         # an empty one was taken as no scheduler, and a private cluster started instead of the one meant
         scheduler = scheduler_address(scheduler)
     check_workers(jobs, "--jobs")
+    if scheduler is not None and jobs is not None:
+        raise jobs_with_scheduler(scheduler, src == click.core.ParameterSource.ENVIRONMENT)
     if spread and stride is not None:
         raise InputError("give --stride K or --spread, not both (--spread picks the stride)")
     if difficulty_games is not None and not difficulty:
@@ -112,9 +114,15 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
                            rules_spec=",".join(spec.rules), chunk_size=spec.chunk_size,
                            fields=None if spec.fields == "all" else spec.fields, difficulty=bool(spec.difficulty),
                            difficulty_games=spec.difficulty or None, scheduler=scheduler)
-    result = run_long(lambda: run_census(out, spec, resume=resume, extend=extend, engine=engine, jobs=n_jobs,
-                                         scheduler=scheduler, command=command,
-                                         progress=False if quiet or as_json else None), out)
+    if engine == "dask":
+        from ..stats.cluster import quiet_dask_logs
+
+        quiet_dask_logs()
+    result = run_long(lambda: run_census(out, spec, resume=resume, extend=extend, engine=engine,
+                                         jobs=None if scheduler else n_jobs, scheduler=scheduler, command=command,
+                                         progress=False if quiet or as_json else None,
+                                         on_note=lambda text: click.echo(f"golfsolve: note: {text}", err=True)),
+                      out)
     spec = result.spec
     df = load_results(out)
     rates = {r: float(df.loc[df["rules"] == r, "winnable"].mean()) for r in spec.rules}

@@ -37,6 +37,8 @@ from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size,
                         name_list, whole_fields, write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
+from .cluster import (_mismatch, check_workers, code_digest, dask_results, import_dask, jobs_with_scheduler,
+                      probe_scheduler, scheduler_address)
 from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # the fair package is imported only by runs that rate deals
@@ -408,62 +410,49 @@ def _warm(rules: Sequence[str]) -> None:
         _solver().solve(layout_from_number(0, rs), rs)
 
 
-def _import_dask():
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise InputError("--engine dask needs Dask: pip install 'golfsolve[dask]'") from None
-    return Client, LocalCluster, as_completed
-
-
-def scheduler_address(address: str) -> str:
-    """``address`` (``tcp://10.0.0.5:8786``, ``host:port``, ``tls://[::1]:8786``) stripped,
-    or :class:`InputError` for one that names no host or a port that cannot be: a port out
-    of range was only found after Dask's 20 s connect timeout."""
-    expect(address, str, "scheduler", "an address such as tcp://10.0.0.5:8786")
-    address = address.strip()
-    rest = address.split("://", 1)[-1]
-    if rest.startswith("["):  # an IPv6 host in brackets
-        host, _, port = rest[1:].partition("]")
-        port = port[1:] if port.startswith(":") else port
-    else:
-        host, _, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
-    if not host:
-        raise InputError(f"--scheduler needs an address, e.g. tcp://10.0.0.5:8786, not {address!r}")
-    if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        raise InputError(f"--scheduler {address!r}: the port must be a number from 1 to 65535")
-    return address
-
-
 def _dask_connect(jobs: int, scheduler: Optional[str]):
-    """A connected ``(client, cluster)``; ``cluster`` is None for an external scheduler."""
-    Client, LocalCluster, _ = _import_dask()
+    """A connected ``(client, cluster)``; ``cluster`` is None for an external scheduler, whose
+    workers are checked to run this machine's golfsolve before anything is computed."""
+    Client, LocalCluster, _ = import_dask()
     if scheduler:
+        probe_scheduler(scheduler)
         try:
-            return Client(scheduler, timeout="20s"), None
+            client = Client(scheduler, timeout="20s")
         except (OSError, TimeoutError, ValueError) as e:
             raise InputError(f"cannot connect to the Dask scheduler at {scheduler}: {e}") from None
+        try:
+            check_workers(client)
+        except BaseException:
+            client.close()
+            raise
+        return client, None
     # No scheduler given: a private cluster on this machine, one single-threaded worker
     # process per job, listening on loopback only.
-    cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None)
+    # Its worker processes are the run's to stop: they inherit an ignored Ctrl-C (the
+    # terminal's went to them too, and each printed its tracebacks), and log nothing.
+    import logging
+    import signal
+
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: no signal to pass on
+        old = None
+    try:
+        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
     return Client(cluster), cluster
 
 
-def _dask_engine(todo: list[Chunk], spec: CensusSpec, client) -> Iterator[tuple[Chunk, pd.DataFrame]]:
-    _, _, as_completed = _import_dask()
-    futures = {client.submit(_dask_task, c, spec, key=f"golfsolve-{c.name}-{'-'.join(c.groups)}", pure=False): c
-               for c in todo}
-    try:
-        for fut in as_completed(list(futures)):
-            yield futures[fut], fut.result()
-            fut.release()
-    finally:
-        client.cancel(list(futures))
-
-
-def _dask_task(chunk: Chunk, spec: CensusSpec) -> pd.DataFrame:
+def _dask_task(chunk: Chunk, spec: CensusSpec, digest: str) -> pd.DataFrame:
     if not getattr(_local, "warm", False):
+        # a worker that joined after the run checked the workers (check_workers) may run other code
+        if code_digest() != digest:
+            from distributed import get_worker
+
+            raise _mismatch(get_worker().address)
         _warm(spec.rules)
         _local.warm = True
     return _solve_task(chunk, spec)
@@ -508,34 +497,42 @@ def run_census(
     command: str = "",
     progress: Optional[bool] = None,
     on_chunk: Optional[Callable[[int, int], None]] = None,
+    on_note: Optional[Callable[[str], None]] = None,
 ) -> RunResult:
     """Solve every chunk of ``spec`` that is missing or damaged in ``out``; write each as it ends.
 
     ``resume`` continues the same run; ``extend`` grows the run in ``out`` to ``spec``
     (more deals, more rule sets) without redoing what is there. ``engine`` is ``"local"``
     (a process pool of ``jobs`` workers, default all cores) or ``"dask"`` (the cluster at
-    ``scheduler``, or a private local one). ``progress``: a tqdm bar on stderr; ``None``
+    ``scheduler``, whose workers solve, so ``jobs`` is refused beside it; or a private local
+    one of ``jobs`` workers). ``progress``: a tqdm bar on stderr; ``None``
     shows it only on a terminal. ``on_chunk(first, count)`` is called after each chunk
-    file is in place. A KeyboardInterrupt stops the workers and propagates; every chunk
-    written before it stays, so ``resume=True`` continues.
+    file is in place. ``on_note(text)`` is told what a person waiting should know (a Dask
+    scheduler with no worker connected: the run waits for one). A KeyboardInterrupt stops
+    the workers and propagates; every chunk written before it stays, so ``resume=True``
+    continues.
     """
     if engine not in ("local", "dask"):
         raise InputError(f"unknown engine {engine!r} (local or dask)")
     check_resume_extend(resume, extend)  # before a Dask cluster is reached
     callback(on_chunk, "on_chunk", "of a chunk's first deal and count")
+    callback(on_note, "on_note", "of a line of text")
+    if engine == "dask" and scheduler is not None:
+        scheduler = scheduler_address(scheduler)
+        if jobs is not None:
+            raise jobs_with_scheduler(scheduler)
     # None, not 0, means every core: jobs=0 is refused as --jobs 0 is
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_dir(out, create=False)
-    if engine == "dask" and scheduler is not None:
-        scheduler = scheduler_address(scheduler)
     # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
     dask = _dask_connect(jobs, scheduler) if engine == "dask" else None
     if dask is not None and dask[1] is not None:
         compiling.warm([get_rules(r) for r in spec.rules])  # the private cluster's workers load the cache
     t0 = time.perf_counter()
     try:
-        source = None if dask is None else (lambda todo, full: _dask_engine(todo, full, dask[0]))
+        source = None if dask is None else (lambda todo, full: dask_results(
+            todo, full, dask[0], scheduler, _dask_task, on_note if scheduler else None))
         inv, folder = CENSUS.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command,
                                  progress=progress, info={"engine": engine, "jobs": jobs, "scheduler": scheduler},
                                  source=source,

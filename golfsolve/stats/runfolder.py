@@ -1239,6 +1239,9 @@ class WorkerLost(RuntimeError):
     """A worker process stopped in the middle of a run (killed, or out of memory): its chunk
     is lost, the finished chunks stay, and ``--resume`` finishes the run."""
 
+    #: what happened, as the command's last line says it before the chunks saved
+    what = "a worker process stopped (killed, or out of memory?)"
+
 
 def _apply(job: tuple) -> tuple[Any, Any]:
     fn, task = job

@@ -1,0 +1,327 @@
+"""A census on a Dask cluster: reaching the scheduler, checking its workers, and what the
+client says when the cluster fails under it.
+
+Dask's client is made for a cluster that works. On a port where something other than a
+scheduler listens (the dashboard, another service) it waits for ever (its handshake read
+has no deadline) or reads the other side's bytes as a frame length; a worker that cannot
+import golfsolve dies on reading its first task, and a run waiting for it waits in
+silence; and the scheduler gives a task's result to every client that asks for a task of
+that name. So the scheduler is asked who it is, within a deadline, before the client
+connects; every worker is asked for the digest of the census's code before anything is
+computed (and each task checks it again, for workers that join later); and a task's name
+carries a digest of what it computes. Dask itself is imported only by runs that use it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import threading
+import time
+from concurrent.futures import Future
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+
+from ..errors import InputError
+from ..inputs import expect
+from .runfolder import Chunk, WorkerLost
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Seconds to open a TCP connection to the scheduler, and then for it to say who it is (a
+#: scheduler answers in milliseconds; something else that listens there may never answer).
+CONNECT_SECONDS = 10.0
+ANSWER_SECONDS = 10.0
+#: Seconds without a finished chunk after which the run asks whether any worker is left.
+IDLE_CHECK_SECONDS = 5.0
+#: Schemes whose address is a TCP host and port, which a plain socket can try first.
+_TCP_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+class ClusterLost(WorkerLost):
+    """The cluster failed under a run (the scheduler went away, or a chunk was on workers
+    that all died): the finished chunks stay and ``--resume`` finishes the run."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}; the finished chunks are kept: run the same command with --resume to finish")
+        self.what = what
+
+
+def import_dask():
+    """``Client``, ``LocalCluster`` and ``as_completed``, or a one-line :class:`InputError`."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError("--engine dask needs Dask: pip install 'golfsolve[dask]'") from None
+    return Client, LocalCluster, as_completed
+
+
+def quiet_dask_logs() -> None:
+    """Keep Dask's log lines off stderr (for the command, whose run says in one line what
+    went wrong): a lost scheduler or worker is logged as tracebacks. Dask sets its loggers'
+    levels as it loads, so this loads it first (a one-line :class:`InputError` without it)."""
+    import logging
+
+    import_dask()
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado")]
+    for name in ["distributed", "tornado", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def scheduler_address(address: str) -> str:
+    """``address`` (``tcp://10.0.0.5:8786``, ``host:port``, ``tls://[::1]:8786``) stripped,
+    or :class:`InputError` for one that names no host or a port that cannot be (refused
+    before Dask is loaded)."""
+    expect(address, str, "scheduler", "an address such as tcp://10.0.0.5:8786")
+    address = address.strip()
+    rest = address.split("://", 1)[-1]
+    if rest.startswith("["):  # an IPv6 host in brackets
+        host, _, port = rest[1:].partition("]")
+        port = port[1:] if port.startswith(":") else port
+    else:
+        host, _, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
+    if not host:
+        raise InputError(f"--scheduler needs an address, e.g. tcp://10.0.0.5:8786, not {address!r}")
+    if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise InputError(f"--scheduler {address!r}: the port must be a number from 1 to 65535")
+    return address
+
+
+def jobs_with_scheduler(address: str, from_environment: bool = False) -> InputError:
+    """The refusal of ``--jobs`` beside a scheduler: it sets a local run's worker processes,
+    and would be ignored where the cluster's workers solve."""
+    given = " ($DASK_SCHEDULER_ADDRESS)" if from_environment else ""
+    return InputError(f"--jobs sets the worker processes of a run on this machine; this run goes to the Dask "
+                      f"scheduler at {address}{given}, whose workers solve it (to add some: dask worker {address} "
+                      "--nworkers N --nthreads 1)")
+
+
+def code_digest() -> str:
+    """A digest of the census's code and of every golfsolve module it uses (the solver's
+    kernels among them): two machines that give the same digest solve deals the same way."""
+    from ..kernelsources import sources_digest
+
+    return sources_digest(str(Path(__file__).with_name("census.py")))
+
+
+def _cannot(address: str, why: str) -> InputError:
+    return InputError(f"cannot connect to the Dask scheduler at {address}: {why}")
+
+
+def _try_socket(address: str, host: str, port: int) -> None:
+    # One plain attempt: Dask retries a refused connection until its timeout (20 s), in
+    # silence, where a closed port or a typo in the port can be named at once.
+    import socket
+
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+    except socket.gaierror:
+        raise _cannot(address, f"no host named {host!r} is known here") from None
+    except ConnectionRefusedError:
+        raise _cannot(address, f"nothing listens on port {port} of {host} (is 'dask scheduler' running there, "
+                               "on that port?)") from None
+    except TimeoutError:
+        raise _cannot(address, f"{host} did not answer on port {port} within {CONNECT_SECONDS:.0f} s (a firewall, "
+                               "or the wrong host?)") from None
+    except OSError as e:
+        raise _cannot(address, e.strerror or str(e)) from None
+
+
+def _identity(address: str, args: dict) -> Any:
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def ask() -> Any:
+        comm = await connect(address, timeout=ANSWER_SECONDS, **args)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    # distributed's handshake reads without a deadline: this one bounds the whole exchange
+    return asyncio.run(asyncio.wait_for(ask(), ANSWER_SECONDS))
+
+
+def probe_scheduler(address: str) -> dict:
+    """What the Dask scheduler at ``address`` says of itself (its ``identity``: the worker
+    count among it), asked within :data:`ANSWER_SECONDS` once a TCP connection opens; a
+    one-line :class:`InputError` when nothing is there, or what is there is not a scheduler."""
+    from distributed.comm import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+    from distributed.security import Security
+
+    try:
+        scheme, loc = parse_address(address)
+        get_backend(scheme)
+        if scheme in _TCP_SCHEMES:
+            host, port = parse_host_port(loc)
+    except (ValueError, TypeError) as e:
+        raise _cannot(address, str(e)) from None
+    if scheme in _TCP_SCHEMES:
+        _try_socket(address, host, port)
+    args = Security().get_connection_args("client")
+    # A thread of its own, as the caller may be inside an event loop already (a notebook);
+    # a daemon, so that Ctrl-C meanwhile stops the command at once, not at the deadline.
+    answer: Future = Future()
+
+    def ask() -> None:
+        try:
+            answer.set_result(_identity(address, args))
+        except BaseException as e:
+            answer.set_exception(e)
+
+    threading.Thread(target=ask, name="golfsolve-probe", daemon=True).start()
+    try:
+        reply = answer.result()
+    except TimeoutError:
+        raise _cannot(address, f"what listens there did not answer as a Dask scheduler within "
+                               f"{ANSWER_SECONDS:.0f} s (the dashboard's port, 8787 by default, or another "
+                               "service's?)") from None
+    except Exception as e:  # another protocol's bytes read as Dask's fail in many ways (a frame of exabytes)
+        if scheme in ("tls", "wss"):  # before any byte is read: this side's TLS settings
+            raise _cannot(address, f"{' '.join(str(e).split()) or type(e).__name__} (this machine's TLS settings "
+                                   "are Dask's: distributed.comm.tls in its configuration)") from None
+        raise _cannot(address, f"what listens there does not speak to a Dask client ({type(e).__name__}; the "
+                               "dashboard's port, 8787 by default, or another service's?)") from None
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind == "Worker":
+        raise _cannot(address, f"that is a Dask worker; give its scheduler's address, {reply.get('scheduler')}")
+    if kind == "Nanny":
+        raise _cannot(address, "that is a Dask worker's nanny; give the scheduler's address")
+    if kind != "Scheduler" or not isinstance(reply.get("n_workers"), int):
+        raise _cannot(address, "what listens there is a Dask server but not a scheduler")
+    return reply
+
+
+# Sent to every worker by value, so that a worker without golfsolve can still run it and
+# say so (a task naming golfsolve's functions kills such a worker as it reads the task).
+# The digest is asked of the census module the worker has loaded (a worker started before
+# golfsolve changed on disk keeps the code it imported); one without it is an older golfsolve.
+_CHECK_SOURCE = '''
+def golfsolve_worker_check():
+    try:
+        import golfsolve.stats.census as census
+    except BaseException as e:
+        return "!" + type(e).__name__ + ": " + str(e)
+    try:
+        return census.code_digest()
+    except BaseException:
+        return ""
+'''
+
+
+def _worker_check() -> Callable[[], str]:
+    ns: dict[str, Any] = {"__name__": "golfsolve_worker_check", "__builtins__": builtins}
+    exec(_CHECK_SOURCE, ns)
+    return ns["golfsolve_worker_check"]
+
+
+def _mismatch(worker: str) -> InputError:
+    return InputError(f"the Dask worker {worker} runs other golfsolve code than this machine (the census's or "
+                      "the solver's sources differ): install the same golfsolve on every machine, and restart "
+                      "workers started before it changed")
+
+
+def check_workers(client) -> int:
+    """How many workers the client's cluster has, after checking that each one imports the
+    same golfsolve code as this machine (:class:`InputError` naming the first that does not)."""
+    here = code_digest()
+    answers = client.run(_worker_check(), on_error="return")
+    for worker, got in sorted(answers.items()):
+        if isinstance(got, str) and got.startswith("!"):
+            raise InputError(f"the Dask worker {worker} cannot import golfsolve ({got[1:]}): install golfsolve on "
+                             "every worker machine, the same version as here, and start the workers where Python "
+                             "finds it (the same PYTHONPATH)")
+        if got != here:
+            raise _mismatch(worker)
+    return len(answers)
+
+
+def task_key(chunk: Chunk, spec: Any, digest: str) -> str:
+    """The Dask name of the task that solves ``chunk`` of ``spec``: readable, and unique to
+    what it computes. The scheduler hands a task's result to every client that asks for a
+    task of that name, so the chunk's name alone would give a run of every k-th deal the
+    tables of a run of consecutive deals beside it on the cluster (and a full run a
+    verdict-only run's rows)."""
+    h = hashlib.sha256(f"{spec!r}|{chunk!r}|{digest}".encode()).hexdigest()[:16]
+    return f"golfsolve-{chunk.name}-{'-'.join(chunk.groups)}-{h}"
+
+
+def _workers_now(client) -> Optional[int]:
+    try:
+        return int(client.scheduler_info(n_workers=0)["n_workers"])
+    except Exception:  # the scheduler is unreachable: the futures say so next
+        return None
+
+
+def dask_results(todo: Sequence[Chunk], spec: Any, client, address: Optional[str], task: Callable,
+                 note: Optional[Callable[[str], None]] = None) -> Iterator[tuple[Chunk, "pd.DataFrame"]]:
+    """``(chunk, table)`` for each of ``todo`` as the cluster finishes it, ``task(chunk, spec,
+    digest)`` solving each. ``note`` is told, once each time it happens, that no worker is
+    connected (the run then waits for one). A scheduler that goes away, or a chunk that
+    killed the workers it was on, is :class:`ClusterLost`."""
+    from distributed import CancelledError
+    from distributed.comm import CommClosedError
+    from distributed.scheduler import KilledWorker
+
+    _, _, as_completed = import_dask()
+    digest = code_digest()
+    where = f"at {address}" if address else "of this machine"
+    futures = {client.submit(task, c, spec, digest, key=task_key(c, spec, digest), pure=False): c for c in todo}
+    told = False
+
+    def check() -> None:
+        # a run that has waited a while: is the scheduler still there, and has it any worker?
+        nonlocal told
+        if client.status not in ("running", "connecting"):
+            raise ClusterLost(f"the connection to the Dask scheduler {where} was lost")
+        n = _workers_now(client)
+        if n == 0 and not told and note is not None:
+            note(f"the Dask scheduler {where} has no workers; waiting for one to connect "
+                 f"(dask worker {address or 'SCHEDULER'})")
+        told = n == 0
+
+    def fetch(fut, chunk: Chunk) -> "pd.DataFrame":
+        # With a deadline: a chunk whose worker died after it finished and before its table
+        # was fetched waits until a worker solves it again, and the run must look at the
+        # cluster meanwhile. The deadline doubles each time, as a large table on a slow
+        # network may take long to fetch, and each attempt starts again.
+        seconds = IDLE_CHECK_SECONDS
+        while True:
+            try:
+                return fut.result(timeout=seconds)
+            except TimeoutError:
+                check()
+                seconds *= 2
+            except KilledWorker:
+                raise ClusterLost(f"{chunk.name} was on Dask workers that all stopped while solving it "
+                                  "(killed, or out of memory?)") from None
+            except (CommClosedError, CancelledError, OSError):
+                if client.status == "running" and fut.status == "error":
+                    raise  # the task's own error, not the cluster's
+                raise ClusterLost(f"the connection to the Dask scheduler {where} was lost") from None
+
+    try:
+        pending = as_completed(list(futures))
+        idle = -IDLE_CHECK_SECONDS  # the workers are counted at once: a scheduler may have none yet
+        while not pending.is_empty():
+            batch = pending.next_batch(block=False)
+            if not batch:
+                if time.monotonic() - idle > IDLE_CHECK_SECONDS:
+                    idle = time.monotonic()
+                    check()
+                time.sleep(0.05)
+                continue
+            for fut in batch:
+                chunk = futures[fut]
+                yield chunk, fetch(fut, chunk)
+                fut.release()
+            idle = time.monotonic()
+    finally:
+        try:
+            client.cancel(list(futures))
+        except Exception:  # a scheduler that is gone has nothing left to cancel
+            pass
