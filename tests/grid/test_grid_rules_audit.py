@@ -279,6 +279,7 @@ def _replay_check(rules, res, dealt_state):
     after_end = None  # turns taken since the hole was closed or knocked
     in_hand = source = None
     declines = 0
+    cur_done = None  # the seat whose turn just ended
     hidden_before = None
     turns = 0
     openers_seen = 0
@@ -357,6 +358,7 @@ def _replay_check(rules, res, dealt_state):
             after_end += 1
         hidden_after = up[p].count(False)
         declines = declines + 1 if (hidden_before == 1 and hidden_after == 1 and after_end is None) else 0
+        assert declines <= 2 * n, "two full laps of declines call the hole"
         cur_done, cur = p, (p + 1) % n
     # final grids and scores
     assert res.grids == grid
@@ -370,7 +372,7 @@ def _replay_check(rules, res, dealt_state):
     elif res.reason == "stock-exhausted":
         assert stock_n == 0 and len(discard) <= 1
     elif res.reason == "stalled":
-        assert closer is None and knocker is None and declines >= 2 * n
+        assert closer is None and knocker is None and declines == 2 * n
     else:
         raise AssertionError(f"unexpected end {res.reason}")
     if closer is not None:
