@@ -162,7 +162,7 @@ def test_bare_commands_print_the_whole_help(run_cli, args):
 
 def test_grid_play_help_states_its_own_holes_default(run_cli):
     assert "(default 3)" in run_cli(["grid", "play", "--help"]).stdout
-    assert "(default 9; 18 with --rules danish on the 4-card grid)" in " ".join(
+    assert "(default 9; 18 on the 4-card grid)" in " ".join(
         run_cli(["grid", "simulate", "--help"]).stdout.split())
     # and players: was "one per bot" for both, where simulate seats 4 without --bots and play adds you
     assert "4 without --bots" in " ".join(run_cli(["grid", "simulate", "--help"]).stdout.split())

@@ -24,7 +24,7 @@ def _rules(rules_spec: Optional[str], players: Optional[int], grid: Optional[int
     return parse_rules(rules_spec, players=players, grid=grid, holes=holes, openers=openers)
 
 
-def _table_options(holes_default: str = "9; 18 with --rules danish on the 4-card grid",
+def _table_options(holes_default: str = "9; 18 on the 4-card grid",
                    players_default: str = "one per bot; 4 without --bots"):
     """The table options (players, grid, holes, rules, openers) of simulate and play."""
 

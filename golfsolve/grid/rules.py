@@ -26,13 +26,20 @@ CANCEL_MODES = ("columns", "rows", "anywhere")
 TIE_MODES = ("shared", "sudden-death")
 
 
+#: Holes in a match by default, and on the 4-card grid (the rules: "3, 6 or 9 holes (18 for
+#: the 4-card game)"; the Danish text: "Atten huller er standard for den korte udgave med fire kort").
+DEFAULT_HOLES = 9
+FOUR_CARD_HOLES = 18
+
+
 @dataclass(frozen=True)
 class GridRules:
     """A grid Golf rule set.
 
     Table: ``players`` (2-6), ``grid`` (4, 6, 8 or 9 cards), ``openers`` (cards each
     player turns before play), ``final_putt`` (with one card left face down, a stock card
-    may be thrown away without turning anything), ``holes`` per match.
+    may be thrown away without turning anything), ``holes`` per match (by default 9, and 18
+    on the 4-card grid, as the rules have it).
 
     The Danish rule text's options: ``twos_plus`` (a two scores +2, not -2), ``jokers`` (two jokers per
     deck, worth -2), ``cancel_by_value`` (equal values cancel, so J, Q and 10 match),
@@ -51,7 +58,7 @@ class GridRules:
     grid: int = 6
     openers: int = 2
     final_putt: bool = False
-    holes: int = 9
+    holes: Optional[int] = None
     twos_plus: bool = False
     jokers: bool = False
     cancel_by_value: bool = False
@@ -65,6 +72,8 @@ class GridRules:
     throw_and_turn: bool = True
 
     def __post_init__(self) -> None:
+        if self.holes is None:  # a match's length follows its table: "18 for the 4-card game"
+            object.__setattr__(self, "holes", FOUR_CARD_HOLES if self.grid == 4 else DEFAULT_HOLES)
         for name in ("players", "grid", "openers", "holes"):
             value = getattr(self, name)
             # 2.5 players or a 6.0-card grid would pass the range checks and fail deep in a kernel
@@ -257,7 +266,7 @@ def _idle_reason(r: GridRules, switch: str) -> Optional[str]:
 #: sentence behind each choice): twos at face value, jokers -2, equal values cancel
 #: pairwise in columns (no rows of three on the 3x3 grid), a stock card may be thrown away
 #: outright but there is no "throw away and turn", two decks above four players, knocking
-#: with a +10 penalty, ties recorded as shared wins, 18 holes on the four-card grid.
+#: with a +10 penalty, ties recorded as shared wins.
 _DANISH = MappingProxyType({"twos_plus": True, "jokers": True, "cancel_by_value": True, "discard_without_flip": True,
                            "decks_by_players": True, "knock": "plus10", "pairwise": True, "nine_rows": False,
                            "throw_and_turn": False})
@@ -269,8 +278,6 @@ PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
 })
 #: The rule texts' own numbers, read as the presets they name but not offered as choices.
 _SOURCE_NAMES = ("seed001", "seed003")
-#: The Danish rule text: "Atten huller er standard for den korte udgave med fire kort."
-DANISH_FOUR_CARD_HOLES = 18
 
 
 def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
@@ -307,8 +314,6 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
             set_by[f] = s
         fields.update(_SWITCHES[s])
     fields.update({k: v for k, v in overrides.items() if v is not None})
-    if head in ("danish", "seed003") and fields.get("grid", DEFAULT.grid) == 4 and overrides.get("holes") is None:
-        fields["holes"] = DANISH_FOUR_CARD_HOLES
     try:
         rules = GridRules(**fields)
     except TypeError as e:  # an unknown override name is a programming error made readable

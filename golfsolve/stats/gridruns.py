@@ -107,7 +107,9 @@ def _params_model() -> type[BaseModel]:
     _STRICT = {bool: StrictBool, int: StrictInt, str: StrictStr}
     #: A manifest's table: every field of :class:`GridRules` with its exact type.
     _Table = create_model("GridTable", __config__=ConfigDict(extra="forbid"),
-                          **{f.name: (_STRICT[type(f.default)], f.default) for f in dataclasses.fields(GridRules)})
+                          **{f.name: (_STRICT[type(f.default)], f.default) if f.default is not None
+                             # holes: None is the table's own default (18 on the 4-card grid, else 9)
+                             else (Optional[StrictInt], None) for f in dataclasses.fields(GridRules)})
 
     class _Params(BaseModel):
         """The ``params`` of a grid-simulate manifest."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional, Sequence
 from ..errors import MAX_EFFORT, InputError, clip
 from ..inputs import ascii_lower, check_seed, expect, split_items
 from ..text import plural
-from ..grid.rules import GridRules, parse_rules
+from ..grid.rules import DEFAULT_HOLES, GridRules, parse_rules
 from ..grid.tournament import SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
@@ -55,8 +55,9 @@ DEFAULT_STRONG = "ismcts:300"
 DEFAULT_MATCHES = 96
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
-#: The base table every variation starts from.
-BASE_TABLE = {"players": 4, "grid": 6}
+#: The base table every variation starts from, with its holes: "grid-4" is the base table on
+#: the 4-card grid, one change, not also the 4-card game's 18 holes.
+BASE_TABLE = {"players": 4, "grid": 6, "holes": DEFAULT_HOLES}
 
 #: The default design: the base table, then one option changed at a time. Pairwise
 #: cancelling is tried on the 3x3 grid: in a column of two cards it is the plain column rule.

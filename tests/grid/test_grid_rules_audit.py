@@ -536,11 +536,16 @@ def test_danish_openers_are_exactly_two():
     assert encode("done", -1, g) not in s.legal_actions()
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC section 3 'Match: 3, 6 or 9 holes (18 for the 4-card game)' sits under "
-                   "the default rule set; the engine plays 18 holes on the 4-card grid only under danish (the 18 comes "
-                   "from the Danish text; seed 001 says 3, 6 or 9)")
 def test_default_four_card_match_is_18_holes():
-    assert parse_rules("default", grid=4).holes == 18
+    """SPEC section 3: "Match: 3, 6 or 9 holes (18 for the 4-card game)", under every rule set,
+    unless the holes are given."""
+    from golfsolve.grid.rules import GridRules
+
+    for spec in ("default", "danish", "default+knock10"):
+        assert parse_rules(spec, grid=4).holes == 18
+        assert parse_rules(spec, grid=4, holes=9).holes == 9
+        assert parse_rules(spec, grid=6).holes == parse_rules(spec, grid=9).holes == 9
+    assert GridRules(grid=4).holes == 18 and GridRules(grid=8).holes == 9
 
 
 def test_nothing_to_recycle_ends_the_hole():

@@ -201,7 +201,7 @@ def test_danish_reads_seed003():
     assert d.holes == 9
     assert parse_rules("danish", grid=4).holes == 18           # "Atten huller ... fire kort"
     assert parse_rules("danish", grid=4, holes=3).holes == 3
-    assert parse_rules("default", grid=4).holes == 9
+    assert parse_rules("default", grid=4).holes == 18          # and the rules: "18 for the 4-card game"
     assert parse_rules("danish", grid=9).row_cancel is False
     assert parse_rules("danish+rows", grid=9).row_cancel is True
     assert parse_rules(d.spec()) == GridRules(**{**d.to_dict(), "holes": 9})

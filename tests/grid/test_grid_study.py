@@ -313,3 +313,13 @@ def test_json_prints_the_studys_numbers_as_its_report_gives_them(small, tmp_path
     want = json.loads(run_cli(["grid", "report", str(small), "--json"]).stdout)
     assert got.keys() == want.keys()
     assert main_table(got) == main_table(want)
+
+
+def test_the_grid_4_option_set_changes_the_grid_alone():
+    """The 4-card game's match is 18 holes, but the study's ``grid-4`` table is the base table
+    with one change, the grid: it keeps the base's 9-hole matches, so its numbers differ from
+    the base table's by the grid alone."""
+    from golfsolve.stats.gridstudy import option_rules
+
+    assert option_rules("grid-4").holes == option_rules("base").holes == 9
+    assert option_rules("grid-4").grid == 4 and option_rules("holes-18").holes == 18
