@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,12 @@ def cold_solver_batch(shared: Path, wait: bool) -> dict | None:
         return record
     finally:
         os.close(lock)
+
+
+def wait_for(cond, what: str, timeout: float = 120) -> None:
+    """Poll ``cond()`` until it is true; AssertionError naming ``what`` after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)

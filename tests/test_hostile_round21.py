@@ -22,6 +22,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from run_helpers import wait_for as _wait_for
 
 from golfsolve.errors import InputError
 from golfsolve.stats.census import CensusSpec, load_results, read_manifest, run_census
@@ -45,14 +46,6 @@ def _stop(procs: list[subprocess.Popen]) -> None:
             except ProcessLookupError:
                 p.kill()
         p.wait()
-
-
-def _wait_for(cond, what: str, timeout: float = 120) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def _env(pythonpath: str | None = str(ROOT)) -> dict:
@@ -324,6 +317,14 @@ def test_a_task_on_a_worker_that_joined_with_other_code_is_refused(monkeypatch):
         census._dask_task(Chunk("chunk-0000000000.parquet", 0, 1, ("easy",)), CensusSpec(0, 1, ("easy",)), "0" * 64)
 
 
+def _census_run(out: Path, address: str) -> subprocess.Popen:
+    """A 200-deal census of 2-deal chunks on the cluster at ``address``, in its own session."""
+    return subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "200", "--chunk-size", "2",
+                             "--out", str(out), "--engine", "dask", "--scheduler", address, "--quiet"],
+                            env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
 def test_a_scheduler_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
     """The scheduler killed mid-run: Dask's reconnect tracebacks filled the screen and the
     last line was "cannot go on: in <TCP (closed) ConnectionPool.gather ...>:
@@ -335,10 +336,7 @@ def test_a_scheduler_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
         address = _scheduler(tmp_path, procs)
         _worker(address, tmp_path / "worker.log", procs)
         out = tmp_path / "run"
-        run = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "200", "--chunk-size", "2",
-                                "--out", str(out), "--engine", "dask", "--scheduler", address, "--quiet"],
-                               env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+        run = _census_run(out, address)
         procs.append(run)
         _wait_for(lambda: len(list(out.glob("chunk-*.parquet"))) >= 3, "the first chunks")
         procs[0].send_signal(signal.SIGKILL)
@@ -373,10 +371,7 @@ def test_all_workers_killed_mid_run_is_said_and_the_run_goes_on_with_new_ones(ba
     address, procs = bare
     _worker(address, tmp_path / "worker.log", procs)
     out = tmp_path / "run"
-    run = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "200", "--chunk-size", "2",
-                            "--out", str(out), "--engine", "dask", "--scheduler", address, "--quiet"],
-                           env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           start_new_session=True)
+    run = _census_run(out, address)
     procs.append(run)
     err = []
     threading.Thread(target=lambda: err.extend(run.stderr), daemon=True).start()

@@ -14,11 +14,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from run_helpers import wait_for as _wait_for
 
 from golfsolve.stats.census import CensusSpec, load_results, run_census
 
@@ -32,14 +32,6 @@ COUNT, CHUNK = 240, 6  # 40 chunks: long enough to kill something mid-run
 def _start(args: list[str], log: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL, stderr=open(log, "w"),
                             start_new_session=True)
-
-
-def _wait_for(cond, what: str, timeout: float = 120) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 @pytest.fixture
