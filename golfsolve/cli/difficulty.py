@@ -101,23 +101,16 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
     # '--start GO1-C-AAAAAAA' pick GO1-E-... deals
     rules = (get_rules(rules_spec) if rules_spec is not None
              else parse_code(start_code).rules if start_code is not None else EASY)
-    from ..fair import PickResult, pick as pick_deals, player_settings
-    from ..inputs import seed_value
+    from ..fair import PickStopped, pick as pick_deals
 
     from ..progress import progress_bar
 
     bar = progress_bar(total=count, desc="deals found", unit="deal", delay=0.5, leave=False,
                        show=False if quiet or as_json else None)
 
-    found: list = []
-    examined = 0
-
     def on_deal(r):
-        nonlocal examined
-        examined += 1
         if r is None:
             return
-        found.append(r)
         bar.update(1)
         if not as_json:
             click.echo(r.render())
@@ -125,13 +118,12 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
     try:
         res = pick_deals(rules, difficulty, count, start, winnable, games, seed, max_deals, player=player,
                          on_deal=on_deal)
-    except KeyboardInterrupt:
+    except PickStopped as e:
         bar.close()
         if as_json:
             # the deals found so far as the one JSON answer (their lines are on screen without
             # --json); the exit code and stderr say it was stopped
-            echo_json(PickResult(rules, difficulty, winnable, games, seed_value(seed), start, examined,
-                                 tuple(found), player_settings(player)).as_json() | {"stopped": "interrupted"})
+            echo_json(e.result.as_json() | {"stopped": "interrupted"})
         raise
     bar.close()
     if as_json:

@@ -39,7 +39,7 @@ _WHERE = {
     "FairHint": "api", "MoveChance": "api", "fair_hint": "api", "fair_hint_answer": "api", "fair_hint_for_player": "api",
     "fair_game_over_answer": "api",
     "OddsResult": "odds", "odds": "odds", "odds_for_player": "odds",
-    "PickResult": "difficulty", "Rating": "difficulty", "pick": "difficulty", "rate": "difficulty",
+    "PickResult": "difficulty", "PickStopped": "difficulty", "Rating": "difficulty", "pick": "difficulty", "rate": "difficulty",
     "stock_orders": "orders", "unknown_pool": "orders",
     "FairGame": "player", "play": "player",
     "BANDS": "settings", "LABELS": "settings", "PRESETS": "settings", "PlayerSettings": "settings",

@@ -203,6 +203,15 @@ class PickResult:
         return text
 
 
+class PickStopped(KeyboardInterrupt):
+    """Ctrl-C during :func:`pick`: ``result`` is the :class:`PickResult` of the deals found and
+    examined before it (a long scan keeps what it found)."""
+
+    def __init__(self, result: "PickResult") -> None:
+        super().__init__()
+        self.result = result
+
+
 def pick(
     rules: Rules,
     difficulty: str,
@@ -245,12 +254,16 @@ def pick(
     settings = player_settings(player)
     found: list[Rating] = []
     examined = 0
-    for examined, r in _scan(rules, difficulty, count, start, winnable, games, seed, max_deals,
-                             solver or Solver(), settings):
-        if r is not None:
-            found.append(r)
-        if on_deal is not None:
-            on_deal(r)
+    try:
+        for examined, r in _scan(rules, difficulty, count, start, winnable, games, seed, max_deals,
+                                 solver or Solver(), settings):
+            if r is not None:
+                found.append(r)
+            if on_deal is not None:
+                on_deal(r)
+    except KeyboardInterrupt as e:
+        raise PickStopped(PickResult(rules, difficulty, winnable, games, seed, start, examined, tuple(found),
+                                     settings)) from e
     return PickResult(rules, difficulty, winnable, games, seed, start, examined, tuple(found), settings)
 
 
@@ -274,4 +287,4 @@ def _scan(rules: Rules, difficulty: str, count: int, start: int, winnable: bool,
             yield examined, None
 
 
-__all__ = ["BANDS", "LABELS", "Rating", "PickResult", "label_of", "rate", "pick"]
+__all__ = ["BANDS", "LABELS", "Rating", "PickResult", "PickStopped", "label_of", "rate", "pick"]
