@@ -96,6 +96,19 @@ def test_cli_rate_takes_layouts_and_pysol_deals(run_cli, tmp_path, data_dir):
     assert r.exit_code == 2 and "real stock" in r.stderr and len(r.stderr.splitlines()) == 1
 
 
+def test_a_cleared_table_rates_as_over_without_its_stock(run_cli, tmp_path):
+    """A won layout is over whatever its stock, so rate answers it as odds does (was: refused
+    for want of the real stock, where odds and hint answered "the game is already over")."""
+    f = tmp_path / "won.txt"
+    f.write_text("rules: easy\ndiscard: 5C\nstock: ? ? ?\n" + "".join(f"{c}:\n" for c in range(1, 8)), encoding="utf-8")
+    r = run_cli(["rate", "--layout", str(f), "--json"])
+    assert r.exit_code == 0, r.stderr
+    (row,) = json.loads(r.stdout)
+    assert (row["fair_chance"], row["games"], row["game_over"], row["winnable"]) == (1.0, 0, True, True)
+    o = run_cli(["odds", "--layout", str(f), "--json"])
+    assert o.exit_code == 0 and json.loads(o.stdout)["message"] == row["message"]
+
+
 @pytest.mark.parametrize("args", [["rate", "GO1-X-AAAAAAB"], ["rate"], ["rate", "GO1-E-AAAAAAB", "--games", "0"],
                                   ["pick", "--difficulty", "nope"], ["pick", "--difficulty", "hard", "--start", "x"]])
 def test_cli_bad_input_exits_2(run_cli, args):

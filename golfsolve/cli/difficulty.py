@@ -51,10 +51,10 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
         batch = DealBatch.build(codes, layout_files, pysol, rules)  # every deal checked before any work
     except StockUnknownError as e:
         fail(f"{e}; rating needs the real stock: give a deal code or a full layout")
-    # a cleared table solves without its stock order, so the batch lets it through; its
-    # fair games cannot be sampled from the real stock's cards
+    # a cleared table solves without its stock order, so the batch lets it through: it is
+    # over (rated as odds answers it); any other table's fair games need the real stock's cards
     for lay in batch.layouts:
-        if not lay.stock_known:
+        if not lay.stock_known and any(lay.columns):
             fail(f"{lay.name or 'layout'}: the stock order is unknown; rating needs the real stock: "
                  "give a deal code or a full layout")
     from ..fair import rate as rate_deal

@@ -139,18 +139,19 @@ def rate(
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
     games = whole_count(games, "games")
     seed = seed_value(seed)
-    if not layout.stock_known:
-        raise InputError("rating needs the real stock: give a deal code or a full layout")
     settings = player_settings(player)
-    solver = solver or Solver()
-    winnable = solver.solve(layout, rules).outcome == "won"
     view = layout.forget_stock(0)
     end = Game(view, rules)
     if end.over:
         # every stock order ends alike, and the chance is the game's end, as odds says it; no game
-        # is played, so none is counted (odds' answer counts none either)
+        # is played, so none is counted (odds' answer counts none either). A cleared table is
+        # over whatever its stock, so it needs no real stock (as odds answers it).
         return Rating(layout.name, rules, end.won, 0, 0, label_of(float(end.won)), settings, exact=True,
                       over=game_over_message(end), seed=seed)
+    if not layout.stock_known:
+        raise InputError("rating needs the real stock: give a deal code or a full layout")
+    solver = solver or Solver()
+    winnable = solver.solve(layout, rules).outcome == "won"
     stocks, every = stock_orders(view, rules, games, seed)
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
     wins = played = 0
