@@ -438,7 +438,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         ms = df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000
         # the median the table shows: of the times, not of the times clipped to the axis
         ax.hist(np.clip(ms, lo, None), bins=bins, histtype="step", lw=1.6, color=colors[r],
-                label=f"{r} (median {_ms(float(np.median(ms)))} ms)")
+                label=f"{r} (median {_ms(data['solve_time'][r]['median_ms'])} ms)")
     ax.set_xscale("log")
     # plain numbers of ms; over less than two decades the labelled ticks are 1, 2 and 5 of each
     # decade (matplotlib's own labels of the minor ticks, "3x10^-2" and "4x10^-2", overlapped)
