@@ -258,14 +258,17 @@ def test_two_players_have_no_neighbour_effect_to_draw(tmp_path, monkeypatch):
 
 def test_the_grid_figures_footer_is_not_cut_off(tmp_path, monkeypatch):
     """Was: the grid report's figures (6.5 inches wide) cut the end of the command off at their
-    right edge ("... --chunk-size 2 --quie"), six players' bots making the command long."""
+    right edge ("... --chunk-size 2 --quie"), and six players' bots, named in the footer's
+    first line, ran past it."""
+    bots = ",".join(["heuristic-fit", "mc-greedy:2"] * 3)
     out = tmp_path / "g6"
-    made_here("grid", "simulate", "--players", "6", "--holes", "1", "--bots",
-              "greedy,random,greedy,random,greedy,random", "--matches", "2", "--out", str(out), "-q")
+    made_here("grid", "simulate", "--players", "6", "--holes", "1", "--bots", bots, "--matches", "2", "--out", str(out),
+              "-q")
     figures, _ = _grid_figures(out, monkeypatch)
+    assert set(figures) == {"strokes.png", "distribution.png", "wins.png", "neighbours.png"}
     for name, fig in figures.items():
         footer = fig.texts[-1]
-        assert "--quiet" in footer.get_text(), name
+        assert "--quiet" in footer.get_text() and "balanced seating" in footer.get_text(), name
         assert _extent(footer, fig).x1 <= fig.bbox.x1, name
 
 
