@@ -305,3 +305,27 @@ def test_the_html_shows_code_as_code_as_the_markdown_does(tmp_path):
     assert "<code>golfsolve fair-stats --count 2</code>" in html and "<td><code>default+putt</code></td>" in html
     assert "<strong>Bold</strong>" in html
     assert "`default+putt`" in blocks_markdown(blocks)
+
+
+def test_the_difficulty_table_of_an_extended_run_names_every_command_that_rated_it(tmp_path):
+    """Was: the Difficulty section named only the run's last command, the ``--extend`` that
+    rated the deals it added, for a table of every deal. It names each command, in order; its
+    counts and mean fair chance are recomputed here from the table."""
+    from golfsolve.stats import report
+
+    out = tmp_path / "run"
+    made_here("stats", "--count", "1", "--rules", "classic", "--difficulty", "--difficulty-games", "2", "--jobs", "1",
+              "--out", str(out), "-q")
+    made_here("stats", "--count", "2", "--out", str(out), "--extend", "--jobs", "1", "-q")
+    md = report.render_markdown(report.report_data(out))
+    text = md.split("## Difficulty\n", 1)[1]
+    first, second = (ln for ln in text.split("commands: ", 1)[1].split(". With")[0].split(", then "))
+    assert "--count 1 " in first and "--extend" not in first
+    assert "--count 2 " in second and "--extend" in second
+    df = pd.read_parquet(out)
+    row = _md_rows(md, "Difficulty")["classic"]
+    counts = df["difficulty"].value_counts()
+    assert row[0] == "2"
+    for cell, label in zip(row[1:5], ("easy", "medium", "hard", "very-hard")):
+        assert cell == f"{counts.get(label, 0)} ({100 * counts.get(label, 0) / 2:.2f}%)"
+    assert row[5] == f"{100 * df['fair_chance'].mean():.2f}%"

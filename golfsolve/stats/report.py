@@ -25,7 +25,7 @@ from ..solitaire.rules import get_rules
 from ..text import estimate, ordinal, plural
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
-from .runfolder import figure_footer, latest_command, run_commands, save_footed_figure
+from .runfolder import figure_footer, run_commands, save_footed_figure
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
@@ -256,7 +256,8 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         "deals_text": _deals_text(spec, df["deal"].unique()),
         "complete": status["complete"],
         "fair": None if fair_dir is None else _fair_section(fair_dir),
-        "difficulty": _difficulty(df, rules, spec.difficulty, latest_command(m)),
+        # every command that made the ratings: the last alone (an --extend) rated only the deals it added
+        "difficulty": _difficulty(df, rules, spec.difficulty, "\n".join(run_commands(m))),
         "win_rates": _win_rates(df, rules),
         "paired": _paired(wide, rules),
         "cards_left": cards_left,
@@ -606,8 +607,8 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("h2", "Difficulty"))
         b.append(("p", f"Each deal's label under each rule set, as `golfsolve rate --games {diff['games']}` gives it "
                        f"(seed 0): the search fair player's win rate over {plural(diff['games'], 'stock order')} "
-                       f"consistent with the opening, labelled by bands ({bands}). {data['deals_text']}; command: "
-                       f"`{diff['command']}`. "
+                       f"consistent with the opening, labelled by bands ({bands}). {data['deals_text']}; "
+                       f"{_commands_text(diff['command'])}. "
                        f"With {plural(diff['games'], 'game')} a chance has a wide interval, so a deal near a band "
                        "edge can fall either side."))
         rows = []
@@ -622,6 +623,12 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", fair["intro"]))
         b.append(("table", fair["head"], fair["rows"]))
     return b
+
+
+def _commands_text(commands: str) -> str:
+    """``command: `...` `` for one command, ``commands: `...`, then `...` `` for a run made by several."""
+    lines = commands.splitlines() or ["(command not recorded)"]
+    return (f"command{'s' if len(lines) > 1 else ''}: " + ", then ".join(f"`{c}`" for c in lines))
 
 
 def _nesting_note(paired: list[dict]) -> str:
