@@ -439,7 +439,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         ms = df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000
         # the median the table shows: of the times, not of the times clipped to the axis
         ax.hist(np.clip(ms, lo, None), bins=bins, histtype="step", lw=1.6, color=colors[r],
-                label=f"{r} (median {_ms(data['solve_time'][r]['median_ms'])} ms)")
+                label=f"{r} (median {_ms(data['solve_time'][r]['median_ms'], 2)} ms)")
     ax.set_xscale("log")
     # plain numbers of ms; over less than two decades the labelled ticks are 1, 2 and 5 of each
     # decade (matplotlib's own labels of the minor ticks, "3x10^-2" and "4x10^-2", overlapped)
@@ -475,12 +475,14 @@ def _median(x: float) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
 
 
-def _ms(x: Optional[float]) -> str:
+def _ms(x: Optional[float], decimals: Optional[int] = None) -> str:
     # to its size: "0.43", "12.5", "1,234" (one fixed format shows 0.4 ms as "0 ms" beside 0.23 ms)
     if x is None or not math.isfinite(x):
         return "—"
     if 0 < x < 0.1:  # two significant digits: a 4.6-microsecond solve read "0.00 ms"
         return f"{x:.{1 - math.floor(math.log10(x))}f}"
+    if decimals is not None:  # the median and mean columns, two decimals from 0.1 ms up
+        return f"{x:.{decimals}f}"
     return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:,.0f}"
 
 
@@ -489,7 +491,7 @@ def _solve_time_rows(solve_time: dict) -> list[list[str]]:
     rows = []
     for r, t in solve_time.items():
         per_core = t["deals_per_second_per_core"]
-        rows.append([r, f"{_ms(t['median_ms'])} ms", f"{_ms(t['mean_ms'])} ms", f"{_ms(t['p99_ms'])} ms",
+        rows.append([r, f"{_ms(t['median_ms'], 2)} ms", f"{_ms(t['mean_ms'], 2)} ms", f"{_ms(t['p99_ms'])} ms",
                      f"{_ms(t['max_ms'])} ms", f"{_ms(t['median_ms_won'])} / {_ms(t['median_ms_lost'])} ms",
                      f"{per_core:.0f}" if per_core is not None and math.isfinite(per_core) else "—"])
     return rows
