@@ -33,6 +33,10 @@ FIGURES = {
     "neighbours.png": "Neighbour effect: strokes per hole after each bot, less the bot's mean, 95% intervals",
 }
 
+#: What the neighbour figure says when every bot played after one kind of bot only.
+NO_NEIGHBOUR_CONTRAST = ("Every bot played after one kind of bot only (two players, or one bot at every seat),\n"
+                         "so there is no neighbour effect to compare: the table gives its strokes per hole")
+
 
 def _tally(t: Union[Tournament, Tally]) -> Tally:
     expect(t, (Tournament, Tally), "t", "a Tournament or Tally, e.g. load_tournament(DIR)")
@@ -99,6 +103,7 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
     # Imported here, not above: matplotlib costs about a second, and ``grid report --json``
     # needs no figure. The object API, not pyplot: no backend is chosen or changed, and no
     # display is needed.
+    import matplotlib
     from matplotlib.figure import Figure
 
     bots = data["bots"]
@@ -110,7 +115,7 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
         if drawn is not None:
             drawn()
 
-    fig = Figure(figsize=(6.5, 4))
+    fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
     _bars(ax, names, [b["strokes_per_hole"] for b in bots], [b["hole_lo"] for b in bots],
           [b["hole_hi"] for b in bots], "#4c72b0")
@@ -118,7 +123,7 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
     ax.set_title(FIGURES["strokes.png"])
     finish(fig, "strokes.png")
 
-    fig = Figure(figsize=(6.5, 4))
+    fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
     for bot in names:
         hist = {int(k): v for k, v in data["strokes_hist"].get(bot, {}).items()}
@@ -133,7 +138,7 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
     ax.legend()
     finish(fig, "distribution.png")
 
-    fig = Figure(figsize=(6.5, 4))
+    fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
     _bars(ax, names, [b["win_rate"] for b in bots], [b["win_lo"] for b in bots], [b["win_hi"] for b in bots],
           "#55a868", scale=100)
@@ -142,28 +147,54 @@ def write_plots(data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None
     ax.set_title(FIGURES["wins.png"])
     finish(fig, "wins.png")
 
-    fig = Figure(figsize=(6.5, 4))
+    fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
     rows = data["neighbours"]
     mean = {b["bot"]: b["strokes_per_hole"] for b in bots}
     befores = [b for b in names if any(r["before_bot"] == b for r in rows)]
-    width = 0.8 / max(1, len(befores))
-    x = np.arange(len(names))
-    for i, before in enumerate(befores):
-        sel = {r["bot"]: r for r in rows if r["before_bot"] == before}
-
-        def col(key):
-            return np.array([sel[b][key] - mean[b] if b in sel and sel[b][key] is not None else np.nan
-                             for b in names], dtype=float)
-
-        y, lo, hi = col("strokes_per_hole"), col("lo"), col("hi")
-        err = np.vstack([np.nan_to_num(y - lo), np.nan_to_num(hi - y)])
-        ax.bar(x + (i - (len(befores) - 1) / 2) * width, y, width, yerr=err, capsize=3, label=f"after {before}")
-    ax.axhline(0, color="#444444", linewidth=0.8)
-    ax.set_xticks(x, names)
+    colours = dict(zip(befores, matplotlib.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
+    after = {bot: [r for r in rows if r["bot"] == bot] for bot in names}
+    # A bot seated after one kind of bot only (two players; one bot at every seat; the lone
+    # bot among copies of another) is at its own mean there by definition: a bar of exactly 0
+    # with an interval would read as a measured "no effect".
+    compared = [bot for bot in names if len(after[bot]) > 1]
+    width = 0.8 / max([1] + [len(after[bot]) for bot in compared])
+    labelled: set[str] = set()
+    tops = [0.0]
+    for j, bot in enumerate(names):
+        if bot not in compared:
+            continue
+        mine = sorted(after[bot], key=lambda r: befores.index(r["before_bot"]))
+        for i, r in enumerate(mine):
+            # centred on the bot's own label: slots kept for every neighbour left gaps where a
+            # bot never sits after itself, and its bars off its name
+            y = r["strokes_per_hole"] - mean[bot]
+            lo = y if r["lo"] is None else r["lo"] - mean[bot]
+            hi = y if r["hi"] is None else r["hi"] - mean[bot]
+            before = r["before_bot"]
+            ax.bar(j + (i - (len(mine) - 1) / 2) * width, y, width, yerr=[[y - lo], [hi - y]], capsize=3,
+                   color=colours[before], label=None if before in labelled else f"after {before}")
+            labelled.add(before)
+            tops += [abs(lo), abs(hi)]
+    ax.set_xticks(np.arange(len(names)), names)
+    ax.set_xlim(-0.6, len(names) - 0.4)
     ax.set_ylabel("strokes per hole − the bot's mean")
     ax.set_title("Neighbour effect, 95% intervals")
-    ax.legend(fontsize=7)
+    if compared:
+        ax.axhline(0, color="#444444", linewidth=0.8)
+        # the legend gets a band of its own above the bars: in a corner it covered an interval
+        top = max(tops) or 1.0
+        ax.set_ylim(-1.1 * top, 1.1 * top + 0.45 * top * (1 + (len(labelled) - 1) // 4))
+        handles = sorted(zip(*ax.get_legend_handles_labels()), key=lambda hl: befores.index(hl[1].removeprefix("after ")))
+        ax.legend(*zip(*handles), fontsize=7, loc="upper center", ncols=min(4, len(labelled)), frameon=False)
+        for j, bot in enumerate(names):
+            if bot not in compared:
+                ax.text(j, 0, "one neighbour only:\nnothing to compare", ha="center", va="center", fontsize=7,
+                        color="#444444")
+    else:
+        ax.set_yticks([])
+        ax.text(0.5, 0.5, NO_NEIGHBOUR_CONTRAST, transform=ax.transAxes, ha="center", va="center", fontsize=10,
+                color="#444444", wrap=True)
     finish(fig, "neighbours.png")
     return paths
 

@@ -25,7 +25,7 @@ from ..solitaire.rules import get_rules
 from ..text import estimate, ordinal, plural
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
-from .runfolder import figure_footer, latest_command, run_commands, save_footed_figure
+from .runfolder import figure_footer, run_commands, save_footed_figure
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
@@ -40,6 +40,11 @@ REFERENCE = {
     "dead-king": {"name": "no-card-on-king (PySol Dead King Golf)", "rate": 0.2633, "lo": 0.2498, "hi": 0.2771,
                   "n": 3996},
 }
+
+#: The app score histogram's bins, one per score a game can end with: 350 (won) or
+#: max(0, 20 r - 350) after r removed cards, so 0, 10, 30, 50, ..., 330, 350. Bins 20 wide
+#: from 0 put 0 and 10 in one bar, which then showed a share of "0" the table did not.
+APP_SCORE_BINS = np.array([-10, 5] + list(range(20, 361, 20)))
 
 #: What an empty plot says instead of its data.
 NOT_SEARCHED_PLOT = ("Not known: the run was made with --fields winnable,\nwhich does not search a lost deal "
@@ -84,6 +89,11 @@ def _reference(name: str) -> Optional[dict]:
     (``strict+anytime`` is Dead King, ``dead-king+king-queen`` Classic)."""
     meaning = get_rules(name).meaning
     return next((ref for key, ref in REFERENCE.items() if get_rules(key).meaning == meaning), None)
+
+
+def _is_strict(name: str) -> bool:
+    """Is the rule set ``name`` golfsolve's Strict, by its rules (``strict+stuck`` is), not its name?"""
+    return get_rules(name).meaning == get_rules("strict").meaning
 
 
 def _win_rates(df: pd.DataFrame, rules: list[str]) -> list[dict]:
@@ -246,7 +256,8 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         "deals_text": _deals_text(spec, df["deal"].unique()),
         "complete": status["complete"],
         "fair": None if fair_dir is None else _fair_section(fair_dir),
-        "difficulty": _difficulty(df, rules, spec.difficulty, latest_command(m)),
+        # every command that made the ratings: the last alone (an --extend) rated only the deals it added
+        "difficulty": _difficulty(df, rules, spec.difficulty, "\n".join(run_commands(m))),
         "win_rates": _win_rates(df, rules),
         "paired": _paired(wide, rules),
         "cards_left": cards_left,
@@ -317,6 +328,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
     # the summary need no figure. The object API, not pyplot: no backend is chosen or
     # changed, so a notebook's inline plots keep working, and no display is ever needed.
     import matplotlib
+    from matplotlib.backends.backend_agg import RendererAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
@@ -344,6 +356,12 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
                         fmt="D", color="black", ms=4, capsize=3, label="published (black-hole-solve)" if i == 0 or
                         not any(v.get("reference") for v in wr[:i]) else None)
     ax.set_xticks(x, [w["rules"] for w in wr])
+    # names wider than a bar's slot (several rule sets with switches) ran into each other
+    renderer = RendererAgg(10, 10, fig.dpi)
+    slot = fig.get_figwidth() * fig.dpi * 0.85 / max(1, len(wr))
+    if max(label.get_window_extent(renderer).width for label in ax.get_xticklabels()) > slot:
+        for label in ax.get_xticklabels():
+            label.set(rotation=25, horizontalalignment="right", rotation_mode="anchor")
     ax.set_ylabel("deals winnable (%)")
     # the legend gets a band of its own above 100%: in a corner it hid a bar that reached it
     ax.set_ylim(0, 124)
@@ -377,11 +395,8 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
 
     fig = Figure(figsize=(7, 4.2))
     ax = fig.subplots()
-    # A game ends with 350 (won) or max(0, 20 r - 350) after r removed cards: the scores are
-    # 0, 10, 30, ..., 330, 350, so bins 20 wide, one per score, leave no empty gaps.
-    bins = np.arange(0, 361, 20)
     for r in known:
-        ax.hist(df.loc[df["rules"] == r, "app_score"], bins=bins, histtype="step", lw=1.6, color=colors[r],
+        ax.hist(df.loc[df["rules"] == r, "app_score"], bins=APP_SCORE_BINS, histtype="step", lw=1.6, color=colors[r],
                 weights=np.full(int((df["rules"] == r).sum()), 100 / max(1, int((df["rules"] == r).sum()))), label=r)
     ax.set_xlabel("best app score (350 = won)")
     ax.set_ylabel("share of deals (%)")
@@ -402,7 +417,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         t = totals[r]
         if len(t):
             ax.hist(t, bins=bins, histtype="step", lw=1.6, color=colors[r],
-                    weights=np.full(len(t), 100 / len(t)), label=f"{r} ({len(t)} matches)")
+                    weights=np.full(len(t), 100 / len(t)), label=f"{r} ({plural(len(t), 'match', 'matches')})")
     if any(len(totals[r]) for r in rules):
         ax.axvline(PAR, color="black", ls="--", lw=1)
         ax.annotate("par 45", (PAR, ax.get_ylim()[1] * 0.95), xytext=(3, 0), textcoords="offset points", fontsize=8)
@@ -421,8 +436,10 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
     lo = max(1e-3, float(s[s > 0].min()) if (s > 0).any() else 1e-3)
     bins = np.logspace(np.log10(lo), np.log10(max(lo * 10, float(s.max()))), 40)
     for r in rules:
-        v = np.clip(df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000, lo, None)
-        ax.hist(v, bins=bins, histtype="step", lw=1.6, color=colors[r], label=f"{r} (median {np.median(v):.2f} ms)")
+        ms = df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000
+        # the median the table shows: of the times, not of the times clipped to the axis
+        ax.hist(np.clip(ms, lo, None), bins=bins, histtype="step", lw=1.6, color=colors[r],
+                label=f"{r} (median {_ms(data['solve_time'][r]['median_ms'], 2)} ms)")
     ax.set_xscale("log")
     # plain numbers of ms; over less than two decades the labelled ticks are 1, 2 and 5 of each
     # decade (matplotlib's own labels of the minor ticks, "3x10^-2" and "4x10^-2", overlapped)
@@ -435,6 +452,7 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("solve time per deal (ms, log scale)")
     ax.set_ylabel("deals")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole: no tick at 0.5
     ax.set_title(FIGURES["solve_time.png"])
     ax.legend(fontsize=8, loc="best")
     finish(fig, "solve_time.png")
@@ -457,10 +475,14 @@ def _median(x: float) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
 
 
-def _ms(x: Optional[float]) -> str:
+def _ms(x: Optional[float], decimals: Optional[int] = None) -> str:
     # to its size: "0.43", "12.5", "1,234" (one fixed format shows 0.4 ms as "0 ms" beside 0.23 ms)
     if x is None or not math.isfinite(x):
         return "—"
+    if 0 < x < 0.1:  # two significant digits: a 4.6-microsecond solve read "0.00 ms"
+        return f"{x:.{1 - math.floor(math.log10(x))}f}"
+    if decimals is not None:  # the median and mean columns, two decimals from 0.1 ms up
+        return f"{x:.{decimals}f}"
     return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:,.0f}"
 
 
@@ -469,7 +491,7 @@ def _solve_time_rows(solve_time: dict) -> list[list[str]]:
     rows = []
     for r, t in solve_time.items():
         per_core = t["deals_per_second_per_core"]
-        rows.append([r, f"{t['median_ms']:.2f} ms", f"{t['mean_ms']:.2f} ms", f"{_ms(t['p99_ms'])} ms",
+        rows.append([r, f"{_ms(t['median_ms'], 2)} ms", f"{_ms(t['mean_ms'], 2)} ms", f"{_ms(t['p99_ms'])} ms",
                      f"{_ms(t['max_ms'])} ms", f"{_ms(t['median_ms_won'])} / {_ms(t['median_ms_lost'])} ms",
                      f"{per_core:.0f}" if per_core is not None and math.isfinite(per_core) else "—"])
     return rows
@@ -507,7 +529,7 @@ def _blocks(data: dict) -> list[tuple]:
         ref = w.get("reference")
         refs = (f"{estimate(ref['rate'], ref['lo'], ref['hi'], '.2f', percent=True)} {ref['name']}, "
                 f"{'consistent' if ref['consistent'] else 'NOT consistent'}" if ref else "none (see below)"
-                if w["rules"] == "strict" else "—")
+                if _is_strict(w["rules"]) else "—")
         rows.append([w["rules"], f"{w['n']:,}", f"{w['wins']:,}", estimate(w['rate'], w['lo'], w['hi'], '.2f', percent=True),
                      refs])
     b.append(("table", ["rules", "deals", "won", "win rate [95% Wilson]", "published (n = 3,996 PySol deals)"], rows))
@@ -516,7 +538,7 @@ def _blocks(data: dict) -> list[tuple]:
                    "deals, so the rates agree when the intervals overlap."
                    + (" golfsolve's **Strict** rule draws only when no card can be removed, which no published "
                       "figure covers; its rate is below Dead King's (nothing on a King, draw any time)."
-                      if "strict" in data["rules"] else "")))
+                      if any(_is_strict(r) for r in data["rules"]) else "")))
     b.append(("img", "win_rate.png", FIGURES["win_rate.png"]))
 
     if data["paired"]:
@@ -587,8 +609,8 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("h2", "Difficulty"))
         b.append(("p", f"Each deal's label under each rule set, as `golfsolve rate --games {diff['games']}` gives it "
                        f"(seed 0): the search fair player's win rate over {plural(diff['games'], 'stock order')} "
-                       f"consistent with the opening, labelled by bands ({bands}). {data['deals_text']}; command: "
-                       f"`{diff['command']}`. "
+                       f"consistent with the opening, labelled by bands ({bands}). {data['deals_text']}; "
+                       f"{_commands_text(diff['command'])}. "
                        f"With {plural(diff['games'], 'game')} a chance has a wide interval, so a deal near a band "
                        "edge can fall either side."))
         rows = []
@@ -603,6 +625,12 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", fair["intro"]))
         b.append(("table", fair["head"], fair["rows"]))
     return b
+
+
+def _commands_text(commands: str) -> str:
+    """``command: `...` `` for one command, ``commands: `...`, then `...` `` for a run made by several."""
+    lines = commands.splitlines() or ["(command not recorded)"]
+    return (f"command{'s' if len(lines) > 1 else ''}: " + ", then ".join(f"`{c}`" for c in lines))
 
 
 def _nesting_note(paired: list[dict]) -> str:
@@ -652,9 +680,13 @@ def blocks_markdown(blocks: list[tuple]) -> str:
 
 
 def _inline_md(text: str) -> str:
-    # The blocks use only **bold**; escape everything else.
+    # The blocks use only **bold** and `code` (a command, a rule spec, an option), which the
+    # Markdown shows as code: the HTML showed the backticks themselves. Escape everything else.
     parts = html.escape(text).split("**")
-    return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
+    bold = "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
+    if bold.count("`") % 2:  # a lone backtick is text, not the start of code
+        return bold
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(bold.split("`")))
 
 
 def render_html(data: dict, out: Path) -> str:
@@ -676,7 +708,7 @@ def blocks_html(blocks: list[tuple], out: Path, title: str) -> str:
             body.append(f"<pre><code>{html.escape(blk[1])}</code></pre>")
         elif kind == "table":
             head = "".join(f"<th>{html.escape(h)}</th>" for h in blk[1])
-            rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in blk[2])
+            rows = "".join("<tr>" + "".join(f"<td>{_inline_md(c)}</td>" for c in r) + "</tr>" for r in blk[2])
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif kind == "img":
             png = base64.b64encode((out / blk[1]).read_bytes()).decode("ascii")

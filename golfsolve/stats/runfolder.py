@@ -478,10 +478,28 @@ def figure_footer(head: str, command: Optional[str]) -> str:
                                    for line in textwrap.wrap("$ " + c, 120, break_on_hyphens=False))
 
 
+def _fit_footer(footer: str, fig: Any, size: float) -> str:
+    """``footer`` with every line too wide for ``fig`` (at ``size`` points, monospace) wrapped
+    to what fits: a line of 120 characters ran past the right edge of a 6.5-inch figure and was
+    cut off there, and a long first line (many rule sets or bots) past any figure."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    sample = "0" * 100
+    width, _, _ = RendererAgg(10, 10, 72).get_text_width_height_descent(
+        sample, FontProperties(family="monospace", size=size), ismath=False)
+    per_char = width / len(sample) / 72  # inches: at 72 dpi a point is a pixel
+    fits = max(20, int(fig.get_figwidth() * 0.97 / per_char))  # the text starts at 1% of the width
+    # never at a hyphen: "--chunk-" and "size 1" on two lines, pasted, run as no command
+    return "\n".join(piece for line in footer.splitlines()
+                     for piece in (textwrap.wrap(line, fits, break_on_hyphens=False) or [""]))
+
+
 def save_footed_figure(fig: Any, footer: str, path: Path) -> Path:
     """Save a report's figure as :func:`save_figure_atomic` does, ``footer`` (see
     :func:`figure_footer`) printed small along its bottom edge, where the plot leaves room."""
     size = 6.5
+    footer = _fit_footer(footer, fig, size)
     # The figure grows by the footer's height, line by line: a fixed strip held three lines,
     # and an extended run's several commands ran over the axis labels.
     room = (footer.count("\n") + 1) * size * 1.25 / 72 + 0.12  # inches
