@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 #: scheduler answers in milliseconds; something else that listens there may never answer).
 CONNECT_SECONDS = 10.0
 ANSWER_SECONDS = 10.0
+#: Seconds for every worker to say which golfsolve code it runs (a worker answers in well
+#: under a second, or a few seconds where it imports golfsolve for the first time; one that
+#: is stuck never answers, and the scheduler waits for it as long as it stays connected).
+CHECK_SECONDS = 20.0
 #: Seconds without a finished chunk after which the run asks whether any worker is left.
 IDLE_CHECK_SECONDS = 5.0
 #: Schemes whose address is a TCP host and port, which a plain socket can try first.
@@ -196,6 +200,96 @@ def probe_scheduler(address: str) -> dict:
     return reply
 
 
+def cluster_threads(address: str) -> int:
+    """The threads of the workers connected to the Dask scheduler at ``address`` (0 when
+    none is), as it reports them: what a run's default chunk size is cut for, so that a
+    cluster of many machines gets chunks enough for every worker. A one-line
+    :class:`InputError` as :func:`probe_scheduler` gives."""
+    threads = probe_scheduler(scheduler_address(address)).get("total_threads")
+    return threads if isinstance(threads, int) and threads > 0 else 0
+
+
+def private_cluster(jobs: int):
+    """A Dask ``LocalCluster`` of ``jobs`` single-threaded worker processes on this machine,
+    listening on loopback only and logging nothing.
+
+    Its worker processes are the run's to stop: the terminal's Ctrl-C goes to them too, and
+    each printed its tracebacks. So they start with SIGINT blocked, which they inherit from
+    the thread that starts the cluster; this thread keeps it, and a Ctrl-C while the cluster
+    starts (a second or two) is a KeyboardInterrupt at once, after which the cluster, as far
+    as it got, is closed with every worker process it started.
+    """
+    import logging
+    import signal
+
+    _, LocalCluster, _ = import_dask()
+    from distributed.deploy.spec import SpecCluster
+
+    made: Future = Future()
+    lock = threading.Lock()
+    state = {"abandoned": False, "started": False}
+    before = set(SpecCluster._instances)
+
+    def start() -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            # multiprocessing unblocks SIGINT in the thread that starts its resource tracker
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        with lock:
+            if state["abandoned"]:
+                return
+            state["started"] = True
+        try:
+            made.set_result(LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                                         host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL))
+        except BaseException as e:
+            made.set_exception(e)
+
+    threading.Thread(target=start, name="golfsolve-cluster", daemon=True).start()
+    try:
+        return made.result()
+    except BaseException:
+        with lock:
+            state["abandoned"] = True
+            started = state["started"]
+        if started:
+            _close_abandoned(made, before)
+        raise
+
+
+def _close_abandoned(made: Future, before: set) -> None:
+    # The cluster the interrupted start made so far: it is in Dask's list of clusters from
+    # the first moment of its making, before any process starts. Another Ctrl-C meanwhile
+    # would leave worker processes behind; the closing takes well under a second.
+    import signal
+
+    from distributed.deploy.spec import SpecCluster
+
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        old = None
+    try:
+        end = time.monotonic() + ANSWER_SECONDS
+        while time.monotonic() < end:
+            mine = [c for c in list(SpecCluster._instances) if c not in before]
+            if made.done() or mine:
+                break
+            time.sleep(0.01)
+        if made.done() and made.exception() is None:
+            mine = [made.result()]
+        for cluster in mine:
+            try:
+                cluster.close(timeout=ANSWER_SECONDS)
+            except Exception:  # a cluster that failed as it started: what it started is stopped
+                pass
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+
+
 # Sent to every worker by value, so that a worker without golfsolve can still run it and
 # say so (a task naming golfsolve's functions kills such a worker as it reads the task).
 # The digest is asked of the census module the worker has loaded (a worker started before
@@ -227,10 +321,42 @@ def _mismatch(worker: str) -> InputError:
 
 def check_workers(client) -> int:
     """How many workers the client's cluster has, after checking that each one imports the
-    same golfsolve code as this machine (:class:`InputError` naming the first that does not)."""
+    same golfsolve code as this machine within :data:`CHECK_SECONDS` (:class:`InputError`
+    naming the first that does not, or that does not answer)."""
+    import asyncio
+
+    from distributed.comm import CommClosedError
+
     here = code_digest()
-    answers = client.run(_worker_check(), on_error="return")
-    for worker, got in sorted(answers.items()):
+    check = _worker_check()
+    workers = sorted(client.scheduler_info(n_workers=-1)["workers"])
+
+    async def ask(worker: str) -> Any:
+        # one worker at a time through the scheduler, each with the deadline: a broadcast to
+        # all waits for the slowest, and one that hangs would say neither that nor which
+        try:
+            answer = await asyncio.wait_for(client.run(check, workers=[worker], on_error="return",
+                                                       asynchronous=True), CHECK_SECONDS)
+        except asyncio.TimeoutError:
+            return _NO_ANSWER
+        return answer.get(worker, _GONE)
+
+    async def ask_all() -> list:
+        return await asyncio.gather(*(ask(w) for w in workers))
+
+    answers = dict(zip(workers, client.sync(ask_all))) if workers else {}
+    silent = [w for w, got in answers.items() if got is _NO_ANSWER]
+    if silent:
+        more = f" (and {len(silent) - 1} more)" if len(silent) > 1 else ""
+        raise InputError(f"the Dask worker {silent[0]}{more} did not answer within {CHECK_SECONDS:.0f} s when asked "
+                         "which golfsolve code it runs (stuck, or overloaded?): restart it, or stop it")
+    for worker, got in answers.items():
+        if got is _GONE or isinstance(got, (CommClosedError, OSError)):
+            continue  # it left the cluster meanwhile: one that comes back is checked by its first task
+        if isinstance(got, BaseException):  # the check could not even run there (another Python?)
+            raise InputError(f"the Dask worker {worker} cannot run golfsolve's check of its code "
+                             f"({type(got).__name__}: {' '.join(str(got).split())[:200]}): install the same Python "
+                             "and golfsolve on every machine")
         if isinstance(got, str) and got.startswith("!"):
             raise InputError(f"the Dask worker {worker} cannot import golfsolve ({got[1:]}): install golfsolve on "
                              "every worker machine, the same version as here, and start the workers where Python "
@@ -238,6 +364,10 @@ def check_workers(client) -> int:
         if got != here:
             raise _mismatch(worker)
     return len(answers)
+
+
+#: What :func:`check_workers` notes of a worker that did not answer in time, or that left.
+_NO_ANSWER, _GONE = object(), object()
 
 
 def task_key(chunk: Chunk, spec: Any, digest: str) -> str:

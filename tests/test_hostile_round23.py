@@ -1,0 +1,152 @@
+"""Hostile sweep, round 23: the Dask path of ``golfsolve stats`` as users meet it: a cluster
+of many machines, a worker that hangs when asked, Ctrl-C while the private cluster starts,
+runs moved between engines and clusters, odd ``--scheduler`` addresses. Each test is a flaw
+a user met, fixed with a test that fails without its fix. Every process a test starts is
+stopped when it ends, whatever happened.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from run_helpers import ROOT, dask_scheduler, dask_worker, pythonpath_env, stop_processes, wait_for
+
+from golfsolve.stats.census import CensusSpec, load_results, read_manifest, run_census
+
+distributed = pytest.importorskip("dask.distributed")
+psutil = pytest.importorskip("psutil")
+
+TIMING = ["seconds", "cpu_seconds"]
+
+
+@pytest.fixture
+def bare(tmp_path):
+    """``(address, procs)``: a scheduler with no worker; workers a test adds to ``procs`` are
+    stopped with it."""
+    procs: list = []
+    try:
+        yield dask_scheduler(tmp_path, procs), procs
+    finally:
+        stop_processes(procs)
+
+
+def _one_line_exit_2(r, *needles: str) -> None:
+    assert r.exit_code == 2, (r.exit_code, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("golfsolve: "), r.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+def _local_table(out: Path, spec: CensusSpec) -> pd.DataFrame:
+    run_census(out, spec, jobs=1, progress=False)
+    return load_results(out).drop(columns=TIMING)
+
+
+def test_the_default_chunk_size_follows_the_clusters_threads_and_resume_keeps_it(run_cli, bare, tmp_path,
+                                                                              monkeypatch):
+    """``--scheduler`` without ``--chunk-size`` cut the chunks for the cores of the machine
+    that ran the command (a laptop's 4), not for the cluster's workers: a cluster of 64
+    machines got a few chunks per laptop core and most of its workers sat idle. Now the
+    chunks are cut for the threads the scheduler reports, and a resumed run keeps the size
+    its manifest records whatever the cluster (or engine) it resumes on."""
+    address, procs = bare
+    dask_worker(address, tmp_path / "w1.log", procs, nthreads=3)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # this machine: one core (chunks of 8)
+    out = tmp_path / "run"
+    args = ["stats", "--count", "80", "--rules", "easy", "--out", str(out), "--engine", "dask", "--quiet"]
+    r = run_cli([*args, "--scheduler", address])
+    assert r.exit_code == 0, r.stderr
+    assert read_manifest(out)["chunk_size"] == 3  # 80 deals for 3 threads: about ten chunks each
+    assert "--chunk-size 3" in read_manifest(out)["invocations"][0]["command"]
+    names = sorted(p.name for p in out.glob("chunk-*.parquet"))
+    assert len(names) == 27
+    # the cluster grows to 6 threads (chunks of 2 for a new run): a resumed run keeps its 3
+    for name in names[3:6]:
+        (out / name).unlink()
+    dask_worker(address, tmp_path / "w2.log", procs, expect=2, nthreads=3)
+    r = run_cli([*args, "--scheduler", address, "--resume"])
+    assert r.exit_code == 0, r.stderr
+    assert sorted(p.name for p in out.glob("chunk-*.parquet")) == names
+    # and so does the local engine, whose default would be 8
+    for name in names[10:12]:
+        (out / name).unlink()
+    r = run_cli(["stats", "--out", str(out), "--resume", "--quiet", "--jobs", "1"])
+    assert r.exit_code == 0, r.stderr
+    assert sorted(p.name for p in out.glob("chunk-*.parquet")) == names
+    assert read_manifest(out)["chunk_size"] == 3
+    pd.testing.assert_frame_equal(load_results(out, allow_incomplete=False).drop(columns=TIMING),
+                                  _local_table(tmp_path / "local", CensusSpec(0, 80, ("easy",), 3)))
+
+
+_HANG = (  # a worker whose golfsolve import never ends (a stuck network file system, a held lock)
+    "import sys, time\n"
+    "class _Hang:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name == 'golfsolve.stats.census':\n"
+    "            time.sleep(3600)\n"
+    "sys.meta_path.insert(0, _Hang())\n")
+
+
+def test_a_worker_that_hangs_when_asked_for_its_code_is_named_after_a_deadline(run_cli, bare, tmp_path,
+                                                                               monkeypatch):
+    """A worker that hung when the run asked it which golfsolve it runs (its import stuck)
+    made the command hang for ever before anything was solved: the check had no deadline.
+    Now the run waits at most CHECK_SECONDS, then stops in one line naming the worker
+    (exit 2: the user's cluster is wrong), and leaves no folder."""
+    from golfsolve.stats import cluster
+
+    address, procs = bare
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(_HANG)
+    dask_worker(address, tmp_path / "worker.log", procs, env=pythonpath_env(f"{site}{os.pathsep}{ROOT}"))
+    with distributed.Client(address, timeout="30s") as c:
+        (worker,) = c.scheduler_info(n_workers=-1)["workers"]
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)  # 20 s in use
+    r = run_cli(["stats", "--count", "4", "--out", str(tmp_path / "out"), "--engine", "dask", "--scheduler", address,
+                 "--quiet"])
+    _one_line_exit_2(r, f"the Dask worker {worker} did not answer within 2 s", "restart it")
+    assert not (tmp_path / "out").exists()
+
+
+def _descendants(pid: int) -> list:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def test_ctrl_c_while_the_private_cluster_starts_stops_at_once_and_leaves_no_worker(tmp_path):
+    """``--engine dask`` without a scheduler ignored Ctrl-C while its private cluster
+    started (SIGINT was ignored then, so that the worker processes inherit the ignoring):
+    the Ctrl-C was lost and the run went on to the end. Now the workers start with SIGINT
+    blocked instead, the command stops at once with the one line a Ctrl-C before the run
+    folder is made gives (exit 130), and no worker process is left behind."""
+    out = tmp_path / "run"
+    run = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "20", "--out", str(out),
+                            "--engine", "dask", "--jobs", "2", "--quiet"], env=pythonpath_env(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    seen: list = []
+    try:
+        def workers_spawned() -> bool:
+            seen[:] = [p for p in _descendants(run.pid) if "--multiprocessing-fork" in " ".join(p.cmdline())]
+            return bool(seen) or run.poll() is not None
+
+        wait_for(workers_spawned, "the private cluster's first worker process", 60)
+        os.killpg(run.pid, signal.SIGINT)  # as the terminal sends it: to every process of the group
+        _, stderr = run.communicate(timeout=60)
+    finally:
+        stop_processes([run])
+    assert seen, "the command ended before its cluster started"
+    assert run.returncode == 130, stderr
+    assert stderr.strip() == "golfsolve: interrupted before the run started; nothing was written"
+    assert not out.exists()
+    wait_for(lambda: not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in seen),
+             "the worker processes to end", 30)
