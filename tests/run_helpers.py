@@ -302,24 +302,25 @@ def pythonpath_env(pythonpath: str | None = str(ROOT)) -> dict:
     return env
 
 
-def dask_scheduler(tmp: Path, procs: list, name: str = "scheduler") -> str:
-    """Start a ``dask scheduler`` on loopback (added to ``procs``); its address."""
+def dask_scheduler(tmp: Path, procs: list, name: str = "scheduler", host: str = "127.0.0.1") -> str:
+    """Start a ``dask scheduler`` on loopback (``host``; added to ``procs``); its address."""
     import json
 
     sched_file = tmp / f"{name}.json"
-    procs.append(start_module(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+    procs.append(start_module(["distributed.cli.dask_scheduler", "--host", host, "--port", "0",
                                "--dashboard-address", ":0", "--scheduler-file", str(sched_file)], tmp / f"{name}.log"))
     wait_for(lambda: sched_file.exists() and sched_file.stat().st_size > 0, "the scheduler")
     return json.loads(sched_file.read_text())["address"]
 
 
 def dask_worker(address: str, log: Path, procs: list, env: dict | None = None, cwd: Path | None = None,
-                expect: int = 1, nthreads: int = 1) -> None:
+                expect: int = 1, nthreads: int = 1, host: str = "127.0.0.1") -> None:
     """Start a ``dask worker`` of ``nthreads`` threads without a nanny (a killed one stays
-    dead), added to ``procs``; waits until the scheduler has ``expect`` workers."""
+    dead) listening on ``host``, added to ``procs``; waits until the scheduler has ``expect``
+    workers."""
     from dask import distributed
 
     procs.append(start_module(["distributed.cli.dask_worker", address, "--nthreads", str(nthreads), "--no-nanny",
-                               "--host", "127.0.0.1", "--no-dashboard"], log, env or pythonpath_env(), cwd))
+                               "--host", host, "--no-dashboard"], log, env or pythonpath_env(), cwd))
     with distributed.Client(address, timeout="30s") as c:
         c.wait_for_workers(expect, timeout=120)

@@ -37,8 +37,8 @@ from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size,
                         name_list, whole_fields, write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
-from .cluster import (_mismatch, check_workers, code_digest, dask_results, import_dask,
-                      jobs_with_scheduler, private_cluster, probe_scheduler, scheduler_address)
+from .cluster import (_mismatch, code_digest, connect, dask_results, import_dask,
+                      jobs_with_scheduler, private_cluster, scheduler_address)
 from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # the fair package is imported only by runs that rate deals
@@ -410,22 +410,13 @@ def _warm(rules: Sequence[str]) -> None:
         _solver().solve(layout_from_number(0, rs), rs)
 
 
-def _dask_connect(jobs: int, scheduler: Optional[str]):
+def _dask_connect(jobs: int, scheduler: Optional[str], note: Optional[Callable[[str], None]] = None):
     """A connected ``(client, cluster)``; ``cluster`` is None for an external scheduler, whose
-    workers are checked to run this machine's golfsolve before anything is computed."""
+    workers are checked to run this machine's golfsolve before anything is computed (``note``
+    is told what Dask warns of meanwhile, in one line)."""
     Client, _, _ = import_dask()
     if scheduler:
-        probe_scheduler(scheduler)
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, TimeoutError, ValueError) as e:
-            raise InputError(f"cannot connect to the Dask scheduler at {scheduler}: {e}") from None
-        try:
-            check_workers(client)
-        except BaseException:
-            client.close()
-            raise
-        return client, None
+        return connect(scheduler, note), None
     # No scheduler given: a private cluster on this machine, one single-threaded worker
     # process per job, closed with its workers whatever stops the run from here on.
     cluster = private_cluster(jobs)
@@ -516,7 +507,7 @@ def run_census(
     jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_dir(out, create=False)
     # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
-    dask = _dask_connect(jobs, scheduler) if engine == "dask" else None
+    dask = _dask_connect(jobs, scheduler, on_note) if engine == "dask" else None
     t0 = time.perf_counter()
     try:
         if dask is not None and dask[1] is not None:

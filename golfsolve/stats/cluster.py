@@ -74,22 +74,47 @@ def quiet_dask_logs() -> None:
 
 
 def scheduler_address(address: str) -> str:
-    """``address`` (``tcp://10.0.0.5:8786``, ``host:port``, ``tls://[::1]:8786``) stripped,
-    or :class:`InputError` for one that names no host or a port that cannot be (refused
-    before Dask is loaded)."""
+    """``address`` (``tcp://10.0.0.5:8786``, ``host:port``, ``tls://[::1]:8786``) stripped of
+    spaces and of a trailing ``/`` (an address copied as a URL), or :class:`InputError` for
+    one that names no host, a port that cannot be, or a file (refused before Dask is loaded)."""
     expect(address, str, "scheduler", "an address such as tcp://10.0.0.5:8786")
     address = address.strip()
-    rest = address.split("://", 1)[-1]
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "", address
+    if rest.rstrip("/") or sep:  # an address copied as a URL ends in /
+        rest = rest.rstrip("/")
+        address = f"{scheme}{sep}{rest}"
+    if not sep and ("/" in rest or "\\" in rest or Path(rest).suffix.lower() == ".json"):
+        raise _path_given(address)
     if rest.startswith("["):  # an IPv6 host in brackets
         host, _, port = rest[1:].partition("]")
-        port = port[1:] if port.startswith(":") else port
+        colon, port = port.startswith(":"), port[1:] if port.startswith(":") else port
     else:
-        host, _, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
+        host, colon, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
     if not host:
         raise InputError(f"--scheduler needs an address, e.g. tcp://10.0.0.5:8786, not {address!r}")
-    if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        raise InputError(f"--scheduler {address!r}: the port must be a number from 1 to 65535")
+    if (port or colon) and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise InputError(f"--scheduler {address!r}: the port must be a number from 1 to 65535, not {port!r}")
     return address
+
+
+def _path_given(address: str) -> InputError:
+    # `dask scheduler --scheduler-file FILE` writes the address to a file, which is then given
+    # in its place: say which address it holds
+    import json
+
+    try:
+        f = Path(address)
+        # a scheduler file is a few hundred bytes; /dev/zero would never end
+        held = json.loads(f.read_text(encoding="utf-8"))["address"] if f.is_file() and f.stat().st_size < 1 << 16 else None
+    except (OSError, ValueError, KeyError, TypeError):
+        held = None
+    if isinstance(held, str) and held:
+        return InputError(f"--scheduler takes the scheduler's address, not its scheduler file {address}: give "
+                          f"--scheduler {held}, the address that file holds")
+    return InputError(f"--scheduler takes the scheduler's address, e.g. tcp://10.0.0.5:8786, not a file's path "
+                      f"({address!r})")
 
 
 def jobs_with_scheduler(address: str, from_environment: bool = False) -> InputError:
@@ -164,6 +189,9 @@ def probe_scheduler(address: str) -> dict:
             host, port = parse_host_port(loc)
     except (ValueError, TypeError) as e:
         raise _cannot(address, str(e)) from None
+    if scheme == "inproc":
+        raise _cannot(address, "an inproc:// address is reachable only inside the Python process that made it; "
+                               "give the scheduler's tcp:// address")
     if scheme in _TCP_SCHEMES:
         _try_socket(address, host, port)
     args = Security().get_connection_args("client")
@@ -185,6 +213,9 @@ def probe_scheduler(address: str) -> dict:
                                f"{ANSWER_SECONDS:.0f} s (the dashboard's port, 8787 by default, or another "
                                "service's?)") from None
     except Exception as e:  # another protocol's bytes read as Dask's fail in many ways (a frame of exabytes)
+        if scheme not in _TCP_SCHEMES:  # a transport of Dask's that fails on this machine (ucx:// without UCX)
+            raise _cannot(address, f"{scheme}:// fails on this machine ({type(e).__name__}: "
+                                   f"{' '.join(str(e).split())[:200]}); give the scheduler's tcp:// address") from None
         if scheme in ("tls", "wss"):  # before any byte is read: this side's TLS settings
             raise _cannot(address, f"{' '.join(str(e).split()) or type(e).__name__} (this machine's TLS settings "
                                    "are Dask's: distributed.comm.tls in its configuration)") from None
@@ -198,6 +229,48 @@ def probe_scheduler(address: str) -> dict:
     if kind != "Scheduler" or not isinstance(reply.get("n_workers"), int):
         raise _cannot(address, "what listens there is a Dask server but not a scheduler")
     return reply
+
+
+def connect(address: str, note: Optional[Callable[[str], None]] = None):
+    """A Dask ``Client`` of the scheduler at ``address``, asked who it is first
+    (:func:`probe_scheduler`) and its workers checked (:func:`check_workers`): a one-line
+    :class:`InputError` otherwise. Dask's warning that the cluster runs other versions of
+    its packages than this machine (a table of many lines) goes to ``note`` as one line
+    (golfsolve's own code is checked to be the same); without ``note`` Dask warns as usual."""
+    import warnings
+
+    Client, _, _ = import_dask()
+    probe_scheduler(address)
+    with warnings.catch_warnings(record=note is not None) as caught:
+        if note is not None:  # each run's, not only the first of a process
+            from distributed.versions import VersionMismatchWarning
+
+            warnings.simplefilter("always", VersionMismatchWarning)
+        try:
+            client = Client(address, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise _cannot(address, str(e)) from None
+    for w in caught or ():
+        if isinstance(w.message, VersionMismatchWarning):
+            note(f"the Dask cluster runs other package versions than this machine: {_mismatches(str(w.message))}")
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    try:
+        check_workers(client)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def _mismatches(table: str) -> str:
+    """Dask's table of mismatched versions in one line: ``numpy (Client 2.4.6, Workers 2.3.1)``."""
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.splitlines()
+            if line.lstrip().startswith("|")]
+    if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return " ".join(table.split())[:300]
+    head = rows[0]
+    return "; ".join(f"{r[0]} ({', '.join(f'{h} {v}' for h, v in zip(head[1:], r[1:]))})" for r in rows[1:])
 
 
 def cluster_threads(address: str) -> int:
