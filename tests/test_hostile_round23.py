@@ -260,3 +260,57 @@ def test_a_run_moves_between_the_local_engine_and_a_cluster_row_for_row(run_cli,
     assert [i["engine"] for i in read_manifest(out)["invocations"]] == ["local", "dask", "local"]
     pd.testing.assert_frame_equal(load_results(out, allow_incomplete=False).drop(columns=TIMING),
                                   _local_table(tmp_path / "local", spec))
+
+
+def test_a_run_stopped_beside_the_same_run_on_the_cluster_takes_nothing_from_it(bare, tmp_path):
+    """A guarantee: two clients run the same deals into two folders on one cluster, so their
+    tasks have the same names and the scheduler shares them; one is stopped with Ctrl-C,
+    and cancelling its tasks as it stops must not cancel the other's. The other finishes
+    with the whole table, and the stopped one resumes to the same table."""
+    address, procs = bare
+    dask_worker(address, tmp_path / "worker.log", procs)
+
+    def run(out: Path, *extra: str) -> subprocess.Popen:
+        p = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "60", "--rules", "easy,strict",
+                              "--chunk-size", "2", "--out", str(out), "--engine", "dask", "--scheduler", address,
+                              "--quiet", *extra], env=pythonpath_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+        procs.append(p)
+        return p
+
+    a, b = run(tmp_path / "a"), run(tmp_path / "b")
+    wait_for(lambda: len(list((tmp_path / "a").glob("chunk-*.parquet"))) >= 2 or a.poll() is not None,
+             "the first chunks")
+    os.killpg(a.pid, signal.SIGINT)
+    assert a.wait(60) in (0, 130), a.stderr.read()
+    assert b.wait(120) == 0, b.stderr.read()
+    again = run(tmp_path / "a", "--resume")
+    assert again.wait(120) == 0, again.stderr.read()
+    local = _local_table(tmp_path / "local", CensusSpec(0, 60, ("easy", "strict"), 2))
+    for out in ("a", "b"):
+        pd.testing.assert_frame_equal(load_results(tmp_path / out, allow_incomplete=False).drop(columns=TIMING), local)
+
+
+def test_a_chunk_another_client_cancelled_is_named_so(bare, tmp_path):
+    """Another client of a shared cluster cancelled the run's tasks (``client.cancel(...,
+    force=True)``, or a restart of the cluster): the run said "the connection to the Dask
+    scheduler was lost" while the scheduler was there all along. Now the line says the
+    chunk was cancelled by another client; the finished chunks are kept for --resume."""
+    address, procs = bare
+    dask_worker(address, tmp_path / "worker.log", procs)
+    out = tmp_path / "run"
+    run = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "400", "--chunk-size", "2",
+                            "--out", str(out), "--engine", "dask", "--scheduler", address, "--quiet"],
+                           env=pythonpath_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    procs.append(run)
+    wait_for(lambda: len(list(out.glob("chunk-*.parquet"))) >= 2 or run.poll() is not None, "the first chunks")
+    with distributed.Client(address, timeout="30s") as other:
+        keys = other.run_on_scheduler(lambda dask_scheduler: [k for k in dask_scheduler.tasks
+                                                             if str(k).startswith("golfsolve-")])
+        other.cancel([distributed.Future(k, other) for k in keys], force=True)
+    _, stderr = run.communicate(timeout=120)
+    assert run.returncode == 1, stderr
+    (line,) = stderr.strip().splitlines()
+    assert f"was cancelled on the Dask scheduler at {address} by another client" in line, line
+    assert line.endswith("run the same command with --resume to finish"), line

@@ -453,6 +453,14 @@ def task_key(chunk: Chunk, spec: Any, digest: str) -> str:
     return f"golfsolve-{chunk.name}-{'-'.join(chunk.groups)}-{h}"
 
 
+def _scheduler_id(client) -> Optional[str]:
+    # a scheduler restarted at the same address is another scheduler, with another id
+    try:
+        return str(client.scheduler_info(n_workers=0)["id"])
+    except Exception:  # the scheduler is unreachable
+        return None
+
+
 def _workers_now(client) -> Optional[int]:
     try:
         return int(client.scheduler_info(n_workers=0)["n_workers"])
@@ -473,6 +481,7 @@ def dask_results(todo: Sequence[Chunk], spec: Any, client, address: Optional[str
     _, _, as_completed = import_dask()
     digest = code_digest()
     where = f"at {address}" if address else "of this machine"
+    scheduler_id = _scheduler_id(client)
     futures = {client.submit(task, c, spec, digest, key=task_key(c, spec, digest), pure=False): c for c in todo}
     told = False
 
@@ -502,9 +511,14 @@ def dask_results(todo: Sequence[Chunk], spec: Any, client, address: Optional[str
             except KilledWorker:
                 raise ClusterLost(f"{chunk.name} was on Dask workers that all stopped while solving it "
                                   "(killed, or out of memory?)") from None
-            except (CommClosedError, CancelledError, OSError):
+            except (CommClosedError, CancelledError, OSError) as e:
                 if client.status == "running" and fut.status == "error":
                     raise  # the task's own error, not the cluster's
+                if (isinstance(e, CancelledError) and client.status == "running" and scheduler_id is not None
+                        and _scheduler_id(client) == scheduler_id):
+                    # the same scheduler, still there: another client of a shared cluster cancelled it
+                    raise ClusterLost(f"{chunk.name} was cancelled on the Dask scheduler {where} by another "
+                                      "client (a cancel or a restart of the cluster)") from None
                 raise ClusterLost(f"the connection to the Dask scheduler {where} was lost") from None
 
     try:
