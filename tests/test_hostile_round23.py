@@ -314,3 +314,30 @@ def test_a_chunk_another_client_cancelled_is_named_so(bare, tmp_path):
     (line,) = stderr.strip().splitlines()
     assert f"was cancelled on the Dask scheduler at {address} by another client" in line, line
     assert line.endswith("run the same command with --resume to finish"), line
+
+
+def test_a_worker_with_other_code_joining_mid_run_stops_it_saying_what_is_saved(bare, tmp_path):
+    """A worker with other golfsolve code joined a running run (none was there when the
+    workers were checked): its first task stopped the run with the one line of a refused
+    input, and no word of the chunks saved nor of --resume. Now the line says both, exit 2
+    (the user's cluster to set right)."""
+    import shutil
+
+    address, procs = bare
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "golfsolve", other / "golfsolve", ignore=shutil.ignore_patterns("__pycache__"))
+    solver = other / "golfsolve" / "solitaire" / "solver.py"
+    solver.write_text(solver.read_text(encoding="utf-8") + "\n# another version\n", encoding="utf-8")
+    out = tmp_path / "run"
+    run = subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "8", "--chunk-size", "2",
+                            "--out", str(out), "--engine", "dask", "--scheduler", address, "--quiet"],
+                           env=pythonpath_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    procs.append(run)
+    wait_for(lambda: (out / "_manifest.json").exists() or run.poll() is not None, "the run to start")
+    dask_worker(address, tmp_path / "worker.log", procs, env=pythonpath_env(str(other)), cwd=tmp_path)
+    _, stderr = run.communicate(timeout=120)
+    assert run.returncode == 2, stderr
+    (line,) = [x for x in stderr.strip().splitlines() if not x.startswith("golfsolve: note: ")]
+    assert "runs other golfsolve code than this machine" in line, line
+    assert line.endswith(f"0 of 4 chunks are saved in {out}; run the same command with --resume to finish"), line

@@ -47,9 +47,14 @@ class ClusterLost(WorkerLost):
     """The cluster failed under a run (the scheduler went away, or a chunk was on workers
     that all died): the finished chunks stay and ``--resume`` finishes the run."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, exit_code: int = 1) -> None:
         super().__init__(f"{what}; the finished chunks are kept: run the same command with --resume to finish")
         self.what = what
+        self.exit_code = exit_code
+
+
+class OtherCode(InputError):
+    """A Dask worker runs other golfsolve code than the machine that started the run."""
 
 
 def import_dask():
@@ -386,8 +391,8 @@ def _worker_check() -> Callable[[], str]:
     return ns["golfsolve_worker_check"]
 
 
-def _mismatch(worker: str) -> InputError:
-    return InputError(f"the Dask worker {worker} runs other golfsolve code than this machine (the census's or "
+def _mismatch(worker: str) -> OtherCode:
+    return OtherCode(f"the Dask worker {worker} runs other golfsolve code than this machine (the census's or "
                       "the solver's sources differ): install the same golfsolve on every machine, and restart "
                       "workers started before it changed")
 
@@ -508,6 +513,8 @@ def dask_results(todo: Sequence[Chunk], spec: Any, client, address: Optional[str
             except TimeoutError:
                 check()
                 seconds *= 2
+            except OtherCode as e:  # a worker that joined mid-run: the user's cluster to set right
+                raise ClusterLost(str(e), exit_code=2) from None
             except KilledWorker:
                 raise ClusterLost(f"{chunk.name} was on Dask workers that all stopped while solving it "
                                   "(killed, or out of memory?)") from None
