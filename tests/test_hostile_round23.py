@@ -177,7 +177,8 @@ def test_a_scheduler_file_given_for_its_address_names_the_address(run_cli, tmp_p
     said "missing port number in address"; now the line gives the address the file holds."""
     sched = tmp_path / "scheduler.json"
     sched.write_text(json.dumps({"type": "Scheduler", "address": "tcp://10.1.2.3:8786"}))
-    r = run_cli(["stats", "--count", "2", "--out", str(tmp_path / "out"), "--engine", "dask", "--scheduler", str(sched)])
+    r = run_cli(["stats", "--count", "2", "--out", str(tmp_path / "out"), "--engine", "dask",
+                 "--scheduler", str(sched)])
     _one_line_exit_2(r, f"not its scheduler file {sched}: give --scheduler tcp://10.1.2.3:8786")
 
 

@@ -111,8 +111,8 @@ def _path_given(address: str) -> InputError:
 
     try:
         f = Path(address)
-        # a scheduler file is a few hundred bytes; /dev/zero would never end
-        held = json.loads(f.read_text(encoding="utf-8"))["address"] if f.is_file() and f.stat().st_size < 1 << 16 else None
+        small = f.is_file() and f.stat().st_size < 1 << 16  # a scheduler file is a few hundred bytes
+        held = json.loads(f.read_text(encoding="utf-8"))["address"] if small else None
     except (OSError, ValueError, KeyError, TypeError):
         held = None
     if isinstance(held, str) and held:
@@ -292,7 +292,7 @@ def private_cluster(jobs: int):
     listening on loopback only and logging nothing.
 
     Its worker processes are the run's to stop: the terminal's Ctrl-C goes to them too, and
-    each printed its tracebacks. So they start with SIGINT blocked, which they inherit from
+    each would print its tracebacks. So they start with SIGINT blocked, which they inherit from
     the thread that starts the cluster; this thread keeps it, and a Ctrl-C while the cluster
     starts (a second or two) is a KeyboardInterrupt at once, after which the cluster, as far
     as it got, is closed with every worker process it started.
@@ -393,8 +393,8 @@ def _worker_check() -> Callable[[], str]:
 
 def _mismatch(worker: str) -> OtherCode:
     return OtherCode(f"the Dask worker {worker} runs other golfsolve code than this machine (the census's or "
-                      "the solver's sources differ): install the same golfsolve on every machine, and restart "
-                      "workers started before it changed")
+                     "the solver's sources differ): install the same golfsolve on every machine, and restart "
+                     "workers started before it changed")
 
 
 def check_workers(client) -> int:
