@@ -260,3 +260,67 @@ def wait_for(cond, what: str, timeout: float = 120) -> None:
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+# -- a Dask cluster as users start it: `dask scheduler` and `dask worker` processes --------
+
+#: The checkout under test: what a worker started with :func:`pythonpath_env` imports.
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start_module(args: list[str], log: Path, env: dict | None = None, cwd: Path | None = None):
+    """``python -m ARGS`` in a session of its own (so that :func:`stop_processes` stops what it
+    starts too), stderr to ``log``."""
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL, stderr=open(log, "w"),
+                            start_new_session=True, env=env, cwd=cwd)
+
+
+def stop_processes(procs: list) -> None:
+    """Kill each of ``procs`` (started by :func:`start_module`) with everything it started."""
+    import os
+    import signal
+
+    for p in procs:
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                p.kill()
+        p.wait()
+
+
+def pythonpath_env(pythonpath: str | None = str(ROOT)) -> dict:
+    """This environment with ``PYTHONPATH`` set to ``pythonpath`` (None: without one)."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    return env
+
+
+def dask_scheduler(tmp: Path, procs: list, name: str = "scheduler", host: str = "127.0.0.1") -> str:
+    """Start a ``dask scheduler`` on loopback (``host``; added to ``procs``); its address."""
+    import json
+
+    sched_file = tmp / f"{name}.json"
+    procs.append(start_module(["distributed.cli.dask_scheduler", "--host", host, "--port", "0",
+                               "--dashboard-address", ":0", "--scheduler-file", str(sched_file)], tmp / f"{name}.log"))
+    wait_for(lambda: sched_file.exists() and sched_file.stat().st_size > 0, "the scheduler")
+    return json.loads(sched_file.read_text())["address"]
+
+
+def dask_worker(address: str, log: Path, procs: list, env: dict | None = None, cwd: Path | None = None,
+                expect: int = 1, nthreads: int = 1, host: str = "127.0.0.1") -> None:
+    """Start a ``dask worker`` of ``nthreads`` threads without a nanny (a killed one stays
+    dead) listening on ``host``, added to ``procs``; waits until the scheduler has ``expect``
+    workers."""
+    from dask import distributed
+
+    procs.append(start_module(["distributed.cli.dask_worker", address, "--nthreads", str(nthreads), "--no-nanny",
+                               "--host", host, "--no-dashboard"], log, env or pythonpath_env(), cwd))
+    with distributed.Client(address, timeout="30s") as c:
+        c.wait_for_workers(expect, timeout=120)

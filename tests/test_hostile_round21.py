@@ -8,7 +8,6 @@ a test starts is killed when it ends, whatever happened.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -22,6 +21,11 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from run_helpers import ROOT
+from run_helpers import dask_scheduler as _scheduler
+from run_helpers import dask_worker as _worker
+from run_helpers import pythonpath_env as _env
+from run_helpers import stop_processes as _stop
 from run_helpers import wait_for as _wait_for
 
 from golfsolve.errors import InputError
@@ -29,48 +33,7 @@ from golfsolve.stats.census import CensusSpec, load_results, read_manifest, run_
 
 distributed = pytest.importorskip("dask.distributed")
 
-ROOT = Path(__file__).resolve().parent.parent
 TIMING = ["seconds", "cpu_seconds"]
-
-
-def _start(args: list[str], log: Path, env: dict | None = None, cwd: Path | None = None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL, stderr=open(log, "w"),
-                            start_new_session=True, env=env, cwd=cwd)
-
-
-def _stop(procs: list[subprocess.Popen]) -> None:
-    for p in procs:  # each started in a session of its own, with whatever it started
-        if p.poll() is None:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                p.kill()
-        p.wait()
-
-
-def _env(pythonpath: str | None = str(ROOT)) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    return env
-
-
-def _scheduler(tmp: Path, procs: list, name: str = "scheduler") -> str:
-    sched_file = tmp / f"{name}.json"
-    procs.append(_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                         "--dashboard-address", ":0", "--scheduler-file", str(sched_file)], tmp / f"{name}.log"))
-    _wait_for(lambda: sched_file.exists() and sched_file.stat().st_size > 0, "the scheduler")
-    return json.loads(sched_file.read_text())["address"]
-
-
-def _worker(address: str, log: Path, procs: list, env: dict | None = None, cwd: Path | None = None,
-            expect: int = 1) -> None:
-    """A single-threaded worker without a nanny (a killed one stays dead); waits until the
-    scheduler has ``expect`` workers."""
-    procs.append(_start(["distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-                         "--host", "127.0.0.1", "--no-dashboard"], log, env or _env(), cwd))
-    with distributed.Client(address, timeout="30s") as c:
-        c.wait_for_workers(expect, timeout=120)
 
 
 def _workers(address: str) -> int:

@@ -286,11 +286,12 @@ def run_long(job: Callable[[], T], out: Path) -> T:
         if not (interrupted or lost):
             raise
         what = e.what if lost else "interrupted"
+        code = e.exit_code if lost else 130
         if manifest_path(out) is None:  # stopped before the run folder was made (reaching a Dask scheduler)
-            fail(f"{what} before the run started; nothing was written", 1 if lost else 130)
+            fail(f"{what} before the run started; nothing was written", code)
         st = status(RunFolder(out, read_manifest(out)))
         fail(f"{what}: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
-             "run the same command with --resume to finish", 1 if lost else 130)
+             "run the same command with --resume to finish", code)
     finally:
         signal.signal(signal.SIGTERM, old_term)
 

@@ -35,7 +35,8 @@ from .common import (Command, check_run_dir, check_workers, command_line, echo_j
                    "is solved again.")
 @jobs_option()
 @click.option("--chunk-size", type=int, default=None, metavar="N",
-              help="Deals per chunk file (default: about 10 chunks per worker, at most 500).")
+              help="Deals per chunk file (default: about 10 chunks per worker, at most 500; on a Dask cluster, "
+                   "per thread of its workers).")
 @click.option("--engine", type=AsciiChoice(["local", "dask"], case_sensitive=False), default="local", show_default=True,
               help="local: a process pool on this machine; dask: a Dask distributed cluster.")
 @click.option("--scheduler", default=None, envvar="DASK_SCHEDULER_ADDRESS", metavar="ADDRESS",
@@ -109,15 +110,21 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
                           resume=resume, extend=extend, jobs=n_jobs)
     if spread:  # the stride follows the count, which --resume may take from the run
         spec = dataclasses.replace(spec, stride=spread_stride(spec.count))
+    if engine == "dask":
+        from ..stats.cluster import cluster_threads, quiet_dask_logs
+
+        quiet_dask_logs()
+        if scheduler is not None and chunk_size is None and not (resume or extend):
+            # a new run's chunks are cut for the cluster's workers, not for this machine's cores
+            # (a run continued keeps the chunks it has: its manifest records their size)
+            threads = run_long(lambda: cluster_threads(scheduler), out)
+            if threads:
+                spec = dataclasses.replace(spec, chunk_size=CENSUS.default_chunk_size(spec.count, threads))
     command = command_line(click.get_current_context(), start_code=None, start_number=spec.start, count=spec.count,
                            stride=None if spec.stride == 1 else spec.stride, spread=False,
                            rules_spec=",".join(spec.rules), chunk_size=spec.chunk_size,
                            fields=None if spec.fields == "all" else spec.fields, difficulty=bool(spec.difficulty),
                            difficulty_games=spec.difficulty or None, scheduler=scheduler)
-    if engine == "dask":
-        from ..stats.cluster import quiet_dask_logs
-
-        quiet_dask_logs()
     result = run_long(lambda: run_census(out, spec, resume=resume, extend=extend, engine=engine,
                                          jobs=None if scheduler else n_jobs, scheduler=scheduler, command=command,
                                          progress=False if quiet or as_json else None,

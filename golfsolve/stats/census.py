@@ -37,8 +37,8 @@ from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size,
                         name_list, whole_fields, write_parquet_atomic)
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
-from .cluster import (_mismatch, check_workers, code_digest, dask_results, import_dask, jobs_with_scheduler,
-                      probe_scheduler, scheduler_address)
+from .cluster import (_mismatch, code_digest, connect, dask_results, import_dask,
+                      jobs_with_scheduler, private_cluster, scheduler_address)
 from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # the fair package is imported only by runs that rate deals
@@ -410,40 +410,21 @@ def _warm(rules: Sequence[str]) -> None:
         _solver().solve(layout_from_number(0, rs), rs)
 
 
-def _dask_connect(jobs: int, scheduler: Optional[str]):
+def _dask_connect(jobs: int, scheduler: Optional[str], note: Optional[Callable[[str], None]] = None):
     """A connected ``(client, cluster)``; ``cluster`` is None for an external scheduler, whose
-    workers are checked to run this machine's golfsolve before anything is computed."""
-    Client, LocalCluster, _ = import_dask()
+    workers are checked to run this machine's golfsolve before anything is computed (``note``
+    is told what Dask warns of meanwhile, in one line)."""
+    Client, _, _ = import_dask()
     if scheduler:
-        probe_scheduler(scheduler)
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, TimeoutError, ValueError) as e:
-            raise InputError(f"cannot connect to the Dask scheduler at {scheduler}: {e}") from None
-        try:
-            check_workers(client)
-        except BaseException:
-            client.close()
-            raise
-        return client, None
+        return connect(scheduler, note), None
     # No scheduler given: a private cluster on this machine, one single-threaded worker
-    # process per job, listening on loopback only.
-    # Its worker processes are the run's to stop: they inherit an ignored Ctrl-C (the
-    # terminal's went to them too, and each printed its tracebacks), and log nothing.
-    import logging
-    import signal
-
+    # process per job, closed with its workers whatever stops the run from here on.
+    cluster = private_cluster(jobs)
     try:
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: no signal to pass on
-        old = None
-    try:
-        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL)
-    finally:
-        if old is not None:
-            signal.signal(signal.SIGINT, old)
-    return Client(cluster), cluster
+        return Client(cluster), cluster
+    except BaseException:
+        cluster.close()
+        raise
 
 
 def _dask_task(chunk: Chunk, spec: CensusSpec, digest: str) -> pd.DataFrame:
@@ -526,11 +507,11 @@ def run_census(
     jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_dir(out, create=False)
     # Connect first, so that a missing Dask or an unreachable scheduler leaves no trace.
-    dask = _dask_connect(jobs, scheduler) if engine == "dask" else None
-    if dask is not None and dask[1] is not None:
-        compiling.warm([get_rules(r) for r in spec.rules])  # the private cluster's workers load the cache
+    dask = _dask_connect(jobs, scheduler, on_note) if engine == "dask" else None
     t0 = time.perf_counter()
     try:
+        if dask is not None and dask[1] is not None:
+            compiling.warm([get_rules(r) for r in spec.rules])  # the private cluster's workers load the cache
         source = None if dask is None else (lambda todo, full: dask_results(
             todo, full, dask[0], scheduler, _dask_task, on_note if scheduler else None))
         inv, folder = CENSUS.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command,

@@ -1259,6 +1259,8 @@ class WorkerLost(RuntimeError):
 
     #: what happened, as the command's last line says it before the chunks saved
     what = "a worker process stopped (killed, or out of memory?)"
+    #: the command's exit code: the work failed (2 where what failed is the user's to set right)
+    exit_code = 1
 
 
 def _apply(job: tuple) -> tuple[Any, Any]:
