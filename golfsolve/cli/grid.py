@@ -292,8 +292,10 @@ def ask(prompt: str) -> str:
         click.echo(f"{prompt} ", nl=False)
         try:
             line = read_answer()
-        except KeyboardInterrupt:
-            click.echo("")  # the match's last words start a line of their own, not the prompt's
+        except (KeyboardInterrupt, InputError, UnicodeDecodeError):
+            # the match's last words start a line of their own, not the prompt's; so does the
+            # one-line error of an answer that cannot be read (not UTF-8, a line past the limit)
+            click.echo("")
             raise
         if not line:
             click.echo("")
@@ -541,6 +543,11 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
         return
     except KeyboardInterrupt:
         click.echo("Match left unfinished: interrupted.")  # as at q, then exit 130 as everywhere
+        raise
+    except (InputError, UnicodeDecodeError):
+        # every argument was checked before the match: what fails in it is an answer that
+        # cannot be read, reported by the entry point (exit 2) after the match's last words
+        click.echo("Match left unfinished: an answer could not be read.")
         raise
     won = ", ".join(names[w] for w in res.winners)
     click.echo(f"Match over. Winner{'s' if len(res.winners) > 1 else ''}: {won}")
