@@ -38,3 +38,41 @@ def test_grid_play_an_unreadable_answer_mid_match_ends_the_prompt_line_and_says_
     lines = r.stdout.splitlines()
     assert lines[-2].rstrip() == "Draw from [s]tock or [d]iscard:", lines[-2:]
     assert lines[-1] == "Match left unfinished: an answer could not be read."
+
+
+#: seed 1, 2x2 grid, one hole against a random bot: these answers tie the hole at 22 each
+TIED_HOLE = "1 2\ns\n4\ns\n2\ns\n4\n"
+SUDDEN_DEATH = ["grid", "play", "--seed", "1", "--ascii", "--holes", "1", "--grid", "4",
+                "--rules", "default+sudden-death", "--bots", "random"]
+
+
+def test_grid_play_a_sudden_death_play_off_is_announced_as_one_and_its_hole_is_scored(run_cli):
+    """was: the tie went unsaid, the extra hole was headed '=== Hole 2 of 1 ...' and ended on
+    'Hole over (closed).' then 'Match over. Winner: you' with neither its grids nor its strokes:
+    the player never saw why the match was won or lost"""
+    r = run_cli(SUDDEN_DEATH, input=TIED_HOLE + "\n" + "1 2\n" + "s\n1\n" * 40)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "Hole 2 of 1" not in out
+    assert ("you and random (P2) are tied on 22: a sudden-death play-off hole follows (everyone plays it; only "
+            "their strokes count)") in out
+    assert "\n=== Play-off hole 1: random (P2) plays first (sudden death: only the strokes of you and random (P2) "\
+           "count) ===\n" in out
+    playoff = out[out.index("=== Play-off hole 1"):]
+    assert "Final grids (= cancels):" in playoff
+    lines = playoff.splitlines()
+    strokes = {name: int(n) for name, n in
+               (part.rsplit(" ", 1) for part in lines[-2].removeprefix("Play-off hole 1: ").split(", "))}
+    assert set(strokes) == {"you", "random (P2)"} and strokes["you"] != strokes["random (P2)"], lines[-2]
+    winner = min(strokes, key=strokes.get)
+    assert lines[-1] == f"Match over. Winner: {winner} (on play-off hole 1)"
+
+
+@pytest.mark.parametrize("answers, when", [(TIED_HOLE, "after hole 1 of 1"),
+                                           (TIED_HOLE + "\n1 2\n", "during play-off hole 1")],
+                         ids=["at-the-play-off-prompt", "in-the-play-off"])
+def test_grid_play_input_ending_around_a_play_off_names_the_play_off(run_cli, answers, when):
+    """was: 'the input ended during hole 2 of 1'"""
+    r = run_cli(SUDDEN_DEATH, input=answers)
+    assert r.exit_code == 1
+    assert r.stderr == f"golfsolve: the match was not finished: the input ended {when}\n"
