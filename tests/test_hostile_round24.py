@@ -76,3 +76,21 @@ def test_grid_play_input_ending_around_a_play_off_names_the_play_off(run_cli, an
     r = run_cli(SUDDEN_DEATH, input=answers)
     assert r.exit_code == 1
     assert r.stderr == f"golfsolve: the match was not finished: the input ended {when}\n"
+
+
+def test_grid_warm_up_plays_each_bot_at_its_least_count(monkeypatch):
+    """was: the warm-up before the first board played a hole at the bot's own count, so
+    'grid play --bots ismcts:200000' sat 20 s without a word before showing the table (and
+    Ctrl-C there left no word of the match); the kernels take the count as a number"""
+    from golfsolve.grid import compiling, tournament
+    from golfsolve.grid.rules import GridRules
+
+    played = []
+    monkeypatch.setattr(compiling, "_warm", set())
+    monkeypatch.setattr(tournament, "simulate", lambda rules, bots, matches, seed, samples=None:
+                        played.append((tuple(bots), samples)))
+    compiling.warm(GridRules(), ["ismcts:200000", "mc", "paired-rel:5000", "heuristic", "ismcts"], samples=900)
+    assert played == [(("ismcts:1", "ismcts:1"), None), (("mc:1", "mc:1"), None),
+                      (("paired-rel:1", "paired-rel:1"), None), (("heuristic", "heuristic"), None)]
+    compiling.warm(GridRules(), ["ismcts:5", "mc:7"])  # the same kernels: nothing more to play
+    assert len(played) == 4
