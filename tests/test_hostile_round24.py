@@ -94,3 +94,14 @@ def test_grid_warm_up_plays_each_bot_at_its_least_count(monkeypatch):
                       (("paired-rel:1", "paired-rel:1"), None), (("heuristic", "heuristic"), None)]
     compiling.warm(GridRules(), ["ismcts:5", "mc:7"])  # the same kernels: nothing more to play
     assert len(played) == 4
+
+
+def test_grid_score_card_numbers_the_places_not_the_seats():
+    """was: '2. heuristic (P2)' atop '1. you': the number was the seat, read as second place
+    leading the table"""
+    from golfsolve.grid.scoring import ScoreCard
+
+    card = ScoreCard(["you", "heuristic (P2)", "random (P3)", "greedy (P4)"])
+    card.add([20, 13, 13, 30])
+    rows = [line.split()[:2] for line in card.render().splitlines()[2:]]
+    assert rows == [["1.", "heuristic"], ["1.", "random"], ["3.", "you"], ["4.", "greedy"]]
