@@ -105,3 +105,12 @@ def test_grid_score_card_numbers_the_places_not_the_seats():
     card.add([20, 13, 13, 30])
     rows = [line.split()[:2] for line in card.render().splitlines()[2:]]
     assert rows == [["1.", "heuristic"], ["1.", "random"], ["3.", "you"], ["4.", "greedy"]]
+
+
+def test_play_help_does_not_offer_a_layout_from_stdin_that_play_refuses(run_cli):
+    """was: 'play --help' said '--layout FILE ... - reads stdin', and 'play --layout -' was
+    refused (play reads its commands there)"""
+    r = run_cli(["play", "--help"])
+    assert r.exit_code == 0
+    assert "--layout FILE" in r.stdout and "reads stdin" not in " ".join(r.stdout.split())
+    assert "reads stdin" in " ".join(run_cli(["replay", "--help"]).stdout.split())

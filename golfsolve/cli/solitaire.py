@@ -108,7 +108,7 @@ PLAY_HELP = """commands:
 
 
 @click.command(cls=Command)
-@layout_options
+@layout_options(stdin=False)
 @click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as TS instead of 10♠.")
 def play(code, layout_file, pysol, rules_spec, ascii_cards):
     """Play a deal in the terminal (commands are read from stdin, so a pipe works too).
