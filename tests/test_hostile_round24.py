@@ -114,3 +114,26 @@ def test_play_help_does_not_offer_a_layout_from_stdin_that_play_refuses(run_cli)
     assert r.exit_code == 0
     assert "--layout FILE" in r.stdout and "reads stdin" not in " ".join(r.stdout.split())
     assert "reads stdin" in " ".join(run_cli(["replay", "--help"]).stdout.split())
+
+
+def test_grid_play_a_play_off_still_tied_says_so_and_after_the_last_shares_the_win(run_cli, monkeypatch):
+    """Every hole tied (a stand-in hole that deals and scores 5 each): the play-off holes say
+    who is still tied and ask before the next; after the last the win is shared."""
+    from golfsolve.grid import engine
+    from golfsolve.grid.state import HoleResult
+
+    def tied_hole(self):
+        self._emit([{"type": "deal", "first": self.state.first, "discard": 0, "stock": 30}])
+        return HoleResult(grids=[list(range(6)), list(range(6, 12))], raw=[5, 5], strokes=[5, 5], reason="closed",
+                          closer=0, knocker=None, turns=1, recycles=0, first=self.state.first)
+
+    monkeypatch.setattr(engine.Hole, "play", tied_hole)
+    r = run_cli(["grid", "play", "--seed", "1", "--ascii", "--holes", "1", "--rules", "default+sudden-death",
+                 "--bots", "random"], input="\n" * (engine.MAX_PLAYOFF + 1))
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out.count("Play-off hole 1: you 5, random (P2) 5; still tied: you and random (P2)") == 1
+    assert sum(line.startswith("Press Enter for the next play-off hole") for line in out) == engine.MAX_PLAYOFF - 1
+    last = engine.MAX_PLAYOFF
+    assert out[-2:] == [f"Play-off hole {last}: you 5, random (P2) 5; still tied after {last} play-off holes: the "
+                        "win is shared", "Match over. Winners: you, random (P2)"]
