@@ -65,14 +65,18 @@ def jobs_option(name: str = "jobs", default: Optional[int] = None, what: str = "
 
 
 
-def layout_options(f):
-    """``CODE`` argument plus ``--layout``, ``--pysol`` and ``--rules``."""
-    f = rules_option(f)
-    f = click.option("--pysol", type=int, default=None, metavar="N", help="PySol FC's Golf deal number N.")(f)
-    f = click.option("--layout", "layout_file", default=None, metavar="FILE",
-                     help="A layout file (golfsolve text or black-hole-solve board); - reads stdin.")(f)
-    f = click.argument("code", required=False)(f)
-    return f
+def layout_options(f=None, *, stdin: bool = True):
+    """``CODE`` argument plus ``--layout``, ``--pysol`` and ``--rules``; ``stdin=False`` for a
+    command that reads its own input from stdin (``play``), whose ``--layout`` cannot be ``-``."""
+    def add(f):
+        f = rules_option(f)
+        f = click.option("--pysol", type=int, default=None, metavar="N", help="PySol FC's Golf deal number N.")(f)
+        f = click.option("--layout", "layout_file", default=None, metavar="FILE",
+                         help="A layout file (golfsolve text or black-hole-solve board)"
+                              + ("; - reads stdin." if stdin else "."))(f)
+        return click.argument("code", required=False)(f)
+
+    return add if f is None else add(f)
 
 
 def check_input_file(path: Optional[str], option: str) -> None:

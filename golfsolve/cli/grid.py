@@ -292,8 +292,10 @@ def ask(prompt: str) -> str:
         click.echo(f"{prompt} ", nl=False)
         try:
             line = read_answer()
-        except KeyboardInterrupt:
-            click.echo("")  # the match's last words start a line of their own, not the prompt's
+        except (KeyboardInterrupt, InputError, UnicodeDecodeError):
+            # the match's last words start a line of their own, not the prompt's; so does the
+            # one-line error of an answer that cannot be read (not UTF-8, a line past the limit)
+            click.echo("")
             raise
         if not line:
             click.echo("")
@@ -437,6 +439,12 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
             match["between"] = False
             tot = ", ".join(f"{names[i]} {v}" for i, v in enumerate(match["totals"]))
             starts = "you play" if ev["first"] == human else f"{names[ev['first']]} plays"
+            if match["hole"] > match["holes"]:
+                # a sudden-death hole after the match's last: not "Hole 4 of 3"
+                tied = _and([names[i] for i in match["contenders"]])
+                click.echo(f"\n=== {hole_name(match)}: {starts} first (sudden death: only the strokes of "
+                           f"{tied} count) ===")
+                return
             click.echo(f"\n=== Hole {match['hole']} of {match['holes']}: {starts} first"
                        f" (running totals: {tot}) ===")
             return
@@ -472,6 +480,19 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
     return on_event
 
 
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def hole_name(match: dict[str, Any]) -> str:
+    """The hole being played, as the table calls it: ``Hole 2 of 3``, or ``Play-off hole 1``
+    for a sudden-death hole after the last."""
+    if match["hole"] > match["holes"]:
+        return f"Play-off hole {match['hole'] - match['holes']}"
+    return f"Hole {match['hole']} of {match['holes']}"
+
+
 @grid.command(short_help="Play against bots in the terminal (you are the first seat).")
 @_table_options(holes_default="3", players_default="you and one per bot named")
 @click.option("--bots", "bots_spec", default="heuristic", show_default=True, metavar="LIST",
@@ -505,15 +526,15 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     check_waiting_stdin()  # answers piped in are checked before compiling, not a minute later
     from ..grid.bots import make_bot  # the bots and the referee (numba): every argument is checked
     from ..grid.compiling import warm
-    from ..grid.engine import play_match
+    from ..grid.engine import MAX_PLAYOFF, play_match
     from ..grid.view import grid_rows
 
     warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
     seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
 
-    match = {"hole": 0, "holes": rules.holes, "totals": [0] * players, "between": False}
+    match = {"hole": 0, "holes": rules.holes, "totals": [0] * players, "between": False, "contenders": []}
 
-    def on_hole(h, res, card) -> None:
+    def show_grids(res) -> None:
         click.echo("Final grids (= cancels):")
         width = max([14] + [len(n) for n in names])  # a long bot name must not shift its first row alone
         for p, gr in enumerate(res.grids):
@@ -521,26 +542,62 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
                 tail = f"   {res.strokes[p]:>4} strokes" + (f" (raw {res.raw[p]}, failed knock)"
                                                           if res.strokes[p] != res.raw[p] else "") if r == 0 else ""
                 click.echo(f"  {names[p] if r == 0 else '':<{width}}{line}{tail}")
+
+    def on_hole(h, res, card) -> None:
+        show_grids(res)
         card.names = names
         match["totals"] = card.totals
         click.echo(card.render())
         if h + 1 < rules.holes:
             match["between"] = True  # a match left here is left after this hole, not during it
             ask("Press Enter for the next hole")
+            return
+        low = min(card.totals)
+        tied = [i for i, t in enumerate(card.totals) if t == low]
+        if len(tied) > 1 and rules.ties == "sudden-death":
+            # the match goes on past its last hole: say so, and why, before dealing again
+            match["contenders"] = tied
+            click.echo(f"{_and([names[i] for i in tied])} are tied on {low}: a sudden-death play-off hole "
+                       "follows (everyone plays it; only their strokes count)")
+            match["between"] = True
+            ask("Press Enter for the play-off hole")
+
+    def on_playoff(k, res, still) -> None:
+        show_grids(res)
+        strokes = ", ".join(f"{names[i]} {res.strokes[i]}" for i in match["contenders"])
+        if len(still) == 1:
+            click.echo(f"Play-off hole {k + 1}: {strokes}")
+        elif k + 1 < MAX_PLAYOFF:
+            click.echo(f"Play-off hole {k + 1}: {strokes}; still tied: {_and([names[i] for i in still])}")
+            match["contenders"] = still
+            match["between"] = True
+            ask("Press Enter for the next play-off hole")
+        else:
+            click.echo(f"Play-off hole {k + 1}: {strokes}; still tied after {MAX_PLAYOFF} play-off holes: "
+                       "the win is shared")
 
     click.echo(f"Grid Golf: {rules.describe()}   (h for help, q to leave)")
     try:
         res = play_match(rules, seats, np.random.default_rng(game_ss), on_hole=on_hole,
-                         on_event=_narrate(names, 0, symbols, match))
+                         on_event=_narrate(names, 0, symbols, match), on_playoff=on_playoff)
     except QuitMatch as e:
         click.echo(f"Match left unfinished: {e}.")
         if e.args[0] == INPUT_ENDED:
             # a pipe that runs dry is not a finished match: a script reading the exit code must see it
             when = "after" if match["between"] else "during"
-            fail(f"the match was not finished: the input ended {when} hole {match['hole']} of {rules.holes}", 1)
+            hole = hole_name(match)
+            fail(f"the match was not finished: the input ended {when} {hole[0].lower()}{hole[1:]}", 1)
         return
     except KeyboardInterrupt:
         click.echo("Match left unfinished: interrupted.")  # as at q, then exit 130 as everywhere
         raise
+    except (InputError, UnicodeDecodeError):
+        # every argument was checked before the match: what fails in it is an answer that
+        # cannot be read, reported by the entry point (exit 2) after the match's last words
+        click.echo("Match left unfinished: an answer could not be read.")
+        raise
     won = ", ".join(names[w] for w in res.winners)
-    click.echo(f"Match over. Winner{'s' if len(res.winners) > 1 else ''}: {won}")
+    how = ""
+    if res.playoff and len(res.winners) == 1:
+        how = f" (on play-off hole {len(res.playoff)})"
+    click.echo(f"Match over. Winner{'s' if len(res.winners) > 1 else ''}: {won}{how}")

@@ -108,7 +108,7 @@ PLAY_HELP = """commands:
 
 
 @click.command(cls=Command)
-@layout_options
+@layout_options(stdin=False)
 @click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as TS instead of 10♠.")
 def play(code, layout_file, pysol, rules_spec, ascii_cards):
     """Play a deal in the terminal (commands are read from stdin, so a pipe works too).
@@ -171,7 +171,7 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
                                 # in "d52" a bare "Must be one rank higher or lower" named neither the
                                 # move refused nor the moves after it, left unplayed
                                 what = {"d": "draw", "u": "undo"}.get(m, f"col {m}")
-                                rest = " ".join(moves[k + 1:])
+                                rest = _unplayed(moves[k + 1:])
                                 results[-1] = dataclasses.replace(
                                     res, message=f"{what}: {res.message}" + (f"; not played: {rest}" if rest else ""))
                             break
@@ -190,6 +190,18 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
         _final(game)
         raise
     _final(game)
+
+
+#: The most unplayed moves a refusal lists: a line of thousands of moves is named by its count.
+UNPLAYED_SHOWN = 20
+
+
+def _unplayed(moves: list[str]) -> str:
+    """The moves left unplayed after a refused one, as the refusal names them: all of a few,
+    the first of many and how many there are (a line of 60,000 undos printed 120 kB)."""
+    if len(moves) <= UNPLAYED_SHOWN:
+        return " ".join(moves)
+    return " ".join(moves[:UNPLAYED_SHOWN]) + f" ... ({len(moves):,} moves)"
 
 
 def _final(game) -> None:

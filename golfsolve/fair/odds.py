@@ -224,7 +224,7 @@ class OddsResult:
     def render(self) -> str:
         """The answer as ``golfsolve odds`` prints it."""
         how = f"{plural(self.samples, 'sampled stock order')} (seed {self.seed})"
-        # the moves that stand: an undo takes one back, as the game's own count does
+        # the moves that made the position (an undo takes one back), not the game's move counter
         n = moves_in_effect(self.moves_played)
         after = f" after {plural(n, 'move')}" if n else ""
         if self.over:

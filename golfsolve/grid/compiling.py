@@ -26,7 +26,8 @@ WHAT = "the grid's kernels"
 #: Rough CPU seconds to compile every grid kernel (the notice's estimate only).
 COMPILE_SECONDS = 60.0
 
-_warm: set[tuple[str, Optional[int]]] = set()
+#: the bots (at their least count) whose kernels this process has loaded
+_warm: set[str] = set()
 
 
 def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -> float:
@@ -34,11 +35,15 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     when all were in the cache). The notice hears of it first when anything compiles.
 
     Each bot plays one hole against itself at a two-player table with ``rules``' switches:
-    the kernels take the rules as arrays, so what is compiled serves every table."""
-    from .botnames import takes_mc_samples
+    the kernels take the rules as arrays, so what is compiled serves every table. A bot
+    with a count (samples, iterations, play-outs) plays it at the least count it takes: the
+    count is a number the kernels are given, not compiled in, and at the bot's own count
+    the hole took as long as the bot thinks (``grid play --bots ismcts:200000`` waited 20 s
+    before its first board). So ``samples``, the count of ``mc`` bots named without one,
+    changes nothing here; it is taken so that a run passes what it plays with."""
     from .tournament import simulate  # here: the tournament imports the bots, and they the kernels
 
-    todo = [b for b in dict.fromkeys(bots) if (b, samples) not in _warm]
+    todo = [b for b in dict.fromkeys(_cheapest(b) for b in bots) if b not in _warm]
     if not todo:
         return 0.0
     listener = _Listener()
@@ -47,8 +52,8 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     try:
         table = dataclasses.replace(rules, players=2, holes=1)
         for b in todo:
-            simulate(table, [b, b], 1, seed=0, samples=samples if takes_mc_samples(b) else None)
-            _warm.add((b, samples))
+            simulate(table, [b, b], 1, seed=0)
+            _warm.add(b)
     finally:
         event.unregister("numba:compile", listener)
     if not listener.told:
@@ -56,6 +61,15 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     spent = _cpu() - t0
     notice().done(spent)
     return spent
+
+
+def _cheapest(bot: str) -> str:
+    """The bot ``bot`` names at the least count its kind takes (``ismcts:1`` for
+    ``ismcts:300``), or as it is when it takes no count: the same kernels, the least work."""
+    from .botnames import bot_entry, registry_kind
+
+    entry, _ = bot_entry(bot)
+    return bot if entry.count is None else f"{registry_kind(entry)}:{entry.least}"
 
 
 class _Listener(event.Listener):

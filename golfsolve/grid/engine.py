@@ -206,16 +206,20 @@ MAX_PLAYOFF = 10
 def play_match(rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np.random.Generator] = None,
                decks: Optional[Sequence[Sequence[int]]] = None,
                on_hole: Optional[Callable[[int, HoleResult, ScoreCard], None]] = None,
-               on_event: Optional[Callable[[dict[str, Any]], None]] = None) -> MatchResult:
+               on_event: Optional[Callable[[dict[str, Any]], None]] = None,
+               on_playoff: Optional[Callable[[int, HoleResult, list[int]], None]] = None) -> MatchResult:
     """Play ``rules.holes`` holes; the first player moves one seat on each hole.
 
     ``decks`` stacks the deck of each hole (tests); ``on_hole`` sees the score card after
     each hole. Ties for the lowest total are shared, or settled by sudden-death extra holes
-    whose strokes are kept apart from the totals.
+    whose strokes are kept apart from the totals; ``on_playoff`` sees each of those holes
+    (its index from 0, its result and the seats still tied after it, one seat when it
+    settled the match).
     """
     expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
     callback(on_hole, "on_hole", "of the hole's index, its HoleResult and the ScoreCard")
+    callback(on_playoff, "on_playoff", "of the play-off hole's index, its HoleResult and the seats still tied")
     if decks is not None and (isinstance(decks, (str, bytes)) or not hasattr(decks, "__len__")):
         raise TypeError(f"decks must be a list of stacked decks, one a hole (card ids in deal order), or None; "
                         f"not {type(decks).__name__} {repr(decks)[:40]}")
@@ -242,5 +246,7 @@ def play_match(rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np
         playoff.append(res.strokes)
         low = min(res.strokes[i] for i in winners)
         winners = [i for i in winners if res.strokes[i] == low]
+        if on_playoff is not None:
+            on_playoff(len(playoff) - 1, res, list(winners))
         h += 1
     return MatchResult(names=names, card=card, holes=results, winners=winners, playoff=playoff)

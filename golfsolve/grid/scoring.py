@@ -173,8 +173,11 @@ class ScoreCard:
         return [(i, self.names[i], last[i], tot[i]) for i in order]
 
     def render(self) -> str:
-        """The score card shown after each hole, lowest running total first."""
-        rows = [(f"{i + 1}. {name}", last, tot) for i, name, last, tot in self.standings()]
+        """The score card shown after each hole, lowest running total first, each player
+        with their place (equal totals share one: 1, 1, 3)."""
+        standings = self.standings()
+        # the place, not the seat: '2. heuristic (P2)' atop '1. you' read as second place leading
+        rows = [(f"{1 + sum(t < tot for *_, t in standings)}. {name}", last, tot) for _, name, last, tot in standings]
         # as wide as the longest seat: 'heuristic-fit (P2)' past a fixed width pushed its
         # numbers out of their columns
         width = max([16] + [len(label) + 1 for label, _, _ in rows])

@@ -331,7 +331,8 @@ class Game:
 
 def moves_in_effect(moves: Sequence[str]) -> int:
     """How many moves of ``moves`` stand once its undos (``u``) have taken back the moves
-    before them: the count the game shows."""
+    before them: the moves that made the position. Not the game's move counter
+    (:attr:`Game.moves`), which counts every action and never goes down."""
     n = 0
     for m in moves:
         n = max(0, n - 1) if m == "u" else n + 1
