@@ -7,13 +7,17 @@ field or several (every backticked name of its first cell before any parenthesis
 cell holding "(only" names fields that are absent in some answers. For each table, every
 real object checked against it must hold each field listed without "(only", and no field
 the table does not list; every "(only" field must turn up in at least one of the objects
-these runs make (but those in :data:`NOT_MADE_HERE`).
+these runs make (but those in :data:`NOT_MADE_HERE`). A row whose meaning lists the keys of
+the field's object in braces (``{`mean`, `lo`, `hi`}``, or ``bot → {...}`` for an object
+of such objects) has that object checked too: exactly those keys, wherever it is not null.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache
 from pathlib import Path
 from typing import Callable, Iterable, Optional
@@ -37,11 +41,23 @@ NOT_MADE_HERE = {
 _MARK = re.compile(r"<!--\s*fields:\s*([\w-]+)\s*-->")
 
 
-def field_tables(path: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
-    """Each ``<!-- fields: NAME -->`` table of ``path``: NAME -> (fields always there, fields
-    sometimes absent)."""
+@dataclass(frozen=True)
+class Table:
+    """A field table of the page."""
+
+    always: frozenset[str]  # fields every object holds
+    sometimes: frozenset[str]  # fields marked "(only ...)"
+    #: field -> (the keys its object holds, whether it maps names to such objects)
+    nested: dict[str, tuple[frozenset[str], bool]] = dataclass_field(default_factory=dict)
+
+
+_BRACES = re.compile(r"(→\s*)?\{([^{}]*`[^{}]*)\}")
+
+
+def field_tables(path: Path) -> dict[str, Table]:
+    """Each ``<!-- fields: NAME -->`` table of ``path`` by NAME."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    out: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    out: dict[str, Table] = {}
     for i, line in enumerate(lines):
         m = _MARK.fullmatch(line.strip())
         if not m:
@@ -50,15 +66,19 @@ def field_tables(path: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]
         assert name not in out, f"{path.name}:{i + 1}: a second table named {name!r}"
         assert lines[i + 1].startswith("|") and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[i + 2].strip()), \
             f"{path.name}:{i + 1}: no table follows the marker"
-        always, sometimes = set(), set()
+        always, sometimes, nested = set(), set(), {}
         for row in lines[i + 3:]:
             if not row.startswith("|"):
                 break
-            cell = row.split("|")[1]
-            names = re.findall(r"`([^`]+)`", cell.split("(")[0])
+            cells = row.split("|")
+            names = re.findall(r"`([^`]+)`", cells[1].split("(")[0])
             assert names, f"{path.name}: a row of table {name!r} names no field: {row[:60]}"
-            (sometimes if "(only" in cell else always).update(names)
-        out[name] = (frozenset(always), frozenset(sometimes))
+            (sometimes if "(only" in cells[1] else always).update(names)
+            braces = _BRACES.search(cells[-2])
+            if braces:
+                keys = re.findall(r"`([^`]+)`", re.sub(r"\([^()]*\)", "", braces.group(2)))
+                nested.update({n: (frozenset(keys), braces.group(1) is not None) for n in names})
+        out[name] = Table(frozenset(always), frozenset(sometimes), nested)
     return out
 
 
@@ -84,21 +104,25 @@ def cli_json(*args: str, codes: tuple[int, ...] = (0,)):
     return json.loads(_run(list(args) + ["--json"], codes))
 
 
+#: the run folders the runs write, and the run (of ``runs``) that writes each
+FOLDERS = {"st": "stats", "stride": "stats", "fair": "fair-stats", "grid": "grid", "study": "study"}
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> Callable[[str], object]:
     """The commands' outputs by name, each run once (on its first use) for the whole module."""
     tmp = tmp_path_factory.mktemp("formats")
 
-    def manifest(name: str) -> dict:
-        return json.loads((tmp / name / "_manifest.json").read_text(encoding="utf-8"))
-
     makers: dict[str, Callable[[], object]] = {
-        "deal": lambda: [cli_json("deal", "GO1-E-AAAAAAB"), cli_json("deal", "--layout", str(ROOT / "tests/data/seed000_start.txt"))],
-        "solve": lambda: [cli_json("solve", "GO1-E-AAAAAAB"), cli_json("solve", "--pysol", "1", "--rules", "classic", "--verdict-only"),
+        "deal": lambda: [cli_json("deal", "GO1-E-AAAAAAB"),
+                         cli_json("deal", "--layout", str(ROOT / "tests/data/seed000_start.txt"))],
+        "solve": lambda: [cli_json("solve", "GO1-E-AAAAAAB"),
+                          cli_json("solve", "--pysol", "1", "--rules", "classic", "--verdict-only"),
                           cli_json("solve", "GO1-C-AAAAAAB", "--node-limit", "10", codes=(1,))],
         "lines": lambda: [json.loads(line) for line in _run(
             ["solve", "GO1-E-AAAAAAB", "GO1-C-AAAAAAB", "--codes-from", str(_codes_file(tmp))], (2,)).splitlines()],
-        "hint": lambda: [cli_json("hint", "GO1-E-AAAAAAB", "--moves", "d"), cli_json("hint", "GO1-E-AAAAAAB", "--moves", WON)],
+        "hint": lambda: [cli_json("hint", "GO1-E-AAAAAAB", "--moves", "d"),
+                         cli_json("hint", "GO1-E-AAAAAAB", "--moves", WON)],
         "fair-hint": lambda: [cli_json("hint", "GO1-C-AAAAAAB", "--fair", "--player", "fast"),
                               cli_json("hint", "GO1-E-AAAAAAB", "--fair", "--moves", WON)],
         "odds": lambda: [cli_json("odds", "GO1-C-AAAAAAB", "--samples", "20", "--games", "3"),
@@ -110,13 +134,12 @@ def runs(tmp_path_factory) -> Callable[[str], object]:
         "play": lambda: _plays(),
         "stats": lambda: [cli_json("stats", "--count", "9", "--rules", "easy,classic", "--difficulty",
                                    "--difficulty-games", "1", "--jobs", "1", "--out", str(tmp / "st")),
-                          cli_json("stats", "--count", "3", "--stride", "7", "--rules", "classic", "--fields", "winnable",
-                                   "--jobs", "1", "--out", str(tmp / "stride"))],
-        "fair-stats": lambda: cli_json("fair-stats", "--count", "2", "--rules", "classic", "--player", "fast", "--jobs", "1",
-                                       "--out", str(tmp / "fair")),
-        "report": lambda: [cli_json("report", str(_made(runs, "stats", tmp / "st")),
-                                    "--fair", str(_made(runs, "fair-stats", tmp / "fair"))),
-                           cli_json("report", str(_made(runs, "stats", tmp / "stride")))],
+                          cli_json("stats", "--count", "3", "--stride", "7", "--rules", "classic", "--fields",
+                                   "winnable", "--jobs", "1", "--out", str(tmp / "stride"))],
+        "fair-stats": lambda: cli_json("fair-stats", "--count", "2", "--rules", "classic", "--player", "fast",
+                                       "--jobs", "1", "--out", str(tmp / "fair")),
+        "report": lambda: [cli_json("report", str(folder("st")), "--fair", str(folder("fair"))),
+                           cli_json("report", str(folder("stride")))],
         "grid": lambda: [cli_json("grid", "simulate", "--players", "3", "--grid", "4", "--holes", "1",
                                   "--bots", "greedy,random,heuristic", "--matches", "3"),
                          cli_json("grid", "simulate", "--players", "2", "--grid", "4", "--holes", "1", "--bots",
@@ -124,24 +147,20 @@ def runs(tmp_path_factory) -> Callable[[str], object]:
                          cli_json("grid", "report", str(tmp / "grid"))],
         "study": lambda: [cli_json("grid", "study", "--out", str(tmp / "study"), "--sets", "base", "--strong", "greedy",
                                    "--matches", "2", "--quiet")],
-        "manifests": lambda: [manifest(n) for n in ("st", "stride", "fair", "grid", "study")
-                              if _made(runs, {"st": "stats", "stride": "stats", "fair": "fair-stats", "grid": "grid",
-                                              "study": "study"}[n], tmp / n)],
-        "parquet": lambda: {n: _read_columns(tmp / n) for n in ("st", "stride", "fair", "grid", "study")
-                            if _made(runs, {"st": "stats", "stride": "stats", "fair": "fair-stats", "grid": "grid",
-                                            "study": "study"}[n], tmp / n)},
+        "manifests": lambda: [json.loads((folder(n) / "_manifest.json").read_text(encoding="utf-8")) for n in FOLDERS],
+        "parquet": lambda: {n: _read_columns(folder(n)) for n in FOLDERS},
     }
+
+    def folder(name: str) -> Path:
+        """The run folder ``name``, made first by the run that writes it."""
+        runs(FOLDERS[name])
+        return tmp / name
 
     @cache
     def runs(name: str):
         return makers[name]()
 
     return runs
-
-
-def _made(runs, name: str, folder: Path) -> Path:
-    runs(name)
-    return folder
 
 
 def _codes_file(tmp: Path) -> Path:
@@ -245,27 +264,36 @@ def test_every_table_of_the_page_is_checked_and_every_check_has_its_table():
 
 
 def test_the_tables_are_read_as_written():
-    always, sometimes = TABLES["hint"]
-    assert "message" in sometimes and "message" not in always and {"deal", "best", "ranked"} <= always
-    always, _ = TABLES["hint-move"]
-    assert {"move", "reason", "outcome", "best_cards_left", "rules"} <= always
-    assert TABLES["report-nine"][1] == {"mean", "median", "min", "max", "at_or_under_par"}
+    hint = TABLES["hint"]
+    assert "message" in hint.sometimes and "message" not in hint.always and {"deal", "best", "ranked"} <= hint.always
+    assert {"move", "reason", "outcome", "best_cards_left", "rules"} <= TABLES["hint-move"].always
+    assert TABLES["report-nine"].sometimes == {"mean", "median", "min", "max", "at_or_under_par"}
+    study = TABLES["study-result"].nested
+    assert study["strokes"] == ({"mean", "lo", "hi"}, True) and study["turns"] == ({"mean", "lo", "hi"}, False)
+    assert TABLES["report-win-rate"].nested["reference"][0] == {"name", "rate", "lo", "hi", "n", "consistent"}
 
 
 def test_a_field_out_of_the_page_fails(tmp_path):
     doc = tmp_path / "f.md"
     doc.write_text("<!-- fields: x -->\n| field | type | meaning |\n|---|---|---|\n| `a`, `b` | int | c (see `d`) |\n"
-                   "| `e` (only when `f`) | int | g |\n\ntext\n", encoding="utf-8")
-    assert field_tables(doc) == {"x": ({"a", "b"}, {"e"})}
+                   "| `e` (only when `f`) | object | g → {`h`, `i` (a count)} |\n\ntext\n", encoding="utf-8")
+    table = field_tables(doc)["x"]
+    assert table == Table(frozenset({"a", "b"}), frozenset({"e"}), {"e": (frozenset({"h", "i"}), True)})
+    tables = {"x": table}
+    check("x", [{"a": 1, "b": 2}, {"a": 1, "b": 2, "e": {"y": {"h": 1, "i": 2}, "z": None}}], tables)
     with pytest.raises(AssertionError, match="undocumented"):
-        check("x", [{"a": 1, "b": 2, "z": 3}], {"x": ({"a", "b"}, {"e"})})
+        check("x", [{"a": 1, "b": 2, "z": 3}], tables)
     with pytest.raises(AssertionError, match="missing"):
-        check("x", [{"a": 1, "e": 2}], {"x": ({"a", "b"}, {"e"})})
+        check("x", [{"a": 1, "e": {}}], tables)
+    with pytest.raises(AssertionError, match="x.e"):
+        check("x", [{"a": 1, "b": 2, "e": {"y": {"h": 1}}}], tables)
 
 
-def check(name: str, objects: list[dict], tables=TABLES) -> None:
-    """Every object holds the table's fields (the "(only" ones may be absent) and no other."""
-    always, sometimes = tables[name]
+def check(name: str, objects: list[dict], tables: Optional[dict[str, Table]] = None) -> None:
+    """Every object holds the table's fields (the "(only" ones may be absent) and no other,
+    and the objects the table lists the keys of hold those keys."""
+    table = (tables or TABLES)[name]
+    always, sometimes = table.always, table.sometimes
     assert objects, f"no {name!r} object was made to check"
     seen: set[str] = set()
     for obj in objects:
@@ -274,6 +302,11 @@ def check(name: str, objects: list[dict], tables=TABLES) -> None:
         seen |= keys
         assert not keys - always - sometimes, f"{name}: undocumented fields {sorted(keys - always - sometimes)}"
         assert not always - keys, f"{name}: fields the page lists are missing: {sorted(always - keys)}"
+        for f, (want, is_map) in table.nested.items():
+            value = obj.get(f)
+            for inner in (value.values() if is_map and value is not None else [value]):
+                if inner is not None:
+                    assert set(inner) == want, f"{name}.{f}: keys {sorted(inner)}, the page lists {sorted(want)}"
     never = {f for f in sometimes - seen if (name, f) not in NOT_MADE_HERE}
     assert not never, f"{name}: no run here made the optional fields {sorted(never)}"
 
@@ -286,8 +319,8 @@ def test_the_documented_fields_are_the_real_ones(runs, name):
 def test_the_stats_columns_are_those_of_stats_md(runs):
     """docs/formats.md links to stats.md's table of the stats columns: the columns of a
     ``--difficulty`` run are that table's, and a run without it lacks only the two it names."""
-    always, sometimes = field_tables(STATS_DOC)["columns-stats"]
-    documented = always | sometimes
+    table = field_tables(STATS_DOC)["columns-stats"]
+    documented = table.always | table.sometimes
     cols = runs("parquet")
     assert set(cols["st"]) == documented
     assert set(cols["stride"]) == documented - {"difficulty", "fair_chance"}
