@@ -84,7 +84,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     # the run kind and the run folder's checks are light: every argument is checked before the
     # bots (numba) and the report (pandas, matplotlib) load
     from ..grid.botnames import check_distinct_bots, check_samples_used
-    from ..stats.gridruns import GRID, export_csv, load_tournament, run_grid_simulate
+    from ..stats.gridruns import GRID, export_csv, load_tournament, planned_matches, run_command, run_grid_simulate
     from ..stats.runfolder import check_out_dir, check_resume_extend
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
@@ -137,7 +137,8 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
             export_csv(t, out)
         from ..stats.gridreport import report_data  # pandas, once the run is done (matplotlib only draws)
 
-        data = report_data(t)
+        # the run's numbers as 'grid report DIR --json' gives them, its command and state included
+        data = report_data(t, run_command(out), planned_matches(out))
     if as_json:
         echo_json(data)
         return
@@ -224,8 +225,7 @@ def report(directory, out_dir, as_json):
             else:
                 from ..stats.gridreport import report_data
 
-                data = report_data(t, run_command(directory))
-                data["planned_matches"] = planned_matches(directory)  # as write_report adds it
+                data = report_data(t, run_command(directory), planned_matches(directory))
         else:
             # a refusal of the default names it so: no --out was given to blame
             out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report",

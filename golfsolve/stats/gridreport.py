@@ -56,10 +56,14 @@ def _clean(x: Any) -> Any:
     return x
 
 
-def report_data(t: Union[Tournament, Tally], command: str = "") -> dict[str, Any]:
-    """Everything the report shows, as plain values (the ``--json`` output)."""
+def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optional[int] = None) -> dict[str, Any]:
+    """Everything the report shows, as plain values (the ``--json`` output). ``command``: the
+    command that made the run; ``planned``: the matches an unfinished run asks for (None once
+    it is complete, and without a run folder)."""
     tally = _tally(t)
     expect(command, str, "command", "the command line the report shows, or ''")
+    if planned is not None:
+        whole_count(planned, "planned", 1, 2**63 - 1)
     kinds = len(tally.names)
     settings = tally.bot_settings
     bots = tally.bot_summary().to_dict(orient="records")
@@ -76,6 +80,7 @@ def report_data(t: Union[Tournament, Tally], command: str = "") -> dict[str, Any
         "ratings": tally.ratings() if kinds > 2 else [],
         "end_reasons": dict(sorted(tally.end_reasons.items(), key=lambda kv: -kv[1])),
         "strokes_hist": {b: {str(k): v for k, v in sorted(c.items())} for b, c in tally.strokes_hist.items()},
+        "planned_matches": planned,
     })
 
 
@@ -400,8 +405,7 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
         whole_count(planned, "planned", 1, 2**63 - 1)
     callback(drawn, "drawn", "called after each figure")
     out = start_report(out, run, plots=list(FIGURES))
-    data = report_data(t, command)
-    data["planned_matches"] = planned
+    data = report_data(t, command, planned)
     plots = write_plots(data, out, drawn)
     paths = [out / "report.md", out / "report.html"] + plots
     write_text_atomic(out / "report.md", render_markdown(data))
