@@ -41,7 +41,7 @@ def test_grid_play_says_the_match_was_left_at_ctrl_c(run_cli, monkeypatch):
     """Ctrl-C at a grid play prompt printed "golfsolve: interrupted" after the prompt, on its
     line, and nothing on the table's side said the match was left, as q and the end of input
     do. Now the prompt's line ends and "Match left unfinished: interrupted." precedes the exit 130."""
-    _answers_then_ctrl_c(monkeypatch, "golfsolve.cli.grid", ["1 2\n"])
+    _answers_then_ctrl_c(monkeypatch, "golfsolve.cli.gridplay", ["1 2\n"])
     r = run_cli(KNOCK_TABLE + ["--holes", "1"])
     assert r.exit_code == 130, (r.stdout[-300:], r.stderr)
     assert r.stderr.strip() == "golfsolve: interrupted"
@@ -189,7 +189,7 @@ def test_grid_play_tells_the_player_what_their_own_knock_sets_off(run_cli):
 def test_grid_play_tells_the_player_their_last_card_turned_ends_the_round(capsys):
     """Turning one's last face-down card gives everyone else one last turn; a bot doing it
     was announced, the player doing it was not."""
-    from golfsolve.cli.grid import _narrate
+    from golfsolve.cli.gridplay import _narrate
 
     tell = _narrate(["you", "heuristic (P2)"], 0, False, {"hole": 1, "holes": 1, "totals": [0, 0], "between": False})
     tell({"type": "close", "player": 0})

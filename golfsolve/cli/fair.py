@@ -6,7 +6,6 @@ import os
 
 import click
 
-from ..errors import MAX_EFFORT
 from ..fair.settings import MIN_GAMES, PRESETS, WIDTH, WORK_BUDGET  # plain data: the solver loads after the checks
 from .common import AsciiChoice
 from .common import (Command, SEED, command_line, check_workers, echo_json, effort, get_layout,

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..fair.settings import PRESETS  # plain data: the fair player loads only for --fair
 from ..text import pad
 from .common import AsciiChoice
-from .common import Command, NODE_LIMIT, SEED, echo_json, effort, fail, get_layout, layout_options, plural, rules_option
+from .common import Command, NODE_LIMIT, SEED, echo_json, fail, get_layout, layout_options, plural, rules_option
 
 
 @click.command(cls=Command)
