@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-WON_PARTIAL = "rules: classic\ndiscard: 5C\nstock: ...\n1:\n2:\n3:\n4:\n5:\n6:\n7:\n"
+# a card left on the table, the stock's order unknown (a cleared table is over whatever its stock, and
+# rated: tests/test_difficulty.py)
+PARTIAL = "rules: classic\ndiscard: 5C\nstock: ? ? ?\n1: 4D\n2:\n3:\n4:\n5:\n6:\n7:\n"
 
 
-def test_rate_refuses_a_won_layout_with_an_unknown_stock_by_name_before_rating_anything(run_cli, tmp_path):
+def test_rate_refuses_a_layout_with_an_unknown_stock_by_name_before_rating_anything(run_cli, tmp_path):
     """was: GO1-E-AAAAAAB rated and printed, then 'rating needs the real stock: give a deal
-    code or a full layout' with no file named, exit 2 after the work: a cleared table needs
-    no stock order to solve, so the up-front check let it through"""
-    f = tmp_path / "won.txt"
-    f.write_text(WON_PARTIAL, encoding="utf-8")
+    code or a full layout' with no file named, exit 2 after the work"""
+    f = tmp_path / "partial.txt"
+    f.write_text(PARTIAL, encoding="utf-8")
     r = run_cli(["rate", "GO1-E-AAAAAAB", "--layout", str(f), "--games", "1"])
     assert r.exit_code == 2 and r.stdout == "", r.stdout
-    assert "won.txt" in r.stderr and "real stock" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "partial.txt" in r.stderr and "real stock" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_resuming_a_fair_run_made_before_a_player_setting_existed_says_what_the_run_played_with(run_cli, tmp_path):
