@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-# a card left on the table, the stock's order unknown (a cleared table is over whatever its stock, and
-# rated: tests/test_difficulty.py)
-PARTIAL = "rules: classic\ndiscard: 5C\nstock: ? ? ?\n1: 4D\n2:\n3:\n4:\n5:\n6:\n7:\n"
+WON_PARTIAL = "rules: classic\ndiscard: 5C\nstock: ...\n1:\n2:\n3:\n4:\n5:\n6:\n7:\n"
 
 
-def test_rate_refuses_a_layout_with_an_unknown_stock_by_name_before_rating_anything(run_cli, tmp_path):
+def test_rate_refuses_a_partial_layout_by_name_before_rating_anything(run_cli, tmp_path):
     """was: GO1-E-AAAAAAB rated and printed, then 'rating needs the real stock: give a deal
-    code or a full layout' with no file named, exit 2 after the work"""
+    code or a full layout' with no file named, exit 2 after the work. (A cleared table is over
+    whatever its stock, and rates as odds answers it: test_difficulty.)"""
     f = tmp_path / "partial.txt"
-    f.write_text(PARTIAL, encoding="utf-8")
+    f.write_text(WON_PARTIAL.replace("1:\n", "1: 9C\n").replace("stock: ...", "stock: ? ? ?"), encoding="utf-8")
     r = run_cli(["rate", "GO1-E-AAAAAAB", "--layout", str(f), "--games", "1"])
     assert r.exit_code == 2 and r.stdout == "", r.stdout
     assert "partial.txt" in r.stderr and "real stock" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    f.write_text(WON_PARTIAL, encoding="utf-8")
+    r = run_cli(["rate", "GO1-E-AAAAAAB", "--layout", str(f), "--games", "1"])
+    assert r.exit_code == 0 and "already over" in r.stdout.splitlines()[1], r.stdout
 
 
 def test_resuming_a_fair_run_made_before_a_player_setting_existed_says_what_the_run_played_with(run_cli, tmp_path):
