@@ -11,7 +11,10 @@ signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` 
 * The module's name carries a digest of every golfsolve source the spec's file uses
   (:mod:`golfsolve.kernelsources`, the digest that keys numba's cache too; the kernels'
   module must be among them), numpy's version and Python's: editing a kernel source makes
-  it stale and the next build makes a new one. Older builds in the folder are removed.
+  it stale and the next build makes a new one. Older builds in the folder are removed,
+  those of this Python, platform and CPU target only: virtual environments of other Python
+  versions on one checkout (or machines sharing a cache) keep theirs (each build removing
+  the others' would make every switch between them compile again).
 * :func:`load` wraps each compiled function so that an array argument of another type is
   refused (the compiled entry point checks only the item size), not misread.
 * The folder is numba's: ``NUMBA_CACHE_DIR`` when set (the sub-folder numba uses for the
@@ -52,6 +55,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,13 +127,33 @@ def target_cpu() -> str:
     return ""
 
 
-def module_name(spec: Spec) -> str:
-    """The module's name: the spec's prefix and a digest of its sources, numpy's and Python's
-    versions and the CPU it is compiled for (:func:`target_cpu`)."""
+def _kind(spec: Spec, target: str) -> str:
+    """The start of the module's name shared by every build for this Python, platform and
+    CPU ``target`` (:func:`target_cpu`): the builds one of them replaces."""
     h = hashlib.sha256()
-    for part in (sources_digest(spec.source), np.__version__, sys.version, sys.platform, target_cpu()):
+    for part in (sys.version, sys.platform, target):
         h.update(part.encode() + b"\0")
-    return spec.prefix + h.hexdigest()[:24]
+    return f"{spec.prefix}{h.hexdigest()[:8]}_"
+
+
+def module_name(spec: Spec) -> str:
+    """The module's name: the spec's prefix, a digest of Python's version, the platform and the
+    CPU it is compiled for, and a digest of those, its sources and numpy's version."""
+    target = target_cpu()
+    h = hashlib.sha256()
+    for part in (sources_digest(spec.source), np.__version__, sys.version, sys.platform, target):
+        h.update(part.encode() + b"\0")
+    return _kind(spec, target) + h.hexdigest()[:24]
+
+
+def _replaced(spec: Spec, name: str, file: Path) -> bool:
+    """Is ``file`` (in the folder of module ``name``) an earlier build's, failure's or lock's
+    that a build of ``name`` replaces: this Python's, platform's and CPU target's, or one whose
+    name does not say whose it is (the spec's prefix and the digest alone, an older form)?"""
+    if file.name.startswith(name) or not file.name.startswith(spec.prefix):
+        return False
+    rest = file.name[len(spec.prefix):]
+    return file.name.startswith(_kind(spec, target_cpu())) or re.fullmatch(r"[0-9a-f]{24}(\..*)?", rest) is not None
 
 
 def _suffix() -> str:
@@ -282,7 +306,7 @@ def build(spec: Spec, building: Optional[Callable[[], None]] = None,
         return None
     for old in folder.glob(spec.prefix + "*"):
         # earlier builds, failures and locks (a build under way elsewhere works in a folder: kept)
-        if old.is_file() and not old.name.startswith(name):
+        if old.is_file() and _replaced(spec, name, old):
             try:
                 old.unlink()
             except OSError:  # in use elsewhere (Windows), or gone already

@@ -316,6 +316,34 @@ def test_editing_a_kernel_source_makes_the_module_stale(built, tmp_path):
     assert not edited["loaded"] and edited["name"] != first["name"]
 
 
+def test_a_build_replaces_this_pythons_older_builds_and_keeps_other_pythons(tmp_path, monkeypatch):
+    # venvs of two Python versions on one checkout share the __pycache__ folder: each build
+    # removed the other's module, so every switch between them compiled again (about 50 s)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("GOLFSOLVE_NATIVE", raising=False)
+    folder = aotcache._folders(native.SPEC)[0]
+    folder.mkdir(parents=True)
+    with monkeypatch.context() as m:
+        m.setattr(sys, "version", "3.99.0 (another Python)")
+        other = aotcache.module_name(native.SPEC)
+    name = aotcache.module_name(native.SPEC)
+    older = name[:-24] + "0" * 24  # this Python's, from other kernel sources
+    unsaid = native.SPEC.prefix + "0" * 24  # a name that does not say whose it is
+    kept = {other + ".cpython-399-x86_64-linux-gnu.so", other + ".cpython-399-x86_64-linux-gnu.so.sha256",
+            other + ".failed", other + ".lock"}
+    for f in kept | {older + aotcache._suffix(), older + ".failed", unsaid + aotcache._suffix(), unsaid + ".lock"}:
+        (folder / f).write_text("", encoding="ascii")
+
+    def fake_build(spec, folder, name, held):  # the compiling is not what is tested
+        (folder / (name + aotcache._suffix())).write_text("", encoding="ascii")
+        return object()
+
+    monkeypatch.setattr(aotcache, "_build", fake_build)
+    monkeypatch.setattr(aotcache, "_loaded", {})  # not the module another test loaded in this process
+    assert aotcache.build(native.SPEC) is not None
+    assert {f.name for f in folder.iterdir()} == kept | {name + aotcache._suffix(), name + ".lock"}
+
+
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "no digest"])
 def test_a_damaged_module_is_not_loaded_but_rebuilt(built, tmp_path, damage):
     # truncated, the dynamic loader mapped it and the process died of SIGBUS at every later run

@@ -278,25 +278,26 @@ class WorkerPool:
         budget = self.cpu_budget
         # the CPU budget is the operating system's to keep; this ceiling only catches a worker that hangs
         ceiling = max(4 * budget, budget + 30)
-        started = False
-        failure: Optional[BaseException] = None
+        started = lost = timed_out = False
         self._running += 1  # what /api/health calls busy: a worker warming up to replace another is not
         try:
             w.conn.send((name, kwargs, budget))
             started = await w.receive(timeout=ceiling) == STARTED
             msg = await w.receive(timeout=ceiling)
         except (EOFError, OSError, asyncio.TimeoutError) as e:
-            failure = e
+            # what happened, not the exception: kept, its traceback (which holds this frame) made a
+            # reference cycle with the memoryview of the message a send to a dead worker failed on,
+            # and Python 3.12.0 and 3.12.1 crash collecting that (CPython gh-111049)
+            lost, timed_out = True, isinstance(e, asyncio.TimeoutError)
         finally:
             self._running -= 1
-        if failure is not None:
-            e = failure
+        if lost:
             self._replace(w)
-            if not started and not isinstance(e, asyncio.TimeoutError) and retries > 0:
+            if not started and not timed_out and retries > 0:
                 # lost before it took the job (killed while idle, by kill -9 or the out-of-memory
                 # killer): the request used nothing, so another worker takes it
                 return await self._run_on(await self._idle.get(), name, kwargs, retries - 1)
-            if isinstance(e, asyncio.TimeoutError) or w.proc.exitcode == -signal.SIGPROF:
+            if timed_out or w.proc.exitcode == -signal.SIGPROF:
                 raise BudgetExceeded(f"the request used up its CPU budget of {budget:g} s and was stopped; ask "
                                      "for less work (fewer samples or games, or a node limit)") from None
             raise BudgetExceeded("the worker process answering this request stopped (killed, or out of memory?); "

@@ -139,6 +139,15 @@ def code_digest() -> str:
     return sources_digest(str(Path(__file__).with_name("census.py")))
 
 
+def _timeouts() -> tuple[type[BaseException], ...]:
+    """The timeout errors of asyncio (what Dask raises, ``wait_for`` too) and of Python:
+    one class from Python 3.11 on, two on 3.10. asyncio is imported here, not with this
+    module: the runs that never reach a cluster do without it."""
+    import asyncio
+
+    return (TimeoutError, asyncio.TimeoutError)
+
+
 def _cannot(address: str, why: str) -> InputError:
     return InputError(f"cannot connect to the Dask scheduler at {address}: {why}")
 
@@ -213,7 +222,7 @@ def probe_scheduler(address: str) -> dict:
     threading.Thread(target=ask, name="golfsolve-probe", daemon=True).start()
     try:
         reply = answer.result()
-    except TimeoutError:
+    except _timeouts():
         raise _cannot(address, f"what listens there did not answer as a Dask scheduler within "
                                f"{ANSWER_SECONDS:.0f} s (the dashboard's port, 8787 by default, or another "
                                "service's?)") from None
@@ -253,7 +262,7 @@ def connect(address: str, note: Optional[Callable[[str], None]] = None):
             warnings.simplefilter("always", VersionMismatchWarning)
         try:
             client = Client(address, timeout="20s")
-        except (OSError, TimeoutError, ValueError) as e:
+        except (OSError, ValueError, *_timeouts()) as e:
             raise _cannot(address, str(e)) from None
     for w in caught or ():
         if isinstance(w.message, VersionMismatchWarning):
@@ -510,7 +519,7 @@ def dask_results(todo: Sequence[Chunk], spec: Any, client, address: Optional[str
         while True:
             try:
                 return fut.result(timeout=seconds)
-            except TimeoutError:
+            except _timeouts():
                 check()
                 seconds *= 2
             except OtherCode as e:  # a worker that joined mid-run: the user's cluster to set right
