@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import Iterable
 
 
 def pad(text: str, width: int, align: str = ">") -> str:
@@ -49,3 +50,20 @@ def estimate(value: float, lo: float, hi: float, fmt: str = ".1f", percent: bool
     value alone (a column width: ``"5.1f"``)."""
     scale = 100 if percent else 1
     return f"{scale * value:{value_fmt or fmt}}{'%' if percent else ''} {interval(lo, hi, fmt, scale)}"
+
+
+def stretches(numbers: Iterable[int], most: int = 4, sep: str = "..") -> str:
+    """Whole numbers as stretches of consecutive ones, ``0..9, 14..39`` (``sep`` between the
+    ends); with more than ``most`` stretches, the span and their count; ``none`` for none."""
+    ordered = sorted(int(n) for n in numbers)
+    if not ordered:
+        return "none"
+    runs: list[list[int]] = []
+    for n in ordered:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    if len(runs) > most:
+        return f"{ordered[0]}{sep}{ordered[-1]} in {len(runs)} stretches"
+    return ", ".join(f"{a}{sep}{b}" if a != b else f"{a}" for a, b in runs)

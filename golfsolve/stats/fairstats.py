@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 from ..errors import InputError
 from ..inputs import check_seed
@@ -23,7 +23,7 @@ from ..solitaire.dealcode import N_DEALS
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
-from ..text import estimate
+from ..text import estimate, stretches
 from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, latest_command,
                         manifest_path, name_list, resume_command, whole_fields, write_text_atomic)
 from .runkind import RunKind, parse_rules_list
@@ -322,22 +322,6 @@ def fair_intro(command: str, spec: FairSpec) -> str:
     )
 
 
-def _stretches(deals: Iterable[int], most: int = 4) -> str:
-    """The deal numbers as stretches, ``0–9, 14–39``: an unfinished run's 36 deals read "deals
-    0–39" as if every deal of the span were played; with more than ``most`` stretches, the span
-    and their count."""
-    numbers = sorted(int(d) for d in deals)
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    if len(runs) > most:
-        return f"{numbers[0]}–{numbers[-1]} in {len(runs)} stretches"
-    return ", ".join(f"{a}–{b}" if a != b else f"{a}" for a, b in runs)
-
-
 def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the fair-play table: win rates, intervals and the paired gap per rule set."""
     head = ["rules", "deals", "clairvoyant win rate", "fair player win rate", "gap (paired)",
@@ -359,7 +343,7 @@ def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
         f = sum(bool(r["fair_won"]) for r in rs)
         gap = sum(bool(r["clairvoyant_won"]) and not r["fair_won"] for r in rs)
         on_draw = sum(bool(r["lost_on_draw"]) for r in rs)
-        out.append([name, f"{n:,} (deals {_stretches(r['deal'] for r in rs)})", pct(c, n), pct(f, n), pct(gap, n), pct(f, c),
+        out.append([name, f"{n:,} (deals {stretches((r['deal'] for r in rs), sep='–')})", pct(c, n), pct(f, n), pct(gap, n), pct(f, c),
                     f"{on_draw} of {gap}", f"{sum(r['solves'] for r in rs) / n:,.0f}"])
     return head, out
 

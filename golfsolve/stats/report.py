@@ -22,7 +22,7 @@ import pandas as pd
 from ..inputs import callback, expect, whole_count
 from ..intervals import wilson
 from ..solitaire.rules import get_rules
-from ..text import estimate, ordinal, plural
+from ..text import estimate, plural, stretches
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
 from .runfolder import figure_footer, run_commands, save_footed_figure
@@ -278,18 +278,7 @@ def _meaning(name: str, described: str) -> str:
 def deal_numbers(deals: Iterable[int], most: int = 4) -> str:
     """The deal numbers present, as stretches: ``"0..599, 2000..2599"``; with more than ``most``
     stretches, the span and how many stretches (``"0..3999 in 12 stretches"``)."""
-    numbers = sorted(int(d) for d in deals)
-    if not numbers:
-        return "none"
-    stretches: list[list[int]] = []
-    for n in numbers:
-        if stretches and n == stretches[-1][1] + 1:
-            stretches[-1][1] = n
-        else:
-            stretches.append([n, n])
-    if len(stretches) > most:
-        return f"{numbers[0]}..{numbers[-1]} in {len(stretches)} stretches"
-    return ", ".join(f"{a}..{b}" if a != b else f"{a}" for a, b in stretches)
+    return stretches(deals, most, "..")
 
 
 def _deals_text(spec: CensusSpec, deals) -> str:
