@@ -324,3 +324,13 @@ def dask_worker(address: str, log: Path, procs: list, env: dict | None = None, c
                                "--host", host, "--no-dashboard"], log, env or pythonpath_env(), cwd))
     with distributed.Client(address, timeout="30s") as c:
         c.wait_for_workers(expect, timeout=120)
+
+
+def bare_cluster(tmp_path):
+    """``(address, procs)``: a scheduler with no worker; workers a test adds to ``procs`` are
+    stopped with it (the ``bare`` fixture of the Dask tests: ``pytest.fixture(name="bare")``)."""
+    procs: list = []
+    try:
+        yield dask_scheduler(tmp_path, procs), procs
+    finally:
+        stop_processes(procs)

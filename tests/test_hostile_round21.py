@@ -21,6 +21,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from run_helpers import bare_cluster
 from run_helpers import ROOT
 from run_helpers import dask_scheduler as _scheduler
 from run_helpers import dask_worker as _worker
@@ -54,15 +55,7 @@ def cluster(tmp_path_factory):
         _stop(procs)
 
 
-@pytest.fixture
-def bare(tmp_path):
-    """``(address, procs)``: a scheduler with no worker; workers a test adds to ``procs`` are
-    stopped with it."""
-    procs: list = []
-    try:
-        yield _scheduler(tmp_path, procs), procs
-    finally:
-        _stop(procs)
+bare = pytest.fixture(name="bare")(bare_cluster)
 
 
 def _free_port() -> int:

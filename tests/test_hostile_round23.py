@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from run_helpers import bare_cluster
 from run_helpers import ROOT, dask_scheduler, dask_worker, pythonpath_env, stop_processes, wait_for
 
 from golfsolve.stats.census import CensusSpec, load_results, read_manifest, run_census
@@ -26,15 +27,7 @@ psutil = pytest.importorskip("psutil")
 TIMING = ["seconds", "cpu_seconds"]
 
 
-@pytest.fixture
-def bare(tmp_path):
-    """``(address, procs)``: a scheduler with no worker; workers a test adds to ``procs`` are
-    stopped with it."""
-    procs: list = []
-    try:
-        yield dask_scheduler(tmp_path, procs), procs
-    finally:
-        stop_processes(procs)
+bare = pytest.fixture(name="bare")(bare_cluster)
 
 
 def _one_line_exit_2(r, *needles: str) -> None:
