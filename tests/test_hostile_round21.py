@@ -21,6 +21,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from hostile_helpers import one_line_exit_2 as _one_line_exit_2
 from run_helpers import bare_cluster
 from run_helpers import ROOT
 from run_helpers import dask_scheduler as _scheduler
@@ -62,14 +63,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _one_line_exit_2(r, *needles: str) -> None:
-    assert r.exit_code == 2, (r.exit_code, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("golfsolve: "), r.stderr
-    for n in needles:
-        assert n in lines[0], lines[0]
 
 
 def _stats(out: Path, address: str, *extra: str) -> list[str]:

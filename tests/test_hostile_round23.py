@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hostile_helpers import one_line_exit_2 as _one_line_exit_2
 from run_helpers import bare_cluster
 from run_helpers import ROOT, dask_scheduler, dask_worker, pythonpath_env, stop_processes, wait_for
 
@@ -28,14 +29,6 @@ TIMING = ["seconds", "cpu_seconds"]
 
 
 bare = pytest.fixture(name="bare")(bare_cluster)
-
-
-def _one_line_exit_2(r, *needles: str) -> None:
-    assert r.exit_code == 2, (r.exit_code, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("golfsolve: "), r.stderr
-    for n in needles:
-        assert n in lines[0], lines[0]
 
 
 def _local_table(out: Path, spec: CensusSpec) -> pd.DataFrame:
