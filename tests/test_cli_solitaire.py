@@ -218,8 +218,10 @@ def test_every_hint_answer_has_the_same_core_fields(run_cli, extra, moves):
     r = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", moves, "--json", *extra])
     assert r.exit_code == 0, r.stderr
     j = json.loads(r.stdout)
-    assert {"deal", "rules", "fair", "moves_played", "best", "ranked"} <= set(j), sorted(j)
+    assert {"deal", "rules", "fair", "moves_played", "game_over", "best", "ranked"} <= set(j), sorted(j)
     assert (j["deal"], j["rules"], j["fair"], j["moves_played"]) == ("GO1-E-AAAAAAB", "easy", bool(extra), moves)
+    # was: no "game_over" where odds and rate have it; a script told a finished game only by "best": null
+    assert j["game_over"] is (moves == WIN_1) and (j["best"] is None) is j["game_over"]
 
 
 def test_hint_at_the_node_limit_says_how_many_cards_its_best_line_leaves(run_cli):

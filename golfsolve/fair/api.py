@@ -113,6 +113,7 @@ class FairHint:
             "deal": self.name,
             "rules": self.rules.name,
             "fair": True,
+            "game_over": False,
             "method": self.method,
             "estimate": self.what,
             "undo": False,

@@ -71,10 +71,10 @@ def _rules_name(layout: Layout) -> str:
 def game_over_answer(layout: Layout, moves: Sequence[str], error: GameOverError, fair: bool = False) -> dict:
     """``golfsolve hint --json`` (peeking, or with ``fair`` the fair one) on a won or locked
     position: no next move, and why. Every hint answer has ``deal``, ``rules``, ``fair``,
-    ``moves_played``, ``best`` and ``ranked``, this one too (the fair one's, with the seed and
-    the player: :func:`golfsolve.fair.fair_game_over_answer`)."""
+    ``moves_played``, ``game_over``, ``best`` and ``ranked``, this one too (the fair one's, with
+    the seed and the player: :func:`golfsolve.fair.fair_game_over_answer`)."""
     return {"deal": layout.name, "rules": _rules_name(layout), "fair": fair, "moves_played": " ".join(moves),
-            "best": None, "ranked": [], "message": str(error)}
+            "game_over": True, "best": None, "ranked": [], "message": str(error)}
 
 
 def peeking_hint(game: Game, node_limit: int = 0, solver: Optional[Solver] = None) -> list[MoveAdvice]:
@@ -103,7 +103,7 @@ def hint_is_exact(ranked: Sequence[MoveAdvice]) -> bool:
 def hint_answer(layout: Layout, moves: Sequence[str], ranked: Sequence[MoveAdvice]) -> dict:
     """``golfsolve hint --json`` (peeking at the stock) for the position after ``moves``."""
     return {"deal": layout.name, "rules": _rules_name(layout), "fair": False, "moves_played": " ".join(moves),
-            "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]}
+            "game_over": False, "best": ranked[0].to_json(), "ranked": [a.to_json() for a in ranked]}
 
 
 def peeking_hint_answer(layout: Layout, moves_text: str = "", node_limit: int = 0,
