@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from run_helpers import wait_for as _wait_for
 
-from golfsolve.stats.census import CensusSpec, load_results, run_census
+from golfsolve.stats.census import CensusSpec, load_results, read_manifest, run_census
 
 pytest.importorskip("dask.distributed")
 
@@ -95,6 +95,9 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, local_table, tmp_path):
     stdout, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, stderr
     _same_rows(out, local_table)
+    # was: "jobs" recorded this machine's cores, where the scheduler's workers did the work
+    inv = read_manifest(out)["invocations"][-1]
+    assert (inv["engine"], inv["scheduler"], inv["jobs"]) == ("dask", address, None)
 
 
 def test_a_killed_client_resumes_to_the_same_table(cluster, local_table, tmp_path):

@@ -515,7 +515,9 @@ def run_census(
         source = None if dask is None else (lambda todo, full: dask_results(
             todo, full, dask[0], scheduler, _dask_task, on_note if scheduler else None))
         inv, folder = CENSUS.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command,
-                                 progress=progress, info={"engine": engine, "jobs": jobs, "scheduler": scheduler},
+                                 # an external scheduler's workers are not this machine's cores
+                                 progress=progress, info={"engine": engine, "jobs": None if scheduler else jobs,
+                                                          "scheduler": scheduler},
                                  source=source,
                                  on_chunk=None if on_chunk is None else (lambda c: on_chunk(c.first, c.count)))
     finally:
