@@ -246,6 +246,7 @@ def pick(
     winnable = flag(winnable, "winnable")  # "no" is true to Python
     if not is_whole_number(start) or not 0 <= start < N_DEALS:
         raise InputError(f"the start deal must be from 0 to {N_DEALS - 1}, not {start!r}")
+    start = int(start)  # a NumPy integer kept here made the answer's as_json() no JSON
     check_reachable(difficulty, games)
     # a scan that can never find count deals is refused before it examines one, not after the
     # whole scan

@@ -23,7 +23,7 @@ import random
 import threading
 import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
 import numpy as np
@@ -50,6 +50,9 @@ class Player:
         self.rules = rules
         self.decisions = decisions
         self.settings = player_settings(settings).for_rules(rules)
+        # what a shared decisions table's keys hold besides the position: a table filled under
+        # other rules or settings gave their moves here (an illegal one failed as an AssertionError)
+        self._tag = (rules.meaning, self.settings)
         self.rng = random.Random(seed)
         self.solver = solver or Solver()
         self.solves = 0
@@ -226,7 +229,7 @@ class Player:
         if self.decisions is None or self._exact_eligible(view):
             # exact decisions are not shared: their memo lives in this game's player
             return self._decide(view, gone).chain
-        key = (view.columns, view.discard, view.stock, gone, self.rng.getstate(), self._exact_failed,
+        key = (self._tag, view.columns, view.discard, view.stock, gone, self.rng.getstate(), self._exact_failed,
                self._exact_failed_at)
         got = self.decisions.get(key)
         if got is None:
@@ -382,7 +385,7 @@ class FairGame:
     lost_on_draw: bool
     decisions: int
     solves: int
-    seconds: float
+    seconds: float = field(compare=False)  # the clock: two games of one seed are equal games
     settings: PlayerSettings = PRESETS["strong"]
     nodes: int = 0  # states the exact solves searched (the referee's included)
 

@@ -122,6 +122,9 @@ class PlayerSettings:
     @classmethod
     def from_dict(cls, d: dict) -> "PlayerSettings":
         """The settings :meth:`as_dict` wrote (``preset`` is ignored: the fields decide)."""
+        if not isinstance(d, Mapping):  # None failed as "not iterable", the text 'fast' as setting 'a'
+            raise TypeError(f"from_dict takes the dict as_dict() wrote, e.g. a result's as_json()['player'], not "
+                            f"{type(d).__name__} {repr(d)[:40]}")
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - names - {"preset"})
         if unknown:

@@ -85,7 +85,8 @@ def letters_to_number(letters: str) -> int:
 
 def format_code(number: int, letter: str = "E") -> str:
     """``GO1-<letter>-<letters>`` for a deal number."""
-    if letter not in CODE_LETTER_RULES:
+    # a list failed as "unhashable type"
+    if not isinstance(letter, str) or letter not in CODE_LETTER_RULES:
         raise DealCodeError(f"rule letter must be E, C or N, not {letter!r}")
     return f"{PREFIX}-{letter}-{number_to_letters(number)}"
 

@@ -374,7 +374,8 @@ def replay(
     stop_on_reject = flag(stop_on_reject, "stop_on_reject")  # "no" is true to Python
     if isinstance(moves, str):  # as the command reads them, not one move per character
         moves = parse_moves(moves)
-    elif not isinstance(moves, Iterable):  # None would fail as "'NoneType' object is not iterable"
+    # None would fail as "'NoneType' object is not iterable"; a set was played in its hash order
+    elif isinstance(moves, (set, frozenset, dict)) or not isinstance(moves, Iterable):
         raise TypeError(f"moves must be a list of moves, e.g. ['d', '5'], or their text 'd 5', not "
                         f"{type(moves).__name__} {repr(moves)[:40]}")
     game = Game(layout, rules)

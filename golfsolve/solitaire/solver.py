@@ -9,10 +9,11 @@ them, :mod:`.native`), so importing this module imports no numba.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from ..errors import MAX_INT64, InputError
 from ..inputs import expect, whole_count
 from . import compiling, packing
 from .dealcode import deal_deck
+from .engine import parse_moves
 from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_rules
 from .rules import EMPTY_TOP, Rules
 
@@ -73,7 +75,8 @@ class Solution:
     best_left: Optional[int]
     moves: tuple[str, ...]
     nodes: int
-    seconds: float
+    # the clock is no part of the answer: two solves of one deal are equal answers
+    seconds: float = field(compare=False)
     rules: Rules = field(compare=False)
 
     @property
@@ -263,7 +266,9 @@ class Solver:
     turns the lower-bound pruning off (for measuring it; answers are the same).
     ``capacity``: the states one level search may record (the tables take about 14 bytes
     a state; the default holds every key).
-    Not thread-safe: use one Solver per thread or process.
+    One solve at a time: a second thread that asks while one solves waits for it (use one
+    Solver per thread or process to solve in parallel). Pickled, it is its settings only
+    (a new Solver's tables, not 70 MB of scratch).
     """
 
     def __init__(self, level_search: bool = False, bounds: bool = True, capacity: int = packing.N_KEYS) -> None:
@@ -271,9 +276,16 @@ class Solver:
         self.level_search = _flag(level_search, "level_search")
         self.bounds = _flag(bounds, "bounds")
         capacity = whole_count(capacity, "capacity", 1, packing.N_KEYS)
+        self._capacity = capacity
+        # two threads solving with one Solver wrote into each other's tables and path: their
+        # answers' lines were another deal's, without a word
+        self._busy = threading.Lock()
         self._tables = packing.new_tables(capacity)
         self._path = np.zeros(packing.MAX_PATH, dtype=np.int8)
         self._keep = np.zeros(packing.MAX_PATH, dtype=np.int8)
+
+    def __reduce__(self) -> tuple:
+        return (Solver, (self.level_search, self.bounds, self._capacity))
 
     def solve(self, layout: Layout, rules: Optional[Rules] = None, node_limit: int = 0,
               verdict_only: bool = False, lost: Optional[LostStates] = None) -> Solution:
@@ -322,6 +334,11 @@ class Solver:
             at_least = whole_count(at_least, "at_least", 0, N_TABLEAU)
         expect(lost, (LostStates, type(None)), "lost", "a LostStates or None")
         _check_packed(p, rules)
+        with self._busy:  # the work tables and the path are this solve's until it returns
+            return self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
+
+    def _solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int, verdict_only: bool, at_least: int,
+                      known_line: Optional[tuple[int, Sequence[str]]], lost: Optional[LostStates]) -> Solution:
         if lost is not None:
             lost.check_family(p, rules)
         use_hunt = rules.draw_any_time and not self.level_search
@@ -464,10 +481,20 @@ def nesting_order(rule_sets: Sequence[Rules]) -> list[int]:
 
 
 def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
-    """Is ``moves`` (as in :attr:`Solution.moves`) a legal, winning line under ``rules``?"""
+    """Is ``moves`` (as in :attr:`Solution.moves`, or their text as its ``as_json()`` gives
+    them: ``"d 5 2"``) a legal, winning line under ``rules``?"""
     expect(p, PackedPosition, "p", "a PackedPosition, e.g. pack(layout) or pack_number(n, rules)")
     expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
     _check_packed(p, rules)
+    if isinstance(moves, str):
+        # a solution's JSON line was read a move per character, its spaces too: never a win
+        moves = parse_moves(moves)
+    if isinstance(moves, (bytes, set, frozenset, dict)) or not isinstance(moves, Iterable):
+        raise TypeError(f"moves must be a list of moves, e.g. Solution.moves, or their text 'd 5 2', not "
+                        f"{type(moves).__name__} {repr(moves)[:40]}")
+    moves = tuple(moves)
+    for m in moves:  # else "sequence item 0: expected str instance"
+        expect(m, str, "each move", "a move word: d or 1-7")
     codes = _move_codes(moves)
     if codes is None:
         return False

@@ -146,6 +146,8 @@ class CensusSpec:
         parse_rules_list(self.rules)  # unknown names, or one rule set under two names
         if self.difficulty > MAX_EFFORT:
             raise InputError(f"--difficulty-games must be at most {MAX_EFFORT}, not {self.difficulty}")
+        if isinstance(self.fields, str):  # any case, as solve_deals takes it: 'WINNABLE' was refused here only
+            object.__setattr__(self, "fields", ascii_lower(self.fields.strip()))
         if self.fields not in FIELDS:
             raise InputError(f"--fields must be one of {', '.join(FIELDS)}, not {self.fields!r}")
 
@@ -309,7 +311,8 @@ def _batch_args(deals: object, rules: object, fields: object, difficulty: object
         raise TypeError(f"deals must be a list of deal numbers, e.g. range(0, 100), not {type(deals).__name__} "
                         f"{repr(deals)[:40]}")
     numbers = [deal_number(d) for d in deals]  # type: ignore[union-attr]
-    if isinstance(rules, str) or not hasattr(rules, "__iter__"):
+    # a set's order differs from process to process (its strings' hashes): so did the rows'
+    if isinstance(rules, (str, set, frozenset, dict)) or not hasattr(rules, "__iter__"):
         raise TypeError(f"rules must be a list of names, e.g. ('easy', 'classic'), not {type(rules).__name__} "
                         f"{repr(rules)[:40]}")
     names = parse_rules_list(list(rules), "rules")  # type: ignore[call-overload]

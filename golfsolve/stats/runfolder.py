@@ -1430,9 +1430,11 @@ def name_list(spec: Any, name: str, example: str) -> None:
     """Make the field ``name`` of the frozen dataclass ``spec`` a tuple of names; a single
     name given as text (which would be read a name per character) is a :class:`TypeError`."""
     v = getattr(spec, name)
-    if isinstance(v, str) or not isinstance(v, Iterable):
+    # a set's order is its strings' hashes, which differ from process to process: the rule sets'
+    # order (the run's key, its rows) or the bots' seats changed between two runs of one call
+    if isinstance(v, (str, set, frozenset, dict)) or not isinstance(v, Iterable):
         raise TypeError(f"{name} must be a list of names, e.g. {example}, not {type(v).__name__} {repr(v)[:40]}")
-    object.__setattr__(spec, name, tuple(v))
+    object.__setattr__(spec, name, tuple(str(n) if isinstance(n, str) else n for n in v))
 
 
 def check_chunk_size(n: int) -> None:
@@ -1445,6 +1447,9 @@ def check_chunk_size(n: int) -> None:
 def default_chunk_size(count: int, jobs: int, cap: int) -> int:
     """About ten chunks per worker for small runs (so progress moves and workers share the
     load evenly), at most ``cap`` items."""
+    for name, v in (("count", count), ("jobs", jobs)):
+        if not is_whole_number(v):  # None failed as "unsupported operand type(s) for /"
+            raise InputError(f"{name} must be a whole number, not {repr(v)[:40]}")
     return max(1, min(cap, math.ceil(count / (max(1, jobs) * 10))))
 
 
