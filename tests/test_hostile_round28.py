@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
 import socket
 import time
 
@@ -23,9 +25,8 @@ def served():
     """The server's app behind uvicorn with the protocol ``golfsolve serve`` uses; yields
     the uvicorn server (its connections are looked at) and the port."""
     from golfsolve.serve.app import create_app
-    from golfsolve.serve.guard import guarded_protocol
 
-    with uvicorn_thread(create_app(workers=1, warm=False), http=guarded_protocol()) as (server, port):
+    with uvicorn_thread(create_app(workers=1, warm=False), http=_guarded()) as (server, port):
         yield server, port
 
 
@@ -117,3 +118,47 @@ def test_a_pipelining_client_that_leaves_mid_answer_leaves_no_traceback(served):
         log.removeHandler(handler)
         log.setLevel(level)
     assert [r.getMessage() for r in errors] == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="stops the worker with SIGSTOP")
+def test_a_request_whose_client_left_while_it_waited_for_a_worker_is_not_run():
+    """was: a request whose client had gone (a script's timeout, a page reloaded, a click on
+    Odds five times) still waited for a worker and then ran its search for nobody: with one
+    worker, six abandoned odds requests held up the next client for the time of all six.
+    (The job a worker has begun still runs to its end, as docs/serve.md says.)"""
+    from golfsolve.serve.app import create_app
+
+    app = create_app(workers=1, warm=False)
+    with uvicorn_thread(app, http=_guarded()) as (_, port):
+        pool = app.state.pool
+        (worker,) = pool._workers.values()
+        os.kill(worker.pid, signal.SIGSTOP)  # the next job is handed to it and not begun until SIGCONT
+        try:
+            ask = b'GET /api/solve?code=GO1-E-AAAAAAB&verdict_only=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
+            first = socket.create_connection(("127.0.0.1", port), timeout=60)
+            first.sendall(ask)
+            _until(lambda: pool.busy == 1, "the first request to take the worker")
+            with socket.create_connection(("127.0.0.1", port), timeout=60) as second:
+                second.sendall(ask)
+                _until(lambda: pool._waiting == 1, "the second request to wait for the worker")
+            _until(lambda: pool._waiting == 0, "the second request, its client gone, to stop waiting")
+            assert pool.busy == 1  # the worker is still the first one's
+        finally:
+            os.kill(worker.pid, signal.SIGCONT)
+        with first:
+            status, answer = status_and_json(_read_all(first))
+        assert status == 200 and answer["winnable"] is True
+        assert pool._idle.qsize() == 1 and pool.busy == 0  # the worker is back, not running the second's job
+
+
+def _guarded():
+    from golfsolve.serve.guard import guarded_protocol
+
+    return guarded_protocol()
+
+
+def _read_all(s: socket.socket) -> bytes:
+    out = b""
+    while chunk := s.recv(65536):
+        out += chunk
+    return out

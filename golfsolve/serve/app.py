@@ -345,6 +345,36 @@ def _tap(params: dict) -> Optional[tuple[int, int]]:
 # ---------------------------------------------------------------------------
 # the application
 # ---------------------------------------------------------------------------
+class _ClientGone(Exception):
+    pass
+
+
+async def _client_gone(request: Request) -> None:
+    """Returns when the client has gone (its request's body already read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _while_connected(request: Request, work: Any) -> Any:
+    """``work``'s result, unless the client goes first (:class:`_ClientGone`): a request still
+    waiting for a worker is then dropped, not run for nobody while those behind it wait; a job
+    begun runs on to its end (:meth:`WorkerPool.run` shields it) and its worker goes back."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())  # an end nobody awaits is not logged
+    gone = asyncio.ensure_future(_client_gone(request))
+    try:
+        done, _ = await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        task.cancel()
+        raise
+    finally:
+        gone.cancel()
+    if task in done:
+        return task.result()
+    task.cancel()
+    raise _ClientGone
+
+
 def _warm_dealing() -> None:
     for params in ({"code": "GO1-E-AAAAAAB"}, {"pysol": 1}):
         deal_answer(layout_of(params))
@@ -450,7 +480,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             else:
                 job = ("rate", {"games": _int(params, "games", 16, 1, MAX_EFFORT), "seed": seed,
                                 "player": _player(params)})
-            return JSONResponse(await pool.run(job[0], layout=lay, **job[1]))
+            return JSONResponse(await _while_connected(request, pool.run(job[0], layout=lay, **job[1])))
         except InputError as e:
             return _error(400, " ".join(str(e).split()))
         except JobError as e:
@@ -470,6 +500,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             return _error(503, STOPPING, {"Connection": "close"})
         except ClientDisconnect:  # gone half-way through its body: nobody reads this, and nothing to log
             return _error(400, "the request body was cut off")
+        except _ClientGone:  # nobody reads this either
+            return _error(400, "the client went away before its answer")
 
     def endpoint(name: str):
         async def handle(request: Request) -> Response:
