@@ -162,3 +162,25 @@ def _read_all(s: socket.socket) -> bytes:
     while chunk := s.recv(65536):
         out += chunk
     return out
+
+
+def test_a_form_posted_as_curl_d_sends_it_is_told_to_send_json(client):
+    """was: curl -d code=GO1-E-AAAAAAB (a form, curl's default) got "the request body is not
+    JSON: Expecting value at line 1, column 1", which names neither the form nor what to send."""
+    for body in ("code=GO1-E-AAAAAAB", "code=GO1-E-AAAAAAB&fair=true&moves=d+1"):
+        r = client.post("/api/hint", content=body, headers={"content-type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 400 and r.json()["error"].startswith(f"the request body is a form ('{body}'), not JSON")
+    r = client.post("/api/hint", content="{code=GO1-E-AAAAAAB")
+    assert r.status_code == 400 and r.json()["error"].startswith("the request body is not JSON: ")
+
+
+def test_a_compressed_body_is_named_so(client):
+    """was: a gzip-compressed body (Content-Encoding: gzip) was read as it came: "the request
+    body is not UTF-8 text", for a body that was UTF-8 once uncompressed."""
+    import gzip
+
+    body = b'{"code": "GO1-E-AAAAAAB"}'
+    r = client.post("/api/deal", content=gzip.compress(body), headers={"content-encoding": "gzip"})
+    assert r.status_code == 400 and r.json() == {"error": "the request body is compressed ('gzip'); send the JSON "
+                                                          "as it is"}
+    assert client.post("/api/deal", content=body, headers={"content-encoding": "identity"}).status_code == 200

@@ -160,6 +160,8 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _TOO_DEEP = "the request body is nested too deeply; parameters are a flat JSON object"
+#: A form's body, name=value&...: what ``curl -d code=...`` sends
+_FORM = re.compile(r"[A-Za-z_][\w%.+-]*=[^&{}\[\]\"]*(&[A-Za-z_][\w%.+-]*=[^&{}\[\]\"]*)*")
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -184,6 +186,9 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             raise InputError(f"a POST takes its parameters from its JSON body, not from the query string "
                              f"({clip(request.url.query)}); move them into the body, or use GET")
         raw = await request.body()
+        encoding = request.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            raise InputError(f"the request body is compressed ({clip(encoding)}); send the JSON as it is")
         if not raw.strip():
             params: dict[str, Any] = {}
         else:
@@ -192,6 +197,10 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             except UnicodeDecodeError:
                 raise InputError("the request body is not UTF-8 text") from None
             except json.JSONDecodeError as e:
+                if _FORM.fullmatch(raw.decode("utf-8-sig").strip()):  # curl -d code=... sends a form
+                    raise InputError(f"the request body is a form ({clip(raw.decode('utf-8-sig').strip())}), not JSON: "
+                                     "post a JSON object, e.g. {\"code\": \"GO1-E-AAAAAAB\"}, or give the "
+                                     "parameters in a GET's query string") from None
                 raise InputError(f"the request body is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") \
                     from None
             except InputError:  # a key given twice (_once_each): its own message, not the one below
