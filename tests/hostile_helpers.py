@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import subprocess
 import sys
+import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,3 +37,37 @@ def run_python(code: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
     """``python -c code`` with this checkout's golfsolve first on the path."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, env=env, timeout=120)
+
+
+# the server over a real socket (uvicorn in a thread), for what a test client cannot send
+def exchange(port: int, data: bytes, wait: float = 30) -> bytes:
+    """Send ``data`` on a new connection and read until the server closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as s:
+        s.sendall(data)
+        out = b""
+        while chunk := s.recv(65536):
+            out += chunk
+    return out
+
+
+def status_and_json(raw: bytes) -> tuple[int, dict]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+@contextmanager
+def uvicorn_thread(app, **config):
+    """``app`` served by uvicorn in a thread on a free loopback port; yields the port."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical", **config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            assert thread.is_alive(), "uvicorn stopped before it started"
+            time.sleep(0.05)
+        yield server, server.servers[0].sockets[0].getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(60)

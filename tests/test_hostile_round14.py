@@ -10,7 +10,6 @@ import socket
 import sys
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,38 +20,9 @@ pytest.importorskip("httpx")
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def _exchange(port: int, data: bytes, wait: float = 30) -> bytes:
-    """Send ``data`` on a new connection and read until the server closes it."""
-    with socket.create_connection(("127.0.0.1", port), timeout=wait) as s:
-        s.sendall(data)
-        out = b""
-        while chunk := s.recv(65536):
-            out += chunk
-    return out
-
-
-def _status_and_json(raw: bytes) -> tuple[int, dict]:
-    head, _, body = raw.partition(b"\r\n\r\n")
-    return int(head.split()[1]), json.loads(body)
-
-
-@contextmanager
-def _uvicorn(app, **config):
-    """``app`` served by uvicorn in a thread on a free loopback port; yields the port."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical", **config))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            assert thread.is_alive(), "uvicorn stopped before it started"
-            time.sleep(0.05)
-        yield server, server.servers[0].sockets[0].getsockname()[1]
-    finally:
-        server.should_exit = True
-        thread.join(60)
+from hostile_helpers import exchange as _exchange  # noqa: E402
+from hostile_helpers import status_and_json as _status_and_json  # noqa: E402
+from hostile_helpers import uvicorn_thread as _uvicorn  # noqa: E402
 
 
 # ---------------------------------------------------------------------------

@@ -160,6 +160,8 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _TOO_DEEP = "the request body is nested too deeply; parameters are a flat JSON object"
+#: A form's body, name=value&...: what ``curl -d code=...`` sends
+_FORM = re.compile(r"[A-Za-z_][\w%.+-]*=[^&{}\[\]\"]*(&[A-Za-z_][\w%.+-]*=[^&{}\[\]\"]*)*")
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -184,6 +186,9 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             raise InputError(f"a POST takes its parameters from its JSON body, not from the query string "
                              f"({clip(request.url.query)}); move them into the body, or use GET")
         raw = await request.body()
+        encoding = request.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            raise InputError(f"the request body is compressed ({clip(encoding)}); send the JSON as it is")
         if not raw.strip():
             params: dict[str, Any] = {}
         else:
@@ -192,6 +197,10 @@ async def _params(request: Request, endpoint: str) -> dict[str, Any]:
             except UnicodeDecodeError:
                 raise InputError("the request body is not UTF-8 text") from None
             except json.JSONDecodeError as e:
+                if _FORM.fullmatch(raw.decode("utf-8-sig").strip()):  # curl -d code=... sends a form
+                    raise InputError(f"the request body is a form ({clip(raw.decode('utf-8-sig').strip())}), not JSON: "
+                                     "post a JSON object, e.g. {\"code\": \"GO1-E-AAAAAAB\"}, or give the "
+                                     "parameters in a GET's query string") from None
                 raise InputError(f"the request body is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") \
                     from None
             except InputError:  # a key given twice (_once_each): its own message, not the one below
@@ -345,6 +354,36 @@ def _tap(params: dict) -> Optional[tuple[int, int]]:
 # ---------------------------------------------------------------------------
 # the application
 # ---------------------------------------------------------------------------
+class _ClientGone(Exception):
+    pass
+
+
+async def _client_gone(request: Request) -> None:
+    """Returns when the client has gone (its request's body already read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _while_connected(request: Request, work: Any) -> Any:
+    """``work``'s result, unless the client goes first (:class:`_ClientGone`): a request still
+    waiting for a worker is then dropped, not run for nobody while those behind it wait; a job
+    begun runs on to its end (:meth:`WorkerPool.run` shields it) and its worker goes back."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())  # an end nobody awaits is not logged
+    gone = asyncio.ensure_future(_client_gone(request))
+    try:
+        done, _ = await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        task.cancel()
+        raise
+    finally:
+        gone.cancel()
+    if task in done:
+        return task.result()
+    task.cancel()
+    raise _ClientGone
+
+
 def _warm_dealing() -> None:
     for params in ({"code": "GO1-E-AAAAAAB"}, {"pysol": 1}):
         deal_answer(layout_of(params))
@@ -450,7 +489,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             else:
                 job = ("rate", {"games": _int(params, "games", 16, 1, MAX_EFFORT), "seed": seed,
                                 "player": _player(params)})
-            return JSONResponse(await pool.run(job[0], layout=lay, **job[1]))
+            return JSONResponse(await _while_connected(request, pool.run(job[0], layout=lay, **job[1])))
         except InputError as e:
             return _error(400, " ".join(str(e).split()))
         except JobError as e:
@@ -470,6 +509,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             return _error(503, STOPPING, {"Connection": "close"})
         except ClientDisconnect:  # gone half-way through its body: nobody reads this, and nothing to log
             return _error(400, "the request body was cut off")
+        except _ClientGone:  # nobody reads this either
+            return _error(400, "the client went away before its answer")
 
     def endpoint(name: str):
         async def handle(request: Request) -> Response:
