@@ -162,3 +162,11 @@ def test_default_chunk_size_names_a_count_that_is_no_number():
     # the settings round trip through JSON is unchanged
     strong = PRESETS["strong"]
     assert PlayerSettings.from_dict(json.loads(json.dumps(strong.as_dict()))) == strong
+
+
+def test_run_census_takes_its_engine_in_any_case(tmp_path):
+    """was: engine="LOCAL" was refused as an unknown engine, where fields, rules and presets take any case."""
+    from golfsolve.stats.census import CensusSpec, read_manifest, run_census
+
+    res = run_census(tmp_path / "run", CensusSpec(0, 4, ("easy",), 4), engine=" LOCAL ", jobs=1, progress=False)
+    assert res.complete and read_manifest(tmp_path / "run")["invocations"][-1]["engine"] == "local"

@@ -496,6 +496,8 @@ def run_census(
     the workers and propagates; every chunk written before it stays, so ``resume=True``
     continues.
     """
+    # any case, as the other named choices (fields, rules, presets) take it
+    engine = ascii_lower(engine.strip()) if isinstance(engine, str) else engine
     if engine not in ("local", "dask"):
         raise InputError(f"unknown engine {engine!r} (local or dask)")
     check_resume_extend(resume, extend)  # before a Dask cluster is reached
