@@ -225,3 +225,46 @@ def test_talon_in_golfsolves_format_and_rules_on_a_board(data_dir):
     assert ruled.rules == CLASSIC and ruled.stock == parse_layout_text(board).stock
     with pytest.raises(LayoutError, match="rules is given twice"):
         parse_layout_text(board + "rules: classic\nrules: easy\n")
+
+
+def _after_draws(k: int, stock: str) -> str:
+    """GO1-E-AAAAAAB's layout file after ``k`` draws and no remove: the k-th stock card on
+    the discard, the stock written as ``stock`` ("?" for one ? per card left, else the cards)."""
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    rest = lay.stock[k:]
+    text = " ".join("?" for _ in rest) if stock == "?" else " ".join(card_str(c) for c in rest)
+    lines = lay.to_text().splitlines()
+    return "\n".join(f"discard: {card_str(lay.stock[k - 1])}" if ln.startswith("discard:") else
+                     f"stock: {text}" if ln.startswith("stock:") else ln for ln in lines) + "\n"
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_a_game_after_draws_only_is_written_with_a_stock_of_question_marks(k):
+    """was: every column whole, so taken for a full deal: "missing cards: AC (a full deal
+    shows 52 cards, this one 51)", a card that was not missing, and no way to write the position."""
+    from golfsolve.fair.orders import unknown_pool
+
+    lay = parse_layout_text(_after_draws(k, "?"))
+    assert len(lay.stock) == 16 - k and all(c is None for c in lay.stock)
+    positions, pool = unknown_pool(lay)
+    # the cards under the discard's top are unseen as well: the stock's places draw from them too
+    assert len(positions) == 16 - k and len(pool) == 16
+
+
+def test_a_short_stock_given_in_full_on_a_whole_table_is_still_refused_and_says_how_to_write_a_game():
+    with pytest.raises(LayoutError, match=r"missing cards: .*this one 51; a game after draws.* one \? per card left"):
+        parse_layout_text(_after_draws(1, "cards"))
+
+
+def test_odds_and_the_fair_hint_answer_a_game_after_draws_from_its_layout_file(run_cli, tmp_path):
+    import json
+
+    f = tmp_path / "after2.txt"
+    f.write_text(_after_draws(2, "?"))
+    odds = run_cli(["odds", "--layout", str(f), "--games", "4", "--json"])
+    assert odds.exit_code == 0, odds.stderr
+    j = json.loads(odds.stdout)
+    assert j["game_over"] is False and 0 <= j["fair"]["chance"] <= j["clairvoyant"]["chance"] <= 1
+    hint = run_cli(["hint", "--fair", "--player", "fast", "--layout", str(f), "--json"])
+    assert hint.exit_code == 0, hint.stderr
+    assert json.loads(hint.stdout)["best"]["move"] in {"d", *"1234567"}

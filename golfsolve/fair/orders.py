@@ -82,7 +82,10 @@ def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable
             f"the stock has {plural(len(positions), 'unknown card')} but only {plural(len(pool), 'card')} "
             f"{'is' if len(pool) == 1 else 'are'} unseen"
         )
-    if len(pool) != len(positions) and layout.tableau_count == N_TABLEAU and not played_set:
+    # a full stock on a whole table: nothing has been played (after draws, the cards under the
+    # discard's top are unseen too)
+    if (len(pool) != len(positions) and layout.tableau_count == N_TABLEAU and not played_set
+            and len(layout.stock) == rules.stock_size):
         raise InputError(
             f"a full deal with {len(positions)} unknown stock cards must leave exactly that many cards unseen, "
             f"not {len(pool)}"

@@ -248,12 +248,18 @@ def make_layout(
     if full_deal:
         total = len(seen) + sum(1 for c in stock if c is None)
         expected = N_STANDARD + deck_jokers
-        if total != expected:
+        # A game in progress after draws only (every column still whole) shows fewer: the cards
+        # under the discard's top. With its stock written as '?', as the README says such a game
+        # is written, they are unknown; with the stock given in full, a short one is a typo.
+        drawn_only = total < expected and discard is not None and None in stock
+        if total != expected and not drawn_only:
             missing = [c for c in range(expected) if c not in seen]
             if total < expected:
+                after_draws = ("; a game after draws, whose drawn cards lie under the discard, writes its stock "
+                               "as one ? per card left" if discard is not None else "")
                 raise LayoutError(
                     f"missing cards: {cards_str(missing[: expected - total])} "
-                    f"(a full deal shows {expected} cards, this one {total})"
+                    f"(a full deal shows {expected} cards, this one {total}{after_draws})"
                 )
             raise LayoutError(f"too many cards: a full deal has {expected}, this one has {total}")
     return lay
