@@ -1,0 +1,86 @@
+"""Round 30: Grid Golf as an outside bot author and a careless user meet it.
+
+Each test is a flaw found by playing the part of someone writing a bot against the
+documented API (``golfsolve.grid.bots.Bot``, ``register_bot``, the ``PlayerView`` it is
+handed) or running ``golfsolve grid`` with odd options.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import golfsolve.grid.engine as engine
+from golfsolve.grid.botnames import BOTS, register_bot
+from golfsolve.grid.bots import RandomBot
+from golfsolve.grid.engine import bot_rng
+from golfsolve.grid.rules import parse_rules
+from golfsolve.grid.tournament import simulate
+
+
+@pytest.fixture
+def registered():
+    """register_bot for one test: the names it added are removed after it."""
+    added = []
+
+    def reg(name, target, **kw):
+        register_bot(name, target, **kw)
+        added.append(name)
+
+    yield reg
+    for name in added:
+        BOTS.pop(name, None)
+
+
+class _Recorded(engine.HoleState):
+    """The referee's hole state, keeping the deck each hole was dealt from."""
+
+    decks: list[list[int]] = []
+
+    def __init__(self, rules, deck=None, **kw):
+        _Recorded.decks.append(list(deck))
+        super().__init__(rules, deck=deck, **kw)
+
+
+class Peek(RandomBot):
+    """Plays at random, but first works out the deck the way the referee shuffles it, from
+    nothing but the seed sequence its own generator keeps."""
+
+    kind = "peek"
+    guesses: list[list[int]] = []
+
+    def choose_openers(self, view, count):
+        seq = getattr(self.rng.bit_generator, "seed_seq", None)
+        if isinstance(seq, np.random.SeedSequence) and seq.spawn_key:
+            referee = np.random.SeedSequence(seq.entropy, spawn_key=seq.spawn_key[:-1] + (0,))
+            deck = np.random.default_rng(referee).permutation(np.array(view.rules.deck_cards()))
+            Peek.guesses.append([int(c) for c in deck])
+        return super().choose_openers(view, count)
+
+
+def test_a_bot_cannot_rebuild_the_deck_from_its_own_generator(registered, monkeypatch):
+    """was: a tournament handed each bot ``default_rng(child)``, a generator that keeps its
+    seed sequence, whose entropy is the run's seed and whose spawn key names the match and
+    seat: three lines rebuilt the referee's generator and shuffled the hole's deck exactly,
+    every face-down card and the stock in draw order (the brief's "through the RNG")."""
+    registered("peek", Peek)
+    _Recorded.decks, Peek.guesses = [], []
+    monkeypatch.setattr(engine, "HoleState", _Recorded)
+    simulate(parse_rules("default", players=2, holes=1), ["peek", "random"], 2, 12345)
+    assert len(_Recorded.decks) == 2
+    assert not any(g in _Recorded.decks for g in Peek.guesses)
+
+
+def test_the_sealed_generator_draws_as_before_so_runs_are_unchanged():
+    """was: (the fix must not move any seeded result) the bot's generator draws exactly what
+    ``default_rng`` of its seed sequence drew, and spawns the same children on every run; its
+    seed sequence is not the one it came from."""
+    seq = np.random.SeedSequence(99, spawn_key=(7, 2))
+    a, b = bot_rng(seq), np.random.default_rng(seq)
+    assert a.integers(2**62, size=20).tolist() == b.integers(2**62, size=20).tolist()
+    assert a.random(5).tolist() == b.random(5).tolist()
+    sealed = bot_rng(seq).bit_generator.seed_seq
+    assert sealed.entropy != 99 and sealed.spawn_key == ()
+    assert bot_rng(seq).spawn(1)[0].random() == bot_rng(seq).spawn(1)[0].random()
+    with pytest.raises(TypeError, match="SeedSequence"):
+        bot_rng(7)
