@@ -68,6 +68,9 @@ BOTS: dict[str, BotKind] = {
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
                             extra=("spiel", "OpenSpiel"), least=2, default=40),
 }
+#: golfsolve's own bots: a study seats ``heuristic`` and ``random`` by name and runs' manifests and
+#: the measured results name them, so no registered bot takes their names
+OWN_BOTS = tuple(BOTS)
 
 
 def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str = "", label: str = "N") -> None:
@@ -82,6 +85,11 @@ def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str 
     if not (callable(target) or isinstance(target, str) and re.fullmatch(r"[\w.]+:[\w.]+", target)):
         raise TypeError(f"a bot's class is 'module:attribute' text or a callable, e.g. "
                         f"'golfsolve.grid.bots:MCBot'; not {repr(target)[:40]}")
+    if kind in OWN_BOTS:
+        # a bot of one's own under such a name would be the random bot of every study table, or
+        # the 'mc' of a run that says it played golfsolve's
+        raise InputError(f"{kind!r} is one of golfsolve's own bots ({', '.join(OWN_BOTS)}); give yours a "
+                         f"name of its own, e.g. 'my-{kind}'")
     BOTS[kind] = BotKind(target, count, what or f"{kind} count", label)
 
 

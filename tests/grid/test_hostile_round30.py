@@ -84,3 +84,20 @@ def test_the_sealed_generator_draws_as_before_so_runs_are_unchanged():
     assert bot_rng(seq).spawn(1)[0].random() == bot_rng(seq).spawn(1)[0].random()
     with pytest.raises(TypeError, match="SeedSequence"):
         bot_rng(7)
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "mc", "ismcts"])
+def test_a_bot_of_ones_own_cannot_take_the_name_of_golfsolve_s(name):
+    """was: ``register_bot('random', MyBot)`` silently replaced golfsolve's random bot, so every
+    table of a ``grid study`` (which seats ``random`` and ``heuristic`` by name) and any run of
+    ``--bots random`` played the author's bot under golfsolve's name."""
+    from golfsolve.errors import InputError
+    from golfsolve.grid.bots import make_bot
+
+    before = BOTS[name]
+    try:
+        with pytest.raises(InputError, match=f"^'{name}' is one of golfsolve's own bots"):
+            register_bot(name, Peek)
+        assert BOTS[name] is before and type(make_bot(name)).__name__ != "Peek"
+    finally:  # without the fix, the other tests would play Peek as golfsolve's bot
+        BOTS[name] = before
