@@ -101,3 +101,27 @@ def test_a_bot_of_ones_own_cannot_take_the_name_of_golfsolve_s(name):
         assert BOTS[name] is before and type(make_bot(name)).__name__ != "Peek"
     finally:  # without the fix, the other tests would play Peek as golfsolve's bot
         BOTS[name] = before
+
+
+def test_a_change_forced_into_the_view_s_rules_rescores_nothing():
+    """was: every view held the referee's own ``GridRules``, so a bot forcing a change into
+    them (``object.__setattr__(view.rules, 'twos_plus', True)``; the docs promise a forced
+    change touches only the bot's copy) rescored the hole for every seat: greedy's 6 strokes
+    became 14, and the referee's rules read ``default+twos-plus+no-flip``."""
+    from golfsolve.grid.bots import GreedyBot
+    from golfsolve.grid.engine import Hole
+
+    class Meddler(GreedyBot):
+        def choose_draw(self, view):
+            object.__setattr__(view.rules, "twos_plus", True)
+            object.__setattr__(view.rules, "discard_without_flip", True)
+            return super().choose_draw(view)
+
+    def play(first):
+        rules = parse_rules("default", players=2, holes=1)
+        seats = [first(np.random.default_rng(0)), GreedyBot(np.random.default_rng(1))]
+        return rules, Hole(rules, seats, np.random.default_rng(4)).play()
+
+    _, clean = play(GreedyBot)
+    rules, meddled = play(Meddler)
+    assert meddled.strokes == clean.strokes and rules.spec() == "default"
