@@ -293,6 +293,10 @@ def table_and_bots(rules_spec: Optional[str], players: Optional[int], grid: Opti
         rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,
                             openers=openers)
     if bots_spec is None:
+        if old is not None and len(old.bots) != rules.players:
+            # else "2 bots for 3 players", naming neither the run's bots nor the option that differs
+            raise InputError(f"the run goes on with its own bots, {','.join(old.bots)}: {len(old.bots)} players, not "
+                             f"{rules.players}; repeat its table, or start a new run in another --out")
         return rules, old.bots if old is not None else ("heuristic",) * rules.players
     return rules, tuple(parse_bots(bots_spec, rules.players))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hostile_helpers import one_line_error
 
 import golfsolve.grid.engine as engine
 from golfsolve.grid.botnames import BOTS, register_bot
@@ -125,3 +126,36 @@ def test_a_change_forced_into_the_view_s_rules_rescores_nothing():
     _, clean = play(GreedyBot)
     rules, meddled = play(Meddler)
     assert meddled.strokes == clean.strokes and rules.spec() == "default"
+
+
+@pytest.fixture(scope="module")
+def mc_run(tmp_path_factory):
+    """A finished two-match run of mc (with --mc-samples 2) and random."""
+    from golfsolve.cli.main import main
+
+    out = tmp_path_factory.mktemp("r30") / "run"
+    with pytest.raises(SystemExit) as e:
+        main(["grid", "simulate", "--bots", "mc,random", "--mc-samples", "2", "--holes", "1", "--matches", "2",
+              "--out", str(out), "-q"])
+    assert e.value.code in (0, None)
+    return out
+
+
+@pytest.mark.parametrize("flag, bots", [("--extend", "mc:2,random"), ("--resume", "greedy,random")])
+def test_continuing_an_mc_run_with_other_bots_names_the_bots(mc_run, run_cli, flag, bots):
+    """was: "golfsolve: samples sets the sample count of mc and mc-greedy bots named without one
+    ..., and the bots mc:2,random include none; leave samples out or add such a bot": the
+    run's --mc-samples, which this command did not give, was blamed under a name no option
+    has, and could not be left out."""
+    r = run_cli(["grid", "simulate", "--out", str(mc_run), flag, "--matches", "3", "--bots", bots, "-q"])
+    line = one_line_error(r)
+    assert f"{flag}: " in line and "the bots mc,random with --mc-samples 2" in line and bots in line
+    assert "leave samples out" not in line
+
+
+def test_continuing_a_run_at_another_player_count_names_the_run_s_bots(mc_run, run_cli):
+    """was: "golfsolve: 2 bots for 3 players", naming neither the run's bots nor that the
+    run, not this command, brings them."""
+    r = run_cli(["grid", "simulate", "--out", str(mc_run), "--extend", "--matches", "3", "--players", "3", "-q"])
+    line = one_line_error(r)
+    assert "its own bots, mc,random: 2 players, not 3" in line
