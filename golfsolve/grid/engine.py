@@ -14,6 +14,7 @@ stock, drawn in order. Tests stack a deck by passing ``deck``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any, Callable, Optional, Protocol, Sequence
@@ -164,7 +165,8 @@ class Hole:
         slots = None if isinstance(answer, (str, bytes, Mapping)) or not hasattr(answer, "__iter__") else answer
         if slots is not None:
             try:
-                slots = list(slots)
+                # no more than one past the count: an endless iterator (itertools.cycle) hung the referee
+                slots = list(itertools.islice(slots, count + 1))
             except Exception as e:  # a generator of the bot's own that fails half-way
                 if interrupted(e):
                     raise

@@ -159,3 +159,23 @@ def test_continuing_a_run_at_another_player_count_names_the_run_s_bots(mc_run, r
     r = run_cli(["grid", "simulate", "--out", str(mc_run), "--extend", "--matches", "3", "--players", "3", "-q"])
     line = one_line_error(r)
     assert "its own bots, mc,random: 2 players, not 3" in line
+
+
+def test_openers_given_as_an_endless_iterator_are_refused_not_waited_for():
+    """was: the referee read a bot's openers with ``list(answer)``, so a bot answering
+    ``itertools.cycle([0, 1])`` (or ``itertools.count()``) hung the tournament for ever,
+    filling the memory, where any other malformed answer is a BotError."""
+    import itertools
+
+    from golfsolve.grid.bots import GreedyBot
+    from golfsolve.grid.engine import BotError, Hole
+
+    class Endless(GreedyBot):
+        def choose_openers(self, view, count):
+            return itertools.count()
+
+    rules = parse_rules("default", players=2, holes=1)
+    hole = Hole(rules, [Endless(np.random.default_rng(0)), GreedyBot(np.random.default_rng(1))],
+                np.random.default_rng(4))
+    with pytest.raises(BotError, match="openers must be up to 2 distinct slots"):
+        hole.play()
