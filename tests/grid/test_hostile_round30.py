@@ -179,3 +179,23 @@ def test_openers_given_as_an_endless_iterator_are_refused_not_waited_for():
                 np.random.default_rng(4))
     with pytest.raises(BotError, match="openers must be up to 2 distinct slots"):
         hole.play()
+
+
+class Failing(RandomBot):
+    """A bot of one's own with a bug at its first draw."""
+
+    kind = "failing"
+
+    def choose_draw(self, view):
+        return {}["x"]
+
+
+def test_a_failing_bot_of_ones_own_is_named_in_the_run_s_own_match_and_seed(registered, run_cli):
+    """was: before a run, the kernels' warm-up played a hole of every bot named, one's own too,
+    at seed 0, so ``grid simulate --seed 5`` with a failing bot of one's own said "match 0
+    (seed 0): failing (seat 0) failed ...", a match of no run, which does not replay with the
+    run's seed (and ``grid play`` failed so before its first board)."""
+    registered("failing", Failing)
+    r = run_cli(["grid", "simulate", "--bots", "random,failing", "--holes", "1", "--matches", "2", "--seed", "5",
+                 "-q"])
+    assert r.exit_code == 1 and "(seed 5): failing (seat " in r.stderr and "seed 0" not in r.stderr
