@@ -34,8 +34,8 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     """Load or compile the kernels ``bots`` use; return the CPU seconds spent compiling (0
     when all were in the cache). The notice hears of it first when anything compiles.
 
-    Each of golfsolve's own bots (not one registered with ``register_bot``) plays one hole against itself at a two-player table with ``rules``' switches:
-    the kernels take the rules as arrays, so what is compiled serves every table. A bot
+    Each of golfsolve's own bots (not one registered with ``register_bot``) plays one hole
+    against itself at a two-player table with ``rules``' switches: the kernels take the rules as arrays, so what is compiled serves every table. A bot
     with a count (samples, iterations, play-outs) plays it at the least count it takes: the
     count is a number the kernels are given, not compiled in, and at the bot's own count
     the hole took as long as the bot thinks (``grid play --bots ismcts:200000`` waited 20 s
