@@ -282,11 +282,11 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
     check_waiting_stdin()  # answers piped in are checked before compiling, not a minute later
     from ..grid.bots import make_bot  # the bots and the referee (numba): every argument is checked
     from ..grid.compiling import warm
-    from ..grid.engine import MAX_PLAYOFF, play_match
+    from ..grid.engine import MAX_PLAYOFF, bot_rng, play_match
     from ..grid.view import grid_rows
 
     warm(rules, names_in)  # before the first board: compiling (with its notice) waits for no move
-    seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, np.random.default_rng(s)) for b, s in zip(names_in, bot_ss)]
+    seats = [HumanPlayer("you", names, symbols)] + [make_bot(b, bot_rng(s)) for b, s in zip(names_in, bot_ss)]
 
     match = {"hole": 0, "holes": rules.holes, "totals": [0] * players, "between": False, "contenders": []}
 

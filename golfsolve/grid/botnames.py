@@ -68,6 +68,9 @@ BOTS: dict[str, BotKind] = {
     "spiel-ismcts": BotKind("golfsolve.grid.spiel:SpielISMCTSBot", "simulations", "simulation count", "SIMULATIONS",
                             extra=("spiel", "OpenSpiel"), least=2, default=40),
 }
+#: golfsolve's own bots: a study seats ``heuristic`` and ``random`` by name and runs' manifests and
+#: the measured results name them, so no registered bot takes their names
+OWN_BOTS = tuple(BOTS)
 
 
 def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str = "", label: str = "N") -> None:
@@ -82,6 +85,11 @@ def register_bot(kind: str, target: Any, count: Optional[str] = None, what: str 
     if not (callable(target) or isinstance(target, str) and re.fullmatch(r"[\w.]+:[\w.]+", target)):
         raise TypeError(f"a bot's class is 'module:attribute' text or a callable, e.g. "
                         f"'golfsolve.grid.bots:MCBot'; not {repr(target)[:40]}")
+    if kind in OWN_BOTS:
+        # a bot of one's own under such a name would be the random bot of every study table, or
+        # the 'mc' of a run that says it played golfsolve's
+        raise InputError(f"{kind!r} is one of golfsolve's own bots ({', '.join(OWN_BOTS)}); give yours a "
+                         f"name of its own, e.g. 'my-{kind}'")
     BOTS[kind] = BotKind(target, count, what or f"{kind} count", label)
 
 
@@ -285,6 +293,10 @@ def table_and_bots(rules_spec: Optional[str], players: Optional[int], grid: Opti
         rules = parse_rules(rules_spec, players=4 if players is None else players, grid=grid, holes=holes,
                             openers=openers)
     if bots_spec is None:
+        if old is not None and len(old.bots) != rules.players:
+            # else "2 bots for 3 players", naming neither the run's bots nor the option that differs
+            raise InputError(f"the run goes on with its own bots, {','.join(old.bots)}: {len(old.bots)} players, not "
+                             f"{rules.players}; repeat its table, or start a new run in another --out")
         return rules, old.bots if old is not None else ("heuristic",) * rules.players
     return rules, tuple(parse_bots(bots_spec, rules.players))
 

@@ -4,7 +4,7 @@ The grid's kernels come from numba's JIT and its on-disk cache (:mod:`golfsolve.
 a fresh install, an empty ``NUMBA_CACHE_DIR`` or an edited kernel source makes the first
 command compile them: up to a minute or more of CPU (every bot's kernels: about 90 s on a
 loaded 2-core machine, the heuristic's alone about 35 s) that would otherwise pass in
-silence. :func:`warm` plays one short hole per bot in this process with a listener on
+silence. :func:`warm` plays one short hole per bot of golfsolve's in this process with a listener on
 numba's compile event, so the installed :class:`golfsolve.compilenotice.Notice` hears of
 it before the first kernel compiles, and a run's worker processes started afterwards find
 everything in the cache instead of each compiling the same kernels.
@@ -34,8 +34,8 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     """Load or compile the kernels ``bots`` use; return the CPU seconds spent compiling (0
     when all were in the cache). The notice hears of it first when anything compiles.
 
-    Each bot plays one hole against itself at a two-player table with ``rules``' switches:
-    the kernels take the rules as arrays, so what is compiled serves every table. A bot
+    Each of golfsolve's own bots (not one registered with ``register_bot``) plays one hole
+    against itself at a two-player table with ``rules``' switches: the kernels take the rules as arrays, so what is compiled serves every table. A bot
     with a count (samples, iterations, play-outs) plays it at the least count it takes: the
     count is a number the kernels are given, not compiled in, and at the bot's own count
     the hole took as long as the bot thinks (``grid play --bots ismcts:200000`` waited 20 s
@@ -43,7 +43,9 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     changes nothing here; it is taken so that a run passes what it plays with."""
     from .tournament import simulate  # here: the tournament imports the bots, and they the kernels
 
-    todo = [b for b in dict.fromkeys(_cheapest(b) for b in bots) if b not in _warm]
+    # golfsolve's own bots only: a hole of a bot of one's own compiles nothing of golfsolve's, and
+    # its failure there was reported as the run's "match 0 (seed 0)", whatever the seed
+    todo = [b for b in dict.fromkeys(_cheapest(b) for b in bots if _own(b)) if b not in _warm]
     if not todo:
         return 0.0
     listener = _Listener()
@@ -70,6 +72,13 @@ def _cheapest(bot: str) -> str:
 
     entry, _ = bot_entry(bot)
     return bot if entry.count is None else f"{registry_kind(entry)}:{entry.least}"
+
+
+def _own(bot: str) -> bool:
+    """Whether ``bot`` is one of golfsolve's own (not one registered with ``register_bot``)."""
+    from .botnames import OWN_BOTS, bot_entry, registry_kind
+
+    return registry_kind(bot_entry(bot)[0]) in OWN_BOTS
 
 
 class _Listener(event.Listener):

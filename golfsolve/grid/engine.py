@@ -13,6 +13,8 @@ stock, drawn in order. Tests stack a deck by passing ``deck``.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any, Callable, Optional, Protocol, Sequence
@@ -38,6 +40,26 @@ class BotError(RuleViolation):
 
 #: what an ``rng`` argument must be (a seed in its place would fail at the first shuffle)
 RNG_MUST = "a numpy Generator, e.g. np.random.default_rng(7), or None"
+
+
+def bot_rng(seq: np.random.SeedSequence) -> np.random.Generator:
+    """The generator a tournament or ``grid play`` hands a bot: the draws of
+    ``np.random.default_rng(seq)``, without ``seq`` itself.
+
+    A generator keeps the seed sequence it was made from (``rng.bit_generator.seed_seq``):
+    a bot's is a child of its match's sequence, whose entropy is the run's seed and whose
+    spawn key names the match, so the referee's sequence, and with it every hole's deck
+    order (every face-down card, the stock in draw order), was one line away from any bot.
+    The sequence kept here is made from the generator's state (so ``rng.spawn`` still
+    gives the same children on every run) and leads nowhere else.
+    """
+    expect(seq, np.random.SeedSequence, "seq", "a numpy SeedSequence, e.g. np.random.SeedSequence(7)")
+    state = np.random.PCG64(seq).state
+    digest = hashlib.blake2b(repr((state["state"]["state"], state["state"]["inc"])).encode(),
+                             digest_size=16).digest()
+    sealed = np.random.PCG64(np.random.SeedSequence(int.from_bytes(digest, "little")))
+    sealed.state = state
+    return np.random.Generator(sealed)
 
 
 class GridPlayer(Protocol):
@@ -143,7 +165,8 @@ class Hole:
         slots = None if isinstance(answer, (str, bytes, Mapping)) or not hasattr(answer, "__iter__") else answer
         if slots is not None:
             try:
-                slots = list(slots)
+                # no more than one past the count: an endless iterator (itertools.cycle) hung the referee
+                slots = list(itertools.islice(slots, count + 1))
             except Exception as e:  # a generator of the bot's own that fails half-way
                 if interrupted(e):
                     raise

@@ -323,7 +323,9 @@ class HoleState:
         seen = np.bincount(np.array(shown, dtype=np.int64), minlength=N_CARDS_MAX)
         known = np.bincount(np.array(in_stock, dtype=np.int64), minlength=N_CARDS_MAX)
         unseen = self.deck_counts - seen - known
-        return PlayerView(me=p, rules=self.rules, grids=grids, discard=tuple(self.discard), stock_size=len(self.stock),
+        # the rules as a copy of the view's own: forced into the frozen rules (object.__setattr__),
+        # a bot's change would rescore the hole for every seat
+        return PlayerView(me=p, rules=copy.copy(self.rules), grids=grids, discard=tuple(self.discard), stock_size=len(self.stock),
                           unseen=tuple(unseen.tolist()), stock_known=tuple(known.tolist()),
                           drawn=drawn, source=source, turn=self.turn, first=self.first, ending=self.ending_left >= 0,
                           closer=self.closer, knocker=self.knocker, stall=self.stall,

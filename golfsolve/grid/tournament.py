@@ -171,7 +171,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     import pandas as pd
 
     from .bots import make_bot
-    from .engine import BotError, play_match
+    from .engine import BotError, bot_rng, play_match
 
     bots, matches, seed, samples, first_match = _checked(rules, bots, matches, seed, samples, progress,
                                                           first_match, scheme)
@@ -186,7 +186,7 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
         game_ss, *bot_ss = ss.spawn(n + 1)
         entries = seating(n, m, seed, scheme)  # seat -> entry
         before = before_entries(entries)
-        players = [make_bot(bots[e], np.random.default_rng(bot_ss[s]), samples) for s, e in enumerate(entries)]
+        players = [make_bot(bots[e], bot_rng(bot_ss[s]), samples) for s, e in enumerate(entries)]
         try:
             res = play_match(rules, players, np.random.default_rng(game_ss))
         except BotError as e:

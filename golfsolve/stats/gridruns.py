@@ -233,9 +233,21 @@ class GridKind(RunKind[GridSpec]):
 
     def resolve(self, out: str | Path, given: dict, *, resume: bool = False, extend: bool = False,
                 jobs: int = 1) -> GridSpec:
+        from ..grid.botnames import takes_mc_samples
+
         if resume or extend:
             self.check_scheme(check_out_dir(out, create=False))
-        return super().resolve(out, given, resume=resume, extend=extend, jobs=jobs)
+        spec = super().resolve(out, given, resume=resume, extend=extend, jobs=jobs)
+        if (resume or extend) and given.get("samples") is None and spec.samples is not None \
+                and not any(takes_mc_samples(b) for b in spec.bots):
+            # the run's sample count, not given here, came with it: refused later as "samples sets the
+            # sample count ...; leave samples out", which the command line cannot do
+            old = self.read(out)
+            raise InputError(f"{'--resume' if resume else '--extend'}: {out} holds a run of the bots "
+                             f"{','.join(old.bots)} with --mc-samples {old.samples}, and the bots "
+                             f"{','.join(spec.bots)} take no sample count; repeat the run's bots, or choose "
+                             "another --out")
+        return spec
 
     def open(self, out: str | Path, p: GridSpec, *, resume: bool = False, extend: bool = False,
              command: str = "") -> RunFolder:
