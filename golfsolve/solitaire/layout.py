@@ -549,8 +549,11 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
         raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not text (it holds NUL bytes)")
     if str(path) == "-":  # one stdin layout at most: the message needs no name
         return parse_layout_text(text, "stdin", rules)
+    name = Path(path).name
+    if name.isdigit() and Path(path).parent.name == "fd":  # '<(command)' passes /dev/fd/63: "63" names nothing
+        name = str(path)
     try:
-        return parse_layout_text(text, Path(path).name, rules)
+        return parse_layout_text(text, name, rules)
     except LayoutError as e:
         raise layout_file_error(path, e) from None
 

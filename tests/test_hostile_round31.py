@@ -1,0 +1,60 @@
+"""Hostile sweep, round 31: the solitaire commands as a careless person at a terminal and in
+shell scripts meets them (hand-edited layout files, process substitution, words in the wrong
+place, a terminal, pipes). Each test is a flaw found, with a test that fails without its fix.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+import pytest
+from hostile_helpers import one_line_error
+
+CODE = "GO1-E-AAAAAAB"
+
+pytestmark = pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="needs /dev/fd")
+
+
+@contextmanager
+def piped(text: str):
+    """``text`` behind a pipe this process holds open, named as a shell's ``<(command)``
+    names it: ``/dev/fd/N``."""
+    r, w = os.pipe()
+    try:
+        os.write(w, text.encode())
+        os.close(w)
+        yield f"/dev/fd/{r}"
+    finally:
+        os.close(r)
+
+
+def _layout_text(run_cli) -> str:
+    r = run_cli(["deal", CODE, "--text"])
+    assert r.exit_code == 0, r.stderr
+    return r.stdout
+
+
+@pytest.mark.parametrize("command", [["deal"], ["solve", "--verdict-only"], ["replay", "1"]])
+def test_a_layout_from_process_substitution_is_read(run_cli, command):
+    """was: 'golfsolve solve --layout <(sed ... deal.txt)' refused: "--layout /dev/fd/63 is
+    a FIFO; give a regular file" (and so was /dev/stdin fed by a pipe); the pipe a shell
+    passes has its writer, so it cannot hang as a named FIFO with none can."""
+    with piped(_layout_text(run_cli)) as path:
+        r = run_cli([command[0], "--layout", path, *command[1:]])
+    assert r.exit_code == 0, r.stderr
+    assert path in r.stdout.splitlines()[0]  # named by its path, not "63"
+
+
+def test_codes_from_process_substitution_are_read(run_cli):
+    """was: "--codes-from /dev/fd/63 is a FIFO" for 'solve --codes-from <(grep GO1 list)'."""
+    with piped(CODE + "\n") as path:
+        r = run_cli(["solve", "--verdict-only", "--codes-from", path])
+    assert r.exit_code == 0, r.stderr
+    assert '"deal": "GO1-E-AAAAAAB"' in r.stdout
+
+
+def test_a_named_fifo_no_one_writes_is_still_refused(run_cli, tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert "FIFO" in one_line_error(run_cli(["deal", "--layout", str(fifo)]))
