@@ -60,8 +60,10 @@ def test_a_named_fifo_no_one_writes_is_still_refused(run_cli, tmp_path):
     assert "FIFO" in one_line_error(run_cli(["deal", "--layout", str(fifo)]))
 
 
-@pytest.mark.parametrize("source", [["--layout", "tests/data/pysol-golf-1.board"], ["--pysol", "1"]])
-def test_replay_of_a_code_beside_another_deal_says_to_give_one_deal(run_cli, source):
+@pytest.mark.parametrize("source", [["--layout", "pysol-golf-1.board"], ["--pysol", "1"]])
+def test_replay_of_a_code_beside_another_deal_says_to_give_one_deal(run_cli, data_dir, source):
     """was: "bad move 'G' in 'GO1-E-AAAAAAB'": beside --layout or --pysol the code was read
     as the first move, where every other command says to give one deal."""
+    if source[0] == "--layout":
+        source = ["--layout", str(data_dir / source[1])]
     assert "exactly one of a deal code" in one_line_error(run_cli(["replay", *source, " go1-e-aaaaaab", "1"]))
