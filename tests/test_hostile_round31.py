@@ -67,3 +67,13 @@ def test_replay_of_a_code_beside_another_deal_says_to_give_one_deal(run_cli, dat
     if source[0] == "--layout":
         source = ["--layout", str(data_dir / source[1])]
     assert "exactly one of a deal code" in one_line_error(run_cli(["replay", *source, " go1-e-aaaaaab", "1"]))
+
+
+@pytest.mark.parametrize("discard", ["KS QS", "KS, QS 6H"])
+def test_a_discard_pile_written_out_in_a_layout_is_named_so(run_cli, tmp_path, discard):
+    """was: "line 3 (discard): unknown card 'KS QS'" for a discard line listing the pile
+    (black-hole-solve's Foundations: line already said "shows one card")."""
+    text = _layout_text(run_cli).replace("discard: KS", f"discard: {discard}")
+    (tmp_path / "deal.txt").write_text(text)
+    assert "the discard shows its top card only" in one_line_error(run_cli(["deal", "--layout",
+                                                                             str(tmp_path / "deal.txt")]))

@@ -413,6 +413,12 @@ def parse_layout_text(text: str, name: str = "", rules: Optional[Rules] = None) 
                 raise LayoutError(f"line {n}: {e}") from None
         elif k in ("discard", "foundation", "foundations"):
             have_discard = True
+            toks = _tokens(val, f"line {n} (discard)")
+            if len(toks) > 1:
+                for t in toks:  # "10 S" is one card mistyped, not a pile
+                    _card(t, f"line {n} (discard)")
+                # the whole pile written out: "unknown card 'KS QS'" named no mistake
+                raise LayoutError(f"line {n}: the discard shows its top card only, got {len(toks)} cards")
             discard = None if val in ("", "-", "--") else _card(val, f"line {n} (discard)")
         elif k in ("stock", "talon"):
             stock_tokens = _tokens(val, f"line {n} (stock)")
