@@ -77,3 +77,12 @@ def test_a_discard_pile_written_out_in_a_layout_is_named_so(run_cli, tmp_path, d
     (tmp_path / "deal.txt").write_text(text)
     assert "the discard shows its top card only" in one_line_error(run_cli(["deal", "--layout",
                                                                              str(tmp_path / "deal.txt")]))
+
+
+def test_a_choice_ending_in_a_carriage_return_is_taken_as_the_rules_are(run_cli):
+    """was: "'hard\\r' is not one of 'easy', 'medium', 'hard', 'very-hard'" from a shell script
+    saved with Windows line ends, whose '--rules classic\\r', '--pysol 5\\r' and '--games 10\\r'
+    were all taken."""
+    r = run_cli(["pick", "--difficulty", "hard\r", "--player", " FAST\r", "--count", "1", "--games", "3",
+                 "--max-deals", "1", "--json"])
+    assert "Invalid value" not in r.stderr and r.exit_code in (0, 1), r.stderr

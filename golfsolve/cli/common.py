@@ -348,9 +348,13 @@ def check_run_dir(path: str, what: str) -> None:
 
 class AsciiChoice(click.Choice):
     """click's Choice, any case of the names but ASCII letters only: click matches by
-    ``casefold``, which took 'ſtrong' (a long s) for strong and 'eaſy' for easy."""
+    ``casefold``, which took 'ſtrong' (a long s) for strong and 'eaſy' for easy. Spaces
+    around a name are dropped, as ``--rules`` and the numbers drop them: a shell script saved
+    with Windows line ends passes 'hard\r'."""
 
     def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            value = value.strip()
         if isinstance(value, str) and not value.isascii():
             self.fail(f"{value!r} is not one of {', '.join(repr(c) for c in self.choices)}.", param, ctx)
         return super().convert(value, param, ctx)
