@@ -86,3 +86,10 @@ def test_a_choice_ending_in_a_carriage_return_is_taken_as_the_rules_are(run_cli)
     r = run_cli(["pick", "--difficulty", "hard\r", "--player", " FAST\r", "--count", "1", "--games", "3",
                  "--max-deals", "1", "--json"])
     assert "Invalid value" not in r.stderr and r.exit_code in (0, 1), r.stderr
+
+
+@pytest.mark.parametrize("command", ["hint", "odds"])
+def test_moves_given_as_words_to_hint_or_odds_are_pointed_to_moves(run_cli, command):
+    """was: "Got unexpected extra arguments (d 5)": replay takes its moves as words, so
+    'golfsolve hint CODE d 5' is what a user types, and the error named no way to give them."""
+    assert '--moves "d 5 2"' in one_line_error(run_cli([command, CODE, "d", "5"]))

@@ -426,7 +426,16 @@ class Command(click.Command):
                     if getattr(param, "metavar", None) == "FILE" and isinstance(v, str):
                         # before click opens it: a FIFO without a writer would block for ever
                         check_input_file(v, _opt(param))
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            moves = next((p for p in self.params if p.name == "moves_text"), None)
+            if moves is None or "unexpected extra argument" not in e.message:
+                raise
+            # replay takes its moves as words, hint and odds take them in --moves: 'hint CODE d 5'
+            # was "Got unexpected extra arguments (d 5)", naming no way to give them
+            e.message += f"; give the moves played as {_opt(moves)}, e.g. {_opt(moves)} \"d 5 2\""
+            raise
 
 
 class Group(click.Group):
