@@ -93,3 +93,14 @@ def test_moves_given_as_words_to_hint_or_odds_are_pointed_to_moves(run_cli, comm
     """was: "Got unexpected extra arguments (d 5)": replay takes its moves as words, so
     'golfsolve hint CODE d 5' is what a user types, and the error named no way to give them."""
     assert '--moves "d 5 2"' in one_line_error(run_cli([command, CODE, "d", "5"]))
+
+
+def test_a_layout_file_name_that_is_not_utf8_is_named_in_utf8(run_cli, tmp_path):
+    """was: the name's raw byte (b'\\xff.txt') written into the answers, so that under the C.UTF-8
+    locale 'deal --json' printed bytes that are not UTF-8: no JSON a strict reader (jq) takes."""
+    path = os.fsdecode(bytes(tmp_path) + b"/\xff.txt")
+    with open(path, "w") as f:
+        f.write(_layout_text(run_cli))
+    r = run_cli(["deal", "--layout", path, "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert '"deal": "\ufffd.txt"' in r.stdout

@@ -558,6 +558,12 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
     name = Path(path).name
     if name.isdigit() and Path(path).parent.name == "fd":  # '<(command)' passes /dev/fd/63: "63" names nothing
         name = str(path)
+    # a file name's bytes that are not UTF-8 (kept as surrogates) went out raw in every answer,
+    # and --json was then no UTF-8 text
+    try:
+        name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate no byte gave (a library caller's own text)
+        name = name.encode("utf-8", "replace").decode("utf-8")
     try:
         return parse_layout_text(text, name, rules)
     except LayoutError as e:
