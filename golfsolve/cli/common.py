@@ -80,19 +80,42 @@ def layout_options(f=None, *, stdin: bool = True):
 
 
 def check_input_file(path: Optional[str], option: str) -> None:
-    """A file to read must be a regular file (or ``-``, stdin): a FIFO with no writer, a
-    directory or a device would hang or fail half-way, so it is refused before reading."""
+    """A file to read must be a regular file (or ``-``, stdin), or a pipe this process holds
+    open (``<(command)``): a named FIFO with no writer, a directory or a device would hang or
+    fail half-way, so it is refused before reading."""
     import stat
 
     if path is None or path == "-":
         return
     try:
-        mode = os.stat(path).st_mode
+        st = os.stat(path)
     except OSError:
         return  # a missing file: the reader says so in its own words
+    mode = st.st_mode
+    if stat.S_ISFIFO(mode) and _held_open(st):
+        # a pipe this process holds already (the shell's '<(command)', /dev/stdin from a pipe)
+        # has its writer, or its writer has been and gone: it is read, never waited on
+        return
     if not stat.S_ISREG(mode):
         kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
         raise InputError(f"{option} {path} is {kind}; give a regular file, or - for stdin")
+
+
+def _held_open(st: os.stat_result) -> bool:
+    """Is the file ``st`` describes open in this process already (``/dev/fd/63``, what a
+    shell's process substitution passes)? A named FIFO no one has opened is not."""
+    try:
+        fds = os.listdir("/dev/fd")
+    except OSError:  # no /dev/fd: no way to tell, so the FIFO stays refused
+        return False
+    for name in fds:
+        try:
+            held = os.fstat(int(name))
+        except (OSError, ValueError):  # the listing's own descriptor, closed by now
+            continue
+        if (held.st_dev, held.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
 
 
 #: The longest line ``play`` and ``grid play`` take as one answer: far above anything typed
@@ -325,9 +348,13 @@ def check_run_dir(path: str, what: str) -> None:
 
 class AsciiChoice(click.Choice):
     """click's Choice, any case of the names but ASCII letters only: click matches by
-    ``casefold``, which took 'ſtrong' (a long s) for strong and 'eaſy' for easy."""
+    ``casefold``, which took 'ſtrong' (a long s) for strong and 'eaſy' for easy. Spaces
+    around a name are dropped, as ``--rules`` and the numbers drop them: a shell script saved
+    with Windows line ends passes 'hard\r'."""
 
     def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            value = value.strip()
         if isinstance(value, str) and not value.isascii():
             self.fail(f"{value!r} is not one of {', '.join(repr(c) for c in self.choices)}.", param, ctx)
         return super().convert(value, param, ctx)
@@ -399,7 +426,16 @@ class Command(click.Command):
                     if getattr(param, "metavar", None) == "FILE" and isinstance(v, str):
                         # before click opens it: a FIFO without a writer would block for ever
                         check_input_file(v, _opt(param))
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            moves = next((p for p in self.params if p.name == "moves_text"), None)
+            if moves is None or "unexpected extra argument" not in e.message:
+                raise
+            # replay takes its moves as words, hint and odds take them in --moves: 'hint CODE d 5'
+            # was "Got unexpected extra arguments (d 5)", naming no way to give them
+            e.message += f"; give the moves played as {_opt(moves)}, e.g. {_opt(moves)} \"d 5 2\""
+            raise
 
 
 class Group(click.Group):

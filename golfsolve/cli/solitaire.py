@@ -9,7 +9,7 @@ import click
 
 # the cards and the engine (numpy) are imported inside the commands, after the option checks
 from ..errors import InputError
-from ..inputs import ascii_lower
+from ..inputs import ascii_lower, ascii_upper
 from ..text import pad
 from .common import Command, echo_json, get_layout, layout_options, plural, read_answer, shown_answer
 
@@ -42,6 +42,9 @@ def _split_source_and_moves(code, layout_file, pysol, moves):
     """With --layout or --pysol the first positional word is a move, not a deal code."""
     moves = tuple(moves)
     if code is not None and (layout_file is not None or pysol is not None):
+        if ascii_upper(code.strip()).startswith("GO1-"):
+            # read as moves, a code given beside --layout was "bad move 'G' in 'GO1-E-...'"
+            raise InputError("give exactly one of a deal code, --layout FILE or --pysol N")
         moves = (code,) + moves
         code = None
     return code, moves

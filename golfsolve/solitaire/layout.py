@@ -419,6 +419,12 @@ def parse_layout_text(text: str, name: str = "", rules: Optional[Rules] = None) 
                 raise LayoutError(f"line {n}: {e}") from None
         elif k in ("discard", "foundation", "foundations"):
             have_discard = True
+            toks = _tokens(val, f"line {n} (discard)")
+            if len(toks) > 1:
+                for t in toks:  # "10 S" is one card mistyped, not a pile
+                    _card(t, f"line {n} (discard)")
+                # the whole pile written out: "unknown card 'KS QS'" named no mistake
+                raise LayoutError(f"line {n}: the discard shows its top card only, got {len(toks)} cards")
             discard = None if val in ("", "-", "--") else _card(val, f"line {n} (discard)")
         elif k in ("stock", "talon"):
             stock_tokens = _tokens(val, f"line {n} (stock)")
@@ -555,8 +561,17 @@ def read_layout_file(path: str | Path, rules: Optional[Rules] = None) -> Layout:
         raise LayoutError(f"layout {'input' if str(path) == '-' else 'file'} {where} is not text (it holds NUL bytes)")
     if str(path) == "-":  # one stdin layout at most: the message needs no name
         return parse_layout_text(text, "stdin", rules)
+    name = Path(path).name
+    if name.isdigit() and Path(path).parent.name == "fd":  # '<(command)' passes /dev/fd/63: "63" names nothing
+        name = str(path)
+    # a file name's bytes that are not UTF-8 (kept as surrogates) went out raw in every answer,
+    # and --json was then no UTF-8 text
     try:
-        return parse_layout_text(text, Path(path).name, rules)
+        name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate no byte gave (a library caller's own text)
+        name = name.encode("utf-8", "replace").decode("utf-8")
+    try:
+        return parse_layout_text(text, name, rules)
     except LayoutError as e:
         raise layout_file_error(path, e) from None
 
