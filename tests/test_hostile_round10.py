@@ -182,9 +182,12 @@ def test_a_played_joker_the_rules_do_not_deal_is_named(rules, joker, words):
 def test_a_bad_move_is_named_as_it_was_typed(run_cli):
     """golfsolve replay --pysol 1 GO1-E-AAAAAAB d said "bad move 'g' in 'GO1-E-AAAAAAB'": a
     lower-case g the user never typed"""
-    r = run_cli(["replay", "--pysol", "1", "GO1-E-AAAAAAB", "d"])
-    assert _one_line_error(r) == ("golfsolve: bad move 'G' in 'GO1-E-AAAAAAB' (moves are d = draw, "
+    r = run_cli(["replay", "--pysol", "1", "d", "Gx"])
+    assert _one_line_error(r) == ("golfsolve: bad move 'G' in 'Gx' (moves are d = draw, "
                                   "1-7 = remove from that column, u = undo)")
+    # a deal code there is a second deal, not a move (round 31)
+    r = run_cli(["replay", "--pysol", "1", "GO1-E-AAAAAAB", "d"])
+    assert _one_line_error(r) == "golfsolve: give exactly one of a deal code, --layout FILE or --pysol N"
     from golfsolve.solitaire.engine import parse_moves
 
     assert parse_moves("D 5 U") == ["d", "5", "u"]
