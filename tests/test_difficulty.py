@@ -94,6 +94,9 @@ def test_cli_rate_takes_layouts_and_pysol_deals(run_cli, tmp_path, data_dir):
     assert row["games"] == 1 and row["player"]["preset"] == "fast"
     r = run_cli(["rate", "--layout", str(data_dir / "seed000_start.txt")])  # its stock beyond 8S is unknown
     assert r.exit_code == 2 and "real stock" in r.stderr and len(r.stderr.splitlines()) == 1
+    # was: "...so there is no exact answer; 'golfsolve odds' estimates the chance of winning instead;
+    # rating needs the real stock": two pieces of advice, one of them for another command
+    assert "odds" not in r.stderr and "stock order is unknown (15 of 16 stock cards), and rating" in r.stderr
 
 
 def test_a_cleared_table_rates_as_over_without_its_stock(run_cli, tmp_path):

@@ -42,7 +42,7 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
     """
     from ..solitaire.deals import DealBatch
     from ..solitaire.rules import get_rules
-    from ..solitaire.solver import Solver, StockUnknownError
+    from ..solitaire.solver import ODDS_INSTEAD, Solver, StockUnknownError
 
     rules = get_rules(rules_spec) if rules_spec is not None else None
     if not (codes or layout_files or pysol):
@@ -50,7 +50,9 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
     try:
         batch = DealBatch.build(codes, layout_files, pysol, rules)  # every deal checked before any work
     except StockUnknownError as e:
-        fail(f"{e}; rating needs the real stock: give a deal code or a full layout")
+        # odds' advice is for a position; a rating is of a deal, from its opening
+        fail(f"{str(e).replace(', ' + ODDS_INSTEAD, '')}, and rating needs the real stock: give a deal code "
+             "or a full layout")
     # a cleared table solves without its stock order, so the batch lets it through: it is
     # over (rated as odds answers it); any other table's fair games need the real stock's cards
     for lay in batch.layouts:

@@ -36,6 +36,10 @@ class StockUnknownError(ValueError):
     """The stock order is not fully known, so no exact answer exists."""
 
 
+#: What :func:`pack`'s refusal advises (``rate`` gives its own advice in its place).
+ODDS_INSTEAD = "so there is no exact answer; 'golfsolve odds' estimates the chance of winning instead"
+
+
 MOVE_DRAW = "d"
 
 
@@ -176,8 +180,7 @@ def pack(layout: Layout) -> PackedPosition:
     if not layout.stock_known and any(layout.columns):
         n_unknown = sum(1 for c in layout.stock if c is None)
         raise StockUnknownError(
-            f"the stock order is unknown ({n_unknown} of {len(layout.stock)} stock cards), so there is no exact "
-            "answer; 'golfsolve odds' estimates the chance of winning instead"
+            f"the stock order is unknown ({n_unknown} of {len(layout.stock)} stock cards), {ODDS_INSTEAD}"
         )
     cols = np.zeros((N_COLUMNS, COLUMN_HEIGHT), dtype=np.int8)
     heights = np.zeros(N_COLUMNS, dtype=np.int8)
