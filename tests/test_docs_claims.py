@@ -1,0 +1,234 @@
+"""Claims of the user documents that can be checked without running anything long: the option
+tables name options of their command and give their defaults, the library names the prose
+gives exist, the fair player's presets are what fair.md's table says, and the README's word on
+which commands take which deals and answer in JSON. (tests/test_docs_examples.py runs the
+console examples; tests/test_docs_walkthrough.py checks links, inline commands and imports.)
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from golfsolve.cli.main import cli
+from test_docs_walkthrough import _prose, _spans
+from test_help_examples import commands
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the pages a user reads to learn the commands and the library
+USER_PAGES = [ROOT / "README.md", *(ROOT / "docs" / f for f in ("stats.md", "fair.md", "grid.md", "serve.md"))]
+COMMANDS = {" ".join(path): command for path, command in commands(cli, []) if not isinstance(command, click.Group)}
+
+
+def _options(command: click.Command) -> set[str]:
+    return {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+
+
+# --- option tables ----------------------------------------------------------------------------
+
+def option_tables() -> list[tuple[Path, int, str, list[str]]]:
+    """Every ``| option | meaning |`` table of the pages, as (page, line, the command its
+    section heading names, its rows)."""
+    out = []
+    for path in USER_PAGES:
+        lines = _prose(path).splitlines()
+        heading_command = None
+        i = 0
+        while i < len(lines):
+            m = re.match(r"#+ .*`golfsolve ([a-z -]+?)(?: [A-Z_]+)*`", lines[i])
+            if m:
+                heading_command = m.group(1)
+            if re.match(r"\|\s*option\s*\|", lines[i]):
+                start, rows = i + 1, []
+                i += 2  # the header and its |---| line
+                while i < len(lines) and lines[i].startswith("|"):
+                    rows.append(lines[i])
+                    i += 1
+                out.append((path, start, heading_command, rows))
+            i += 1
+    return out
+
+
+TABLES = option_tables()
+
+
+def test_option_tables_are_found():
+    assert {cmd for _, _, cmd, _ in TABLES} >= {"stats", "grid simulate", "grid study"}
+
+
+@pytest.mark.parametrize("path, line, command, rows", TABLES, ids=[f"{p.name}:{n}" for p, n, _, _ in TABLES])
+def test_every_option_an_option_table_names_is_one_of_its_command(path, line, command, rows):
+    """An option named in a row of the table under ``golfsolve stats`` (first column or the
+    meaning) is an option ``stats`` has; a row's own options (first column) all are."""
+    assert command in COMMANDS, f"{path.name}:{line}: the heading names no command"
+    known = _options(COMMANDS[command])
+    for row in rows:
+        first = row.split("|")[1]
+        named = re.findall(r"(?<![\w-])(--[a-z][\w-]*|-[a-z]\b)", first)
+        assert named, f"{path.name}: a row without an option: {row}"
+        assert set(named) <= known, f"{path.name}: golfsolve {command} has no {set(named) - known}: {row}"
+
+
+def help_default(param: click.Parameter) -> str | None:
+    """The default an option's --help gives: click's own, or "(default N" in its text."""
+    if isinstance(param.default, (int, float, str)) and not isinstance(param.default, bool):
+        return str(param.default)
+    m = re.search(r"\(default:? ([^\s;)]+)", " ".join((getattr(param, "help", None) or "").split()))
+    return m.group(1).rstrip(".,:") if m else None
+
+
+@pytest.mark.parametrize("path, line, command, rows", TABLES, ids=[f"{p.name}:{n}" for p, n, _, _ in TABLES])
+def test_a_default_an_option_table_states_is_the_one_help_gives(path, line, command, rows):
+    """Where a row speaks of a default and the option's --help gives a plain one, the row
+    gives that value."""
+    params = {o: p for p in COMMANDS[command].params for o in p.opts}
+    checked = 0
+    for row in rows:
+        first, meaning = row.split("|")[1:3]
+        option = re.search(r"--[a-z][\w-]*", first).group(0)
+        value, said = help_default(params[option]), re.search(r"\bdefault:? `?([^\s;)`]+)", meaning)
+        if value is None or said is None:
+            continue
+        said = said.group(1).rstrip(".,:")
+        assert said == value, f"{path.name}: {command} {option}: the table says default {said}, --help {value}"
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_help_default_reader():
+    assert help_default(click.Option(["--n"], default=5)) == "5"
+    assert help_default(click.Option(["--n"], help="How many (default 100).")) == "100"
+    assert help_default(click.Option(["--n"], help="How many (default: all cores).")) == "all"
+    assert help_default(click.Option(["--n"], is_flag=True, help="A flag.")) is None
+
+
+def test_grid_plays_options_are_all_named_in_grid_md():
+    """(was: grid.md listed grid play's options as --players, --grid, --holes, --rules, --seed,
+    --ascii: --openers, which play has, was left out)"""
+    text = " ".join(_prose(ROOT / "docs" / "grid.md").split())
+    section = text[text.index("### `golfsolve grid play`"):text.index("## Rules")]
+    named = set(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", section))
+    assert _options(COMMANDS["grid play"]) - {"--help"} <= named
+
+
+# --- library names ----------------------------------------------------------------------------
+
+def dotted_names() -> list[tuple[Path, int, str]]:
+    """Every ``golfsolve.a.b`` the pages' prose names in inline code (a file such as
+    ``.golfsolve.lock`` and a path ``golfsolve/...`` aside)."""
+    out = []
+    for path in USER_PAGES:
+        for line, span in _spans(path):
+            for m in re.finditer(r"(?<![\w./-])golfsolve(?:\.\w+)+", span):
+                out.append((path, line, m.group(0)))
+    return out
+
+
+NAMES = dotted_names()
+
+
+def resolve(name: str):
+    """The object a dotted name stands for: the longest importable module, then attributes."""
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ModuleNotFoundError(name)
+
+
+def test_library_names_are_found():
+    assert len(NAMES) >= 20
+    assert any(n == "golfsolve.fair.exact.fair_value" for _, _, n in NAMES)
+
+
+@pytest.mark.parametrize("path, line, name", NAMES, ids=[f"{p.name}:{n}:{name}" for p, n, name in NAMES])
+def test_a_library_name_the_docs_give_exists(path, line, name):
+    resolve(name)  # AttributeError or ModuleNotFoundError names what is missing
+
+
+def test_resolve_refuses_a_missing_name():
+    with pytest.raises(AttributeError):
+        resolve("golfsolve.fair.no_such_function")
+    assert resolve("golfsolve.stats.load_results").__name__ == "load_results"
+
+
+# --- the fair player's presets ----------------------------------------------------------------
+
+def _preset_rows() -> dict[str, tuple[str, str]]:
+    text = (ROOT / "docs" / "fair.md").read_text(encoding="utf-8")
+    return {m.group(1): (m.group(2), m.group(3))
+            for m in re.finditer(r"^\| `(fast|strong)` \| (.*) \| (.*) \|$", text, re.MULTILINE)
+            if "orders per decision" in m.group(2)}
+
+
+def test_fair_mds_preset_table_gives_the_presets_settings():
+    from golfsolve.fair import PRESETS
+
+    rows = _preset_rows()
+    assert set(rows) == set(PRESETS) == {"fast", "strong"}
+    for name, (settings, _) in rows.items():
+        p = PRESETS[name]
+        assert f"{p.samples} orders per decision" in settings
+        assert f"from {p.exact_unknown} unknown cards" in settings
+        assert f"at most {p.exact_states:,} states" in settings
+        assert p.compiled_exact == ("compiled kernel" in settings)
+        assert p.carry == ("carried" in settings)
+        assert p.by_rank == ("by rank" in settings)
+        assert (p.wrap_scale == 2) == ("twice as large" in settings)
+        if p.race_budget:
+            assert f"up to {p.race_budget}" in settings and f"at most {p.race_width} contenders" in settings
+
+
+def test_the_preset_each_command_uses_by_default_is_fair_mds():
+    """The table's "used by default in" column: each command's --player default (and the
+    preset ``stats --difficulty`` rates with)."""
+    from golfsolve.fair import PRESETS
+    from golfsolve.stats.census import difficulty_player
+
+    for name, (_, used) in _preset_rows().items():
+        for cmd in re.findall(r"`([a-z -]+?)`", used):
+            if cmd == "stats --difficulty":
+                assert difficulty_player() == PRESETS[name]
+                continue
+            words = cmd.split()
+            command = COMMANDS[words[0]]
+            player = next(p for p in command.params if "--player" in p.opts)
+            # fair-stats leaves it None so that --resume takes the run's; its help names the default
+            default = player.default or re.search(r"(\w+) \(default\)", player.help).group(1)
+            assert default == name, f"{cmd}: --player defaults to {default}, fair.md says {name}"
+
+
+# --- the README's word on the commands --------------------------------------------------------
+
+def test_the_solitaire_commands_take_a_code_a_layout_file_or_a_pysol_deal():
+    """README: "Every solitaire command takes its deal from one of: a deal code, a layout file
+    (--layout FILE) or a PySol FC Golf deal (--pysol N)"."""
+    for name in ("deal", "replay", "play", "solve", "hint", "odds", "rate"):
+        command = COMMANDS[name]
+        assert {"--layout", "--pysol"} <= _options(command), name
+        assert any(isinstance(p, click.Argument) for p in command.params), name
+
+
+def test_every_command_that_computes_an_answer_has_json():
+    """README: "Every command that computes an answer has --json" (play, grid play and serve
+    hold a conversation or a server instead)."""
+    without = {name for name, command in COMMANDS.items() if "--json" not in _options(command)}
+    assert without == {"play", "grid play", "serve"}
+
+
+def test_the_readmes_command_table_names_every_command():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| command | what it does |"):text.index("Every solitaire command")]
+    named = {" ".join(w for w in span.split() if not re.fullmatch(r"[A-Z]+", w))
+             for span in re.findall(r"^\| (.*?) \|", table, re.MULTILINE)[1:]
+             for span in re.findall(r"`([^`]+)`", span)}
+    assert named == set(COMMANDS)
