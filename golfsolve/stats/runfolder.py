@@ -423,7 +423,7 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     except (OSError, ValueError) as e:
         raise InputError(f"cannot read {p}: {e}") from None
     if not text.strip():
-        # was: "Expecting value: line 1 column 1 (char 0)", saying neither what is wrong nor what to do
+        # json's "Expecting value: line 1 column 1 (char 0)" says neither what is wrong nor what to do
         raise InputError(f"{p} is empty (damaged: golfsolve writes it whole); put back a copy of it, or start the "
                          "run again in a new folder")
     try:
@@ -1032,7 +1032,7 @@ def no_run_to_continue(path: str | Path, resume: bool) -> InputError:
     (a mistyped folder name would otherwise start a new run of the default size)."""
     flag = "--resume" if resume else "--extend"
     if chunk_files(path):
-        # was: "holds no golfsolve run", of a folder of chunks whose manifest was lost
+        # "holds no golfsolve run" would send the user looking for a mistyped name
         return InputError(f"{flag}: {path} holds chunk files but no {MANIFEST} (removed or lost), so what run "
                           "they belong to is unknown; put the manifest back, or start the run again in a new folder")
     return InputError(f"{flag}: {path} holds no golfsolve run to {flag[2:]}; check the folder name, "
