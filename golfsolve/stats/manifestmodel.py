@@ -64,6 +64,24 @@ class ManifestModel(BaseModel):
             n_chunks += -(-b.count // self.chunk_size)
             if n_chunks > MAX_CHUNKS:  # checked before any list of chunks is made
                 raise ValueError(f"count: the run would have more than {MAX_CHUNKS:,} chunk files")
+        # a count edited by hand (40 made 50) leaves the blocks as they were: the report would say
+        # "deals 0..49, complete" over 40 deals, and --resume record --count 50 and solve nothing
+        items = "matches" if self.format.startswith("golfsolve-grid") else "deals"
+        for g in self.rules or [None]:
+            spans = sorted((b.start, b.start + b.count) for b in blocks if g is None or g in b.rules)
+            if not spans:  # the rules list edited: name it, not the blocks
+                raise ValueError(f"rules: {g} is in none of the run's blocks (the list was edited)")
+            reach = self.start
+            for lo, hi in spans:
+                if lo != reach:  # a gap, or two blocks over the same items
+                    break
+                reach = hi
+            else:
+                if reach == end:
+                    continue
+            under = "" if g is None else f" under {g}"
+            raise ValueError(f"blocks: the blocks{under} do not cover {items} {self.start}..{end - 1} (the run's "
+                             "start and count) each once")
         return self
 
 

@@ -419,9 +419,18 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     if p.stat().st_size > MAX_MANIFEST_BYTES:
         raise InputError(f"{p} is larger than {MAX_MANIFEST_BYTES // 2**20} MB; it is not a golfsolve manifest")
     try:
-        m = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as e:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, ValueError) as e:
         raise InputError(f"cannot read {p}: {e}") from None
+    if not text.strip():
+        # json's "Expecting value: line 1 column 1 (char 0)" says neither what is wrong nor what to do
+        raise InputError(f"{p} is empty (damaged: golfsolve writes it whole); put back a copy of it, or start the "
+                         "run again in a new folder")
+    try:
+        m = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise InputError(f"{p} is not complete JSON ({e}): cut short or edited by hand; put back a copy of it, "
+                         "or start the run again in a new folder") from None
     if not isinstance(m, dict) or not isinstance(m.get("format"), str) or m["format"] not in COMMANDS:
         raise InputError(f"{p} is not a golfsolve run manifest")
     if fmt is not None and m["format"] != fmt:
@@ -644,6 +653,16 @@ class RunFolder:
         self._lock = lock
         #: ``(chunk file, reason)`` for each chunk found truncated or damaged and to be redone.
         self.repairs: list[tuple[str, str]] = []
+        self._where = _identity(path)
+
+    def check_in_place(self) -> None:
+        """:class:`InputError` if ``path`` no longer names the folder opened (moved, renamed or
+        removed while the run wrote it): its chunks would go to whatever folder now has that
+        name, another run's perhaps, or fail there naming a temporary file."""
+        if self._where is not None and _identity(self.path) != self._where:
+            raise InputError(f"the run folder {self.path} was moved, renamed or removed while this command wrote "
+                             "it; the chunks written so far went with it: finish the run with --resume and --out "
+                             "naming the folder where it is now")
 
     def close(self) -> None:
         """Release the folder's lock (if this object holds it)."""
@@ -713,13 +732,24 @@ class RunFolder:
 
     def write(self, chunk: Chunk, df: pd.DataFrame) -> Path:
         """Write one chunk atomically, with the settings it was made with (:func:`made_with`)."""
+        self.check_in_place()
         return write_parquet_atomic(self.path / chunk.name, df, {MADE_WITH: made_with(self.key)})
 
     def record(self, invocation: dict, complete: bool) -> None:
         """Add one invocation's entry to the manifest."""
+        self.check_in_place()
         self.manifest = {**self.manifest, "invocations": self.manifest.get("invocations", []) + [invocation],
                          "complete": complete}
         self.save_manifest()
+
+
+def _identity(path: Path) -> Optional[tuple[int, int]]:
+    """The device and inode of the folder at ``path`` (None when there is none)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def chunk_files(out: str | Path) -> dict[str, Path]:
@@ -1001,6 +1031,10 @@ def no_run_to_continue(path: str | Path, resume: bool) -> InputError:
     """The error for ``--resume`` (``resume``) or ``--extend`` on ``path``, which holds no run
     (a mistyped folder name would otherwise start a new run of the default size)."""
     flag = "--resume" if resume else "--extend"
+    if chunk_files(path):
+        # "holds no golfsolve run" would send the user looking for a mistyped name
+        return InputError(f"{flag}: {path} holds chunk files but no {MANIFEST} (removed or lost), so what run "
+                          "they belong to is unknown; put the manifest back, or start the run again in a new folder")
     return InputError(f"{flag}: {path} holds no golfsolve run to {flag[2:]}; check the folder name, "
                       f"or leave out {flag} to start a new run there")
 
@@ -1392,6 +1426,7 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     solved = items = 0
     bar = progress_bar(total=total, initial=total - sum(c.count for c in todo), unit=unit, desc=unit + "s",
                        smoothing=0.1, show=progress)
+    failed = False
     try:
         for chunk, df in results:
             folder.write(chunk, df)
@@ -1400,6 +1435,9 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
             bar.update(chunk.count)
             if on_chunk is not None:
                 on_chunk(chunk)
+    except BaseException:
+        failed = True
+        raise
     finally:
         bar.close()
         if hasattr(results, "close"):
@@ -1408,7 +1446,13 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
         complete = all(c.name in files for c in chunks) and solved == len(todo)
         inv.update(finished=now(), chunks_solved=solved, items_solved=items,
                    seconds=round(time.perf_counter() - t0, 3), status="complete" if complete else "interrupted")
-        folder.record(inv, complete)
+        try:
+            folder.record(inv, complete)
+        except (OSError, InputError):
+            # what stopped the work (a moved folder, a full disk, Ctrl-C) is the news, not that
+            # its invocation could not be recorded for the same reason
+            if not failed:
+                raise
     return inv
 
 
