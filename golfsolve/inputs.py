@@ -9,7 +9,7 @@ of it), so that the rules of user input can change without recompiling them.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Optional
 
 from .errors import MAX_EFFORT, InputError, check_count, clip
 

@@ -19,7 +19,7 @@ from golfsolve.fair import PRESETS, PlayerSettings, pick, play
 from golfsolve.solitaire.dealcode import format_code
 from golfsolve.solitaire.engine import replay
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number
-from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
+from golfsolve.solitaire.rules import CLASSIC, EASY
 from golfsolve.solitaire.solver import Solver, line_wins, pack
 
 

@@ -92,7 +92,6 @@ def test_a_runs_latest_command_is_never_a_resume():
 # after the first three cards.
 def _fair_near_misses():
     import golfsolve.fair as fair
-    from golfsolve.errors import InputError
     from golfsolve.solitaire.layout import layout_from_code
     from golfsolve.solitaire.rules import EASY
 

@@ -19,7 +19,7 @@ import math
 import operator
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 import numpy as np
 import pandas as pd

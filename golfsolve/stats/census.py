@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError
-from ..inputs import ascii_lower, callback, expect, is_whole_number, whole_count
+from ..inputs import ascii_lower, callback, is_whole_number, whole_count
 from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number

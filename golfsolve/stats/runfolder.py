@@ -47,7 +47,6 @@ from ..text import ordinal, plural, plural_of
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or written: bad arguments are refused before
     import pandas as pd
 
-    from .manifestmodel import ManifestModel
 
 MANIFEST = "_manifest.json"
 #: The manifest's name in runs made before it was renamed (pandas could not read those folders).

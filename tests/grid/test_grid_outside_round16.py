@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from golfsolve.errors import InputError
-from golfsolve.grid.botnames import BOTS, register_bot
+from golfsolve.grid.botnames import BOTS
 from golfsolve.grid.bots import Bot, make_bot
 from golfsolve.grid.engine import BotError, Hole, RuleViolation
 from golfsolve.grid.rules import parse_rules
@@ -39,20 +39,6 @@ def _hole(bot, players=3, seed=5):
     rules = parse_rules("default", players=players, grid=6)
     others = [make_bot("greedy", np.random.default_rng(1 + k)) for k in range(players - 1)]
     return Hole(rules, [bot, *others], np.random.default_rng(seed), first=0)
-
-
-@pytest.fixture
-def registered():
-    """register_bot for one test: the names it added are removed after it."""
-    added = []
-
-    def reg(name, target, **kw):
-        register_bot(name, target, **kw)
-        added.append(name)
-
-    yield reg
-    for name in added:
-        BOTS.pop(name, None)
 
 
 @pytest.mark.parametrize("question", ["choose_openers", "choose_draw", "choose_place"])

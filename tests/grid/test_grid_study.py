@@ -23,7 +23,7 @@ from golfsolve.intervals import wilson
 from golfsolve.stats.gridstudy import (DEFAULT_SETS, STUDY, StudySpec, lineups, load_study, option_rules,
                                        run_study)
 from golfsolve.stats.runfolder import chunk_files, read_manifest
-from golfsolve.stats.studyreport import first_player, main_table, report_data
+from golfsolve.stats.studyreport import first_player, main_table
 
 STRONG = "ismcts:8"
 SMALL = ["--sets", "base,players-2,knock10", "--strong", STRONG, "--matches", "4", "--seed", "5"]

@@ -19,20 +19,6 @@ from golfsolve.grid.rules import parse_rules
 from golfsolve.grid.tournament import simulate
 
 
-@pytest.fixture
-def registered():
-    """register_bot for one test: the names it added are removed after it."""
-    added = []
-
-    def reg(name, target, **kw):
-        register_bot(name, target, **kw)
-        added.append(name)
-
-    yield reg
-    for name in added:
-        BOTS.pop(name, None)
-
-
 class _Recorded(engine.HoleState):
     """The referee's hole state, keeping the deck each hole was dealt from."""
 
