@@ -1363,12 +1363,19 @@ def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
 def _stop(executor) -> None:
     # On Ctrl-C, an error or a lost worker: stop the workers now rather than after their chunks.
     processes = list((getattr(executor, "_processes", None) or {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)  # shutdown forgets it
     executor.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         if p.is_alive():
             p.kill()
     for p in processes:
         p.join(5)
+    # Before Python 3.12 the interpreter's exit wakes the executor's manager thread through a
+    # pipe that the thread closes as it ends, without a lock: a thread still ending then made
+    # a Ctrl-C'd run print "Exception ignored ... Bad file descriptor" and a traceback after its
+    # one line. Once it has ended, the exit finds the pipe closed and leaves it be.
+    if manager is not None:
+        manager.join(5)
 
 
 def _result(future) -> Any:
