@@ -18,6 +18,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
 from hostile_helpers import exchange, status_and_json, uvicorn_thread  # noqa: E402
+from run_helpers import wait_for  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -28,13 +29,6 @@ def served():
 
     with uvicorn_thread(create_app(workers=1, warm=False), http=_guarded()) as (server, port):
         yield server, port
-
-
-def _until(condition, what: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
-        time.sleep(0.01)
 
 
 def _protocols(server) -> list:
@@ -80,7 +74,7 @@ def test_pipelined_requests_are_not_read_ahead_of_their_answers_without_end(serv
     deepest = 0
     with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
         s.sendall(burst)  # the answers are not read yet: they fill the buffers and the server waits
-        _until(lambda: any(len(p.pipeline) for p in _protocols(server)), "a request to be queued")
+        wait_for(lambda: any(len(p.pipeline) for p in _protocols(server)), "a request to be queued")
         for _ in range(50):
             deepest = max([deepest, *(len(p.pipeline) for p in _protocols(server))])
             time.sleep(0.01)
@@ -111,9 +105,9 @@ def test_a_pipelining_client_that_leaves_mid_answer_leaves_no_traceback(served):
         s = socket.create_connection(("127.0.0.1", port), timeout=60)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         s.sendall(b"GET /static/app.js HTTP/1.1\r\nHost: x\r\n\r\n" * 400)  # 8 MB of answers, none read
-        _until(lambda: any(p.flow.write_paused for p in _protocols(server)), "the answers to fill the buffers")
+        wait_for(lambda: any(p.flow.write_paused for p in _protocols(server)), "the answers to fill the buffers")
         s.close()
-        _until(lambda: not _protocols(server) and not server.server_state.tasks, "the connection to end")
+        wait_for(lambda: not _protocols(server) and not server.server_state.tasks, "the connection to end")
     finally:
         log.removeHandler(handler)
         log.setLevel(level)
@@ -137,11 +131,11 @@ def test_a_request_whose_client_left_while_it_waited_for_a_worker_is_not_run():
             ask = b'GET /api/solve?code=GO1-E-AAAAAAB&verdict_only=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
             first = socket.create_connection(("127.0.0.1", port), timeout=60)
             first.sendall(ask)
-            _until(lambda: pool.busy == 1, "the first request to take the worker")
+            wait_for(lambda: pool.busy == 1, "the first request to take the worker")
             with socket.create_connection(("127.0.0.1", port), timeout=60) as second:
                 second.sendall(ask)
-                _until(lambda: pool._waiting == 1, "the second request to wait for the worker")
-            _until(lambda: pool._waiting == 0, "the second request, its client gone, to stop waiting")
+                wait_for(lambda: pool._waiting == 1, "the second request to wait for the worker")
+            wait_for(lambda: pool._waiting == 0, "the second request, its client gone, to stop waiting")
             assert pool.busy == 1  # the worker is still the first one's
         finally:
             os.kill(worker.pid, signal.SIGCONT)

@@ -4,10 +4,10 @@ The grid's kernels come from numba's JIT and its on-disk cache (:mod:`golfsolve.
 a fresh install, an empty ``NUMBA_CACHE_DIR`` or an edited kernel source makes the first
 command compile them: up to a minute or more of CPU (every bot's kernels: about 90 s on a
 loaded 2-core machine, the heuristic's alone about 35 s) that would otherwise pass in
-silence. :func:`warm` plays one short hole per bot of golfsolve's in this process with a listener on
-numba's compile event, so the installed :class:`golfsolve.compilenotice.Notice` hears of
-it before the first kernel compiles, and a run's worker processes started afterwards find
-everything in the cache instead of each compiling the same kernels.
+silence. :func:`warm` plays one short hole per bot of golfsolve's in this process with a
+listener on numba's compile event, so the installed :class:`golfsolve.compilenotice.Notice`
+hears of it before the first kernel compiles, and a run's worker processes started
+afterwards find everything in the cache instead of each compiling the same kernels.
 """
 
 from __future__ import annotations
@@ -35,12 +35,13 @@ def warm(rules: GridRules, bots: Sequence[str], samples: Optional[int] = None) -
     when all were in the cache). The notice hears of it first when anything compiles.
 
     Each of golfsolve's own bots (not one registered with ``register_bot``) plays one hole
-    against itself at a two-player table with ``rules``' switches: the kernels take the rules as arrays, so what is compiled serves every table. A bot
-    with a count (samples, iterations, play-outs) plays it at the least count it takes: the
-    count is a number the kernels are given, not compiled in, and at the bot's own count
-    the hole took as long as the bot thinks (``grid play --bots ismcts:200000`` waited 20 s
-    before its first board). So ``samples``, the count of ``mc`` bots named without one,
-    changes nothing here; it is taken so that a run passes what it plays with."""
+    against itself at a two-player table with ``rules``' switches: the kernels take the
+    rules as arrays, so what is compiled serves every table. A bot with a count (samples,
+    iterations, play-outs) plays it at the least count it takes: the count is a number the
+    kernels are given, not compiled in, and at the bot's own count the hole took as long as
+    the bot thinks (``grid play --bots ismcts:200000`` waited 20 s before its first board).
+    So ``samples``, the count of ``mc`` bots named without one, changes nothing here; it is
+    taken so that a run passes what it plays with."""
     from .tournament import simulate  # here: the tournament imports the bots, and they the kernels
 
     # golfsolve's own bots only: a hole of a bot of one's own compiles nothing of golfsolve's, and
