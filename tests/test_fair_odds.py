@@ -255,3 +255,20 @@ def test_odds_at_its_defaults_reaches_twenty_points_on_the_costliest_measured_op
     res = odds(layout_from_code("GO1-E-AAAAAAE"))
     assert res.stopped == "narrow" and res.fair_high - res.fair_low <= WIDTH
     assert res.work < WORK_BUDGET and res.fair_games >= 60
+
+
+def test_odds_records_the_exact_state_cap_it_was_given():
+    """was: ``odds(exact_states=...)`` (the cap on the exact fair chance's expectimax) was left
+    out of the answer's JSON, so two answers made with different caps (which can differ: a cap
+    passed leaves the fair chance to the games) looked alike."""
+    from golfsolve.fair import PlayerSettings, odds
+    from golfsolve.fair.odds import EXACT_STATES, EXACT_UNKNOWN
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import CLASSIC
+
+    lay = layout_from_number(3, CLASSIC, "C")
+    tiny = PlayerSettings(samples=2, extra=0)
+    capped = odds(lay, samples=4, games=1, player=tiny, exact_states=1234).as_json()["settings"]
+    default = odds(lay, samples=4, games=1, player=tiny).as_json()["settings"]
+    assert (capped["exact_states"], default["exact_states"]) == (1234, EXACT_STATES)
+    assert capped["exact_unknown"] == default["exact_unknown"] == EXACT_UNKNOWN

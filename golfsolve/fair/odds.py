@@ -82,7 +82,8 @@ class OddsResult:
     the layout to the position (:func:`odds_for_player`), none: the layout itself.
     ``over``: the position is won or locked, in ``hint``'s words ("the game is already
     over: You won! Score 350"; "" while the game goes on); then both chances are exact,
-    1 or 0, and nothing was sampled or played (``samples`` 0).
+    1 or 0, and nothing was sampled or played (``samples`` 0). ``exact_states``: the state
+    cap the exact fair chance was tried with (recorded: another cap can give another answer).
     """
 
     name: str
@@ -109,6 +110,7 @@ class OddsResult:
     cpu_seconds: float = field(default=0.0, compare=False)
     moves_played: tuple[str, ...] = ()
     over: str = ""
+    exact_states: int = EXACT_STATES
 
     @property
     def chance(self) -> float:
@@ -166,7 +168,8 @@ class OddsResult:
             },
             "player": self.settings.as_dict(),
             "settings": {"samples": self.asked[0], "games": self.asked[1], "width_goal": WIDTH,
-                         "min_games": MIN_GAMES, "work_budget": WORK_BUDGET, "solve_work": SOLVE_WORK},
+                         "min_games": MIN_GAMES, "work_budget": WORK_BUDGET, "solve_work": SOLVE_WORK,
+                         "exact_unknown": EXACT_UNKNOWN, "exact_states": self.exact_states},
             "undo": False,
             "unknown_stock_cards": self.unknown,
             "unseen_cards": self.unseen,
@@ -358,7 +361,7 @@ def odds(
         v = 1.0 if end.won else 0.0
         return OddsResult(layout.name, rules, 0, 0, v, v, True, len(positions), len(pool), seed, v, v, v, 0, 0, True,
                           settings, None, 0, (samples, games), time.perf_counter() - t0, time.process_time() - c0,
-                          over=game_over_message(end))
+                          over=game_over_message(end), exact_states=exact_states)
     stocks, exact = stock_orders(layout, rules, samples, seed, played)
     solver = solver or Solver()
     t0, c0 = time.perf_counter(), time.process_time()
@@ -405,7 +408,7 @@ def odds(
             fair = (*product_interval(wins, n, fw, m, exact), m, fw, False)
     return OddsResult(layout.name, rules, n, wins, lo, hi, exact, len(positions), len(pool), seed,
                       *fair, settings, stopped, work, (samples, games), time.perf_counter() - t0,
-                      time.process_time() - c0)
+                      time.process_time() - c0, exact_states=exact_states)
 
 
 def odds_for_player(layout: Layout, samples: int = 200, seed: int = 0, games: Optional[int] = None,
