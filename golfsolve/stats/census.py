@@ -563,7 +563,7 @@ def check_rows(table: Any, spec: CensusSpec) -> Optional[str]:
     fields = (row_values(table, "fields") if "fields" in table.column_names
               else np.full(n, "winnable,best_left", dtype=object))
     in_range = (left >= 0) & (left <= N_TABLEAU)
-    scored = np.array([app_score(int(x)) if ok else -1 for x, ok in zip(left.tolist(), in_range.tolist())])
+    scored = np.array([app_score(k) for k in range(N_TABLEAU + 1)])[np.where(in_range, left, 0)]
     nodes = row_values(table, "nodes")
     checks = [
         code_check(table),

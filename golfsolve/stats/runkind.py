@@ -106,8 +106,10 @@ def code_check(table: Any) -> tuple[Any, Callable[[int], str]]:
 
     letters = {name: code_letter(get_rules(name)) for name in set(row_values(table, "rules").tolist())}
     code = row_values(table, "code")
-    meant = np.array([format_code(d, letters[r]) for d, r in zip(row_values(table, "deal").tolist(),
-                                                                   row_values(table, "rules").tolist())], dtype=object)
+    codes: dict[tuple[int, str], str] = {}  # rule sets that deal alike share a code: each made once
+    meant = np.array([codes.get(k) or codes.setdefault(k, format_code(*k)) for k in
+                      zip(row_values(table, "deal").tolist(), map(letters.get, row_values(table, "rules").tolist()))],
+                     dtype=object)
     return code != meant, lambda i: f"the code {code[i]}, not {meant[i]}"
 
 
