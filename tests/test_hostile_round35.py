@@ -62,7 +62,7 @@ LOST = {"deal": 1, "rules": "classic"}
     # was: the win rate counted a deal left with 4 cards as won
     (LOST, {"winnable": True}, "deal 1 under 'classic' with winnable True and best_left 4"),
     (LOST, {"app_score": 350}, "app_score 350, where best_left 4 scores 270"),
-    (EASY0, {"code": "GO1-E-AAAAAAZ"}, "the code GO1-E-AAAAAAZ, not GO1-E-AAAAAAA"),
+    (EASY0, {"code": "GO1-E-AAAAAAZ"}, "the code 'GO1-E-AAAAAAZ', not 'GO1-E-AAAAAAA'"),
     (EASY0, {"seconds": math.nan}, "seconds nan, which no clock measures"),
     (EASY0, {"cpu_seconds": -1.0}, "cpu_seconds -1.0"),
     (LOST, {"nodes": -1}, "nodes -1, below 0"),
@@ -70,6 +70,8 @@ LOST = {"deal": 1, "rules": "classic"}
     (LOST, {"best_left": None, "app_score": None, "fields": "winnable"},
      "fields 'winnable' (the verdict only) in a run that computes every field"),
     (LOST, {"fields": "most"}, "fields 'most', not one of winnable, winnable,best_left"),
+    # a value that is no short word is shown cut, on the one line
+    (EASY0, {"code": "GO1\n" + "x" * 5000}, "the code 'GO1\\nxxx"),
     (EASY0, {"best_left": None, "app_score": None}, "fields 'winnable,best_left' and no best_left"),
     (LOST, {"app_score": None}, "best_left 4 and no app_score"),
 ])
@@ -101,7 +103,7 @@ def test_a_chunk_relabelled_with_the_other_rule_set_is_refused(run, run_cli):
     j = t.schema.get_field_index("rules")
     pq.write_table(t.set_column(j, t.schema.field(j), pa.array(swapped, t.schema.field(j).type)), chunk)
     one_line_exit_2(run_cli(["report", str(run), "--json"]), chunk.name, "deal 2 under 'classic' with the code "
-                    "GO1-E-AAAAAAC, not GO1-C-AAAAAAC")
+                    "'GO1-E-AAAAAAC', not 'GO1-C-AAAAAAC'")
 
 
 def test_another_runs_chunk_rewritten_without_its_settings_is_refused(run, tmp_path, run_cli):
@@ -170,7 +172,8 @@ def fair(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("chunk,where,values,says", [
-    # was: the fair win rate above the clairvoyant one, a negative gap
+    # was: "k is a number of successes from 0 to n (1), not 2" (the report's fair wins of winnable
+    # deals), naming neither the run nor the chunk
     (1, LOST, {"fair_won": True}, "deal 1 under 'classic' with fair_won True where clairvoyant_won is False"),
     (1, LOST, {"clairvoyant_won": True}, "clairvoyant_left 4, not 0 (the deal is winnable)"),
     (1, LOST, {"clairvoyant_left": 0}, "clairvoyant_left 0, not 1..35 (the deal is lost)"),
@@ -184,7 +187,7 @@ def fair(tmp_path_factory) -> Path:
     (0, EASY0, {"solves": 0}, "solves 0, not at least 1"),
     (0, EASY0, {"seconds": math.inf}, "seconds inf, which no clock measures"),
     (0, EASY0, {"lost_on_draw": True}, "lost_on_draw True in a game that was won"),
-    (0, EASY0, {"code": "GO1-C-AAAAAAA"}, "the code GO1-C-AAAAAAA, not GO1-E-AAAAAAA"),
+    (0, EASY0, {"code": "GO1-C-AAAAAAA"}, "the code 'GO1-C-AAAAAAA', not 'GO1-E-AAAAAAA'"),
 ])
 def test_a_fair_row_edited_by_hand_is_refused_by_the_report_and_played_again_by_resume(
         fair, finished, tmp_path, run_cli, chunk, where, values, says):

@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
 
-from ..errors import MAX_EFFORT, MAX_INT64, InputError
+from ..errors import MAX_EFFORT, MAX_INT64, InputError, clip
 from ..inputs import ascii_lower, callback, is_whole_number, whole_count
 from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, deal_number, format_code
@@ -567,11 +567,11 @@ def check_rows(table: Any, spec: CensusSpec) -> Optional[str]:
     nodes = row_values(table, "nodes")
     checks = [
         code_check(table),
-        (~np.isin(fields, _ROW_FIELDS), lambda i: f"fields {fields[i]!r}, not one of {', '.join(_ROW_FIELDS)}"),
+        (~np.isin(fields, _ROW_FIELDS), lambda i: f"fields {clip(fields[i])}, not one of {', '.join(_ROW_FIELDS)}"),
         ((fields == "winnable") & (spec.fields == "all"),
          lambda i: "fields 'winnable' (the verdict only) in a run that computes every field"),
         ((fields == "winnable") == has_left,
-         lambda i: f"fields {fields[i]!r} and {f'best_left {left[i]}' if has_left[i] else 'no best_left'}"),
+         lambda i: f"fields {clip(fields[i])} and {f'best_left {left[i]}' if has_left[i] else 'no best_left'}"),
         (has_left != has_score, lambda i: f"{f'best_left {left[i]}' if has_left[i] else 'no best_left'} and "
                                           f"{f'app_score {score[i]}' if has_score[i] else 'no app_score'}"),
         (has_left & ~in_range, lambda i: f"best_left {left[i]}, not a count of cards from 0 to {N_TABLEAU}"),
@@ -590,9 +590,9 @@ def check_rows(table: Any, spec: CensusSpec) -> Optional[str]:
         with np.errstate(invalid="ignore"):
             share = np.isfinite(chance) & (chance >= 0) & (chance <= 1)
         banded = np.array([label_of(x) if ok else "" for x, ok in zip(chance.tolist(), share.tolist())], dtype=object)
-        checks += [(~np.isin(label, LABELS), lambda i: f"difficulty {label[i]!r}, not one of {', '.join(LABELS)}"),
+        checks += [(~np.isin(label, LABELS), lambda i: f"difficulty {clip(label[i])}, not one of {', '.join(LABELS)}"),
                    (~share, lambda i: f"fair_chance {chance[i]}, not a share from 0 to 1"),
-                   (label != banded, lambda i: f"difficulty {label[i]!r}, where fair_chance {chance[i]} is {banded[i]!r}")]
+                   (label != banded, lambda i: f"difficulty {clip(label[i])}, where fair_chance {chance[i]} is {banded[i]!r}")]
     return first_bad_row(table, "deal", "rules", checks)
 
 

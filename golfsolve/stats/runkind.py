@@ -28,7 +28,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
-from ..errors import InputError
+from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
@@ -110,7 +110,7 @@ def code_check(table: Any) -> tuple[Any, Callable[[int], str]]:
     meant = np.array([codes.get(k) or codes.setdefault(k, format_code(*k)) for k in
                       zip(row_values(table, "deal").tolist(), map(letters.get, row_values(table, "rules").tolist()))],
                      dtype=object)
-    return code != meant, lambda i: f"the code {code[i]}, not {meant[i]}"
+    return code != meant, lambda i: f"the code {clip(code[i])}, not {meant[i]!r}"
 
 
 class RunKind(Generic[P]):
