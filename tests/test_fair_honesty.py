@@ -413,11 +413,14 @@ def test_the_fair_hint_is_the_strong_players_move_on_over_100_positions_of_real_
 def _twin_deals(monkeypatch, number: int, keep: int) -> tuple[Layout, Layout]:
     """fair-stats deals ``number`` and ``number + 1`` made twins: deal ``number``, and that deal
     with its stock reordered past its first ``keep`` cards (a deal number fixes the hidden
-    stock, so twins need two numbers)."""
+    stock, so twins need two numbers). The twin is named as the deal it stands in for: a
+    fair-stats row whose code is not its deal's is refused as a hand edit."""
+    from golfsolve.solitaire.dealcode import format_code
     from golfsolve.stats import fairstats
 
     real = layout_from_number(number, EASY, "E")
-    twin = reshuffled(real, keep, 1)
+    rest = reshuffled(real, keep, 1)
+    twin = Layout(rest.columns, rest.discard, rest.stock, rest.rules, format_code(number + 1, "E"), number + 1)
     twins = {number: real, number + 1: twin}
     monkeypatch.setattr(fairstats, "layout_from_number",
                         lambda n, rules, *letter: twins[n] if n in twins else layout_from_number(n, rules, *letter))

@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Sequence
 
-from ..errors import MAX_EFFORT, MAX_INT64, InputError
+from ..errors import MAX_EFFORT, MAX_INT64, InputError, clip
 from ..inputs import ascii_lower, callback, is_whole_number, whole_count
 from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, deal_number, format_code
@@ -536,6 +536,66 @@ def run_census(
                      inv["repaired"], folder.manifest)
 
 
+#: What a row's ``fields`` says it holds: the verdict alone (a lost deal in a verdict-only run) or both.
+_ROW_FIELDS = ("winnable", "winnable,best_left")
+
+
+def check_rows(table: Any, spec: CensusSpec) -> Optional[str]:
+    """Why a chunk's values are not what :func:`solve_deals` writes for the run ``spec`` (None:
+    they are): a code that is not its deal's, a cards-left count out of range or at odds with
+    the verdict or the app score, a verdict-only row in a run of all fields, a time that is
+    no time, a difficulty label that is not its fair chance's. Only what holds for every row
+    an honest run writes; a value edited by hand would otherwise reach the report."""
+    import numpy as np
+
+    from ..solitaire.layout import N_TABLEAU
+    from ..solitaire.solver import app_score
+    from .runfolder import bad_time, first_bad_row, row_values
+    from .runkind import code_check
+
+    n = table.num_rows
+    won = row_values(table, "winnable", False)
+    has_left = ~table.column("best_left").is_null().to_numpy()
+    has_score = ~table.column("app_score").is_null().to_numpy()
+    left = row_values(table, "best_left").astype(np.int64)
+    score = row_values(table, "app_score").astype(np.int64)
+    # chunks written before the fields column existed computed both fields
+    fields = (row_values(table, "fields") if "fields" in table.column_names
+              else np.full(n, "winnable,best_left", dtype=object))
+    in_range = (left >= 0) & (left <= N_TABLEAU)
+    scored = np.array([app_score(k) for k in range(N_TABLEAU + 1)])[np.where(in_range, left, 0)]
+    nodes = row_values(table, "nodes")
+    checks = [
+        code_check(table),
+        (~np.isin(fields, _ROW_FIELDS), lambda i: f"fields {clip(fields[i])}, not one of {', '.join(_ROW_FIELDS)}"),
+        ((fields == "winnable") & (spec.fields == "all"),
+         lambda i: "fields 'winnable' (the verdict only) in a run that computes every field"),
+        ((fields == "winnable") == has_left,
+         lambda i: f"fields {clip(fields[i])} and {f'best_left {left[i]}' if has_left[i] else 'no best_left'}"),
+        (has_left != has_score, lambda i: f"{f'best_left {left[i]}' if has_left[i] else 'no best_left'} and "
+                                          f"{f'app_score {score[i]}' if has_score[i] else 'no app_score'}"),
+        (has_left & ~in_range, lambda i: f"best_left {left[i]}, not a count of cards from 0 to {N_TABLEAU}"),
+        (has_left & (won != (left == 0)), lambda i: f"winnable {bool(won[i])} and best_left {left[i]}"),
+        (~has_left & won, lambda i: "winnable True and no best_left (only a lost deal's is left out)"),
+        (has_left & (score != scored), lambda i: f"app_score {score[i]}, where best_left {left[i]} scores {scored[i]}"),
+        (nodes < 0, lambda i: f"nodes {nodes[i]}, below 0"),
+    ]
+    for c in ("seconds", "cpu_seconds"):
+        x = row_values(table, c)
+        checks.append((bad_time(x), lambda i, c=c, x=x: f"{c} {x[i]}, which no clock measures"))
+    if spec.difficulty:
+        from ..fair.settings import LABELS, label_of
+
+        label, chance = row_values(table, "difficulty"), row_values(table, "fair_chance")
+        with np.errstate(invalid="ignore"):
+            share = np.isfinite(chance) & (chance >= 0) & (chance <= 1)
+        banded = np.array([label_of(x) if ok else "" for x, ok in zip(chance.tolist(), share.tolist())], dtype=object)
+        checks += [(~np.isin(label, LABELS), lambda i: f"difficulty {clip(label[i])}, not one of {', '.join(LABELS)}"),
+                   (~share, lambda i: f"fair_chance {chance[i]}, not a share from 0 to 1"),
+                   (label != banded, lambda i: f"difficulty {clip(label[i])}, where fair_chance {chance[i]} is {banded[i]!r}")]
+    return first_bad_row(table, "deal", "rules", checks)
+
+
 @functools.cache
 def _params_model() -> type[BaseModel]:
     """The pydantic model of a stats manifest's ``params`` (pydantic loads only when a run is read)."""
@@ -588,7 +648,8 @@ class CensusKind(RunKind[CensusSpec]):
                            nullable=frozenset({"best_left", "app_score"}),
                            # chunks written before the fields column existed computed both fields
                            optional=frozenset({"fields"}),
-                           item_values=None if p.stride == 1 else p.item_deals)
+                           item_values=None if p.stride == 1 else p.item_deals,
+                           rows=partial(check_rows, spec=p))
 
     def complete(self, v: dict, jobs: int) -> CensusSpec:
         if v["count"] is None:

@@ -30,6 +30,7 @@ from .runkind import RunKind, parse_rules_list
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or played: the arguments are checked before
     import pandas as pd
+    import pyarrow as pa
     from pydantic import BaseModel
 
 #: The largest default chunk: a fair game takes about a second, so an interrupted run loses
@@ -38,11 +39,55 @@ MAX_DEFAULT_CHUNK = 20
 #: Columns of every chunk (one row per deal and rule set).
 FAIR_COLUMNS = ("rules", "deal", "code", "clairvoyant_won", "clairvoyant_left", "fair_won", "lost_at",
                 "lost_on_draw", "moves", "decisions", "solves", "seconds")
+
+
+def check_rows(table: "pa.Table") -> Optional[str]:
+    """Why a chunk's values are not what :func:`fair_deal_row` writes (None: they are): a code
+    that is not its deal's, a fair win of a deal the clairvoyant solve lost, a game that does
+    not end as its verdicts say (an unwinnable deal is not played: no move, lost at 0; a won
+    game clears the table, lost at -1; a lost one stops where it was lost), a count out of
+    range, a time that is no time. Only what holds for every honest row; a value edited by
+    hand would otherwise reach the report's win rates."""
+    import numpy as np
+
+    from ..cards import N_STANDARD
+    from ..solitaire.layout import N_TABLEAU
+    from .runfolder import bad_time, first_bad_row, row_values
+    from .runkind import code_check
+
+    cw, fw, on_draw = (row_values(table, c) for c in ("clairvoyant_won", "fair_won", "lost_on_draw"))
+    left, lost_at, moves, decisions, solves, seconds = (row_values(table, c) for c in (
+        "clairvoyant_left", "lost_at", "moves", "decisions", "solves", "seconds"))
+    jokers = {name: get_rules(name).jokers for name in set(row_values(table, "rules").tolist())}
+    deck = np.array([N_STANDARD + jokers[r] for r in row_values(table, "rules").tolist()], dtype=np.int64)
+    stop = np.where(fw, -1, np.where(cw, moves, 0))  # where each game was lost (-1: won; 0: never played)
+    return first_bad_row(table, "deal", "rules", [
+        code_check(table),
+        (fw & ~cw, lambda i: "fair_won True where clairvoyant_won is False (every fair win is a clairvoyant win)"),
+        (np.where(cw, left != 0, (left < 1) | (left > N_TABLEAU)),
+         lambda i: f"clairvoyant_left {left[i]}, not "
+                   + ("0 (the deal is winnable)" if cw[i] else f"1..{N_TABLEAU} (the deal is lost)")),
+        (~cw & ((moves != 0) | (decisions != 0)),
+         lambda i: f"{moves[i]} moves and {decisions[i]} decisions on a deal that is lost, which is not played"),
+        ((moves < 0) | (moves > deck), lambda i: f"moves {moves[i]}, not 0..{deck[i]}"),
+        (fw & (moves < N_TABLEAU), lambda i: f"a fair win in {moves[i]} moves (a win removes all {N_TABLEAU} "
+                                             "table cards)"),
+        ((decisions < 0) | (decisions > moves), lambda i: f"decisions {decisions[i]}, not 0..{moves[i]} (its moves)"),
+        (solves < 1, lambda i: f"solves {solves[i]}, not at least 1 (the clairvoyant solve)"),
+        (lost_at != stop, lambda i: f"lost_at {lost_at[i]}, not {stop[i]} ("
+                                    + ("a fair win" if fw[i] else "the moves of the lost game" if cw[i]
+                                       else "a lost deal is not played") + ")"),
+        (on_draw & (fw | ~cw), lambda i: "lost_on_draw True in a game that was "
+                                         + ("won" if fw[i] else "not played (the deal is lost)")),
+        (bad_time(seconds), lambda i: f"seconds {seconds[i]}, which no clock measures"),
+    ])
+
+
 #: What every chunk holds.
 SCHEMA = ChunkSchema((("rules", "string"), ("deal", "int64"), ("code", "string"), ("clairvoyant_won", "bool"),
                       ("clairvoyant_left", "int64"), ("fair_won", "bool"), ("lost_at", "int64"),
                       ("lost_on_draw", "bool"), ("moves", "int64"), ("decisions", "int64"), ("solves", "int64"),
-                      ("seconds", "double")), "deal", "rules")
+                      ("seconds", "double")), "deal", "rules", rows=check_rows)
 #: The report written into the run folder (the underscore keeps it out of pandas' way).
 REPORT_NAME = "_fair.md"
 

@@ -836,6 +836,43 @@ class ChunkSchema:
     item_values: Optional[Callable[[int, int], Iterable[int]]] = field(default=None, compare=False)
 
 
+def row_values(table: Any, name: str, fill: Any = 0) -> Any:
+    """The column ``name`` of a chunk's table as a NumPy array, its nulls (where the schema
+    allows them) as ``fill``: what a run kind's :attr:`ChunkSchema.rows` check compares."""
+    col = table.column(name)
+    if col.null_count:
+        col = col.fill_null(fill)
+    return col.to_numpy()
+
+
+def first_bad_row(table: Any, item: str, group: Optional[str],
+                  checks: Iterable[tuple[Any, Callable[[int], str]]]) -> Optional[str]:
+    """What is wrong with the first row that breaks one of ``checks`` (None: no row does),
+    the row named by its ``item`` and ``group``: a run kind's :attr:`ChunkSchema.rows` check of
+    the values no honest run writes (a count out of range, two fields that disagree), which
+    the columns' types cannot refuse. Each check is a boolean array over the rows (True: the
+    row breaks it) and what is wrong with row ``i``, in words."""
+    import numpy as np
+
+    for bad, why in checks:
+        hit = np.flatnonzero(bad)
+        if hit.size:
+            i = int(hit[0])
+            where = f"{item} {table.column(item)[i].as_py()}"
+            if group is not None:
+                where += f" under {table.column(group)[i].as_py()!r}"
+            return f"has {where} with {why(i)}"
+    return None
+
+
+def bad_time(x: Any) -> Any:
+    """Which of the seconds ``x`` (a NumPy array) no clock measures: NaN, infinite or below 0."""
+    import numpy as np
+
+    with np.errstate(invalid="ignore"):
+        return ~(np.isfinite(x) & (x >= 0))
+
+
 #: Arrow types that hold the same values (pandas writes strings as large_string).
 _SAME_TYPE = {"large_string": "string", "large_utf8": "string", "utf8": "string"}
 

@@ -28,13 +28,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
-from ..errors import InputError
+from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
 from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, as_played_key, check_out_dir, check_replaceable,
                         check_resume_extend, key_from_manifest, load_chunks, manifest_path, no_run_to_continue, open_run,
-                        read_manifest, run_folder_chunks)
+                        read_manifest, row_values, run_folder_chunks)
 from .runfolder import default_chunk_size as _default_chunk_size
 
 if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before
@@ -93,6 +93,24 @@ def as_recorded(given: Sequence[str], recorded: Sequence[str]) -> tuple[str, ...
 
     by_meaning = {meaning(g): g for g in recorded}
     return tuple(by_meaning.get(meaning(g), g) for g in given)
+
+
+def code_check(table: Any) -> tuple[Any, Callable[[int], str]]:
+    """A check for :func:`~.runfolder.first_bad_row`: each row's ``code`` is its ``deal``'s under
+    its ``rules``, as ``stats`` and ``fair-stats`` write it (a code edited by hand, or a row
+    from another rule set's chunk, named another deal than the one counted)."""
+    import numpy as np
+
+    from ..solitaire.dealcode import format_code
+    from ..solitaire.rules import code_letter, get_rules
+
+    letters = {name: code_letter(get_rules(name)) for name in set(row_values(table, "rules").tolist())}
+    code = row_values(table, "code")
+    codes: dict[tuple[int, str], str] = {}  # rule sets that deal alike share a code: each made once
+    meant = np.array([codes.get(k) or codes.setdefault(k, format_code(*k)) for k in
+                      zip(row_values(table, "deal").tolist(), map(letters.get, row_values(table, "rules").tolist()))],
+                     dtype=object)
+    return code != meant, lambda i: f"the code {clip(code[i])}, not {meant[i]!r}"
 
 
 class RunKind(Generic[P]):
@@ -350,4 +368,4 @@ class RunKind(Generic[P]):
         return m, p, frames
 
 
-__all__ = ["RunKind", "as_recorded", "parse_rules_list"]
+__all__ = ["RunKind", "as_recorded", "code_check", "parse_rules_list"]
