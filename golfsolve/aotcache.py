@@ -19,7 +19,7 @@ signature each; :func:`load`, :func:`build`, :func:`buildable`, :func:`failure` 
   refused (the compiled entry point checks only the item size), not misread.
 * The folder is numba's: ``NUMBA_CACHE_DIR`` when set (the sub-folder numba uses for the
   kernels' file), else ``__pycache__`` next to it when it is writable, else
-  ``~/.cache/golfsolve``.
+  ``~/.cache/golfsolve``, else :func:`golfsolve.kernelsources.scratch_cache`.
 * Building runs in a child process (``python -m golfsolve.aotcache``), about 50 s of CPU
   for the solver (numba compiles the kernels' callees for its JIT on the way, and caches
   them), and needs a working C compiler (numba links its small runtime in). When it fails
@@ -73,7 +73,7 @@ try:
 except ImportError:  # Windows: no build lock
     fcntl = None  # type: ignore[assignment]
 
-from .kernelsources import sources_digest
+from .kernelsources import scratch_cache, sources_digest
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,16 @@ def _folders(spec: Spec) -> list[Path]:
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
         return [Path(env) / sub]
-    return [here / "__pycache__", Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "golfsolve" / sub]
+    folders = [here / "__pycache__"]
+    try:
+        folders.append(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "golfsolve" / sub)
+    except RuntimeError:  # no home: no HOME and a user id without a passwd entry (a container's)
+        pass
+    if not any(_writable(f) for f in folders):
+        scratch = scratch_cache()
+        if scratch is not None:
+            folders.append(scratch / "golfsolve" / sub)
+    return folders
 
 
 def _writable(folder: Path) -> bool:
@@ -376,6 +385,9 @@ def _compile(spec: Spec, folder: Path) -> int:
     leave the reason there (1)."""
     name = module_name(spec)
     work = Path(tempfile.mkdtemp(prefix=name + "-", dir=folder))
+    # numba's compiler check leaves a temporary folder behind per build (its clean-up removes
+    # a file object, not the file): they go in the work folder, removed below
+    tmp_before, tempfile.tempdir = tempfile.tempdir, str(work)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pycc's pending deprecation: the fallback covers its removal
@@ -399,6 +411,7 @@ def _compile(spec: Spec, folder: Path) -> int:
         _fail(folder, name, f"{type(e).__name__}: {e}")
         return 1
     finally:
+        tempfile.tempdir = tmp_before
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

@@ -16,6 +16,14 @@ class InputError(ValueError):
 BAD_INPUT = (InputError,)
 
 
+def install_extra(extra: str) -> str:
+    """The command that installs golfsolve's optional ``extra``, for a message: it works for an
+    install from a wheel and from a checkout alike (pip reads the extra's packages from the
+    installed golfsolve), where ``pip install -e '.[extra]'`` needs the checkout as the
+    current folder."""
+    return f"pip install 'golfsolve[{extra}]'"
+
+
 #: The most samples, games, iterations or simulations one option may ask for. Far above any
 #: measurement in this project (they use at most a few thousand), and low enough that a
 #: typo cannot fill the memory with sampled orders or overflow a compiled kernel's

@@ -6,14 +6,21 @@ on it, so editing any module a kernel uses, directly or not, makes them stale. A
 "depends on" every golfsolve module it imports anywhere in its text (a lazy import inside
 a function counts). Plain Python: no numba, so checking the native kernels costs no
 numba start-up.
+
+:func:`scratch_cache` is where both caches go when neither the package's folder nor the
+user's home cache can be written.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
+import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import Optional
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -91,3 +98,22 @@ def sources_digest(path: str) -> str:
     for p in closure(path):
         h.update(str(p.relative_to(PACKAGE)).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def scratch_cache() -> Optional[Path]:
+    """This user's folder in the temporary directory (``golfsolve-cache-UID``, made private)
+    for compiled kernels when neither the package's folder nor the home cache can be written:
+    a read-only install run by a user without a writable home (a service, a read-only
+    container), where numba would otherwise refuse to define a cached kernel at all. None
+    when it cannot be made, or is not this user's alone: another user could plant compiled
+    code in it, which this process would then load and run."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    folder = Path(tempfile.gettempdir()) / f"golfsolve-cache-{uid if uid is not None else 'user'}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or (uid is not None and (st.st_uid != uid or st.st_mode & 0o077)):
+        return None
+    return folder

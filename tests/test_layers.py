@@ -21,7 +21,7 @@ import golfsolve
 
 ROOT = Path(golfsolve.__file__).parent
 BOTTOM = {"aotcache", "cards", "compilenotice", "errors", "intervals", "jitcache", "kernelsources", "inputs", "progress",
-          "text", "__init__"}
+          "text", "__init__", "__version__"}  # __version__: __init__'s (``from .. import __version__``)
 # what each layer may import, by the first part of the module's name inside golfsolve
 ALLOWED = {
     "bottom": BOTTOM,

@@ -14,6 +14,7 @@ from typing import NoReturn
 
 import click
 
+from .. import __version__
 from ..errors import InputError
 from .common import fail, install_interrupt_hook, was_interrupted
 from .lazy import LazyCommand, LazyGroup
@@ -64,7 +65,7 @@ class _RootGroup(LazyGroup):
 
 
 @click.group(cls=_RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="golfsolve")
+@click.version_option(__version__, prog_name="golfsolve")
 def cli() -> None:
     """Solve and analyse Golf solitaire, and simulate grid Golf with bots.
 

@@ -7,7 +7,7 @@ import re
 
 import click
 
-from ..errors import InputError, clip
+from ..errors import InputError, clip, install_extra
 from .common import Command, check_workers, fail, jobs_option
 
 
@@ -50,7 +50,7 @@ def serve(host, port, workers, cpu_budget, cors_origin):
         protocol = guarded_protocol()
     except ImportError as e:
         raise InputError(f"golfsolve serve needs the serve extra ({e.name} is missing): "
-                         "pip install -e '.[serve]'") from None
+                         f"{install_extra('serve')}") from None
     sock = _bind(host, port)  # before the workers warm up: a port in use is said at once
     from ..solitaire.compiling import warm
 

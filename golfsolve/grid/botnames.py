@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from ..errors import MAX_DIGITS, MAX_EFFORT, InputError, check_count, clip
+from ..errors import MAX_DIGITS, MAX_EFFORT, InputError, check_count, clip, install_extra
 from ..inputs import ascii_lower, expect, whole_count
 
 
@@ -180,7 +180,7 @@ def resolve_bot(entry: BotKind) -> Callable[..., Any]:
             raise
         kind = next((k for k, e in BOTS.items() if e is entry), str(entry.target))
         raise InputError(f"bot {kind!r} needs the optional {entry.extra[1]} package: "
-                         f"pip install -e '.[{entry.extra[0]}]'") from None
+                         f"{install_extra(entry.extra[0])}") from None
 
 
 def takes_mc_samples(spec: str) -> bool:

@@ -22,7 +22,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, install_extra
 from ..inputs import expect
 from .runfolder import Chunk, WorkerLost
 
@@ -62,7 +62,7 @@ def import_dask():
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise InputError("--engine dask needs Dask: pip install 'golfsolve[dask]'") from None
+        raise InputError(f"--engine dask needs Dask: {install_extra('dask')}") from None
     return Client, LocalCluster, as_completed
 
 

@@ -562,12 +562,11 @@ def now() -> str:
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import version
+    # the running code's own version: the installed distribution's metadata may be another
+    # copy's (a checkout on PYTHONPATH) or missing (a checkout never installed)
+    from .. import __version__
 
-        return version("golfsolve")
-    except Exception:  # not installed as a distribution (running from a bare checkout)
-        return "unknown"
+    return __version__
 
 
 @dataclass(frozen=True)

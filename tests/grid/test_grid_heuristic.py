@@ -215,7 +215,7 @@ def test_spiel_bot_without_open_spiel_is_a_clear_input_error(monkeypatch):
     from golfsolve.errors import InputError
 
     monkeypatch.setitem(sys.modules, "golfsolve.grid.spiel", None)  # as if open_spiel were missing
-    with pytest.raises(InputError, match="pip install -e '.\\[spiel\\]'"):
+    with pytest.raises(InputError, match=r"pip install 'golfsolve\[spiel\]'"):
         make_bot("spiel-ismcts")
 
 
