@@ -26,11 +26,11 @@ from typing import Iterable, Optional
 from ..cards import JOKER_RANK, rank_of
 from ..errors import MAX_INT64, InputError
 from ..inputs import expect, is_whole_number, whole_count
-from ..solitaire.layout import Layout, layout_rules
+from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EMPTY_TOP, Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
-from .orders import arrangements, fill_stock, unknown_pool, with_stock
-from .view import after_move, legal_moves
+from .orders import arrangements, check_played, check_played_not_held, fill_stock, unknown_pool, with_stock
+from .view import after_move, as_seen, legal_moves
 
 N_POOL = JOKER_RANK + 1
 
@@ -63,17 +63,21 @@ def fair_value(
     played: Iterable[int] = (),
     max_states: int = 2_000_000,
     memo: Optional[dict] = None,
+    seen: int = 0,
 ) -> ExactValue:
     """The exact win probability of the best player who cannot see the stock order.
 
-    Unknown stock places are filled uniformly from the unseen cards (less ``played``):
-    each draw of an unknown place turns any card of the remaining pool with equal
-    probability. Raises :class:`TooLargeError` past ``max_states`` new memoised states.
-    ``memo`` (a dict kept by the caller) carries the memoised values to the next call
-    with the same rules: consecutive decisions of one game share most of their states.
+    ``layout`` as its player sees it (:func:`_seen_only`: a whole stock order given is
+    forgotten but for the first ``seen`` cards). Unknown stock places are filled uniformly
+    from the unseen cards (less ``played``): each draw of an unknown place turns any card
+    of the remaining pool with equal probability. Raises :class:`TooLargeError` past
+    ``max_states`` new memoised states. ``memo`` (a dict kept by the caller) carries the
+    memoised values to the next call with the same rules: consecutive decisions of one
+    game share most of their states.
     """
     rules = layout_rules(layout, rules)  # rules by name would fail as an AttributeError
     max_states = whole_count(max_states, "max_states", 1, MAX_INT64)
+    layout = _seen_only(layout, played, seen)
     _, pool_cards = unknown_pool(layout, rules, played)
     fits = [[rules.fits(t, c) for c in range(N_POOL)] for t in range(EMPTY_TOP + 1)]
     any_time = rules.draw_any_time
@@ -141,8 +145,10 @@ def clairvoyant_value(
     played: Iterable[int] = (),
     solver: Optional[Solver] = None,
     max_orders: int = 200_000,
+    seen: int = 0,
 ) -> ExactValue:
-    """The exact chance that the position is winnable, over every possible stock order.
+    """The exact chance that the position is winnable, over every stock order consistent
+    with what its player sees (:func:`_seen_only`, as :func:`fair_value`).
 
     Each order is solved exactly with the whole stock visible (what :func:`odds
     <golfsolve.fair.odds.odds>` estimates by sampling). Per move: the chance the
@@ -151,6 +157,7 @@ def clairvoyant_value(
     rules = layout_rules(layout, rules)
     max_orders = whole_count(max_orders, "max_orders", 1, MAX_INT64)
     expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    layout = _seen_only(layout, played, seen)
     positions, pool = unknown_pool(layout, rules, played)
     n = arrangements(len(pool), len(positions))
     if n > max_orders:
@@ -170,6 +177,17 @@ def clairvoyant_value(
                 per_move[m] += 1
     vals = sorted(((m, per_move[m] / n) for m in moves), key=lambda mv: (-mv[1], mv[0] == MOVE_DRAW, mv[0]))
     return ExactValue(won / n, tuple(vals), n)
+
+
+def _seen_only(layout: Layout, played: Iterable[int], seen: int) -> Layout:
+    """``layout`` as its player sees it, as every fair answer takes it (:func:`~.view.as_seen`):
+    a whole stock order given (a deal code's layout) is the referee's, and only its first
+    ``seen`` cards were seen; a view that knows every card takes ``seen`` its stock's length.
+    Taken as seen, the real order made the values peek: twins got other "fair" values."""
+    layout_arg(layout)
+    # a played card the stock holds is named while the stock it was given is still there
+    check_played_not_held(layout, check_played(played))
+    return as_seen(layout, seen)
 
 
 class CompiledExpectimax:
@@ -208,7 +226,8 @@ class CompiledExpectimax:
         self.stored = 0
         self._cols = None
 
-    def fair_value(self, layout: Layout, played: Iterable[int] = (), max_states: int = 2_000_000) -> ExactValue:
+    def fair_value(self, layout: Layout, played: Iterable[int] = (), max_states: int = 2_000_000,
+                   seen: int = 0) -> ExactValue:
         """The same answer as :func:`fair_value` for ``layout`` (the rules of this object)."""
         from ..solitaire import compiling
         from ..solitaire.packing import EXPECTIMAX_STOCK, MAX_HEIGHT, N_CARD_RANKS, N_COLS
@@ -217,6 +236,7 @@ class CompiledExpectimax:
         draw_value, state_value = compiling.function("draw_value"), compiling.function("state_value")
         np = self._np
         rules = self.rules
+        layout = _seen_only(layout, played, seen)
         _, pool_cards = unknown_pool(layout, rules, played)
         cols = tuple(tuple(rank_of(c) for c in col) for col in layout.columns)
         stock = tuple(-1 if c is None else rank_of(c) for c in layout.stock)

@@ -56,7 +56,8 @@ def _exact_fair(layout: Layout, rules: Rules, played: tuple[int, ...], max_state
     if sum(1 for c in layout.stock if c is None) > EXACT_UNKNOWN:
         return None
     try:
-        return fair_value(layout, rules, played, max_states=max_states)
+        # odds forgot the stock it was given already: what its view names was seen
+        return fair_value(layout, rules, played, max_states=max_states, seen=len(layout.stock))
     except TooLargeError:
         return None
 

@@ -83,7 +83,9 @@ class Player:
         if s.compiled_exact:
             return self._compiled_move(view, gone, unknown)
         try:
-            ev = fair_value(view, self.rules, gone, max_states=s.exact_states, memo=self.exact_memo)
+            # a view: every stock card it names was seen
+            ev = fair_value(view, self.rules, gone, max_states=s.exact_states, memo=self.exact_memo,
+                            seen=len(view.stock))
         except TooLargeError:
             # not tried again in this game: the next decision would pay nearly the same again
             self._exact_failed = True
@@ -99,7 +101,7 @@ class Player:
         if self._compiled is None:
             self._compiled = _expectimax(self.rules, 1 << max(20, (4 * states - 1).bit_length()), self)
         try:
-            ev = self._compiled.fair_value(view, gone, max_states=states)
+            ev = self._compiled.fair_value(view, gone, max_states=states, seen=len(view.stock))
         except TooLargeError:
             self._exact_failed_at = unknown
             self._compiled.clear()
