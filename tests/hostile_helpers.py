@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -13,6 +14,21 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+#: The lines a command prints on stderr while the kernels it needs are compiled (or while it
+#: waits for another process compiling them): the first test in a fresh checkout to start a
+#: command that needs some kernel meets them, whichever test that is, so a test that checks
+#: a command's stderr is quiet leaves them out (tests/test_native.py checks them).
+_COMPILE_LINE = re.compile(r"^(compiling|waiting for another process compiling) .+ once, about \d+ s; "
+                           r"later runs start at once$")
+
+
+def quiet_stderr(stderr: "str | bytes") -> "str | bytes":
+    """``stderr`` without the compile notice's lines (see :data:`_COMPILE_LINE`)."""
+    text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
+    kept = "".join(line for line in text.splitlines(keepends=True) if not _COMPILE_LINE.match(line.rstrip("\n")))
+    return kept.encode() if isinstance(stderr, bytes) else kept
 
 
 def one_line_error(r) -> str:
