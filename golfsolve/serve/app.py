@@ -327,7 +327,7 @@ def layout_of(params: dict) -> Layout:
     else:
         digits = pysol.strip().lstrip("+").lstrip("0") if isinstance(pysol, str) else ""
         if len(digits) > MAX_DIGITS and digits.isascii() and digits.isdigit():
-            # out of range, as --pysol says (was: "pysol must be a whole number", of a number too long to read)
+            # out of range, as --pysol says: _whole would call it no whole number, which it is
             raise LayoutError(f"PySol deal numbers are 1 to {PYSOL_MAX}, not a number of {len(digits):,} digits")
         number = _whole(params, "pysol")
         if rules is not None and rules.jokers:  # the library's refusal names --rules and a layout file

@@ -36,7 +36,7 @@ async function api(endpoint, params, { source = game.source, signal } = {}) {
     });
   } catch (e) {
     if (e.name === "AbortError") throw e;
-    // the browser's own words were "Failed to fetch", which says neither what failed nor why
+    // the browser's own words, "Failed to fetch", say neither what failed nor why
     throw new Error("No answer from the server: is golfsolve serve still running? Reload the page once it is.");
   }
   let body;
@@ -74,7 +74,7 @@ function draw(state) {
   game.state = state;
   const cols = $("columns");
   // a card played from the keyboard (Tab to it, Enter) goes with its column's old cards: the
-  // focus moves on to the column's new free card (it fell back to the top of the page)
+  // focus moves on to the column's new free card, not back to the top of the page
   const held = document.activeElement && document.activeElement.closest("#columns .column");
   const heldCol = held ? [...cols.children].indexOf(held) : -1;
   cols.innerHTML = "";
@@ -148,9 +148,9 @@ function stepInfo() {
 
 // Whatever changes the table (a move, a step of the solution, a deal) goes to the server one at
 // a time, each sent with the position the one before it left: sent at once, a second key press
-// before the first answer came replayed the game without the first move (three quick draws on a
-// slow connection drew one card; → pressed three times stepped once; a key pressed while a new
-// deal was on its way sent the old game's moves with the new deal).
+// before the first answer came would replay the game without the first move (three quick draws
+// on a slow connection draw one card; → pressed three times steps once; a key pressed while a
+// new deal is on its way sends the old game's moves with the new deal).
 let acting = Promise.resolve();
 function queued(work) {
   const next = acting.then(work);
@@ -268,8 +268,8 @@ function togglePlay() {
   // a slow answer must not let steps overtake each other
   let inflight = false;
   const step = (to) => { inflight = true; stepTo(to).finally(() => { inflight = false; }); };
-  // the timer is set before any answer is awaited: P pressed twice while the first step back to
-  // the start was on its way started two timers, one of them beyond Pause's reach
+  // the timer is set before any answer is awaited, else P pressed twice while the first step back
+  // to the start is on its way starts two timers, one of them beyond Pause's reach
   game.timer = setInterval(() => {
     if (inflight) return;
     if (game.step === null || game.step >= game.solution.length) { stopPlaying(); return; }
@@ -293,7 +293,7 @@ function clearHint() {
 }
 
 // The hint and the odds are the position's on the table ("Odds from here"): a move, a step or a
-// deal clears them (the odds of a game over stayed on after its last move was undone), and the
+// deal clears them (else a game over's odds stay on after its last move is undone), and the
 // requests still on their way are called off, so the server does not go on working for nobody.
 function clearAnswers() {
   clearHint();
@@ -302,7 +302,7 @@ function clearAnswers() {
 }
 
 // the hint or odds request on its way, by endpoint: {key, abort()}; a key pressed again for the
-// same question asks nothing more (each press of O was seconds of the server's work, queued)
+// same question asks nothing more (each press of O would be seconds of the server's work, queued)
 const asking = { hint: null, odds: null };
 function ask(endpoint, key, params) {
   const controller = new AbortController();
@@ -437,8 +437,8 @@ async function dealNow(source, text, restore) {
         (lost ? ` (The address's moves were not played: ${lost}.)` : ""));
     reveal(hide ? HIDDEN : SOLUTION);  // not awaited: a long search must not hold up the moves behind it
   } catch (e) {
-    // the Rules list names the rule set of the game on the table (a refused choice, such as
-    // jokers for a PySol deal, went on showing while the game went on under the old rules)
+    // the Rules list names the rule set of the game on the table, not a refused choice (jokers
+    // for a PySol deal) while the game goes on under the old rules
     if (game.source) $("rules").value = game.source.rules || "";
     say(e.message, "error");
   }
@@ -491,7 +491,7 @@ function showSolved() {
 
 function peekChanged() {
   if (!game.source) return;
-  clearHint();  // judged the other way: a peeking hint stayed on after "Don't peek" was ticked
+  clearHint();  // judged the other way: a peeking hint must not stay on once "Don't peek" is ticked
   if ($("fair").checked) {
     stopPlaying();
     game.shown = HIDDEN;
@@ -534,11 +534,11 @@ document.addEventListener("DOMContentLoaded", () => {
   $("ask-solution").addEventListener("click", () => reveal(SOLUTION));
   $("fair").addEventListener("change", peekChanged);
   document.addEventListener("keydown", onKey);
-  // the Rules list plays the deal under the rule set chosen (it only named it, the game going
-  // on under the old rules until Deal was pressed)
+  // the Rules list plays the deal under the rule set chosen, not only names it while the game
+  // goes on under the old rules
   $("rules").addEventListener("change", deal);
-  // an address edited by hand, or Back and Forward between two of them, deals what it names
-  // (the page went on with the game it had, under an address that named another)
+  // an address edited by hand, or Back and Forward between two of them, deals what it names,
+  // not the game the page had under an address naming another
   window.addEventListener("hashchange", () => { if (location.hash !== written) fromAddress(); });
   fromAddress();
 });
