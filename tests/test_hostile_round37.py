@@ -275,6 +275,14 @@ def test_a_card_played_from_the_keyboard_keeps_the_focus_on_the_table(page):
     pg.keyboard.press("Enter")  # and the next Enter plays (or is refused) that card
     expect(pg.locator("#message")).to_have_text(re.compile(r"from column 1 onto the discard|Must be one rank"))
 
+    # a card clicked with the mouse hands the focus to no card: Space still draws
+    _deal(pg, CODE)
+    pg.click("#columns .column:nth-child(1) .card.free")
+    expect(pg.locator("#moves")).to_have_text("1")
+    pg.keyboard.press(" ")
+    expect(pg.locator("#stock-count")).to_have_text("15")
+    assert _text(pg, "#moves") == "2"
+
 
 def test_the_rules_list_plays_the_deal_under_the_rules_chosen(page, page_url):
     """Was: choosing Classic mid-game only named it in the list: the game went on under Easy

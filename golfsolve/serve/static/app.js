@@ -74,8 +74,10 @@ function draw(state) {
   game.state = state;
   const cols = $("columns");
   // a card played from the keyboard (Tab to it, Enter) goes with its column's old cards: the
-  // focus moves on to the column's new free card, not back to the top of the page
-  const held = document.activeElement && document.activeElement.closest("#columns .column");
+  // focus moves on to the column's new free card, not back to the top of the page (a card
+  // clicked is left alone: Space, which draws, would play the next card it handed the focus to)
+  const focused = document.activeElement;
+  const held = focused && focused.matches(":focus-visible") && focused.closest("#columns .column");
   const heldCol = held ? [...cols.children].indexOf(held) : -1;
   cols.innerHTML = "";
   state.columns.forEach((col, i) => {
