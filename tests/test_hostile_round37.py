@@ -315,3 +315,15 @@ def test_a_pysol_number_too_long_is_refused_as_the_command_refuses_it(page, page
         pg.fill("#deal-input", "9" * 47)
         pg.press("#deal-input", "Enter")
         expect(pg.locator("#message")).to_have_text(r.json()["error"])
+
+
+def test_whole_numbers_with_many_leading_zeros_or_two_signs_are_read_or_refused_in_one_line():
+    """Was: a number with more than 4,300 digits of leading zeros passed the digit count and
+    failed in ``int()`` (Python counts leading zeros towards its limit) as a bare ValueError,
+    and "+-5" passed the check (both signs stripped) and failed there too."""
+    from golfsolve.errors import InputError
+    from golfsolve.serve.app import layout_of
+
+    assert layout_of({"pysol": "0" * 5000 + "17"}).name == "PySol Golf #17"
+    with pytest.raises(InputError, match=r"^pysol must be a whole number, not '\+-5'$"):
+        layout_of({"pysol": "+-5"})

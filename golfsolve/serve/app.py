@@ -270,12 +270,14 @@ def _whole(params: dict, name: str) -> Optional[int]:
         raise InputError(f"{name} must be a whole number, not {clip(str(v))}")
     if isinstance(v, str):
         s = v.strip()
-        if not (s.isascii() and s.lstrip("+-").isdigit()):
+        sign, body = (s[0], s[1:]) if s[:1] in ("+", "-") else ("", s)
+        if not (body.isascii() and body.isdigit()):  # one sign at most: "+-5" failed in int() as a ValueError
             raise InputError(f"{name} must be a whole number, not {clip(v)}")
-        if len(s.lstrip("+-").lstrip("0")) > MAX_DIGITS:  # int() refuses 4,300; no parameter takes 41
-            raise InputError(f"{name} is a number of {len(s.lstrip('+-').lstrip('0')):,} digits; no parameter "
-                             f"takes more than {MAX_DIGITS}")
-        v = int(s)
+        digits = body.lstrip("0") or "0"
+        if len(digits) > MAX_DIGITS:  # int() refuses 4,300; no parameter takes 41
+            raise InputError(f"{name} is a number of {len(digits):,} digits; no parameter takes more than "
+                             f"{MAX_DIGITS}")
+        v = int(sign + digits)  # without the leading zeros, which int() counts towards its limit too
     return v
 
 
