@@ -44,10 +44,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import MAX_EFFORT, MAX_INT64, InputError, check_count, clip
+from ..errors import MAX_DIGITS, MAX_EFFORT, MAX_INT64, InputError, check_count, clip
 from ..inputs import flag, is_whole_number, split_items
 from ..solitaire.answers import deal_answer, play_answer
-from ..solitaire.layout import Layout, LayoutError, layout_from_code, layout_from_pysol, parse_layout_text
+from ..solitaire.layout import (PYSOL_MAX, Layout, LayoutError, layout_from_code, layout_from_pysol,
+                                parse_layout_text)
 from ..solitaire.rules import EASY, get_rules
 from .pool import CPU_BUDGET, STOPPING, BudgetExceeded, JobError, PoolBusy, PoolStopping, WorkerPool
 
@@ -269,9 +270,14 @@ def _whole(params: dict, name: str) -> Optional[int]:
         raise InputError(f"{name} must be a whole number, not {clip(str(v))}")
     if isinstance(v, str):
         s = v.strip()
-        if not (s.isascii() and s.lstrip("+-").isdigit()) or len(s) > 40:
+        sign, body = (s[0], s[1:]) if s[:1] in ("+", "-") else ("", s)
+        if not (body.isascii() and body.isdigit()):  # one sign at most: "+-5" failed in int() as a ValueError
             raise InputError(f"{name} must be a whole number, not {clip(v)}")
-        v = int(s)
+        digits = body.lstrip("0") or "0"
+        if len(digits) > MAX_DIGITS:  # int() refuses 4,300; no parameter takes 41
+            raise InputError(f"{name} is a number of {len(digits):,} digits; no parameter takes more than "
+                             f"{MAX_DIGITS}")
+        v = int(sign + digits)  # without the leading zeros, which int() counts towards its limit too
     return v
 
 
@@ -321,6 +327,10 @@ def layout_of(params: dict) -> Layout:
     elif text is not None:
         lay = parse_layout_text(text, "posted layout", rules)
     else:
+        digits = pysol.strip().lstrip("+").lstrip("0") if isinstance(pysol, str) else ""
+        if len(digits) > MAX_DIGITS and digits.isascii() and digits.isdigit():
+            # out of range, as --pysol says: _whole would call it no whole number, which it is
+            raise LayoutError(f"PySol deal numbers are 1 to {PYSOL_MAX}, not a number of {len(digits):,} digits")
         number = _whole(params, "pysol")
         if rules is not None and rules.jokers:  # the library's refusal names --rules and a layout file
             raise LayoutError(f"PySol FC's Golf deals have no jokers: rules {rules.name} needs code (a deal code) "

@@ -24,12 +24,21 @@ const game = {
 const HIDDEN = 0, VERDICT = 1, SOLUTION = 2;
 const MAX_MOVES = 5000;  // the server's cap on the moves of one request (serve/app.py)
 
-async function api(endpoint, params) {
-  const r = await fetch(`/api/${endpoint}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...game.source, ...params }),
-  });
+// `source`: the deal asked about (a deal on its way is not game.source until it is dealt)
+async function api(endpoint, params, { source = game.source, signal } = {}) {
+  let r;
+  try {
+    r = await fetch(`/api/${endpoint}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...source, ...params }),
+      signal,
+    });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    // the browser's own words, "Failed to fetch", say neither what failed nor why
+    throw new Error("No answer from the server: is golfsolve serve still running? Reload the page once it is.");
+  }
   let body;
   try { body = await r.json(); } catch (e) { body = { error: `the server answered ${r.status}` }; }
   if (!r.ok) throw new Error(body.error || `the server answered ${r.status}`);
@@ -64,6 +73,12 @@ function say(text, kind = "") {
 function draw(state) {
   game.state = state;
   const cols = $("columns");
+  // a card played from the keyboard (Tab to it, Enter) goes with its column's old cards: the
+  // focus moves on to the column's new free card, not back to the top of the page (a card
+  // clicked is left alone: Space, which draws, would play the next card it handed the focus to)
+  const focused = document.activeElement;
+  const held = focused && focused.matches(":focus-visible") && focused.closest("#columns .column");
+  const heldCol = held ? [...cols.children].indexOf(held) : -1;
   cols.innerHTML = "";
   state.columns.forEach((col, i) => {
     const wrap = document.createElement("div");
@@ -94,6 +109,11 @@ function draw(state) {
     });
     cols.appendChild(wrap);
   });
+  if (heldCol >= 0) {
+    const free = [...cols.children].map((c) => c.querySelector(".card.free"));
+    const next = free.slice(heldCol).concat(free.slice(0, heldCol)).find((el) => el);
+    (next || $("stock")).focus();
+  }
   const disc = $("discard");
   disc.className = "card";
   disc.innerHTML = "";
@@ -128,15 +148,20 @@ function stepInfo() {
   });
 }
 
-// Moves go to the server one at a time, each sent with every move before it: sent at once, a
-// second key press before the first answer came replayed the game without the first move
-// (three quick draws on a slow connection drew one card).
+// Whatever changes the table (a move, a step of the solution, a deal) goes to the server one at
+// a time, each sent with the position the one before it left: sent at once, a second key press
+// before the first answer came would replay the game without the first move (three quick draws
+// on a slow connection draw one card; → pressed three times steps once; a key pressed while a
+// new deal is on its way sends the old game's moves with the new deal).
 let acting = Promise.resolve();
-function act(action) {
-  const next = acting.then(() => actNow(action));
+function queued(work) {
+  const next = acting.then(work);
   acting = next.catch(() => {});
   return next;
 }
+const act = (action) => queued(() => actNow(action));
+// `to(step)`: the step to go to, from the step the table is at when its turn comes
+const stepTo = (to) => queued(() => game.solution.length ? goToStep(to(game.step)) : undefined);
 
 async function actNow(action) {
   if (!game.source) return;
@@ -148,7 +173,7 @@ async function actNow(action) {
       followLine();
       remember();
       draw(r.state);
-      clearHint();
+      clearAnswers();
       say(r.message || describe(r), r.state.status === "won" ? "won" : r.state.status === "locked" ? "locked" : "");
     } else {
       say(r.message, "rejected");
@@ -184,6 +209,7 @@ function remember() {
   if (game.moves.length) q.set("moves", game.moves.join(" "));
   const extra = q.toString();
   history.replaceState(null, "", "#" + encodeURIComponent(game.text) + (extra ? "?" + extra : ""));
+  written = location.hash;
 }
 
 function describe(r) {
@@ -219,7 +245,7 @@ async function goToStep(k) {
     game.step = k;
     remember();
     draw(r.state);
-    clearHint();
+    clearAnswers();
     const what = r.move ? describe(r) : "";
     say(r.message || (k > 0 ? `Solution step ${k}` + (what ? `: ${what}` : ".") : "The start of the deal" + (what ? `: ${what}` : ".")),
         r.state.status === "won" ? "won" : "");
@@ -237,18 +263,21 @@ function stopPlaying() {
   }
 }
 
-async function togglePlay() {
+function togglePlay() {
   if (game.timer) { stopPlaying(); return; }
   if (!game.solution.length) return;
   $("step-play").textContent = "⏸ Pause";
-  if (game.step === null || game.step >= game.solution.length) await goToStep(0);
-  let inflight = false;  // a slow answer must not let steps overtake each other
-  game.timer = setInterval(async () => {
+  // a slow answer must not let steps overtake each other
+  let inflight = false;
+  const step = (to) => { inflight = true; stepTo(to).finally(() => { inflight = false; }); };
+  // the timer is set before any answer is awaited, else P pressed twice while the first step back
+  // to the start is on its way starts two timers, one of them beyond Pause's reach
+  game.timer = setInterval(() => {
     if (inflight) return;
     if (game.step === null || game.step >= game.solution.length) { stopPlaying(); return; }
-    inflight = true;
-    try { await goToStep(game.step + 1); } finally { inflight = false; }
+    step((s) => s + 1);
   }, 600);
+  if (game.step === null || game.step >= game.solution.length) step(() => 0);
 }
 
 function pct(x) { return (100 * x).toFixed(1) + "%"; }
@@ -260,8 +289,29 @@ function interval(ci) {
 }
 
 function clearHint() {
+  if (asking.hint) asking.hint.abort();
   $("hint").innerHTML = "";
   document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+}
+
+// The hint and the odds are the position's on the table ("Odds from here"): a move, a step or a
+// deal clears them (else a game over's odds stay on after its last move is undone), and the
+// requests still on their way are called off, so the server does not go on working for nobody.
+function clearAnswers() {
+  clearHint();
+  if (asking.odds) asking.odds.abort();
+  $("odds").innerHTML = "";
+}
+
+// the hint or odds request on its way, by endpoint: {key, abort()}; a key pressed again for the
+// same question asks nothing more (each press of O would be seconds of the server's work, queued)
+const asking = { hint: null, odds: null };
+function ask(endpoint, key, params) {
+  const controller = new AbortController();
+  const mine = { key, abort: () => controller.abort() };
+  asking[endpoint] = mine;
+  return api(endpoint, params, { signal: controller.signal })
+    .finally(() => { if (asking[endpoint] === mine) asking[endpoint] = null; });
 }
 
 function markHint(move) {
@@ -288,11 +338,15 @@ function position() { return `${game.dealt} ${game.moves.join(" ")}`; }
 async function hint() {
   if (!game.source) return;
   const fair = $("fair").checked;
-  const asked = position();
+  // a peeking hint asked for before "Don't peek" was ticked is not shown after it
+  const asked = () => `${position()} ${fair === $("fair").checked}`;
+  const key = asked();
+  if (asking.hint && asking.hint.key === key) return;
+  clearHint();
   $("hint").innerHTML = `<p class="wait">Thinking${fair ? " without peeking" : ""}…</p>`;
   try {
-    const r = await api("hint", { moves: game.moves.join(" "), fair });
-    if (position() !== asked) return;  // an answer to an earlier position would mark a card of this one
+    const r = await ask("hint", key, { moves: game.moves.join(" "), fair });
+    if (asked() !== key) return;  // an answer to an earlier position would mark a card of this one
     if (!r.best) { $("hint").innerHTML = `<p class="best">${sentence(r.message)}</p>`; return; }
     const best = r.best;
     const rows = r.ranked.map((a) => {
@@ -306,7 +360,7 @@ async function hint() {
       (fair && r.estimate ? `<p class="note">${r.estimate.split(";")[0]}.</p>` : "");
     markHint(best.move);
   } catch (e) {
-    if (position() !== asked) return;
+    if (asked() !== key || e.name === "AbortError") return;
     $("hint").innerHTML = "";
     say(e.message, "error");
   }
@@ -317,13 +371,14 @@ let oddsAsked = 0;  // counts odds requests: only the latest may clear the panel
 async function odds() {
   if (!game.source) return;
   const asked = position();  // the odds are the position's on the board, as the hint is
+  if (asking.odds && asking.odds.key === asked) return;
   const played = game.moves.length;
-  const ask = ++oddsAsked;
+  const mine = ++oddsAsked;
   // an answer about an earlier position is dropped; its "wait" goes unless a later request's is shown
-  const stale = () => { if (position() === asked) return false; if (ask === oddsAsked) $("odds").innerHTML = ""; return true; };
+  const stale = () => { if (position() === asked) return false; if (mine === oddsAsked) $("odds").innerHTML = ""; return true; };
   $("odds").innerHTML = `<p class="wait">Solving sampled stock orders and playing fair games… (a few seconds)</p>`;
   try {
-    const r = await api("odds", { moves: game.moves.join(" ") });
+    const r = await ask("odds", asked, { moves: game.moves.join(" ") });
     if (stale()) return;  // an answer to another deal or position would show beside this one
     const c = r.clairvoyant, f = r.fair;
     if (r.game_over) {  // won or locked: said as the hint says it, the chances exact (nothing sampled)
@@ -338,38 +393,43 @@ async function odds() {
       `</dl><p class="note">Over ${c.samples} stock orders consistent with ${from}` +
       (f && f.games ? `; the fair player played ${f.games} of them` : "") + ".</p>";
   } catch (e) {
-    if (stale()) return;
+    if (stale() || e.name === "AbortError") return;
     $("odds").innerHTML = "";
     say(e.message, "error");
   }
 }
 
-// `restore`: the moves of a game to go on with (from the page's address), played again
-async function deal(ev, restore = "") {
+// `restore`: the moves of a game to go on with (from the page's address), played again. The deal
+// box and the Rules list are read now, the deal made in its turn after the moves before it.
+function deal(ev, restore = "") {
   if (ev) ev.preventDefault();
   stopPlaying();
   const text = $("deal-input").value.trim();
   const source = /^\d+$/.test(text) ? { pysol: text } : { code: text };
   if ($("rules").value) source.rules = $("rules").value;
-  const old = game.source;
-  game.source = source;
+  // typed and dealt: the keys play the game now, not type into the deal box
+  if (ev && ev.type === "submit" && document.activeElement === $("deal-input")) $("deal-input").blur();
+  return queued(() => dealNow(source, text, restore));
+}
+
+async function dealNow(source, text, restore) {
   try {
     let r, lost = "";
     try {
-      r = await api("play", restore ? { moves: restore } : {});
+      r = await api("play", restore ? { moves: restore } : {}, { source });
     } catch (e) {
       if (!restore) throw e;
       lost = e.message;  // the deal is good, the moves are not: the deal from its start, and why
-      r = await api("play", {});
+      r = await api("play", {}, { source });
     }
+    game.source = source;
     game.dealt += 1;
     game.text = text;
     game.moves = r.moves_played ? r.moves_played.split(" ") : [];
     game.solved = null;
     game.step = 0;
     draw(r.state);
-    clearHint();
-    $("odds").innerHTML = "";
+    clearAnswers();
     remember();
     const hide = $("fair").checked;
     const n = r.state.moves;
@@ -377,11 +437,11 @@ async function deal(ev, restore = "") {
         (r.state.status === "playing" ? ". Click a free card or the stock" + (hide ? "." : ", or step through the solution.")
           : `: ${r.state.status === "won" ? "won" : "no more possible moves"}.`) +
         (lost ? ` (The address's moves were not played: ${lost}.)` : ""));
-    // typed and dealt: the keys play the game now, not type into the deal box
-    if (ev && document.activeElement === $("deal-input")) $("deal-input").blur();
-    await reveal(hide ? HIDDEN : SOLUTION);
+    reveal(hide ? HIDDEN : SOLUTION);  // not awaited: a long search must not hold up the moves behind it
   } catch (e) {
-    game.source = old;
+    // the Rules list names the rule set of the game on the table, not a refused choice (jokers
+    // for a PySol deal) while the game goes on under the old rules
+    if (game.source) $("rules").value = game.source.rules || "";
     say(e.message, "error");
   }
 }
@@ -433,6 +493,7 @@ function showSolved() {
 
 function peekChanged() {
   if (!game.source) return;
+  clearHint();  // judged the other way: a peeking hint must not stay on once "Don't peek" is ticked
   if ($("fair").checked) {
     stopPlaying();
     game.shown = HIDDEN;
@@ -451,9 +512,8 @@ function onKey(ev) {
   const keys = {
     d: () => act({ action: "d" }), " ": () => act({ action: "d" }), u: () => act({ action: "u" }),
     h: hint, o: odds, p: togglePlay,
-    ArrowRight: () => game.solution.length && goToStep((game.step ?? -1) + 1),
-    ArrowLeft: () => game.solution.length && goToStep((game.step ?? 1) - 1),
-    Home: () => game.solution.length && goToStep(0), End: () => game.solution.length && goToStep(game.solution.length),
+    ArrowRight: () => stepTo((s) => (s ?? -1) + 1), ArrowLeft: () => stepTo((s) => (s ?? 1) - 1),
+    Home: () => stepTo(() => 0), End: () => stepTo(() => game.solution.length),
     "/": () => $("deal-input").focus(),
   };
   if (/^[1-7]$/.test(k)) { ev.preventDefault(); act({ action: k }); return; }
@@ -467,28 +527,38 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", () => act({ action: "u" }));
   $("hint-button").addEventListener("click", hint);
   $("odds-button").addEventListener("click", odds);
-  $("step-first").addEventListener("click", () => goToStep(0));
-  $("step-back").addEventListener("click", () => goToStep((game.step ?? 1) - 1));
-  $("step-forward").addEventListener("click", () => goToStep((game.step ?? -1) + 1));
-  $("step-last").addEventListener("click", () => goToStep(game.solution.length));
+  $("step-first").addEventListener("click", () => stepTo(() => 0));
+  $("step-back").addEventListener("click", () => stepTo((s) => (s ?? 1) - 1));
+  $("step-forward").addEventListener("click", () => stepTo((s) => (s ?? -1) + 1));
+  $("step-last").addEventListener("click", () => stepTo(() => game.solution.length));
   $("step-play").addEventListener("click", togglePlay);
   $("ask-verdict").addEventListener("click", () => reveal(VERDICT));
   $("ask-solution").addEventListener("click", () => reveal(SOLUTION));
   $("fair").addEventListener("change", peekChanged);
   document.addEventListener("keydown", onKey);
-  // the deal a link names ("#GO1-E-AAAAAAB", then "?rules=classic&moves=d+3" if any); one that
-  // is not percent-encoded ("#100%") is taken as written: decodeURIComponent throws 'URI
-  // malformed' on a stray %, leaving a blank page
+  // the Rules list plays the deal under the rule set chosen, not only names it while the game
+  // goes on under the old rules
+  $("rules").addEventListener("change", deal);
+  // an address edited by hand, or Back and Forward between two of them, deals what it names,
+  // not the game the page had under an address naming another
+  window.addEventListener("hashchange", () => { if (location.hash !== written) fromAddress(); });
+  fromAddress();
+});
+
+let written = "";  // the address the page last wrote (remember), so its own change is not dealt again
+
+// the deal a link names ("#GO1-E-AAAAAAB", then "?rules=classic&moves=d+3" if any); one that
+// is not percent-encoded ("#100%") is taken as written: decodeURIComponent throws 'URI
+// malformed' on a stray %, leaving a blank page
+function fromAddress() {
   const hash = location.hash.slice(1);
   const cut = hash.indexOf("?");
   let fromHash = cut < 0 ? hash : hash.slice(0, cut);
   const asked = new URLSearchParams(cut < 0 ? "" : hash.slice(cut + 1));
   try { fromHash = decodeURIComponent(fromHash); } catch (e) { /* as written */ }
   if (fromHash) $("deal-input").value = fromHash;
-  const rules = asked.get("rules");
-  if (rules) {
-    if (![...$("rules").options].some((o) => o.value === rules)) $("rules").add(new Option(rules, rules));
-    $("rules").value = rules;
-  }
+  const rules = asked.get("rules") || "";
+  if (rules && ![...$("rules").options].some((o) => o.value === rules)) $("rules").add(new Option(rules, rules));
+  $("rules").value = rules;
   deal(null, asked.get("moves") || "");
-});
+}
