@@ -87,3 +87,15 @@ def uvicorn_thread(app, **config):
     finally:
         server.should_exit = True
         thread.join(60)
+
+
+def random_step(state, rng) -> None:
+    """One step of a random walk through a grid Golf hole (:class:`~golfsolve.grid.state.HoleState`
+    or OpenSpiel's state): a chance node's outcome or a legal action, each uniformly from ``rng``
+    (a NumPy generator)."""
+    if state.is_chance_node():
+        outs = state.chance_outcomes()
+        state.apply(outs[int(rng.integers(len(outs)))][0])
+    else:
+        acts = state.legal_actions()
+        state.apply(acts[int(rng.integers(len(acts)))])

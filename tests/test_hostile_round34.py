@@ -24,6 +24,7 @@ from golfsolve.fair import PlayerSettings, fair_hint_for_player, odds_for_player
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.layout import Layout, layout_from_number
 from golfsolve.solitaire.rules import get_rules
+from hostile_helpers import random_step
 
 JOKERS2 = get_rules("easy+jokers2")
 #: GO1 deal 0 under easy+jokers2 shows the first joker in column 1 and has the second on top
@@ -166,10 +167,5 @@ def test_openspiel_observers_show_twins_alike_strings_and_tensors():
                 for q in range(rules.players):
                     assert alike(seen(public, real, q), seen(public, twin, q)), (s.phase, p, q)
                 checked += 1
-        if s.is_chance_node():
-            outs = s.chance_outcomes()
-            s.apply(outs[int(rng.integers(len(outs)))][0])
-        else:
-            acts = s.legal_actions()
-            s.apply(acts[int(rng.integers(len(acts)))])
+        random_step(s, rng)
     assert checked > 50 and differed > checked // 2  # the twins really hid other cards

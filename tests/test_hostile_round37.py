@@ -55,6 +55,22 @@ def _settled(pg):
     """The game once every move, step and deal asked for has been answered."""
     return pg.evaluate("async () => { await acting; return [game.step, game.moves.join(' ')]; }")
 
+@contextlib.contextmanager
+def _solution_shown(pg):
+    """``CODE`` dealt with "Don't peek" unticked, at step 0 of its solution, the focus on the
+    page (so that keys play); the box ticked again after."""
+    from playwright.sync_api import expect
+
+    pg.uncheck("#fair")
+    try:
+        _deal(pg, CODE)
+        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of"))
+        pg.evaluate("document.activeElement.blur()")
+        yield
+    finally:
+        pg.check("#fair")
+
+
 
 def test_a_key_pressed_while_a_new_deal_is_on_its_way_plays_on_the_new_deal(page, page_url):
     """Was: the page took the new deal as its own the moment Enter was pressed, with the old
@@ -84,14 +100,8 @@ def test_a_key_pressed_while_a_new_deal_is_on_its_way_plays_on_the_new_deal(page
 def test_arrow_pressed_three_times_steps_three_times(page):
     """Was: each → worked out its step from the step on the table when it was pressed, so three
     presses before the first answer came all asked for step 1: the solution moved one step."""
-    from playwright.sync_api import expect
-
     pg = page
-    pg.uncheck("#fair")
-    try:
-        _deal(pg, CODE)
-        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of"))
-        pg.evaluate("document.activeElement.blur()")
+    with _solution_shown(pg):
         held = _held(pg, "**/api/play")
         for _ in range(3):
             pg.keyboard.press("ArrowRight")
@@ -104,8 +114,6 @@ def test_arrow_pressed_three_times_steps_three_times(page):
         pg.unroute("**/api/play")
         assert _settled(pg)[0] == 3
         assert _text(pg, "#step-info").startswith("Step 3 of") and _text(pg, "#moves") == "3"
-    finally:
-        pg.check("#fair")
 
 
 def test_play_pressed_twice_at_the_end_can_still_be_paused(page):
@@ -115,11 +123,7 @@ def test_play_pressed_twice_at_the_end_can_still_be_paused(page):
     from playwright.sync_api import expect
 
     pg = page
-    pg.uncheck("#fair")
-    try:
-        _deal(pg, CODE)
-        expect(pg.locator("#step-info")).to_have_text(re.compile(r"^Step 0 of"))
-        pg.evaluate("document.activeElement.blur()")
+    with _solution_shown(pg):
         pg.keyboard.press("End")
         expect(pg.locator("#step-info")).to_have_text(re.compile("won!$"))
         held = _held(pg, "**/api/play")
@@ -138,8 +142,6 @@ def test_play_pressed_twice_at_the_end_can_still_be_paused(page):
         step = _settled(pg)[0]
         pg.wait_for_timeout(1500)
         assert _settled(pg)[0] == step
-    finally:
-        pg.check("#fair")
 
 
 def test_ticking_dont_peek_takes_a_peeking_hint_off_the_page(page):

@@ -19,6 +19,7 @@ from golfsolve.grid.bots import make_bot
 from golfsolve.grid.engine import Hole
 from golfsolve.grid.rules import parse_rules
 from golfsolve.grid.state import DONE, OPEN, DRAW, HoleState, encode, open_slot
+from hostile_helpers import random_step
 
 # spiel-ismcts is checked at the start of a hole (test_grid_heuristic.py); its OpenSpiel
 # objects cannot be deep-copied, which this probe needs to ask the same bot twice
@@ -267,12 +268,7 @@ def test_resampling_any_seat_at_any_moment_depends_on_what_that_seat_sees_only(s
                     twin = s.resample(p, np.random.default_rng(100 + seed))
                     assert whole(twin.resample(p, np.random.default_rng(5))) == whole(a), (spec, seed, s.phase, p)
                     checked += 1
-            if s.is_chance_node():
-                outs = s.chance_outcomes()
-                s.apply(outs[int(rng.integers(len(outs)))][0])
-            else:
-                acts = s.legal_actions()
-                s.apply(acts[int(rng.integers(len(acts)))])
+            random_step(s, rng)
     assert checked > 50
 
 
