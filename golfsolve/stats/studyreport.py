@@ -67,16 +67,21 @@ def skill_gap(ts: list[Tournament], better: str, worse: str) -> Optional[dict[st
 
 
 def strong_wins(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]:
-    """The share of its matches the strongest bot wins (a shared win counts), Wilson interval."""
-    k = n = 0
+    """The share of its matches the strongest bot wins, a win shared by ``k`` players counting
+    ``1/k`` (as ``grid simulate``'s win rates count it), with the Wilson interval of those
+    shares over its matches. A shared win counted whole would credit every tied player with
+    the match, so two equal players would each seem to win more than half their matches."""
+    units = n = 0
     for t in ts:
         if strong in t.bots:
             m = t.matches[t.matches["bot"] == strong]
-            k += int(m.groupby("match")["winner"].any().sum())
+            # in sixtieths, as the tally keeps them: thirds summed as floats miss a whole match by a bit
+            units += int(np.rint(m["win_share"].to_numpy() * 60).sum())
             n += int(m["match"].nunique())
     if n == 0:
         return None
-    p, lo, hi = wilson(k, n)
+    k = units / 60
+    p, lo, hi = wilson(min(k, n), n)
     return {"mean": p, "lo": lo, "hi": hi, "won": k, "matches": n}
 
 
