@@ -27,7 +27,7 @@ from ..solitaire.hint import position_after
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
-from ..text import estimate
+from ..text import estimate, percent
 from .odds import NO_UNDO
 from .orders import arrangements, check_played, check_played_not_held, unknown_pool
 from .player import Player, PlayerSettings, player_settings
@@ -142,7 +142,7 @@ class FairHint:
         else:
             lines.append(f"each legal move's value and 95% interval, over the same {self.samples} sampled stock orders:")
         for m in self.ranked:
-            value = (f"{100 * m.chance:5.1f}%" if self.method == "exact" or self.all_orders else
+            value = (f"{percent(m.chance, '5.1f')}%" if self.method == "exact" or self.all_orders else
                      estimate(m.chance, m.low, m.high, ".1f", percent=True, value_fmt="5.1f"))
             lines.append(f"  {m.move:>2}  {pad(show_card(m.card) if m.card else '?', 3)}  {value}"
                          + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))
