@@ -109,3 +109,17 @@ def test_pick_closing_line_names_the_rules_and_the_last_deal_plainly():
                             f"deal {start} to deal {N_DEALS - 1}, the last deal there is")
     res = PickResult(CLASSIC, "hard", False, 16, 0, 0, 3, (), PRESETS["fast"])
     assert res.render() == "found 0 hard deals under classic rules after examining 3 deals from deal 0"
+
+
+def test_fair_report_says_what_lost_on_a_draw_counts():
+    """was: the fair-stats table had a column "lost on a draw" with cells "1 of 1" and "0 of 0",
+    and nothing said of what: the gap's deals (winnable, lost by the fair player)."""
+    from golfsolve.stats.fairstats import FairSpec, fair_intro, fair_table
+
+    rows = [{"rules": "classic", "deal": d, "clairvoyant_won": c, "fair_won": f, "lost_on_draw": o, "solves": 10}
+            for d, c, f, o in ((0, True, True, False), (1, True, False, True), (2, False, False, False))]
+    head, table = fair_table(rows)
+    col = head.index("gap deals lost on a draw")
+    assert table[0][col] == "1 of 1"
+    spec = FairSpec(0, 3, ("classic",), 0, 1, PRESETS["fast"])
+    assert "Gap deals lost on a draw: of the gap's deals" in fair_intro("golfsolve fair-stats", spec)
