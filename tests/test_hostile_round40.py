@@ -123,3 +123,18 @@ def test_fair_report_says_what_lost_on_a_draw_counts():
     assert table[0][col] == "1 of 1"
     spec = FairSpec(0, 3, ("classic",), 0, 1, PRESETS["fast"])
     assert "Gap deals lost on a draw: of the gap's deals" in fair_intro("golfsolve fair-stats", spec)
+
+
+def test_a_fair_hint_where_no_move_can_win_says_so():
+    """was: on a lost position (every move's exact value 0) ``hint --fair`` said "fair best move:
+    3 (remove K♠ from column 3)" and nothing else above a list of 0.0%: as though the choice
+    mattered."""
+    zero = (MoveChance("3", "KS", 0.0, 0.0, 0.0, ("3",)), MoveChance("d", None, 0.0, 0.0, 0.0, ("d",)))
+    h = FairHint("x", CLASSIC, "exact", 0, True, 0, zero, ("3",), 0, PRESETS["strong"], 0.0)
+    assert h.render().splitlines()[2] == "no move can win, whatever the stock holds"
+    sampled = tuple(dataclasses.replace(m, high=0.057, samples=64) for m in zero)
+    h = dataclasses.replace(h, method="sampled", samples=64, all_orders=False, ranked=sampled)
+    assert h.render().splitlines()[2] == "no move keeps a win on any of the 64 sampled stock orders"
+    # a position some move can win says nothing of the kind
+    h = dataclasses.replace(h, ranked=(dataclasses.replace(sampled[0], chance=0.1, high=0.2), sampled[1]))
+    assert "no move" not in h.render()

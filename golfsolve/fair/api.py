@@ -134,6 +134,10 @@ class FairHint:
         lines = [f"fair best move: {b.move} ({b.describe()})" + (f"; plan {' '.join(self.plan)}"
                                                                   if len(self.plan) > 1 else ""),
                  f"the {self.settings.preset} fair player's choice (seed {self.seed}), without peeking at the stock"]
+        if all(m.chance == 0 for m in self.ranked):
+            # "fair best move" alone read as though the choice mattered on a position no move can win
+            lines.append("no move can win, whatever the stock holds" if self.method == "exact" or self.all_orders
+                         else f"no move keeps a win on any of the {self.samples:,} sampled stock orders")
         if self.method == "exact":
             lines.append("each legal move's exact value (expectimax over the unknown stock cards):")
         elif self.all_orders:  # every order played: the values below are shares, with no interval
