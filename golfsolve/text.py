@@ -36,10 +36,36 @@ def ordinal(n: int) -> str:
     return f"{n:,}{suffix}"
 
 
+def percent(share: float, fmt: str = ".1f") -> str:
+    """A share from 0 to 1 in percent, without the sign: ``format(100 * share, fmt)``, but a
+    share strictly between 0 and 1 never reads as 0 or 100: it gets the decimals that tell it
+    apart (``0.9996`` as ``99.96``, ``0.005`` at ``.0f`` as ``0.5``). "100.0%" is a certainty
+    to a reader: an exact chance of 0.9996 shown so, or a player that lost one game in 200
+    shown as winning "100%" of them, said what was not so. A negative zero reads as ``0``."""
+    share = share + 0.0  # -0.0 as 0.0: "-0%" is no share
+    text = format(100 * share, fmt)
+    if 0 < share < 1:
+        head, _, tail = fmt.rpartition(".")
+        digits = int(tail[:-1]) if tail[:-1].isdigit() else 6
+        while float(text) in (0.0, 100.0) and digits < 12:
+            digits += 1
+            text = format(100 * share, f"{head}.{digits}{tail[-1]}")
+    return text
+
+
+_percent = percent  # by another name where a switch is called percent
+
+
 def interval(lo: float, hi: float, fmt: str = ".1f", scale: float = 1) -> str:
     """``"[60.7, 73.6]"``: a 95% interval as every human-readable output writes it (brackets,
     a comma, the bounds in the unit of the value before it; ``scale=100`` for a share in
-    percent). Brackets, unlike ``60.7-73.6``, stay clear for negative bounds: ``[-0.40, +0.10]``."""
+    percent). Brackets, unlike ``60.7-73.6``, stay clear for negative bounds: ``[-0.40, +0.10]``.
+    In percent an upper bound above 0 never reads as 0, nor a lower bound below 1 as 100
+    (:func:`percent`): "[0, 0]" is an interval of no width, which only an exact share has."""
+    if scale == 100:
+        low = percent(lo, fmt) if float(format(100 * lo, fmt)) == 100 else format(100 * lo + 0.0, fmt)
+        high = percent(hi, fmt) if float(format(100 * hi, fmt)) == 0 else format(100 * hi + 0.0, fmt)
+        return f"[{low}, {high}]"
     return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
 
 
@@ -48,8 +74,9 @@ def estimate(value: float, lo: float, hi: float, fmt: str = ".1f", percent: bool
     """``"67.5% [60.7, 73.6]"`` (``percent``: a share shown in percent, the sign written once)
     or ``"+0.25 [-0.10, +0.60]"``: a value and its :func:`interval`; ``value_fmt`` formats the
     value alone (a column width: ``"5.1f"``)."""
-    scale = 100 if percent else 1
-    return f"{scale * value:{value_fmt or fmt}}{'%' if percent else ''} {interval(lo, hi, fmt, scale)}"
+    if percent:  # a share short of certain never reads as 0% or 100% (:func:`percent`)
+        return f"{_percent(value, value_fmt or fmt)}% {interval(lo, hi, fmt, 100)}"
+    return f"{value:{value_fmt or fmt}} {interval(lo, hi, fmt)}"
 
 
 def stretches(numbers: Iterable[int], most: int = 4, sep: str = "..") -> str:

@@ -27,7 +27,7 @@ from ..solitaire.hint import position_after
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver
-from ..text import estimate
+from ..text import estimate, percent
 from .odds import NO_UNDO
 from .orders import arrangements, check_played, check_played_not_held, unknown_pool
 from .player import Player, PlayerSettings, player_settings
@@ -134,6 +134,10 @@ class FairHint:
         lines = [f"fair best move: {b.move} ({b.describe()})" + (f"; plan {' '.join(self.plan)}"
                                                                   if len(self.plan) > 1 else ""),
                  f"the {self.settings.preset} fair player's choice (seed {self.seed}), without peeking at the stock"]
+        if all(m.chance == 0 for m in self.ranked):
+            # "fair best move" alone read as though the choice mattered on a position no move can win
+            lines.append("no move can win, whatever the stock holds" if self.method == "exact" or self.all_orders
+                         else f"no move keeps a win on any of the {self.samples:,} sampled stock orders")
         if self.method == "exact":
             lines.append("each legal move's exact value (expectimax over the unknown stock cards):")
         elif self.all_orders:  # every order played: the values below are shares, with no interval
@@ -142,7 +146,7 @@ class FairHint:
         else:
             lines.append(f"each legal move's value and 95% interval, over the same {self.samples} sampled stock orders:")
         for m in self.ranked:
-            value = (f"{100 * m.chance:5.1f}%" if self.method == "exact" or self.all_orders else
+            value = (f"{percent(m.chance, '5.1f')}%" if self.method == "exact" or self.all_orders else
                      estimate(m.chance, m.low, m.high, ".1f", percent=True, value_fmt="5.1f"))
             lines.append(f"  {m.move:>2}  {pad(show_card(m.card) if m.card else '?', 3)}  {value}"
                          + (f"  plan {' '.join(m.plan)}" if show_all and m.plan else ""))

@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 from ..errors import InputError
 from ..inputs import ascii_lower, callback, expect, flag, is_whole_number, seed_value, whole_count
 from ..intervals import wilson
-from ..text import estimate, plural
+from ..text import estimate, percent, plural
 from ..solitaire.dealcode import N_DEALS
 from ..solitaire.engine import Game
 from ..solitaire.hint import game_over_message
@@ -108,8 +108,8 @@ class Rating:
     def render(self) -> str:
         """One line: code, winnability, fair chance with its interval, label."""
         lo, hi = self.interval
-        chance = (f"{100 * self.fair_chance:5.1f}% exact ({self.over})" if self.over else
-                  f"{100 * self.fair_chance:5.1f}% exact ({self.fair_wins}/{self.games}, every stock order)"
+        chance = (f"{percent(self.fair_chance, '5.1f')}% exact ({self.over})" if self.over else
+                  f"{percent(self.fair_chance, '5.1f')}% exact ({self.fair_wins}/{self.games}, every stock order)"
                   if self.exact else
                   f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} "
                   f"({self.fair_wins}/{self.games})")
@@ -195,9 +195,12 @@ class PickResult:
     def render(self) -> str:
         """The closing line of ``golfsolve pick`` (each deal's line is printed as it is found)."""
         n = len(self.deals)
-        text = (f"found {n} {self.difficulty} deal{'s' if n != 1 else ''} "
-                f"({self.rules.name}{', winnable' if self.winnable_only else ''}) after examining "
-                f"{plural(self.examined, 'deal')} from deal {self.start}" + (" (the last deal there is)" if self.last_deal else ""))
+        # "(easy, winnable)" after "very-hard deals" read as two more labels, and "from deal N
+        # (the last deal there is)" named the first deal examined the last one
+        end = f" to deal {self.start + self.examined - 1}, the last deal there is" if self.last_deal else ""
+        text = (f"found {plural(n, self.difficulty + ' deal')} under {self.rules.name} rules"
+                f"{' (winnable only)' if self.winnable_only else ''} after examining "
+                f"{plural(self.examined, 'deal')} from deal {self.start}{end}")
         if n and self.rules.meaning not in (EASY.meaning, CLASSIC.meaning):
             # a code's letter names Easy or Classic only: these codes alone would be played under Easy
             text += f"; play {'them' if n > 1 else 'it'} with --rules {self.rules.name}"

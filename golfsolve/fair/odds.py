@@ -34,7 +34,7 @@ from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EASY, Rules
 from ..solitaire.solver import Solver
 from ..progress import progress_bar
-from ..text import estimate, interval, plural
+from ..text import estimate, interval, percent, plural
 from .exact import TooLargeError, fair_value
 from .orders import check_played, check_played_not_held, stock_orders, unknown_pool, with_stock
 from .player import play
@@ -191,12 +191,12 @@ class OddsResult:
         if self.fair_exact and not self.fair_games:
             how = ("nothing is hidden: the fair player sees what the clairvoyant one sees" if not self.unknown
                    else "exact: the best play without seeing the stock, by expectimax over the unknown cards")
-            lines = [f"fair chance:        {100 * self.fair_chance:.1f}%  ({how})"]
+            lines = [f"fair chance:        {percent(self.fair_chance)}%  ({how})"]
             if self.fair_chance > self.chance and not self.exact:
                 # every order the fair player wins can be won with the stock seen: the sample fell short
                 lines.append(textwrap.fill(
                     "The sampled clairvoyant chance below fell short by chance: a fair win is a clairvoyant win, "
-                    f"so at least {100 * self.fair_chance:.1f}% of the stock orders can be won.", 100,
+                    f"so at least {percent(self.fair_chance)}% of the stock orders can be won.", 100,
                     initial_indent=" " * 20, subsequent_indent=" " * 20))
             return lines
         who = f"the {self.settings.preset} fair player (seed {self.seed})"
@@ -204,12 +204,13 @@ class OddsResult:
             played = ("the one possible stock order and " + ("won it" if self.fair_wins else "lost it")
                       if self.samples == 1 else
                       f"every one of the {self.samples:,} possible stock orders and won {self.fair_wins:,}")
-            return [f"fair chance:        {100 * self.fair_chance:.1f}%  (exact: {who} played {played})"]
+            return [f"fair chance:        {percent(self.fair_chance)}%  (exact: {who} played {played})"]
         rate = self.fair_wins / self.fair_games
         text = (f"How often a player who never sees the stock wins from here, playing as {who}. It is "
                 "estimated from a sample of stock orders: with 95% confidence the player's true win rate over all "
-                f"of them lies in the interval. {100 * self.chance:.1f}% of the orders can be won at all; on those it "
-                f"won {self.fair_wins:,} of {plural(self.fair_games, 'game')} ({100 * rate:.0f}%). Best play without "
+                f"of them lies in the interval. {percent(self.chance)}% of the {'' if self.exact else 'sampled '}"
+                f"orders can be won at all; on those it won {self.fair_wins:,} of {plural(self.fair_games, 'game')} "
+                f"({percent(rate, '.0f')}%). Best play without "
                 "seeing the stock does at least as well.")
         width = self.fair_high - self.fair_low
         if width > WIDTH + 1e-9 and self.stopped == "budget":
@@ -238,12 +239,12 @@ class OddsResult:
                               f"fair chance:        {100 * self.fair_chance:.0f}%  (exact: {why})",
                               f"clairvoyant chance: {100 * self.chance:.0f}%  (exact: {why})"])
         if self.exact and not self.unknown:  # no stock order to speak of: the stock is seen, or empty
-            clairvoyant = (f"{100 * self.chance:.1f}%  (exact: nothing is hidden, and the position "
+            clairvoyant = (f"{percent(self.chance)}%  (exact: nothing is hidden, and the position "
                            f"{'can' if self.wins else 'cannot'} be won)")
         elif self.exact:  # every order solved: a count, not an estimate
             won = (f"the one possible stock order {'can' if self.wins else 'cannot'}" if self.samples == 1
                    else f"{self.wins:,} of all {self.samples:,} possible stock orders can")
-            clairvoyant = f"{100 * self.chance:.1f}%  (exact: {won} be won with the stock visible: an upper bound)"
+            clairvoyant = f"{percent(self.chance)}%  (exact: {won} be won with the stock visible: an upper bound)"
         else:
             clairvoyant = (f"{estimate(self.chance, self.low, self.high, '.1f', percent=True)}  (95% interval; "
                            f"{self.wins:,} of {how} can be won with the stock visible: an upper bound)")

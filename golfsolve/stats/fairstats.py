@@ -362,7 +362,9 @@ def fair_intro(command: str, spec: FairSpec) -> str:
         "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: the fair "
         f"player's real result, {describe_player(spec.player)}, without seeing the stock; then the real next card "
         "is turned. Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but "
-        "lost by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
+        "lost by the fair player; its interval is a Wilson interval on those paired per-deal differences. Gap "
+        "deals lost on a draw: of the gap's deals, those whose last winning line a blind draw broke (the card "
+        "turned up), the others lost by a remove. "
         f"95% Wilson intervals throughout; seed {spec.seed}."
     )
 
@@ -370,7 +372,7 @@ def fair_intro(command: str, spec: FairSpec) -> str:
 def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the fair-play table: win rates, intervals and the paired gap per rule set."""
     head = ["rules", "deals", "clairvoyant win rate", "fair player win rate", "gap (paired)",
-            "fair wins / winnable deals", "lost on a draw", "solves per deal"]
+            "fair wins / winnable deals", "gap deals lost on a draw", "solves per deal"]
     names: list[str] = []
     for r in rows:
         if r["rules"] not in names:
