@@ -138,3 +138,30 @@ def test_a_fair_hint_where_no_move_can_win_says_so():
     # a position some move can win says nothing of the kind
     h = dataclasses.replace(h, ranked=(dataclasses.replace(sampled[0], chance=0.1, high=0.2), sampled[1]))
     assert "no move" not in h.render()
+
+
+def test_pick_shows_the_deals_it_examined_not_only_those_it_found(run_cli, monkeypatch):
+    """was: pick's bar counted only the deals found, so a rare difficulty scanned for hours
+    behind "0/1" with no sign that the scan went on (--max-deals is 100,000 by default)."""
+    import golfsolve.progress
+
+    said: list[str] = []
+
+    class Bar:
+        def __init__(self, *a, **k) -> None:
+            pass
+
+        def set_postfix_str(self, s, refresh=True) -> None:
+            said.append(s)
+
+        def update(self, n=1) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(golfsolve.progress, "progress_bar", Bar)
+    r = run_cli(["pick", "--difficulty", "easy", "--rules", "strict", "--count", "1", "--max-deals", "3",
+                 "--player", "fast"])
+    assert r.exit_code == 1  # none found in 3 deals
+    assert said == [f"{n} of at most 3 deals examined" for n in (1, 2, 3)]

@@ -110,7 +110,13 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
     bar = progress_bar(total=count, desc="deals found", unit="deal", delay=0.5, leave=False,
                        show=False if quiet or as_json else None)
 
+    examined = 0
+
     def on_deal(r):
+        nonlocal examined
+        examined += 1
+        # a rare difficulty finds nothing for a long while: the deals examined show the scan goes on
+        bar.set_postfix_str(f"{examined:,} of at most {max_deals:,} deals examined", refresh=r is None)
         if r is None:
             return
         bar.update(1)
