@@ -178,3 +178,20 @@ def test_a_numpy_deal_number_deals_what_the_int_does():
     for bad in (1.0, "3", True, None):
         with pytest.raises(TypeError, match="a deal number must be a whole number"):
             layout_from_number(bad)
+
+
+def test_format_codes_writes_what_format_code_writes_for_many_deals_at_once():
+    """The row check of a run's chunks makes every row's code at once (format_codes): the same
+    text as format_code, deal by deal, at the ends of the code space and in between."""
+    import random
+
+    import numpy as np
+
+    from golfsolve.solitaire.dealcode import N_DEALS, format_code, format_codes
+
+    rng = random.Random(7)
+    numbers = [0, 1, 25, 26, 26**6, N_DEALS - 1] + [rng.randrange(N_DEALS) for _ in range(500)]
+    letters = [rng.choice("ECN") for _ in numbers]
+    got = format_codes(np.array(numbers), np.array(letters, dtype="S1"))
+    assert got.tolist() == [format_code(n, c) for n, c in zip(numbers, letters)]
+    assert format_codes(np.zeros(0, dtype=np.int64), np.zeros(0, dtype="S1")).tolist() == []

@@ -91,6 +91,23 @@ def format_code(number: int, letter: str = "E") -> str:
     return f"{PREFIX}-{letter}-{number_to_letters(number)}"
 
 
+def format_codes(numbers: np.ndarray, letters: np.ndarray) -> np.ndarray:
+    """:func:`format_code` of many deals at once: ``numbers`` (integers from 0 to
+    ``N_DEALS - 1``) and ``letters`` (their rule letters, one-character text), as an array
+    of text. For checking a run's millions of rows (a code per row), which one call each
+    made seconds slower."""
+    numbers = np.asarray(numbers, dtype=np.int64)
+    n = len(numbers)
+    head = len(PREFIX) + 1
+    out = np.empty((n, head + 2 + N_LETTERS), dtype=np.uint8)
+    out[:, :head] = np.frombuffer(f"{PREFIX}-".encode(), dtype=np.uint8)
+    out[:, head] = np.frombuffer(np.asarray(letters, dtype="S1").tobytes(), dtype=np.uint8) if n else 0
+    out[:, head + 1] = ord("-")
+    places = 26 ** np.arange(N_LETTERS - 1, -1, -1, dtype=np.int64)  # most significant first, as number_to_letters
+    out[:, head + 2:] = numbers[:, None] // places % 26 + ord("A")
+    return out.view(f"S{out.shape[1]}").ravel().astype(f"U{out.shape[1]}")
+
+
 def parse_code(text: str) -> DealCode:
     """Read a deal code, forgiving about case and surrounding spaces only."""
     raw = expect(text, str, "a deal code", "text, e.g. 'GO1-E-AAAAAAB'").strip()

@@ -101,16 +101,14 @@ def code_check(table: Any) -> tuple[Any, Callable[[int], str]]:
     from another rule set's chunk, named another deal than the one counted)."""
     import numpy as np
 
-    from ..solitaire.dealcode import format_code
+    from ..solitaire.dealcode import format_codes
     from ..solitaire.rules import code_letter, get_rules
 
-    letters = {name: code_letter(get_rules(name)) for name in set(row_values(table, "rules").tolist())}
-    code = row_values(table, "code")
-    codes: dict[tuple[int, str], str] = {}  # rule sets that deal alike share a code: each made once
-    meant = np.array([codes.get(k) or codes.setdefault(k, format_code(*k)) for k in
-                      zip(row_values(table, "deal").tolist(), map(letters.get, row_values(table, "rules").tolist()))],
-                     dtype=object)
-    return code != meant, lambda i: f"the code {clip(code[i])}, not {meant[i]!r}"
+    names = row_values(table, "rules")
+    letter = {name: code_letter(get_rules(name)) for name in set(names.tolist())}
+    code = row_values(table, "code")  # objects: as fixed-width text one long hand-edited code would widen every row
+    meant = format_codes(row_values(table, "deal"), np.array([letter[r] for r in names.tolist()], dtype="S1"))
+    return code != meant.astype(object), lambda i: f"the code {clip(code[i])}, not {str(meant[i])!r}"
 
 
 class RunKind(Generic[P]):
