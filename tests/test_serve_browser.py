@@ -71,11 +71,14 @@ def _deal(pg, text: str, rules: str = "") -> None:
     from playwright.sync_api import expect
 
     pg.eval_on_selector("#message", "m => { m.textContent = ''; }")  # so the next deal's message is seen
+    # another rule set chosen deals the game on the table again under it first: the message
+    # awaited below is the new deal's own, by its name
     pg.select_option("#rules", rules)
     pg.fill("#deal-input", "")
     pg.type("#deal-input", text)  # as a person would
     pg.press("#deal-input", "Enter")
-    expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))  # the deal is on the table
+    name = f"PySol Golf #{int(text)}" if text.strip().isdigit() else text.strip().upper()
+    expect(pg.locator("#message")).to_have_text(re.compile(re.escape(name) + " .*Click a free card"))  # on the table
 
 
 def test_dont_peek_hides_whether_the_deal_can_be_won_until_asked(page):
