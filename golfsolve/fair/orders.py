@@ -58,7 +58,8 @@ def check_played_not_held(layout: Layout, played: tuple[int, ...], what: str = "
 
 
 def unknown_pool(layout: Layout, rules: Optional[Rules] = None, played: Iterable[int] = ()) -> tuple[list[int], list[int]]:
-    """``(positions, pool)``: the stock indices whose card is unknown, and the cards that may fill them.
+    """``(positions, pool)``: the stock indices whose card is unknown (``None``: a card given is
+    taken as seen, see :func:`stock_orders`), and the cards that may fill them.
 
     Raises :class:`InputError` when the pool cannot fill the positions, or when a full
     deal (35 cards on the table) shows a different number of unseen cards than it has
@@ -136,6 +137,11 @@ def stock_orders(
     played: Iterable[int] = (),
 ) -> tuple[list[tuple[int, ...]], bool]:
     """``(stocks, every)``: every possible stock when there are no more than ``n``, else ``n`` sampled ones.
+
+    ``layout`` is taken as its player sees it: a stock place holding a card is a card seen,
+    so a full layout (a deal code's) has one stock, its own. For a deal whose order the
+    player has not seen, forget it first (:func:`~golfsolve.fair.view.as_seen`), as every
+    fair answer does.
 
     With ``every`` each arrangement appears once, so a fraction over them is the exact
     probability, not an estimate. ``rng`` is a generator to draw from, or a seed: a whole
