@@ -169,3 +169,13 @@ def test_openspiel_observers_show_twins_alike_strings_and_tensors():
                 checked += 1
         random_step(s, rng)
     assert checked > 50 and differed > checked // 2  # the twins really hid other cards
+
+
+def test_an_exact_fair_value_asked_of_a_whole_deal_says_what_it_is_for():
+    """was: since a deal code's order is forgotten (above), ``fair_value`` of a whole deal
+    searched its 16 unknown cards up to the state cap (about 20 s at the default) and said
+    only "too large"; it now says how many cards were unknown and where to look instead."""
+    from golfsolve.fair.exact import TooLargeError, fair_value
+
+    with pytest.raises(TooLargeError, match=r"\(16 unknown stock cards: it is for endgames, .*golfsolve\.fair\.odds"):
+        fair_value(layout_from_number(3, get_rules("classic"), "C"), max_states=2000)

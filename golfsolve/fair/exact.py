@@ -78,7 +78,10 @@ def fair_value(
     rules = layout_rules(layout, rules)  # rules by name would fail as an AttributeError
     max_states = whole_count(max_states, "max_states", 1, MAX_INT64)
     layout = _seen_only(layout, played, seen)
-    _, pool_cards = unknown_pool(layout, rules, played)
+    positions, pool_cards = unknown_pool(layout, rules, played)
+    # a whole deal's 16 unknown cards searched up to the cap for about 20 s: say what it is for
+    too_many = (f" ({len(positions)} unknown stock cards: it is for endgames, at most about 8; "
+                "golfsolve.fair.odds estimates the chance of a whole deal)" if len(positions) > 8 else "")
     fits = [[rules.fits(t, c) for c in range(N_POOL)] for t in range(EMPTY_TOP + 1)]
     any_time = rules.draw_any_time
     memo = {} if memo is None else memo
@@ -92,7 +95,7 @@ def fair_value(
         if got is not None:
             return got
         if len(memo) >= limit:
-            raise TooLargeError(f"more than {max_states:,} states: too large for the exact fair value")
+            raise TooLargeError(f"more than {max_states:,} states: too large for the exact fair value{too_many}")
         best = 0.0
         removes = [i for i, c in enumerate(cols) if c and fits[top][c[-1]]]
         for i in removes:
