@@ -329,3 +329,25 @@ def test_whole_numbers_with_many_leading_zeros_or_two_signs_are_read_or_refused_
     assert layout_of({"pysol": "0" * 5000 + "17"}).name == "PySol Golf #17"
     with pytest.raises(InputError, match=r"^pysol must be a whole number, not '\+-5'$"):
         layout_of({"pysol": "+-5"})
+
+
+def test_a_rule_set_an_address_named_and_the_server_refused_leaves_the_list(page, page_url):
+    """Was: a link naming rules the server refuses (#17?rules=bogus) added "bogus" to the Rules
+    list and left it chosen: every later Deal sent it again and was refused again, until the
+    list was changed by hand. A refused rule set leaves the list; one the server takes stays."""
+    from playwright.sync_api import expect
+
+    pg = page.context.browser.new_page()
+    try:
+        pg.goto(page_url + "/#17?rules=bogus")
+        expect(pg.locator("#message")).to_have_text(re.compile(r"^unknown rule set 'bogus'"))
+        values = pg.eval_on_selector_all("#rules option", "os => os.map(o => o.value)")
+        assert "bogus" not in values and pg.input_value("#rules") == ""
+        pg.click("#deal-button")
+        expect(pg.locator("#message")).to_have_text("PySol Golf #17 (easy). Click a free card or the stock.")
+
+        pg.evaluate("location.hash = '#GO1-E-AAAAAAB?rules=wrap%2Bempty'")  # rules the list lacks
+        expect(pg.locator("#message")).to_have_text(re.compile(r"^GO1-E-AAAAAAB \(wrap\+empty\)"))
+        assert pg.input_value("#rules") == "wrap+empty"
+    finally:
+        pg.close()

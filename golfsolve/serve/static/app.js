@@ -442,6 +442,13 @@ async function dealNow(source, text, restore) {
     // the Rules list names the rule set of the game on the table, not a refused choice (jokers
     // for a PySol deal) while the game goes on under the old rules
     if (game.source) $("rules").value = game.source.rules || "";
+    // rules an address added to the list and the server refused leave it, or every later Deal
+    // would send them again
+    const refused = [...$("rules").options].find((o) => o.dataset.asked && o.value === source.rules);
+    if (refused && refused.value !== (game.source ? game.source.rules || "" : null)) {
+      if ($("rules").value === refused.value) $("rules").value = "";
+      refused.remove();
+    }
     say(e.message, "error");
   }
 }
@@ -558,7 +565,11 @@ function fromAddress() {
   try { fromHash = decodeURIComponent(fromHash); } catch (e) { /* as written */ }
   if (fromHash) $("deal-input").value = fromHash;
   const rules = asked.get("rules") || "";
-  if (rules && ![...$("rules").options].some((o) => o.value === rules)) $("rules").add(new Option(rules, rules));
+  if (rules && ![...$("rules").options].some((o) => o.value === rules)) {
+    const o = new Option(rules, rules);
+    o.dataset.asked = "1";
+    $("rules").add(o);
+  }
   $("rules").value = rules;
   deal(null, asked.get("moves") || "");
 }
