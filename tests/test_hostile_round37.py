@@ -351,3 +351,24 @@ def test_a_rule_set_an_address_named_and_the_server_refused_leaves_the_list(page
         assert pg.input_value("#rules") == "wrap+empty"
     finally:
         pg.close()
+
+
+def test_a_move_the_server_has_not_answered_shows_that_the_page_waits(page, page_url):
+    """Was: a key pressed while the server was slow changed nothing on the page until the
+    answer came: no sign that the move was on its way, so a person pressed it again (and the
+    queue played it twice). Within a moment the table is marked busy and a line says the page
+    waits for the server; the answer takes the sign down."""
+    from playwright.sync_api import expect
+
+    with _own_page(page, page_url) as pg:
+        held = _held(pg, "**/api/play")
+        pg.evaluate("document.activeElement.blur()")
+        pg.keyboard.press("d")
+        _wait_for(pg, lambda: held, "the draw was not sent")
+        expect(pg.locator("#table")).to_have_attribute("aria-busy", "true")
+        assert "waiting" in pg.evaluate("document.body.className")
+        held.pop().continue_()
+        expect(pg.locator("#stock-count")).to_have_text("15")
+        pg.unroute("**/api/play")
+        expect(pg.locator("#table")).not_to_have_attribute("aria-busy", "true")
+        assert "waiting" not in pg.evaluate("document.body.className")

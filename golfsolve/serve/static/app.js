@@ -155,9 +155,27 @@ function stepInfo() {
 // new deal is on its way sends the old game's moves with the new deal).
 let acting = Promise.resolve();
 function queued(work) {
-  const next = acting.then(work);
+  waiting(+1);
+  const next = acting.then(work).finally(() => waiting(-1));
   acting = next.catch(() => {});
   return next;
+}
+
+// A move the server has not answered within a moment shows that it waits (a slow server, a
+// long queue of key presses): the table is marked busy, and the pointer and a line say so.
+let waitTimer = null;
+function waiting(change) {
+  game.busy += change;
+  clearTimeout(waitTimer);
+  if (!game.busy) {
+    $("table").removeAttribute("aria-busy");
+    document.body.classList.remove("waiting");
+    return;
+  }
+  waitTimer = setTimeout(() => {
+    $("table").setAttribute("aria-busy", "true");
+    document.body.classList.add("waiting");
+  }, 400);
 }
 const act = (action) => queued(() => actNow(action));
 // `to(step)`: the step to go to, from the step the table is at when its turn comes
