@@ -11,6 +11,8 @@ from __future__ import annotations
 import fcntl
 import threading
 
+import numpy as np
+
 import pytest
 
 from golfsolve.errors import InputError
@@ -135,3 +137,48 @@ def test_parallel_clients_some_leaving_get_their_own_answers_and_the_pool_goes_b
         wait_for(lambda: pool._idle.qsize() == 2 and pool.busy == 0 and pool._waiting == 0, "the pool to be idle", timeout=60)
         assert pool.replaced == 0 and len(pool.pids) == 2
         assert {t.ident for t in threading.enumerate()} <= threads
+
+
+def test_solves_of_two_solvers_sharing_one_lost_states_take_turns(monkeypatch):
+    """was: two ``Solver``s in two threads sharing one ``LostStates`` could both be inside it
+    at once: one read the rows of one update and the values of another (arrays of two lengths
+    for the compiled kernel) or wrote its rows over the other's. A solve now holds it."""
+    import pickle
+
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import get_rules
+    from golfsolve.solitaire.solver import LostStates, Solver
+
+    rules = get_rules("classic")
+    lay = layout_from_number(3, rules, "C")
+    lost = LostStates()
+    inside, overlap = threading.Event(), []
+    real = LostStates.check_family
+
+    def slow_check(self, p, r):
+        if threading.current_thread().name == "first":
+            inside.set()
+            # the second solve may enter now only if nothing keeps it out
+            overlap.append(entered.wait(1.0))
+        else:
+            entered.set()
+        return real(self, p, r)
+
+    entered = threading.Event()
+    monkeypatch.setattr(LostStates, "check_family", slow_check)
+    answers = {}
+
+    def solve(name):
+        answers[name] = Solver().solve(lay, rules, verdict_only=True, lost=lost).outcome
+
+    first = threading.Thread(target=solve, args=("first",), name="first")
+    first.start()
+    assert inside.wait(60)
+    second = threading.Thread(target=solve, args=("second",), name="second")
+    second.start()
+    first.join(120)
+    second.join(120)
+    assert overlap == [False]  # the second waited for the first solve to end
+    assert answers["first"] == answers["second"] == Solver().solve(lay, rules, verdict_only=True).outcome
+    again = pickle.loads(pickle.dumps(lost))  # its lock is not pickled, a new one is made
+    assert np.array_equal(again.rows, lost.rows) and again._busy is not lost._busy

@@ -217,13 +217,22 @@ class LostStates:
     the root), and lost for any root with those cards: a later solve skips the states such
     a state dominates. Pass one to :meth:`Solver.solve` for each family of positions (in
     fair play: the positions right after the first draw of one sampled stock order).
-    Draw-any-time rules only (the hunt's table); otherwise it is ignored.
+    Draw-any-time rules only (the hunt's table); otherwise it is ignored. Solves that share
+    one (from several threads) take turns with it: its rows and values change together.
     """
 
     def __init__(self) -> None:
         self.rows = np.zeros(0, dtype=np.int64)
         self.vals = np.zeros((0, packing.SLOTS), dtype=np.uint16)
         self._family: Optional[tuple[Rules, bytes, np.ndarray, np.ndarray]] = None
+        self._busy = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_busy"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._busy = threading.Lock()
 
     def check_family(self, p: "PackedPosition", rules: Rules) -> None:
         """Refuse ``p`` unless it is of the family the states were found in (the first
@@ -338,7 +347,12 @@ class Solver:
         expect(lost, (LostStates, type(None)), "lost", "a LostStates or None")
         _check_packed(p, rules)
         with self._busy:  # the work tables and the path are this solve's until it returns
-            return self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
+            if lost is None:
+                return self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
+            # another Solver's solve in another thread would read rows of one update and values
+            # of another (arrays of two lengths for the kernel), or lose this one's rows
+            with lost._busy:
+                return self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
 
     def _solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int, verdict_only: bool, at_least: int,
                       known_line: Optional[tuple[int, Sequence[str]]], lost: Optional[LostStates]) -> Solution:
