@@ -51,7 +51,7 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after
 from ..solitaire.layout import (PYSOL_MAX, Layout, LayoutError, layout_from_code, layout_from_pysol,
                                 parse_layout_text)
-from ..solitaire.rules import EASY, get_rules
+from ..solitaire.rules import EASY, Rules, get_rules
 from .pool import CPU_BUDGET, STOPPING, BudgetExceeded, JobError, PoolBusy, PoolStopping, WorkerPool
 
 #: The largest request body taken in (a layout is a few hundred bytes).
@@ -328,7 +328,7 @@ def layout_of(params: dict) -> Layout:
         lay = layout_from_code(code, rules)
     elif text is not None:
         try:
-            lay = parse_layout_text(text, "posted layout", rules)
+            return _under(parse_layout_text(text, "posted layout", rules), rules)
         except LayoutError as e:
             # "line 3 (column 1): unknown card 'XX'" named no parameter; the command names its file there
             raise LayoutError(f"layout: {e}") from None
@@ -342,6 +342,11 @@ def layout_of(params: dict) -> Layout:
             raise LayoutError(f"PySol FC's Golf deals have no jokers: rules {rules.name} needs code (a deal code) "
                               "or layout (a layout's text)")
         lay = layout_from_pysol(number, rules)  # the library checks the range, as for --pysol
+    return _under(lay, rules)
+
+
+def _under(lay: Layout, rules: Optional[Rules]) -> Layout:
+    # the rules asked for, else the deal's own, else Easy
     if rules is not None:
         return lay.with_rules(rules)
     return lay if lay.rules is not None else lay.with_rules(EASY)
