@@ -511,8 +511,8 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
                 else:
                     job = ("hint", {"moves": moves, "node_limit": node_limit})
             elif endpoint == "odds":
-                job = ("odds", {"moves": _played_moves(params, lay), "samples": _int(params, "samples", 200, 1, MAX_EFFORT),
-                                "seed": seed,
+                job = ("odds", {"moves": _played_moves(params, lay),
+                                "samples": _int(params, "samples", 200, 1, MAX_EFFORT), "seed": seed,
                                 "games": None if params.get("games") is None else _int(params, "games", 0, 0, MAX_EFFORT),
                                 "player": _player(params)})
             else:
