@@ -208,8 +208,10 @@ def test_bad_layout_text_is_400_with_the_clis_message(client, run_cli, tmp_path,
     f.write_text(text)
     code, message = _cli_error(run_cli, ["deal", "--layout", str(f)])
     r = client.post("/api/deal", json={"layout": text})
-    # the command names the file the text came from; the posted text has none
-    assert code == 2 and r.status_code == 400 and message == f"layout file {str(f)!r}: " + r.json()["error"]
+    # the command names the file the text came from, the server the parameter
+    error = r.json()["error"]
+    assert code == 2 and r.status_code == 400 and error.startswith("layout: ")
+    assert message == f"layout file {str(f)!r}: " + error.removeprefix("layout: ")
     assert words in message
 
 

@@ -40,6 +40,7 @@ _WHERE = {
     "fair_game_over_answer": "api",
     "OddsResult": "odds", "odds": "odds", "odds_for_player": "odds",
     "PickResult": "difficulty", "PickStopped": "difficulty", "Rating": "difficulty", "pick": "difficulty", "rate": "difficulty",
+    "require_real_stock": "difficulty",
     "stock_orders": "orders", "unknown_pool": "orders",
     "FairGame": "player", "play": "player",
     "BANDS": "settings", "LABELS": "settings", "PRESETS": "settings", "PlayerSettings": "settings",

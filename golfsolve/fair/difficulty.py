@@ -116,6 +116,14 @@ class Rating:
         return f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance {chance}  {self.label}"
 
 
+def require_real_stock(layout: Layout, rules: Optional[Rules] = None) -> None:
+    """Refuse, as :func:`rate` does, a deal it cannot rate: a stock of unknown order on a
+    table not yet cleared. The server checks it before a request waits for a worker."""
+    rules = layout_rules(layout, rules)
+    if not layout.stock_known and not Game(layout.forget_stock(0), rules).over:
+        raise InputError("rating needs the real stock: give a deal code or a full layout")
+
+
 def rate(
     layout: Layout,
     rules: Optional[Rules] = None,
@@ -148,8 +156,7 @@ def rate(
         # over whatever its stock, so it needs no real stock (as odds answers it).
         return Rating(layout.name, rules, end.won, 0, 0, label_of(float(end.won)), settings, exact=True,
                       over=game_over_message(end), seed=seed)
-    if not layout.stock_known:
-        raise InputError("rating needs the real stock: give a deal code or a full layout")
+    require_real_stock(layout, rules)
     solver = solver or Solver()
     winnable = solver.solve(layout, rules).outcome == "won"
     stocks, every = stock_orders(view, rules, games, seed)
@@ -292,4 +299,4 @@ def _scan(rules: Rules, difficulty: str, count: int, start: int, winnable: bool,
             yield examined, None
 
 
-__all__ = ["BANDS", "LABELS", "Rating", "PickResult", "PickStopped", "label_of", "rate", "pick"]
+__all__ = ["BANDS", "LABELS", "Rating", "PickResult", "PickStopped", "label_of", "rate", "pick", "require_real_stock"]

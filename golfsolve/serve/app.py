@@ -47,9 +47,11 @@ from starlette.staticfiles import StaticFiles
 from ..errors import MAX_DIGITS, MAX_EFFORT, MAX_INT64, InputError, check_count, clip
 from ..inputs import flag, is_whole_number, split_items
 from ..solitaire.answers import deal_answer, play_answer
+from ..solitaire.engine import parse_moves
+from ..solitaire.hint import position_after
 from ..solitaire.layout import (PYSOL_MAX, Layout, LayoutError, layout_from_code, layout_from_pysol,
                                 parse_layout_text)
-from ..solitaire.rules import EASY, get_rules
+from ..solitaire.rules import EASY, Rules, get_rules
 from .pool import CPU_BUDGET, STOPPING, BudgetExceeded, JobError, PoolBusy, PoolStopping, WorkerPool
 
 #: The largest request body taken in (a layout is a few hundred bytes).
@@ -325,7 +327,11 @@ def layout_of(params: dict) -> Layout:
     if code is not None:
         lay = layout_from_code(code, rules)
     elif text is not None:
-        lay = parse_layout_text(text, "posted layout", rules)
+        try:
+            return _under(parse_layout_text(text, "posted layout", rules), rules)
+        except LayoutError as e:
+            # "line 3 (column 1): unknown card 'XX'" named no parameter; the command names its file there
+            raise LayoutError(f"layout: {e}") from None
     else:
         digits = pysol.strip().lstrip("+").lstrip("0") if isinstance(pysol, str) else ""
         if len(digits) > MAX_DIGITS and digits.isascii() and digits.isdigit():
@@ -336,6 +342,11 @@ def layout_of(params: dict) -> Layout:
             raise LayoutError(f"PySol FC's Golf deals have no jokers: rules {rules.name} needs code (a deal code) "
                               "or layout (a layout's text)")
         lay = layout_from_pysol(number, rules)  # the library checks the range, as for --pysol
+    return _under(lay, rules)
+
+
+def _under(lay: Layout, rules: Optional[Rules]) -> Layout:
+    # the rules asked for, else the deal's own, else Easy
     if rules is not None:
         return lay.with_rules(rules)
     return lay if lay.rules is not None else lay.with_rules(EASY)
@@ -345,6 +356,14 @@ def _moves(params: dict) -> str:
     text = _text(params, "moves") or ""
     if sum(1 for ch in text if ch.isalnum()) > MAX_MOVES:
         raise InputError(f"moves: at most {MAX_MOVES:,} moves")
+    return text
+
+
+def _played_moves(params: dict, lay: Layout) -> str:
+    """``moves``, read and replayed here: a bad or illegal move is refused at once, not after
+    the request has waited its turn for a worker behind other requests' searches."""
+    text = _moves(params)
+    position_after(lay, parse_moves(text), lay.rules)
     return text
 
 
@@ -480,7 +499,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             if endpoint == "solve":
                 job = ("solve", {"node_limit": node_limit, "verdict_only": _bool(params, "verdict_only")})
             elif endpoint == "hint":
-                moves = _moves(params)
+                moves = _played_moves(params, lay)
                 fair = _bool(params, "fair")
                 if not fair and (params.get("player") is not None or params.get("seed") is not None):
                     raise InputError("player and seed choose the fair player of fair=true; add fair=true, or leave "
@@ -492,13 +511,16 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
                 else:
                     job = ("hint", {"moves": moves, "node_limit": node_limit})
             elif endpoint == "odds":
-                job = ("odds", {"moves": _moves(params), "samples": _int(params, "samples", 200, 1, MAX_EFFORT),
-                                "seed": seed,
+                job = ("odds", {"moves": _played_moves(params, lay),
+                                "samples": _int(params, "samples", 200, 1, MAX_EFFORT), "seed": seed,
                                 "games": None if params.get("games") is None else _int(params, "games", 0, 0, MAX_EFFORT),
                                 "player": _player(params)})
             else:
                 job = ("rate", {"games": _int(params, "games", 16, 1, MAX_EFFORT), "seed": seed,
                                 "player": _player(params)})
+                from ..fair.difficulty import require_real_stock
+
+                require_real_stock(lay, lay.rules)  # here, not in a worker once its turn comes
             return JSONResponse(await _while_connected(request, pool.run(job[0], layout=lay, **job[1])))
         except InputError as e:
             return _error(400, " ".join(str(e).split()))
@@ -525,7 +547,10 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
     def endpoint(name: str):
         async def handle(request: Request) -> Response:
             return await answer(name, request)
-        return Route(f"/api/{name}", handle, methods=["GET", "POST"], name=name)
+        route = Route(f"/api/{name}", handle, methods=["GET", "POST"], name=name)
+        # Starlette adds HEAD to a GET route: a HEAD ran the whole search and sent no answer
+        route.methods.discard("HEAD")
+        return route
 
     async def health(request: Request) -> Response:
         if request.query_params:  # refused by name, as every endpoint does, not dropped without a word
