@@ -42,7 +42,7 @@ import numpy as np
 
 from ..cards import N_CARDS_MAX, N_STANDARD, card_str
 from ..errors import MAX_INT64, InputError, shown
-from ..inputs import expect, is_whole_number, one_of, whole_count
+from ..inputs import expect, is_whole_number, whole_count
 from .rules import GRID_SHAPES, GridRules, grid_rules_arg
 from .scoring import hole_strokes
 from .view import (DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView, legal_draws,
@@ -111,15 +111,15 @@ def encode(kind: str, slot: int, g: int) -> int:
     :data:`~.view.KNOCK`, :data:`OPENER` and :data:`DONE` (slot -1 where none)."""
     g = _grid_size(g)
     # an array as the kind failed as "the truth value of an array is ambiguous"; both were bare ValueErrors
-    kind = one_of(kind, (SWAP, FLIP, *_PLAIN, OPENER, DONE), "an action's kind")
+    kinds = (SWAP, FLIP, *_PLAIN, OPENER, DONE)
+    if not (isinstance(kind, str) and kind in kinds):  # an unknown kind would encode as "done"
+        raise InputError(f"no action kind {shown(kind)} (kinds: {', '.join(kinds)})")
     if kind in (SWAP, FLIP, OPENER):
         if not (is_whole_number(slot) and 0 <= slot < g):  # swap 6 would encode as flip 0
             raise InputError(f"slot {shown(slot)} is outside 0..{g - 1} on a {g}-card grid")
         return (0 if kind == SWAP else g if kind == FLIP else 2 * g + 4) + slot
     if kind == DONE:
         return 3 * g + 4
-    if kind not in _PLAIN:  # an unknown kind would encode as "done"
-        raise ValueError(f"no action kind {kind!r} (kinds: {', '.join((SWAP, FLIP, *_PLAIN, OPENER, DONE))})")
     return 2 * g + _PLAIN[kind]
 
 
