@@ -17,7 +17,7 @@ from typing import Iterable
 
 import numpy as np
 
-from .errors import InputError, clip
+from .errors import InputError, clip, shown
 from .inputs import ascii_upper, is_whole_number
 
 RANKS = "A23456789TJQK"
@@ -89,7 +89,7 @@ _SYMBOL_TO_SUIT.update({"♧": "C", "♢": "D", "♡": "H", "♤": "S"})
 def parse_card(text: str) -> int:
     """Read one card: ``TS``, ``ts``, ``10♠``, ``10S``, ``JK``. Raises CardError naming it."""
     if not isinstance(text, str):  # None would fail as an AttributeError on .strip()
-        raise TypeError(f"a card must be text, e.g. 'AS' or '10♠', not {type(text).__name__} {repr(text)[:40]}")
+        raise TypeError(f"a card must be text, e.g. 'AS' or '10♠', not {type(text).__name__} {shown(text)}")
     t = text.strip()
     if not t:
         raise CardError("empty card")

@@ -11,6 +11,12 @@ from __future__ import annotations
 class InputError(ValueError):
     """Bad input: the CLI prints its message on one line and exits with code 2."""
 
+    def __init__(self, *args: object) -> None:
+        # A value quoted in the message may print on several lines (a pandas Series, a NumPy
+        # array of rows, text holding a newline): the message stays one line for the library
+        # caller too, whose log or notebook shows str(error).
+        super().__init__(*(one_line(a) if isinstance(a, str) else a for a in args))
+
 
 #: Kept for callers that catch a tuple; every bad-input error is an :class:`InputError`.
 BAD_INPUT = (InputError,)
@@ -70,6 +76,20 @@ def shown_int(value: int) -> str:
 #: The most digits a number typed or sent to golfsolve may have: more than any count, seed
 #: or deal number it takes (2**64 has 20), far below the 4,300 Python's ``int()`` refuses.
 MAX_DIGITS = 40
+
+
+def one_line(text: str) -> str:
+    """``text`` with each line break (and the spaces round it) made one space."""
+    if "\n" not in text and "\r" not in text:
+        return text
+    return " ".join(part for part in (line.strip() for line in text.splitlines()) if part)
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` on one line, cut to about ``limit`` characters: any value a caller
+    passed, quoted in a message (a pandas Series' repr has a line per row)."""
+    text = one_line(repr(value))
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def clip(text: str, limit: int = 40) -> str:

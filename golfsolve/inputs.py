@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Optional
 
-from .errors import MAX_EFFORT, InputError, check_count, clip
+from .errors import MAX_EFFORT, InputError, check_count, clip, shown
 
 _SEPARATOR_NAMES = {",": "commas", ";": "semicolons"}
 
@@ -57,8 +57,18 @@ def ascii_upper(text: str) -> str:
 
 
 def is_whole_number(value: object) -> bool:
-    """An ``int`` or a NumPy integer; not a bool, a float (NaN, 2.5, 6.0) or text."""
-    return not isinstance(value, bool) and hasattr(value, "__index__")
+    """An ``int`` or a NumPy integer; not a bool, a float (NaN, 2.5, 6.0), text or an array.
+
+    A NumPy array has ``__index__`` too, which fails unless it holds one number: taken as a
+    whole number, an array of counts met ``0 <= value`` as "the truth value of an array
+    is ambiguous" (a ValueError naming nothing the caller gave)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
 
 
 def whole_count(value: object, what: str, low: int = 1, high: int = MAX_EFFORT) -> int:
@@ -68,7 +78,7 @@ def whole_count(value: object, what: str, low: int = 1, high: int = MAX_EFFORT) 
     it, as the commands' options do: a count of a billion sampled orders is refused, not
     left to fill the memory."""
     if not is_whole_number(value):
-        raise InputError(f"{what} must be a whole number, not {repr(value)[:40]}")
+        raise InputError(f"{what} must be a whole number, not {shown(value)}")
     return check_count(operator.index(value), what, low, high)
 
 
@@ -79,9 +89,7 @@ def expect(value: object, kind: type | tuple[type, ...], what: str, must: str) -
     the call, not met as an AttributeError deep inside the solver."""
     if isinstance(value, kind):
         return value
-    shown = repr(value)
-    shown = shown if len(shown) <= 40 else shown[:40] + "..."
-    raise TypeError(f"{what} must be {must}, not {type(value).__name__} {shown}")
+    raise TypeError(f"{what} must be {must}, not {type(value).__name__} {shown(value)}")
 
 
 def callback(value: object, what: str, example: str) -> Any:
@@ -90,7 +98,7 @@ def callback(value: object, what: str, example: str) -> Any:
     nothing the caller gave."""
     if value is None or callable(value):
         return value
-    raise TypeError(f"{what} must be a function {example}, or None; not {type(value).__name__} {repr(value)[:40]}")
+    raise TypeError(f"{what} must be a function {example}, or None; not {type(value).__name__} {shown(value)}")
 
 
 def flag(value: object, what: str) -> bool:
@@ -100,7 +108,16 @@ def flag(value: object, what: str) -> bool:
     # NumPy's bool, without importing NumPy: named bool_ before NumPy 2 and bool since
     if kind is bool or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")):
         return bool(value)
-    raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
+    raise TypeError(f"{what} must be True or False, not {type(value).__name__} {shown(value)}")
+
+
+def one_of(value: object, options: "tuple[str, ...] | list[str]", what: str) -> str:
+    """``value`` if it is one of the texts ``options``, else an :class:`InputError` naming
+    ``what`` and the options: ``value in options`` of a NumPy array or pandas Series fails as
+    "the truth value of an array is ambiguous", and of a list as "unhashable type" in a set."""
+    if isinstance(value, str) and value in options:
+        return value
+    raise InputError(f"{what} must be one of {', '.join(options)}, not {shown(value)}")
 
 
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:
@@ -117,5 +134,5 @@ def seed_value(seed: object, what: str = "seed") -> int:
     return whole_count(seed, what, 0, 2**64 - 1)
 
 
-__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "check_seed", "seed_value", "ascii_lower",
+__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "one_of", "check_seed", "seed_value", "ascii_lower",
            "ascii_upper"]

@@ -5,29 +5,34 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, shown
+from .inputs import is_whole_number
 
 Z95 = 1.959963984540054
 
 
-def _check(k: float, n: int, z: float = Z95) -> None:
+def _check(k: float, n: int, z: float = Z95) -> int:
     """A count of ``n`` trials with ``k`` successes (a real number: a grid match's shared wins
     count in halves) from 0 to ``n``, and a positive ``z``; else one clear error, where the
     formulas would raise 'math domain error' (k above n) or answer for a bool or NaN."""
-    if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:
-        raise InputError(f"n is a number of trials, a whole number from 0, not {n!r}")
+    if not is_whole_number(n) or n < 0:
+        raise InputError(f"n is a number of trials, a whole number from 0, not {shown(n)}")
     if isinstance(k, bool) or not isinstance(k, (int, float, np.integer, np.floating)) or not 0 <= k <= n:
         raise InputError(f"k is a number of successes from 0 to n ({n}), not {k!r}")
     if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)) or not 0 < z < math.inf:
         raise InputError(f"z is a positive number (1.96 for 95%), not {z!r}")
+    # a NumPy count as a Python int: 4 * n * n of an int64 above 1.5e9 trials (the census of every
+    # GO1 deal has 8e9) wraps round, and 3 wins in 2**40 trials read as an interval of [0, 1]
+    return operator.index(n)
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float, float]:
     """Proportion ``k / n`` and its Wilson score interval (95% by default); NaN for ``n = 0``."""
-    _check(k, n, z)
+    n = _check(k, n, z)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
     p = k / n

@@ -26,7 +26,7 @@ from ..solitaire.engine import parse_moves
 from ..solitaire.hint import position_after
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import Rules
-from ..solitaire.solver import MOVE_DRAW, Solver
+from ..solitaire.solver import MOVE_DRAW, Solver, solver_arg
 from ..text import estimate, percent
 from .odds import NO_UNDO
 from .orders import arrangements, check_played, check_played_not_held, unknown_pool
@@ -194,7 +194,7 @@ def fair_hint(
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
     layout = as_seen(layout, seen)
     seed = seed_value(seed)
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    solver_arg(solver)
     settings = player_settings(player)
     moves = legal_moves(layout, rules)
     if not moves:

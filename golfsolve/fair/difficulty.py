@@ -35,7 +35,7 @@ from ..solitaire.engine import Game
 from ..solitaire.hint import game_over_message
 from ..solitaire.layout import Layout, layout_from_number, layout_rules
 from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter
-from ..solitaire.solver import Solver
+from ..solitaire.solver import Solver, solver_arg
 from .odds import fair_games
 from .orders import stock_orders
 from .settings import BANDS, LABELS, PlayerSettings, label_of, player_settings  # noqa: F401 - LABELS by its old address
@@ -144,7 +144,7 @@ def rate(
         if named not in LABELS:
             raise InputError(f"want must be one of {', '.join(LABELS)}, or None; not {want!r}")
         want = named
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    solver_arg(solver)
     games = whole_count(games, "games")
     seed = seed_value(seed)
     settings = player_settings(player)
@@ -243,7 +243,7 @@ def pick(
     ``winnable`` skips deals the exact solver loses before any game is played.
     """
     expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    solver_arg(solver)
     callback(on_deal, "on_deal", "of a deal's Rating (None when it did not match)")
     named = ascii_lower(difficulty.strip()) if isinstance(difficulty, str) else None
     if named not in LABELS:  # any case, as a player's preset and --difficulty take it

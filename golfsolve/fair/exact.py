@@ -28,7 +28,7 @@ from ..errors import MAX_INT64, InputError
 from ..inputs import expect, is_whole_number, whole_count
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EMPTY_TOP, Rules
-from ..solitaire.solver import MOVE_DRAW, Solver
+from ..solitaire.solver import MOVE_DRAW, Solver, solver_arg
 from .orders import arrangements, check_played, check_played_not_held, fill_stock, unknown_pool, with_stock
 from .view import after_move, as_seen, legal_moves
 
@@ -84,7 +84,8 @@ def fair_value(
                 "golfsolve.fair.odds estimates the chance of a whole deal)" if len(positions) > 8 else "")
     fits = [[rules.fits(t, c) for c in range(N_POOL)] for t in range(EMPTY_TOP + 1)]
     any_time = rules.draw_any_time
-    memo = {} if memo is None else memo
+    # a list or a DataFrame failed deep inside as "'list' object has no attribute 'get'"
+    memo = {} if expect(memo, (dict, type(None)), "memo", "a dict kept between calls, or None") is None else memo
     limit = len(memo) + max_states
 
     def value(cols: tuple, top: int, stock: tuple, pool: tuple) -> float:
@@ -159,7 +160,7 @@ def clairvoyant_value(
     """
     rules = layout_rules(layout, rules)
     max_orders = whole_count(max_orders, "max_orders", 1, MAX_INT64)
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    solver_arg(solver)
     layout = _seen_only(layout, played, seen)
     positions, pool = unknown_pool(layout, rules, played)
     n = arrangements(len(pool), len(positions))

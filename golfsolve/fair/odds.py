@@ -32,7 +32,7 @@ from ..solitaire.engine import Game, moves_in_effect, parse_moves
 from ..solitaire.hint import game_over_message, position_after
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EASY, Rules
-from ..solitaire.solver import Solver
+from ..solitaire.solver import Solver, solver_arg
 from ..progress import progress_bar
 from ..text import estimate, interval, percent, plural
 from .exact import TooLargeError, fair_value
@@ -274,7 +274,7 @@ def fair_games(
     only the places ``layout`` shows. ``work`` is the game's: the states its exact solves searched plus
     :data:`SOLVE_WORK` a solve. ``winnable``: every order is known to be winnable (the
     referee does not solve it again)."""
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")  # else an AttributeError at the first game
+    solver_arg(solver)  # else an AttributeError at the first game
     solver = solver or Solver()
     settings = player_settings(player)
     played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
@@ -343,7 +343,7 @@ def odds(
     stderr as :func:`~golfsolve.progress.progress_bar` shows them (``None``: on a terminal).
     """
     rules = layout_rules(layout, rules)  # what an omitted rules stands for, below, too
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    solver_arg(solver)
     samples = whole_count(samples, "samples")
     exact_states = whole_count(exact_states, "exact_states", 1, MAX_INT64)  # "x" or -1 is bad input, not "too small"
     seed = seed_value(seed)

@@ -29,12 +29,12 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from ..cards import N_STANDARD, card_str
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..inputs import expect, seed_value
 from ..solitaire.engine import Game, parse_moves
 from ..solitaire.layout import Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
-from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack
+from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack, solver_arg
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
 from .infoset import ChainValues, PreDraw, predraw_states
 from .orders import arrangements, check_played, check_played_not_held, sample_stocks, stock_orders, unknown_pool
@@ -432,7 +432,7 @@ def play(
     rules = layout_rules(layout, rules)
     for what, value in (("referee", referee), ("winnable", winnable)):  # any text is true to Python
         if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
+            raise TypeError(f"{what} must be True or False, not {type(value).__name__} {shown(value)}")
     if not isinstance(seed, str):  # text seeds name a game (as fair-stats' did: "0-easy-17"); numbers as --seed takes them
         seed = seed_value(seed)
     settings = player_settings(player)
@@ -441,7 +441,7 @@ def play(
     if not layout.stock_known:
         raise InputError("the fair player needs the real stock order: give a deal code or a full layout")
     seen = _seen_places(layout, seen)
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")  # else an AttributeError at its first solve
+    solver_arg(solver)  # else an AttributeError at its first solve
     solver = solver or Solver()
     t0 = time.perf_counter()
     me = Player(rules, settings, seed, solver, decisions)

@@ -82,6 +82,8 @@ def legal_moves(layout: Layout, rules: Rules) -> list[str]:
     The engine refuses to draw an unknown card, so it is asked about the position with a
     stand-in first stock card: legality of a draw never depends on which card it is.
     """
+    layout_arg(layout)  # named at the call, not "'str' object has no attribute 'stock'"
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
     probe = layout
     if layout.stock and layout.stock[0] is None:
         probe = trusted_layout(layout.columns, layout.discard, (0,) + layout.stock[1:], layout.rules)

@@ -24,14 +24,15 @@ table) and ``spiel-ismcts`` (:mod:`.spiel`) live in their own modules, loaded by
 from __future__ import annotations
 
 import inspect
+import math
 from functools import lru_cache
 from typing import Any, ClassVar, Optional, Sequence
 
 import numpy as np
 
 from ..cards import N_CARDS_MAX
-from ..errors import InputError
-from ..inputs import expect
+from ..errors import MAX_EFFORT, InputError, shown
+from ..inputs import expect, whole_count
 from . import policy as P
 from . import layout as L
 from .greedy import mc_evaluate
@@ -60,8 +61,11 @@ class Bot:
     fixed_settings: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None) -> None:
-        self.rng = rng if rng is not None else np.random.default_rng()
-        self.name = name or self.kind
+        # checked here, where every bot is made: a seed or text given as the generator failed at the
+        # bot's first decision, in the middle of a match
+        self.rng = rng if expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST) is not None \
+            else np.random.default_rng()
+        self.name = expect(name, (str, type(None)), "a bot's name", "text, e.g. 'mine', or None") or self.kind
 
     def settings(self) -> dict[str, Any]:
         """Every setting that decides this bot's play, as plain JSON values: ``class`` (its
@@ -244,6 +248,12 @@ UCB_C = 10.0
 DEFAULT_HORIZON = 0
 
 
+def _horizon(horizon: object) -> int:
+    # A bot's counts reach a compiled kernel's 64-bit integers: 2**63 samples wrapped round to a
+    # search of none, answered as a decision; 2.5 or NaN were played as some other count.
+    return whole_count(horizon, "horizon (turns a play-out runs; 0: to the end of the hole)", 0, MAX_EFFORT)
+
+
 def view_arrays(view: PlayerView, tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
     """The view as kernel arrays: (grid0, up0, disc0, st0, pool, known, ucnt, pub).
 
@@ -410,10 +420,8 @@ class MCBot(_Searcher):
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  samples: int = DEFAULT_SAMPLES, horizon: int = DEFAULT_HORIZON) -> None:
         super().__init__(rng, name)
-        if samples < 1:
-            raise InputError(f"Monte Carlo samples must be at least 1, not {samples}")
-        self.samples = samples
-        self.horizon = horizon
+        self.samples = whole_count(samples, "Monte Carlo samples")
+        self.horizon = _horizon(horizon)
 
     def evaluate(self, view: PlayerView, kinds: list[int], slots: list[int], drawn: int) -> np.ndarray:
         """Mean strokes of each candidate."""
@@ -441,11 +449,12 @@ class ISMCTSBot(_Searcher):
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  iterations: int = DEFAULT_ITERATIONS, c_ucb: float = UCB_C, horizon: int = DEFAULT_HORIZON) -> None:
         super().__init__(rng, name)
-        if iterations < 1:
-            raise InputError(f"ISMCTS iterations must be at least 1, not {iterations}")
-        self.iterations = iterations
+        self.iterations = whole_count(iterations, "ISMCTS iterations")
+        if isinstance(c_ucb, bool) or not isinstance(c_ucb, (int, float, np.integer, np.floating)) \
+                or not 0 <= c_ucb < math.inf:  # NaN or -5 explored by a rule no one chose, without a word
+            raise InputError(f"c_ucb, the exploration constant in strokes, must be a number from 0, not {shown(c_ucb)}")
         self.c_ucb = c_ucb
-        self.horizon = horizon
+        self.horizon = _horizon(horizon)
 
     def _best(self, view, kinds, slots, drawn) -> int:
         grid0, up0, disc0, st0, pool, known, ucnt, pub = self._arrays(view)
@@ -474,9 +483,7 @@ class GreedyMCBot(_Searcher):
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  samples: int = DEFAULT_SAMPLES) -> None:
         super().__init__(rng, name)
-        if samples < 1:
-            raise InputError(f"Monte Carlo samples must be at least 1, not {samples}")
-        self.samples = samples
+        self.samples = whole_count(samples, "Monte Carlo samples")
 
     def _arrays(self, view: PlayerView):
         """The view as the greedy kernel's arrays (no unseen-pool summary)."""
@@ -515,7 +522,7 @@ def make_bot(spec: str, rng: Optional[np.random.Generator] = None, samples: Opti
                         f"{e}") from e
     # a factory answering None (or a class that is no bot) was seated, and failed at the table
     if not all(callable(getattr(bot, m, None)) for m in ("choose_openers", "choose_draw", "choose_place")):
-        raise TypeError(f"bot {name!r} ({where}) made {type(bot).__name__} {repr(bot)[:40]}, which is no bot: "
+        raise TypeError(f"bot {name!r} ({where}) made {type(bot).__name__} {shown(bot)}, which is no bot: "
                         "a bot has choose_openers, choose_draw and choose_place (subclass golfsolve.grid.bots.Bot)")
     return bot
 

@@ -24,7 +24,7 @@ import numpy as np
 from ..cards import card_str
 from ..errors import InputError, interrupted
 from ..inputs import callback, expect, is_whole_number
-from .rules import GridRules
+from .rules import GridRules, grid_rules_arg
 from .scoring import ScoreCard
 from .state import (DONE, DRAW, END_CLOSED, END_EXHAUSTED, END_KNOCKED, END_REASONS, END_STALLED,  # noqa: F401
                     END_TURN_LIMIT, MAX_TURNS, OPEN, HoleResult, HoleState, RuleViolation, encode, needed_cards,
@@ -86,7 +86,7 @@ class Hole:
     def __init__(self, rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np.random.Generator] = None,
                  deck: Optional[Sequence[int]] = None, first: int = 0, totals: Optional[Sequence[int]] = None,
                  on_event: Optional[Callable[[dict[str, Any]], None]] = None, max_turns: int = MAX_TURNS) -> None:
-        expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+        grid_rules_arg(rules)
         expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
         if on_event is not None and not callable(on_event):  # else "'int' object is not callable" at the first event
             raise TypeError(f"on_event must be a function of one event (a dict), e.g. events.append, or None; "
@@ -239,7 +239,7 @@ def play_match(rules: GridRules, players: Sequence[GridPlayer], rng: Optional[np
     (its index from 0, its result and the seats still tied after it, one seat when it
     settled the match).
     """
-    expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+    grid_rules_arg(rules)
     expect(rng, (np.random.Generator, type(None)), "rng", RNG_MUST)
     callback(on_hole, "on_hole", "of the hole's index, its HoleResult and the ScoreCard")
     callback(on_playoff, "on_playoff", "of the play-off hole's index, its HoleResult and the seats still tied")

@@ -23,7 +23,7 @@ from typing import Optional
 import numpy as np
 from numba import njit
 
-from ..errors import InputError
+from ..inputs import whole_count
 from .bots import _Searcher, UCB_C
 from .layout import A_STOCK, P_G, P_N, S_DL, S_SL
 from .policy import N_KEYS, h_play_out_seats
@@ -135,9 +135,7 @@ class PairedBot(_Searcher):
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None,
                  playouts: int = DEFAULT_PLAYOUTS, rel: float = REL_WEIGHT) -> None:
         super().__init__(rng, name)
-        if playouts < 1:
-            raise InputError(f"paired-rel play-outs must be at least 1, not {playouts}")
-        self.playouts = playouts
+        self.playouts = whole_count(playouts, "paired-rel play-outs")  # 2**63 wrapped round in the kernel
         self.rel = rel
         self.c_place = UCB_C * PLACE_C
 

@@ -280,6 +280,13 @@ PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
 _SOURCE_NAMES = ("seed001", "seed003")
 
 
+def grid_rules_arg(rules: object, what: str = "rules") -> GridRules:
+    """``rules`` if it is a :class:`GridRules`, else a :class:`TypeError` at the call that
+    says how to make one: a solitaire ``Rules`` (or a preset's name) given to grid Golf's
+    scoring failed inside as "'Rules' object has no attribute 'players'"."""
+    return expect(rules, GridRules, what, "a GridRules, e.g. parse_rules('default', players=2)")
+
+
 def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
     """Read ``PRESET+switch+switch`` (e.g. ``default+putt+knock10``) and apply table overrides.
 

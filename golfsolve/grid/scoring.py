@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from ..cards import N_CARDS_MAX, N_STANDARD
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..inputs import expect, is_whole_number
-from .rules import GridRules
+from .rules import GridRules, grid_rules_arg
 
 
 def _line_cancels(keys: Sequence[int], slots: Sequence[int], pairwise: bool, out: list[bool]) -> None:
@@ -58,7 +58,7 @@ def shown_grid(cards: Sequence[Optional[int]], rules: GridRules) -> list[Optiona
     """``cards`` as a grid a table shows under ``rules``: one slot a card id or ``None`` (face
     down); a :class:`TypeError` or :class:`InputError` naming what is not, where a grid of five
     cards on four slots would be scored on its first four and card 99 as a card."""
-    expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+    grid_rules_arg(rules)
     if isinstance(cards, (str, bytes)) or not hasattr(cards, "__len__"):
         raise TypeError(f"cards must be a list of card ids (None face down), one a slot, not {type(cards).__name__} "
                         f"{repr(cards)[:40]}")
@@ -86,9 +86,10 @@ def _turned_grid(cards: Sequence[int], rules: GridRules) -> list[int]:
     or :class:`InputError` naming the slot for anything else (a card id out of range, a
     face-down slot, a joker under rules that deal none)."""
     if isinstance(cards, (str, bytes)) or not hasattr(cards, "__len__"):
-        raise TypeError(f"cards must be a list of card ids, one a slot, not {type(cards).__name__} {repr(cards)[:40]}")
-    if len(cards) != rules.grid:
-        raise ValueError(f"a grid of {rules.grid} cards, not {len(cards)}")
+        raise TypeError(f"cards must be a list of card ids, one a slot, not {type(cards).__name__} {shown(cards)}")
+    grid_rules_arg(rules)
+    if len(cards) != rules.grid:  # was a bare ValueError
+        raise InputError(f"a grid under these rules holds {rules.grid} cards, not {len(cards)}")
     out = []
     for i, c in enumerate(cards, 1):
         if c is None:
@@ -115,6 +116,7 @@ def knock_penalty(raw: int, others: Sequence[int], rules: GridRules) -> int:
     ``plus10`` adds 10. ``double`` doubles a positive score; a score of 0 or less is left
     as it is, since doubling it would reward the failed knock.
     """
+    grid_rules_arg(rules)
     if all(raw < o for o in others):
         return raw
     if rules.knock == "double":
@@ -124,6 +126,7 @@ def knock_penalty(raw: int, others: Sequence[int], rules: GridRules) -> int:
 
 def hole_strokes(grids: Sequence[Sequence[int]], rules: GridRules, knocker: Optional[int] = None) -> tuple[list[int], list[int]]:
     """(raw scores, strokes after any knock penalty) for the final grids of a hole."""
+    grid_rules_arg(rules)
     if len(grids) != rules.players:
         raise InputError(f"hole_strokes takes {rules.players} grids, one a player, not {len(grids)}")
     if knocker is not None and not (is_whole_number(knocker) and 0 <= knocker < rules.players):

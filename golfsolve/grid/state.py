@@ -41,9 +41,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..cards import N_CARDS_MAX, N_STANDARD, card_str
-from ..errors import MAX_INT64, InputError
+from ..errors import MAX_INT64, InputError, shown
 from ..inputs import expect, is_whole_number, whole_count
-from .rules import GRID_SHAPES, GridRules
+from .rules import GRID_SHAPES, GridRules, grid_rules_arg
 from .scoring import hole_strokes
 from .view import (DISCARD, FLIP, KNOCK, PASS, STOCK, SWAP, Placement, PlayerView, legal_draws,
                    legal_placements)
@@ -86,6 +86,7 @@ class HoleResult:
 
 def needed_cards(rules: GridRules) -> int:
     """The fewest cards that deal a hole: every grid and the first discard."""
+    grid_rules_arg(rules)
     return rules.players * rules.grid + 1
 
 
@@ -109,14 +110,16 @@ def encode(kind: str, slot: int, g: int) -> int:
     :data:`~.view.PASS` (slot -1), :data:`~.view.STOCK`, :data:`~.view.DISCARD`,
     :data:`~.view.KNOCK`, :data:`OPENER` and :data:`DONE` (slot -1 where none)."""
     g = _grid_size(g)
+    # an array as the kind failed as "the truth value of an array is ambiguous"; both were bare ValueErrors
+    kinds = (SWAP, FLIP, *_PLAIN, OPENER, DONE)
+    if not (isinstance(kind, str) and kind in kinds):  # an unknown kind would encode as "done"
+        raise InputError(f"no action kind {shown(kind)} (kinds: {', '.join(kinds)})")
     if kind in (SWAP, FLIP, OPENER):
         if not (is_whole_number(slot) and 0 <= slot < g):  # swap 6 would encode as flip 0
-            raise ValueError(f"slot {slot!r} is outside 0..{g - 1} on a {g}-card grid")
+            raise InputError(f"slot {shown(slot)} is outside 0..{g - 1} on a {g}-card grid")
         return (0 if kind == SWAP else g if kind == FLIP else 2 * g + 4) + slot
     if kind == DONE:
         return 3 * g + 4
-    if kind not in _PLAIN:  # an unknown kind would encode as "done"
-        raise ValueError(f"no action kind {kind!r} (kinds: {', '.join((SWAP, FLIP, *_PLAIN, OPENER, DONE))})")
     return 2 * g + _PLAIN[kind]
 
 
@@ -182,7 +185,7 @@ class HoleState:
     def __init__(self, rules: GridRules, deck: Optional[Sequence[int]] = None, first: int = 0,
                  totals: Optional[Sequence[int]] = None, rng: Optional[np.random.Generator] = None,
                  max_turns: int = MAX_TURNS) -> None:
-        expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+        grid_rules_arg(rules)
         n, g = rules.players, rules.grid
         # first=1.5 would fail turns later as "list indices must be integers", totals of the
         # wrong length (or text) reach the bots, max_turns=-5 call the hole after a turn

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..errors import MAX_INT64, InputError
-from ..inputs import callback, expect, seed_value, whole_count
+from ..inputs import callback, expect, one_of, seed_value, whole_count
 from ..text import plural
-from .rules import GridRules
+from .rules import GridRules, grid_rules_arg
 
 if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a command checks its arguments before
     import pandas as pd
@@ -63,10 +63,8 @@ def seating(n: int, match: int, seed: int, scheme: str = SEATING) -> tuple[int, 
     n = whole_count(n, "n", 2, 6)
     match = whole_count(match, "match", 0, MAX_INT64)
     seed = seed_value(seed)
-    if scheme == OLD_SEATING:
+    if one_of(scheme, (SEATING, OLD_SEATING), "the seating scheme") == OLD_SEATING:
         return tuple((s + match) % n for s in range(n))
-    if scheme != SEATING:
-        raise InputError(f"unknown seating scheme {scheme!r}")
     if n <= BALANCED_MAX_PLAYERS:
         orders = cyclic_orders(n)
         order = orders[(match // n) % len(orders)]
@@ -97,6 +95,16 @@ class Tournament:
     #: each bot name's full settings (:func:`~.bots.bot_settings`), as the run that played the
     #: matches recorded them; None where they were not recorded (a run made by an older version)
     bot_settings: Optional[dict[str, dict[str, Any]]] = None
+
+    def __eq__(self, other: object) -> bool:
+        # the dataclass's own == compared the tables as a tuple and failed as "the truth value of
+        # a DataFrame is ambiguous": a tournament, replayed or read back from a pickle, is equal
+        # to the one it repeats when every table and field is
+        if not isinstance(other, Tournament):
+            return NotImplemented
+        return (self.holes.equals(other.holes) and self.matches.equals(other.matches)
+                and (self.rules, self.bots, self.seed, self.samples, self.seating, self.bot_settings)
+                == (other.rules, other.bots, other.seed, other.samples, other.seating, other.bot_settings))
 
     def tally(self) -> "Tally":
         """The running totals of the whole tournament (made once, then kept while its tables stay the same)."""
@@ -133,7 +141,7 @@ def _checked(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     from .botnames import bot_name, check_distinct_bots, check_samples_used
     from .bots import make_bot
 
-    expect(rules, GridRules, "rules", "a GridRules, e.g. parse_rules('default', players=2)")
+    grid_rules_arg(rules)
     callback(progress, "progress", "called with 1 after each match, e.g. a tqdm bar's update (not a switch)")
     # one name per seat: "mc,greedy" as text would be counted a bot per character
     if isinstance(bots, (str, bytes)) or not hasattr(bots, "__len__"):

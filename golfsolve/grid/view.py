@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 from ..cards import card_str
 from ..inputs import flag
 from ..text import pad
-from .rules import GridRules
+from .rules import GridRules, grid_rules_arg
 from .scoring import face_up_points, grid_cancelled, shown_grid
 
 # Draw choices.
@@ -136,6 +136,8 @@ def grid_rows(cards: Sequence[Optional[int]], rules: GridRules, symbols: bool = 
 
 def legal_draws(rules: GridRules, has_discard: bool, ending: bool) -> list[str]:
     """Draw choices: the stock, the discard if a card is there, knock (by option, not in the last lap)."""
+    grid_rules_arg(rules)
+    has_discard, ending = flag(has_discard, "has_discard"), flag(ending, "ending")
     out = [STOCK]
     if has_discard:
         out.append(DISCARD)

@@ -12,19 +12,19 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ..cards import card_str
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..inputs import expect, flag
 from .deals import record
 from .engine import Game, MoveResult, parse_moves
 from .hint import MoveAdvice, game_over_message, position_after, rank_moves
-from .layout import Layout
+from .layout import Layout, layout_arg
 from .rules import EASY
-from .solver import Solution, Solver, StockUnknownError
+from .solver import Solution, Solver, StockUnknownError, solver_arg
 
 
 def _layout(layout: object) -> None:
     # named at the call: a deal code or None failed as "'str' object has no attribute 'rules'"
-    expect(layout, Layout, "layout", "a Layout, e.g. layout_from_code('GO1-E-AAAAAAB')")
+    layout_arg(layout)
 
 
 class GameOverError(InputError):
@@ -42,8 +42,9 @@ def solve_layout(layout: Layout, node_limit: int = 0, verdict_only: bool = False
                  solver: Optional[Solver] = None) -> Solution:
     """Solve one deal as ``golfsolve solve`` does; a stock of unknown order raises
     :class:`StockUnknownError` naming the deal."""
+    _layout(layout)
     try:
-        return (solver or Solver()).solve(layout, layout.rules, node_limit, verdict_only=verdict_only)
+        return (solver_arg(solver) or Solver()).solve(layout, layout.rules, node_limit, verdict_only=verdict_only)
     except StockUnknownError as e:
         raise StockUnknownError(f"{layout.name or 'layout'}: {e}") from None
 
@@ -57,6 +58,7 @@ def solve_answer(layout: Layout, solution: Solution) -> dict:
 
 def hint_position(layout: Layout, moves: Sequence[str]) -> Game:
     """The game after ``moves`` from ``layout``; a rejected move or a finished game is bad input."""
+    _layout(layout)
     game = position_after(layout, moves, layout.rules)
     if game.over:
         raise GameOverError(game_over_message(game))
@@ -130,7 +132,7 @@ def play_answer(layout: Layout, moves_text: str = "", action: Optional[str] = No
     _layout(layout)
     if tap is not None and not (isinstance(tap, (tuple, list)) and len(tap) == 2):
         # else the text "1,5" reaches Game.tap as three arguments and fails there as a TypeError about them
-        raise TypeError(f"tap must be (column, row), e.g. (3, 5), or None; not {type(tap).__name__} {repr(tap)[:40]}")
+        raise TypeError(f"tap must be (column, row), e.g. (3, 5), or None; not {type(tap).__name__} {shown(tap)}")
     if action is not None and tap is not None:
         raise InputError("give one action: a move or a tap, not both")
     moves = parse_moves(moves_text)

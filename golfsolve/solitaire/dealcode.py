@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, clip
+from ..errors import InputError, clip, shown
 from ..inputs import ascii_upper, expect, is_whole_number
 from .rules import CODE_LETTER_RULES, Rules
 
@@ -141,7 +141,7 @@ def deal_number(number: object) -> int:
     :class:`DealCodeError` out of range, :class:`TypeError` for what is not a whole number
     (a NumPy ``int64`` would overflow in the generator, a float fail on ``&``)."""
     if not is_whole_number(number):
-        raise TypeError(f"a deal number must be a whole number, not {type(number).__name__} {repr(number)[:40]}")
+        raise TypeError(f"a deal number must be a whole number, not {type(number).__name__} {shown(number)}")
     number = operator.index(number)
     if not 0 <= number < N_DEALS:
         raise DealCodeError(f"deal number {number} is outside 0..{N_DEALS - 1}")
@@ -155,7 +155,7 @@ def deal_deck(number: int, jokers: int = 0) -> np.ndarray:
     ``i // 7``), ``deck[35]`` the discard, ``deck[36:]`` the stock, first drawn first.
     """
     number = deal_number(number)
-    if jokers not in (0, 1, 2) or isinstance(jokers, (bool, float)):  # 3 would make a 55-card deck, -1 one of 51
+    if not is_whole_number(jokers) or jokers not in (0, 1, 2):  # 3 would make a 55-card deck, -1 one of 51
         raise InputError(f"jokers must be 0, 1 or 2, not {repr(jokers)[:40]}")
     deck = list(range(52 + int(jokers)))
     state = number

@@ -21,7 +21,7 @@ from ..inputs import expect, split_items, whole_count
 from .dealcode import DealCodeError, parse_code
 from .layout import PYSOL_MAX, Layout, LayoutError, file_with_rules, layout_from_number, layout_from_pysol
 from .rules import EASY, Rules, rules_arg
-from .solver import Solution, Solver, StockUnknownError, pack
+from .solver import Solution, Solver, StockUnknownError, pack, solver_arg
 
 _RANGE = re.compile(r"^\s*([0-9]+)\s*(?:(?:-|\.\.)\s*([0-9]+)\s*)?$")  # ASCII digits only
 
@@ -213,7 +213,7 @@ def solve_many(
         # a code as text was read a deal per character ("not str 'G'")
         raise TypeError(f"deals must be a list of Layouts (or an iterator of them, e.g. code_lines(stream)), "
                         f"not {type(deals).__name__} {repr(deals)[:40]}")
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    solver_arg(solver)
     if type(node_limit) is not int or not 0 <= node_limit <= MAX_INT64:
         node_limit = whole_count(node_limit, "node_limit", 0, MAX_INT64)
     if not isinstance(verdict_only, (bool, np.bool_)):

@@ -12,7 +12,7 @@ from ..text import plural
 from .engine import Game, replay
 from .layout import Layout
 from .rules import Rules
-from .solver import Solution, Solver
+from .solver import Solution, Solver, solver_arg
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def rank_moves(game: Game, solver: Optional[Solver] = None, node_limit: int = 0)
     """Every legal move of ``game``'s position, best first, each with its exact outcome."""
     # a Layout would fail deep inside as "no attribute 'legal_moves'", a solver's name as "no attribute 'solve'"
     expect(game, Game, "game", "a Game, e.g. Game(layout) or position_after(layout, moves)")
-    expect(solver, (Solver, type(None)), "solver", "a Solver or None")
+    solver_arg(solver)
     solver = solver or Solver()
     out = []
     for mv in game.legal_moves():

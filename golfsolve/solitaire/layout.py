@@ -125,7 +125,8 @@ class Layout:
         if not is_whole_number(keep) or keep < 0:  # type: ignore[operator]
             # -1 would make a stock of 32 cards (15 known, 17 unknown), 1.5 fail on a slice
             raise LayoutError(f"keep is how many stock cards stay known, a whole number from 0; not {repr(keep)[:40]}")
-        keep = operator.index(keep)  # type: ignore[arg-type]
+        # 2**63 would fail on the slice as "cannot fit 'int' into an index-sized integer"
+        keep = min(operator.index(keep), len(self.stock))  # type: ignore[arg-type]
         stock = tuple(self.stock[:keep]) + (None,) * (len(self.stock) - keep)
         return trusted_layout(self.columns, self.discard, stock, self.rules, self.name, self.deal_number)
 

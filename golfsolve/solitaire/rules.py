@@ -14,7 +14,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..errors import InputError, clip
+from ..errors import InputError, clip, shown
 from ..inputs import ascii_lower, expect, flag, is_whole_number
 from ..cards import ACE, JOKER_RANK, KING, QUEEN
 
@@ -60,8 +60,8 @@ class Rules:
         if isinstance(self.jokers, bool) or not is_whole_number(self.jokers):
             raise RulesError(f"jokers must be 0, 1 or 2, not {self.jokers!r}")
         object.__setattr__(self, "jokers", int(self.jokers))
-        if self.king_takes not in KING_TAKES:
-            raise RulesError(f"king_takes must be one of {', '.join(KING_TAKES)}, not {self.king_takes!r}")
+        if not (isinstance(self.king_takes, str) and self.king_takes in KING_TAKES):  # an array: "ambiguous"
+            raise RulesError(f"king_takes must be one of {', '.join(KING_TAKES)}, not {shown(self.king_takes)}")
         if self.jokers not in (0, 1, 2):
             raise RulesError(f"jokers must be 0, 1 or 2, not {self.jokers}")
 
@@ -160,6 +160,7 @@ CODE_LETTER_RULES = {"E": EASY, "C": CLASSIC, "N": EASY}
 def code_letter(rules: Rules) -> str:
     """The rule letter of a deal code under ``rules``: ``C`` when they mean Classic, else ``E``
     (the letter never changes the cards; a run's ``rules`` column says which rules were used)."""
+    expect(rules, Rules, "rules", "a Rules, e.g. get_rules('classic')")
     return "C" if rules.meaning == CLASSIC.meaning else "E"
 
 

@@ -18,7 +18,7 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from ..cards import JOKER_RANK, N_STANDARD, RANK_OF
-from ..errors import MAX_INT64, InputError
+from ..errors import MAX_INT64, InputError, shown
 from ..inputs import expect, whole_count
 from . import compiling, packing
 from .dealcode import deal_deck
@@ -57,6 +57,7 @@ def _move_codes(moves: Sequence[str]) -> Optional[np.ndarray]:
 
 def app_score(cards_left: int) -> int:
     """The app score of a game that ends with ``cards_left`` on the table (no undo)."""
+    cards_left = whole_count(cards_left, "cards_left", 0, N_TABLEAU)  # 2.5 scored 300.0, an array failed as "ambiguous"
     if cards_left == 0:
         return N_TABLEAU * 10
     removed = N_TABLEAU - cards_left
@@ -264,7 +265,7 @@ def _flag(value: object, what: str) -> bool:
     """``value`` as True or False if it is a bool (or a NumPy bool); a :class:`TypeError` for
     anything else ("no" is a true value to Python)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be True or False, not {type(value).__name__} {repr(value)[:40]}")
+        raise TypeError(f"{what} must be True or False, not {type(value).__name__} {shown(value)}")
     return bool(value)
 
 
@@ -466,6 +467,13 @@ class Solver:
                 if k.best_left is not None and (upper is None or k.best_left < upper[0]):
                     upper = (k.best_left, k.moves)
         return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor, known_line=upper)
+
+
+def solver_arg(solver: object) -> "Optional[Solver]":
+    """``solver`` if it is a :class:`Solver` or None (a new one is made for the call), else a
+    :class:`TypeError` at the call: not an AttributeError at the first solve, nor (a falsy
+    ``[]`` or ``0``) a fresh Solver in its place without a word."""
+    return expect(solver, (Solver, type(None)), "solver", "a Solver or None")
 
 
 @lru_cache(maxsize=None)
