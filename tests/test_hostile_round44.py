@@ -17,6 +17,7 @@ import pytest
 
 from golfsolve.errors import InputError
 from golfsolve.stats.runfolder import RunKey, open_run
+from test_serve_api import _no_timings
 
 
 # -- two commands on one run folder ---------------------------------------------------------
@@ -67,14 +68,6 @@ def test_a_refused_command_removing_the_lock_file_lets_no_two_commands_write_one
 
 
 # -- the web server under parallel clients ------------------------------------------------
-def _no_timings(d):
-    if isinstance(d, dict):
-        return {k: _no_timings(v) for k, v in d.items() if k not in ("seconds", "cpu_seconds", "search_seconds")}
-    if isinstance(d, list):
-        return [_no_timings(v) for v in d]
-    return d
-
-
 def test_parallel_clients_some_leaving_get_their_own_answers_and_the_pool_goes_back_to_idle():
     """Held (kept as the strongest check; without the pool's shield of a begun job it fails):
     40 requests in flight on two workers, solve, hint (peeking and fair), odds, rate, deal
