@@ -156,6 +156,10 @@ _ALWAYS = {
 }
 
 
+#: The kind of finished run (a key of :attr:`Place.runs`) each run command writes.
+_RUN_OF = {("stats",): "stats", ("fair-stats",): "fair", ("grid", "simulate"): "grid", ("grid", "study"): "study"}
+
+
 def valid_values(path: tuple[str, ...], param: click.Parameter, place: Place) -> list[str]:
     """Valid values of ``param`` (each a command-line word), [] where the fuzzer has none."""
     t = param.type
@@ -275,7 +279,7 @@ def invocations(seed: int, n: int, place: Place) -> Iterator[tuple[list[str], li
         words = base_words(path, cmd, place, rng)
         extra: list[str] = []
         changed: list[tuple[str, str]] = []
-        kind = rng.choice(["valid", "hostile", "hostile", "hostile", "two", "repeat", "foreign", "json", "bare"])
+        kind = rng.choice(["valid", "hostile", "hostile", "hostile", "two", "repeat", "foreign", "json", "bare", "run"])
         params = [p for p in cmd.params if not (isinstance(p, click.Option) and p.hidden)]
         if kind == "valid" or kind == "two":
             for p in rng.sample(params, min(len(params), 1 if kind == "valid" else 2)):
@@ -307,8 +311,20 @@ def invocations(seed: int, n: int, place: Place) -> Iterator[tuple[list[str], li
                 words[p.name] = [_long(p)]
             if any(p.name == "as_json" for p in params):
                 words["as_json"] = ["--json"]
-        elif kind == "bare":
-            words = {}
+        elif kind == "bare":  # the required options and arguments left out, the counts kept tiny
+            words = {name: w for name, w in words.items() if name in _ALWAYS.get(path, {})}
+        elif kind == "run" and path in _RUN_OF and "out_dir" in words:
+            # a finished run of the same kind, continued, grown or started again, with another option changed
+            words["out_dir"] = ["--out", str(place.runs[_RUN_OF[path]])]
+            for flag in ("resume", "extend"):
+                if any(p.name == flag for p in params) and rng.random() < 0.4:
+                    words[flag] = [f"--{flag}"]
+            p = rng.choice(params)
+            vals = valid_values(path, p, place) + (hostile_values(path, p, place) if rng.random() < 0.3 else [])
+            if isinstance(p, click.Option) and p.is_flag:
+                words[p.name] = [_long(p)]
+            elif vals and p.name != "out_dir":
+                words[p.name] = _option_words(p, rng.choice(vals))
         yield [*path, *_assemble(cmd, words, extra)], changed
 
 
@@ -319,10 +335,12 @@ def invocations(seed: int, n: int, place: Place) -> Iterator[tuple[list[str], li
 def file_digests(folder: Path) -> dict[str, str]:
     """Each file's digest under the run folder ``folder``, by its path there; a report written
     into the run (its default ``_report`` folder) is the report's, not the run's, and the lock
-    file names whichever command looked last."""
+    file names whichever command looked last, and a fair-stats run's summary (_fair.md) is rewritten
+    by every command that finishes it."""
     return {str(f.relative_to(folder)): hashlib.sha256(f.read_bytes()).hexdigest()
             for f in sorted(folder.rglob("*"))
-            if f.is_file() and "_report" not in f.relative_to(folder).parts and f.name != ".golfsolve.lock"}
+            if f.is_file() and "_report" not in f.relative_to(folder).parts
+            and f.name not in (".golfsolve.lock", "_fair.md")}
 
 
 def changed_runs(args: list[str], before: dict[Path, dict[str, str]], after: dict[Path, dict[str, str]]) -> list[str]:
@@ -404,3 +422,80 @@ def test_a_path_holding_a_nul_character_is_refused_naming_its_option(run_cli, ar
     one_line_exit_2(r, "a path cannot hold a NUL character")
     option = next((a for a in args if a.startswith("--") and a not in ("--count",)), "DIR")
     assert option in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------------------
+# the fuzzer, small and seeded
+# ---------------------------------------------------------------------------
+
+class _TooLong(BaseException):
+    """An invocation ran past its time: a BaseException, so no ``except Exception`` swallows it."""
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory) -> Place:
+    """Finished run folders of every kind, and the files the fuzzer names."""
+    from run_helpers import made_here
+
+    root = tmp_path_factory.mktemp("fuzz41")
+    runs = {k: root / "runs" / k for k in ("stats", "fair", "grid", "study")}
+    made_here("stats", "--count", "2", "--rules", "easy", "--chunk-size", "1", "--jobs", "1", "--out",
+              str(runs["stats"]), "-q")
+    made_here("fair-stats", "--count", "1", "--rules", "easy", "--player", "fast", "--jobs", "1", "--out",
+              str(runs["fair"]), "-q")
+    made_here("grid", "simulate", "--matches", "2", "--holes", "1", "--bots", "greedy,random", "--out",
+              str(runs["grid"]), "-q")
+    made_here("grid", "study", "--matches", "1", "--sets", "base", "--strong", "greedy", "--out",
+              str(runs["study"]), "-q")
+    (root / "cwd").mkdir()
+    return Place(root, runs)
+
+
+def test_the_command_tree_is_walked_from_click():
+    """The fuzzer reaches every command, the grid subgroup's too, from click's own objects."""
+    from golfsolve.cli.main import COMMANDS
+
+    paths = {path for path, _ in command_tree()}
+    assert {p[0] for p in paths if len(p) == 1} == set(COMMANDS) - {"grid"}
+    assert {("grid", "simulate"), ("grid", "play"), ("grid", "report"), ("grid", "study")} <= paths
+
+
+@pytest.mark.parametrize("seed", [41, 4141])
+def test_seeded_fuzz_of_the_command_line_keeps_the_contract(run_cli, place, monkeypatch, seed):
+    """Seeded invocations of every command (see :func:`invocations`) keep the contract
+    (:func:`check_contract`, :func:`changed_runs`); none runs past 20 s."""
+    import signal
+
+    import golfsolve.solitaire.compiling as compiling
+
+    def served(*args, **kwargs):  # serve got past its checks: it would now serve until stopped
+        raise SystemExit(0)
+
+    monkeypatch.setattr(compiling, "warm", served)
+    cwd = place.root / "cwd"
+    monkeypatch.chdir(cwd)
+
+    def too_long(signum, frame):
+        raise _TooLong()
+
+    old = signal.signal(signal.SIGALRM, too_long)
+    problems = []
+    try:
+        for args, _ in invocations(seed, 150, place):
+            runs_before = {r: file_digests(r) for r in place.runs.values()}
+            before = set(place.root.rglob("*"))
+            signal.alarm(20)
+            try:
+                r = run_cli(args)
+            except _TooLong:
+                problems.append((args, ["ran past 20 s"]))
+                continue
+            finally:
+                signal.alarm(0)
+            broken = check_contract(args, r.exit_code, r.stdout, r.stderr, before, set(place.root.rglob("*")), cwd)
+            broken += changed_runs(args, runs_before, {r_: file_digests(r_) for r_ in place.runs.values()})
+            if broken:
+                problems.append(([a[:80] for a in args], broken, r.stderr[-300:]))
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    assert not problems, problems
