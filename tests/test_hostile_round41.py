@@ -424,6 +424,34 @@ def test_a_path_holding_a_nul_character_is_refused_naming_its_option(run_cli, ar
     assert option in r.stderr, r.stderr
 
 
+
+@pytest.mark.parametrize("args, needle", [
+    (["grid", "play", "--holes", "1", "--seed", "\uff13"], "'\uff13' is not a whole number in digits 0-9"),
+    (["grid", "play", "--holes", "1", "--players", "\u0663"], "is not a whole number in digits 0-9"),
+    (["grid", "play", "--holes", "1_0"], "'1_0' is not a whole number in digits 0-9"),
+    (["grid", "play", "--holes", "1", "--seed", "1", "--seed", "2"], "--seed is given more than once"),
+])
+def test_grid_play_refuses_other_digits_and_a_repeated_option(run_cli, args, needle):
+    """was: ``grid play`` was a plain click command, without the checks every other command
+    has: '--seed ３' (a fullwidth 3) played seed 3, '--holes 1_0' ten holes, '--players ٣'
+    three players, and '--seed 1 --seed 2' seed 2, each silently (the game started and waited
+    for moves)."""
+    from hostile_helpers import one_line_exit_2
+
+    r = run_cli(args)
+    one_line_exit_2(r, needle)
+
+
+def test_every_command_is_a_golfsolve_command():
+    """was: ``grid play`` alone was a click.Command, not :class:`golfsolve.cli.common.Command`,
+    so the shared checks of the command line (one value per option, ASCII digits, input files
+    that are regular files) passed it by; a command added later must not miss them either."""
+    from golfsolve.cli.common import Command
+
+    plain = [" ".join(path) for path, cmd in command_tree() if not isinstance(cmd, Command)]
+    assert not plain, plain
+
+
 # ---------------------------------------------------------------------------
 # the fuzzer, small and seeded
 # ---------------------------------------------------------------------------
@@ -466,12 +494,15 @@ def test_seeded_fuzz_of_the_command_line_keeps_the_contract(run_cli, place, monk
     (:func:`check_contract`, :func:`changed_runs`); none runs past 20 s."""
     import signal
 
-    import golfsolve.solitaire.compiling as compiling
+    import golfsolve.cli.serve as serve
 
-    def served(*args, **kwargs):  # serve got past its checks: it would now serve until stopped
+    bind = serve._bind
+
+    def served(host, port):  # serve got past its checks: it would now serve until stopped
+        bind(host, port).close()
         raise SystemExit(0)
 
-    monkeypatch.setattr(compiling, "warm", served)
+    monkeypatch.setattr(serve, "_bind", served)
     cwd = place.root / "cwd"
     monkeypatch.chdir(cwd)
 
