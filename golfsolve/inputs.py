@@ -9,6 +9,7 @@ of it), so that the rules of user input can change without recompiling them.
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any, Optional
 
 from .errors import MAX_EFFORT, InputError, check_count, clip, shown
@@ -120,6 +121,19 @@ def one_of(value: object, options: "tuple[str, ...] | list[str]", what: str) -> 
     raise InputError(f"{what} must be one of {', '.join(options)}, not {shown(value)}")
 
 
+def check_path_text(path: object, what: str) -> None:
+    """An :class:`InputError` naming ``what`` if the path ``path`` (text or a ``PathLike``)
+    holds a NUL character: no file system takes one, and every call that looks the path up
+    (``os.stat``, ``open``) raises a bare ValueError ("embedded null byte") for it, which the
+    commands reported as an internal error. A command line cannot carry one; a caller of
+    ``main([...])`` or of the library can."""
+    text = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if isinstance(text, str) and "\x00" in text:
+        raise InputError(f"{what} {clip(text)}: a path cannot hold a NUL character")
+
+
 def check_seed(seed: Optional[int], option: str = "--seed") -> None:
     """A seed must be from 0 to 2**64 - 1 (what numpy and the deal generator take); None is
     no seed given."""
@@ -134,5 +148,5 @@ def seed_value(seed: object, what: str = "seed") -> int:
     return whole_count(seed, what, 0, 2**64 - 1)
 
 
-__all__ = ["split_items", "is_whole_number", "whole_count", "expect", "one_of", "check_seed", "seed_value", "ascii_lower",
-           "ascii_upper"]
+__all__ = ["split_items", "check_path_text", "is_whole_number", "whole_count", "expect", "one_of", "check_seed", "seed_value",
+           "ascii_lower", "ascii_upper"]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, NoReturn, Optional, TypeVa
 import click
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError, interrupted
-from ..inputs import check_seed
+from ..inputs import check_path_text, check_seed
 from ..text import plural  # noqa: F401 - shared by the command modules
 
 if TYPE_CHECKING:  # imported when used: 'golfsolve solve --help' must not load the solver (numba)
@@ -87,6 +87,7 @@ def check_input_file(path: Optional[str], option: str) -> None:
 
     if path is None or path == "-":
         return
+    check_path_text(path, option)
     try:
         st = os.stat(path)
     except OSError:

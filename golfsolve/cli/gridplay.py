@@ -12,7 +12,7 @@ import numpy as np
 from ..cards import card_str
 from ..errors import InputError
 from ..inputs import ascii_lower
-from .common import SEED, check_waiting_stdin, fail, read_answer, shown_answer
+from .common import SEED, Command, check_waiting_stdin, fail, read_answer, shown_answer
 from .gridtable import table_options
 
 PLAY_HELP = """answers:
@@ -248,7 +248,7 @@ def hole_name(match: dict[str, Any]) -> str:
     return f"Hole {match['hole']} of {match['holes']}"
 
 
-@click.command("play", short_help="Play against bots in the terminal (you are the first seat).")
+@click.command("play", cls=Command, short_help="Play against bots in the terminal (you are the first seat).")
 @table_options(holes_default="3", players_default="you and one per bot named")
 @click.option("--bots", "bots_spec", default="heuristic", show_default=True, metavar="LIST",
               help="Your opponents, comma-separated (one name is used for every seat).")

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 from ..errors import MAX_INT64, InputError, clip_path
-from ..inputs import flag, is_whole_number
+from ..inputs import check_path_text, flag, is_whole_number
 from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
 
@@ -82,6 +82,7 @@ def check_path(path: str | os.PathLike, what: str) -> None:
     folder on the way that may not be searched is :class:`InputError` naming ``what``, before
     the first step that would stumble on it half-way (``Path.exists`` raises on these). A
     name that is not UTF-8 is refused too: Arrow cannot open the chunks of such a folder."""
+    check_path_text(path, what)
     try:
         str(path).encode("utf-8")
     except UnicodeEncodeError:
