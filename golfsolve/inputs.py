@@ -63,6 +63,8 @@ def is_whole_number(value: object) -> bool:
     A NumPy array has ``__index__`` too, which fails unless it holds one number: taken as a
     whole number, an array of counts met ``0 <= value`` as "the truth value of an array
     is ambiguous" (a ValueError naming nothing the caller gave)."""
+    if type(value) is int:  # the common case, first: the grid engine asks this per action
+        return True
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         return False
     try:
