@@ -273,7 +273,7 @@ def test_a_card_played_from_the_keyboard_keeps_the_focus_on_the_table(page):
     pg.keyboard.press("Enter")
     expect(pg.locator("#moves")).to_have_text("1")
     label = pg.evaluate("document.activeElement.getAttribute('aria-label')")
-    assert label and label.endswith("column 1, row 4 (free)"), label
+    assert label and re.search(r"column 1, row 4 \(free\b", label), label
     pg.keyboard.press("Enter")  # and the next Enter plays (or is refused) that card
     expect(pg.locator("#message")).to_have_text(re.compile(r"from column 1 onto the discard|Must be one rank"))
 

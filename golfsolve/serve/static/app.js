@@ -5,6 +5,9 @@
 const $ = (id) => document.getElementById(id);
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const RANKS = { T: "10" };
+// a card as a screen reader reads it: "Q♣" came out as "Q black club suit", or as "Q" alone
+const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANK_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King", T: "10" };
 
 const game = {
   source: null,      // {code: ...} or {pysol: ...}, plus rules
@@ -53,6 +56,12 @@ function cardName(c) {
   return (RANKS[c[0]] || c[0]) + SUITS[c[1]];
 }
 
+// the card in words, for names and sentences; cardName's "Q♣" is for the eye
+function cardWords(c) {
+  if (isJoker(c)) return cardName(c);
+  return `${RANK_WORDS[c[0]] || c[0]} of ${SUIT_WORDS[c[1]]}`;
+}
+
 function cardEl(c, tag = "div") {
   const el = document.createElement(tag);
   el.className = "card face" + (c && "HD".includes(c[1]) ? " red" : "");
@@ -60,7 +69,7 @@ function cardEl(c, tag = "div") {
   const rank = isJoker(c) ? "★" : (RANKS[c[0]] || c[0]);
   const suit = isJoker(c) ? "" : SUITS[c[1]];
   el.innerHTML = `<span class="corner">${rank}<br>${suit}</span><span class="pip">${suit || "★"}</span>`;
-  el.setAttribute("aria-label", cardName(c));
+  el.setAttribute("aria-label", cardWords(c));
   return el;
 }
 
@@ -84,7 +93,7 @@ function draw(state) {
     const wrap = document.createElement("div");
     wrap.className = "column";
     wrap.setAttribute("role", "group");
-    wrap.setAttribute("aria-label", `Column ${i + 1}`);
+    wrap.setAttribute("aria-label", `Column ${i + 1}` + (col.length ? "" : ", empty"));
     const num = document.createElement("div");
     num.className = "col-num";
     num.textContent = i + 1;
@@ -100,9 +109,11 @@ function draw(state) {
       el.type = "button";
       el.style.setProperty("--row", row);
       el.classList.add(free ? "free" : "covered");
-      if (free && state.legal_moves.includes(String(i + 1))) el.classList.add("fits");
-      el.setAttribute("aria-label", `${cardName(c)}, column ${i + 1}, row ${row + 1}` +
-        (free ? " (free)" : " (covered)"));
+      const fits = free && state.legal_moves.includes(String(i + 1));
+      if (fits) el.classList.add("fits");
+      // what the green ring shows the eye (it goes on the discard) is said in words too
+      el.setAttribute("aria-label", `${cardWords(c)}, column ${i + 1}, row ${row + 1}` +
+        (free ? (fits ? " (free, playable)" : " (free)") : " (covered)"));
       if (!free) el.tabIndex = -1;  // the keyboard reaches the free cards; 1-7 play them too
       el.addEventListener("click", () => act({ tap: `${i + 1},${row + 1}` }));
       wrap.appendChild(el);
@@ -121,10 +132,12 @@ function draw(state) {
     const c = cardEl(state.discard);
     disc.replaceWith(c);
     c.id = "discard";
-    c.setAttribute("aria-live", "polite");
-    c.setAttribute("aria-label", `Discard pile: ${cardName(state.discard)}`);
+    // a name on a div without a role is not read: the discard read as "Q ♣ ♣"
+    c.setAttribute("role", "img");
+    c.setAttribute("aria-label", `Discard pile: ${cardWords(state.discard)}`);
   } else {
     disc.classList.add("slot");
+    disc.setAttribute("aria-label", "Discard pile: empty");
   }
   const n = state.stock.length;
   $("stock-count").textContent = n;
@@ -145,6 +158,9 @@ function stepInfo() {
   document.querySelectorAll("#solution-moves li").forEach((li, k) => {
     li.classList.toggle("done", game.step !== null && k < game.step);
     li.classList.toggle("next", game.step !== null && k === game.step);
+    // the highlighted next move, said as well as coloured
+    if (game.step !== null && k === game.step) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
   });
 }
 
@@ -230,11 +246,17 @@ function remember() {
   written = location.hash;
 }
 
+// said in words, and with the discard an undo leaves (the card moved or drawn is the new one)
 function describe(r) {
   if (!r.move) return "";
-  if (r.move === "d") return `Drew ${cardName(r.card)}.`;
-  if (r.move === "u") return `Undid: ${cardName(r.card)} went back.`;
-  return `${cardName(r.card)} from column ${r.move} onto the discard.`;
+  if (r.move === "d") return `Drew ${cardWords(r.card)}.`;
+  if (r.move === "u") {
+    const col = r.state.columns.findIndex((c) => c.length && c[c.length - 1] === r.card);
+    const to = col >= 0 ? ` to column ${col + 1}` : " to the stock";
+    const now = r.state.discard ? `the discard is ${cardWords(r.state.discard)}` : "the discard is empty";
+    return `Undid: ${cardWords(r.card)} went back${to}; ${now}.`;
+  }
+  return `${cardWords(r.card)} from column ${r.move} onto the discard.`;
 }
 
 // The moves that take the table to step k of the solution: undo back to where the table
@@ -273,18 +295,29 @@ async function goToStep(k) {
   }
 }
 
+function playLabel(playing) {
+  $("step-play").textContent = playing ? "⏸ Pause" : "▶ Play";
+  $("step-play").setAttribute("aria-label", playing ? "Pause the solution" : "Play the solution");
+}
+
 function stopPlaying() {
   if (game.timer) {
     clearInterval(game.timer);
     game.timer = null;
-    $("step-play").textContent = "▶ Play";
+    playLabel(false);
   }
+}
+
+// A player who asked the system for less motion sees the cards move at a pace to follow, one
+// step every 2 s, not 0.6 s (asked when Play starts, so a setting changed meanwhile counts).
+function playDelay() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches ? 2000 : 600;
 }
 
 function togglePlay() {
   if (game.timer) { stopPlaying(); return; }
   if (!game.solution.length) return;
-  $("step-play").textContent = "⏸ Pause";
+  playLabel(true);
   // a slow answer must not let steps overtake each other
   let inflight = false;
   const step = (to) => { inflight = true; stepTo(to).finally(() => { inflight = false; }); };
@@ -294,7 +327,7 @@ function togglePlay() {
     if (inflight) return;
     if (game.step === null || game.step >= game.solution.length) { stopPlaying(); return; }
     step((s) => s + 1);
-  }, 600);
+  }, playDelay());
   if (game.step === null || game.step >= game.solution.length) step(() => 0);
 }
 
@@ -340,8 +373,8 @@ function markHint(move) {
 }
 
 function moveWords(a) {
-  return a.move === "d" ? "draw" + (a.card ? ` (${cardName(a.card)})` : "")
-    : `${a.card ? cardName(a.card) : "the free card"} from column ${a.move}`;
+  return a.move === "d" ? "draw" + (a.card ? ` (${cardWords(a.card)})` : "")
+    : `${a.card ? cardWords(a.card) : "the free card"} from column ${a.move}`;
 }
 
 function valueOf(a) {
@@ -510,7 +543,9 @@ function showSolved() {
   } else {
     $("verdict").textContent = "Unknown: the search stopped.";
   }
-  $("solution-moves").innerHTML = game.solution.map((m) => `<li>${m}</li>`).join("");
+  // "d" and "3" as the eye reads them, "draw" and "column 3" as a screen reader does
+  $("solution-moves").innerHTML = game.solution.map((m) => `<li><span aria-hidden="true">${m}</span>` +
+    `<span class="sr-only">${m === "d" ? "draw" : `column ${m}`}</span></li>`).join("");
   document.querySelectorAll(".stepper button").forEach((b) => { b.disabled = !game.solution.length; });
   followLine();
   stepInfo();
