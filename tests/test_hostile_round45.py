@@ -47,7 +47,8 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     """was: 'Easy +6.0 points [−1.0, +13.0], Classic +5.0 [−0.3, +10.3]', a normal quantile's
     intervals, where the command given beside them (fair_paired.py, Student's t on the per-deal
     differences) prints [−1.1, +13.1] and [−0.4, +10.4] for the same wins (32 / 20, 20 / 10 of
-    200 deals), and no count said which. The twice-the-orders table's rows are held to the same."""
+    200 deals), and no count said which. The carried orders' sentence (no command then; rerun:
+    the same wins) and the twice-the-orders table's rows are held to the same."""
     text = _fair_text()
     m = re.search(rf"Strong minus fast, paired: Easy {NUM} points \[{NUM}, {NUM}\] \((\d+) deals won only by "
                   rf"`strong`, (\d+) only by `fast`\), Classic {NUM} \[{NUM}, {NUM}\] \((\d+) / (\d+);", text)
@@ -55,6 +56,12 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     g = m.groups()
     assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 200)), g
     assert _close(tuple(map(_points, g[5:8])), _paired(int(g[8]), int(g[9]), 200)), g
+    m = re.search(rf"Easy \*\*{NUM} points\*\* \[{NUM}, {NUM}\] \(57.3% against 54.1%; (\d+) deals won only by it, "
+                  rf"(\d+) only by the other\), Classic {NUM} \[{NUM}, {NUM}\] \(17.3% and 17.3%; (\d+) and (\d+)\)", text)
+    assert m, "the carried orders' paired results with their counts"
+    g = m.groups()
+    assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 1000)), g
+    assert _close(tuple(map(_points, g[5:8])), _paired(int(g[8]), int(g[9]), 1000)), g
     rows = re.findall(rf"\| (Easy|Classic) \| [^|]+ \| [^|]+ \| \**{NUM} \[{NUM}, {NUM}\]\** \((\d+) / (\d+)\) \|", text)
     assert len(rows) == 2, rows  # the 2,000-deal table of 32 against 16 orders
     for rules, est, lo, hi, a, b in rows:
