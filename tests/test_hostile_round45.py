@@ -62,6 +62,10 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     g = m.groups()
     assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 1000)), g
     assert _close(tuple(map(_points, g[5:8])), _paired(int(g[8]), int(g[9]), 1000)), g
+    m = re.search(rf"Classic deals 0..299: {NUM} \[{NUM}, {NUM}\], (\d+) deals won only by it and (\d+) only by `strong`", text)
+    assert m, "today's strong with carried orders, with its counts"
+    g = m.groups()
+    assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 300)), g
     rows = re.findall(rf"\| (Easy|Classic) \| [^|]+ \| [^|]+ \| \**{NUM} \[{NUM}, {NUM}\]\** \((\d+) / (\d+)\) \|", text)
     assert len(rows) == 2, rows  # the 2,000-deal table of 32 against 16 orders
     for rules, est, lo, hi, a, b in rows:
