@@ -66,6 +66,11 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     assert m, "today's strong with carried orders, with its counts"
     g = m.groups()
     assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 300)), g
+    m = re.search(rf"Classic deals 0..999 {NUM} points \[{NUM}, {NUM}\] \((\d+) deals won only by it, (\d+) only by the other;",
+                  text)
+    assert m, "the cards named by rank, Classic, with its counts"
+    g = m.groups()
+    assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 1000)), g
     rows = re.findall(rf"\| (Easy|Classic) \| [^|]+ \| [^|]+ \| \**{NUM} \[{NUM}, {NUM}\]\** \((\d+) / (\d+)\) \|", text)
     assert len(rows) == 2, rows  # the 2,000-deal table of 32 against 16 orders
     for rules, est, lo, hi, a, b in rows:
