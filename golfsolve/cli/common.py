@@ -292,6 +292,7 @@ def stop_signals_interrupt() -> dict:
 
 
 def restore_handlers(old: dict) -> None:
+    """Give each signal of ``old`` (what :func:`stop_signals_interrupt` returned) its handler back."""
     for s, h in old.items():
         signal.signal(s, h)
 
