@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any, Iterable, Optional
 
 
@@ -26,10 +27,32 @@ def progress_bar(iterable: Optional[Iterable] = None, *, total: Optional[float] 
     (``delay=0.5`` keeps quick runs quiet, ``leave=False`` clears the bar at its end).
     """
     check_show(show)
-    from tqdm import tqdm
+    return _bar_class()(iterable, total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True,
+                        disable=None if show is None else not show, **options)
 
-    return tqdm(iterable, total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True,
-                disable=None if show is None else not show, **options)
+
+_BAR: Any = None
+
+
+def _bar_class() -> Any:
+    """tqdm timing its bar by the monotonic clock. tqdm reads the wall clock, so a clock
+    stepped back mid-run (NTP, a virtual machine resumed) showed a negative elapsed time and
+    rate; tqdm sets ``_time`` itself, so it is a property here that keeps the monotonic one."""
+    global _BAR
+    if _BAR is None:
+        from tqdm import tqdm
+
+        class Bar(tqdm):
+            @property
+            def _time(self) -> Any:
+                return time.monotonic
+
+            @_time.setter
+            def _time(self, value: Any) -> None:
+                pass
+
+        _BAR = Bar
+    return _BAR
 
 
 def report_bar(command: str, run: Any, show: Optional[bool] = None) -> Any:

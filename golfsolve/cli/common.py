@@ -271,6 +271,33 @@ def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt
 
 
+#: The signals that stop a command as Ctrl-C does (one line "interrupted", exit 130, a run's
+#: finished chunks kept and its invocation recorded): ``kill`` and a batch system's SIGTERM,
+#: and the SIGHUP of a closed terminal or a dropped ssh session, which killed a run outright
+#: (exit 129, no line, its invocation never recorded) and every other command silently.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def stop_signals_interrupt() -> dict:
+    """Make :data:`STOP_SIGNALS` raise KeyboardInterrupt; returns the handlers they had, for
+    :func:`restore_handlers`. A signal left ignored (``nohup`` ignores SIGHUP) stays ignored."""
+    old = {}
+    for s in STOP_SIGNALS:
+        try:
+            if signal.getsignal(s) is signal.SIG_IGN:
+                continue
+            old[s] = signal.signal(s, _raise_interrupt)
+        except ValueError:  # not the main thread (an embedding caller's worker thread): left as it is
+            pass
+    return old
+
+
+def restore_handlers(old: dict) -> None:
+    """Give each signal of ``old`` (what :func:`stop_signals_interrupt` returned) its handler back."""
+    for s, h in old.items():
+        signal.signal(s, h)
+
+
 #: KeyboardInterrupts that Python could only drop: raised by Ctrl-C or SIGTERM while a C
 #: library ran a Python callback (numba's compiler does, as it caches each kernel). The
 #: compile then fails with an error of its own, which is the interruption's doing.
@@ -300,28 +327,59 @@ def was_interrupted(e: BaseException) -> bool:
 def run_long(job: Callable[[], T], out: Path) -> T:
     """Run ``job``, a batch run writing into the run folder ``out``.
 
-    SIGTERM (kill, a batch system) stops it as cleanly as Ctrl-C does; either way the
-    finished chunks stay, and one line says how many and how to finish (exit 130).
+    SIGTERM (kill, a batch system) and SIGHUP (the terminal closed) stop it as cleanly as
+    Ctrl-C does; either way the finished chunks stay, and one line says how many and how to
+    finish (exit 130). The machine failing it (a full disk, a folder made read-only) says
+    the same with the cause (exit 1).
     """
-    from ..stats.runfolder import RunFolder, WorkerLost, manifest_path, read_manifest, status
+    from ..stats.runfolder import WorkerLost
 
-    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    old = stop_signals_interrupt()
     try:
         return job()
     except (KeyboardInterrupt, Exception) as e:
         interrupted = was_interrupted(e)
         lost = not interrupted and isinstance(e, WorkerLost)
-        if not (interrupted or lost):
+        machine = not (interrupted or lost) and isinstance(e, OSError) and not isinstance(e, BrokenPipeError)
+        if not (interrupted or lost or machine):
             raise
-        what = e.what if lost else "interrupted"
-        code = e.exit_code if lost else 130
-        if manifest_path(out) is None:  # stopped before the run folder was made (reaching a Dask scheduler)
+        if os.environ.get("GOLFSOLVE_DEBUG") and machine:
+            raise
+        if machine:
+            what, code = f"cannot go on: {e.strerror or e}" + (f" writing {e.filename}" if e.filename else ""), 1
+        else:
+            what, code = (e.what, e.exit_code) if lost else ("interrupted", 130)
+        saved = _saved(out)
+        if saved is None:
             fail(f"{what} before the run started; nothing was written", code)
-        st = status(RunFolder(out, read_manifest(out)))
-        fail(f"{what}: {st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}; "
-             "run the same command with --resume to finish", code)
+        fail(f"{what}: {saved}; {_fix_first(e) if machine else ''}run the same command with --resume to finish", code)
     finally:
-        signal.signal(signal.SIGTERM, old_term)
+        restore_handlers(old)
+
+
+def _saved(out: Path) -> Optional[str]:
+    """How many chunks of the run in ``out`` are saved, as the last line says it (None when
+    no run is there yet)."""
+    from ..stats.runfolder import RunFolder, manifest_path, read_manifest, status
+
+    try:
+        if manifest_path(out) is None:  # stopped before the run folder was made (reaching a Dask scheduler)
+            return None
+        st = status(RunFolder(out, read_manifest(out)))
+    except (OSError, InputError):  # the folder unreadable now: what stopped the run is the news, not this
+        return f"the finished chunks are kept in {out}"
+    return f"{st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}"
+
+
+def _fix_first(e: OSError) -> str:
+    """What to set right before ``--resume``, for the errors a machine gives a long run."""
+    import errno
+
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free some space, then "
+    if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "make the folder writable, then "
+    return ""
 
 
 def check_workers(n: Optional[int], option: str) -> None:

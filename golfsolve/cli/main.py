@@ -16,7 +16,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from .common import fail, install_interrupt_hook, was_interrupted
+from .common import fail, install_interrupt_hook, stop_signals_interrupt, was_interrupted
 from .lazy import LazyCommand, LazyGroup
 from .startup import install_compile_notice, skip_blas_check
 
@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> None:
         skip_blas_check()
         install_compile_notice()
         install_interrupt_hook()
+        stop_signals_interrupt()  # kill and a closed terminal stop every command as Ctrl-C does
     try:
         rv = _run(argv)
         sys.stdout.flush()  # a closed pipe shows here when the output was small

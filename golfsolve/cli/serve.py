@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
+import signal
 
 import click
 
@@ -58,6 +60,23 @@ def serve(host, port, workers, cpu_budget, cors_origin):
     app = create_app(workers, CPU_BUDGET if cpu_budget is None else cpu_budget, cors_origin)
 
     class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self):
+            # uvicorn stops gracefully on SIGINT and SIGTERM only; the SIGHUP of a closed terminal
+            # (which every command takes as Ctrl-C) landed in its event loop as a traceback
+            hup = getattr(signal, "SIGHUP", None)
+            old = None
+            if hup is not None and signal.getsignal(hup) is not signal.SIG_IGN:  # under nohup it stops nothing
+                old = signal.signal(hup, self.handle_exit)
+            try:
+                with super().capture_signals():
+                    yield
+            finally:
+                if old is not None:
+                    signal.signal(hup, old)
+            if old is not None and hup in getattr(self, "_captured_signals", ()):
+                signal.raise_signal(hup)  # as uvicorn passes the others on once stopped: "interrupted", 130
+
         async def startup(self, sockets=None):
             await super().startup(sockets)
             if self.started:

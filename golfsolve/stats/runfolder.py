@@ -456,8 +456,14 @@ def _replacing(path: Path) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
+    except BaseException as e:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:  # a folder made read-only meanwhile: the error that stopped the writing is the one to tell
+            pass
+        if isinstance(e, OSError) and (e.filename is None or str(e.filename) == str(tmp)):
+            # a full disk names no file, and the hidden temporary name is none the user knows
+            e.filename = str(path)
         raise
 
 
@@ -1315,9 +1321,12 @@ def status(folder: RunFolder) -> dict:
 # computing chunks: in this process or in a pool, results in any order
 # ---------------------------------------------------------------------------
 def _worker_start(init: Optional[Callable[[], None]], parent: int) -> None:
-    # Ctrl-C reaches every process of the terminal's process group; only the parent should
-    # react (it keeps finished chunks and stops the pool), so workers ignore SIGINT.
+    # Ctrl-C reaches every process of the terminal's process group, and so does the SIGHUP of
+    # a terminal closed; only the parent should react (it keeps finished chunks and stops the
+    # pool), so workers ignore both: a worker dead first made the run a "worker lost".
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     # The parent may have turned SIGTERM into KeyboardInterrupt; workers must simply die on
     # it, which is how the pool stops them.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
