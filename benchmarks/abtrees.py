@@ -20,10 +20,10 @@ from typing import Callable, Iterable, Iterator
 THIS = Path(__file__).resolve().parent.parent
 
 
-def start(script: Path, tree: Path) -> subprocess.Popen:
-    """A worker running ``script --worker`` on ``tree``'s golfsolve; it answers 'ready' first."""
+def start(script: Path, tree: Path, extra: Iterable[str] = ()) -> subprocess.Popen:
+    """A worker running ``script --worker`` (and ``extra``) on ``tree``'s golfsolve; it answers 'ready' first."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    p = subprocess.Popen([sys.executable, str(script), "--worker"], stdin=subprocess.PIPE,
+    p = subprocess.Popen([sys.executable, str(script), "--worker", *extra], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True, env=env, cwd=tree)
     if p.stdout.readline().strip() != "ready":
         sys.exit(f"the worker for {tree} did not start")
