@@ -213,11 +213,13 @@ def test_a_forced_colours_mode_keeps_the_marks_of_the_playable_and_hinted_cards(
         pg.emulate_media(forced_colors="active")
         fits = "#columns .card.fits"
         assert pg.locator(fits).count() >= 1
-        assert pg.eval_on_selector(fits, "e => getComputedStyle(e).outlineStyle") == "solid"
-        assert pg.eval_on_selector("#columns .card.free:not(.fits)", "e => getComputedStyle(e).outlineStyle") == "none"
+        # expect() asks again until it holds: the table may be drawn anew meanwhile (the deal's
+        # answer arriving), and a card read as it is replaced has no style at all
+        expect(pg.locator(fits).first).to_have_css("outline-style", "solid")
+        expect(pg.locator("#columns .card.free:not(.fits)").first).to_have_css("outline-style", "none")
         pg.evaluate("markHint('1')")  # as a hint marks its card
         expect(pg.locator(".card.hinted")).to_have_count(1)
-        assert pg.eval_on_selector(".card.hinted", "e => getComputedStyle(e).outlineStyle") == "dashed"
+        expect(pg.locator(".card.hinted")).to_have_css("outline-style", "dashed")
     finally:
         pg.emulate_media(forced_colors="none")
         pg.evaluate("clearHint()")
