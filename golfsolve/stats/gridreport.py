@@ -84,12 +84,17 @@ def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optiona
     })
 
 
-def footer(data: dict) -> str:
-    """The provenance line every figure carries: matches, holes, bots and the command."""
+def footer_head(data: dict) -> str:
+    """What every figure shows data of: matches, holes, rules, bots and seed (the rules were
+    missing: a figure of a 'default+putt' run read as one of the default table)."""
     meta = data["meta"]
-    head = (f"{plural(meta['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}; bots "
-            f"{', '.join(meta['bots'])}; seed {meta['seed']}; {meta['seating']} seating")
-    return figure_footer(head, data.get("command"))
+    return (f"{plural(meta['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}; rules "
+            f"{meta['rules_spec']}; bots {', '.join(meta['bots'])}; seed {meta['seed']}; {meta['seating']} seating")
+
+
+def footer(data: dict) -> str:
+    """The provenance line every figure carries: matches, holes, rules, bots and the command."""
+    return figure_footer(footer_head(data), data.get("command"))
 
 
 def _finish(fig: Figure, data: dict, path: Path) -> Path:
@@ -257,6 +262,7 @@ def _blocks(data: dict) -> list[tuple]:
     meta = data["meta"]
     rules = GridRules(**meta["rules"])
     b: list[tuple] = [("h1", "Grid Golf tournament report")]
+    about = footer_head(data)
     samples = f" (Monte Carlo samples: {meta['mc_samples']})" if meta.get("mc_samples") else ""
     b.append(("p", f"Rules: {rules.describe()} (`{meta['rules_spec']}`). Bots by entry: {', '.join(meta['bots'])}"
                    f"{samples}. {plural(meta['matches'], 'match', 'matches')}, "
@@ -276,12 +282,14 @@ def _blocks(data: dict) -> list[tuple]:
     if data.get("command"):
         b.append(("p", "Made by:"))
         b.append(("code", data["command"]))
-    b.append(("table", ["bot", "seats", "player-holes", "strokes per hole", "strokes per match", "win rate"],
+    # the intervals labelled as the later tables' are (the first table's columns gave no level)
+    b.append(("table", ["bot", "seats", "player-holes", "strokes per hole [95%]", "strokes per match [95%]",
+                        "win rate [95% Wilson]"],
               [[r["bot"], str(r["seats"]), f"{r['holes']:,}", _ci(r["strokes_per_hole"], r["hole_lo"], r["hole_hi"]),
                 _ci(r["strokes_per_match"], r["match_lo"], r["match_hi"]),
-                _win(r)] for r in data["bots"]]))
-    b.append(("img", "strokes.png", FIGURES["strokes.png"]))
-    b.append(("img", "wins.png", FIGURES["wins.png"]))
+                _win(r)] for r in data["bots"]], "Strokes and wins per bot"))
+    b.append(("img", "strokes.png", FIGURES["strokes.png"], about))
+    b.append(("img", "wins.png", FIGURES["wins.png"], about))
     b.append(("h2", "Bots' settings"))
     b.append(("p", settings_note(meta)))
     if meta.get("bot_settings") is not None:
@@ -300,7 +308,7 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("table", ["bot", "after", "matches", "strokes per hole [95%]"],
                   [[r["bot"], r["before_bot"], f"{r['matches']:,}", _ci(r["strokes_per_hole"], r["lo"], r["hi"])]
                    for r in data["neighbours"]]))
-        b.append(("img", "neighbours.png", FIGURES["neighbours.png"]))
+        b.append(("img", "neighbours.png", FIGURES["neighbours.png"], about))
     if data.get("ratings"):
         b.append(("h2", "Ratings"))
         b.append(("p", "openskill Plackett-Luce, one rated game per match (each bot name ranked by its mean strokes "
@@ -309,7 +317,7 @@ def _blocks(data: dict) -> list[tuple]:
                   [[r["bot"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"] for r in data["ratings"]]))
     b.append(("h2", "Strokes per hole"))
     b.append(("p", "How holes ended: " + ", ".join(f"{k} {v:,}" for k, v in data["end_reasons"].items()) + "."))
-    b.append(("img", "distribution.png", FIGURES["distribution.png"]))
+    b.append(("img", "distribution.png", FIGURES["distribution.png"], about))
     return b
 
 

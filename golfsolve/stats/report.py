@@ -291,10 +291,14 @@ def _deals_text(spec: CensusSpec, deals) -> str:
     return spec.covers() if len(deals) == spec.count else f"{len(deals):,} of {spec.covers()}"
 
 
+def footer_head(data: dict) -> str:
+    """What every figure shows data of: deals and rules (the report's text says it too)."""
+    return f"{data['deals_text']}{'' if data['complete'] else ', run incomplete'}; rules: {', '.join(data['rules'])}"
+
+
 def footer(data: dict) -> str:
     """The provenance line every figure carries: deals, rules and the command."""
-    head = f"{data['deals_text']}{'' if data['complete'] else ', run incomplete'}; rules: {', '.join(data['rules'])}"
-    return figure_footer(head, data["command"])
+    return figure_footer(footer_head(data), data["command"])
 
 
 def _finish(fig, data: dict, path: Path) -> Path:
@@ -501,6 +505,7 @@ def incomplete_text(data: dict, its: Optional[str] = None) -> str:
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
+    about = footer_head(data)
     b.append(("p", f"{data['deals_text']}, each solved exactly under {plural(len(data['rules']), 'rule set')}; "
                    "every number is for perfect play with the whole stock known (the solver's verdict)."))
     if not data["complete"]:
@@ -510,7 +515,7 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
     b.append(("table", ["rules", "meaning"], [[r, _meaning(r, data["rules_described"].get(r, ""))]
-                                              for r in data["rules"]]))
+                                              for r in data["rules"]], "The run's rule sets"))
 
     b.append(("h2", "Win rate per rule set"))
     rows = []
@@ -528,7 +533,7 @@ def _blocks(data: dict) -> list[tuple]:
                    + (" golfsolve's **Strict** rule draws only when no card can be removed, which no published "
                       "figure covers; its rate is below Dead King's (nothing on a King, draw any time)."
                       if any(_is_strict(r) for r in data["rules"]) else "")))
-    b.append(("img", "win_rate.png", FIGURES["win_rate.png"]))
+    b.append(("img", "win_rate.png", FIGURES["win_rate.png"], about))
 
     if data["paired"]:
         b.append(("h2", "The same deals under two rule sets"))
@@ -557,7 +562,7 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("table", ["rules", "mean cards left", "0 left (won)", "5 or fewer", "worst"], rows))
     if unknown:
         b.append(("p", not_searched + "."))
-    b.append(("img", "cards_left.png", FIGURES["cards_left.png"]))
+    b.append(("img", "cards_left.png", FIGURES["cards_left.png"], about))
 
     b.append(("h2", "App score"))
     b.append(("table", ["rules", "mean", "median", "350 (won)", "0"],
@@ -565,7 +570,7 @@ def _blocks(data: dict) -> list[tuple]:
                if a is not None else [r, "—", "—", "—", "—"] for r, a in data["app_score"].items()]))
     b.append(("p", "+10 per card removed; a locked game loses 10 per card left, never below 0; a win scores 350."
                    + (f" {not_searched}." if unknown else "")))
-    b.append(("img", "app_score.png", FIGURES["app_score.png"]))
+    b.append(("img", "app_score.png", FIGURES["app_score.png"], about))
 
     b.append(("h2", "Traditional 9-deal match"))
     nine = ("deal numbers first+9k .. first+9k+8" if data["stride"] == 1 else
@@ -581,7 +586,7 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", "0 matches: the table holds no 9 deals in a row of the run (a match is 9 deals)."))
     if unknown:
         b.append(("p", not_searched + "."))
-    b.append(("img", "nine_deal_match.png", FIGURES["nine_deal_match.png"]))
+    b.append(("img", "nine_deal_match.png", FIGURES["nine_deal_match.png"], about))
 
     b.append(("h2", "Solve time"))
     b.append(("table", ["rules", "median", "mean", "99th pct", "worst", "median won / lost", "deals/s per core"],
@@ -589,7 +594,7 @@ def _blocks(data: dict) -> list[tuple]:
     b.append(("p", "Times are the wall time of each solve inside a worker (one process per core); deals/s per "
                    "core = solves / their summed CPU time, which other programs on a shared machine do not "
                    "inflate."))
-    b.append(("img", "solve_time.png", FIGURES["solve_time.png"]))
+    b.append(("img", "solve_time.png", FIGURES["solve_time.png"], about))
     diff = data.get("difficulty")
     if diff:
         from ..fair.difficulty import BANDS
@@ -647,8 +652,10 @@ def render_markdown(data: dict) -> str:
 
 def blocks_markdown(blocks: list[tuple]) -> str:
     """Report blocks (``("h1"|"h2"|"p"|"code", text)``, ``("table", head, rows)``,
-    ``("img", file, caption)``) as Markdown; images are the PNG files beside it."""
+    ``("img", file, caption[, about])``, ``about`` the data it shows) as Markdown; images are the
+    PNG files beside it."""
     lines: list[str] = []
+    made = any(blk[0] == "code" for blk in blocks)
     for blk in blocks:
         kind = blk[0]
         if kind == "h1":
@@ -664,8 +671,21 @@ def blocks_markdown(blocks: list[tuple]) -> str:
             lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
             lines += ["| " + " | ".join(r) + " |" for r in rows] + [""]
         elif kind == "img":
-            lines += [f"![{blk[2]}]({blk[1]})", ""]
+            lines += [f"![{_figure_alt(blk)}]({blk[1]})", "", f"*{_figure_caption(blk, made)}*", ""]
     return "\n".join(lines)
+
+
+def _figure_alt(blk: tuple) -> str:
+    """An image block's text alternative: its title and the data it shows (the title alone
+    did not say of which deals or rules)."""
+    return f"{blk[2]}: {blk[3]}" if len(blk) > 3 and blk[3] else blk[2]
+
+
+def _figure_caption(blk: tuple, made: bool) -> str:
+    """An image block's caption in the text: what it shows, of which data, and how it was made
+    (the deals, rules and command were only in the PNG's footer, which a screen reader, a
+    search and a copy of the text do not read)."""
+    return _figure_alt(blk) + ("; made by the command under \"Made by\" above." if made else ".")
 
 
 def _inline_md(text: str) -> str:
@@ -687,29 +707,51 @@ def blocks_html(blocks: list[tuple], out: Path, title: str) -> str:
     """Report blocks (as :func:`blocks_markdown` takes them) as one HTML page titled
     ``title``, with the PNG files in ``out`` embedded as data URIs."""
     body: list[str] = []
+    made = any(blk[0] == "code" for blk in blocks)
+    section = title
     for blk in blocks:
         kind = blk[0]
         if kind in ("h1", "h2"):
+            section = blk[1]
             body.append(f"<{kind}>{html.escape(blk[1])}</{kind}>")
         elif kind == "p":
             body.append(f"<p>{_inline_md(blk[1])}</p>")
         elif kind == "code":
-            body.append(f"<pre><code>{html.escape(blk[1])}</code></pre>")
+            # a long command scrolls in a box the keyboard can reach; wrapped, it broke after a
+            # "--" and read as another command
+            body.append(f'<pre tabindex="0" aria-label="command"><code>{html.escape(blk[1])}</code></pre>')
         elif kind == "table":
-            head = "".join(f"<th>{html.escape(h)}</th>" for h in blk[1])
-            rows = "".join("<tr>" + "".join(f"<td>{_inline_md(c)}</td>" for c in r) + "</tr>" for r in blk[2])
-            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+            # a caption names the table to a screen reader's table list; the section's heading
+            # unless the block gives one. Each row's first cell is its header (a rule set, a bot)
+            caption = html.escape(blk[3] if len(blk) > 3 and blk[3] else section)
+            head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in blk[1])
+            rows = "".join("<tr>" + "".join(f'<th scope="row">{_inline_md(c)}</th>' if i == 0 else
+                                            f"<td>{_inline_md(c)}</td>" for i, c in enumerate(r)) + "</tr>"
+                           for r in blk[2])
+            # a wide table scrolls in its own box, which the keyboard can reach and scroll: on a
+            # phone it pushed the whole page sideways
+            body.append(f'<div class="wide" role="region" tabindex="0" aria-label="{caption}">'
+                        f"<table><caption>{caption}</caption><thead><tr>{head}</tr></thead>"
+                        f"<tbody>{rows}</tbody></table></div>")
         elif kind == "img":
             png = base64.b64encode((out / blk[1]).read_bytes()).decode("ascii")
-            body.append(f'<figure><img alt="{html.escape(blk[2])}" src="data:image/png;base64,{png}">'
-                        f"<figcaption>{html.escape(blk[2])}</figcaption></figure>")
+            body.append(f'<figure><img alt="{html.escape(_figure_alt(blk))}" src="data:image/png;base64,{png}">'
+                        f"<figcaption>{html.escape(_figure_caption(blk, made))}</figcaption></figure>")
     style = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}"
-             "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;"
-             "text-align:left}th{background:#f3f3f3}pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}"
-             "img{max-width:100%}figcaption{font-size:.9rem;color:#555}")
+             ".wide{overflow-x:auto;margin:1rem 0}table{border-collapse:collapse}"
+             "caption{text-align:left;font-weight:600;padding:.25rem 0}td,th{border:1px solid #ccc;"
+             "padding:.25rem .5rem;text-align:left;vertical-align:top}thead th{background:#f3f3f3}"
+             "tbody th{font-weight:normal}"
+             "pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}"
+             "img{max-width:100%;height:auto}figure{margin:1rem 0}figcaption{font-size:.9rem;color:#555}"
+             "@media print{body{max-width:none;margin:0;padding:0;font-size:10pt}.wide{overflow:visible}"
+             "pre{white-space:pre-wrap;overflow-wrap:anywhere}"
+             "figure,tr,pre{break-inside:avoid}h1,h2,caption{break-after:avoid}"
+             "img{max-height:45vh;width:auto}}")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{html.escape(title)}</title>"
-            f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+            f"<style>{style}</style></head><body><main>\n" + "\n".join(body) + "\n</main></body></html>\n")
 
 
 def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str | Path] = None,

@@ -296,18 +296,22 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
     b.append(("h2", "Option sets"))
     b.append(("table", ["option set", "rules", "spec"], [[r["set"], r["rules"], f"`{r['spec']}`"]
                                                          for r in data["results"]]))
-    b.append(("img", PLOT, PLOT_TITLE))
+    b.append(("img", PLOT, PLOT_TITLE, footer_head(data)))
     return b
+
+
+def footer_head(data: dict[str, Any]) -> str:
+    """What the study's figure shows data of: option sets, matches, bots and seed."""
+    return (f"{plural(len(data['sets']), 'option set')} ({', '.join(data['sets'])}), two tables each, "
+            f"{plural(data['matches_per_table'], 'match', 'matches')} per table; strongest bot {data['strong']}; "
+            f"seed {data['seed']}{'' if data['complete'] else '; study incomplete'}")
 
 
 def footer(data: dict[str, Any]) -> str:
     """The provenance footer of the study's figure: option sets, matches, bots, seed and the command."""
     from .runfolder import figure_footer
 
-    head = (f"{plural(len(data['sets']), 'option set')}, two tables each, "
-            f"{plural(data['matches_per_table'], 'match', 'matches')} per table; strongest bot {data['strong']}; "
-            f"seed {data['seed']}{'' if data['complete'] else '; study incomplete'}")
-    return figure_footer(head, data.get("command"))
+    return figure_footer(footer_head(data), data.get("command"))
 
 
 def write_plot(data: dict[str, Any], out: Path) -> Path:
