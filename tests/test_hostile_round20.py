@@ -206,6 +206,6 @@ def test_the_study_figure_carries_its_footer_and_leaves_the_backend_alone(tmp_pa
         matplotlib.use(before)
     assert [p.name for _, _, p in seen] == ["study.png"]
     fig, footer, _ = seen[0]
-    assert footer.startswith("1 option set, two tables each, 2 matches per table; strongest bot greedy; seed 0")
+    assert footer.startswith("1 option set (base), two tables each, 2 matches per table; strongest bot greedy; seed 0")
     assert "$ golfsolve grid study --out study" in footer
     assert fig.get_suptitle() == studyreport.PLOT_TITLE
