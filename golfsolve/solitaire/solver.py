@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
@@ -83,6 +84,11 @@ class Solution:
     # the clock is no part of the answer: two solves of one deal are equal answers
     seconds: float = field(compare=False)
     rules: Rules = field(compare=False)
+    # what the search was asked: the answer records them, since both change it (a node limit can
+    # make it "unknown", verdict-only leaves a lost deal's cards left unsearched), and a reader
+    # holding only the JSON could not tell a limit-stopped line from a full search's otherwise
+    node_limit: int = field(default=0, compare=False)
+    verdict_only: bool = field(default=False, compare=False)
 
     @property
     def winnable(self) -> Optional[bool]:
@@ -110,6 +116,8 @@ class Solution:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "rules": self.rules.name,
+            "node_limit": self.node_limit,
+            "verdict_only": self.verdict_only,
         }
 
     as_json = to_json  # the name golfsolve.fair's results use: either works
@@ -349,11 +357,13 @@ class Solver:
         _check_packed(p, rules)
         with self._busy:  # the work tables and the path are this solve's until it returns
             if lost is None:
-                return self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
-            # another Solver's solve in another thread would read rows of one update and values
-            # of another (arrays of two lengths for the kernel), or lose this one's rows
-            with lost._busy:
-                return self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
+                sol = self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
+            else:
+                # another Solver's solve in another thread would read rows of one update and values
+                # of another (arrays of two lengths for the kernel), or lose this one's rows
+                with lost._busy:
+                    sol = self._solve_packed(p, rules, node_limit, verdict_only, at_least, known_line, lost)
+        return dataclasses.replace(sol, node_limit=node_limit, verdict_only=verdict_only)
 
     def _solve_packed(self, p: PackedPosition, rules: Rules, node_limit: int, verdict_only: bool, at_least: int,
                       known_line: Optional[tuple[int, Sequence[str]]], lost: Optional[LostStates]) -> Solution:
@@ -459,11 +469,13 @@ class Solver:
                 if k.outcome == "lost":
                     floor = max(floor, 1 if k.best_left is None else k.best_left)
                 elif line_wins(p, rules, k.moves):
-                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules,
+                                    verdict_only=bool(verdict_only))
             elif nests(rules, k.rules):
                 # stricter rules: their line is legal here
                 if k.outcome == "won":
-                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules)
+                    return Solution("won", 0, k.moves, 0, time.perf_counter() - t0, rules,
+                                    verdict_only=bool(verdict_only))
                 if k.best_left is not None and (upper is None or k.best_left < upper[0]):
                     upper = (k.best_left, k.moves)
         return self.solve_packed(p, rules, verdict_only=verdict_only, at_least=floor, known_line=upper)

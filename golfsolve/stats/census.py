@@ -39,7 +39,7 @@ from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
 from .cluster import (_mismatch, code_digest, connect, dask_results, import_dask,
                       jobs_with_scheduler, private_cluster, scheduler_address)
-from .runkind import RunKind, parse_rules_list
+from .runkind import RunKind, parse_rules_list, rules_described
 
 if TYPE_CHECKING:  # the fair package is imported only by runs that rate deals
     import pandas as pd
@@ -665,7 +665,7 @@ class CensusKind(RunKind[CensusSpec]):
 
     def manifest_extra(self, p: CensusSpec) -> dict:
         return {"columns": list(COLUMNS + (DIFFICULTY_COLUMNS if p.difficulty else ())),
-                "rules_described": {r: get_rules(r).describe() for r in p.rules}}
+                "rules_described": rules_described(p.rules)}
 
 
 #: The stats run kind.

@@ -26,7 +26,7 @@ from ..solitaire.solver import Solver
 from ..text import estimate, stretches
 from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, latest_command,
                         manifest_path, name_list, resume_command, whole_fields, write_text_atomic)
-from .runkind import RunKind, parse_rules_list
+from .runkind import RunKind, parse_rules_list, rules_described
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or played: the arguments are checked before
     import pandas as pd
@@ -261,6 +261,9 @@ class FairKind(RunKind[FairSpec]):
     def source(self, todo: Sequence[Chunk], p: FairSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
         tasks = [(c, p.seed, p.player) for c in todo]
         return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs, partial(_worker_init, p.rules)))
+
+    def manifest_extra(self, p: FairSpec) -> dict:
+        return {"rules_described": rules_described(p.rules)}
 
 
 #: The fair-stats run kind.

@@ -1488,8 +1488,10 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
 
     chunks = folder.chunks()
     total = sum(c.count for c in chunks)
-    inv = {"command": command, "started": now(), **(info or {}), "chunks_before": len(chunks) - len(todo),
-           "repaired": [name for name, _ in folder.repairs]}
+    # the version of this invocation, not only of the one that created the run: chunks a later
+    # version wrote under --resume or --extend are its work, and a reader reproducing them needs it
+    inv = {"command": command, "started": now(), "golfsolve_version": _version(), **(info or {}),
+           "chunks_before": len(chunks) - len(todo), "repaired": [name for name, _ in folder.repairs]}
     t0 = time.perf_counter()
     solved = items = 0
     bar = progress_bar(total=total, initial=total - sum(c.count for c in todo), unit=unit, desc=unit + "s",

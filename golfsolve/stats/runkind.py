@@ -95,6 +95,14 @@ def as_recorded(given: Sequence[str], recorded: Sequence[str]) -> tuple[str, ...
     return tuple(by_meaning.get(meaning(g), g) for g in given)
 
 
+def rules_described(names: Sequence[str]) -> dict[str, str]:
+    """Each rule set of a solitaire run (``stats``, ``fair-stats``) in words, for its manifest: a
+    name's meaning may change between versions, and the manifest must say what was played."""
+    from ..solitaire.rules import get_rules
+
+    return {r: get_rules(r).describe() for r in names}
+
+
 def code_check(table: Any) -> tuple[Any, Callable[[int], str]]:
     """A check for :func:`~.runfolder.first_bad_row`: each row's ``code`` is its ``deal``'s under
     its ``rules``, as ``stats`` and ``fair-stats`` write it (a code edited by hand, or a row
@@ -366,4 +374,4 @@ class RunKind(Generic[P]):
         return m, p, frames
 
 
-__all__ = ["RunKind", "as_recorded", "code_check", "parse_rules_list"]
+__all__ = ["RunKind", "as_recorded", "code_check", "parse_rules_list", "rules_described"]
