@@ -83,7 +83,8 @@ def test_report_says_which_deals_the_run_covers(strided, run_cli, tmp_path):
     covers = f"{COUNT} deals spread over the GO1 code space, every {STRIDE:,}th from {START}"
     assert r.stdout.splitlines()[0] == covers + ":"
     md = (tmp_path / "rep" / "report.md").read_text()
-    assert md.count(covers) == 1 and "GO1 deal numbers" not in md
+    # said once at the top; each figure's caption repeats it for a reader who lands on a figure
+    assert md.split("\n\n")[1].count(covers) == 1 and "GO1 deal numbers" not in md
     data = json.loads(run_cli(["report", str(strided[0]), "--out", str(tmp_path / "rep"), "--json"]).stdout)
     assert (data["stride"], data["first_deal"], data["last_deal"]) == (STRIDE, START, (START + (COUNT - 1) * STRIDE) % N_DEALS)
     assert data["nine_deal_match"]["easy"]["matches"] == COUNT // 9
