@@ -170,11 +170,14 @@ def _codes_file(tmp: Path) -> Path:
 
 
 def _plays() -> list[dict]:
+    """What ``/api/play`` answers: the library's answers stamped as the server sends them."""
     from golfsolve.solitaire.answers import play_answer
     from golfsolve.solitaire.layout import layout_from_code
+    from golfsolve.stats.runkind import stamped
 
     lay = layout_from_code("GO1-E-AAAAAAB")
-    return [play_answer(lay), play_answer(lay, "1 1", action="d"), play_answer(lay, "1 1", tap=(3, 2))]
+    return [stamped(a) for a in (play_answer(lay), play_answer(lay, "1 1", action="d"),
+                                 play_answer(lay, "1 1", tap=(3, 2)))]
 
 
 def _read_columns(folder: Path) -> dict[str, str]:

@@ -225,8 +225,11 @@ def json_text(obj) -> str:
 
 
 def echo_json(obj) -> None:
-    """Print ``obj`` as :func:`json_text` on stdout."""
-    click.echo(json_text(obj))
+    """Print the answer ``obj`` as :func:`json_text` on stdout, stamped with the version and
+    rules that made it (:func:`~golfsolve.stats.runkind.stamped`)."""
+    from ..stats.runkind import stamped
+
+    click.echo(json_text(stamped(obj)))
 
 
 def echo_json_items(items: Iterable) -> None:
@@ -235,10 +238,12 @@ def echo_json_items(items: Iterable) -> None:
     not all at the end (nor none, when it is stopped). Stopped (Ctrl-C, or an error while
     making an item), the list is closed after the items made: what was printed is still one
     JSON list a script can read, and the exit code and stderr say it was stopped."""
+    from ..stats.runkind import stamped
+
     first = True
     try:
         for item in items:
-            click.echo(("[\n" if first else ",\n") + textwrap.indent(json_text(item), "  "), nl=False)
+            click.echo(("[\n" if first else ",\n") + textwrap.indent(json_text(stamped(item)), "  "), nl=False)
             first = False
     except BaseException:
         try:

@@ -94,6 +94,7 @@ def _solve_one(lay, node_limit, verdict_only, as_json):
 def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
     from ..progress import progress_bar
     from ..solitaire.deals import BadLine, code_lines, record, solve_many
+    from ..stats.runkind import stamped
 
     deals = chain(batch, code_lines(codes_from, rules)) if codes_from is not None else batch
     total = None if codes_from is not None else batch.size
@@ -110,7 +111,7 @@ def _solve_many(batch, codes_from, rules, node_limit, verdict_only, quiet):
         else:
             unknown += item[1].outcome == "unknown"
         # one line per deal, flushed, so a reader sees each answer as it comes
-        click.echo(json.dumps(record(item), ensure_ascii=False))
+        click.echo(json.dumps(stamped(record(item)), ensure_ascii=False))
         sys.stdout.flush()
         bar.update()
     bar.close()

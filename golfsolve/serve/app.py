@@ -52,6 +52,7 @@ from ..solitaire.hint import position_after
 from ..solitaire.layout import (PYSOL_MAX, Layout, LayoutError, layout_from_code, layout_from_pysol,
                                 parse_layout_text)
 from ..solitaire.rules import EASY, Rules, get_rules
+from ..stats.runkind import stamped
 from .pool import CPU_BUDGET, STOPPING, BudgetExceeded, JobError, PoolBusy, PoolStopping, WorkerPool
 
 #: The largest request body taken in (a layout is a few hundred bytes).
@@ -418,6 +419,11 @@ def _warm_dealing() -> None:
         deal_answer(layout_of(params))
 
 
+def _answered(answer: Any) -> JSONResponse:
+    """An answer as the CLI's ``--json`` prints it: stamped with the version and rules that made it."""
+    return JSONResponse(stamped(answer))
+
+
 def _error(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
@@ -491,9 +497,9 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
             params = await _params(request, endpoint)
             lay = layout_of(params)
             if endpoint == "deal":
-                return JSONResponse(deal_answer(lay))
+                return _answered(deal_answer(lay))
             if endpoint == "play":
-                return JSONResponse(play_answer(lay, _moves(params), _text(params, "action", 20), _tap(params)))
+                return _answered(play_answer(lay, _moves(params), _text(params, "action", 20), _tap(params)))
             node_limit = _int(params, "node_limit", 0, 0, MAX_INT64)
             seed = _int(params, "seed", 0, 0, 2**64 - 1)
             if endpoint == "solve":
@@ -521,7 +527,7 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
                 from ..fair.difficulty import require_real_stock
 
                 require_real_stock(lay, lay.rules)  # here, not in a worker once its turn comes
-            return JSONResponse(await _while_connected(request, pool.run(job[0], layout=lay, **job[1])))
+            return _answered(await _while_connected(request, pool.run(job[0], layout=lay, **job[1])))
         except InputError as e:
             return _error(400, " ".join(str(e).split()))
         except JobError as e:

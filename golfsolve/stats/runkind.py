@@ -103,6 +103,28 @@ def rules_described(names: Sequence[str]) -> dict[str, str]:
     return {r: get_rules(r).describe() for r in names}
 
 
+def stamped(answer: Any) -> Any:
+    """``answer`` (a command's ``--json``, a JSON Lines record, an HTTP API answer) as it goes
+    out: with ``golfsolve_version``, and where it names one solitaire rule set (a ``rules`` name
+    at its top) ``rules_described``, that rule set in words as :func:`rules_described` gives it
+    to a manifest. A file holding only the answer then says what made it: a rule set's name
+    may mean other rules in a later version. A list (``rate``'s answers) has each of its
+    objects stamped; a field the answer has already is kept (a report's ``rules_described``
+    is the one its run recorded). The answer given is not changed."""
+    from .runfolder import _version
+
+    if isinstance(answer, list):
+        return [stamped(a) for a in answer]
+    if not isinstance(answer, dict):
+        return answer
+    out = dict(answer)
+    rules = out.get("rules")
+    if isinstance(rules, str) and "rules_described" not in out:
+        out["rules_described"] = rules_described([rules])[rules]
+    out.setdefault("golfsolve_version", _version())
+    return out
+
+
 def code_check(table: Any) -> tuple[Any, Callable[[int], str]]:
     """A check for :func:`~.runfolder.first_bad_row`: each row's ``code`` is its ``deal``'s under
     its ``rules``, as ``stats`` and ``fair-stats`` write it (a code edited by hand, or a row
@@ -374,4 +396,4 @@ class RunKind(Generic[P]):
         return m, p, frames
 
 
-__all__ = ["RunKind", "as_recorded", "code_check", "parse_rules_list", "rules_described"]
+__all__ = ["RunKind", "as_recorded", "code_check", "parse_rules_list", "rules_described", "stamped"]
