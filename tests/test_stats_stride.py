@@ -83,8 +83,11 @@ def test_report_says_which_deals_the_run_covers(strided, run_cli, tmp_path):
     covers = f"{COUNT} deals spread over the GO1 code space, every {STRIDE:,}th from {START}"
     assert r.stdout.splitlines()[0] == covers + ":"
     md = (tmp_path / "rep" / "report.md").read_text()
-    # said once at the top; each figure's caption repeats it for a reader who lands on a figure
-    assert md.split("\n\n")[1].count(covers) == 1 and "GO1 deal numbers" not in md
+    # once in the text, and in each figure's text alternative and caption (round 50: they name their deals)
+    text = "\n".join(line for line in md.splitlines() if not line.startswith(("![", "*")))
+    assert text.count(covers) == 1 and "GO1 deal numbers" not in md
+    figures = md.count("](")
+    assert figures and md.count(covers) == 1 + 2 * figures
     data = json.loads(run_cli(["report", str(strided[0]), "--out", str(tmp_path / "rep"), "--json"]).stdout)
     assert (data["stride"], data["first_deal"], data["last_deal"]) == (STRIDE, START, (START + (COUNT - 1) * STRIDE) % N_DEALS)
     assert data["nine_deal_match"]["easy"]["matches"] == COUNT // 9

@@ -360,12 +360,17 @@ def describe_player(p: PlayerSettings) -> str:
 
 def fair_intro(command: str, spec: FairSpec) -> str:
     """The paragraph that says what the fair-play table measures and how it was made."""
+    # the rules in words, from the rule sets themselves as the stats report gives them: the
+    # table named them only ("classic"), which a reader of the summary alone had to look up
+    rules = "; ".join(rules_described(spec.rules).values())
     return (
-        f"Command: `{command}`. "
+        f"Command: `{command}`. Rules: {rules}. "
         "Clairvoyant: the deal is winnable (exact solve with the real stock order visible). Fair: the fair "
         f"player's real result, {describe_player(spec.player)}, without seeing the stock; then the real next card "
         "is turned. Every fair win is a clairvoyant win, so the gap is the share of deals that are winnable but "
-        "lost by the fair player; its interval is a Wilson interval on those paired per-deal differences. Gap "
+        "lost by the fair player; its interval is a Wilson interval on those paired per-deal differences. "
+        "Fair wins / winnable deals: of the deals the clairvoyant player wins, the share the fair player wins too "
+        "(— where no deal is winnable). Gap "
         "deals lost on a draw: of the gap's deals, those whose last winning line a blind draw broke (the card "
         "turned up), the others lost by a remove. "
         f"95% Wilson intervals throughout; seed {spec.seed}."
@@ -374,8 +379,10 @@ def fair_intro(command: str, spec: FairSpec) -> str:
 
 def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the fair-play table: win rates, intervals and the paired gap per rule set."""
-    head = ["rules", "deals", "clairvoyant win rate", "fair player win rate", "gap (paired)",
-            "fair wins / winnable deals", "gap deals lost on a draw", "solves per deal"]
+    # each interval column says so, as every other report's table does (the paragraph alone did)
+    head = ["rules", "deals", "clairvoyant win rate [95% Wilson]", "fair player win rate [95% Wilson]",
+            "gap (paired) [95% Wilson]", "fair wins / winnable deals [95% Wilson]", "gap deals lost on a draw",
+            "solves per deal"]
     names: list[str] = []
     for r in rows:
         if r["rules"] not in names:
@@ -383,7 +390,7 @@ def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
 
     def pct(k: int, n: int) -> str:
         _, lo, hi = wilson(k, n)
-        return estimate(k / n, lo, hi, ".1f", percent=True) if n else "–"
+        return estimate(k / n, lo, hi, ".1f", percent=True) if n else "—"  # said in the paragraph
 
     out = []
     for name in names:
@@ -393,7 +400,8 @@ def fair_table(rows: Sequence[dict]) -> tuple[list[str], list[list[str]]]:
         f = sum(bool(r["fair_won"]) for r in rs)
         gap = sum(bool(r["clairvoyant_won"]) and not r["fair_won"] for r in rs)
         on_draw = sum(bool(r["lost_on_draw"]) for r in rs)
-        out.append([name, f"{n:,} (deals {stretches((r['deal'] for r in rs), sep='–')})", pct(c, n), pct(f, n), pct(gap, n), pct(f, c),
+        played = stretches((r["deal"] for r in rs), sep="–")
+        out.append([name, f"{n:,} ({'deal' if n == 1 else 'deals'} {played})", pct(c, n), pct(f, n), pct(gap, n), pct(f, c),
                     f"{on_draw} of {gap}", f"{sum(r['solves'] for r in rs) / n:,.0f}"])
     return head, out
 

@@ -46,10 +46,13 @@ REFERENCE = {
 #: from 0 put 0 and 10 in one bar, which then showed a share of "0" the table did not.
 APP_SCORE_BINS = np.array([-10, 5] + list(range(20, 361, 20)))
 
-#: What an empty plot says instead of its data.
-NOT_SEARCHED_PLOT = ("Not known: the run was made with --fields winnable,\nwhich does not search a lost deal "
-                     "for its fewest cards left")
-NO_MATCH = "No 9-deal match: the run has fewer than 9 deals"
+#: Fewest deals under a rule set for a figure of how values spread (cards left, app score,
+#: solve time): a run of one deal drew each as a single bar, which showed only what its table
+#: says and read as a broken plot.
+MIN_SPREAD = 2
+#: Why a --fields winnable run has no cards left, app score or 9-deal totals.
+NOT_SEARCHED = ("the run was made with --fields winnable, which does not search a lost deal for its fewest cards "
+                "left (`golfsolve stats --fields all` does)")
 
 FIGURES = {
     "win_rate.png": "Win rate per rule set, 95% Wilson intervals",
@@ -305,18 +308,26 @@ def _finish(fig, data: dict, path: Path) -> Path:
     return save_footed_figure(fig, footer(data), path)
 
 
-def _nothing_to_draw(ax, why: str) -> None:
-    """Say inside an empty plot why it is empty (an empty frame with axes from 0 to 1 read as
-    a broken figure)."""
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.text(0.5, 0.5, why, transform=ax.transAxes, ha="center", va="center", fontsize=10, color="#444444",
-            wrap=True)
+def left_out(data: dict) -> dict[str, str]:
+    """The figures of :data:`FIGURES` the report of ``data`` does not draw, each with why (it
+    ends "..., as WHY"). Was: an empty frame with a note inside (a --fields winnable run's three,
+    a short run's 9-deal match) or a single bar (a run of one deal), each taking a page."""
+    out: dict[str, str] = {}
+    if max((w["n"] for w in data["win_rates"]), default=0) < MIN_SPREAD:
+        for name in ("cards_left.png", "app_score.png", "solve_time.png"):
+            out[name] = ("the run has 1 deal per rule set, which has no spread to draw (the table above gives "
+                         "its value)")
+    if all(c is None for c in data["cards_left"].values()):
+        for name in ("cards_left.png", "app_score.png", "nine_deal_match.png"):
+            out[name] = "the run computed verdicts only (--fields winnable)"
+    elif not any(s is not None and s["matches"] for s in data["nine_deal_match"].values()):
+        out["nine_deal_match.png"] = "no rule set has 9 deals in a row of the run (a match is 9 deals)"
+    return out
 
 
 def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callable[[], Any]] = None) -> list[Path]:
-    """Draw the five figures of :data:`FIGURES` into ``out``; return their paths.
-    ``drawn``: called after each figure is saved (the command's progress bar)."""
+    """Draw the figures of :data:`FIGURES` into ``out``, but those :func:`left_out` names; return
+    their paths. ``drawn``: called after each figure is saved or left out (the command's progress bar)."""
     # Imported here, not above: matplotlib costs about a second, and ``report --json`` and
     # the summary need no figure. The object API, not pyplot: no backend is chosen or
     # changed, so a notebook's inline plots keep working, and no display is ever needed.
@@ -328,9 +339,16 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
     rules = data["rules"]
     colors = dict(zip(rules, matplotlib.rcParams["axes.prop_cycle"].by_key()["color"] * 3))
     paths: list[Path] = []
+    # a figure with nothing to show is not drawn: the report's text says why
+    skip = left_out(data)
+    known = [r for r in rules if data["cards_left"][r] is not None]
 
     def finish(fig, name: str) -> None:
         paths.append(_finish(fig, data, out / name))
+        if drawn is not None:
+            drawn()
+
+    def passed() -> None:  # a figure left out is a step of the progress bar all the same
         if drawn is not None:
             drawn()
 
@@ -363,92 +381,93 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
     ax.legend(fontsize=7, loc="upper center", ncols=2, frameon=False)
     finish(fig, "win_rate.png")
 
-    fig = Figure(figsize=(7, 4.2))
-    ax = fig.subplots()
-    width = 0.8 / max(1, len(rules))
-    ks = np.arange(0, 36)
-    known = [r for r in rules if data["cards_left"][r] is not None]
-    for i, r in enumerate(rules):
-        counts = data["cards_left"][r]
-        if counts is None:
-            continue
-        n = sum(counts.values())
-        share = np.array([counts.get(int(k), 0) for k in ks]) / n * 100
-        ax.bar(ks + (i - (len(rules) - 1) / 2) * width, share, width=width, color=colors[r], label=r)
-    ax.set_xlabel("cards left on the table (0 = won)")
-    ax.set_ylabel("share of deals (%)")
-    ax.set_xlim(-0.8, max([1] + [max(data["cards_left"][r]) for r in known]) + 0.8)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # cards are counted whole: no tick at 2.5
-    ax.set_title(FIGURES["cards_left.png"])
-    if known:
+    if "cards_left.png" in skip:
+        passed()
+    else:
+        fig = Figure(figsize=(7, 4.2))
+        ax = fig.subplots()
+        width = 0.8 / max(1, len(rules))
+        ks = np.arange(0, 36)
+        for i, r in enumerate(rules):
+            counts = data["cards_left"][r]
+            if counts is None:
+                continue
+            n = sum(counts.values())
+            share = np.array([counts.get(int(k), 0) for k in ks]) / n * 100
+            ax.bar(ks + (i - (len(rules) - 1) / 2) * width, share, width=width, color=colors[r], label=r)
+        ax.set_xlabel("cards left on the table (0 = won)")
+        ax.set_ylabel("share of deals (%)")
+        ax.set_xlim(-0.8, max([1] + [max(data["cards_left"][r]) for r in known]) + 0.8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # cards are counted whole: no tick at 2.5
+        ax.set_title(FIGURES["cards_left.png"])
         ax.legend(fontsize=8)
-    else:
-        _nothing_to_draw(ax, NOT_SEARCHED_PLOT)
-    finish(fig, "cards_left.png")
+        finish(fig, "cards_left.png")
 
-    fig = Figure(figsize=(7, 4.2))
-    ax = fig.subplots()
-    for r in known:
-        ax.hist(df.loc[df["rules"] == r, "app_score"], bins=APP_SCORE_BINS, histtype="step", lw=1.6, color=colors[r],
-                weights=np.full(int((df["rules"] == r).sum()), 100 / max(1, int((df["rules"] == r).sum()))), label=r)
-    ax.set_xlabel("best app score (350 = won)")
-    ax.set_ylabel("share of deals (%)")
-    ax.set_title(FIGURES["app_score.png"])
-    if known:
+    if "app_score.png" in skip:
+        passed()
+    else:
+        fig = Figure(figsize=(7, 4.2))
+        ax = fig.subplots()
+        for r in known:
+            ax.hist(df.loc[df["rules"] == r, "app_score"], bins=APP_SCORE_BINS, histtype="step", lw=1.6, color=colors[r],
+                    weights=np.full(int((df["rules"] == r).sum()), 100 / max(1, int((df["rules"] == r).sum()))), label=r)
+        ax.set_xlabel("best app score (350 = won)")
+        ax.set_ylabel("share of deals (%)")
+        ax.set_title(FIGURES["app_score.png"])
         ax.legend(fontsize=8, loc="upper left")
-    else:
-        _nothing_to_draw(ax, NOT_SEARCHED_PLOT)
-    finish(fig, "app_score.png")
+        finish(fig, "app_score.png")
 
-    fig = Figure(figsize=(7, 4.2))
-    ax = fig.subplots()
-    _, totals = _nine_deal(df, rules, CensusSpec(data["first_deal"], data["deals_total"], stride=data["stride"]),
-                           {r: data["cards_left"][r] is not None for r in rules})
-    hi = max([int(t.max()) for t in totals.values() if len(t)] + [PAR + 5])
-    bins = np.arange(-0.5, hi + 1.5, max(1, hi // 40))
-    for r in rules:
-        t = totals[r]
-        if len(t):
-            ax.hist(t, bins=bins, histtype="step", lw=1.6, color=colors[r],
-                    weights=np.full(len(t), 100 / len(t)), label=f"{r} ({plural(len(t), 'match', 'matches')})")
-    if any(len(totals[r]) for r in rules):
+    if "nine_deal_match.png" in skip:
+        passed()
+    else:
+        fig = Figure(figsize=(7, 4.2))
+        ax = fig.subplots()
+        _, totals = _nine_deal(df, rules, CensusSpec(data["first_deal"], data["deals_total"], stride=data["stride"]),
+                               {r: data["cards_left"][r] is not None for r in rules})
+        hi = max([int(t.max()) for t in totals.values() if len(t)] + [PAR + 5])
+        bins = np.arange(-0.5, hi + 1.5, max(1, hi // 40))
+        for r in rules:
+            t = totals[r]
+            if len(t):
+                ax.hist(t, bins=bins, histtype="step", lw=1.6, color=colors[r],
+                        weights=np.full(len(t), 100 / len(t)), label=f"{r} ({plural(len(t), 'match', 'matches')})")
         ax.axvline(PAR, color="black", ls="--", lw=1)
         ax.annotate("par 45", (PAR, ax.get_ylim()[1] * 0.95), xytext=(3, 0), textcoords="offset points", fontsize=8)
-    ax.set_xlabel("cards left summed over 9 consecutive deals (lower is better)")
-    ax.set_ylabel("share of matches (%)")
-    ax.set_title(FIGURES["nine_deal_match.png"])
-    if any(len(totals[r]) for r in rules):
+        ax.set_xlabel("cards left summed over 9 consecutive deals (lower is better)")
+        ax.set_ylabel("share of matches (%)")
+        ax.set_title(FIGURES["nine_deal_match.png"])
         ax.legend(fontsize=8)
-    else:
-        _nothing_to_draw(ax, NOT_SEARCHED_PLOT if not known else NO_MATCH)
-    finish(fig, "nine_deal_match.png")
+        finish(fig, "nine_deal_match.png")
 
-    fig = Figure(figsize=(7, 4.2))
-    ax = fig.subplots()
-    s = df["seconds"].to_numpy() * 1000
-    lo = max(1e-3, float(s[s > 0].min()) if (s > 0).any() else 1e-3)
-    bins = np.logspace(np.log10(lo), np.log10(max(lo * 10, float(s.max()))), 40)
-    for r in rules:
-        ms = df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000
-        # the median the table shows: of the times, not of the times clipped to the axis
-        ax.hist(np.clip(ms, lo, None), bins=bins, histtype="step", lw=1.6, color=colors[r],
-                label=f"{r} (median {_ms(data['solve_time'][r]['median_ms'], 2)} ms)")
-    ax.set_xscale("log")
-    # plain numbers of ms; over less than two decades the labelled ticks are 1, 2 and 5 of each
-    # decade (matplotlib's own labels of the minor ticks, "3x10^-2" and "4x10^-2", overlapped)
-    plain = FuncFormatter(lambda v, _: f"{v:g}")
-    ax.xaxis.set_major_formatter(plain)
-    if bins[-1] / bins[0] < 100:
-        ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
-        ax.xaxis.set_minor_formatter(plain)
+    if "solve_time.png" in skip:
+        passed()
     else:
-        ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel("solve time per deal (ms, log scale)")
-    ax.set_ylabel("deals")
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole: no tick at 0.5
-    ax.set_title(FIGURES["solve_time.png"])
-    ax.legend(fontsize=8, loc="best")
-    finish(fig, "solve_time.png")
+        fig = Figure(figsize=(7, 4.2))
+        ax = fig.subplots()
+        s = df["seconds"].to_numpy() * 1000
+        lo = max(1e-3, float(s[s > 0].min()) if (s > 0).any() else 1e-3)
+        bins = np.logspace(np.log10(lo), np.log10(max(lo * 10, float(s.max()))), 40)
+        for r in rules:
+            ms = df.loc[df["rules"] == r, "seconds"].to_numpy() * 1000
+            # the median the table shows: of the times, not of the times clipped to the axis
+            ax.hist(np.clip(ms, lo, None), bins=bins, histtype="step", lw=1.6, color=colors[r],
+                    label=f"{r} (median {_ms(data['solve_time'][r]['median_ms'], 2)} ms)")
+        ax.set_xscale("log")
+        # plain numbers of ms; over less than two decades the labelled ticks are 1, 2 and 5 of each
+        # decade (matplotlib's own labels of the minor ticks, "3x10^-2" and "4x10^-2", overlapped)
+        plain = FuncFormatter(lambda v, _: f"{v:g}")
+        ax.xaxis.set_major_formatter(plain)
+        if bins[-1] / bins[0] < 100:
+            ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
+            ax.xaxis.set_minor_formatter(plain)
+        else:
+            ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("solve time per deal (ms, log scale)")
+        ax.set_ylabel("deals")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole: no tick at 0.5
+        ax.set_title(FIGURES["solve_time.png"])
+        ax.legend(fontsize=8, loc="best")
+        finish(fig, "solve_time.png")
     return paths
 
 
@@ -506,8 +525,21 @@ def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
     about = footer_head(data)
+    skip = left_out(data)
+
+    def figure(name: str) -> tuple:
+        return ("nofig", FIGURES[name], skip[name]) if name in skip else ("img", name, FIGURES[name], about)
+
+    unknown = [r for r in data["rules"] if data["cards_left"][r] is None]
+    none_known = len(unknown) == len(data["rules"])
     b.append(("p", f"{data['deals_text']}, each solved exactly under {plural(len(data['rules']), 'rule set')}; "
                    "every number is for perfect play with the whole stock known (the solver's verdict)."))
+    if unknown:
+        # said once, first: the sections below otherwise read as a report whose numbers went missing
+        b.append(("p", f"**Verdicts only{'' if none_known else ' for ' + ', '.join(unknown)}**: "
+                       f"{NOT_SEARCHED}. So this report gives the win rates and solve times"
+                       + (", but no cards left, app score or 9-deal match totals." if none_known else
+                          f"; cards left, app score and 9-deal match totals only for the other rule sets.")))
     if not data["complete"]:
         its = (f"{plural(data['deals_total'], 'deal')} (deal numbers {data['first_deal']}..{data['last_deal']})"
                if data["stride"] == 1 else data["covers"])
@@ -533,7 +565,7 @@ def _blocks(data: dict) -> list[tuple]:
                    + (" golfsolve's **Strict** rule draws only when no card can be removed, which no published "
                       "figure covers; its rate is below Dead King's (nothing on a King, draw any time)."
                       if any(_is_strict(r) for r in data["rules"]) else "")))
-    b.append(("img", "win_rate.png", FIGURES["win_rate.png"], about))
+    b.append(figure("win_rate.png"))
 
     if data["paired"]:
         b.append(("h2", "The same deals under two rule sets"))
@@ -545,9 +577,7 @@ def _blocks(data: dict) -> list[tuple]:
                        "chi-square is continuity-corrected, the p-value is the exact two-sided binomial one. "
                        + _nesting_note(data["paired"])))
 
-    unknown = [r for r in data["rules"] if data["cards_left"][r] is None]
-    not_searched = (f"— : not known for {', '.join(unknown)}: the run was made with --fields winnable, which "
-                    "does not search a lost deal for its fewest cards left (golfsolve stats --fields all does)")
+    not_searched = f"— : not known for {', '.join(unknown)}: {NOT_SEARCHED}"
     b.append(("h2", "Cards left under perfect play"))
     rows = []
     for r in data["rules"]:
@@ -559,42 +589,47 @@ def _blocks(data: dict) -> list[tuple]:
         mean = sum(k * v for k, v in c.items()) / n
         rows.append([r, f"{mean:.2f}", _pct(c.get(0, 0) / n), _pct(sum(v for k, v in c.items() if k <= 5) / n),
                      str(max(c))])
-    b.append(("table", ["rules", "mean cards left", "0 left (won)", "5 or fewer", "worst"], rows))
+    if not none_known:  # a table of dashes alone said nothing the sentence below does not
+        b.append(("table", ["rules", "mean cards left", "0 left (won)", "5 or fewer", "worst"], rows))
     if unknown:
-        b.append(("p", not_searched + "."))
-    b.append(("img", "cards_left.png", FIGURES["cards_left.png"], about))
+        b.append(("p", (f"Not known: {NOT_SEARCHED}" if none_known else not_searched) + "."))
+    b.append(figure("cards_left.png"))
 
     b.append(("h2", "App score"))
-    b.append(("table", ["rules", "mean", "median", "350 (won)", "0"],
-              [[r, f"{a['mean']:.1f}", _median(a["median"]), _pct(a["share_350"]), _pct(a["share_0"])]
-               if a is not None else [r, "—", "—", "—", "—"] for r, a in data["app_score"].items()]))
+    if not none_known:
+        b.append(("table", ["rules", "mean", "median", "350 (won)", "0"],
+                  [[r, f"{a['mean']:.1f}", _median(a["median"]), _pct(a["share_350"]), _pct(a["share_0"])]
+                   if a is not None else [r, "—", "—", "—", "—"] for r, a in data["app_score"].items()]))
     b.append(("p", "+10 per card removed; a locked game loses 10 per card left, never below 0; a win scores 350."
-                   + (f" {not_searched}." if unknown else "")))
-    b.append(("img", "app_score.png", FIGURES["app_score.png"], about))
+                   + ((" Not known: it needs a lost deal's fewest cards left." if none_known else f" {not_searched}.")
+                      if unknown else "")))
+    b.append(figure("app_score.png"))
 
     b.append(("h2", "Traditional 9-deal match"))
     nine = ("deal numbers first+9k .. first+9k+8" if data["stride"] == 1 else
             f"the run's deals 9k .. 9k+8, deal numbers {data['stride']:,} apart")
     b.append(("p", f"Cards left summed over 9 consecutive deals ({nine}), perfect "
                    "play; par is 45, lower is better."))
-    b.append(("table", ["rules", "matches", "mean", "median", "best", "worst", "at or under par"],
-              [[r, str(s["matches"]), f"{s['mean']:.1f}", _median(s["median"]), str(s["min"]), str(s["max"]),
-                _pct(s["at_or_under_par"])] if s is not None and s["matches"] else
-               [r, "—" if s is None else "0", "—", "—", "—", "—", "—"]
-               for r, s in data["nine_deal_match"].items()]))
+    if not none_known:
+        b.append(("table", ["rules", "matches", "mean", "median", "best", "worst", "at or under par"],
+                  [[r, str(s["matches"]), f"{s['mean']:.1f}", _median(s["median"]), str(s["min"]), str(s["max"]),
+                    _pct(s["at_or_under_par"])] if s is not None and s["matches"] else
+                   [r, "—" if s is None else "0", "—", "—", "—", "—", "—"]
+                   for r, s in data["nine_deal_match"].items()]))
     if any(s is not None and not s["matches"] for s in data["nine_deal_match"].values()):
         b.append(("p", "0 matches: the table holds no 9 deals in a row of the run (a match is 9 deals)."))
     if unknown:
-        b.append(("p", not_searched + "."))
-    b.append(("img", "nine_deal_match.png", FIGURES["nine_deal_match.png"], about))
+        b.append(("p", ("Not known: the totals need a lost deal's fewest cards left." if none_known else
+                        not_searched + ".")))
+    b.append(figure("nine_deal_match.png"))
 
     b.append(("h2", "Solve time"))
     b.append(("table", ["rules", "median", "mean", "99th pct", "worst", "median won / lost", "deals/s per core"],
               _solve_time_rows(data["solve_time"])))
     b.append(("p", "Times are the wall time of each solve inside a worker (one process per core); deals/s per "
                    "core = solves / their summed CPU time, which other programs on a shared machine do not "
-                   "inflate."))
-    b.append(("img", "solve_time.png", FIGURES["solve_time.png"], about))
+                   "inflate." + _no_median_note(data["solve_time"])))
+    b.append(figure("solve_time.png"))
     diff = data.get("difficulty")
     if diff:
         from ..fair.difficulty import BANDS
@@ -619,6 +654,16 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", fair["intro"]))
         b.append(("table", fair["head"], fair["rows"]))
     return b
+
+
+def _no_median_note(solve_time: dict) -> str:
+    """Why a "median won / lost" cell is "—" (no deal won, or none lost, under its rule set):
+    "— / 0.70 ms" said nothing of it."""
+    none_won = [r for r, t in solve_time.items() if t["median_ms_won"] is None]
+    none_lost = [r for r, t in solve_time.items() if t["median_ms_lost"] is None]
+    parts = ([f"no deal was won under {', '.join(none_won)}"] if none_won else []) + \
+            ([f"none was lost under {', '.join(none_lost)}"] if none_lost else [])
+    return f" In \"median won / lost\", — is a median of no deal: {' and '.join(parts)}." if parts else ""
 
 
 def _commands_text(commands: str) -> str:
@@ -652,8 +697,8 @@ def render_markdown(data: dict) -> str:
 
 def blocks_markdown(blocks: list[tuple]) -> str:
     """Report blocks (``("h1"|"h2"|"p"|"code", text)``, ``("table", head, rows)``,
-    ``("img", file, caption[, about])``, ``about`` the data it shows) as Markdown; images are the
-    PNG files beside it."""
+    ``("img", file, caption[, about])``, ``about`` the data it shows, ``("nofig", caption, why)``,
+    a figure the data cannot fill) as Markdown; images are the PNG files beside it."""
     lines: list[str] = []
     made = any(blk[0] == "code" for blk in blocks)
     for blk in blocks:
@@ -672,7 +717,14 @@ def blocks_markdown(blocks: list[tuple]) -> str:
             lines += ["| " + " | ".join(r) + " |" for r in rows] + [""]
         elif kind == "img":
             lines += [f"![{_figure_alt(blk)}]({blk[1]})", "", f"*{_figure_caption(blk, made)}*", ""]
+        elif kind == "nofig":
+            lines += [f"*{_no_figure(blk)}*", ""]
     return "\n".join(lines)
+
+
+def _no_figure(blk: tuple) -> str:
+    """A figure left out, in words: ``("nofig", title, why)``, ``why`` ending "..., as WHY"."""
+    return f"{blk[1]}: no figure, as {blk[2]}."
 
 
 def _figure_alt(blk: tuple) -> str:
@@ -737,13 +789,15 @@ def blocks_html(blocks: list[tuple], out: Path, title: str) -> str:
             png = base64.b64encode((out / blk[1]).read_bytes()).decode("ascii")
             body.append(f'<figure><img alt="{html.escape(_figure_alt(blk))}" src="data:image/png;base64,{png}">'
                         f"<figcaption>{html.escape(_figure_caption(blk, made))}</figcaption></figure>")
+        elif kind == "nofig":
+            body.append(f'<p class="nofig">{_inline_md(_no_figure(blk))}</p>')
     style = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}"
              ".wide{overflow-x:auto;margin:1rem 0}table{border-collapse:collapse}"
              "caption{text-align:left;font-weight:600;padding:.25rem 0}td,th{border:1px solid #ccc;"
              "padding:.25rem .5rem;text-align:left;vertical-align:top}thead th{background:#f3f3f3}"
              "tbody th{font-weight:normal}"
              "pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}"
-             "img{max-width:100%;height:auto}figure{margin:1rem 0}figcaption{font-size:.9rem;color:#555}"
+             "img{max-width:100%;height:auto}figure{margin:1rem 0}figcaption,.nofig{font-size:.9rem;color:#555}"
              "@media print{body{max-width:none;margin:0;padding:0;font-size:10pt}.wide{overflow:visible}"
              "pre{white-space:pre-wrap;overflow-wrap:anywhere}"
              "figure,tr,pre{break-inside:avoid}h1,h2,caption{break-after:avoid}"
