@@ -103,6 +103,17 @@ def test_a_rules_meaning_recorded_is_what_the_rules_named_mean_now(run_cli, args
         assert get_rules(a["rules"]).meaning == get_rules(spec).meaning
 
 
+def test_stats_json_describes_each_rule_set_of_its_run(run_cli, tmp_path):
+    """was: ``stats --json`` named its rule sets in ``spec.rules`` only (the manifest described
+    them, the answer did not); it now gives each in words, as the manifest does."""
+    r = run_cli(["stats", "--count", "2", "--rules", "classic,strict+empty", "--out", str(tmp_path / "s"), "--json"])
+    assert r.exit_code == 0, r.stderr
+    a = json.loads(r.stdout)
+    assert a["rules_described"] == rules_described(a["spec"]["rules"]) and len(a["rules_described"]) == 2
+    manifest = json.loads((tmp_path / "s" / "_manifest.json").read_text())
+    assert json.dumps(a["rules_described"], sort_keys=True) in json.dumps(manifest, sort_keys=True)
+
+
 def test_a_report_keeps_the_rules_its_run_recorded(run_cli, tmp_path):
     """A report names several rule sets and already describes them (an object, from its run):
     the stamp adds the version and leaves that description as it is, not a second one."""

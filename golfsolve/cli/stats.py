@@ -133,7 +133,10 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     df = load_results(out)
     rates = {r: float(df.loc[df["rules"] == r, "winnable"].mean()) for r in spec.rules}
     if as_json:
-        echo_json({**result.to_json(), "win_rate": rates})
+        from ..stats.runkind import rules_described
+
+        # the rule sets in words, as the run's manifest has them: a name may mean other rules later
+        echo_json({**result.to_json(), "win_rate": rates, "rules_described": rules_described(spec.rules)})
         return
     for r in result.repaired:
         click.echo(f"golfsolve: note: solved again: {r}", err=True)
