@@ -42,20 +42,21 @@ def _texts_in_axes(fig) -> list[str]:
     return [t.get_text() for ax in fig.axes for t in ax.texts]
 
 
+def _run_of(tmp_path_factory, count: int, name: str) -> Path:
+    out = tmp_path_factory.mktemp("r20") / name
+    run_census(out, CensusSpec(0, count, RULES, count), jobs=1, progress=False,
+               command=f"golfsolve stats --count {count} --out {name}")
+    return out
+
+
 @pytest.fixture(scope="module")
 def one_deal(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("r20") / "one"
-    run_census(out, CensusSpec(0, 1, RULES, 1), jobs=1, progress=False,
-               command="golfsolve stats --count 1 --out one")
-    return out
+    return _run_of(tmp_path_factory, 1, "one")
 
 
 @pytest.fixture(scope="module")
 def two_deals(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("r20") / "two"
-    run_census(out, CensusSpec(0, 2, RULES, 2), jobs=1, progress=False,
-               command="golfsolve stats --count 2 --out two")
-    return out
+    return _run_of(tmp_path_factory, 2, "two")
 
 
 def test_a_run_of_fewer_than_nine_deals_says_why_its_match_plot_is_empty(one_deal, tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from test_serve_browser import _deal, _text, page, page_url  # noqa: F401 (fixtures)
+from test_serve_browser import _deal, _text, chromium, page, page_url  # noqa: F401 (fixtures)
 
 CODE = "GO1-E-AAAAAAB"
 # its solution (golfsolve solve GO1-E-AAAAAAB): the address of the won game

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from test_hostile_round37 import CODE, WON, _settled, _solution_shown
-from test_serve_browser import _deal, _text, page, page_url  # noqa: F401 (fixtures)
+from test_serve_browser import _deal, _text, chromium, page, page_url  # noqa: F401 (fixtures)
 
 SUIT = re.compile("[♣♦♥♠]")
 

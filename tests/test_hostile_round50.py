@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from run_helpers import finished_stats_run, made_here
-from test_serve_browser import ARGS, CHROMIUM, _need
+from test_serve_browser import chromium  # noqa: F401 (a fixture)
 
 
 @pytest.fixture(scope="module")
@@ -111,19 +111,6 @@ def test_grid_first_table_labels_its_intervals(reports):
     "strokes per match" and "win rate", where every later table says "[95%]"."""
     md = (reports["grid"] / "report.md").read_text(encoding="utf-8")
     assert "| strokes per hole [95%] | strokes per match [95%] | win rate [95% Wilson] |" in md
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    _need("chromium (/usr/bin/chromium)", CHROMIUM is not None)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as e:
-        _need(f"the Python package {e.name}", False)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def _open(chromium, html: Path, **context):

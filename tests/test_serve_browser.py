@@ -47,20 +47,33 @@ def page_url():
 
 
 @pytest.fixture(scope="module")
-def page(page_url):
-    from playwright.sync_api import expect, sync_playwright
-
+def chromium():
+    """Headless Chromium (skipped without it, a failure under CI=true): the page's tests and
+    the reports' (round 50) open their pages in it."""
+    _need("chromium (/usr/bin/chromium)", CHROMIUM is not None)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as e:
+        _need(f"the Python package {e.name}", False)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        pg.goto(page_url + "/")
-        expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))  # its first deal is drawn
-        yield pg
+        yield browser
         browser.close()
-        assert errors == []  # no script error and no failed load, all along
+
+
+@pytest.fixture(scope="module")
+def page(page_url, chromium):
+    from playwright.sync_api import expect
+
+    pg = chromium.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.goto(page_url + "/")
+    expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))  # its first deal is drawn
+    yield pg
+    pg.close()
+    assert errors == []  # no script error and no failed load, all along
 
 
 def _text(pg, sel: str) -> str:
