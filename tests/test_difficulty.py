@@ -249,6 +249,8 @@ def test_a_rating_over_every_possible_order_is_exact_not_an_interval(text, wins)
     assert r.interval == (wins, wins)
     assert r.as_json()["exact"] is True and r.as_json()["ci95"] == [wins, wins]
     assert "exact" in r.render() and "[" not in r.render()
+    # was: only the games played were recorded, so --games 16 read as --games 1 (or 0)
+    assert r.as_json()["games_asked"] == 16
 
 
 def test_a_sampled_rating_keeps_its_wilson_interval():

@@ -88,3 +88,14 @@ def test_line_wins_checks_the_position_as_solve_packed_does(solver, packed):
         line_wins(_bad(easy)["heights"], get_rules("easy"), line)
     with pytest.raises(InputError, match="jokers"):
         line_wins(pack_number(1, JOKERS2), CLASSIC, line)
+
+
+def test_packed_positions_compare_and_hash_by_their_cards(packed):
+    # was: == compared the arrays elementwise ("truth value of an array is ambiguous"), hash failed
+    same = pack_number(1, CLASSIC)
+    other = pack(layout_from_code("GO1-C-AAAAAAC"))
+    assert packed == same and hash(packed) == hash(same)
+    assert packed != other and len({packed, same, other}) == 2
+    moved = PackedPosition(packed.cols, packed.heights, packed.stock, packed.top + 1)
+    assert packed != moved
+    assert (packed == "GO1-C-AAAAAAB") is False

@@ -80,6 +80,9 @@ class Rating:
     exact: bool = False  # every possible stock order played once: the chance is this player's exact rate
     over: str = ""  # the opening is already won or locked (hint's words): the chance is exact, nothing played
     seed: int = 0  # the fair player's seed: the games, and so the chance, are this seed's
+    #: the games asked for (``rate --games``); ``games`` counts those played, fewer when the
+    #: stock has fewer orders, when a wanted label was settled early or the opening is over
+    games_asked: Optional[int] = None
 
     @property
     def fair_chance(self) -> float:
@@ -103,7 +106,7 @@ class Rating:
                 "fair_chance": round(self.fair_chance, 6), "ci95": [round(lo, 6), round(hi, 6)],
                 "fair_wins": self.fair_wins, "games": self.games, "label": self.label, "complete": self.complete,
                 "exact": self.exact, "game_over": bool(self.over), "message": self.over or None,
-                "seed": self.seed, "player": self.settings.as_dict()}
+                "games_asked": self.games_asked, "seed": self.seed, "player": self.settings.as_dict()}
 
     def render(self) -> str:
         """One line: code, winnability, fair chance with its interval, label."""
@@ -155,7 +158,7 @@ def rate(
         # is played, so none is counted (odds' answer counts none either). A cleared table is
         # over whatever its stock, so it needs no real stock (as odds answers it).
         return Rating(layout.name, rules, end.won, 0, 0, label_of(float(end.won)), settings, exact=True,
-                      over=game_over_message(end), seed=seed)
+                      over=game_over_message(end), seed=seed, games_asked=games)
     require_real_stock(layout, rules)
     solver = solver or Solver()
     winnable = solver.solve(layout, rules).outcome == "won"
@@ -168,9 +171,9 @@ def rate(
         left = len(stocks) - played
         if want and (wins / len(stocks) >= hi_band or (wins + left) / len(stocks) < lo_band):
             return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings,
-                          complete=False, seed=seed)
+                          complete=False, seed=seed, games_asked=games)
     return Rating(layout.name, rules, winnable, wins, played, label_of(wins / played), settings, exact=every,
-                  seed=seed)
+                  seed=seed, games_asked=games)
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ def _to_the_end(line: tuple[str, ...], p: "PackedPosition") -> tuple[str, ...]:
     return line + (MOVE_DRAW,) * left if left > 0 else line
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PackedPosition:
     """A position as the kernel reads it: rank arrays and small integers."""
 
@@ -144,6 +144,20 @@ class PackedPosition:
     #: the jokers among its cards when :func:`pack` or :func:`pack_number` made it (its arrays
     #: are then well formed); -1 for one made by hand, whose arrays each solve checks
     jokers: int = field(default=-1, compare=False, repr=False)
+
+    # the generated == compared the arrays elementwise ("truth value of an array is ambiguous")
+    # and hash failed on them: two positions are equal when their arrays and top are
+    def _key(self) -> tuple:
+        return tuple((a.dtype.str, a.shape, a.tobytes()) if isinstance(a, np.ndarray) else a
+                     for a in (self.cols, self.heights, self.stock)) + (self.top,)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PackedPosition):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
 def _check_packed(p: PackedPosition, rules: Rules) -> None:
