@@ -352,40 +352,35 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         if drawn is not None:
             drawn()
 
-    fig = Figure(figsize=(7, 4.2))
-    ax = fig.subplots()
-    wr = data["win_rates"]
-    x = np.arange(len(wr))
-    y = np.array([w["rate"] for w in wr]) * 100
-    err = np.array([[w["rate"] - w["lo"], w["hi"] - w["rate"]] for w in wr]).T * 100
-    ax.bar(x, y, yerr=err, capsize=6, color=[colors[w["rules"]] for w in wr], label="this run")
-    for i, w in enumerate(wr):
-        ax.annotate(f"{y[i]:.1f}%", (x[i] - 0.2, y[i]), xytext=(0, 4), textcoords="offset points", ha="center", fontsize=8)
-        ref = w.get("reference")
-        if ref:
-            ax.errorbar(x[i] + 0.3, ref["rate"] * 100, yerr=[[100 * (ref["rate"] - ref["lo"])], [100 * (ref["hi"] - ref["rate"])]],
-                        fmt="D", color="black", ms=4, capsize=3, label="published (black-hole-solve)" if i == 0 or
-                        not any(v.get("reference") for v in wr[:i]) else None)
-    ax.set_xticks(x, [w["rules"] for w in wr])
-    # names wider than a bar's slot (several rule sets with switches) ran into each other
-    renderer = RendererAgg(10, 10, fig.dpi)
-    slot = fig.get_figwidth() * fig.dpi * 0.85 / max(1, len(wr))
-    if max(label.get_window_extent(renderer).width for label in ax.get_xticklabels()) > slot:
-        for label in ax.get_xticklabels():
-            label.set(rotation=25, horizontalalignment="right", rotation_mode="anchor")
-    ax.set_ylabel("deals winnable (%)")
-    # the legend gets a band of its own above 100%: in a corner it hid a bar that reached it
-    ax.set_ylim(0, 124)
-    ax.set_yticks(np.arange(0, 101, 20))
-    ax.set_title(FIGURES["win_rate.png"])
-    ax.legend(fontsize=7, loc="upper center", ncols=2, frameon=False)
-    finish(fig, "win_rate.png")
+    def win_rate(fig, ax) -> None:
+        wr = data["win_rates"]
+        x = np.arange(len(wr))
+        y = np.array([w["rate"] for w in wr]) * 100
+        err = np.array([[w["rate"] - w["lo"], w["hi"] - w["rate"]] for w in wr]).T * 100
+        ax.bar(x, y, yerr=err, capsize=6, color=[colors[w["rules"]] for w in wr], label="this run")
+        for i, w in enumerate(wr):
+            ax.annotate(f"{y[i]:.1f}%", (x[i] - 0.2, y[i]), xytext=(0, 4), textcoords="offset points", ha="center",
+                        fontsize=8)
+            ref = w.get("reference")
+            if ref:
+                ax.errorbar(x[i] + 0.3, ref["rate"] * 100,
+                            yerr=[[100 * (ref["rate"] - ref["lo"])], [100 * (ref["hi"] - ref["rate"])]],
+                            fmt="D", color="black", ms=4, capsize=3, label="published (black-hole-solve)" if i == 0 or
+                            not any(v.get("reference") for v in wr[:i]) else None)
+        ax.set_xticks(x, [w["rules"] for w in wr])
+        # names wider than a bar's slot (several rule sets with switches) ran into each other
+        renderer = RendererAgg(10, 10, fig.dpi)
+        slot = fig.get_figwidth() * fig.dpi * 0.85 / max(1, len(wr))
+        if max(label.get_window_extent(renderer).width for label in ax.get_xticklabels()) > slot:
+            for label in ax.get_xticklabels():
+                label.set(rotation=25, horizontalalignment="right", rotation_mode="anchor")
+        ax.set_ylabel("deals winnable (%)")
+        # the legend gets a band of its own above 100%: in a corner it hid a bar that reached it
+        ax.set_ylim(0, 124)
+        ax.set_yticks(np.arange(0, 101, 20))
+        ax.legend(fontsize=7, loc="upper center", ncols=2, frameon=False)
 
-    if "cards_left.png" in skip:
-        passed()
-    else:
-        fig = Figure(figsize=(7, 4.2))
-        ax = fig.subplots()
+    def cards_left(fig, ax) -> None:
         width = 0.8 / max(1, len(rules))
         ks = np.arange(0, 36)
         for i, r in enumerate(rules):
@@ -399,29 +394,18 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         ax.set_ylabel("share of deals (%)")
         ax.set_xlim(-0.8, max([1] + [max(data["cards_left"][r]) for r in known]) + 0.8)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # cards are counted whole: no tick at 2.5
-        ax.set_title(FIGURES["cards_left.png"])
         ax.legend(fontsize=8)
-        finish(fig, "cards_left.png")
 
-    if "app_score.png" in skip:
-        passed()
-    else:
-        fig = Figure(figsize=(7, 4.2))
-        ax = fig.subplots()
+    def app_score(fig, ax) -> None:
         for r in known:
+            n = int((df["rules"] == r).sum())
             ax.hist(df.loc[df["rules"] == r, "app_score"], bins=APP_SCORE_BINS, histtype="step", lw=1.6, color=colors[r],
-                    weights=np.full(int((df["rules"] == r).sum()), 100 / max(1, int((df["rules"] == r).sum()))), label=r)
+                    weights=np.full(n, 100 / max(1, n)), label=r)
         ax.set_xlabel("best app score (350 = won)")
         ax.set_ylabel("share of deals (%)")
-        ax.set_title(FIGURES["app_score.png"])
         ax.legend(fontsize=8, loc="upper left")
-        finish(fig, "app_score.png")
 
-    if "nine_deal_match.png" in skip:
-        passed()
-    else:
-        fig = Figure(figsize=(7, 4.2))
-        ax = fig.subplots()
+    def nine_deal_match(fig, ax) -> None:
         _, totals = _nine_deal(df, rules, CensusSpec(data["first_deal"], data["deals_total"], stride=data["stride"]),
                                {r: data["cards_left"][r] is not None for r in rules})
         hi = max([int(t.max()) for t in totals.values() if len(t)] + [PAR + 5])
@@ -435,15 +419,9 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         ax.annotate("par 45", (PAR, ax.get_ylim()[1] * 0.95), xytext=(3, 0), textcoords="offset points", fontsize=8)
         ax.set_xlabel("cards left summed over 9 consecutive deals (lower is better)")
         ax.set_ylabel("share of matches (%)")
-        ax.set_title(FIGURES["nine_deal_match.png"])
         ax.legend(fontsize=8)
-        finish(fig, "nine_deal_match.png")
 
-    if "solve_time.png" in skip:
-        passed()
-    else:
-        fig = Figure(figsize=(7, 4.2))
-        ax = fig.subplots()
+    def solve_time(fig, ax) -> None:
         s = df["seconds"].to_numpy() * 1000
         lo = max(1e-3, float(s[s > 0].min()) if (s > 0).any() else 1e-3)
         bins = np.logspace(np.log10(lo), np.log10(max(lo * 10, float(s.max()))), 40)
@@ -465,9 +443,18 @@ def write_plots(df: pd.DataFrame, data: dict, out: Path, drawn: Optional[Callabl
         ax.set_xlabel("solve time per deal (ms, log scale)")
         ax.set_ylabel("deals")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole: no tick at 0.5
-        ax.set_title(FIGURES["solve_time.png"])
         ax.legend(fontsize=8, loc="best")
-        finish(fig, "solve_time.png")
+
+    for name, draw in (("win_rate.png", win_rate), ("cards_left.png", cards_left), ("app_score.png", app_score),
+                       ("nine_deal_match.png", nine_deal_match), ("solve_time.png", solve_time)):
+        if name in skip:
+            passed()
+            continue
+        fig = Figure(figsize=(7, 4.2))
+        ax = fig.subplots()
+        draw(fig, ax)
+        ax.set_title(FIGURES[name])
+        finish(fig, name)
     return paths
 
 
