@@ -3,8 +3,9 @@ the fair chance's interval width, beside a reference commit, interleaved item by
 
     python benchmarks/bench_fair.py [--baseline 52838a4] [--deals 5] [--odds-only]
     python benchmarks/bench_fair.py --baseline main --odds-only   # odds against the main branch
+    python benchmarks/bench_fair.py --baseline none --odds-only --deals 120   # this checkout alone, 240 openings
 
-Openings: GO1 deals 0..N-1 under Easy and under Classic (ten by default), as a deal code
+Openings: GO1 deals START..START+N-1 (0..4 by default) under Easy and under Classic (ten by default), as a deal code
 (the stock order forgotten). Each item runs `python -m golfsolve odds CODE --json` and
 `python -m golfsolve hint CODE --fair --json` in a fresh process, on this checkout and on
 the reference (exported with `git archive` to a temporary directory), one right after the
@@ -47,16 +48,20 @@ def width(answer: dict) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=5, help="openings per rule set")
-    ap.add_argument("--baseline", default="52838a4", help="git commit of the reference")
+    ap.add_argument("--start", type=int, default=0, help="the first GO1 deal number")
+    ap.add_argument("--baseline", default="52838a4", help="git commit of the reference, or none: this checkout alone")
     ap.add_argument("--odds-only", action="store_true", help="measure odds only, not hint --fair")
     a = ap.parse_args()
     from golfsolve.solitaire.dealcode import format_code
 
+    nan = float("nan")
     with tempfile.TemporaryDirectory() as old:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", a.baseline, "golfsolve"], capture_output=True,
-                                 check=True).stdout
-        subprocess.run(["tar", "-x", "-C", old], input=archive, check=True)
-        trees = {"ref": old, "new": str(ROOT)}
+        trees = {"new": str(ROOT)}
+        if a.baseline != "none":
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", a.baseline, "golfsolve"],
+                                     capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", old], input=archive, check=True)
+            trees = {"ref": old, **trees}
         for tree in trees.values():  # compile or load every kernel once before timing
             child(["odds", "GO1-E-AAAAAAA", "--games", "1", "--json"], tree)
             if not a.odds_only:
@@ -65,10 +70,11 @@ def main() -> None:
         print(f"{'opening':16} {'odds CPU ref/new':>17} {'width ref/new':>14} {'games ref/new':>13} "
               f"{'fair chance new':>24} {'hint CPU ref/new':>17}")
         tot = {k: [] for k in ("odds_ref", "odds_new", "hint_ref", "hint_new", "w_new")}
+        budget = []  # the openings the work budget stopped short of the width goal
         for letter in ("E", "C"):
-            for n in range(a.deals):
+            for n in range(a.start, a.start + a.deals):
                 code = format_code(n, letter)
-                odds, hint, w, games = {}, {}, {}, {}
+                odds, hint, w, games = {"ref": nan}, {"ref": nan}, {"ref": nan}, {"ref": 0}
                 for name, tree in trees.items():  # interleaved: the same item on both trees back to back
                     odds[name], ans = child(["odds", code, "--json"], tree)
                     w[name] = width(ans)
@@ -77,6 +83,8 @@ def main() -> None:
                     if name == "new":
                         f = ans["fair"]
                         chance = f"{100 * f['chance']:.1f}% ({f['games']} g, {f.get('stopped', '')})"
+                        if f.get("stopped") == "budget":
+                            budget.append(f"{code} {w['new']:.1f}")
                 tot["odds_ref"].append(odds["ref"])
                 tot["odds_new"].append(odds["new"])
                 tot["hint_ref"].append(hint["ref"])
@@ -91,7 +99,8 @@ def main() -> None:
 
         print(f"\nodds: CPU ref {mean(tot['odds_ref']):.2f} s, new {mean(tot['odds_new']):.2f} s (max "
               f"{max(tot['odds_new']):.2f}; {mean(tot['odds_new']) / mean(tot['odds_ref']):.2f}x ref); interval "
-              f"width new {mean(tot['w_new']):.1f} points (max {max(tot['w_new']):.1f})")
+              f"width new {mean(tot['w_new']):.1f} points (max {max(tot['w_new']):.1f}); stopped by the work budget: "
+              f"{len(budget)} of {len(tot['w_new'])}{' (' + ', '.join(budget) + ' points)' if budget else ''}")
         if not a.odds_only:
             print(f"hint --fair: CPU ref {mean(tot['hint_ref']):.2f} s, new {mean(tot['hint_new']):.2f} s (max "
                   f"{max(tot['hint_new']):.2f}; {mean(tot['hint_new']) / mean(tot['hint_ref']):.2f}x ref)")
