@@ -195,6 +195,14 @@ def test_enter_a_code_step_to_the_win_play_and_ask_a_fair_hint(page, page_url):
     expect(pg.locator("#message")).to_have_text("This card is blocked")
     pg.click("#columns .column:nth-child(2) .card.free")  # 4S on KS
     expect(pg.locator("#message")).to_have_text("Must be one rank higher or lower")
+    # was: the same words set again were no change to the live region, so a screen reader said nothing
+    pg.click("#columns .column:nth-child(2) .card.free")
+    raw = "m => m.textContent"
+    pg.wait_for_function("() => document.querySelector('#message').textContent.endsWith('\\u00a0')")
+    assert pg.eval_on_selector("#message", raw) == "Must be one rank higher or lower\u00a0"
+    pg.click("#columns .column:nth-child(2) .card.free")  # a third time: new again
+    pg.wait_for_function("() => !document.querySelector('#message').textContent.endsWith('\\u00a0')")
+    assert pg.eval_on_selector("#message", raw) == "Must be one rank higher or lower"
     assert _text(pg, "#moves") == str(made)  # a rejected tap changes nothing
     pg.click("#columns .column:nth-child(1) .card.free")  # QC on KS: a remove
     expect(pg.locator("#score")).to_have_text("10")

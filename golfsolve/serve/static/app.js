@@ -75,7 +75,10 @@ function cardEl(c, tag = "div") {
 
 function say(text, kind = "") {
   const m = $("message");
-  m.textContent = text;
+  // the same words again (a second rejected tap) are no change to a live region, so a screen
+  // reader said nothing the second time: a no-break space at the end makes them new
+  const was = m.textContent;
+  m.textContent = was === text ? text + "\u00a0" : text;
   m.className = kind;
 }
 
