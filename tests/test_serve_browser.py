@@ -530,6 +530,32 @@ def test_a_phone_screen_holds_the_whole_table(page, page_url):
         pg.close()
 
 
+def test_a_narrow_phone_shows_the_stepper_in_one_row_of_one_line_labels(page, page_url):
+    """Was: at 320-375 pixels "|◀ Start", "▶ Play" and "End ▶|" broke in two lines, each button
+    twice as tall. Now one row of one-line labels, which does not move when Play turns into Pause."""
+    from playwright.sync_api import expect
+
+    pg = page.context.browser.new_page(viewport={"width": 320, "height": 640})
+    # per button: its top, the lines its label takes (the distinct tops of the text's boxes), left, right
+    boxes = """() => [...document.querySelectorAll('.stepper button')].map(e => {
+        const range = document.createRange(); range.selectNodeContents(e);
+        const lines = new Set([...range.getClientRects()].map(q => Math.round(q.top))).size;
+        const r = e.getBoundingClientRect(); return [r.top, lines, r.left, r.right]; })"""
+    try:
+        pg.goto(page_url + "/#GO1-E-AAAAAAB")
+        expect(pg.locator("#message")).to_have_text(re.compile("Click a free card"))
+        for label in ("▶ Play", "⏸ Pause"):
+            pg.eval_on_selector("#step-play", f"b => {{ b.textContent = {label!r}; }}")
+            got = pg.evaluate(boxes)
+            assert all(top == got[0][0] and lines == 1 for top, lines, _, _ in got), (label, got)
+            assert got[-1][3] <= pg.evaluate("document.documentElement.clientWidth")
+            if label == "▶ Play":
+                play_row = got
+        assert got == play_row  # Pause in Play's place: nothing moves
+    finally:
+        pg.close()
+
+
 def test_the_jokers_rule_sets_can_be_chosen(page):
     """Was: the page's Rules list had no joker rule set, so a person could not play one
     (only the HTTP API took easy+jokers1). The list offers Easy and Classic with 1 or 2 jokers."""
