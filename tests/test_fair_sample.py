@@ -82,7 +82,13 @@ def test_compiled_expectimax_stops_at_its_state_cap_and_starts_afresh():
     with pytest.raises(TooLargeError):
         cx.fair_value(pos, played, max_states=5)
     cx.clear()
+    assert (cx.keys == -1).all()  # the states the capped try stored are gone
     assert cx.fair_value(pos, played, max_states=20_000).value == pytest.approx(2 / 3)
+    assert cx.stored > 0
+    cx.clear()
+    cx.clear()  # nothing stored since: no table written again, and it stays empty
+    assert cx.stored == 0 and (cx.keys == -1).all()
+    assert cx.fair_value(pos, played, max_states=20_000).states > 0  # valued afresh, from no stale key
     # a position that is not a continuation of the memo's game is valued afresh, not from stale keys
     other, played2 = endgame(DIFFER)
     cx2 = CompiledExpectimax(CLASSIC, capacity=1 << 16)
