@@ -4,6 +4,7 @@ the fair chance's interval width, beside a reference commit, interleaved item by
     python benchmarks/bench_fair.py [--baseline 52838a4] [--deals 5] [--odds-only]
     python benchmarks/bench_fair.py --baseline main --odds-only   # odds against the main branch
     python benchmarks/bench_fair.py --baseline none --odds-only --deals 120   # this checkout alone, 240 openings
+    python benchmarks/bench_fair.py --baseline none --hint-only --deals 120   # hint --fair alone, the same openings
 
 Openings: GO1 deals START..START+N-1 (0..4 by default) under Easy and under Classic (ten by default), as a deal code
 (the stock order forgotten). Each item runs `python -m golfsolve odds CODE --json` and
@@ -51,7 +52,10 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=0, help="the first GO1 deal number")
     ap.add_argument("--baseline", default="52838a4", help="git commit of the reference, or none: this checkout alone")
     ap.add_argument("--odds-only", action="store_true", help="measure odds only, not hint --fair")
+    ap.add_argument("--hint-only", action="store_true", help="measure hint --fair only, not odds")
     a = ap.parse_args()
+    if a.odds_only and a.hint_only:
+        ap.error("--odds-only and --hint-only leave nothing to measure")
     from golfsolve.solitaire.dealcode import format_code
 
     nan = float("nan")
@@ -75,11 +79,15 @@ def main() -> None:
             for n in range(a.start, a.start + a.deals):
                 code = format_code(n, letter)
                 odds, hint, w, games = {"ref": nan}, {"ref": nan}, {"ref": nan}, {"ref": 0}
+                chance = ""
                 for name, tree in trees.items():  # interleaved: the same item on both trees back to back
+                    hint[name] = float("nan") if a.odds_only else child(["hint", code, "--fair", "--json"], tree)[0]
+                    if a.hint_only:
+                        odds[name], w[name], games[name] = nan, nan, 0
+                        continue
                     odds[name], ans = child(["odds", code, "--json"], tree)
                     w[name] = width(ans)
                     games[name] = ans["fair"].get("games", 0)
-                    hint[name] = float("nan") if a.odds_only else child(["hint", code, "--fair", "--json"], tree)[0]
                     if name == "new":
                         f = ans["fair"]
                         chance = f"{100 * f['chance']:.1f}% ({f['games']} g, {f.get('stopped', '')})"
@@ -97,13 +105,18 @@ def main() -> None:
         def mean(x: list[float]) -> float:
             return sum(x) / len(x)
 
-        print(f"\nodds: CPU ref {mean(tot['odds_ref']):.2f} s, new {mean(tot['odds_new']):.2f} s (max "
-              f"{max(tot['odds_new']):.2f}; {mean(tot['odds_new']) / mean(tot['odds_ref']):.2f}x ref); interval "
-              f"width new {mean(tot['w_new']):.1f} points (max {max(tot['w_new']):.1f}); stopped by the work budget: "
-              f"{len(budget)} of {len(tot['w_new'])}{' (' + ', '.join(budget) + ' points)' if budget else ''}")
+        print()
+        if not a.hint_only:
+            print(f"odds: CPU ref {mean(tot['odds_ref']):.2f} s, new {mean(tot['odds_new']):.2f} s (max "
+                  f"{max(tot['odds_new']):.2f}; {mean(tot['odds_new']) / mean(tot['odds_ref']):.2f}x ref); interval "
+                  f"width new {mean(tot['w_new']):.1f} points (max {max(tot['w_new']):.1f}); stopped by the work "
+                  f"budget: {len(budget)} of {len(tot['w_new'])}"
+                  f"{' (' + ', '.join(budget) + ' points)' if budget else ''}")
         if not a.odds_only:
+            slow = sum(t > 2 for t in tot["hint_new"])
             print(f"hint --fair: CPU ref {mean(tot['hint_ref']):.2f} s, new {mean(tot['hint_new']):.2f} s (max "
-                  f"{max(tot['hint_new']):.2f}; {mean(tot['hint_new']) / mean(tot['hint_ref']):.2f}x ref)")
+                  f"{max(tot['hint_new']):.2f}; {mean(tot['hint_new']) / mean(tot['hint_ref']):.2f}x ref); over 2 s: "
+                  f"{slow} of {len(tot['hint_new'])}")
 
 
 if __name__ == "__main__":
