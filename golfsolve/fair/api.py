@@ -217,8 +217,7 @@ def fair_hint(
     for m in moves:
         if m == first:
             # the player's own plan for its move, valued on every order it saw (its other chains
-            # from the same move were valued here too, and the answer dropped: up to 0.3 s of Easy
-            # openings' searches for nothing)
+            # from the same move were valued here too, only for that answer to be dropped)
             per_move[m] = (d.state, sum(cv.won(i, d.state) for i in range(n)))
             continue
         best, k, tied = cv.best_of([s for s in cv.states if m in s.first])
