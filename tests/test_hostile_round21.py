@@ -268,15 +268,38 @@ def test_a_task_on_a_worker_that_joined_with_other_code_is_refused(monkeypatch):
         census._dask_task(Chunk("chunk-0000000000.parquet", 0, 1, ("easy",)), CensusSpec(0, 1, ("easy",)), "0" * 64)
 
 
-def _census_run(out: Path, address: str) -> subprocess.Popen:
-    """A 200-deal census of 2-deal chunks on the cluster at ``address``, in its own session."""
-    return subprocess.Popen([sys.executable, "-m", "golfsolve", "stats", "--count", "200", "--chunk-size", "2",
+#: ``python -m golfsolve`` with the run's look at an idle cluster after ``sys.argv[1]`` seconds
+#: instead of 5: a test that waits for that look need not wait the full 5 s.
+_IDLE_CHECK_AFTER = """
+import sys
+from golfsolve.stats import cluster
+from golfsolve.cli.main import main
+
+cluster.IDLE_CHECK_SECONDS = float(sys.argv.pop(1))
+sys.argv[0] = "golfsolve"
+main()
+"""
+
+
+def _census_run(out: Path, address: str, idle_check: float | None = None) -> subprocess.Popen:
+    """A 200-deal census of 2-deal chunks on the cluster at ``address``, in its own session
+    (``idle_check``: the seconds without a finished chunk before it looks at the cluster)."""
+    start = ["-m", "golfsolve"] if idle_check is None else ["-c", _IDLE_CHECK_AFTER, str(idle_check)]
+    return subprocess.Popen([sys.executable, *start, "stats", "--count", "200", "--chunk-size", "2",
                              "--out", str(out), "--engine", "dask", "--scheduler", address, "--quiet"],
                             env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 
 
-def test_a_scheduler_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
+@pytest.fixture(scope="module")
+def local_table(tmp_path_factory) -> pd.DataFrame:
+    """:func:`_census_run`'s table, run in this process with one job (its timing columns left out)."""
+    out = tmp_path_factory.mktemp("local") / "run"
+    run_census(out, CensusSpec(0, 200, ("easy", "classic", "strict"), 2), jobs=1, progress=False)
+    return load_results(out).drop(columns=TIMING)
+
+
+def test_a_scheduler_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path, local_table, run_cli):
     """The scheduler killed mid-run: Dask's reconnect tracebacks filled the screen and the
     last line was "cannot go on: in <TCP (closed) ConnectionPool.gather ...>:
     ConnectionResetError", with no word of the chunks saved. Now one line says the
@@ -302,19 +325,16 @@ def test_a_scheduler_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
         procs.clear()
         again = _scheduler(tmp_path, procs, "scheduler2")
         _worker(again, tmp_path / "worker2.log", procs)
-        r = subprocess.run([sys.executable, "-m", "golfsolve", "stats", "--out", str(out), "--resume", "--engine",
-                            "dask", "--scheduler", again, "--quiet"], env=_env(), capture_output=True, text=True,
-                           timeout=120)
-        assert r.returncode == 0, r.stderr
+        r = run_cli(["stats", "--out", str(out), "--resume", "--engine", "dask", "--scheduler", again, "--quiet"])
+        assert r.exit_code == 0, r.stderr
     finally:
         _stop(procs)
-    run_census(tmp_path / "local", CensusSpec(0, 200, ("easy", "classic", "strict"), 2), jobs=1, progress=False)
     got = load_results(out, allow_incomplete=False).drop(columns=TIMING)
     assert not got.duplicated(["deal", "rules"]).any()
-    pd.testing.assert_frame_equal(got, load_results(tmp_path / "local").drop(columns=TIMING))
+    pd.testing.assert_frame_equal(got, local_table)
 
 
-def test_all_workers_killed_mid_run_is_said_and_the_run_goes_on_with_new_ones(bare, tmp_path):
+def test_all_workers_killed_mid_run_is_said_and_the_run_goes_on_with_new_ones(bare, tmp_path, local_table):
     """Every worker killed with SIGKILL mid-run: the run sat still in silence, and where a
     chunk had finished on a worker that died before its table was fetched, it waited there
     without ever looking at the cluster again. Now a note says the scheduler has no
@@ -322,7 +342,7 @@ def test_all_workers_killed_mid_run_is_said_and_the_run_goes_on_with_new_ones(ba
     address, procs = bare
     _worker(address, tmp_path / "worker.log", procs)
     out = tmp_path / "run"
-    run = _census_run(out, address)
+    run = _census_run(out, address, idle_check=1.0)
     procs.append(run)
     err = []
     threading.Thread(target=lambda: err.extend(run.stderr), daemon=True).start()
@@ -333,9 +353,8 @@ def test_all_workers_killed_mid_run_is_said_and_the_run_goes_on_with_new_ones(ba
     assert run.poll() is None and len(list(out.glob("chunk-*.parquet"))) < 100
     _worker(address, tmp_path / "worker2.log", procs)
     assert run.wait(120) == 0, "".join(err)
-    run_census(tmp_path / "local", CensusSpec(0, 200, ("easy", "classic", "strict"), 2), jobs=1, progress=False)
     got = load_results(out, allow_incomplete=False).drop(columns=TIMING)
-    pd.testing.assert_frame_equal(got, load_results(tmp_path / "local").drop(columns=TIMING))
+    pd.testing.assert_frame_equal(got, local_table)
 
 
 def test_a_chunk_dask_gave_up_on_is_one_line_with_resume(tmp_path):
