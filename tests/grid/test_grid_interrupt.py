@@ -102,7 +102,7 @@ def test_sigterm_during_a_study_keeps_its_chunks_and_says_how_to_finish(tmp_path
     assert len(err.splitlines()) == 1 and err.startswith("golfsolve: interrupted: ") and "--resume" in err, err
 
 
-def test_the_report_of_an_interrupted_run_says_it_is_unfinished(tmp_path: Path):
+def test_the_report_of_an_interrupted_run_says_it_is_unfinished(tmp_path: Path, run_cli):
     # was: "68 matches, 612 holes" as if the run had asked for 68
     out = tmp_path / "run"
     proc = _golfsolve("grid", "simulate", "--bots", "ismcts:300,heuristic", "--matches", "200", "--chunk-size", "1",
@@ -112,9 +112,8 @@ def test_the_report_of_an_interrupted_run_says_it_is_unfinished(tmp_path: Path):
     proc.communicate(timeout=60)
     assert proc.returncode == 130
     done = len(list(out.glob("chunk-*.parquet")))
-    rep = subprocess.run([sys.executable, "-m", "golfsolve", "grid", "report", str(out)], capture_output=True,
-                         text=True, timeout=300)
-    assert rep.returncode == 0, rep.stderr
+    rep = run_cli(["grid", "report", str(out)])  # the report is the command under test here, not the interrupt
+    assert rep.exit_code == 0, rep.stderr
     note = f"{done} of 200 matches so far; the same command with --resume finishes it"
     assert f"unfinished: {note}" in rep.stdout
     assert f"**The run is unfinished**: {note}." in (out / "_report" / "report.md").read_text(encoding="utf-8")
