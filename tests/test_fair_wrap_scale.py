@@ -33,14 +33,14 @@ def test_the_counts_of_orders_scale_where_king_and_ace_are_linked_only():
 
 
 def test_strong_plays_easy_as_the_measured_player_and_classic_as_before():
-    for n in range(3):
-        easy = layout_from_number(n, EASY, "E")
-        assert play(easy, EASY, "strong", 0).moves == play(easy, EASY, MEASURED_EASY, 0).moves
+    strong = [play(layout_from_number(n, EASY, "E"), EASY, "strong", 0) for n in range(3)]
+    for n, game in enumerate(strong):
+        assert game.moves == play(layout_from_number(n, EASY, "E"), EASY, MEASURED_EASY, 0).moves
     # Classic: the settings without the scale, move for move
     classic = layout_from_number(3, CLASSIC, "C")
     assert play(classic, CLASSIC, "strong", 0).moves == play(classic, CLASSIC, replace(STRONG, wrap_scale=1), 0).moves
     # and the game records the settings it was asked for, the preset's, not the scaled ones
-    assert play(layout_from_number(0, EASY, "E"), EASY, "strong", 0).settings.preset == "strong"
+    assert strong[0].settings.preset == "strong"
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "2", True, None])
