@@ -46,6 +46,14 @@ def written(run_dir, tmp_path_factory):
     return out, data, texts
 
 
+def _earlier_report(written, out: Path) -> Path:
+    """``out`` holding an earlier report of ``run_dir``: a copy of the one ``written`` wrote
+    (the same files ``rep.write_report`` writes, without drawing them again)."""
+    import shutil
+
+    return Path(shutil.copytree(written[0], out))
+
+
 # -- statistics ----------------------------------------------------------------
 def test_wilson_reproduces_the_published_interval():
     # reference/README.md: wrap won 92.87% [92.03, 93.63] of 3,996 deals (3,711 wins)
@@ -287,9 +295,8 @@ def test_the_library_writer_refuses_what_the_command_refuses(run_dir, tmp_path):
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
 
 
-def test_a_link_in_the_report_folder_is_replaced_not_written_through(run_dir, tmp_path):
-    out = tmp_path / "rep"
-    rep.write_report(run_dir, out)
+def test_a_link_in_the_report_folder_is_replaced_not_written_through(run_dir, written, tmp_path):
+    out = _earlier_report(written, tmp_path / "rep")
     precious = tmp_path / "precious.bin"
     precious.write_bytes(b"someone else's file")
     for name in ("win_rate.png", "report.md"):
@@ -301,14 +308,13 @@ def test_a_link_in_the_report_folder_is_replaced_not_written_through(run_dir, tm
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_a_report_of_another_kind_leaves_none_of_the_earlier_reports_plots(run_dir, tmp_path):
+def test_a_report_of_another_kind_leaves_none_of_the_earlier_reports_plots(run_dir, written, tmp_path):
     """A grid report written over a stats report left the stats report's five plots beside it."""
     from golfsolve.grid.rules import GridRules
     from golfsolve.grid.tournament import simulate
     from golfsolve.stats import gridreport
 
-    out = tmp_path / "rep"
-    rep.write_report(run_dir, out)
+    out = _earlier_report(written, tmp_path / "rep")
     mine = out / "notes.png"  # a file the report did not write is never removed
     mine.write_bytes(b"mine")
     t = simulate(GridRules(holes=1), ["greedy", "random", "random", "random"], 2, seed=0)
@@ -343,15 +349,14 @@ def test_a_median_between_two_values_is_shown_as_it_is_not_rounded_to_even(writt
 
 
 @pytest.mark.parametrize("cut_at", [1, 3])
-def test_a_report_cut_short_leaves_every_plot_its_text_shows(run_dir, tmp_path, monkeypatch, cut_at):
+def test_a_report_cut_short_leaves_every_plot_its_text_shows(run_dir, written, tmp_path, monkeypatch, cut_at):
     """Was: a report written again removed the earlier report's plots first, so Ctrl-C (or a
     kill) while it drew left the earlier report.md showing plots that were gone."""
     from golfsolve.grid.rules import GridRules
     from golfsolve.grid.tournament import simulate
     from golfsolve.stats import gridreport
 
-    out = tmp_path / "rep"
-    rep.write_report(run_dir, out)
+    out = _earlier_report(written, tmp_path / "rep")
     real, drawn = rep._finish, []
 
     def cut(fig, data, path):
