@@ -51,12 +51,11 @@ def test_editing_an_inlined_module_recompiles_the_kernels_that_use_it(tmp_path):
     cache = tmp_path / "cache"
     first = _run(root, cache)
     assert first == {"value": 1, "hits": 0, "misses": 1}
-    again = _run(root, cache)
-    assert again == {**first, "hits": 1, "misses": 0}  # loaded, not compiled
 
-    # a module the kernel does not import: the cache stays good
+    # a module the kernel does not import: the cache stays good, loaded and not compiled (one
+    # warm run shows both; a cache that did not load would miss with or without the edit)
     _edit(root / "golfsolve" / "cli" / "main.py", '"""', '"""An edit. ')
-    assert _run(root, cache)["hits"] == 1
+    assert _run(root, cache) == {**first, "hits": 1, "misses": 0}
 
     # the inlined helper now adds no card at all: the discard top (a King, the only base
     # that reaches the Aces when ranks wrap) no longer counts, and the bound must see it
