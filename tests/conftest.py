@@ -133,17 +133,3 @@ def client():
 
     with TestClient(create_app(workers=2)) as c:
         yield c
-
-
-@pytest.fixture(scope="session")
-def served_page():
-    """The base URL of a real ``golfsolve serve`` with two workers, started once per test
-    process and shared by the modules of browser tests (test_serve_browser.py's ``page_url``):
-    they only send it requests, and each opens its own pages."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-    from load_serve import running_server
-
-    with running_server(workers=2) as (url, _):
-        yield url

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,16 +32,18 @@ def _need(what: str, ok: bool) -> None:
 
 
 @pytest.fixture(scope="module")
-def page_url(request):
-    """The address of the test run's ``golfsolve serve`` (tests/conftest.py's ``served_page``:
-    one server for every module of browser tests in a worker, not one each)."""
+def page_url():
     _need("chromium (/usr/bin/chromium)", CHROMIUM is not None)
     try:
         import playwright.sync_api  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as e:
         _need(f"the Python package {e.name}", False)
-    return request.getfixturevalue("served_page")
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from load_serve import running_server
+
+    with running_server(workers=2) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module")
