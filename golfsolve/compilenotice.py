@@ -35,6 +35,9 @@ class Notice:
 
 
 _notice = Notice()
+#: False once the kernels' cache is a folder of this process's own, removed at its exit
+#: (:mod:`golfsolve.jitcache` falls back to it when no folder it may keep can be written).
+_cache_kept = True
 
 
 def set_notice(notice: Optional[Notice]) -> None:
@@ -48,8 +51,21 @@ def notice() -> Notice:
     return _notice
 
 
+def cache_not_kept() -> None:
+    """Say that compiled kernels will not outlive this process, so the notice does not promise
+    that later runs start at once."""
+    global _cache_kept
+    _cache_kept = False
+
+
+#: What the notice says in place of "later runs start at once" when the cache is not kept.
+NOT_KEPT = "no folder to keep them in, so every run compiles them (set NUMBA_CACHE_DIR to a folder of your own)"
+
+
 def notice_line(seconds: float, what: str = SOLVER) -> str:
     """The one line a command prints before compiling."""
+    if not _cache_kept:
+        return f"compiling {what}, about {max(1, round(seconds))} s; {NOT_KEPT}"
     return f"compiling {what} once, about {max(1, round(seconds))} s; later runs start at once"
 
 

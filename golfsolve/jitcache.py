@@ -34,6 +34,7 @@ from typing import Optional
 
 from numba.core import caching as _caching
 
+from .compilenotice import cache_not_kept
 from .kernelsources import PACKAGE, closure, scratch_cache, sources_digest
 
 
@@ -64,6 +65,7 @@ def _scratch_root() -> Optional[str]:
     except OSError:
         return None
     atexit.register(shutil.rmtree, own, True)
+    cache_not_kept()
     return own
 
 

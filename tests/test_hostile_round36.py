@@ -17,7 +17,7 @@ import pytest
 import golfsolve
 from golfsolve import aotcache
 from golfsolve.solitaire import native
-from hostile_helpers import ROOT, one_line_exit_2
+from hostile_helpers import ROOT, one_line_exit_2, quiet_stderr
 from test_jitcache import PROBE
 
 PACKAGE = Path(golfsolve.__file__).parent
@@ -42,8 +42,12 @@ def _nowhere_writable(tmp_path: Path) -> tuple[Path, dict]:
     return root, env
 
 
-def _probe(root: Path, env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", PROBE], cwd=root, env=env, capture_output=True, text=True,
+#: Printed after :data:`PROBE`: the line the command would print before compiling the solver.
+NOTICE = "from golfsolve.compilenotice import notice_line; print(notice_line(50))\n"
+
+
+def _probe(root: Path, env: dict, probe: str = PROBE) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True,
                           timeout=300)
 
 
@@ -74,10 +78,24 @@ def test_a_shared_scratch_cache_is_not_trusted_and_the_kernels_still_work(tmp_pa
     shared = tmp_path / "tmp" / f"golfsolve-cache-{UID}"
     shared.mkdir()
     shared.chmod(0o777)
-    r = _probe(root, env)
+    r = _probe(root, env, PROBE + NOTICE)
     assert r.returncode == 0, r.stderr
     assert list(shared.iterdir()) == []
     assert [p.name for p in (tmp_path / "tmp").iterdir()] == [shared.name]  # its own folder is gone
+    # was: the compile notice promised "later runs start at once", and every run compiled again
+    line = r.stdout.splitlines()[-1]
+    assert "later runs start at once" not in line and "every run compiles them" in line
+    assert quiet_stderr(line + "\n") == ""
+
+
+def test_the_compile_notice_promises_a_fast_next_run_where_the_cache_is_kept(tmp_path):
+    """The other side of the test above: with the cache in a folder that stays, the notice
+    says later runs start at once."""
+    root, env = _nowhere_writable(tmp_path)
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "kept")
+    r = _probe(root, env, PROBE + NOTICE)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1].endswith("; later runs start at once")
 
 
 def _unwritable_places(tmp_path: Path, monkeypatch) -> aotcache.Spec:
