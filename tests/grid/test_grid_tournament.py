@@ -35,11 +35,11 @@ def test_every_seating_is_used_once_per_cycle_and_balances_seats_and_neighbours(
     assert seating(n, cycle + 1, seed=1) == seen[1]
 
 
-def test_six_players_draw_a_seeded_random_seating_per_match():
-    a = [seating(6, m, seed=4) for m in range(200)]
+def test_the_balanced_scheme_draws_a_seeded_random_seating_per_match_at_six_players():
+    a = [seating(6, m, seed=4, scheme="balanced") for m in range(200)]
     assert all(sorted(s) == list(range(6)) for s in a)
-    assert a == [seating(6, m, seed=4) for m in range(200)]
-    assert a != [seating(6, m, seed=5) for m in range(200)]
+    assert a == [seating(6, m, seed=4, scheme="balanced") for m in range(200)]
+    assert a != [seating(6, m, seed=5, scheme="balanced") for m in range(200)]
     # every entry meets every predecessor
     pairs = Counter((s[i], before_entries(s)[i]) for s in a for i in range(6))
     assert len(pairs) == 30
@@ -117,7 +117,7 @@ def _old_run(run_cli, out):
 
     mf = manifest_path(out)
     m = json.loads(mf.read_text())
-    assert m["params"].pop("seating") == "balanced"
+    assert m["params"].pop("seating") == "cyclic"
     mf.write_text(json.dumps(m))
     bots = ["greedy", "random", "greedy"]
     for f in out.glob("*.parquet"):
