@@ -29,7 +29,6 @@ from ..inputs import is_whole_number
 from ..intervals import Z95, t_quantile, wilson
 from ..text import plural
 from .rules import GridRules
-from .tournament import SEATING
 
 if TYPE_CHECKING:  # tournament.py imports this module
     from .tournament import Tournament
@@ -80,7 +79,8 @@ class Tally:
     bots: list[str]
     seed: int = 0
     samples: Optional[int] = None
-    seating: str = SEATING
+    #: tournament.SEATING, written out: tournament.py imports this module (a test checks they agree)
+    seating: str = "cyclic"
     matches: int = 0
     holes_played: int = 0
     last_match: int = -1
