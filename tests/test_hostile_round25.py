@@ -270,7 +270,7 @@ def test_the_grid_figures_footer_is_not_cut_off(tmp_path, monkeypatch):
         footer = fig.texts[-1]
         # where the lines break follows the font's measured width, which matplotlib's versions differ on
         words = " ".join(footer.get_text().split())
-        assert "--quiet" in words and "balanced seating" in words, name
+        assert "--quiet" in words and "cyclic seating" in words, name
         assert _extent(footer, fig).x1 <= fig.bbox.x1, name
 
 

@@ -3,15 +3,26 @@
 Every match draws its generators from ``numpy.random.SeedSequence(seed).spawn``, so a run
 is reproducible and does not depend on how matches are split up.
 
-**Seating** (:func:`seating`, scheme :data:`SEATING`). A bot's strokes depend on who plays
-just before it (it picks up that player's discards), so no bot may keep a neighbour. Up to
-five players, match ``m`` uses seating ``m mod n!`` of a fixed list of every seating: each
-cyclic order of the entries (entry 0 first, the others in lexicographic order) in each of
-its ``n`` rotations, the rotations of one cyclic order in ``n`` consecutive matches. So
-every ``n`` matches each entry sits once in each seat, and every ``n!`` matches (24 for
-four players) each entry has had each other entry just before it equally often. Six
-players (720 seatings) draw a random seating per match from the match's own seed stream.
-The first player moves one seat every hole.
+**Seating** (:func:`seating`, scheme :data:`SEATING`, ``cyclic``). A bot's strokes depend on
+who plays just before it (it picks up that player's discards), so no bot may keep a
+neighbour. Match ``m`` uses cyclic order ``(m // n) mod k`` of a fixed list of ``k`` cyclic
+orders of the entries (:func:`seating_orders`), in its rotation ``m mod n``: the rotations of
+one cyclic order in ``n`` consecutive matches, so every ``n`` matches each entry sits once
+in each seat, and every cycle of ``n * k`` matches (:func:`seating_cycle`) each entry has had
+each other entry just before it equally often. Up to five players the list is every cyclic
+order (entry 0 first, the others in lexicographic order; 24 matches for four players, 120
+for five). Six players have 120 cyclic orders (720 matches); the list is 10 of them in
+which each ordered pair of entries is neighbours exactly twice (found by a fixed search), a
+cycle of 60 matches in which each entry has each other entry just before it 12 times. No 5
+orders hold each pair once (there is no such decomposition of the complete digraph on 6
+vertices, Tillson 1980), so twice is the least. Five players could cycle in 20 matches
+(4 orders, each pair once), but keep every order so that ``cyclic`` equals ``balanced``
+below six players and runs of the two compare match for match.
+
+``balanced``, the scheme before it, is ``cyclic`` up to five players and draws a random
+seating per match from the match's own seed stream at six, balanced only on average; its
+runs are read, resumed and extended with it. ``rotation``, older still, never changed the
+cyclic order. The first player moves one seat every hole.
 """
 
 from __future__ import annotations
@@ -35,13 +46,22 @@ if TYPE_CHECKING:  # the bots (numba) and pandas load when matches are played: a
 
 HOLE_COLUMNS = ["match", "hole", "seat", "entry", "bot", "before", "before_bot", "strokes", "raw", "first",
                 "closer", "knocker", "reason", "turns", "recycles"]
-#: The seating scheme of :func:`seating`, recorded with every run.
-SEATING = "balanced"
-#: The scheme of runs made before it: seat ``s`` of match ``m`` held entry ``(s + m) % n``,
+#: The seating scheme of :func:`seating` for new runs, recorded with every run.
+SEATING = "cyclic"
+#: The scheme before it: ``cyclic`` up to five players, a seeded random seating per match
+#: at six. Runs made with it are resumed and extended with it, never mixed with ``cyclic``.
+BALANCED_SEATING = "balanced"
+#: The scheme of runs made before both: seat ``s`` of match ``m`` held entry ``(s + m) % n``,
 #: so the cyclic order never changed and each bot always followed the same neighbour.
 OLD_SEATING = "rotation"
-#: Up to this many players every seating is used in turn; above it, a random one per match.
+#: The schemes a run can be played with (a new run: :data:`SEATING` only).
+PLAYED_SEATINGS = (SEATING, BALANCED_SEATING)
+#: Every scheme a run can record.
+SEATINGS = PLAYED_SEATINGS + (OLD_SEATING,)
+#: Up to this many players ``balanced`` uses every seating in turn; above it, a random one per match.
 BALANCED_MAX_PLAYERS = 5
+#: How often each ordered pair of entries is neighbours in the six-player list of cyclic orders.
+_SIX_PAIR_TIMES = 2
 
 
 @lru_cache(maxsize=None)
@@ -52,27 +72,101 @@ def cyclic_orders(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple((0,) + p for p in permutations(range(1, n)))
 
 
+def _neighbour_pairs(order: Sequence[int]) -> list[tuple[int, int]]:
+    """The ordered pairs ``(a, b)`` of ``order`` in which ``a`` plays just before ``b``."""
+    return [(order[i], order[(i + 1) % len(order)]) for i in range(len(order))]
+
+
+@lru_cache(maxsize=None)
+def seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
+    """The cyclic orders the ``cyclic`` scheme seats ``n`` entries in, in turn: every one
+    (:func:`cyclic_orders`) up to five players; at six, the first set in lexicographic
+    order of 10 orders in which each ordered pair of entries is neighbours exactly twice.
+
+    The search is depth-first over :func:`cyclic_orders` in their order, so it always
+    finds the same set (a millisecond); tests pin it, since recorded runs depend on it."""
+    n = whole_count(n, "n", 2, 6)
+    orders = cyclic_orders(n)
+    if n <= BALANCED_MAX_PLAYERS:
+        return orders
+    # each order holds n of the n(n-1) ordered pairs, so each pair twice takes 2(n-1) orders
+    want = _SIX_PAIR_TIMES * (n - 1)
+    count: dict[tuple[int, int], int] = {}
+    chosen: list[int] = []
+
+    def extend(start: int) -> bool:
+        if len(chosen) == want:
+            return True
+        for i in range(start, len(orders)):
+            pairs = _neighbour_pairs(orders[i])
+            if all(count.get(p, 0) < _SIX_PAIR_TIMES for p in pairs):
+                for p in pairs:
+                    count[p] = count.get(p, 0) + 1
+                chosen.append(i)
+                if extend(i + 1):
+                    return True
+                chosen.pop()
+                for p in pairs:
+                    count[p] -= 1
+        return False
+
+    if not extend(0):  # pragma: no cover - the search is fixed and succeeds
+        raise AssertionError(f"no exact seating design for {n} players")
+    return tuple(orders[i] for i in chosen)
+
+
+def seating_cycle(n: int, scheme: str = SEATING) -> Optional[int]:
+    """Matches after which the seatings of ``scheme`` for ``n`` entries repeat, so that each
+    entry has sat in each seat, and after each other entry, equally often: ``n`` times the
+    number of :func:`seating_orders` (2, 6, 24, 120 and 60 matches for 2 to 6 players).
+    ``rotation`` repeats every ``n`` matches (each entry always after the same one); None
+    for ``balanced`` at six players, whose seatings are random."""
+    n = whole_count(n, "n", 2, 6)
+    scheme = one_of(scheme, SEATINGS, "the seating scheme")
+    if scheme == OLD_SEATING:
+        return n
+    if scheme == BALANCED_SEATING and n > BALANCED_MAX_PLAYERS:
+        return None
+    return n * len(seating_orders(n))
+
+
 def seating(n: int, match: int, seed: int, scheme: str = SEATING) -> tuple[int, ...]:
     """Seat -> entry of match ``match`` of a tournament of ``n`` entries seeded ``seed``.
 
-    ``balanced`` (see the module's docstring) for up to :data:`BALANCED_MAX_PLAYERS`
-    players, a seeded random permutation per match above; ``rotation`` is the old scheme,
-    kept to read runs made with it.
+    ``cyclic`` (see the module's docstring) the scheme of new runs; ``balanced`` the one
+    before it (a seeded random permutation per match at six players); ``rotation`` the old
+    scheme, kept to read runs made with it.
     """
     # n=0 would divide by zero, match -1 take another match's seating
     n = whole_count(n, "n", 2, 6)
     match = whole_count(match, "match", 0, MAX_INT64)
     seed = seed_value(seed)
-    if one_of(scheme, (SEATING, OLD_SEATING), "the seating scheme") == OLD_SEATING:
+    scheme = one_of(scheme, SEATINGS, "the seating scheme")
+    if scheme == OLD_SEATING:
         return tuple((s + match) % n for s in range(n))
-    if n <= BALANCED_MAX_PLAYERS:
-        orders = cyclic_orders(n)
-        order = orders[(match // n) % len(orders)]
-        r = match % n
-        return tuple(order[(s + r) % n] for s in range(n))
-    # The match's own stream, next to its game (child 0) and bot (children 1..n) streams.
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(match, n + 1)))
-    return tuple(int(e) for e in rng.permutation(n))
+    if scheme == BALANCED_SEATING and n > BALANCED_MAX_PLAYERS:
+        # The match's own stream, next to its game (child 0) and bot (children 1..n) streams.
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(match, n + 1)))
+        return tuple(int(e) for e in rng.permutation(n))
+    orders = seating_orders(n)
+    order = orders[(match // n) % len(orders)]
+    r = match % n
+    return tuple(order[(s + r) % n] for s in range(n))
+
+
+def seating_described(scheme: str) -> str:
+    """One sentence for a report: how the scheme ``scheme`` seats the bots."""
+    scheme = one_of(scheme, SEATINGS, "the seating scheme")
+    if scheme == OLD_SEATING:
+        return ("Rotation seating: seats rotated but the cyclic order of the bots never changed, so each bot "
+                "always played after the same neighbour")
+    every = "every cyclic order of the bots in each of its rotations, the rotations in consecutive matches"
+    if scheme == BALANCED_SEATING:
+        return f"Balanced seating: {every}, so no bot keeps a seat or a neighbour (at six players a seeded random " \
+               "seating per match, balanced only on average)"
+    return (f"Cyclic seating: {every} (at six players 10 cyclic orders in which each ordered pair of bots is "
+            "neighbours exactly twice), so each bot sits once in each seat every n matches and after every other "
+            "bot equally often every 2, 6, 24, 120 or 60 matches (2 to 6 players)")
 
 
 def before_entries(entries: Sequence[int]) -> list[int]:
@@ -173,8 +267,8 @@ def simulate(rules: GridRules, bots: Sequence[str], matches: int, seed: int, sam
     ``mc``, ``greedy``, ``random``; ``samples`` sets the Monte Carlo sample count).
 
     ``first_match`` starts the seed stream further on, so a run can be continued in parts
-    that together equal one long run. ``scheme`` is the seating scheme (:func:`seating`;
-    the old ``rotation`` only to measure what it did).
+    that together equal one long run. ``scheme`` is the seating scheme (:func:`seating`):
+    ``balanced`` to continue a run made with it, the old ``rotation`` only to measure what it did.
     """
     import pandas as pd
 
@@ -232,7 +326,7 @@ def simulate_tally(rules: GridRules, bots: Sequence[str], matches: int, seed: in
     bots, matches, seed, samples, first_match = _checked(rules, bots, matches, seed, samples, progress, first_match,
                                                          SEATING)
     block = whole_count(block, "block", 1, 2**63 - 1)
-    tally = Tally(rules, bots, seed, samples, bot_settings=played_settings(bots, samples))
+    tally = Tally(rules, bots, seed, samples, SEATING, bot_settings=played_settings(bots, samples))
     for first in range(first_match, first_match + matches, block):
         t = simulate(rules, bots, min(block, first_match + matches - first), seed, samples, progress, first_match=first)
         tally.add(t.holes, t.matches)

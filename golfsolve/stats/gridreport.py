@@ -18,7 +18,7 @@ import numpy as np
 from ..grid.botnames import NOT_RECORDED, describe_settings
 from ..grid.rules import GridRules
 from ..grid.tally import Tally
-from ..grid.tournament import SEATING, Tournament
+from ..grid.tournament import OLD_SEATING, PLAYED_SEATINGS, Tournament, seating_described
 from ..inputs import callback, expect, whole_count
 from ..text import estimate, interval, plural
 from .runfolder import figure_footer, save_footed_figure
@@ -269,15 +269,13 @@ def _blocks(data: dict) -> list[tuple]:
                    f"{plural(data['holes_played'], 'hole')}, seed {meta['seed']}."))
     if data.get("planned_matches"):
         b.append(("p", f"**The run is unfinished**: {incomplete_note(data)}."))
-    if meta.get("seating") == SEATING:
-        b.append(("p", "Balanced seatings: every cyclic order of the bots in each of its rotations (a seeded random "
-                       "seating per match for six players), so no bot keeps a seat or a neighbour; the first player "
-                       "moves one seat every hole. Intervals are 95%, taken over matches (the holes of one match "
-                       "share a table); win rates have Wilson intervals over matches (a bot's share of each "
-                       "match's win over its seats is one value)."))
+    scheme = meta.get("seating") or OLD_SEATING
+    if scheme in PLAYED_SEATINGS:
+        b.append(("p", f"{seating_described(scheme)}; the first player moves one seat every hole. Intervals are 95%, "
+                       "taken over matches (the holes of one match share a table); win rates have Wilson intervals "
+                       "over matches (a bot's share of each match's win over its seats is one value)."))
     else:
-        b.append(("p", "**Rotation seating**: seats rotated but the cyclic order of the bots never changed, so each bot "
-                       "always played after the same neighbour and the comparisons below are confounded with that. "
+        b.append(("p", f"**{seating_described(scheme)}**, and the comparisons below are confounded with that. "
                        "Intervals are 95%."))
     if data.get("command"):
         b.append(("p", "Made by:"))

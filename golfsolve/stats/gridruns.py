@@ -10,10 +10,12 @@ group-by away. Folders written before run folders (``holes.parquet``, ``matches.
 ``meta.json``) are still read.
 
 The manifest's ``params.seating`` names the seating scheme
-(:data:`golfsolve.grid.tournament.SEATING`). A run without it was made with the old
-rotation, in which each bot always followed the same neighbour: it is still read and
-reported (its ``before`` columns are rebuilt from the rotation), but ``--resume`` and
-``--extend`` refuse it rather than mix two schemes in one run.
+(:data:`golfsolve.grid.tournament.SEATING`, ``cyclic``, for new runs). A run made with
+``balanced``, the scheme before it, is resumed and extended with ``balanced`` (its
+six-player matches seated at random as before), never mixed with ``cyclic``. A run without
+it was made with the old rotation, in which each bot always followed the same neighbour:
+it is still read and reported (its ``before`` columns are rebuilt from the rotation), but
+``--resume`` and ``--extend`` refuse it rather than mix two schemes in one run.
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Literal, Optional, Sequence
 
-from ..errors import MAX_EFFORT, InputError
+from ..errors import MAX_EFFORT, InputError, clip
 from ..inputs import check_seed, expect
 from ..text import plural
 from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
-from ..grid.tournament import HOLE_COLUMNS, OLD_SEATING, SEATING, Tournament, before_entries, seating, simulate
+from ..grid.tournament import (HOLE_COLUMNS, OLD_SEATING, PLAYED_SEATINGS, SEATING, SEATINGS, Tournament,
+                               before_entries, seating, simulate)
 from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, compute,
                         manifest_path, name_list, whole_fields, write_text_atomic)
 from .runkind import RunKind
@@ -84,8 +87,8 @@ class GridSpec:
         if self.samples is not None and not 1 <= self.samples <= MAX_EFFORT:
             raise InputError(f"--mc-samples must be from 1 to {MAX_EFFORT:,}, not {self.samples}")
         check_seed(self.seed)
-        if self.seating not in (SEATING, OLD_SEATING):
-            raise InputError(f"unknown seating scheme {self.seating!r}")
+        if not isinstance(self.seating, str) or self.seating not in SEATINGS:
+            raise InputError(f"unknown seating scheme {clip(repr(self.seating))}: give one of {', '.join(SEATINGS)}")
         if len(self.bots) != self.rules.players:
             raise InputError(f"{plural(len(self.bots), 'bot')} for {self.rules.players} players")
         # every name is a bot, written one way: 'Random' and 'random' are one bot, not two in the summary
@@ -119,7 +122,7 @@ def _params_model() -> type[BaseModel]:
         mc_samples: Optional[StrictInt] = Field(default=None, ge=1, le=MAX_EFFORT)
         seed: StrictInt = Field(ge=0, le=2**64 - 1)
         table: _Table
-        seating: Optional[Literal["balanced"]] = None  # absent: the old rotation
+        seating: Optional[Literal["cyclic", "balanced"]] = None  # absent: the old rotation
 
     return _Params
 
@@ -127,9 +130,9 @@ def _params_model() -> type[BaseModel]:
 def play_chunk(task: tuple) -> pd.DataFrame:
     """Matches ``chunk.first .. chunk.last`` of the tournament, as rows of :data:`COLUMNS`."""
     chunk, table, bots, seed, samples, scheme = task
-    if scheme != SEATING:
+    if scheme not in PLAYED_SEATINGS:
         raise InputError(f"runs with the {scheme!r} seating are read, not played on")
-    t = simulate(GridRules(**table), bots, chunk.count, seed, samples, first_match=chunk.first)
+    t = simulate(GridRules(**table), bots, chunk.count, seed, samples, first_match=chunk.first, scheme=scheme)
     return _one_table(t.holes, t.matches)
 
 
@@ -193,8 +196,10 @@ class GridKind(RunKind[GridSpec]):
 
     def complete(self, v: dict, jobs: int) -> GridSpec:
         matches = 100 if v["matches"] is None else v["matches"]
+        # a resumed or extended run keeps its own scheme (resolve fills it in from the run)
         return GridSpec(v["rules"], tuple(v["bots"]), matches, 0 if v["seed"] is None else v["seed"], v["samples"],
-                        self.default_chunk_size(matches, jobs) if v["chunk_size"] is None else v["chunk_size"])
+                        self.default_chunk_size(matches, jobs) if v["chunk_size"] is None else v["chunk_size"],
+                        SEATING if v.get("seating") is None else v["seating"])
 
     def source(self, todo: Sequence[Chunk], p: GridSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
         from ..grid.compiling import warm
@@ -222,11 +227,11 @@ class GridKind(RunKind[GridSpec]):
         check_same_bots(out, recorded_settings(out, old.bots), p.bots, p.samples, flag)
 
     def check_scheme(self, out: str | Path) -> None:
-        """:class:`InputError` if the run in ``out`` was made with another seating scheme
-        (continuing it would mix two schemes in one run)."""
+        """:class:`InputError` if the run in ``out`` was made with a seating scheme golfsolve
+        no longer plays (continuing it with another would mix two schemes in one run)."""
         if manifest_path(out) is not None:
             old = self.read(out)
-            if old.seating != SEATING:
+            if old.seating not in PLAYED_SEATINGS:
                 raise InputError(f"{out} was made with the '{old.seating}' seating (each bot always after the "
                                  f"same neighbour), which golfsolve reads but does not play; it cannot be resumed "
                                  f"or extended with the '{SEATING}' one: start a new run folder")
@@ -253,7 +258,10 @@ class GridKind(RunKind[GridSpec]):
              command: str = "") -> RunFolder:
         if resume or extend:
             self.check_scheme(out)
-        if p.seating != SEATING:
+            if p.seating not in PLAYED_SEATINGS:
+                raise InputError(f"runs with the {p.seating!r} seating are read, not played on")
+        elif p.seating != SEATING:
+            # an older scheme only goes on in the run made with it
             raise InputError(f"new runs use the '{SEATING}' seating, not {p.seating!r}")
         return super().open(out, p, resume=resume, extend=extend, command=command)
 

@@ -12,7 +12,8 @@ The study is one run folder (:mod:`golfsolve.stats.runfolder`): item ``i`` is ma
 ``i % matches`` of cell ``i // matches``, so chunks are written as they end, a killed
 study resumes with ``--resume`` and gives the same table, and every chunk holds the
 columns of a ``grid simulate`` chunk plus ``item``, ``cell`` and ``set``. Seats follow the
-tournaments' balanced seating (recorded as ``params.seating``).
+tournaments' seating scheme (:data:`golfsolve.grid.tournament.SEATING`, recorded as
+``params.seating``); a study made with the earlier ``balanced`` scheme resumes with it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..errors import MAX_EFFORT, InputError, clip
 from ..inputs import ascii_lower, check_seed, expect, split_items
 from ..text import plural
 from ..grid.rules import DEFAULT_HOLES, GridRules, parse_rules
-from ..grid.tournament import SEATING, Tournament, simulate
+from ..grid.tournament import PLAYED_SEATINGS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
 from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, name_list,
@@ -49,9 +50,11 @@ DEFAULT_STRONG = "ismcts:300"
 #: Matches per table of the default study: one match at each of its 16 strongest bot's
 #: tables costs about 8 s of CPU with :data:`DEFAULT_STRONG` (each 3x3 grid 2.5 s; the
 #: random bot's tables next to nothing), so about 800 s of CPU in all, 7 minutes on 2 cores
-#: (docs/grid.md gives the measured run). 96 is a whole number of balanced seating cycles
-#: (:func:`golfsolve.grid.tournament.seating`) for 2, 3 and 4 players, so every bot sits in
-#: every seat and after every other bot equally often.
+#: (docs/grid.md gives the measured run). 96 is a whole number of seating cycles
+#: (:func:`golfsolve.grid.tournament.seating_cycle`) for 2, 3 and 4 players, so every bot
+#: sits in every seat and after every other bot equally often; at six players it is 16
+#: blocks of 6 (each bot once in each seat per block) and 1.6 cycles of 60, at five 0.8 of
+#: a cycle of 120. It is kept so that studies stay comparable with the published ones.
 DEFAULT_MATCHES = 96
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
@@ -127,11 +130,16 @@ class StudySpec:
     matches: int = DEFAULT_MATCHES
     seed: int = 0
     chunk_size: int = MAX_DEFAULT_CHUNK
+    #: the seating scheme: :data:`SEATING` for a new study, a study made with ``balanced`` keeps it
+    seating: str = SEATING
 
     def __post_init__(self) -> None:
         from ..grid.botnames import split_bots
 
         whole_fields(self, "matches", "seed", "chunk_size")
+        if not isinstance(self.seating, str) or self.seating not in PLAYED_SEATINGS:
+            raise InputError(f"a study's seating scheme is one of {', '.join(PLAYED_SEATINGS)}, "
+                             f"not {clip(repr(self.seating))}")
         name_list(self, "sets", "('base', 'putt')")
         # each name written one way, as --sets writes them: 'Base' would be recorded (and
         # reported) as a set of its own name, and --resume --sets base refused as another study
@@ -205,7 +213,7 @@ def _params_model() -> type[BaseModel]:
         matches: StrictInt = Field(ge=1, le=MAX_EFFORT)
         seed: StrictInt = Field(ge=0, le=2**64 - 1)
         cells: list[_Cell] = Field(max_length=2 * MAX_SETS)
-        seating: Literal["balanced"]
+        seating: Literal["cyclic", "balanced"]
 
     return _Params
 
@@ -218,14 +226,15 @@ def play_chunk(task: tuple) -> pd.DataFrame:
     """Items ``chunk.first .. chunk.last`` of the study, as rows of :data:`COLUMNS`."""
     import pandas as pd
 
-    chunk, cells, matches, seed = task
+    chunk, cells, matches, seed, scheme = task
     frames = []
     item = chunk.first
     while item <= chunk.last:
         c, first = divmod(item, matches)
         count = min(matches - first, chunk.last - item + 1)
         cell = cells[c]
-        t = simulate(GridRules(**cell["table"]), cell["bots"].split(","), count, seed, first_match=first)
+        t = simulate(GridRules(**cell["table"]), cell["bots"].split(","), count, seed, first_match=first,
+                     scheme=scheme)
         df = _one_table(t.holes, t.matches)
         df.insert(0, "set", cell["set"])
         df.insert(0, "cell", c)
@@ -265,11 +274,12 @@ class StudyKind(RunKind[StudySpec]):
     def key(self, p: StudySpec) -> RunKey:
         return self.ungrouped_key(p.items(), p.chunk_size, {"sets": ",".join(p.sets), "strong": p.strong,
                                                              "matches": p.matches, "seed": p.seed,
-                                                             "cells": _cells_json(p), "seating": SEATING})
+                                                             "cells": _cells_json(p), "seating": p.seating})
 
     def from_manifest(self, m: dict) -> StudySpec:
         p = m["params"]
-        spec = StudySpec(tuple(p["sets"].split(",")), p["strong"], p["matches"], p["seed"], m["chunk_size"])
+        spec = StudySpec(tuple(p["sets"].split(",")), p["strong"], p["matches"], p["seed"], m["chunk_size"],
+                         p["seating"])
         if m["start"] != 0 or m["count"] != spec.items():
             raise InputError(f"a study of {plural(len(spec.cells()), 'table')} of {plural(spec.matches, 'match')} covers matches "
                              f"0..{spec.items() - 1}, not {m['start']}..{m['start'] + m['count'] - 1}")
@@ -303,8 +313,10 @@ class StudyKind(RunKind[StudySpec]):
         chunk = v["chunk_size"]
         if chunk is None:  # about ten chunks per worker and table: a killed study loses little
             chunk = max(1, min(MAX_DEFAULT_CHUNK, -(-matches // 8)))
+        # a resumed study keeps its own scheme (resolve fills it in from the study)
         return StudySpec(sets, DEFAULT_STRONG if v["strong"] is None else v["strong"], matches,
-                         0 if v["seed"] is None else v["seed"], chunk)
+                         0 if v["seed"] is None else v["seed"], chunk, SEATING if v.get("seating") is None
+                         else v["seating"])
 
     def source(self, todo: Sequence[Chunk], p: StudySpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
         from ..grid.compiling import warm
@@ -312,7 +324,7 @@ class StudyKind(RunKind[StudySpec]):
         if todo:  # compiled once here, with the notice, not silently in every worker
             warm(GridRules(), (p.strong, HEURISTIC, RANDOM))
         cells = _cells_json(p)
-        tasks = [(c, cells, p.matches, p.seed) for c in todo]
+        tasks = [(c, cells, p.matches, p.seed, p.seating) for c in todo]
         return ((task[0], df) for task, df in compute(tasks, play_chunk, jobs))
 
     def manifest_extra(self, p: StudySpec) -> dict:
@@ -320,6 +332,13 @@ class StudyKind(RunKind[StudySpec]):
 
     def new_run_extra(self, p: StudySpec) -> dict:
         return {"bot_settings": {b: bot_settings(b) for b in study_bots(p)}}
+
+    def open(self, out: str | Path, p: StudySpec, *, resume: bool = False, extend: bool = False,
+             command: str = ""):
+        if not (resume or extend) and p.seating != SEATING:
+            # an older scheme only goes on in the study made with it
+            raise InputError(f"new studies use the '{SEATING}' seating, not {p.seating!r}")
+        return super().open(out, p, resume=resume, extend=extend, command=command)
 
     def check_continued(self, out: str | Path, p: StudySpec, flag: str) -> None:
         from .gridruns import check_same_bots, recorded_settings
@@ -399,7 +418,7 @@ def load_study(out: str | Path) -> Study:
             continue
         holes, matches = _two_tables(d)
         ts.append(Tournament(rules=c.rules, bots=list(c.bots), seed=spec.seed, holes=holes, matches=matches,
-                             seating=SEATING, bot_settings=None if settings is None
+                             seating=spec.seating, bot_settings=None if settings is None
                              else {b: settings[b] for b in dict.fromkeys(c.bots)}))
     return Study(spec=spec, manifest=m, cells=cells, tournaments=ts)
 

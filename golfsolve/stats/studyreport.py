@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..grid.botnames import NOT_RECORDED, describe_settings
 from ..grid.engine import END_REASONS, END_STALLED
-from ..grid.tournament import Tournament, paired_difference
+from ..grid.tournament import BALANCED_SEATING, Tournament, paired_difference, seating_described
 from ..intervals import mean_ci, no_spread, wilson
 from ..text import estimate, plural
 from .gridstudy import HEURISTIC, RANDOM, Study
@@ -88,7 +88,7 @@ def strong_wins(ts: list[Tournament], strong: str) -> Optional[dict[str, float]]
 def first_player(ts: list[Tournament]) -> dict[str, float]:
     """Strokes of a hole's first player minus the mean of the others at that hole, interval
     over matches (negative: moving first helps). The first seat moves every hole and the
-    seating is balanced, so over matches each bot moves first equally often and the line-up
+    seating is balanced (either scheme), so over matches each bot moves first equally often and the line-up
     cancels."""
     frames = []
     for t in ts:
@@ -176,6 +176,7 @@ def report_data(study: Study) -> dict[str, Any]:
     return {
         "format": m["format"], "command": latest_command(m), "complete": bool(m.get("complete")),
         "strong": spec.strong, "matches_per_table": spec.matches, "seed": spec.seed, "sets": list(spec.sets),
+        "seating": spec.seating,
         # None: a study made before its bots' settings were recorded
         "bot_settings": m.get("bot_settings"),
         "results": [set_data(study, s) for s in spec.sets],
@@ -254,9 +255,8 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
                    f"table, seed {data['seed']}. The first table seats the strongest bot (**{strong}**"
                    + (": " + ", ".join(x for x in (settings.get("class", ""), shown) if x) if settings else "") + f") and {HEURISTIC}s: every "
                    f"measure but one comes from it. The second seats {HEURISTIC}s and the {RANDOM} bot, for the "
-                   f"bottom of the skill scale (so the game measured is one between players who try to win). Seatings are balanced (every cyclic order of the bots in "
-                   "every rotation; at six players a seeded random seating per match) and the first player moves "
-                   "every hole."))
+                   f"bottom of the skill scale (so the game measured is one between players who try to win). "
+                   f"{seating_described(data.get('seating', BALANCED_SEATING))}; the first player moves every hole."))
     if not data["complete"]:
         b.append(("p", "**The study is incomplete**: the numbers cover the chunks finished so far."))
     b.append(("p", "Made by:"))

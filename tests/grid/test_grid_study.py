@@ -323,3 +323,45 @@ def test_the_grid_4_option_set_changes_the_grid_alone():
 
     assert option_rules("grid-4").holes == option_rules("base").holes == 9
     assert option_rules("grid-4").grid == 4 and option_rules("holes-18").holes == 18
+
+
+def test_a_new_study_records_the_cyclic_seating_and_reports_it(small, run_cli):
+    """was: a study recorded 'balanced', and its six-player tables were seated at random."""
+    assert read_manifest(small)["params"]["seating"] == "cyclic"
+    assert STUDY.read(small).seating == "cyclic" and load_study(small).tournaments[0].seating == "cyclic"
+    data = json.loads(run_cli(["grid", "report", str(small), "--json"]).stdout)
+    assert data["seating"] == "cyclic"
+
+
+def test_a_balanced_study_resumes_with_the_balanced_seating(tmp_path, run_cli, monkeypatch):
+    """was (with 'cyclic' the scheme of new studies, had nothing kept 'balanced'): a killed
+    six-player study made with 'balanced' would be refused, or its missing chunks seated by
+    another scheme than the rest."""
+    import golfsolve.stats.gridstudy as gridstudy
+    from golfsolve.grid.tournament import seating
+
+    out = tmp_path / "old"
+    args = ["grid", "study", "--sets", "players-6", "--strong", STRONG, "--matches", "3", "--seed", "5",
+            "--chunk-size", "1", "--out", str(out), "--quiet"]
+    with monkeypatch.context() as mp:  # the study as the previous golfsolve made it
+        mp.setattr(gridstudy, "SEATING", "balanced")
+        assert run_cli(args).exit_code == 0
+    assert read_manifest(out)["params"]["seating"] == "balanced"
+    whole = _table(out)
+    for f in sorted(chunk_files(out))[2:]:
+        (out / f).unlink()  # killed after two chunks
+    r = run_cli(["grid", "study", "--out", str(out), "--resume", "--quiet"])
+    assert r.exit_code == 0, r.stderr
+    pd.testing.assert_frame_equal(_table(out), whole)
+    assert read_manifest(out)["params"]["seating"] == "balanced"
+    for t in load_study(out).tournaments:
+        assert t.seating == "balanced"
+        for m, g in t.holes.groupby("match"):
+            assert tuple(g.drop_duplicates("seat").sort_values("seat")["entry"]) == seating(6, m, 5, "balanced")
+    data = json.loads(run_cli(["grid", "report", str(out), "--json"]).stdout)
+    assert data["seating"] == "balanced"
+    # a new study is never made with it
+    with pytest.raises(InputError, match="new studies use the 'cyclic' seating"):
+        run_study(tmp_path / "new", StudySpec(("players-6",), STRONG, 3, 5, 1, "balanced"), progress=False)
+    with pytest.raises(InputError, match="seating scheme"):
+        StudySpec(("players-6",), STRONG, 3, 5, 1, "rotation")

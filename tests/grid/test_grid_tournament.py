@@ -35,11 +35,11 @@ def test_every_seating_is_used_once_per_cycle_and_balances_seats_and_neighbours(
     assert seating(n, cycle + 1, seed=1) == seen[1]
 
 
-def test_six_players_draw_a_seeded_random_seating_per_match():
-    a = [seating(6, m, seed=4) for m in range(200)]
+def test_the_balanced_scheme_draws_a_seeded_random_seating_per_match_at_six_players():
+    a = [seating(6, m, seed=4, scheme="balanced") for m in range(200)]
     assert all(sorted(s) == list(range(6)) for s in a)
-    assert a == [seating(6, m, seed=4) for m in range(200)]
-    assert a != [seating(6, m, seed=5) for m in range(200)]
+    assert a == [seating(6, m, seed=4, scheme="balanced") for m in range(200)]
+    assert a != [seating(6, m, seed=5, scheme="balanced") for m in range(200)]
     # every entry meets every predecessor
     pairs = Counter((s[i], before_entries(s)[i]) for s in a for i in range(6))
     assert len(pairs) == 30
@@ -117,7 +117,7 @@ def _old_run(run_cli, out):
 
     mf = manifest_path(out)
     m = json.loads(mf.read_text())
-    assert m["params"].pop("seating") == "balanced"
+    assert m["params"].pop("seating") == "cyclic"
     mf.write_text(json.dumps(m))
     bots = ["greedy", "random", "greedy"]
     for f in out.glob("*.parquet"):
@@ -211,3 +211,160 @@ def test_simulate_without_rows_keeps_memory_flat():
 
     flat, rows = [peak(simulate_tally, 20), peak(simulate_tally, 240)], [peak(simulate, 20), peak(simulate, 240)]
     assert flat[1] < 1.5 * flat[0] and rows[1] > 3 * rows[0], (flat, rows)
+
+
+# -- the cyclic scheme (round 56) ---------------------------------------------------
+#: The six-player cyclic orders of the ``cyclic`` scheme: recorded runs depend on them, so a
+#: change to the search that finds them would seat the rest of every such run otherwise.
+SIX_ORDERS = ((0, 1, 2, 3, 4, 5), (0, 1, 2, 3, 5, 4), (0, 2, 1, 3, 4, 5), (0, 2, 1, 5, 4, 3), (0, 3, 2, 5, 1, 4),
+              (0, 3, 5, 1, 4, 2), (0, 4, 1, 5, 3, 2), (0, 4, 2, 5, 3, 1), (0, 5, 2, 4, 1, 3), (0, 5, 2, 4, 3, 1))
+
+
+@pytest.mark.parametrize("n, cycle", [(2, 2), (3, 6), (4, 24), (5, 120), (6, 60)])
+def test_the_cyclic_scheme_balances_seats_and_neighbours_exactly_over_one_cycle(n, cycle):
+    """was: six players drew a random seating per match, so seats and neighbours were balanced
+    only on average (over 96 matches one bot moved first more often than another)."""
+    from golfsolve.grid.tally import Tally
+    from golfsolve.grid.tournament import SEATING, seating_cycle
+
+    assert SEATING == "cyclic" == Tally(GridRules(players=n), ["greedy"] * n).seating and seating_cycle(n) == cycle
+    seen = [seating(n, m, seed=9) for m in range(cycle)]
+    seats = Counter((e[s], s) for e in seen for s in range(n))
+    assert set(seats) == {(e, s) for e in range(n) for s in range(n)}
+    assert set(seats.values()) == {cycle // n}  # every entry in every seat, equally often
+    # b just after a (a plays just before b), every ordered pair equally often
+    pairs = Counter((before_entries(e)[s], e[s]) for e in seen for s in range(n))
+    assert set(pairs) == {(a, b) for a in range(n) for b in range(n) if a != b}
+    assert set(pairs.values()) == {cycle // (n - 1)}
+    # every n consecutive matches, each entry once in each seat
+    for start in range(0, 2 * cycle, n):
+        block = [seating(n, m, seed=9) for m in range(start, start + n)]
+        for s in range(n):
+            assert sorted(e[s] for e in block) == list(range(n))
+    # the list repeats, and does not depend on the seed
+    assert [seating(n, cycle + m, seed=1) for m in range(n)] == seen[:n]
+    if n <= 5:  # up to five players, the earlier 'balanced' sequence match for match
+        assert seen == [seating(n, m, seed=9, scheme="balanced") for m in range(cycle)]
+
+
+def test_the_six_player_design_is_ten_orders_each_pair_neighbours_twice():
+    """was: no design at six players (a random seating per match); the 10 orders are pinned, as
+    every run made with them depends on them."""
+    from golfsolve.grid.tournament import cyclic_orders, seating_orders
+
+    assert seating_orders(6) == SIX_ORDERS
+    assert set(SIX_ORDERS) <= set(cyclic_orders(6))
+    pairs = Counter((o[i], o[(i + 1) % 6]) for o in SIX_ORDERS for i in range(6))
+    assert len(pairs) == 30 and set(pairs.values()) == {2}
+    # one order's rotations fill 6 consecutive matches
+    assert [seating(6, 6 + r, 0) for r in range(6)] == [tuple(SIX_ORDERS[1][(s + r) % 6] for s in range(6))
+                                                       for r in range(6)]
+    assert seating(6, 60 + 7, 0) == seating(6, 7, 0)
+
+
+@pytest.mark.parametrize("scheme", ["nosuch", "Cyclic", "", None, 3])
+def test_an_unknown_seating_scheme_is_refused_with_one_line(scheme):
+    from golfsolve.errors import InputError
+    from golfsolve.grid.tournament import seating_cycle
+    from golfsolve.stats.gridruns import GridSpec
+
+    for call in (lambda: seating(3, 0, 0, scheme), lambda: seating_cycle(3, scheme),
+                 lambda: GridSpec(GridRules(players=2), ("greedy", "random"), 2, seating=scheme),
+                 lambda: simulate(GridRules(players=2, holes=1), ["greedy", "random"], 1, 0, scheme=scheme)):
+        with pytest.raises(InputError) as e:
+            call()
+        assert len(str(e.value).splitlines()) == 1 and "seating scheme" in str(e.value)
+
+
+SIX_BOTS = "greedy,random,greedy,greedy,random,greedy"
+
+
+def _balanced_run(run_cli, out, monkeypatch, matches=4):
+    """A six-player run folder as the previous golfsolve wrote it: its scheme 'balanced'."""
+    import golfsolve.stats.gridruns as gridruns
+
+    with monkeypatch.context() as mp:
+        mp.setattr(gridruns, "SEATING", "balanced")
+        r = run_cli(["grid", "simulate", "--bots", SIX_BOTS, "--holes", "1", "--matches", str(matches), "--seed", "5",
+                     "--chunk-size", "2", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads((out / "_manifest.json").read_text())["params"]["seating"] == "balanced"
+
+
+def _seats(t) -> dict[int, tuple]:
+    return {m: tuple(g.drop_duplicates("seat").sort_values("seat")["entry"]) for m, g in t.holes.groupby("match")}
+
+
+def test_a_new_run_records_the_cyclic_scheme_and_plays_it(run_cli, tmp_path):
+    """was: new runs recorded 'balanced' and seated six players at random."""
+    from golfsolve.stats.gridruns import load_tournament
+
+    out = tmp_path / "new"
+    r = run_cli(["grid", "simulate", "--bots", SIX_BOTS, "--holes", "1", "--matches", "3", "--seed", "5",
+                 "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads((out / "_manifest.json").read_text())["params"]["seating"] == "cyclic"
+    t = load_tournament(out)
+    assert t.seating == "cyclic" and t.meta()["seating"] == "cyclic"
+    assert _seats(t) == {m: seating(6, m, 5) for m in range(3)} == {m: SIX_ORDERS[0][m:] + SIX_ORDERS[0][:m]
+                                                                      for m in range(3)}
+    assert run_cli(["grid", "report", str(out), "--out", str(tmp_path / "rep")]).exit_code == 0
+    assert "Cyclic seating" in (tmp_path / "rep" / "report.md").read_text()
+
+
+@pytest.mark.parametrize("flag", [["--resume"], ["--extend", "--matches", "6"]])
+def test_a_balanced_run_goes_on_with_the_balanced_scheme(run_cli, tmp_path, monkeypatch, flag):
+    """was (with 'cyclic' the scheme of new runs, had nothing kept 'balanced'): a six-player run
+    made with 'balanced' would be refused, or go on seated by another scheme than its first matches."""
+    from golfsolve.stats.gridruns import load_tournament
+
+    out = tmp_path / "old"
+    _balanced_run(run_cli, out, monkeypatch)
+    if flag == ["--resume"]:
+        (out / sorted(p.name for p in out.glob("*.parquet"))[-1]).unlink()  # a killed run: its last chunk lost
+    r = run_cli(["grid", "simulate", "--out", str(out), "-q"] + flag)
+    assert r.exit_code == 0, r.stderr
+    assert json.loads((out / "_manifest.json").read_text())["params"]["seating"] == "balanced"
+    t = load_tournament(out)
+    n = 6 if flag != ["--resume"] else 4
+    whole = simulate(GridRules(players=6, holes=1), SIX_BOTS.split(","), n, 5, scheme="balanced")
+    assert t.seating == "balanced"
+    assert t.holes.reset_index(drop=True).equals(whole.holes) and t.matches.reset_index(drop=True).equals(whole.matches)
+    assert _seats(t) == {m: seating(6, m, 5, "balanced") for m in range(n)}
+    assert _seats(t) != {m: seating(6, m, 5) for m in range(n)}  # not the cyclic seatings
+    rep = tmp_path / "rep"
+    assert run_cli(["grid", "report", str(out), "--out", str(rep)]).exit_code == 0
+    assert "Balanced seating" in (rep / "report.md").read_text()
+
+
+def test_a_balanced_run_is_not_continued_with_another_scheme(run_cli, tmp_path, monkeypatch):
+    """was: nothing to refuse (one scheme); a library caller resuming a 'balanced' run with a
+    'cyclic' spec must be told, not have the two mixed in one folder."""
+    from golfsolve.errors import InputError
+    from golfsolve.stats.gridruns import GRID, GridSpec, run_grid_simulate
+
+    out = tmp_path / "old"
+    _balanced_run(run_cli, out, monkeypatch)
+    before = sorted(p.name for p in out.iterdir())
+    spec = GridSpec(GridRules(players=6, holes=1), tuple(SIX_BOTS.split(",")), 4, 5, chunk_size=2)
+    with pytest.raises(InputError) as e:
+        run_grid_simulate(out, spec, resume=True)
+    assert "seating" in str(e.value) and len(str(e.value).splitlines()) == 1
+    # a new run is never made with an older scheme
+    with pytest.raises(InputError, match="new runs use the 'cyclic' seating"):
+        run_grid_simulate(tmp_path / "new", GridSpec(spec.rules, spec.bots, 4, 5, seating="balanced"))
+    assert sorted(p.name for p in out.iterdir()) == before
+    assert GRID.read(out).seating == "balanced"
+
+
+def test_a_run_recording_an_unknown_scheme_is_refused_with_one_line(run_cli, tmp_path):
+    """An edited manifest naming no scheme golfsolve knows: exit 2, one line, for the report and --resume."""
+    out = tmp_path / "run"
+    assert run_cli(["grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2",
+                    "--out", str(out), "-q"]).exit_code == 0
+    m = json.loads((out / "_manifest.json").read_text())
+    m["params"]["seating"] = "zigzag"
+    (out / "_manifest.json").write_text(json.dumps(m))
+    for args in (["grid", "report", str(out)], ["grid", "simulate", "--out", str(out), "--resume"]):
+        r = run_cli(args)
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and "seating" in r.stderr, r.stderr
