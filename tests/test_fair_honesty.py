@@ -94,18 +94,15 @@ def _draws_before(line: tuple[str, ...], k: int) -> int:
     return len(line)
 
 
-@pytest.mark.parametrize("player", ["small", "small-carry", "small-playouts", *PRESETS])
+@pytest.mark.parametrize("player", ["small", "small-carry", *PRESETS])
 def test_fair_players_choose_the_same_until_a_hidden_card_differs(player, solver):
     """Two real stocks equal in their first k cards: the players' lines agree until the k+1th draw
     (the referee may stop one game earlier, when its real position is lost), at every preset,
-    with orders carried between decisions and with the race's ties told apart by play-outs
-    (their orders and seeds must come from the cards seen only)."""
+    and with orders carried between decisions (they must come from the cards seen only)."""
     a = layout_from_number(2, EASY)
     keep = 3
     b = reshuffled(a, keep, 1)
-    small = {"small": PlayerSettings(samples=4, extra=2), "small-carry": PlayerSettings(samples=4, extra=2, carry=True),
-             "small-playouts": PlayerSettings(samples=4, extra=2, race_budget=12, race_batch=4, tie_playouts=4,
-                                              tie_margin=1)}
+    small = {"small": PlayerSettings(samples=4, extra=2), "small-carry": PlayerSettings(samples=4, extra=2, carry=True)}
     settings = small.get(player, player)
     ga = play(a, EASY, settings, 5, solver, referee=False)
     gb = play(b, EASY, settings, 5, solver, referee=False)

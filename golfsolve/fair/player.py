@@ -65,9 +65,6 @@ class Player:
         # its orders; and this decision's carried orders not used yet
         self._carried: Optional[tuple[frozenset, int, list]] = None
         self._pool: list[tuple[int, ...]] = []
-        # with settings.tie_playouts: the decisions the play-outs decided, and those where they
-        # chose another state than the race's own rule
-        self.tie_fired = self.tie_changed = 0
 
     def _exact_eligible(self, view: Layout) -> bool:
         # the exact endgame is tried here (it may still fail on its state cap)
@@ -284,12 +281,7 @@ class Player:
             last = first + s.race_batch >= s.race_budget
             # the last batch's states are decided by _race_last, only as far as it needs
             cv.extend(self._orders(view, gone, min(s.race_batch, s.race_budget - first)),
-                      () if last and not s.tie_playouts else cont, root=False)
-            if last and s.tie_playouts:
-                # the play-outs need every near-tied state's total: every state decided on every order
-                for st in cont:
-                    wins[st.key[0]].extend(cv.won(i, st) for i in range(first, len(cv.stocks)))
-                break
+                      () if last else cont, root=False)
             if last:
                 # the last batch: no drop follows, only the leader counts (every state tied
                 # with it survives the drop), so a state that cannot reach it is not finished
@@ -304,50 +296,7 @@ class Player:
                 if st is lead or sum(d) <= s.race_z * sum(x * x for x in d) ** 0.5:
                     kept.append(st)
             cont = kept
-        best = min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
-        if s.tie_playouts and len(cont) > 1:
-            top = sum(wins[best.key[0]])
-            near = [st for st in cont if sum(wins[st.key[0]]) >= top - s.tie_margin]
-            if len(near) > 1:
-                return self._playouts(cv, near, wins, best, view, gone)
-        return best
-
-    def _playouts(self, cv: ChainValues, near: list[PreDraw], wins: dict, best: PreDraw, view: Layout,
-                  gone: tuple[int, ...]) -> PreDraw:
-        """Of ``near`` (states the race could not tell apart), the one whose fair play-outs win
-        most: on the first ``tie_playouts`` of the decision's orders that some of them can
-        still win, commit to its chain, draw, and let the ``fast`` player play the rest with
-        the order as its hidden stock; then the race's own rule. A play-out is played by a
-        player who cannot see the stock, so its value has no strategy fusion. Its orders are
-        the decision's sampled ones and each play-out is seeded by its order alone: a function
-        of what the player sees, and the same order for every state (paired)."""
-        s = self.settings
-        idx = [i for i in range(len(cv.stocks)) if any(wins[st.key[0]][i] for st in near)][: s.tie_playouts]
-        pile = ((view.discard,) if view.discard is not None else ()) + tuple(gone)
-        score = {}
-        for st in near:
-            # the cards its chain removes go under the drawn card, with the pile
-            removed = tuple(c for col, left in zip(view.columns, st.columns) for c in col[len(left):])
-            n = 0
-            for i in idx:
-                order = cv.stocks[i]
-                if st.table == 0:
-                    n += 1
-                    continue
-                if not wins[st.key[0]][i] or not order:
-                    continue  # lost even with the stock visible: a fair play-out loses too
-                child = trusted_layout(st.columns, order[0], tuple(order[1:]), view.rules)
-                seen = [c if k is not None else None for k, c in zip(view.stock[1:], order[1:])]
-                g = play(child, self.rules, PRESETS["fast"], "tie-" + ",".join(map(str, order)), self.solver,
-                         played=pile + removed, winnable=True, seen=seen)
-                self.solves += g.solves
-                self.nodes += g.nodes
-                n += g.won
-            score[st.key[0]] = n
-        pick = min(near, key=lambda st: (-score[st.key[0]], -sum(wins[st.key[0]]), st.table, st.chain))
-        self.tie_fired += 1
-        self.tie_changed += pick is not best
-        return pick
+        return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
 
     def _leaders(self, cv: ChainValues, states: list[PreDraw]) -> list[PreDraw]:
         """The race's contenders on the orders so far: the first ``race_width`` tables by

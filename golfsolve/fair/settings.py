@@ -59,10 +59,6 @@ class PlayerSettings:
     (:func:`~golfsolve.fair.view.by_rank`; suits play no part in Golf), so positions that
     differ only in suits are one position to it and games of one question that turned the
     same ranks share their decisions (:meth:`~golfsolve.fair.player.Player.move`).
-    ``tie_playouts`` (0: off; with a race): the race's last states within ``tie_margin``
-    orders of its leader are told apart by fair play-outs, the ``fast`` player playing the
-    rest of the game from each after its chain and draw on this many of the decision's own
-    orders (those some of them can still win), the most play-outs won first.
     """
 
     samples: int = 8
@@ -79,8 +75,6 @@ class PlayerSettings:
     hopeless: int = 0
     wrap_scale: int = 1
     by_rank: bool = False
-    tie_playouts: int = 0
-    tie_margin: int = 0
 
     def __post_init__(self) -> None:
         # every setting's type and range, as the options' counts are checked: 2.5 samples failed
@@ -88,7 +82,7 @@ class PlayerSettings:
         # race_z of NaN or "x" was taken, and compiled_exact "no" counted as true
         for name, low in (("samples", 1), ("extra", 0), ("race_budget", 0), ("race_batch", 1), ("race_slack", 0),
                           ("race_width", 2), ("exact_unknown", 0), ("exact_states", 1), ("hopeless", 0),
-                          ("wrap_scale", 1), ("tie_playouts", 0), ("tie_margin", 0)):
+                          ("wrap_scale", 1)):
             # a NumPy integer as a plain int: json cannot write one into a fair-stats manifest
             object.__setattr__(self, name, whole_count(getattr(self, name), name, low, MAX_EFFORT))
         for name in ("samples", "extra", "race_budget", "hopeless"):
