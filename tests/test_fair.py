@@ -551,3 +551,26 @@ def test_every_fair_command_offers_every_preset():
     for cmd in (odds, hint, rate, pick, fair_stats):
         (opt,) = [p for p in cmd.params if p.name == "player"]
         assert list(opt.type.choices) == list(PRESETS), cmd.name
+
+
+@pytest.mark.parametrize("rules, number", [(EASY, 3), (CLASSIC, 0), (CLASSIC, 5)])
+def test_every_moves_value_is_its_best_plan_on_every_order(rules, number, solver):
+    """Each move's value in ``hint --fair`` is the most orders won by any pre-draw state whose
+    chain starts with it (ties: fewest cards, then the least chain), counted order by order
+    here on the player's own orders; the hint finds it by branch and bound over tables,
+    which must not change the answer."""
+    from golfsolve.fair.player import Player
+
+    lay = layout_from_number(number, rules).forget_stock(0)
+    h = fair_hint(lay, rules, seed=3, solver=solver, player="fast")
+    assert h.method == "sampled"
+    cv = Player(rules, "fast", 3, solver).decide(lay, ()).values
+    n = len(cv.stocks)
+    for mc in h.ranked[1:]:
+        states = [s for s in cv.states if mc.move in s.first]
+        counts = {s: sum(cv.won(i, s) for i in range(n)) for s in states}
+        most = max(counts.values())
+        best = min((s for s in states if counts[s] == most), key=lambda s: (s.table, s.chain))
+        assert (mc.wins, mc.samples) == (most, n)
+        want = best.chain if mc.move != "d" else ()
+        assert mc.plan[:len(want)] == want

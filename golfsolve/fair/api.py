@@ -220,10 +220,13 @@ def fair_hint(
             # from the same move were valued here too, only for that answer to be dropped)
             per_move[m] = (d.state, sum(cv.won(i, d.state) for i in range(n)))
             continue
-        best, k, tied = cv.best_of([s for s in cv.states if m in s.first])
-        if tied:
-            best = min(tied, key=lambda s: (s.table, s.chain))
-        per_move[m] = (best, k)
+        # one state per table (the least chain), ranked by branch and bound over tables: an
+        # order's search decides only the tables that can still be the move's best
+        reps: dict = {}
+        for s in sorted((s for s in cv.states if m in s.first), key=lambda s: s.chain):
+            reps.setdefault(s.key[0], s)
+        top = cv.top(list(reps.values()), range(n), 1)
+        per_move[m] = top[0] if top else (None, 0)
     order = [first] + sorted((m for m in moves if m != first), key=lambda m: (-per_move[m][1], m == MOVE_DRAW, m))
 
     def vector(m: str) -> list[bool]:
