@@ -175,3 +175,19 @@ def test_every_registered_bot_is_named_in_help_errors_and_the_honesty_tests(run_
         assert name in help_text, name
         assert name in refused.stderr, name
         assert name in tested, name
+
+
+def test_play_under_openers_exact_refuses_fewer_openers_and_default_takes_done(run_cli):
+    """was: grid play asked every rule set for exactly the allowance: 'done' was "give 2
+    different slot numbers" under default too, where the rules let a player stop early; under
+    danish, where they do not, nothing said why."""
+    table = ["grid", "play", "--players", "2", "--grid", "4", "--holes", "1", "--seed", "3", "--ascii"]
+    r = run_cli(table + ["--rules", "danish"], input="done\n1\n1 2\nq\n")
+    assert r.exit_code == 0, r.stderr
+    refusal = "  not allowed: these rules turn exactly 2 of your cards, no fewer; give 2 different slot numbers from 1 to 4"
+    assert r.stdout.count(refusal) == 2 and "Turn 2 of your cards" in r.stdout
+    assert "you *          [1]  6D   [2]  4S" in r.stdout  # then slots 1 and 2 turned
+    r = run_cli(table, input="done\nq\n")
+    assert r.exit_code == 0, r.stderr
+    assert "Turn up to 2 of your cards" in r.stdout and "not allowed" not in r.stdout
+    assert "you *          [1]  ??   [2]  ??    shows 0" in r.stdout.split("Draw from")[0].split("done")[-1]
