@@ -141,7 +141,8 @@ def runs(tmp_path_factory) -> Callable[[str], object]:
         "report": lambda: [cli_json("report", str(folder("st")), "--fair", str(folder("fair"))),
                            cli_json("report", str(folder("stride")))],
         "grid": lambda: [cli_json("grid", "simulate", "--players", "3", "--grid", "4", "--holes", "1",
-                                  "--bots", "greedy,random,heuristic", "--matches", "3"),
+                                  "--bots", "greedy,random,heuristic", "--matches", "3",
+                                  "--rules", "default+openers-exact"),  # a table with openers_exact
                          cli_json("grid", "simulate", "--players", "2", "--grid", "4", "--holes", "1", "--bots",
                                   "greedy,random", "--matches", "2", "--out", str(tmp / "grid")),
                          cli_json("grid", "report", str(tmp / "grid"))],

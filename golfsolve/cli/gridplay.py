@@ -16,7 +16,8 @@ from .common import SEED, Command, check_waiting_stdin, fail, read_answer, shown
 from .gridtable import table_options
 
 PLAY_HELP = """answers:
-  openers      the slot numbers of the cards to turn, e.g. 1 2 (slots are numbered left to right, row by row)
+  openers      the slot numbers of the cards to turn, e.g. 1 2 (slots are numbered left to right, row by row);
+               fewer, or 'done' for none, where the rules allow it (not under openers-exact, as in danish)
   draw         s takes the stock card, d the discard's top card, k knocks (when knocking is on)
   place        a slot number swaps the card in; f N throws a stock card away and turns slot N;
                p throws it away and turns nothing (final putt, or with +no-flip)
@@ -120,15 +121,26 @@ class HumanPlayer:
 
     def choose_openers(self, view, count: int):
         click.echo(view.render(self.names, self.symbols))
+        g, exact = view.rules.grid, view.rules.openers_exact
+        # the default text turns "up to the allowance", the Danish one exactly that many (openers_exact)
+        prompt = f"Turn {count} of your cards (slot numbers, e.g. '1 2'):" if exact else \
+            f"Turn up to {count} of your cards (slot numbers, e.g. '1 2'; 'done' turns none):"
         while True:
-            ans = self._ask(f"Turn {count} of your cards (slot numbers, e.g. '1 2'):")
+            words = self._ask(prompt).replace(",", " ").split()
             try:
-                slots = [_slot(x) for x in ans.replace(",", " ").split()]
+                # 'done' turns none; an empty line is no answer (a stray Enter would turn none)
+                slots = [] if words == ["done"] else [_slot(x) for x in words] if words else None
             except ValueError:
-                slots = []
-            if len(slots) == count and len(set(slots)) == count and all(0 <= s < view.rules.grid for s in slots):
+                slots = None
+            fine = slots is not None and len(set(slots)) == len(slots) <= count and all(0 <= s < g for s in slots)
+            if fine and (len(slots) == count or not exact):
                 return slots
-            click.echo(f"  give {count} different slot numbers from 1 to {view.rules.grid}")
+            if fine:
+                click.echo(f"  not allowed: these rules turn exactly {count} of your cards, no fewer; "
+                           f"give {count} different slot numbers from 1 to {g}")
+            else:
+                click.echo(f"  give {count} different slot numbers from 1 to {g}" +
+                           ("" if exact else ", or fewer ('done' turns none)"))
 
     def choose_draw(self, view) -> str:
         click.echo("")

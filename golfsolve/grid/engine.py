@@ -172,10 +172,11 @@ class Hole:
                     raise
                 raise BotError(f"{self._who(p)} failed in choose_openers: {type(e).__name__}: {e}") from e
         # a slot is a whole number: 0.5 and 1.7 would be turned as slots 0 and 1, True as slot 1
+        exact = self.rules.openers_exact
         if slots is None or not all(is_whole_number(k) and 0 <= k < g for k in slots) \
-                or len(set(slots)) != len(slots) or len(slots) > count:
-            raise BotError(f"{self._who(p)}: openers must be up to {count} distinct slots, whole numbers "
-                           f"0 to {g - 1}; got {answer!r}")
+                or len(set(slots)) != len(slots) or len(slots) > count or (exact and len(slots) < count):
+            raise BotError(f"{self._who(p)}: openers must be {'exactly' if exact else 'up to'} {count} distinct "
+                           f"slots, whole numbers 0 to {g - 1}; got {answer!r}")
         slots = [int(k) for k in slots]
         events: list[dict[str, Any]] = []
         for k in slots:

@@ -51,7 +51,9 @@ class GridRules:
     ``pairwise`` (the Danish text: any two cards alike in a column both score 0, instead of the
     whole column having to match), ``nine_rows`` (the default text: rows of three cancel on the
     3x3 grid), ``throw_and_turn`` (the default text: a stock card may be thrown away to turn one
-    of your face-down cards).
+    of your face-down cards), ``openers_exact`` (the Danish text, "vender hver spiller to af sine
+    egne kort": each player turns exactly ``openers`` cards, where the default text's "up to the
+    allowance" lets a player stop early).
     """
 
     players: int = 4
@@ -70,6 +72,9 @@ class GridRules:
     pairwise: bool = False
     nine_rows: bool = True
     throw_and_turn: bool = True
+    # last, after the fields runs recorded before it: a table recorded without it reads as the
+    # rules it was played under, where every rule set let a player stop turning early
+    openers_exact: bool = False
 
     def __post_init__(self) -> None:
         if self.holes is None:  # a match's length follows its table: "18 for the 4-card game"
@@ -82,7 +87,7 @@ class GridRules:
             # a NumPy integer as a plain int: it went into the manifest, which json could not write
             object.__setattr__(self, name, operator.index(value))
         for name in ("final_putt", "twos_plus", "jokers", "cancel_by_value", "discard_without_flip",
-                     "decks_by_players", "pairwise", "nine_rows", "throw_and_turn"):
+                     "decks_by_players", "pairwise", "nine_rows", "throw_and_turn", "openers_exact"):
             if getattr(self, name) not in (True, False) or isinstance(getattr(self, name), float):
                 raise InputError(f"{name} must be true or false, not {getattr(self, name)!r}")
             object.__setattr__(self, name, bool(getattr(self, name)))  # a NumPy bool (or 1/0) as True/False
@@ -176,14 +181,21 @@ class GridRules:
         """One line for humans."""
         parts = [f"{self.players} players", f"{self.grid} cards ({self.rows}x{self.cols})",
                  plural(self.openers, "opener"), plural(self.holes, "hole"), f"{self.n_decks} deck{'s' if self.n_decks > 1 else ''}"]
-        for name, _ in _SWITCHES.items():
-            if _switch_on(self, name):
+        for name in _SWITCHES:
+            # a switch back to the default's own choice (openers-up-to) says nothing here
+            if _switch_on(self, name) and any(getattr(DEFAULT, f) != v for f, v in _SWITCHES[name].items()):
                 parts.append(name)
         return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as a plain dict (JSON manifests, run keys)."""
-        return asdict(self)
+        """The rules as a plain dict (JSON manifests, run keys); ``openers_exact`` only when
+        true, which :class:`GridRules` reads back as false where it is absent."""
+        d = asdict(self)
+        # a table recorded before openers_exact existed was played with it false; written only when
+        # true, that table's run key is the same today, so its run resumes (danish's now differs)
+        if not d["openers_exact"]:
+            del d["openers_exact"]
+        return d
 
     def spec(self) -> str:
         """The rule set as a spec string :func:`parse_rules` reads back: the preset it holds
@@ -217,6 +229,8 @@ _SWITCHES: dict[str, dict[str, Any]] = {
     "pairs": {"pairwise": True},
     "no-nine-rows": {"nine_rows": False},
     "no-turn": {"throw_and_turn": False},
+    "openers-exact": {"openers_exact": True},
+    "openers-up-to": {"openers_exact": False},
 }
 
 
@@ -255,6 +269,9 @@ def _idle_reason(r: GridRules, switch: str) -> Optional[str]:
     elif switch == "putt":
         if r.discard_without_flip:
             return "beside no-flip: a stock card may always be thrown away, with one card face down too"
+    elif switch in ("openers-exact", "openers-up-to"):
+        if r.openers == 0:
+            return "with 0 openers: no card is turned before play"
     elif switch == "decks-by-players":
         if replace(r, decks_by_players=False).n_decks == r.n_decks:
             return (f"for {r.players} players on {_grid_name(r)}: they use {plural(r.n_decks, 'deck')} either way "
@@ -266,10 +283,10 @@ def _idle_reason(r: GridRules, switch: str) -> Optional[str]:
 #: sentence behind each choice): twos at face value, jokers -2, equal values cancel
 #: pairwise in columns (no rows of three on the 3x3 grid), a stock card may be thrown away
 #: outright but there is no "throw away and turn", two decks above four players, knocking
-#: with a +10 penalty, ties recorded as shared wins.
+#: with a +10 penalty, ties recorded as shared wins, each player turning exactly its openers.
 _DANISH = MappingProxyType({"twos_plus": True, "jokers": True, "cancel_by_value": True, "discard_without_flip": True,
                            "decks_by_players": True, "knock": "plus10", "pairwise": True, "nine_rows": False,
-                           "throw_and_turn": False})
+                           "throw_and_turn": False, "openers_exact": True})
 PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "default": MappingProxyType({}),
     "seed001": MappingProxyType({}),
@@ -326,10 +343,12 @@ def parse_rules(spec: str | None = None, **overrides: Any) -> GridRules:
     except TypeError as e:  # an unknown override name is a programming error made readable
         raise InputError(str(e)) from None
     # a switch that plays as its absence would make two runs of one game look like two rule sets
-    preset = PRESETS.get(head, {})
+    base = head if head in PRESETS else "default"
+    # the default's own values count: 'default+openers-up-to' is the default rule set itself
+    start = {**{f: getattr(DEFAULT, f) for f in _SWITCH_FIELDS}, **PRESETS[base]}
     for s in switches:
-        if all(f in preset and preset[f] == v for f, v in _SWITCHES[s].items()):
-            raise InputError(f"grid rule {s!r} is part of {head} already; leave it out of {clip(text)}")
+        if all(start[f] == v for f, v in _SWITCHES[s].items()):
+            raise InputError(f"grid rule {s!r} is part of {base} already; leave it out of {clip(text)}")
         why = _idle_reason(rules, s)
         if why is not None:
             raise InputError(f"grid rule {s!r} changes nothing {why}")

@@ -15,7 +15,8 @@ A hole goes through these phases:
 * **deal** (chance): each grid card, player 0's grid row-major first, then the first
   discard; a chance outcome is a card id, with the undealt cards' counts as probabilities;
 * **open**: from the first player on, each player turns up to ``rules.openers`` cards, one
-  :func:`open_slot` action per card (:data:`DONE` stops early);
+  :func:`open_slot` action per card (:data:`DONE` stops early, except under
+  ``rules.openers_exact``, where each turns all ``rules.openers``);
 * **turns**, from the first player on: **draw** (stock, discard or knock), for a stock draw
   the card drawn (chance), then **place** the card in hand; after each turn the end of turn
   (closing, the last lap, the stall rule, refilling the stock from the discard pile, the
@@ -291,7 +292,10 @@ class HoleState:
         """Legal action codes of the player to move, ascending; chance outcomes at a chance node."""
         g = self.rules.grid
         if self.phase == OPEN:
-            return [open_slot(i, g) for i in self.hidden_slots(self.cur)] + [encode(DONE, -1, g)]
+            opens = [open_slot(i, g) for i in self.hidden_slots(self.cur)]
+            # the turn passes on by itself at the allowance, so DONE only ever stops early, which
+            # rules.openers_exact forbids (the Danish "vender hver spiller to": each turns two)
+            return opens + ([] if self.rules.openers_exact and opens else [encode(DONE, -1, g)])
         if self.phase == DRAW:
             return sorted(encode(d, -1, g) for d in self.legal_draws())
         if self.phase == PLACE:

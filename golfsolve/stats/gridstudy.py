@@ -222,6 +222,21 @@ def _cells_json(p: StudySpec) -> list[dict]:
     return [{"set": c.set, "bots": ",".join(c.bots), "table": c.rules.to_dict()} for c in p.cells()]
 
 
+def _first_change(recorded: list, now: list) -> str:
+    """Where a study's recorded tables first differ from its option sets' now, for the message
+    that refuses it: a definition changed since (danish gained openers_exact), and which."""
+    def shown(table: dict, f: str) -> str:
+        return json.dumps(table[f]) if f in table else "none"  # as the manifest writes it
+
+    for old, new in zip(recorded, now):
+        if not isinstance(old, dict) or old.get("set") != new["set"] or not isinstance(old.get("table"), dict):
+            break
+        for f in dict.fromkeys([*new["table"], *old["table"]]):
+            if shown(old["table"], f) != shown(new["table"], f):
+                return f": option set {new['set']!r} has {f} {shown(new['table'], f)} now, {shown(old['table'], f)} in the study"
+    return ""
+
+
 def play_chunk(task: tuple) -> pd.DataFrame:
     """Items ``chunk.first .. chunk.last`` of the study, as rows of :data:`COLUMNS`."""
     import pandas as pd
@@ -284,7 +299,8 @@ class StudyKind(RunKind[StudySpec]):
             raise InputError(f"a study of {plural(len(spec.cells()), 'table')} of {plural(spec.matches, 'match')} covers matches "
                              f"0..{spec.items() - 1}, not {m['start']}..{m['start'] + m['count'] - 1}")
         if p["cells"] != _cells_json(spec):
-            raise InputError("its tables are not the ones its option sets make in this version of golfsolve")
+            raise InputError("its tables are not the ones its option sets make in this version of golfsolve"
+                             + _first_change(p["cells"], _cells_json(spec)))
         return spec
 
     def schema(self, p: StudySpec) -> ChunkSchema:

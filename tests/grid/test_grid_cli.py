@@ -175,3 +175,43 @@ def test_every_registered_bot_is_named_in_help_errors_and_the_honesty_tests(run_
         assert name in help_text, name
         assert name in refused.stderr, name
         assert name in tested, name
+
+
+def test_play_under_openers_exact_refuses_fewer_openers_and_default_takes_done(run_cli):
+    """was: grid play asked every rule set for exactly the allowance: 'done' was "give 2
+    different slot numbers" under default too, where the rules let a player stop early; under
+    danish, where they do not, nothing said why."""
+    table = ["grid", "play", "--players", "2", "--grid", "4", "--holes", "1", "--seed", "3", "--ascii"]
+    r = run_cli(table + ["--rules", "danish"], input="done\n1\n1 2\nq\n")
+    assert r.exit_code == 0, r.stderr
+    refusal = "  not allowed: these rules turn exactly 2 of your cards, no fewer; give 2 different slot numbers from 1 to 4"
+    assert r.stdout.count(refusal) == 2 and "Turn 2 of your cards" in r.stdout
+    assert "you *          [1]  6D   [2]  4S" in r.stdout  # then slots 1 and 2 turned
+    r = run_cli(table, input="done\nq\n")
+    assert r.exit_code == 0, r.stderr
+    assert "Turn up to 2 of your cards" in r.stdout and "not allowed" not in r.stdout
+    assert "you *          [1]  ??   [2]  ??    shows 0" in r.stdout.split("Draw from")[0].split("done")[-1]
+
+
+def test_a_danish_run_recorded_before_openers_exact_resumes_as_it_was_played(run_cli, tmp_path):
+    """A danish table recorded before openers-exact lacks openers_exact, as danish+openers-up-to's
+    does today: it resumes with its own table, and --rules danish (each player turns exactly
+    two) on it is another table, refused in one line. was: danish had no such switch, and adding
+    a field to every recorded table would have refused every old run's --resume."""
+    out = tmp_path / "old"
+    table = ["--players", "2", "--grid", "4", "--holes", "1"]
+    r = run_cli(["grid", "simulate", "--rules", "danish+openers-up-to", *table, "--bots", "greedy,random",
+                 "--matches", "4", "--chunk-size", "2", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    recorded = json.loads((out / "_manifest.json").read_text())["params"]["table"]
+    assert "openers_exact" not in recorded and recorded["twos_plus"] is True
+    (out / "chunk-0000000002.parquet").unlink()
+    r = run_cli(["grid", "simulate", "--resume", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads((out / "_manifest.json").read_text())["params"]["table"] == recorded
+    r = run_cli(["grid", "simulate", "--resume", "--rules", "danish", *table, "--out", str(out), "-q"])
+    assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1
+    assert "differs in table.openers_exact (here True, the run has none)" in r.stderr
+    # every other table keeps the form it was recorded in
+    default = run_cli(["grid", "simulate", *table, "--bots", "greedy,random", "--matches", "1", "--json"])
+    assert "openers_exact" not in json.loads(default.stdout)["meta"]["rules"]

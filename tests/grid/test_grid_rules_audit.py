@@ -25,11 +25,12 @@ import pytest
 
 from golfsolve.cards import card_str
 from golfsolve.errors import InputError
-from golfsolve.grid.bots import make_bot
-from golfsolve.grid.engine import Hole, play_match
+from golfsolve.grid.bots import GreedyBot, make_bot
+from golfsolve.grid.engine import BotError, Hole, play_match
 from golfsolve.grid.rules import parse_rules
 from golfsolve.grid.scoring import grid_score, hole_strokes
-from golfsolve.grid.state import DISCARD, DRAW, PLACE, STOCK_DRAW, HoleState, decode, encode
+from golfsolve.grid.state import (DISCARD, DONE, DRAW, OPEN, PLACE, STOCK_DRAW, HoleState, RuleViolation, decode,
+                                  encode, open_slot)
 from golfsolve.grid.view import FLIP, PASS, STOCK, SWAP
 
 SHAPES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
@@ -426,7 +427,7 @@ class _PassThenClose:
         self.name, self.passes, self.turns = name, passes, 0
 
     def choose_openers(self, view, count):
-        return []
+        return list(range(count)) if view.rules.openers_exact else []  # danish turns its two
 
     def choose_draw(self, view):
         return STOCK
@@ -524,16 +525,72 @@ def test_knock_double_leaves_a_score_of_zero_or_less():
     assert hole_strokes(grids, rules, knocker=0)[1] == [-3, -3]  # engine: not doubled to -6
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC section 3 says each player turns 2 openers and the Danish text "
-                   "'vender hver spiller to af sine egne kort' (each player turns two); the engine lets a player stop "
-                   "early (seed 001's 'up to the allowance') under every rule set, danish included")
 def test_danish_openers_are_exactly_two():
+    """SPEC section 3 and the Danish text, "vender hver spiller to af sine egne kort" (each
+    player turns two): was: the first player could stop turning after none under danish too."""
     rules = parse_rules("danish", players=2, grid=4)
     s = HoleState(rules)
     while s.is_chance_node():
         s.apply(s.next_card())
     g = rules.grid
     assert encode("done", -1, g) not in s.legal_actions()
+
+
+def _dealt(spec: str, **table) -> HoleState:
+    s = HoleState(parse_rules(spec, **table))
+    while s.is_chance_node():
+        s.apply(s.next_card())
+    return s
+
+
+def test_default_lets_a_player_stop_after_one_opener():
+    """Seed 001, the default text: players turn cards "up to the allowance"; openers-exact is not
+    the default's."""
+    s = _dealt("default", players=2, grid=6)
+    s.apply(open_slot(3, 6))
+    assert s.phase == OPEN and s.cur == 0 and encode(DONE, -1, 6) in s.legal_actions()
+    s.apply(encode(DONE, -1, 6))
+    assert s.cur == 1 and s.up[0] == [False, False, False, True, False, False]
+
+
+@pytest.mark.parametrize("spec", ["danish", "default+openers-exact"])
+@pytest.mark.parametrize("grid", [4, 9])
+def test_under_openers_exact_done_is_never_legal_before_the_allowance(spec, grid):
+    """Under openers-exact the turn passes at the allowance by itself, so at every opening
+    decision only the face-down slots are legal, and each player ends with exactly its openers
+    face up. was: DONE was legal at every opening decision under every rule set."""
+    rng = np.random.default_rng(grid)
+    for openers in range(1, grid):
+        s = _dealt(spec, players=3, grid=grid, openers=openers)
+        decisions = 0
+        while s.phase == OPEN:
+            legal = s.legal_actions()
+            assert encode(DONE, -1, grid) not in legal
+            assert legal == [open_slot(i, grid) for i in s.hidden_slots(s.cur)] and legal
+            with pytest.raises(RuleViolation):
+                s.apply(encode(DONE, -1, grid))
+            s.apply(int(rng.choice(legal)))
+            decisions += 1
+        assert decisions == 3 * openers and s.phase == DRAW
+        assert [sum(up) for up in s.up] == [openers] * 3
+
+
+def test_a_bot_that_turns_fewer_openers_is_refused_under_openers_exact():
+    """The referee names the bot and the rule; was: under danish a bot turning one of two
+    openers was played on (it stopped early, as the default allows)."""
+    class One(GreedyBot):
+        def choose_openers(self, view, count):
+            return [0]
+
+    for spec, fails in (("default", False), ("danish", True)):
+        rules = parse_rules(spec, players=2, grid=4)
+        hole = Hole(rules, [One(name="one"), make_bot("greedy")], rng=np.random.default_rng(1))
+        if fails:
+            with pytest.raises(BotError, match=r"one \(seat 0\): openers must be exactly 2 distinct slots"):
+                hole.play()
+        else:
+            opened = [e["slots"] for e in hole.play().events if e["type"] == "open"]
+            assert opened == [[0], [0, 1]]  # one, then the greedy bot's two
 
 
 def test_default_four_card_match_is_18_holes():

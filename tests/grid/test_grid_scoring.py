@@ -238,7 +238,8 @@ def _plays(r: GridRules) -> tuple:
     """What a rule set does at the table: its deck, values, cancels, passes and endings."""
     return (r.players, r.grid, r.openers, r.holes, tuple(r.deck_counts()), tuple(r.value_table()),
             tuple(r.key_table()), _cancels(r.rows, r.cols, r.row_cancel, r.cancel == "anywhere", r.pairwise),
-            tuple(can_pass(r, STOCK, h) for h in range(r.grid + 1)), r.throw_and_turn, r.knock, r.ties)
+            tuple(can_pass(r, STOCK, h) for h in range(r.grid + 1)), r.throw_and_turn, r.knock, r.ties,
+            r.openers_exact and r.openers > 0)
 
 
 @pytest.mark.parametrize("grid", sorted(GRID_SHAPES))
@@ -276,10 +277,34 @@ def test_a_switch_is_refused_exactly_when_it_changes_nothing(grid, base):
     ("default+pairs", 4, "two cards long"), ("default+pairs", 6, "two cards tall"), ("default+pairs", 8, "+rows"),
     ("default+no-nine-rows", 6, "only the 3x3 grid"), ("default+rows", 9, "rows cancel already"),
     ("danish+pairs", 6, "part of danish"), ("danish+putt", 6, "no-flip"), ("default+anywhere+pairs", 9, "+anywhere"),
-    ("default+decks-by-players", 6, "1 deck either way")])
+    ("default+decks-by-players", 6, "1 deck either way"), ("default+openers-up-to", 6, "part of default"),
+    ("danish+openers-exact", 6, "part of danish")])
 def test_an_idle_switch_says_why(spec, grid, words):
     with pytest.raises(InputError, match=re.escape(words)):
         parse_rules(spec, grid=grid)
+
+
+@pytest.mark.parametrize("spec", ["default+openers-exact", "danish+openers-up-to"])
+def test_the_openers_switches_change_nothing_with_no_openers(spec):
+    """was: no such switch; with 0 openers nobody turns a card, exact or not."""
+    parse_rules(spec, openers=1)
+    with pytest.raises(InputError, match="changes nothing with 0 openers"):
+        parse_rules(spec, openers=0)
+
+
+def test_a_table_recorded_before_openers_exact_reads_as_it_was_played():
+    """A manifest's table holds openers_exact only when true, so a run recorded before the field
+    keeps its run key; an old danish table (without it) reads back as danish+openers-up-to, which
+    parse_rules takes. was: danish could not say "each player turns exactly two"."""
+    assert "openers_exact" not in parse_rules("default+putt").to_dict()
+    assert parse_rules("danish").to_dict()["openers_exact"] is True
+    for grid in GRID_SHAPES:
+        old = parse_rules("danish", grid=grid).to_dict()
+        del old["openers_exact"]
+        r = GridRules(**old)
+        assert not r.openers_exact and r.spec() == "danish+openers-up-to" and "openers-exact" not in r.describe()
+        assert parse_rules(r.spec(), grid=grid) == r and r.to_dict() == old
+        assert GridRules(**parse_rules("danish", grid=grid).to_dict()) == parse_rules("danish", grid=grid)
 
 
 def test_every_rule_set_spec_reads_back():

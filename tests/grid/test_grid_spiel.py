@@ -141,14 +141,16 @@ def _every_switch():
     from golfsolve.grid.rules import parse_rules
 
     for i, switch in enumerate(_SWITCHES):
-        # the first table of the rotation where the switch changes the game
+        # the first table of the rotation where the switch changes the game (the openers
+        # switches need an opener to: 1 where the rotation gives them none)
+        openers = i % 3 or int(switch.startswith("openers-"))
         for k, head in ((k, h) for k in range(i, i + 40) for h in (("danish", "default") if k % 4 == 3 else ("default",))):
             spec, players, grid = f"{head}+{switch}", 2 + k % 5, (4, 6, 8, 9)[k % 4]
             try:
-                parse_rules(spec, players=players, grid=grid)
+                parse_rules(spec, players=players, grid=grid, openers=openers)
             except InputError:
                 continue
-            yield spec, players, grid, i % 3
+            yield spec, players, grid, openers
             break
 
 
@@ -616,3 +618,24 @@ def test_factored_observations_split_public_facts_from_the_card_in_hand():
     assert seen(private, a, 1) == seen(private, b, 1)
     assert "PublicObservationString" in generate_playthrough.playthrough(
         "python_golfsolve_grid(players=2,grid=4,openers=0)", action_sequence=None, alsologtostdout=False, seed=3)
+
+
+@pytest.mark.parametrize("spec,early", [("danish", False), ("default", True)])
+def test_the_adapter_offers_done_early_only_where_the_rules_allow_it(spec, early):
+    """The adapter's legal actions are the hole state's: under danish (openers-exact) 'done' is
+    never offered while a player turns openers. was: offered at every opening decision."""
+    from golfsolve.grid.state import DONE, OPEN, encode
+
+    game = pyspiel.load_game("python_golfsolve_grid", {"rules": spec, "players": 3, "grid": 6, "openers": 3})
+    rng = np.random.default_rng(5)
+    state, opening = game.new_initial_state(), 0
+    while state.is_chance_node() or state.hole.phase == OPEN:
+        if state.is_chance_node():
+            cards, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(cards, p=probs)))
+            continue
+        legal = state.legal_actions()
+        assert (encode(DONE, -1, 6) in legal) == early
+        state.apply_action(int(rng.choice([a for a in legal if a != encode(DONE, -1, 6)])))
+        opening += 1
+    assert opening == 9 and not state.is_terminal()

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
@@ -51,12 +52,12 @@ def test_default_design_is_one_option_at_a_time_from_the_base_table():
     changed = {}
     for s in DEFAULT_SETS[1:]:
         r = option_rules(s)
-        changed[s] = {k for k, v in r.to_dict().items() if v != base.to_dict()[k]}
+        changed[s] = {k for k, v in asdict(r).items() if v != asdict(base)[k]}  # to_dict leaves a false openers_exact out
     assert changed["grid-9"] == {"grid"} and changed["players-2"] == {"players"} and changed["openers-0"] == {"openers"}
     assert changed["putt"] == {"final_putt"} and changed["grid-9+pairs"] == {"grid", "pairwise"}
     assert changed["jokers"] == {"jokers"}
     assert changed["knock10"] == {"knock"} and changed["knock-double"] == {"knock"}
-    assert len(changed["danish"]) > 3  # the whole preset
+    assert len(changed["danish"]) > 3 and "openers_exact" in changed["danish"]  # the whole preset
     for s in DEFAULT_SETS:
         r = option_rules(s)
         for bots in lineups(r, "ismcts:1000"):
@@ -365,3 +366,18 @@ def test_a_balanced_study_resumes_with_the_balanced_seating(tmp_path, run_cli, m
         run_study(tmp_path / "new", StudySpec(("players-6",), STRONG, 3, 5, 1, "balanced"), progress=False)
     with pytest.raises(InputError, match="seating scheme"):
         StudySpec(("players-6",), STRONG, 3, 5, 1, "rotation")
+
+
+def test_a_study_whose_option_set_changed_says_which_and_how():
+    """A study made when danish still let a player stop early is refused (its recorded table is
+    not what 'danish' plays now), in a line naming the set and the field. was: "its tables are
+    not the ones its option sets make in this version of golfsolve", naming neither."""
+    spec = StudySpec(("base", "danish"), "greedy", 1, 0, 1)
+    cells = [{"set": c.set, "bots": ",".join(c.bots), "table": c.rules.to_dict()} for c in spec.cells()]
+    for c in cells:
+        c["table"].pop("openers_exact", None)
+    params = {"sets": "base,danish", "strong": "greedy", "matches": 1, "seed": 0, "cells": cells, "seating": "cyclic"}
+    with pytest.raises(InputError, match="option set 'danish' has openers_exact true now, none in the study$"):
+        STUDY.from_manifest({"start": 0, "count": spec.items(), "chunk_size": 1, "params": params})
+    cells[2]["table"]["openers_exact"] = cells[3]["table"]["openers_exact"] = True
+    assert STUDY.from_manifest({"start": 0, "count": spec.items(), "chunk_size": 1, "params": params}) == spec
