@@ -67,7 +67,7 @@ def test_grid_play_shows_the_piped_answers_in_its_transcript(run_cli):
     r = run_cli(KNOCK_TABLE + ["--holes", "1"], input="1 2\nx\x1b[2J\nk\n")
     assert r.exit_code == 0, r.stderr
     out = r.stdout
-    assert "(slot numbers, e.g. '1 2'): 1 2\n" in out
+    assert "(slot numbers, e.g. '1 2'; 'done' turns none): 1 2\n" in out
     assert "[k]nock: x\\x1b[2J\n  not allowed" in out and "\x1b" not in out
     assert "[k]nock: k\n" in out
 
