@@ -91,6 +91,11 @@ class GridRules:
             if getattr(self, name) not in (True, False) or isinstance(getattr(self, name), float):
                 raise InputError(f"{name} must be true or false, not {getattr(self, name)!r}")
             object.__setattr__(self, name, bool(getattr(self, name)))  # a NumPy bool (or 1/0) as True/False
+        if self.openers == 0:
+            # no card is turned before play, so both readings play alike: one table, the one
+            # every table recorded before openers_exact existed has ('danish' with 0 openers
+            # then resumes, and spec() names it 'danish', not the refused 'danish+openers-up-to')
+            object.__setattr__(self, "openers_exact", False)
         if not 2 <= self.players <= 6:
             raise InputError(f"grid Golf is for 2 to 6 players, not {self.players}")
         if self.grid not in GRID_SHAPES:
@@ -202,6 +207,8 @@ class GridRules:
         (``danish``, else ``default``) and the switches that differ from it."""
         for head in ("danish", "default"):
             start = {**{f: getattr(DEFAULT, f) for f in _SWITCH_FIELDS}, **PRESETS[head]}
+            if self.openers == 0:  # no openers rule to name (parse_rules refuses one; see __post_init__)
+                start["openers_exact"] = False
             on = [name for name in _SWITCHES
                   if _switch_on(self, name) and any(start[f] != v for f, v in _SWITCHES[name].items())]
             reached = {**start, **{f: v for name in on for f, v in _SWITCHES[name].items()}}

@@ -64,11 +64,15 @@ BALANCED_MAX_PLAYERS = 5
 _SIX_PAIR_TIMES = 2
 
 
-@lru_cache(maxsize=None)
 def cyclic_orders(n: int) -> tuple[tuple[int, ...], ...]:
     """Every cyclic order of ``n`` entries, each written from entry 0, the rest in lexicographic order."""
-    # a table seats at most six; (n - 1)! orders would never end for twenty, and none exist for zero
-    n = whole_count(n, "n", 1, 6)
+    # a table seats at most six; (n - 1)! orders would never end for twenty, and none exist for zero;
+    # checked before the cache, which fails on a list as "unhashable type" naming nothing
+    return _cyclic_orders(whole_count(n, "n", 1, 6))
+
+
+@lru_cache(maxsize=None)
+def _cyclic_orders(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple((0,) + p for p in permutations(range(1, n)))
 
 
@@ -77,7 +81,6 @@ def _neighbour_pairs(order: Sequence[int]) -> list[tuple[int, int]]:
     return [(order[i], order[(i + 1) % len(order)]) for i in range(len(order))]
 
 
-@lru_cache(maxsize=None)
 def seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
     """The cyclic orders the ``cyclic`` scheme seats ``n`` entries in, in turn: every one
     (:func:`cyclic_orders`) up to five players; at six, the first set in lexicographic
@@ -85,7 +88,12 @@ def seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
 
     The search is depth-first over :func:`cyclic_orders` in their order, so it always
     finds the same set (a millisecond); tests pin it, since recorded runs depend on it."""
-    n = whole_count(n, "n", 2, 6)
+    # checked before the cache, which fails on a list as "unhashable type" naming nothing
+    return _seating_orders(whole_count(n, "n", 2, 6))
+
+
+@lru_cache(maxsize=None)
+def _seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
     orders = cyclic_orders(n)
     if n <= BALANCED_MAX_PLAYERS:
         return orders
