@@ -112,3 +112,11 @@ def test_the_seating_orders_refuse_a_list_in_one_line(call):
         with pytest.raises(InputError, match="n must be a whole number"):
             getattr(tournament, call)(bad)
     assert len(tournament.seating_orders(6)) == 10 and len(tournament.cyclic_orders(4)) == 6
+
+
+def test_the_opener_prompt_gives_an_example_of_the_allowance(run_cli):
+    """was: with one opener the prompt read "Turn up to 1 of your cards (slot numbers, e.g.
+    '1 2')", an example of an answer it refuses."""
+    r = run_cli(["grid", "play", "--players", "2", "--grid", "4", "--holes", "1", "--openers", "1",
+                 "--bots", "heuristic"], input="1\nq\n")
+    assert "Turn up to 1 of your cards (slot numbers, e.g. '1'; 'done' turns none): 1\n" in r.stdout

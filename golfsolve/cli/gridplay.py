@@ -123,8 +123,9 @@ class HumanPlayer:
         click.echo(view.render(self.names, self.symbols))
         g, exact = view.rules.grid, view.rules.openers_exact
         # the default text turns "up to the allowance", the Danish one exactly that many (openers_exact)
-        prompt = f"Turn {count} of your cards (slot numbers, e.g. '1 2'):" if exact else \
-            f"Turn up to {count} of your cards (slot numbers, e.g. '1 2'; 'done' turns none):"
+        example = " ".join(str(k + 1) for k in range(min(count, 2)))  # '1 2' asked for one card read as wrong
+        prompt = f"Turn {count} of your cards (slot numbers, e.g. '{example}'):" if exact else \
+            f"Turn up to {count} of your cards (slot numbers, e.g. '{example}'; 'done' turns none):"
         while True:
             words = self._ask(prompt).replace(",", " ").split()
             try:
