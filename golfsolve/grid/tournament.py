@@ -9,19 +9,19 @@ neighbour. Match ``m`` uses cyclic order ``(m // n) mod k`` of a fixed list of `
 orders of the entries (:func:`seating_orders`), in its rotation ``m mod n``: the rotations of
 one cyclic order in ``n`` consecutive matches, so every ``n`` matches each entry sits once
 in each seat, and every cycle of ``n * k`` matches (:func:`seating_cycle`) each entry has had
-each other entry just before it equally often. Up to five players the list is every cyclic
-order (entry 0 first, the others in lexicographic order; 24 matches for four players, 120
-for five). Six players have 120 cyclic orders (720 matches); the list is 10 of them in
-which each ordered pair of entries is neighbours exactly twice (found by a fixed search), a
-cycle of 60 matches in which each entry has each other entry just before it 12 times. No 5
-orders hold each pair once (there is no such decomposition of the complete digraph on 6
-vertices, Tillson 1980), so twice is the least. Five players could cycle in 20 matches
-(4 orders, each pair once), but keep every order so that ``cyclic`` equals ``balanced``
-below six players and runs of the two compare match for match.
+each other entry just before it equally often. The list is the fewest orders that do so:
+up to four players every cyclic order (entry 0 first, the others in lexicographic order;
+cycles of 2, 6 and 24 matches: four players have no 3 orders holding each ordered pair of
+entries once); five players 4 of their 24 orders, in which each ordered pair is neighbours
+exactly once (a cycle of 20 matches); six players 10 of their 120, each pair neighbours
+exactly twice (a cycle of 60: no 5 orders hold each pair once, as the complete digraph on 6
+vertices has no such decomposition, Tillson 1980). The five- and six-player lists are the
+first such sets a fixed depth-first search over the orders meets.
 
-``balanced``, the scheme before it, is ``cyclic`` up to five players and draws a random
-seating per match from the match's own seed stream at six, balanced only on average; its
-runs are read, resumed and extended with it. ``rotation``, older still, never changed the
+``balanced``, the scheme before it, seats up to five players in every cyclic order (as
+``cyclic`` does up to four; 120 matches for five) and draws a random seating per match from
+the match's own seed stream at six, balanced only on average; its runs are read, resumed
+and extended with it. ``rotation``, older still, never changed the
 cyclic order. The first player moves one seat every hole.
 """
 
@@ -60,8 +60,9 @@ PLAYED_SEATINGS = (SEATING, BALANCED_SEATING)
 SEATINGS = PLAYED_SEATINGS + (OLD_SEATING,)
 #: Up to this many players ``balanced`` uses every seating in turn; above it, a random one per match.
 BALANCED_MAX_PLAYERS = 5
-#: How often each ordered pair of entries is neighbours in the six-player list of cyclic orders.
-_SIX_PAIR_TIMES = 2
+#: How often each ordered pair of entries is neighbours in the ``cyclic`` list of cyclic orders
+#: where it is not every order: the least for which such a list exists.
+_PAIR_TIMES = {5: 1, 6: 2}
 
 
 def cyclic_orders(n: int) -> tuple[tuple[int, ...], ...]:
@@ -83,8 +84,9 @@ def _neighbour_pairs(order: Sequence[int]) -> list[tuple[int, int]]:
 
 def seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
     """The cyclic orders the ``cyclic`` scheme seats ``n`` entries in, in turn: every one
-    (:func:`cyclic_orders`) up to five players; at six, the first set in lexicographic
-    order of 10 orders in which each ordered pair of entries is neighbours exactly twice.
+    (:func:`cyclic_orders`) up to four players; at five, the first set in lexicographic order
+    of 4 orders in which each ordered pair of entries is neighbours exactly once; at six, of
+    10 orders in which each is neighbours exactly twice.
 
     The search is depth-first over :func:`cyclic_orders` in their order, so it always
     finds the same set (a millisecond); tests pin it, since recorded runs depend on it."""
@@ -95,10 +97,11 @@ def seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
 @lru_cache(maxsize=None)
 def _seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
     orders = cyclic_orders(n)
-    if n <= BALANCED_MAX_PLAYERS:
+    times = _PAIR_TIMES.get(n)
+    if times is None:
         return orders
-    # each order holds n of the n(n-1) ordered pairs, so each pair twice takes 2(n-1) orders
-    want = _SIX_PAIR_TIMES * (n - 1)
+    # each order holds n of the n(n-1) ordered pairs, so each pair `times` times takes times(n-1) orders
+    want = times * (n - 1)
     count: dict[tuple[int, int], int] = {}
     chosen: list[int] = []
 
@@ -107,7 +110,7 @@ def _seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
             return True
         for i in range(start, len(orders)):
             pairs = _neighbour_pairs(orders[i])
-            if all(count.get(p, 0) < _SIX_PAIR_TIMES for p in pairs):
+            if all(count.get(p, 0) < times for p in pairs):
                 for p in pairs:
                     count[p] = count.get(p, 0) + 1
                 chosen.append(i)
@@ -126,16 +129,21 @@ def _seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
 def seating_cycle(n: int, scheme: str = SEATING) -> Optional[int]:
     """Matches after which the seatings of ``scheme`` for ``n`` entries repeat, so that each
     entry has sat in each seat, and after each other entry, equally often: ``n`` times the
-    number of :func:`seating_orders` (2, 6, 24, 120 and 60 matches for 2 to 6 players).
-    ``rotation`` repeats every ``n`` matches (each entry always after the same one); None
-    for ``balanced`` at six players, whose seatings are random."""
+    number of its cyclic orders (``cyclic``: 2, 6, 24, 20 and 60 matches for 2 to 6 players;
+    ``balanced``: 120 at five). ``rotation`` repeats every ``n`` matches (each entry always
+    after the same one); None for ``balanced`` at six players, whose seatings are random."""
     n = whole_count(n, "n", 2, 6)
     scheme = one_of(scheme, SEATINGS, "the seating scheme")
     if scheme == OLD_SEATING:
         return n
     if scheme == BALANCED_SEATING and n > BALANCED_MAX_PLAYERS:
         return None
-    return n * len(seating_orders(n))
+    return n * len(_orders(n, scheme))
+
+
+def _orders(n: int, scheme: str) -> tuple[tuple[int, ...], ...]:
+    """The cyclic orders ``scheme`` seats ``n`` entries in, in turn (not ``balanced`` at six)."""
+    return cyclic_orders(n) if scheme == BALANCED_SEATING else seating_orders(n)
 
 
 def seating(n: int, match: int, seed: int, scheme: str = SEATING) -> tuple[int, ...]:
@@ -156,7 +164,7 @@ def seating(n: int, match: int, seed: int, scheme: str = SEATING) -> tuple[int, 
         # The match's own stream, next to its game (child 0) and bot (children 1..n) streams.
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(match, n + 1)))
         return tuple(int(e) for e in rng.permutation(n))
-    orders = seating_orders(n)
+    orders = _orders(n, scheme)
     order = orders[(match // n) % len(orders)]
     r = match % n
     return tuple(order[(s + r) % n] for s in range(n))
@@ -168,13 +176,14 @@ def seating_described(scheme: str) -> str:
     if scheme == OLD_SEATING:
         return ("Rotation seating: seats rotated but the cyclic order of the bots never changed, so each bot "
                 "always played after the same neighbour")
-    every = "every cyclic order of the bots in each of its rotations, the rotations in consecutive matches"
     if scheme == BALANCED_SEATING:
-        return f"Balanced seating: {every}, so no bot keeps a seat or a neighbour (at six players a seeded random " \
-               "seating per match, balanced only on average)"
-    return (f"Cyclic seating: {every} (at six players 10 cyclic orders in which each ordered pair of bots is "
-            "neighbours exactly twice), so each bot sits once in each seat every n matches and after every other "
-            "bot equally often every 2, 6, 24, 120 or 60 matches (2 to 6 players)")
+        return ("Balanced seating: every cyclic order of the bots in each of its rotations, the rotations in "
+                "consecutive matches, so no bot keeps a seat or a neighbour (at six players a seeded random seating "
+                "per match, balanced only on average)")
+    return ("Cyclic seating: cyclic orders of the bots in each of their rotations, the rotations in consecutive "
+            "matches (every order up to four players; at five 4 orders in which each ordered pair of bots is "
+            "neighbours once, at six 10 in which it is twice), so each bot sits once in each seat every n matches "
+            "and after every other bot equally often every 2, 6, 24, 20 or 60 matches (2 to 6 players)")
 
 
 def before_entries(entries: Sequence[int]) -> list[int]:

@@ -53,8 +53,8 @@ DEFAULT_STRONG = "ismcts:300"
 #: (docs/grid.md gives the measured run). 96 is a whole number of seating cycles
 #: (:func:`golfsolve.grid.tournament.seating_cycle`) for 2, 3 and 4 players, so every bot
 #: sits in every seat and after every other bot equally often; at six players it is 16
-#: blocks of 6 (each bot once in each seat per block) and 1.6 cycles of 60, at five 0.8 of
-#: a cycle of 120. It is kept so that studies stay comparable with the published ones.
+#: blocks of 6 (each bot once in each seat per block) and 1.6 cycles of 60, at five 4.8
+#: cycles of 20. It is kept so that studies stay comparable with the published ones.
 DEFAULT_MATCHES = 96
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
