@@ -16,7 +16,10 @@ entries once); five players 4 of their 24 orders, in which each ordered pair is 
 exactly once (a cycle of 20 matches); six players 10 of their 120, each pair neighbours
 exactly twice (a cycle of 60: no 5 orders hold each pair once, as the complete digraph on 6
 vertices has no such decomposition, Tillson 1980). The five- and six-player lists are the
-first such sets a fixed depth-first search over the orders meets.
+first such sets a fixed depth-first search over the orders meets, each next order in the
+list the one whose pairs have been neighbours least so far: a run that ends inside a cycle
+is about as even as it can be (at six players the first 6 orders, 36 matches, make every
+ordered pair neighbours at least once).
 
 ``balanced``, the scheme before it, seats up to five players in every cyclic order (as
 ``cyclic`` does up to four; 120 matches for five) and draws a random seating per match from
@@ -123,7 +126,17 @@ def _seating_orders(n: int) -> tuple[tuple[int, ...], ...]:
 
     if not extend(0):  # pragma: no cover - the search is fixed and succeeds
         raise AssertionError(f"no exact seating design for {n} players")
-    return tuple(orders[i] for i in chosen)
+    # a run stops at any match, most often inside a cycle: each next order is the one whose
+    # pairs have been neighbours least so far (ties: search order), so that the first few
+    # orders of a cycle spread the neighbours about as evenly as they can
+    left, out, seen = list(chosen), [], {}
+    while left:
+        i = min(left, key=lambda i: (sum(seen.get(p, 0) for p in _neighbour_pairs(orders[i])), i))
+        left.remove(i)
+        out.append(i)
+        for p in _neighbour_pairs(orders[i]):
+            seen[p] = seen.get(p, 0) + 1
+    return tuple(orders[i] for i in out)
 
 
 def seating_cycle(n: int, scheme: str = SEATING) -> Optional[int]:
