@@ -126,7 +126,7 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                    "knock10, knock-double, grid-9+pairs, jokers, danish); also players-N, grid-N, openers-N, "
                    "holes-N (with +switches) or a rule spec such as default+putt.")
 @click.option("--strong", default=None, metavar="BOT", help="The strongest bot at every table (default ismcts:300).")
-@click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 96).")
+@click.option("--matches", type=int, default=None, metavar="N", help="Matches per table (default 120: whole seating cycles for 2-6 players).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--resume", is_flag=True, help="Continue the study in DIR: play the missing or damaged chunks only.")
 @jobs_option("workers", 1)

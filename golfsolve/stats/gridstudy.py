@@ -49,13 +49,12 @@ if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or 
 DEFAULT_STRONG = "ismcts:300"
 #: Matches per table of the default study: one match at each of its 16 strongest bot's
 #: tables costs about 8 s of CPU with :data:`DEFAULT_STRONG` (each 3x3 grid 2.5 s; the
-#: random bot's tables next to nothing), so about 800 s of CPU in all, 7 minutes on 2 cores
-#: (docs/grid.md gives the measured run). 96 is a whole number of seating cycles
-#: (:func:`golfsolve.grid.tournament.seating_cycle`) for 2, 3 and 4 players, so every bot
-#: sits in every seat and after every other bot equally often; at six players it is 16
-#: blocks of 6 (each bot once in each seat per block) and 1.6 cycles of 60, at five 4.8
-#: cycles of 20. It is kept so that studies stay comparable with the published ones.
-DEFAULT_MATCHES = 96
+#: random bot's tables next to nothing), so about 1,000 s of CPU in all, 9 minutes on 2
+#: cores (docs/grid.md gives the measured run). 120 is a whole number of seating cycles
+#: (:func:`golfsolve.grid.tournament.seating_cycle`: 2, 6, 24, 20 and 60 matches) for every
+#: table size from 2 to 6 players, so at every table every bot sits in every seat and after
+#: every other bot equally often.
+DEFAULT_MATCHES = 120
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
 #: The base table every variation starts from, with its holes: "grid-4" is the base table on

@@ -227,7 +227,7 @@ FIVE_ORDERS = ((0, 1, 2, 3, 4), (0, 2, 4, 1, 3), (0, 3, 1, 4, 2), (0, 4, 3, 2, 1
 
 def test_five_players_cycle_in_twenty_matches_and_balanced_runs_keep_every_order():
     """was: five players went through all 24 cyclic orders, a 120-match cycle, so a 96-match
-    run (the study's) had some ordered pairs of entries neighbours in 6 matches, others in 30;
+    run (the study's default then) had some ordered pairs of entries neighbours in 6 matches, others in 30;
     4 orders hold each ordered pair once. ``balanced`` runs keep their 24 orders."""
     from golfsolve.grid.tournament import cyclic_orders, seating_cycle, seating_orders
 
@@ -236,7 +236,7 @@ def test_five_players_cycle_in_twenty_matches_and_balanced_runs_keep_every_order
     assert len(pairs) == 20 and set(pairs.values()) == {1}
     balanced = [seating(5, m, 0, "balanced") for m in range(120)]
     assert balanced == [tuple(o[(s + m) % 5] for s in range(5)) for o in cyclic_orders(5) for m in range(5)]
-    # over the study's 96 matches (4 cycles and 16 matches) each ordered pair is neighbours 21 to 25 times
+    # over a 96-match run (4 cycles and 16 matches) each ordered pair is neighbours 21 to 25 times
     def spread(scheme: str) -> tuple[int, int]:
         near = Counter(p for m in range(96) for p in zip(before_entries(seating(5, m, 0, scheme)),
                                                           seating(5, m, 0, scheme)))
@@ -289,7 +289,7 @@ def test_the_six_player_design_is_ten_orders_each_pair_neighbours_twice():
 
 def test_a_six_player_run_that_ends_inside_a_cycle_spreads_the_neighbours_evenly():
     """was: the 10 orders in the search's (lexicographic) order: after 36 matches 8 ordered
-    pairs of bots had never been neighbours, and over the study's 96 matches some pairs were
+    pairs of bots had never been neighbours, and over 96 matches some pairs were
     neighbours 12 times, others 24. Each next order now brings the pairs seen least."""
     def spread(matches: int) -> tuple[int, int, int]:
         near = Counter(p for m in range(matches) for p in zip(before_entries(seating(6, m, 0)), seating(6, m, 0)))
