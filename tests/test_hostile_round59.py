@@ -120,3 +120,19 @@ def test_the_opener_prompt_gives_an_example_of_the_allowance(run_cli):
     r = run_cli(["grid", "play", "--players", "2", "--grid", "4", "--holes", "1", "--openers", "1",
                  "--bots", "heuristic"], input="1\nq\n")
     assert "Turn up to 1 of your cards (slot numbers, e.g. '1'; 'done' turns none): 1\n" in r.stdout
+
+
+def test_a_grid_run_whose_manifest_lost_its_seating_is_called_edited_not_a_rotation_run(run_cli, tmp_path):
+    """was: ``--extend`` on a run whose manifest had ``params.seating`` deleted by hand said it
+    "was made with the 'rotation' seating", which it never was; its chunks record the scheme
+    they were played with, and now say the manifest was edited, as ``grid report`` does."""
+    out = tmp_path / "run"
+    args = ["grid", "simulate", "--players", "2", "--bots", "greedy,random", "--holes", "1", "-q", "--out", str(out)]
+    assert run_cli(args + ["--matches", "2"]).exit_code == 0
+    path = out / "_manifest.json"
+    m = json.loads(path.read_text())
+    del m["params"]["seating"]
+    path.write_text(json.dumps(m))
+    r = run_cli(["grid", "simulate", "--out", str(out), "--extend", "--matches", "3", "-q"])
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "the manifest was edited" in r.stderr and "rotation" not in r.stderr

@@ -35,8 +35,8 @@ from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
 from ..grid.tournament import (HOLE_COLUMNS, OLD_SEATING, PLAYED_SEATINGS, SEATING, SEATINGS, Tournament,
                                before_entries, seating, simulate)
-from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, compute,
-                        manifest_path, name_list, whole_fields, write_text_atomic)
+from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_chunks_made_with, check_jobs,
+                        check_out_dir, compute, manifest_path, name_list, whole_fields, write_text_atomic)
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a run is read or played: the arguments are checked before
@@ -232,6 +232,9 @@ class GridKind(RunKind[GridSpec]):
         if manifest_path(out) is not None:
             old = self.read(out)
             if old.seating not in PLAYED_SEATINGS:
+                # a manifest whose seating was deleted by hand reads as the old rotation: its
+                # chunks, which record the scheme they were played with, say it was edited
+                check_chunks_made_with(Path(out), self.key(old))
                 raise InputError(f"{out} was made with the '{old.seating}' seating (each bot always after the "
                                  f"same neighbour), which golfsolve reads but does not play; it cannot be resumed "
                                  f"or extended with the '{SEATING}' one: start a new run folder")

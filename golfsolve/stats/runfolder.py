@@ -1127,7 +1127,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
         fixed_old = (old.start, old.chunk_size, old.params)
         fixed_new = (key.start, key.chunk_size, key.params)
         if fixed_old != fixed_new:
-            _check_chunks_made_with(path, old)
+            check_chunks_made_with(path, old)
             why = differences(old, key, ignore=("count", "rules"), names=names)
             raise InputError(f"--extend: {path} holds a run ({old.describe()}) that differs from "
                              f"({key.describe()}) in {why}; keep its start, chunk size and settings, "
@@ -1142,7 +1142,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                     "blocks": [b.to_json() for b in blocks], **(extra or {}),
                     "complete": manifest.get("complete", False) and not grown}
     elif old != key:
-        _check_chunks_made_with(path, old)
+        check_chunks_made_with(path, old)
         raise InputError(f"--resume: {path} holds a different run ({old.describe()}); this command differs in "
                          f"{differences(old, key, names=names)}; repeat the run's options, "
                          + (f"use --extend to add {key.items()}{' or rule sets' if key.groups else ''}, " if extendable else "")
@@ -1153,7 +1153,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
     return folder
 
 
-def _check_chunks_made_with(path: Path, old: RunKey) -> None:
+def check_chunks_made_with(path: Path, old: RunKey) -> None:
     """:class:`InputError` if a chunk in ``path`` records other settings than its manifest
     (``old``): the manifest was edited after the chunks were written. Checked before a
     command is told it differs from the run, which would name the edited value as the
@@ -1572,7 +1572,7 @@ __all__ = [
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_type", "check_out_file", "check_path", "check_replaceable",
     "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
-    "MADE_WITH", "made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
+    "MADE_WITH", "made_with", "check_chunks_made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]
 
 
