@@ -24,7 +24,7 @@ def grid() -> None:
 @click.option("--bots", "bots_spec", default=None, metavar="LIST",
               help="One bot per player, comma-separated: random, greedy, heuristic, heuristic-fit, mc[:SAMPLES], mc-greedy[:SAMPLES], "
                    "ismcts[:ITERATIONS], paired-rel[:PLAYOUTS], spiel-ismcts[:SIMULATIONS] (default: all heuristic).")
-@click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 100).")
+@click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 120: whole seating cycles for 2-6 players).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
 @click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
               help="Monte Carlo samples per candidate action of the mc and mc-greedy bots named without one "

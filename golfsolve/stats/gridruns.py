@@ -50,6 +50,10 @@ MATCH_COLUMNS = ["total", "winner", "win_share"]
 COLUMNS = HOLE_COLUMNS + MATCH_COLUMNS
 #: Arrow type of every chunk column.
 _TYPES = {"bot": "string", "before_bot": "string", "reason": "string", "winner": "bool", "win_share": "double"}
+#: Matches of a run given no ``--matches``: a whole number of seating cycles at every table
+#: size (:func:`golfsolve.grid.tournament.seating_cycle`: 2, 6, 24, 20 and 60 matches for 2
+#: to 6 players), so each bot sits in each seat and after each other bot equally often.
+DEFAULT_MATCHES = 120
 #: The columns of chunks written with the old seating (no ``before`` columns).
 _OLD_COLUMNS = [c for c in COLUMNS if c not in ("before", "before_bot")]
 #: Most extra holes one match can have beyond its table's: the sudden-death play-off's.
@@ -195,7 +199,7 @@ class GridKind(RunKind[GridSpec]):
         return table_and_bots(rules_spec, players, grid, holes, openers, bots_spec, old)
 
     def complete(self, v: dict, jobs: int) -> GridSpec:
-        matches = 100 if v["matches"] is None else v["matches"]
+        matches = DEFAULT_MATCHES if v["matches"] is None else v["matches"]
         # a resumed or extended run keeps its own scheme (resolve fills it in from the run)
         return GridSpec(v["rules"], tuple(v["bots"]), matches, 0 if v["seed"] is None else v["seed"], v["samples"],
                         self.default_chunk_size(matches, jobs) if v["chunk_size"] is None else v["chunk_size"],
@@ -474,5 +478,5 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     return paths
 
 
-__all__ = ["COLUMNS", "GRID", "GridSpec", "check_same_bots", "export_csv", "load_tournament", "play_chunk",
+__all__ = ["COLUMNS", "DEFAULT_MATCHES", "GRID", "GridSpec", "check_same_bots", "export_csv", "load_tournament", "play_chunk",
            "recorded_settings", "run_command", "run_grid_simulate"]

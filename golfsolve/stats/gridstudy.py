@@ -32,6 +32,7 @@ from ..text import plural
 from ..grid.rules import DEFAULT_HOLES, GridRules, parse_rules
 from ..grid.tournament import PLAYED_SEATINGS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
+from .gridruns import DEFAULT_MATCHES as RUN_MATCHES
 from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
 from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, name_list,
                         whole_fields)
@@ -47,14 +48,11 @@ if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or 
 #: (``ismcts:1000``, a stronger bot) is named with ``--strong``; the study records it and
 #: its settings.
 DEFAULT_STRONG = "ismcts:300"
-#: Matches per table of the default study: one match at each of its 16 strongest bot's
-#: tables costs about 8 s of CPU with :data:`DEFAULT_STRONG` (each 3x3 grid 2.5 s; the
-#: random bot's tables next to nothing), so about 1,000 s of CPU in all, 9 minutes on 2
-#: cores (docs/grid.md gives the measured run). 120 is a whole number of seating cycles
-#: (:func:`golfsolve.grid.tournament.seating_cycle`: 2, 6, 24, 20 and 60 matches) for every
-#: table size from 2 to 6 players, so at every table every bot sits in every seat and after
-#: every other bot equally often.
-DEFAULT_MATCHES = 120
+#: Matches per table of the default study: a ``grid simulate`` run's default, whole seating
+#: cycles at every table size. One match at each of its 16 strongest bot's tables costs
+#: about 8 s of CPU with :data:`DEFAULT_STRONG` (each 3x3 grid 2.5 s; the random bot's
+#: tables next to nothing), so about 1,000 s of CPU in all (docs/grid.md gives the measured run).
+DEFAULT_MATCHES = RUN_MATCHES
 #: The reference player and the floor of the skill scale.
 HEURISTIC, RANDOM = "heuristic", "random"
 #: The base table every variation starts from, with its holes: "grid-4" is the base table on
