@@ -502,7 +502,7 @@ def test_sampled_choice_by_branch_and_bound_is_the_choice_on_every_table(solver,
     from golfsolve.fair.infoset import ChainValues, predraw_states
     from golfsolve.fair.player import Player
 
-    from golfsolve.fair.player import _fewest_cards
+    from golfsolve.fair.infoset import fewest_cards
 
     raced = 0
     views = [(layout_from_number(3, rules).forget_stock(0), ())] + list(_midgame_views(rules, range(30, 90), 7))
@@ -516,7 +516,7 @@ def test_sampled_choice_by_branch_and_bound_is_the_choice_on_every_table(solver,
         lazy.extend(orders, (), root=False)
         full = ChainValues(view, rules, states, solver)
         full.extend(orders)
-        lead, n = lazy.leaders(_fewest_cards(states), range(len(orders)), 4)
+        lead, n = lazy.leaders(fewest_cards(states), range(len(orders)), 4)
         _, n_full, tied = full.best_of(states)
         assert ({st.key[0] for st in lead}, n) == ({st.key[0] for st in tied}, n_full)
     for view, played in views[:8]:

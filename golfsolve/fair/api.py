@@ -30,6 +30,7 @@ from ..solitaire.solver import MOVE_DRAW, Solver, solver_arg
 from ..text import estimate, percent
 from .odds import NO_UNDO
 from .orders import arrangements, check_played, check_played_not_held, unknown_pool
+from .infoset import fewest_cards
 from .player import Player, PlayerSettings, player_settings
 from .view import as_seen, legal_moves, player_view
 
@@ -220,12 +221,9 @@ def fair_hint(
             # from the same move were valued here too, only for that answer to be dropped)
             per_move[m] = (d.state, sum(cv.won(i, d.state) for i in range(n)))
             continue
-        # one state per table (the least chain), ranked by branch and bound over tables: an
-        # order's search decides only the tables that can still be the move's best
-        reps: dict = {}
-        for s in sorted((s for s in cv.states if m in s.first), key=lambda s: s.chain):
-            reps.setdefault(s.key[0], s)
-        top = cv.top(list(reps.values()), range(n), 1)
+        # ranked by branch and bound over tables: an order's search decides only the tables
+        # that can still be the move's best
+        top = cv.top(fewest_cards(s for s in cv.states if m in s.first), range(n), 1)
         per_move[m] = top[0] if top else (None, 0)
     order = [first] + sorted((m for m in moves if m != first), key=lambda m: (-per_move[m][1], m == MOVE_DRAW, m))
 

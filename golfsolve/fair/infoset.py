@@ -113,6 +113,14 @@ def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
     return out
 
 
+def fewest_cards(states: Iterable[PreDraw]) -> list[PreDraw]:
+    """One state per table (the least chain), fewest cards on the table first."""
+    reps: dict[tuple, PreDraw] = {}
+    for st in sorted(states, key=lambda st: (st.table, st.chain)):
+        reps.setdefault(st.key[0], st)
+    return list(reps.values())
+
+
 class ChainValues:
     """Values of pre-draw states over a growing list of sampled stock orders.
 
@@ -409,4 +417,4 @@ def _work() -> tuple:
 _LOG = 1 << 21
 
 
-__all__ = ["PreDraw", "predraw_states", "ChainValues"]
+__all__ = ["PreDraw", "predraw_states", "fewest_cards", "ChainValues"]

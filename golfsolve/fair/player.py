@@ -36,7 +36,7 @@ from ..solitaire.layout import Layout, layout_rules, trusted_layout
 from ..solitaire.rules import Rules
 from ..solitaire.solver import MOVE_DRAW, Solver, line_wins, pack, solver_arg
 from .exact import CompiledExpectimax, ExactValue, TooLargeError, fair_value
-from .infoset import ChainValues, PreDraw, predraw_states
+from .infoset import ChainValues, PreDraw, fewest_cards, predraw_states
 from .orders import arrangements, check_played, check_played_not_held, sample_stocks, stock_orders, unknown_pool
 from .settings import PRESETS, PlayerSettings, player_settings  # noqa: F401 - by their old address too
 from .view import rank_names
@@ -194,7 +194,7 @@ class Player:
         is decided on an order only while it can still be among the best)."""
         s = self.settings
         cv.extend(stocks, (), root=False)  # the orders listed; leaders decides what it needs
-        reps, n_best = cv.leaders(_fewest_cards(states), range(len(stocks)), _SCOUT)
+        reps, n_best = cv.leaders(fewest_cards(states), range(len(stocks)), _SCOUT)
         tables = {st.key[0] for st in reps}
         tied = [st for st in states if st.key[0] in tables]
         # a won order has a won state (the root's winning line draws from one), so n_best > 0
@@ -303,7 +303,7 @@ class Player:
         (most orders won, fewest cards, chain), one state per table (the least chain), of
         them those within ``race_slack`` orders of the best (see :meth:`ChainValues.top`)."""
         s = self.settings
-        ranked = cv.top(_fewest_cards(states), range(len(cv.stocks)), s.race_width)
+        ranked = cv.top(fewest_cards(states), range(len(cv.stocks)), s.race_width)
         best = ranked[0][1]
         return [st for st, n in ranked if n >= best - s.race_slack]
 
@@ -323,7 +323,7 @@ _SCOUT = 4
 
 def _by_rank(cv: ChainValues, states: Iterable[PreDraw]) -> list[PreDraw]:
     """One state per table, by the orders won so far (the decided ones), then fewest cards."""
-    reps = _fewest_cards(states)
+    reps = fewest_cards(states)
     won = {st.key[0]: sum(bool(cv.known(i, st)) for i in range(len(cv.stocks))) for st in reps}
     return sorted(reps, key=lambda st: (-won[st.key[0]], st.table, st.chain))
 
@@ -345,14 +345,6 @@ def _expectimax(rules: Rules, capacity: int, owner: object) -> CompiledExpectima
         cx = CompiledExpectimax(rules, capacity=capacity)
     pool[key] = (cx, weakref.ref(owner))
     return cx
-
-
-def _fewest_cards(states: Iterable[PreDraw]) -> list[PreDraw]:
-    """One state per table (the least chain), fewest cards on the table first."""
-    reps: dict[tuple, PreDraw] = {}
-    for st in sorted(states, key=lambda st: (st.table, st.chain)):
-        reps.setdefault(st.key[0], st)
-    return list(reps.values())
 
 
 @dataclass(frozen=True)
