@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or 
     from pydantic import BaseModel
 
 #: The strongest bot of the default study: ISMCTS at 300 iterations, a third of the CPU of
-#: ``ismcts:1000``, so the default study fits in its time (in it, only +0.30 [-0.32, +0.92]
+#: ``ismcts:1000``, so the default study fits in its time (in it, +0.65 [+0.09, +1.20]
 #: strokes a hole better than the heuristic on the base table; docs/grid.md). Another
 #: (``ismcts:1000``, a stronger bot) is named with ``--strong``; the study records it and
 #: its settings.
