@@ -293,13 +293,13 @@ def test_the_recorded_command_is_what_click_parsed_with_the_run_resolved(run_cli
 def test_a_worker_whose_parent_died_before_it_started_exits(parent_alive):
     # the orphan's new parent need not be pid 1 (a container's init, a subreaper), so the
     # worker compares with the pid of the process that started the pool
-    from golfsolve.stats import runfolder
+    from golfsolve.stats import pool
 
     me = os.getpid()
     pid = os.fork()
     if pid == 0:  # the worker, as the pool starts it
         try:
-            runfolder._worker_start(None, me if parent_alive else me + 1)
+            pool._worker_start(None, me if parent_alive else me + 1)
             os._exit(0)
         except BaseException:
             os._exit(3)
@@ -323,7 +323,7 @@ def test_compute_keeps_no_finished_result_once_it_is_handed_on():
     import gc
     import weakref
 
-    from golfsolve.stats.runfolder import compute
+    from golfsolve.stats.pool import compute
 
     refs, kept = [], []
     for _, table in compute(list(range(6)), _make_table, 2):

@@ -35,8 +35,9 @@ from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
 from ..grid.tournament import (HOLE_COLUMNS, OLD_SEATING, PLAYED_SEATINGS, SEATING, SEATINGS, Tournament,
                                before_entries, seating, simulate)
-from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_chunks_made_with, check_jobs,
-                        check_out_dir, compute, manifest_path, name_list, whole_fields, write_text_atomic)
+from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_chunks_made_with, check_out_dir,
+                        manifest_path, name_list, whole_fields, write_text_atomic)
+from .pool import check_jobs, compute
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a run is read or played: the arguments are checked before

@@ -25,11 +25,8 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import multiprocessing as mp
 import operator
 import os
-import signal
-import sys
 import tempfile
 import textwrap
 import time
@@ -55,8 +52,6 @@ CHUNK_PREFIX = "chunk-"
 #: The most chunk files a run may have: beyond this, listing and checking them costs more
 #: than the chunking saves.
 MAX_CHUNKS = 1_000_000
-#: The most worker processes a local run starts.
-MAX_WORKERS = 256
 #: The most groups (rule sets) and blocks a run may have.
 MAX_GROUPS = 64
 MAX_BLOCKS = 1000
@@ -1318,49 +1313,8 @@ def status(folder: RunFolder) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# computing chunks: in this process or in a pool, results in any order
+# writing the chunks as they are computed (:mod:`.pool`); checking a run's options
 # ---------------------------------------------------------------------------
-def _worker_start(init: Optional[Callable[[], None]], parent: int) -> None:
-    # Ctrl-C reaches every process of the terminal's process group, and so does the SIGHUP of
-    # a terminal closed; only the parent should react (it keeps finished chunks and stops the
-    # pool), so workers ignore both: a worker dead first made the run a "worker lost".
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    # The parent may have turned SIGTERM into KeyboardInterrupt; workers must simply die on
-    # it, which is how the pool stops them.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # If the parent is killed outright (SIGKILL), take the workers down with it instead of
-    # leaving them to finish chunks nobody will write.
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            # the parent died before prctl took effect: the orphan's new parent is init or,
-            # in a container or under a service manager, a subreaper (not always pid 1)
-            if os.getppid() != parent:
-                os._exit(1)
-        except (OSError, AttributeError):
-            pass
-    if init is not None:
-        init()
-
-
-class WorkerLost(RuntimeError):
-    """A worker process stopped in the middle of a run (killed, or out of memory): its chunk
-    is lost, the finished chunks stay, and ``--resume`` finishes the run."""
-
-    #: what happened, as the command's last line says it before the chunks saved
-    what = "a worker process stopped (killed, or out of memory?)"
-    #: the command's exit code: the work failed (2 where what failed is the user's to set right)
-    exit_code = 1
-
-
-def _apply(job: tuple) -> tuple[Any, Any]:
-    fn, task = job
-    return task, fn(task)
 
 
 def check_resume_extend(resume: bool, extend: bool) -> None:
@@ -1370,111 +1324,6 @@ def check_resume_extend(resume: bool, extend: bool) -> None:
     resume, extend = flag(resume, "resume"), flag(extend, "extend")
     if resume and extend:
         raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
-
-
-def check_jobs(jobs: int) -> int:
-    """The worker processes a run is asked for, refused in one line below one (before any
-    work: every run kind's library entry point checks it as ``--jobs`` does), or above
-    :data:`MAX_WORKERS` (else the run folder is made before :func:`compute` refuses it)."""
-    if not is_whole_number(jobs):  # 2.5 would reach the pool, "x" fail on '<'
-        raise InputError(f"--jobs must be a whole number, not {repr(jobs)[:40]}")
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
-    if jobs > MAX_WORKERS:
-        raise InputError(f"--jobs must be from 1 to {MAX_WORKERS}, not {jobs}")
-    return int(jobs)
-
-
-def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
-            init: Optional[Callable[[], None]] = None) -> Iterator[tuple[Any, Any]]:
-    """``(task, fn(task))`` for every task as it finishes, in ``jobs`` processes.
-
-    ``fn`` and ``init`` must be module-level functions. ``init`` runs once in each worker
-    before its first task (to load compiled kernels, so no task's time includes that).
-    Leaving the iterator early (Ctrl-C, an error) stops the workers at once.
-    """
-    if not 1 <= jobs <= MAX_WORKERS:
-        raise InputError(f"the number of worker processes must be 1 to {MAX_WORKERS}, not {jobs}")
-    if jobs <= 1 or len(tasks) <= 1:
-        def inline() -> Iterator[tuple[Any, Any]]:
-            if init is not None:
-                init()
-            for t in tasks:
-                yield t, fn(t)
-        return inline()
-    # fork starts workers in milliseconds with the compiled kernels already imported. The
-    # workers are forked here, by the first submit, before the caller starts any thread
-    # (tqdm's monitor), because forking a process that has other threads can copy a lock
-    # held by one of them. An executor, not multiprocessing.Pool: a Pool whose worker was
-    # killed (kill -9, the out-of-memory killer) waited for that worker's task for ever.
-    from concurrent.futures import ProcessPoolExecutor
-    from functools import partial
-
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
-    executor = ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=ctx,
-                                   initializer=partial(_worker_start, init, os.getpid()))
-    try:
-        futures = [executor.submit(_apply, (fn, t)) for t in tasks]
-    except BaseException:
-        _stop(executor)
-        raise
-    return _drain(executor, futures)
-
-
-def _stop(executor) -> None:
-    # On Ctrl-C, an error or a lost worker: stop the workers now rather than after their chunks.
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    manager = getattr(executor, "_executor_manager_thread", None)  # shutdown forgets it
-    executor.shutdown(wait=False, cancel_futures=True)
-    for p in processes:
-        if p.is_alive():
-            p.kill()
-    for p in processes:
-        p.join(5)
-    # Before Python 3.12 the interpreter's exit wakes the executor's manager thread through a
-    # pipe that the thread closes as it ends, without a lock: a thread still ending then made
-    # a Ctrl-C'd run print "Exception ignored ... Bad file descriptor" and a traceback after its
-    # one line. Once it has ended, the exit finds the pipe closed and leaves it be.
-    if manager is not None:
-        manager.join(5)
-
-
-def _result(future) -> Any:
-    from concurrent.futures.process import BrokenProcessPool
-
-    try:
-        return future.result()
-    except BrokenProcessPool:
-        raise WorkerLost("a worker process stopped in the middle of the run (killed, or out of memory?); the "
-                         "finished chunks are kept: run the same command with --resume to finish") from None
-
-
-def _drain(executor, futures: list) -> Iterator[tuple[Any, Any]]:
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    pending = set(futures)
-    del futures  # a finished future holds its chunk's table: none is kept once handed on
-    try:
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            while done:
-                yield _result(done.pop())
-    finally:
-        _release_held(pending)
-        _stop(executor)
-
-
-def _release_held(futures: Iterable) -> None:
-    """Release the futures' locks this thread still holds. ``wait`` takes every pending
-    future's lock in a ``with`` statement; a Ctrl-C that lands after the locks are taken and
-    before the block is entered leaves them held for ever (the statement's exit never runs),
-    and the executor's manager thread, cancelling those futures at shutdown, then waited on
-    them for ever: a stats run said "interrupted" and hung at exit (about 1 in 12 Ctrl-Cs)."""
-    for f in futures:
-        c = f._condition
-        while c._is_owned():
-            c.release()
 
 
 def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterable[tuple[Chunk, pd.DataFrame]], *,
@@ -1570,7 +1419,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 __all__ = [
     "as_played_key", "key_from_manifest", "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
     "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_type", "check_out_file", "check_path", "check_replaceable",
-    "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
+    "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "default_chunk_size", "differences", "enclosing_run",
     "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
     "MADE_WITH", "made_with", "check_chunks_made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
 ]
