@@ -226,7 +226,7 @@ def test_two_runs_started_at_once_cannot_share_a_folder(tmp_path, monkeypatch):
 
 
 def test_write_json_new_never_replaces(tmp_path):
-    from golfsolve.stats.runfolder import write_json_new
+    from golfsolve.stats.atomic import write_json_new
 
     p = tmp_path / "m.json"
     assert write_json_new(p, {"a": 1}) and not write_json_new(p, {"a": 2})

@@ -25,7 +25,8 @@ from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from ..text import estimate, stretches
 from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_out_type, latest_command,
-                        manifest_path, name_list, resume_command, whole_fields, write_text_atomic)
+                        manifest_path, name_list, resume_command, whole_fields)
+from .atomic import write_text_atomic
 from .pool import check_jobs, compute
 from .runkind import RunKind, parse_rules_list, rules_described
 

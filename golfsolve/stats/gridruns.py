@@ -36,7 +36,8 @@ from ..grid.rules import GridRules
 from ..grid.tournament import (HOLE_COLUMNS, OLD_SEATING, PLAYED_SEATINGS, SEATING, SEATINGS, Tournament,
                                before_entries, seating, simulate)
 from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_chunks_made_with, check_out_dir,
-                        manifest_path, name_list, whole_fields, write_text_atomic)
+                        manifest_path, name_list, whole_fields)
+from .atomic import write_text_atomic
 from .pool import check_jobs, compute
 from .runkind import RunKind
 
