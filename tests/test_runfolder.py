@@ -12,8 +12,8 @@ import pytest
 
 from golfsolve.errors import InputError
 from golfsolve.stats.census import CensusSpec, load_results, run_census
-from golfsolve.stats.runfolder import (MANIFEST, Block, RunKey, block_chunks, check_out_dir, chunk_files,
-                                       extend_blocks, open_run)
+from golfsolve.stats.runfolder import MANIFEST, Block, RunKey, block_chunks, chunk_files, extend_blocks, open_run
+from golfsolve.stats.outdirs import check_out_dir
 
 RULES = ("easy", "strict")
 TIMING = ["seconds", "cpu_seconds"]

@@ -398,7 +398,7 @@ def check_workers(n: Optional[int], option: str) -> None:
 def check_run_dir(path: str, what: str) -> None:
     """A run folder to read must have a name ('' would mean the current directory), exist
     and be a folder."""
-    from ..stats.runfolder import check_path
+    from ..stats.outdirs import check_path
 
     if not path.strip():
         raise InputError(f"{what} needs a run folder's name, not {path!r}")
