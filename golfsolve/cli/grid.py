@@ -179,7 +179,7 @@ def report(directory, out_dir, as_json):
     from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
     from ..progress import drawing_plots, report_bar
-    from ..stats.runfolder import check_report_dir
+    from ..stats.reportfolder import check_report_dir
 
     check_run_dir(directory, "DIR")
     # on a terminal, a word on what takes the time: reading a large run, then each plot

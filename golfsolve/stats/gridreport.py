@@ -402,7 +402,7 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     ``run``: the run folder ``t`` was read from, whose ``_report`` folder ``out`` may be
     (any other folder inside a run is refused, as a run folder is). ``drawn``: called after
     each figure, as :func:`write_plots` does."""
-    from .runfolder import finish_report, start_report
+    from .reportfolder import finish_report, start_report
     from .atomic import write_text_atomic
 
     # checked before the report folder is made: a bad argument found later leaves a half-made folder

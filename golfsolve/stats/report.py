@@ -802,7 +802,7 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     (with the fair-play section of the fair-stats run ``fair_dir``, if given) into ``out``;
     return :func:`report_data`'s numbers. ``df``: the run's table if already read
     (:func:`load_results`); ``drawn``: called after each figure, as :func:`write_plots` does."""
-    from .runfolder import finish_report, start_report
+    from .reportfolder import finish_report, start_report
     from .atomic import write_text_atomic
 
     # checked before the report folder is made: a bad argument found later leaves a half-made folder

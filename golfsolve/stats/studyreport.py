@@ -345,7 +345,7 @@ def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None
     """Write report.md, report.html and study.png into ``out``; return the Markdown and the
     data. ``run``: the study's run folder, whose ``_report`` folder ``out`` may be."""
     from .report import blocks_html, blocks_markdown
-    from .runfolder import finish_report, start_report
+    from .reportfolder import finish_report, start_report
     from .atomic import write_text_atomic
 
     data = report_data(study)
