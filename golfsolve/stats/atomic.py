@@ -1,6 +1,7 @@
 """Writing a file so that it is whole or absent whatever stops the writing (Ctrl-C, a kill, a
-full disk, a power cut), and never through a link or a FIFO someone left under its name:
-every chunk, manifest, report and figure golfsolve writes goes through here.
+full disk, a power cut), and never through a link or a FIFO left under its name: the run
+folders' chunks and manifests and the reports' text and figures are all written here, so a
+reader never meets half a file.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Computing a run's chunks in this process or in a pool of worker processes, results in
-any order: apart from the run folder so that a pool's care (Ctrl-C reaching every worker, a
-worker killed outright, a parent gone) is read and changed in one place, and a command can
-check ``--jobs`` without the run folder's code.
+any order. Apart from the run folder, which only writes what comes back: what a pool must
+survive (Ctrl-C reaching every worker, a worker killed outright, a parent gone) is one
+matter, and the Dask cluster's runs stop the same way (:class:`WorkerLost`).
 """
 
 from __future__ import annotations
