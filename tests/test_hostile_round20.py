@@ -64,10 +64,10 @@ def test_a_run_of_fewer_than_nine_deals_says_why_its_match_plot_is_empty(one_dea
     a par line and nothing else) and its table read "0 matches" with no word why. The text
     now says there is no 9-deal match in fewer than 9 deals, in place of the plot (round 53: the
     plot said so inside an empty frame)."""
-    from golfsolve.stats import runfolder
+    from golfsolve.stats import atomic
 
-    seen = _drawn(monkeypatch, runfolder)
-    monkeypatch.setattr(rep, "save_footed_figure", runfolder.save_footed_figure)
+    seen = _drawn(monkeypatch, atomic)
+    monkeypatch.setattr(rep, "save_footed_figure", atomic.save_footed_figure)
     rep.write_report(one_deal, tmp_path)
     assert "nine_deal_match.png" not in {p.name for _, _, p in seen}
     md = (tmp_path / "report.md").read_text()
@@ -83,13 +83,13 @@ def test_a_winnable_only_run_says_why_three_plots_are_empty(tmp_path, monkeypatc
     frames with axes 0..1 (the tables said why, the figures did not). The text now says, in
     place of each, that the run computed verdicts only (round 53: each said so inside an empty
     frame)."""
-    from golfsolve.stats import runfolder
+    from golfsolve.stats import atomic
 
     run = tmp_path / "run"
     run_census(run, CensusSpec(0, 9, ("classic",), 9, fields="winnable"), jobs=1, progress=False,
                command="golfsolve stats --count 9 --rules classic --fields winnable --out run")
-    seen = _drawn(monkeypatch, runfolder)
-    monkeypatch.setattr(rep, "save_footed_figure", runfolder.save_footed_figure)
+    seen = _drawn(monkeypatch, atomic)
+    monkeypatch.setattr(rep, "save_footed_figure", atomic.save_footed_figure)
     rep.write_report(run, tmp_path / "rep")
     figs = {p.name: fig for fig, _, p in seen}
     md = (tmp_path / "rep" / "report.md").read_text()
@@ -104,10 +104,10 @@ def test_the_solve_time_axis_of_a_narrow_range_has_no_overlapping_labels(two_dea
     deal's plot is left out) matplotlib labelled the
     minor ticks of the log axis "3x10^-2" and "4x10^-2" side by side, printed over each other.
     The labels are plain numbers of ms, far enough apart not to touch."""
-    from golfsolve.stats import runfolder
+    from golfsolve.stats import atomic
 
-    seen = _drawn(monkeypatch, runfolder)
-    monkeypatch.setattr(rep, "save_footed_figure", runfolder.save_footed_figure)
+    seen = _drawn(monkeypatch, atomic)
+    monkeypatch.setattr(rep, "save_footed_figure", atomic.save_footed_figure)
     rep.write_report(two_deals, tmp_path)
     fig = next(f for f, _, p in seen if p.name == "solve_time.png")
     ax = fig.axes[0]
@@ -128,13 +128,13 @@ def test_the_win_rate_legend_covers_no_bar(tmp_path, monkeypatch):
     """Was: the legend sat in the upper right corner, over the last bar when it reached 100%
     (a rule set that won every deal: easy+jokers2 beside classic, or any run of one won deal).
     The legend has a band of its own above 100%."""
-    from golfsolve.stats import runfolder
+    from golfsolve.stats import atomic
 
     run = tmp_path / "run"
     run_census(run, CensusSpec(0, 1, ("strict", "easy"), 1), jobs=1, progress=False,
                command="golfsolve stats --count 1 --rules strict,easy --out run")
-    seen = _drawn(monkeypatch, runfolder)
-    monkeypatch.setattr(rep, "save_footed_figure", runfolder.save_footed_figure)
+    seen = _drawn(monkeypatch, atomic)
+    monkeypatch.setattr(rep, "save_footed_figure", atomic.save_footed_figure)
     rep.write_report(run, tmp_path / "rep")
     fig = next(f for f, _, p in seen if p.name == "win_rate.png")
     ax = fig.axes[0]
@@ -149,7 +149,7 @@ def test_a_long_footer_stays_clear_of_the_axis_labels(tmp_path):
     grows by the footer's lines."""
     from matplotlib.figure import Figure
 
-    from golfsolve.stats.runfolder import figure_footer, save_footed_figure
+    from golfsolve.stats.atomic import figure_footer, save_footed_figure
 
     commands = "\n".join(f"golfsolve stats --start-number 0 --count {n} --rules classic,easy+jokers2,strict+empty "
                          f"--out some/long/folder/name --extend --jobs 2 --chunk-size 2 --quiet" for n in (40, 90, 100))
@@ -167,7 +167,7 @@ def test_a_long_footer_stays_clear_of_the_axis_labels(tmp_path):
 def test_a_footer_never_breaks_an_option_at_its_hyphen():
     """Was: a command wrapped at 120 characters broke at a hyphen, so the figure read
     "--chunk-" at the end of a line and "size 1" on the next: pasted, no such option."""
-    from golfsolve.stats.runfolder import figure_footer
+    from golfsolve.stats.atomic import figure_footer
 
     command = ("golfsolve grid study --out gstudy --sets base,putt,players-2 --strong greedy --matches 8 --seed 0 "
                "--jobs 2 --chunk-size 1 --quiet")
@@ -183,7 +183,7 @@ def test_a_title_wider_than_its_figure_is_wrapped_not_cut(tmp_path):
     from matplotlib.figure import Figure
 
     from golfsolve.stats.gridreport import FIGURES
-    from golfsolve.stats.runfolder import save_footed_figure
+    from golfsolve.stats.atomic import save_footed_figure
 
     fig = Figure(figsize=(6.5, 4))
     ax = fig.subplots()

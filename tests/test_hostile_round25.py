@@ -167,7 +167,7 @@ def test_a_footer_fits_its_figure(tmp_path):
     on any figure. Every line is wrapped to what the figure holds, never at a hyphen."""
     from matplotlib.figure import Figure
 
-    from golfsolve.stats.runfolder import figure_footer, save_footed_figure
+    from golfsolve.stats.atomic import figure_footer, save_footed_figure
 
     head = "12 deals (GO1 deal numbers 0..11); rules: " + ", ".join(["classic+jokers1+empty"] * 8)
     command = ("golfsolve grid simulate --players 6 --grid 6 --holes 9 --rules default --openers 2 --bots "

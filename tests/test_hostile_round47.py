@@ -134,7 +134,7 @@ def test_the_workers_leave_a_closed_terminal_to_their_parent():
     while their parent was stopping them, so the run could end as "a worker process stopped
     (killed, or out of memory?)" instead of "interrupted". They ignore it, as they ignore
     Ctrl-C: the parent stops them."""
-    from golfsolve.stats.runfolder import compute
+    from golfsolve.stats.pool import compute
 
     assert [ignored for _, ignored in compute([1, 2], _hangup_ignored, jobs=2)] == [True, True]
 

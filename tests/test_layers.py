@@ -88,6 +88,19 @@ def test_imports_point_down(path):
     assert not bad, f"{rel} ({layer}) imports {bad}"
 
 
+#: the run folder's lower modules in ``stats/``: what any output, pool or file write needs, so
+#: they import only the bottom and each other, never the run folder, a report or a run kind
+#: built on them (which would make a loop, and load the run folder where a path is checked)
+STATS_BASE = {"stats.atomic", "stats.outdirs", "stats.pool"}
+
+
+@pytest.mark.parametrize("module", sorted(STATS_BASE))
+def test_the_run_folders_lower_modules_import_nothing_built_on_them(module):
+    deps = _imports(ROOT / (module.replace(".", "/") + ".py"))
+    bad = sorted(d for d in deps if d and d.split(".")[0] not in BOTTOM and d not in STATS_BASE)
+    assert not bad, f"{module} imports {bad}"
+
+
 # writing files: what a run folder or a report does
 WRITES = re.compile(r"\.to_parquet\(|\.to_csv\(|\.write_text\(|\.write_bytes\(|\.savefig\(|\.mkdir\("
                     r"|open\([^)]*['\"][wax]b?['\"]")

@@ -248,7 +248,7 @@ def test_a_report_never_lands_in_a_run_folder_or_among_other_files(run_cli, run_
 
 def test_a_foreign_report_md_is_not_taken_for_an_earlier_report(run_cli, run_dir, tmp_path):
     from golfsolve.errors import InputError
-    from golfsolve.stats.runfolder import REPORT_MARKER
+    from golfsolve.stats.reportfolder import REPORT_MARKER
 
     mine = tmp_path / "mine"
     mine.mkdir()

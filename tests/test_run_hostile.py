@@ -423,7 +423,7 @@ def test_a_chunk_of_another_run_or_an_edited_manifest_is_refused_naming_the_sett
 
 WORKER_DIES = r"""
 import os, signal, sys
-from golfsolve.stats.runfolder import WorkerLost, compute
+from golfsolve.stats.pool import WorkerLost, compute
 
 def task(n):
     if n == 3:

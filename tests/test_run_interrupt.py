@@ -145,7 +145,7 @@ def test_leaving_the_workers_early_ends_the_executor_s_manager_thread_too():
     one-line "interrupted" message (seen in CI, about one Ctrl-C'd grid run in a few hundred)."""
     import threading
 
-    from golfsolve.stats.runfolder import compute
+    from golfsolve.stats.pool import compute
 
     results = compute([0.05] * 8, time.sleep, jobs=2)
     next(results)

@@ -12,8 +12,8 @@ import pytest
 
 from golfsolve.errors import InputError
 from golfsolve.stats.census import CensusSpec, load_results, run_census
-from golfsolve.stats.runfolder import (MANIFEST, Block, RunKey, block_chunks, check_out_dir, chunk_files,
-                                       extend_blocks, open_run)
+from golfsolve.stats.runfolder import MANIFEST, Block, RunKey, block_chunks, chunk_files, extend_blocks, open_run
+from golfsolve.stats.outdirs import check_out_dir
 
 RULES = ("easy", "strict")
 TIMING = ["seconds", "cpu_seconds"]
@@ -226,7 +226,7 @@ def test_two_runs_started_at_once_cannot_share_a_folder(tmp_path, monkeypatch):
 
 
 def test_write_json_new_never_replaces(tmp_path):
-    from golfsolve.stats.runfolder import write_json_new
+    from golfsolve.stats.atomic import write_json_new
 
     p = tmp_path / "m.json"
     assert write_json_new(p, {"a": 1}) and not write_json_new(p, {"a": 2})
@@ -293,13 +293,13 @@ def test_the_recorded_command_is_what_click_parsed_with_the_run_resolved(run_cli
 def test_a_worker_whose_parent_died_before_it_started_exits(parent_alive):
     # the orphan's new parent need not be pid 1 (a container's init, a subreaper), so the
     # worker compares with the pid of the process that started the pool
-    from golfsolve.stats import runfolder
+    from golfsolve.stats import pool
 
     me = os.getpid()
     pid = os.fork()
     if pid == 0:  # the worker, as the pool starts it
         try:
-            runfolder._worker_start(None, me if parent_alive else me + 1)
+            pool._worker_start(None, me if parent_alive else me + 1)
             os._exit(0)
         except BaseException:
             os._exit(3)
@@ -323,7 +323,7 @@ def test_compute_keeps_no_finished_result_once_it_is_handed_on():
     import gc
     import weakref
 
-    from golfsolve.stats.runfolder import compute
+    from golfsolve.stats.pool import compute
 
     refs, kept = [], []
     for _, table in compute(list(range(6)), _make_table, 2):

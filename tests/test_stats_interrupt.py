@@ -166,7 +166,7 @@ def test_a_ctrl_c_inside_wait_leaves_no_future_locked():
     import threading
     from concurrent.futures import Future
 
-    from golfsolve.stats.runfolder import _release_held
+    from golfsolve.stats.pool import _release_held
 
     futures = [Future() for _ in range(3)]
     for f in futures[:2]:

@@ -337,7 +337,7 @@ def run_long(job: Callable[[], T], out: Path) -> T:
     finish (exit 130). The machine failing it (a full disk, a folder made read-only) says
     the same with the cause (exit 1).
     """
-    from ..stats.runfolder import WorkerLost
+    from ..stats.pool import WorkerLost
 
     old = stop_signals_interrupt()
     try:
@@ -389,7 +389,7 @@ def _fix_first(e: OSError) -> str:
 
 def check_workers(n: Optional[int], option: str) -> None:
     """Worker processes: at least 1, and not so many that the machine drowns in them."""
-    from ..stats.runfolder import MAX_WORKERS
+    from ..stats.pool import MAX_WORKERS
 
     if n is not None and not 1 <= n <= MAX_WORKERS:
         raise InputError(f"{option} must be from 1 to {MAX_WORKERS}, not {n}")
@@ -398,7 +398,7 @@ def check_workers(n: Optional[int], option: str) -> None:
 def check_run_dir(path: str, what: str) -> None:
     """A run folder to read must have a name ('' would mean the current directory), exist
     and be a folder."""
-    from ..stats.runfolder import check_path
+    from ..stats.outdirs import check_path
 
     if not path.strip():
         raise InputError(f"{what} needs a run folder's name, not {path!r}")

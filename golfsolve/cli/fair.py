@@ -93,7 +93,8 @@ def fair_stats(start_code, start_number, count, rules_list, player, seed, worker
     Example: golfsolve fair-stats --count 200 --jobs 2 --out results/fair
     """
     from ..stats.fairstats import FAIR, load_fair_results, run_fair_stats, write_fair_report
-    from ..stats.runfolder import check_out_dir, check_resume_extend
+    from ..stats.runfolder import check_resume_extend
+    from ..stats.outdirs import check_out_dir
     from ..stats.runkind import parse_rules_list
 
     check_resume_extend(resume, extend)

@@ -54,7 +54,8 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
     # bots (numba) and the report (pandas, matplotlib) load
     from ..grid.botnames import check_distinct_bots, check_samples_used
     from ..stats.gridruns import GRID, export_csv, load_tournament, planned_matches, run_command, run_grid_simulate
-    from ..stats.runfolder import check_out_dir, check_resume_extend
+    from ..stats.runfolder import check_resume_extend
+    from ..stats.outdirs import check_out_dir
 
     if (resume or extend or chunk_size is not None or fmt == "csv" or workers != 1) and out_dir is None:
         raise InputError("--resume, --extend, --chunk-size, --jobs and --format csv need --out DIR")
@@ -178,7 +179,7 @@ def report(directory, out_dir, as_json):
     from ..stats.gridruns import load_tournament, planned_matches, run_command
     from ..stats.gridstudy import is_study, load_study
     from ..progress import drawing_plots, report_bar
-    from ..stats.runfolder import check_report_dir
+    from ..stats.reportfolder import check_report_dir
 
     check_run_dir(directory, "DIR")
     # on a terminal, a word on what takes the time: reading a large run, then each plot

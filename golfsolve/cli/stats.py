@@ -70,7 +70,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
 
     from ..stats.census import (CENSUS, DEFAULT_DIFFICULTY_GAMES, jobs_with_scheduler, load_results, parse_rules_list,
                                 run_census, scheduler_address, spread_stride, stride_cycle)
-    from ..stats.runfolder import check_out_dir, check_resume_extend, manifest_path
+    from ..stats.runfolder import check_resume_extend, manifest_path
+    from ..stats.outdirs import check_out_dir
 
     check_resume_extend(resume, extend)
     start = start_deal(start_code, start_number)
@@ -164,7 +165,8 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     Example: golfsolve report stats-2000 --out stats-2000/_report
     """
     from ..stats.census import CENSUS, load_results
-    from ..stats.runfolder import COMMANDS, FAIR_STATS, check_report_dir, read_manifest
+    from ..stats.runfolder import COMMANDS, FAIR_STATS, read_manifest
+    from ..stats.reportfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")
     if fair_dir is not None:

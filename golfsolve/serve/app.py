@@ -436,7 +436,7 @@ def _check_options(workers: object, cpu_budget: object, cors: object, warm: obje
     # what the command refuses, a caller of the library meets too: workers=1000 would start a
     # thousand processes, 0 or 2.5 one per core, a budget of -1 or NaN stop every request or none,
     # cors='x' match no browser's origin, warm='no' be a true value
-    from ..stats.runfolder import MAX_WORKERS
+    from ..stats.pool import MAX_WORKERS
 
     if workers is not None and not (is_whole_number(workers) and 1 <= workers <= MAX_WORKERS):
         raise InputError(f"workers must be from 1 to {MAX_WORKERS}, or None for one per core; not {workers!r}")

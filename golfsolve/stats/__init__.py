@@ -6,7 +6,8 @@ into Markdown and HTML reports with plots; :mod:`golfsolve.stats.fairstats` and
 :mod:`golfsolve.stats.gridruns` are the fair-stats and grid simulate runs, and
 :mod:`golfsolve.stats.gridreport` a grid run's report. The report modules import pandas (and matplotlib to draw), so they are not imported here;
 nor is the census itself until one of its names is used (PEP 562): a command checks its
-arguments with the light modules (:mod:`.runfolder`, :mod:`.runkind`) before pandas loads.
+arguments with the light modules (:mod:`.outdirs`, :mod:`.pool`, :mod:`.runfolder`,
+:mod:`.runkind`) before pandas loads.
 """
 
 from typing import Any

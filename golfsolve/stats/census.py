@@ -33,8 +33,11 @@ from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal, plural
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_jobs, check_out_dir, check_resume_extend, chunk_name, compute,
-                        name_list, whole_fields, write_parquet_atomic)
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_resume_extend, chunk_name,
+                        name_list, whole_fields)
+from .outdirs import check_out_dir
+from .atomic import write_parquet_atomic
+from .pool import check_jobs, compute
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
 from .cluster import (_mismatch, code_digest, connect, dask_results, import_dask,

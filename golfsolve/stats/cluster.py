@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from ..errors import InputError, install_extra
 from ..inputs import expect
-from .runfolder import Chunk, WorkerLost
+from .runfolder import Chunk
+from .pool import WorkerLost
 
 if TYPE_CHECKING:
     import pandas as pd

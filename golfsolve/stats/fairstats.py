@@ -24,8 +24,11 @@ from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from ..text import estimate, stretches
-from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, latest_command,
-                        manifest_path, name_list, resume_command, whole_fields, write_text_atomic)
+from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, latest_command, manifest_path,
+                        name_list, resume_command, whole_fields)
+from .outdirs import check_out_type
+from .atomic import write_text_atomic
+from .pool import check_jobs, compute
 from .runkind import RunKind, parse_rules_list, rules_described
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or played: the arguments are checked before

@@ -21,7 +21,7 @@ from ..grid.tally import Tally
 from ..grid.tournament import OLD_SEATING, PLAYED_SEATINGS, Tournament, seating_described
 from ..inputs import callback, expect, whole_count
 from ..text import estimate, interval, plural
-from .runfolder import figure_footer, save_footed_figure
+from .atomic import figure_footer, save_footed_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -402,7 +402,8 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
     ``run``: the run folder ``t`` was read from, whose ``_report`` folder ``out`` may be
     (any other folder inside a run is refused, as a run folder is). ``drawn``: called after
     each figure, as :func:`write_plots` does."""
-    from .runfolder import finish_report, start_report, write_text_atomic
+    from .reportfolder import finish_report, start_report
+    from .atomic import write_text_atomic
 
     # checked before the report folder is made: a bad argument found later leaves a half-made folder
     expect(t, (Tournament, Tally), "t", "a Tournament or Tally, e.g. load_tournament(DIR)")

@@ -35,8 +35,11 @@ from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
 from ..grid.tournament import (HOLE_COLUMNS, OLD_SEATING, PLAYED_SEATINGS, SEATING, SEATINGS, Tournament,
                                before_entries, seating, simulate)
-from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_chunks_made_with, check_jobs,
-                        check_out_dir, compute, manifest_path, name_list, whole_fields, write_text_atomic)
+from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_chunks_made_with, manifest_path,
+                        name_list, whole_fields)
+from .outdirs import check_out_dir
+from .atomic import write_text_atomic
+from .pool import check_jobs, compute
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a run is read or played: the arguments are checked before
@@ -335,7 +338,7 @@ def check_same_bots(out: str | Path, recorded: Optional[dict], bots: Sequence[st
 
 def load_tournament(out: str | Path) -> Tournament:
     """The tournament in the folder ``out``: a run folder, or the older ``meta.json`` layout."""
-    from .runfolder import check_out_type
+    from .outdirs import check_out_type
 
     check_out_type(out)
     out = Path(out)
@@ -452,7 +455,8 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     ``out`` is the run folder ``t`` was read from, or a folder that holds no run (made if
     new); the folder of another run is :class:`InputError`: its exports would describe
     matches it never played, and a later ``--resume`` of it would keep them."""
-    from .runfolder import check_out_type, chunk_files, read_manifest
+    from .runfolder import chunk_files, read_manifest
+    from .outdirs import check_out_type
 
     expect(t, Tournament, "t", "a Tournament, e.g. load_tournament(DIR)")
     check_out_type(out)

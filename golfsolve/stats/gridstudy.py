@@ -34,8 +34,9 @@ from ..grid.tournament import PLAYED_SEATINGS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import DEFAULT_MATCHES as RUN_MATCHES
 from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
-from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, check_jobs, check_out_type, compute, name_list,
-                        whole_fields)
+from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, name_list, whole_fields
+from .outdirs import check_out_type
+from .pool import check_jobs, compute
 from .runkind import RunKind
 
 if TYPE_CHECKING:  # pandas, pydantic and the bots load when a study is read or played: the arguments are checked before

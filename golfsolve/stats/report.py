@@ -25,7 +25,8 @@ from ..solitaire.rules import get_rules
 from ..text import estimate, plural, stretches
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
-from .runfolder import figure_footer, run_commands, save_footed_figure
+from .runfolder import run_commands
+from .atomic import figure_footer, save_footed_figure
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
 MATCH_DEALS = 9
@@ -801,7 +802,8 @@ def write_report(stats_dir: str | Path, out: str | Path, fair_dir: Optional[str 
     (with the fair-play section of the fair-stats run ``fair_dir``, if given) into ``out``;
     return :func:`report_data`'s numbers. ``df``: the run's table if already read
     (:func:`load_results`); ``drawn``: called after each figure, as :func:`write_plots` does."""
-    from .runfolder import finish_report, start_report, write_text_atomic
+    from .reportfolder import finish_report, start_report
+    from .atomic import write_text_atomic
 
     # checked before the report folder is made: a bad argument found later leaves a half-made folder
     expect(df, (pd.DataFrame, type(None)), "df", "the run's table, e.g. load_results(DIR), or None")

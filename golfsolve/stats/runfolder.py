@@ -25,24 +25,20 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import multiprocessing as mp
 import operator
 import os
-import signal
-import sys
-import tempfile
-import textwrap
 import time
-from contextlib import contextmanager
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from ..errors import MAX_INT64, InputError, clip_path
-from ..inputs import check_path_text, flag, is_whole_number
+from ..errors import MAX_INT64, InputError
+from ..inputs import flag, is_whole_number
 from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
+from .atomic import write_json_atomic, write_json_new, write_parquet_atomic
+from .outdirs import _contents, _some, check_out_dir, check_out_type
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or written: bad arguments are refused before
     import pandas as pd
@@ -55,8 +51,6 @@ CHUNK_PREFIX = "chunk-"
 #: The most chunk files a run may have: beyond this, listing and checking them costs more
 #: than the chunking saves.
 MAX_CHUNKS = 1_000_000
-#: The most worker processes a local run starts.
-MAX_WORKERS = 256
 #: The most groups (rule sets) and blocks a run may have.
 MAX_GROUPS = 64
 MAX_BLOCKS = 1000
@@ -72,233 +66,6 @@ FAIR_STATS = "golfsolve-fair-stats/1"
 #: Kinds of run: the manifest's ``format`` and the command that makes it.
 COMMANDS = {"golfsolve-stats/1": "golfsolve stats", FAIR_STATS: "golfsolve fair-stats",
             "golfsolve-grid-simulate/1": "golfsolve grid simulate", "golfsolve-grid-study/1": "golfsolve grid study"}
-
-
-# ---------------------------------------------------------------------------
-# output paths
-# ---------------------------------------------------------------------------
-def check_path(path: str | os.PathLike, what: str) -> None:
-    """A path the file system can look up, new or not: a name too long, a loop of links or a
-    folder on the way that may not be searched is :class:`InputError` naming ``what``, before
-    the first step that would stumble on it half-way (``Path.exists`` raises on these). A
-    name that is not UTF-8 is refused too: Arrow cannot open the chunks of such a folder."""
-    check_path_text(path, what)
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
-        raise InputError(f"{what} {clip_path(path, 60)}: the name is not UTF-8 text; choose a name in UTF-8") \
-            from None
-    try:
-        os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        pass
-    except OSError as e:
-        raise InputError(f"{what} {clip_path(path, 60)}: {e.strerror or e}") from None
-
-
-def check_out_type(out: object) -> None:
-    """A :class:`TypeError` unless ``out`` is a path (text or a ``Path``): os.stat and os.open
-    take a whole number as a file descriptor, so run_census(5, ...) said "--out '5': Bad file
-    descriptor", and run_census(0, ...) failed deep in pathlib."""
-    if not isinstance(out, (str, os.PathLike)):
-        raise TypeError(f"out must be a directory's path, e.g. 'runs/easy' or a Path, not {type(out).__name__} "
-                        f"{repr(out)[:40]}")
-
-
-def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = True) -> Path:
-    """The directory ``out`` after checking that results can be written there.
-
-    Raises :class:`InputError` naming the problem (an empty name, a file in the way, no
-    permission, a read-only or virtual file system) before any work is done. With
-    ``create`` the directory is made and a probe file written and removed in it.
-    """
-    if out is not None:
-        check_out_type(out)
-    if out is None or not str(out).strip():
-        raise InputError(f"{option} needs a directory name, not {str(out)!r}")
-    if isinstance(out, str) and out.strip() == "-":
-        # '-' is standard input or output wherever golfsolve reads or writes a file (--layout -,
-        # --codes-from -); here it would quietly make a folder named '-'
-        raise InputError(f"{option} - would make a directory named '-' here: a run folder or report cannot go to "
-                         "standard output (--json prints the answer there); give a directory's name, ./- for "
-                         "one named '-'")
-    check_path(out, option)
-    p = Path(out)
-    if p.exists() and not p.is_dir():
-        raise InputError(f"{option} {p} exists and is not a directory; choose a directory")
-    probe = p
-    while not probe.exists():
-        if probe.is_symlink():  # else mkdir meets the link and says "File exists"
-            raise InputError(f"{option} {p}: {probe} is a link to {os.readlink(probe)}, which does not exist; "
-                             "make that directory, or choose another one")
-        if probe.parent == probe:
-            break
-        probe = probe.parent
-    if probe.exists() and not probe.is_dir():
-        raise InputError(f"cannot create {option} {p}: {probe} is a file, not a directory")
-    if not create:
-        return p
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=".golfsolve-probe-", dir=p)
-        os.close(fd)
-        os.unlink(name)
-    except OSError as e:
-        raise InputError(f"cannot write to {option} {p}: {e.strerror or e}; choose a writable directory") from None
-    return p
-
-
-def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optional[str | os.PathLike] = None) -> Path:
-    """Where a report of the run in ``run`` may go: a new or empty directory, or one holding
-    an earlier report.
-
-    Never a run folder (its plots would sit among the chunks, where ``pandas.read_parquet``
-    trips over them, and its report would replace another's), never inside another run's
-    folder (its ``_report`` belongs to that run), inside ``run`` only in a folder pandas
-    skips (``_report``), and never a directory of other files; each is :class:`InputError`
-    before anything is written.
-    """
-    if not str(out).strip():
-        return check_out_dir(out, option)  # which says what an empty name is
-    p = Path(out)
-    check_path(out, option)
-    outer = enclosing_run(p)
-    if outer is not None:
-        inside = p.resolve().relative_to(outer)
-        if run is None or outer != Path(run).resolve():
-            raise InputError(f"{option} {p} is inside the run folder {outer}, not the run reported on; "
-                             "write the report into a new directory or the run's own _report folder")
-        if not inside.parts[0].startswith(("_", ".")):
-            raise InputError(f"{option} {p} is inside the run folder {outer}, where pandas would read its "
-                             "files as part of the run; use a folder whose name starts with _ (the default "
-                             "is _report)")
-        if len(inside.parts) > 1:
-            # the run's own _report (holding that folder) would then refuse every default report
-            raise InputError(f"{option} {p} is a folder inside {outer / inside.parts[0]}; a report inside the run "
-                             "folder goes directly in it, in a folder whose name starts with _ (the default is "
-                             "_report)")
-    if p.is_dir():
-        if manifest_path(p) is not None:
-            raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
-                             "new directory or into the run's _report folder (the default)")
-        others = _contents(p)
-        # a report is written over the earlier one in place: through a FIFO it would wait for ever
-        odd = [n for n in others if not (p / n).is_file()]
-        if odd:
-            raise InputError(f"{option} {p} holds {_some(odd)}, which is not a regular file; a report folder holds "
-                             "only the report's files: move it out, or choose an empty or new directory")
-        if others and not is_report_dir(p):
-            # a stray report.md is not an earlier report: the user's files would be overwritten
-            raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no golfsolve report; "
-                             "choose an empty or new directory")
-    return check_out_dir(out, option)
-
-
-#: The hidden file that marks a folder as holding a golfsolve report: written before any of
-#: the report's files, so a report cut short (Ctrl-C, ``kill``) is still known as golfsolve's.
-REPORT_MARKER = ".golfsolve-report"
-#: The first line of the ``report.md`` of each kind of report: how a report written before
-#: the marker existed is known.
-REPORT_TITLES = ("# Golf solitaire win-rate statistics", "# Grid Golf tournament report",
-                 "# Grid Golf: a study of the table options")
-
-
-def is_report_dir(path: str | os.PathLike) -> bool:
-    """Whether the folder ``path`` holds a report golfsolve wrote (its marker, or a
-    ``report.md`` with a golfsolve report's title from before the marker), so that writing a
-    report there replaces only golfsolve's own files."""
-    p = Path(path)
-    if (p / REPORT_MARKER).is_file():
-        return True
-    md = p / "report.md"
-    if not md.is_file():
-        return False
-    try:
-        with open(md, "rb") as f:
-            first = f.read(200).split(b"\n", 1)[0].decode("utf-8", "replace").rstrip()
-    except OSError:
-        return False
-    return first in REPORT_TITLES
-
-
-#: What every report writes, so never removed ahead of time: a report cut short keeps the
-#: text of the one before.
-_REPORT_TEXTS = ("report.md", "report.html")
-
-
-def start_report(out: str | os.PathLike, run: Optional[str | os.PathLike] = None, plots: Sequence[str] = ()) -> Path:
-    """Make the folder ``out`` for a report of the run in ``run`` and mark it as golfsolve's
-    before any file of the report is written. The library's report writers call this, so
-    they refuse what the commands refuse (:func:`check_report_dir`: a run folder, another
-    run's folder, a folder of other files or of someone else's ``report.md``).
-
-    ``plots``: the files this report may draw besides its text. The marker lists them with
-    the plots the earlier report's marker lists; :func:`finish_report`, once the new text is
-    written, removes those of them the new report did not draw, so a report of another kind
-    (or one that draws fewer) leaves none of the earlier report's figures beside it, and one
-    cut short (Ctrl-C, a kill) leaves the earlier text with every plot it shows (removing
-    them first would leave an earlier report.md showing plots that are gone)."""
-    p = check_report_dir(out, "the report folder", run)  # a library caller could write a report among the run's chunks
-    listed = _report_plots(p)
-    try:
-        _write_marker(p, listed + [n for n in plots if n not in listed])
-    except OSError as e:
-        raise InputError(f"cannot write the report into {p}: {e.strerror or e}") from None
-    return p
-
-
-def finish_report(out: str | os.PathLike, drawn: Sequence[str]) -> None:
-    """After a report's text is written: remove the plots the marker lists that this report
-    did not draw (``drawn``: the names of the plots it wrote), and list only its own."""
-    p = Path(out)
-    for name in _report_plots(p):
-        f = p / name
-        # only a plain name in this folder, as the marker was written (a hand-edited one removes nothing else)
-        if name not in drawn and name == Path(name).name and not name.startswith(".") \
-                and name not in _REPORT_TEXTS and f.is_file() and not f.is_symlink():
-            try:
-                f.unlink()
-            except OSError:
-                pass
-    try:
-        _write_marker(p, list(drawn))
-    except OSError as e:
-        raise InputError(f"cannot write the report into {p}: {e.strerror or e}") from None
-
-
-def _report_plots(p: Path) -> list[str]:
-    """The plots the report marker in ``p`` lists (none without a readable marker)."""
-    marker = p / REPORT_MARKER
-    try:
-        return [n for n in marker.read_text(encoding="utf-8").splitlines()[1:] if n] if marker.is_file() else []
-    except (OSError, UnicodeDecodeError):
-        return []
-
-
-def _write_marker(p: Path, plots: Sequence[str]) -> None:
-    write_text_atomic(p / REPORT_MARKER, "golfsolve report: this folder's report.md, report.html and plots "
-                                         "are written again by the next report\n" + "".join(f"{n}\n" for n in plots))
-
-
-def _contents(path: Path) -> list[str]:
-    """The names in ``path`` that are not hidden, sorted."""
-    return sorted(n.name for n in path.iterdir() if not n.name.startswith("."))
-
-
-def _some(names: list[str]) -> str:
-    """The first few names, for a one-line message."""
-    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
-
-
-def check_out_file(out: str | os.PathLike, option: str = "--out") -> Path:
-    """A file path that can be written: its directory is checked (and made) as in :func:`check_out_dir`."""
-    if out is None or not str(out).strip():
-        raise InputError(f"{option} needs a file name, not {str(out)!r}")
-    p = Path(out)
-    if p.is_dir():
-        raise InputError(f"{option} {p} is a directory; give a file name")
-    check_out_dir(p.parent if str(p.parent) else ".", option)
-    return p
 
 
 # ---------------------------------------------------------------------------
@@ -437,130 +204,6 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
         raise InputError(f"{out} holds a '{COMMANDS[m['format']]}' run, not a '{COMMANDS[fmt]}' run; "
                          "choose another directory")
     return validate_manifest(m, p)
-
-
-def check_replaceable(path: Path) -> None:
-    """Refuse (:class:`InputError`) a directory at ``path``, where a file is to be written:
-    a rename cannot replace it (a link to one is replaced as a link)."""
-    if path.is_dir() and not path.is_symlink():
-        raise InputError(f"{path} is a directory, so the file cannot be written there; move it out of the folder "
-                         "and run the command again")
-
-
-@contextmanager
-def _replacing(path: Path) -> Iterator[Path]:
-    """The hidden temporary name beside ``path`` to write in the block; renamed over ``path``
-    when the block ends, removed whatever stops it (a full disk, Ctrl-C, a kill's signal)."""
-    check_replaceable(path)  # else the rename fails naming the temporary file, after the writing
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:  # a folder made read-only meanwhile: the error that stopped the writing is the one to tell
-            pass
-        if isinstance(e, OSError) and (e.filename is None or str(e.filename) == str(tmp)):
-            # a full disk names no file, and the hidden temporary name is none the user knows
-            e.filename = str(path)
-        raise
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (the temporary file
-    is removed whatever stops the writing: a full disk, Ctrl-C); whatever was at ``path``
-    (a FIFO would block a plain write) is replaced, not written through."""
-    with _replacing(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-
-
-def save_figure_atomic(fig: Any, path: Path, dpi: int = 110) -> Path:
-    """Save the matplotlib figure ``fig`` as a PNG at ``path`` as :func:`write_text_atomic`
-    writes text: whatever was at ``path`` (a link to another file, which a plain save would
-    write through) is replaced, and a kill leaves no half image under the name."""
-    with _replacing(path) as tmp:
-        fig.savefig(tmp, dpi=dpi, format="png")
-    return path
-
-
-def figure_footer(head: str, command: Optional[str]) -> str:
-    """The provenance footer of a report's figures: ``head`` (what the run covers), then
-    each line of the command that made the run as ``$ ...``, wrapped at 120 characters."""
-    cmds = (command or "").splitlines() or ["(command not recorded)"]
-    # never at a hyphen: "--chunk-" and "size 1" on two lines, pasted, run as no command
-    return head + "\n" + "\n".join(line for c in cmds
-                                   for line in textwrap.wrap("$ " + c, 120, break_on_hyphens=False))
-
-
-def _fit_footer(footer: str, fig: Any, size: float) -> str:
-    """``footer`` with every line too wide for ``fig`` (at ``size`` points, monospace) wrapped
-    to what fits: a line of 120 characters ran past the right edge of a 6.5-inch figure and was
-    cut off there, and a long first line (many rule sets or bots) past any figure."""
-    from matplotlib.backends.backend_agg import RendererAgg
-    from matplotlib.font_manager import FontProperties
-
-    sample = "0" * 100
-    width, _, _ = RendererAgg(10, 10, 72).get_text_width_height_descent(
-        sample, FontProperties(family="monospace", size=size), ismath=False)
-    per_char = width / len(sample) / 72  # inches: at 72 dpi a point is a pixel
-    fits = max(20, int(fig.get_figwidth() * 0.97 / per_char))  # the text starts at 1% of the width
-    # never at a hyphen: "--chunk-" and "size 1" on two lines, pasted, run as no command
-    return "\n".join(piece for line in footer.splitlines()
-                     for piece in (textwrap.wrap(line, fits, break_on_hyphens=False) or [""]))
-
-
-def save_footed_figure(fig: Any, footer: str, path: Path) -> Path:
-    """Save a report's figure as :func:`save_figure_atomic` does, ``footer`` (see
-    :func:`figure_footer`) printed small along its bottom edge, where the plot leaves room."""
-    size = 6.5
-    footer = _fit_footer(footer, fig, size)
-    # The figure grows by the footer's height, line by line: a fixed strip held three lines,
-    # and an extended run's several commands ran over the axis labels.
-    room = (footer.count("\n") + 1) * size * 1.25 / 72 + 0.12  # inches
-    height = fig.get_figheight() + room
-    fig.set_figheight(height)
-    fig.text(0.01, 0.04 / height, footer, fontsize=size, family="monospace", va="bottom", ha="left",
-             color="#444444")
-    for ax in fig.axes:
-        # a title wider than the figure was cut off at its edges; wrapped, it is read whole
-        ax.title.set_wrap(True)
-    fig.tight_layout(rect=(0, room / height, 1, 1))
-    return save_figure_atomic(fig, path)  # replaces a link there, never writes through it
-
-
-def write_json_atomic(path: Path, obj: dict) -> None:
-    """Write ``obj`` as JSON to ``path`` as :func:`write_text_atomic` does."""
-    write_text_atomic(path, json.dumps(obj, indent=2) + "\n")
-
-
-def write_json_new(path: Path, obj: dict) -> bool:
-    """Write ``obj`` as JSON to ``path`` only if nothing is there yet, in one step (a hard
-    link of a finished temporary file); False, writing nothing, when ``path`` exists."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.new.tmp")
-    text = json.dumps(obj, indent=2) + "\n"
-    try:
-        # a full disk fails here and is raised: it was taken for "no hard links" below, which
-        # then wrote the unfinished temporary file's nothing as the manifest
-        tmp.write_text(text, encoding="utf-8")
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            return False
-        except OSError:  # a file system without hard links: an exclusive create instead
-            try:
-                f = open(path, "x", encoding="utf-8")
-            except FileExistsError:
-                return False
-            try:
-                with f:
-                    f.write(text)
-            except BaseException:
-                path.unlink(missing_ok=True)  # ours, half written: no manifest rather than a broken one
-                raise
-    finally:
-        tmp.unlink(missing_ok=True)
-    return True
 
 
 def now() -> str:
@@ -796,25 +439,6 @@ def _check_made_with(path: Path, recorded: Optional[bytes], key: RunKey) -> None
         raise InputError(f"chunk {path} was made with {', '.join(diff[:3])}{', ...' if len(diff) > 3 else ''}: "
                          "the manifest was edited (put it back as it was, or start a new run) or the chunk comes "
                          "from another run (move it out of the folder)")
-
-
-def write_parquet_atomic(final: Path, df: pd.DataFrame, metadata: Optional[dict[str, str]] = None) -> Path:
-    """Write ``df`` to ``final`` through a hidden temporary file, fsync and a rename;
-    ``metadata`` joins the file's key-value metadata."""
-    with _replacing(final) as tmp, open(tmp, "wb") as f:
-        schema = None
-        if metadata:
-            import pyarrow as pa
-
-            schema = pa.Schema.from_pandas(df, preserve_index=False)
-            schema = schema.with_metadata({**(schema.metadata or {}),
-                                           **{k.encode(): v.encode() for k, v in metadata.items()}})
-        df.to_parquet(f, index=False, schema=schema)
-        f.flush()
-        # On disk before the rename, so that even a power cut leaves either the whole
-        # chunk or no chunk under the final name.
-        os.fsync(f.fileno())
-    return final
 
 
 @dataclass(frozen=True)
@@ -1318,49 +942,8 @@ def status(folder: RunFolder) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# computing chunks: in this process or in a pool, results in any order
+# writing the chunks as they are computed (:mod:`.pool`); checking a run's options
 # ---------------------------------------------------------------------------
-def _worker_start(init: Optional[Callable[[], None]], parent: int) -> None:
-    # Ctrl-C reaches every process of the terminal's process group, and so does the SIGHUP of
-    # a terminal closed; only the parent should react (it keeps finished chunks and stops the
-    # pool), so workers ignore both: a worker dead first made the run a "worker lost".
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    # The parent may have turned SIGTERM into KeyboardInterrupt; workers must simply die on
-    # it, which is how the pool stops them.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # If the parent is killed outright (SIGKILL), take the workers down with it instead of
-    # leaving them to finish chunks nobody will write.
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            # the parent died before prctl took effect: the orphan's new parent is init or,
-            # in a container or under a service manager, a subreaper (not always pid 1)
-            if os.getppid() != parent:
-                os._exit(1)
-        except (OSError, AttributeError):
-            pass
-    if init is not None:
-        init()
-
-
-class WorkerLost(RuntimeError):
-    """A worker process stopped in the middle of a run (killed, or out of memory): its chunk
-    is lost, the finished chunks stay, and ``--resume`` finishes the run."""
-
-    #: what happened, as the command's last line says it before the chunks saved
-    what = "a worker process stopped (killed, or out of memory?)"
-    #: the command's exit code: the work failed (2 where what failed is the user's to set right)
-    exit_code = 1
-
-
-def _apply(job: tuple) -> tuple[Any, Any]:
-    fn, task = job
-    return task, fn(task)
 
 
 def check_resume_extend(resume: bool, extend: bool) -> None:
@@ -1370,111 +953,6 @@ def check_resume_extend(resume: bool, extend: bool) -> None:
     resume, extend = flag(resume, "resume"), flag(extend, "extend")
     if resume and extend:
         raise InputError("give --resume or --extend, not both (--extend also finishes the chunks that are missing)")
-
-
-def check_jobs(jobs: int) -> int:
-    """The worker processes a run is asked for, refused in one line below one (before any
-    work: every run kind's library entry point checks it as ``--jobs`` does), or above
-    :data:`MAX_WORKERS` (else the run folder is made before :func:`compute` refuses it)."""
-    if not is_whole_number(jobs):  # 2.5 would reach the pool, "x" fail on '<'
-        raise InputError(f"--jobs must be a whole number, not {repr(jobs)[:40]}")
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
-    if jobs > MAX_WORKERS:
-        raise InputError(f"--jobs must be from 1 to {MAX_WORKERS}, not {jobs}")
-    return int(jobs)
-
-
-def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
-            init: Optional[Callable[[], None]] = None) -> Iterator[tuple[Any, Any]]:
-    """``(task, fn(task))`` for every task as it finishes, in ``jobs`` processes.
-
-    ``fn`` and ``init`` must be module-level functions. ``init`` runs once in each worker
-    before its first task (to load compiled kernels, so no task's time includes that).
-    Leaving the iterator early (Ctrl-C, an error) stops the workers at once.
-    """
-    if not 1 <= jobs <= MAX_WORKERS:
-        raise InputError(f"the number of worker processes must be 1 to {MAX_WORKERS}, not {jobs}")
-    if jobs <= 1 or len(tasks) <= 1:
-        def inline() -> Iterator[tuple[Any, Any]]:
-            if init is not None:
-                init()
-            for t in tasks:
-                yield t, fn(t)
-        return inline()
-    # fork starts workers in milliseconds with the compiled kernels already imported. The
-    # workers are forked here, by the first submit, before the caller starts any thread
-    # (tqdm's monitor), because forking a process that has other threads can copy a lock
-    # held by one of them. An executor, not multiprocessing.Pool: a Pool whose worker was
-    # killed (kill -9, the out-of-memory killer) waited for that worker's task for ever.
-    from concurrent.futures import ProcessPoolExecutor
-    from functools import partial
-
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
-    executor = ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=ctx,
-                                   initializer=partial(_worker_start, init, os.getpid()))
-    try:
-        futures = [executor.submit(_apply, (fn, t)) for t in tasks]
-    except BaseException:
-        _stop(executor)
-        raise
-    return _drain(executor, futures)
-
-
-def _stop(executor) -> None:
-    # On Ctrl-C, an error or a lost worker: stop the workers now rather than after their chunks.
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    manager = getattr(executor, "_executor_manager_thread", None)  # shutdown forgets it
-    executor.shutdown(wait=False, cancel_futures=True)
-    for p in processes:
-        if p.is_alive():
-            p.kill()
-    for p in processes:
-        p.join(5)
-    # Before Python 3.12 the interpreter's exit wakes the executor's manager thread through a
-    # pipe that the thread closes as it ends, without a lock: a thread still ending then made
-    # a Ctrl-C'd run print "Exception ignored ... Bad file descriptor" and a traceback after its
-    # one line. Once it has ended, the exit finds the pipe closed and leaves it be.
-    if manager is not None:
-        manager.join(5)
-
-
-def _result(future) -> Any:
-    from concurrent.futures.process import BrokenProcessPool
-
-    try:
-        return future.result()
-    except BrokenProcessPool:
-        raise WorkerLost("a worker process stopped in the middle of the run (killed, or out of memory?); the "
-                         "finished chunks are kept: run the same command with --resume to finish") from None
-
-
-def _drain(executor, futures: list) -> Iterator[tuple[Any, Any]]:
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    pending = set(futures)
-    del futures  # a finished future holds its chunk's table: none is kept once handed on
-    try:
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            while done:
-                yield _result(done.pop())
-    finally:
-        _release_held(pending)
-        _stop(executor)
-
-
-def _release_held(futures: Iterable) -> None:
-    """Release the futures' locks this thread still holds. ``wait`` takes every pending
-    future's lock in a ``with`` statement; a Ctrl-C that lands after the locks are taken and
-    before the block is entered leaves them held for ever (the statement's exit never runs),
-    and the executor's manager thread, cancelling those futures at shutdown, then waited on
-    them for ever: a stats run said "interrupted" and hung at exit (about 1 in 12 Ctrl-Cs)."""
-    for f in futures:
-        c = f._condition
-        while c._is_owned():
-            c.release()
 
 
 def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterable[tuple[Chunk, pd.DataFrame]], *,
@@ -1568,11 +1046,14 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "as_played_key", "key_from_manifest", "LOCK", "MANIFEST", "Block", "Chunk", "ChunkSchema", "RunFolder", "RunKey", "block_chunks", "finish_report",
-    "check_chunk", "check_chunk_size", "check_no_nested_run", "check_out_dir", "check_out_type", "check_out_file", "check_path", "check_replaceable",
-    "check_report_dir", "check_resume_extend", "chunk_files", "chunk_name", "compute", "default_chunk_size", "differences", "enclosing_run",
-    "extend_blocks", "figure_footer", "is_report_dir", "load_chunks", "open_run", "read_manifest", "resume_command", "run_folder_chunks",
-    "MADE_WITH", "made_with", "check_chunks_made_with", "no_run_to_continue", "REPORT_MARKER", "start_report", "status", "validate_manifest", "save_figure_atomic", "save_footed_figure", "write_parquet_atomic", "write_text_atomic", "whole_fields", "name_list",
+    "as_played_key", "bad_time", "Block", "block_chunks", "check_chunk", "check_chunk_size",
+    "check_chunks_made_with", "check_no_nested_run", "check_resume_extend", "Chunk", "chunk_files", "chunk_name",
+    "CHUNK_PREFIX", "ChunkSchema", "COMMANDS", "default_chunk_size", "differences", "enclosing_run",
+    "extend_blocks", "FAIR_STATS", "first_bad_row", "key_from_manifest", "latest_command", "LEFTOVER_WAIT",
+    "load_chunks", "LOCK", "MADE_WITH", "made_with", "MANIFEST", "manifest_path", "MAX_BLOCKS", "MAX_CHUNKS",
+    "MAX_GROUPS", "MAX_MANIFEST_BYTES", "name_list", "no_run_to_continue", "now", "OLD_MANIFEST", "open_run",
+    "read_manifest", "resume_command", "row_values", "run_commands", "run_folder_chunks", "RunFolder", "RunKey",
+    "status", "validate_manifest", "whole_fields"
 ]
 
 

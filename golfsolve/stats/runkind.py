@@ -32,9 +32,11 @@ from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, as_played_key, check_out_dir, check_replaceable,
-                        check_resume_extend, key_from_manifest, load_chunks, manifest_path, no_run_to_continue, open_run,
-                        read_manifest, row_values, run_folder_chunks)
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, as_played_key, check_resume_extend, key_from_manifest,
+                        load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest, row_values,
+                        run_folder_chunks)
+from .outdirs import check_out_dir
+from .atomic import check_replaceable
 from .runfolder import default_chunk_size as _default_chunk_size
 
 if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before

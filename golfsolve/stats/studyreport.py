@@ -21,7 +21,7 @@ from ..grid.tournament import BALANCED_SEATING, Tournament, paired_difference, s
 from ..intervals import mean_ci, no_spread, wilson
 from ..text import estimate, plural
 from .gridstudy import HEURISTIC, RANDOM, Study
-from .runfolder import save_footed_figure
+from .atomic import save_footed_figure
 
 #: The study's one figure, beside report.md and report.html.
 PLOT = "study.png"
@@ -309,7 +309,7 @@ def footer_head(data: dict[str, Any]) -> str:
 
 def footer(data: dict[str, Any]) -> str:
     """The provenance footer of the study's figure: option sets, matches, bots, seed and the command."""
-    from .runfolder import figure_footer
+    from .atomic import figure_footer
 
     return figure_footer(footer_head(data), data.get("command"))
 
@@ -345,7 +345,8 @@ def write_study_report(study: Study, out: Path, run: Optional[str | Path] = None
     """Write report.md, report.html and study.png into ``out``; return the Markdown and the
     data. ``run``: the study's run folder, whose ``_report`` folder ``out`` may be."""
     from .report import blocks_html, blocks_markdown
-    from .runfolder import finish_report, start_report, write_text_atomic
+    from .reportfolder import finish_report, start_report
+    from .atomic import write_text_atomic
 
     data = report_data(study)
     out = start_report(out, run, plots=[PLOT])
