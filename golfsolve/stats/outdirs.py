@@ -84,25 +84,14 @@ def check_out_dir(out: str | os.PathLike, option: str = "--out", create: bool = 
     return p
 
 
-def check_out_file(out: str | os.PathLike, option: str = "--out") -> Path:
-    """A file path that can be written: its directory is checked (and made) as in :func:`check_out_dir`."""
-    if out is None or not str(out).strip():
-        raise InputError(f"{option} needs a file name, not {str(out)!r}")
-    p = Path(out)
-    if p.is_dir():
-        raise InputError(f"{option} {p} is a directory; give a file name")
-    check_out_dir(p.parent if str(p.parent) else ".", option)
-    return p
-
-
-def _contents(path: Path) -> list[str]:
+def visible_names(path: Path) -> list[str]:
     """The names in ``path`` that are not hidden, sorted."""
     return sorted(n.name for n in path.iterdir() if not n.name.startswith("."))
 
 
-def _some(names: list[str]) -> str:
+def first_names(names: list[str]) -> str:
     """The first few names, for a one-line message."""
     return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
 
 
-__all__ = ["check_out_dir", "check_out_file", "check_out_type", "check_path"]
+__all__ = ["check_out_dir", "check_out_type", "check_path", "first_names", "visible_names"]

@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 
 from ..errors import InputError
 from .atomic import write_text_atomic
-from .outdirs import _contents, _some, check_out_dir, check_path
+from .outdirs import check_out_dir, check_path, first_names, visible_names
 from .runfolder import enclosing_run, manifest_path
 
 
@@ -48,15 +48,15 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
         if manifest_path(p) is not None:
             raise InputError(f"{option} {p} holds a golfsolve run, not a report; write the report into a "
                              "new directory or into the run's _report folder (the default)")
-        others = _contents(p)
+        others = visible_names(p)
         # a report is written over the earlier one in place: through a FIFO it would wait for ever
         odd = [n for n in others if not (p / n).is_file()]
         if odd:
-            raise InputError(f"{option} {p} holds {_some(odd)}, which is not a regular file; a report folder holds "
+            raise InputError(f"{option} {p} holds {first_names(odd)}, which is not a regular file; a report folder holds "
                              "only the report's files: move it out, or choose an empty or new directory")
         if others and not is_report_dir(p):
             # a stray report.md is not an earlier report: the user's files would be overwritten
-            raise InputError(f"{option} {p} is not empty ({_some(others)}) and holds no golfsolve report; "
+            raise InputError(f"{option} {p} is not empty ({first_names(others)}) and holds no golfsolve report; "
                              "choose an empty or new directory")
     return check_out_dir(out, option)
 

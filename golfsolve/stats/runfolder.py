@@ -33,12 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence
 
+from .. import __version__  # the running code's own: installed metadata may be another copy's, or missing
 from ..errors import MAX_INT64, InputError
 from ..inputs import flag, is_whole_number
 from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
 from .atomic import write_json_atomic, write_json_new, write_parquet_atomic
-from .outdirs import _contents, _some, check_out_dir, check_out_type
+from .outdirs import check_out_dir, check_out_type, first_names, visible_names
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or written: bad arguments are refused before
     import pandas as pd
@@ -209,14 +210,6 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
 def now() -> str:
     """The current UTC time, ISO format, for manifests."""
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-
-def _version() -> str:
-    # the running code's own version: the installed distribution's metadata may be another
-    # copy's (a checkout on PYTHONPATH) or missing (a checkout never installed)
-    from .. import __version__
-
-    return __version__
 
 
 @dataclass(frozen=True)
@@ -727,13 +720,13 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
     if manifest_path(path) is None:
         if resume or extend:
             raise no_run_to_continue(path, resume)
-        others = _contents(path)
+        others = visible_names(path)
         if others:
-            raise InputError(f"--out {path} is not empty ({_some(others)}) and holds no golfsolve run; "
+            raise InputError(f"--out {path} is not empty ({first_names(others)}) and holds no golfsolve run; "
                              "choose an empty or new directory")
         manifest = {"format": key.fmt, **key.to_json(),
                     "blocks": [Block(key.groups, key.start, key.count).to_json()],
-                    **(extra or {}), "command": command, "created": now(), "golfsolve_version": _version(),
+                    **(extra or {}), "command": command, "created": now(), "golfsolve_version": __version__,
                     "complete": False, "invocations": []}
         folder = RunFolder(path, manifest)
         if not write_json_new(path / MANIFEST, manifest):
@@ -968,7 +961,7 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     total = sum(c.count for c in chunks)
     # the version of this invocation, not only of the one that created the run: chunks a later
     # version wrote under --resume or --extend are its work, and a reader reproducing them needs it
-    inv = {"command": command, "started": now(), "golfsolve_version": _version(), **(info or {}),
+    inv = {"command": command, "started": now(), "golfsolve_version": __version__, **(info or {}),
            "chunks_before": len(chunks) - len(todo), "repaired": [name for name, _ in folder.repairs]}
     t0 = time.perf_counter()
     solved = items = 0
