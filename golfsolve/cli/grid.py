@@ -214,6 +214,7 @@ def report(directory, out_dir, as_json):
     if as_json:
         echo_json(data)
         return
+    from ..grid.tournament import OLD_SEATING, seating_described
     from ..stats.gridreport import incomplete_note, summary_text
     from ..stats.studyreport import study_summary
 
@@ -224,6 +225,10 @@ def report(directory, out_dir, as_json):
     click.echo(summary_text(data, t.rules))
     if data["planned_matches"]:
         click.echo(f"unfinished: {incomplete_note(data)}")
+    if data["meta"].get("seating") == OLD_SEATING:
+        # the report says so in bold; one reading the terminal only must be told too
+        said = seating_described(OLD_SEATING)
+        click.echo(f"warning: {said[0].lower()}{said[1:]}; the comparisons are confounded with that")
     click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plots: "
                f"{', '.join(p.name for p in paths if p.suffix == '.png')})")
 
