@@ -369,7 +369,7 @@ def _draw_candidates(view: PlayerView) -> tuple[list[int], list[int]]:
 _PLACE_CODE = {SWAP: L.A_SWAP, FLIP: L.A_FLIP, PASS: L.A_PASS}
 
 
-class _Searcher(_Compiled):
+class Searcher(_Compiled):
     """Shared draw/placement plumbing: score candidates, remember a chosen discard slot."""
 
     def __init__(self, rng: Optional[np.random.Generator] = None, name: Optional[str] = None) -> None:
@@ -411,7 +411,7 @@ class _Searcher(_Compiled):
         return legal[best]
 
 
-class MCBot(_Searcher):
+class MCBot(Searcher):
     """Flat Monte Carlo: ``samples`` worlds consistent with the view, every candidate
     action played out in each with the heuristic policy; the lowest mean strokes wins."""
 
@@ -437,7 +437,7 @@ class MCBot(_Searcher):
         return int(np.argmin(self.evaluate(view, kinds, slots, drawn)))
 
 
-class ISMCTSBot(_Searcher):
+class ISMCTSBot(Searcher):
     """Information-set MCTS (:func:`.search.ismcts`) with ``iterations`` determinizations
     per decision; the most visited action is played."""
 
@@ -470,7 +470,7 @@ class ISMCTSBot(_Searcher):
         return int(np.lexsort((mean, -visits))[0])
 
 
-class GreedyMCBot(_Searcher):
+class GreedyMCBot(Searcher):
     """The plain Monte Carlo bot, kept as a yardstick (``mc-greedy``): like :class:`MCBot`
     but the rollouts are played by the greedy policy (:mod:`.greedy`)."""
 

@@ -24,10 +24,11 @@ import numpy as np
 from numba import njit
 
 from ..inputs import whole_count
-from .bots import _Searcher, UCB_C
-from .layout import A_STOCK, P_G, P_N, S_DL, S_SL
+from .bots import Searcher, UCB_C
+from .layout import A_STOCK, P_G, P_N, S_DL, S_SL, deal_world
 from .policy import N_KEYS, h_play_out_seats
-from .search import PLACE_C, _act, _best_mean, _deal_world, _outcome, _scratch, _tree_place, _world
+from .search import (PLACE_C, best_mean, play_candidate, scratch_arrays, searcher_strokes, tree_place,
+                     world_and_pool)
 
 #: Play-outs per decision (a little less CPU than ``ismcts`` at 1,000 iterations).
 DEFAULT_PLAYOUTS = 1000
@@ -57,9 +58,9 @@ def paired(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     kn = np.zeros(N_KEYS, np.float64)
     pn = np.zeros((N_KEYS, na), np.float64)
     pw = np.zeros((N_KEYS, na), np.float64)
-    wgrid, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, disc0.shape[0])
+    wgrid, grid, up, stock, disc, st, ucnt, pub, out = world_and_pool(prm, disc0.shape[0])
     wstock = np.zeros(disc0.shape[0], np.int64)
-    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    sc, sk, sx, keys, canc, gains, vals = scratch_arrays(prm)
     perm = pool.copy()
     sl = st0[S_SL]
     dl = st0[S_DL]
@@ -67,7 +68,7 @@ def paired(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     for r in range(rounds):
         worlds = max(1, playouts // (rounds * n_alive))
         for _ in range(worlds):
-            _deal_world(grid0, up0, pool, known, sl, perm, wgrid, wstock)
+            deal_world(grid0, up0, pool, known, sl, perm, wgrid, wstock)
             for c in range(nc):
                 if not alive[c]:
                     continue
@@ -81,14 +82,14 @@ def paired(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
                 kidx = -1
                 pa = -1
                 if cand_kind[c] == A_STOCK and drawn < 0:
-                    kidx, pa = _tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk,
+                    kidx, pa = tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk,
                                            sx, keys, canc, gains, kn, pn, pw, place_legal, c_place)
                 else:
-                    _act(grid, up, stock, disc, st, me, cand_kind[c], cand_slot[c], drawn, prm, hp, key_tab, val100,
+                    play_candidate(grid, up, stock, disc, st, me, cand_kind[c], cand_slot[c], drawn, prm, hp, key_tab, val100,
                          ucnt, pub, sc, sk, sx, keys, canc, gains)
                 h_play_out_seats(grid, up, stock, disc, st, prm, hps, key_tab, val100, ucnt, pub, sc, sk, sx, keys,
                                  canc, gains)
-                res = _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
+                res = searcher_strokes(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
                 if rel != 0.0:
                     o = 0.0
                     for q in range(prm[P_N]):
@@ -109,7 +110,7 @@ def paired(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
                 tot = 0.0
                 for k in range(N_KEYS):
                     if kn[k] > 0:
-                        tot += kn[k] * _best_mean(pn[k], pw[k])
+                        tot += kn[k] * best_mean(pn[k], pw[k])
                 means[c] = tot / cnt[c]
             else:
                 means[c] = sums[c] / cnt[c]
@@ -123,7 +124,7 @@ def paired(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     return means
 
 
-class PairedBot(_Searcher):
+class PairedBot(Searcher):
     """Sequential halving over common sampled worlds (:func:`paired`) with ``playouts``
     heuristic play-outs per decision and ``ismcts``'s placement tree below a stock draw;
     the lowest mean value (own strokes less ``rel`` times the opponents' mean) among the

@@ -30,14 +30,15 @@ from .policy import (KEY_OFF, N_KEYS, N_PUB, U_N, U_SUM, h_place, h_play_out, h_
 
 
 @njit(cache=True)
-def _scratch(prm):
+def scratch_arrays(prm):
+    """A play-out's work arrays, sized for the grid: allocated once per decision, reused by every play-out."""
     g = prm[P_G]
     return (np.zeros(g, np.int64), np.zeros(g, np.bool_), np.zeros(g, np.bool_), np.zeros(g, np.int64),
             np.zeros(g, np.bool_), np.zeros(2 * g + 1, np.float64), np.zeros(g, np.int64))
 
 
 @njit(cache=True)
-def _world(prm, cap):
+def world_and_pool(prm, cap):
     """:func:`.layout.world_arrays` with the unseen pool's summary (``ucnt``, ``pub``)
     before the final scores."""
     wgrid, grid, up, stock, disc, st, out = world_arrays(prm, cap)
@@ -69,8 +70,8 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
     g = prm[P_G]
     scores = np.zeros((m, n), np.int64)
     info = np.zeros((m, 3), np.int64)
-    _, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, L)
-    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    _, grid, up, stock, disc, st, ucnt, pub, out = world_and_pool(prm, L)
+    sc, sk, sx, keys, canc, gains, vals = scratch_arrays(prm)
     for h in range(m):
         deal_hole(decks[h], firsts[h], prm, grid, up, stock, disc, st)
         pool_counts(decks[h], key_tab, val100, ucnt, pub)
@@ -86,7 +87,7 @@ def simulate_holes_h(decks, firsts, prm, hps, key_tab, val100, seed):
 
 
 @kernel
-def _act(grid, up, stock, disc, st, me, kind, slot, drawn, prm, hp, key_tab, val100, ucnt, pub,
+def play_candidate(grid, up, stock, disc, st, me, kind, slot, drawn, prm, hp, key_tab, val100, ucnt, pub,
          sc, sk, sx, keys, canc, gains):
     """Play the searcher's candidate action; returns the card drawn from the stock (or -1)."""
     hb = hidden_count(up, me, prm[P_G])
@@ -119,16 +120,16 @@ def h_mc_evaluate(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, c
     """Flat Monte Carlo: mean strokes for ``me`` after each candidate action over
     ``n_samples`` worlds, every candidate in the same worlds; the heuristic plays the rest.
     ``drawn < 0`` is the draw stage (A_STOCK, A_DISCARD_SWAP, A_KNOCK), else placements.
-    ``horizon > 0`` cuts each play-out after that many turns (see :func:`_outcome`)."""
+    ``horizon > 0`` cuts each play-out after that many turns (see :func:`searcher_strokes`)."""
     np.random.seed(seed)
     n = prm[P_N]
     g = prm[P_G]
     cap = disc0.shape[0]
     nc = cand_kind.shape[0]
     totals = np.zeros(nc, np.float64)
-    wgrid, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, cap)
+    wgrid, grid, up, stock, disc, st, ucnt, pub, out = world_and_pool(prm, cap)
     wstock = np.zeros(cap, np.int64)
-    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    sc, sk, sx, keys, canc, gains, vals = scratch_arrays(prm)
     perm = pool.copy()
     sl = st0[S_SL]
     dl = st0[S_DL]
@@ -143,18 +144,18 @@ def h_mc_evaluate(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, c
             st[:] = st0
             ucnt[:] = ucnt0
             pub[:] = pub0
-            _act(grid, up, stock, disc, st, me, cand_kind[c], cand_slot[c], drawn, prm, hp, key_tab, val100,
+            play_candidate(grid, up, stock, disc, st, me, cand_kind[c], cand_slot[c], drawn, prm, hp, key_tab, val100,
                  ucnt, pub, sc, sk, sx, keys, canc, gains)
             h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains,
                        stop)
-            totals[c] += _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
+            totals[c] += searcher_strokes(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
     for c in range(nc):
         totals[c] /= n_samples
     return totals
 
 
 @kernel
-def _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out):
+def searcher_strokes(grid, st, me, prm, key_tab, val100, keys, vals, canc, out):
     """The searcher's strokes at the end of a play-out: the hole's score if it ended, else
     (a play-out cut at its horizon) the world's cards of the searcher's grid as they lie."""
     if st[S_REASON] != R_RUNNING:
@@ -200,7 +201,7 @@ PLACE_C = 0.3
 
 
 @kernel
-def _tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains,
+def tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains,
                 kn, pn, pw, place_legal, c_place):
     """The searcher's stock draw, placed by the placement tree: UCB (exploration ``c_place``)
     over the statistics ``kn``/``pn``/``pw`` of the information set "drew a card of this
@@ -227,7 +228,7 @@ def _tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, p
 
 
 @kernel
-def _best_mean(n_arr, w_arr):
+def best_mean(n_arr, w_arr):
     """The lowest mean ``w_arr[b] / n_arr[b]`` over the tried placements ``b`` (``1e18`` if
     none was tried): what a drawn key is worth under the max backup."""
     bk = 1e18
@@ -263,8 +264,8 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     root_legal = np.ones(nc, np.bool_)
     best_k = np.zeros(N_KEYS, np.float64)
     stock_sum = 0.0
-    wgrid, grid, up, stock, disc, st, ucnt, pub, out = _world(prm, cap)
-    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    wgrid, grid, up, stock, disc, st, ucnt, pub, out = world_and_pool(prm, cap)
+    sc, sk, sx, keys, canc, gains, vals = scratch_arrays(prm)
     perm = pool.copy()
     sl = st0[S_SL]
     dl = st0[S_DL]
@@ -282,13 +283,13 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
         kidx = -1
         pa = -1
         if kind == A_STOCK:
-            kidx, pa = _tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys,
+            kidx, pa = tree_place(grid, up, stock, disc, st, me, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys,
                                    canc, gains, kn, pn, pw, place_legal, c_ucb * PLACE_C)
         else:
-            _act(grid, up, stock, disc, st, me, kind, cand_slot[a], drawn, prm, hp, key_tab, val100,
+            play_candidate(grid, up, stock, disc, st, me, kind, cand_slot[a], drawn, prm, hp, key_tab, val100,
                  ucnt, pub, sc, sk, sx, keys, canc, gains)
         h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains, stop)
-        r = _outcome(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
+        r = searcher_strokes(grid, st, me, prm, key_tab, val100, keys, vals, canc, out)
         rn[a] += 1
         rw[a] += r
         if kidx >= 0:
@@ -298,7 +299,7 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
             # The stock draw is worth what its best placement is worth for each card drawn,
             # not the mean over the placements being tried (max backup): the sum over cards
             # of visits times the best placement's mean.
-            bk = _best_mean(pn[kidx], pw[kidx])
+            bk = best_mean(pn[kidx], pw[kidx])
             stock_sum += kn[kidx] * bk - (kn[kidx] - 1) * best_k[kidx]
             best_k[kidx] = bk
             rw[a] = stock_sum
@@ -311,7 +312,7 @@ def play_out_scores(grid, up, stock, disc, st, ucnt, pub, prm, hp, key_tab, val1
     of the hole with the heuristic at every seat; returns every player's strokes."""
     np.random.seed(seed)
     n = prm[P_N]
-    sc, sk, sx, keys, canc, gains, vals = _scratch(prm)
+    sc, sk, sx, keys, canc, gains, vals = scratch_arrays(prm)
     out = np.zeros(n, np.int64)
     h_play_out(grid, up, stock, disc, st, prm, hp, key_tab, val100, ucnt, pub, sc, sk, sx, keys, canc, gains)
     final_scores(grid, st, prm, key_tab, val100, keys, vals, canc, out)

@@ -40,7 +40,7 @@ from .atomic import write_parquet_atomic
 from .pool import check_jobs, compute
 from .runfolder import chunk_files as _chunk_files
 from .runfolder import status as _status
-from .cluster import (_mismatch, code_digest, connect, dask_results, import_dask,
+from .cluster import (other_code_error, code_digest, connect, dask_results, import_dask,
                       jobs_with_scheduler, private_cluster, scheduler_address)
 from .runkind import RunKind, parse_rules_list, rules_described
 
@@ -439,7 +439,7 @@ def _dask_task(chunk: Chunk, spec: CensusSpec, digest: str) -> pd.DataFrame:
         if code_digest() != digest:
             from distributed import get_worker
 
-            raise _mismatch(get_worker().address)
+            raise other_code_error(get_worker().address)
         _warm(spec.rules)
         _local.warm = True
     return _solve_task(chunk, spec)

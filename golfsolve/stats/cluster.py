@@ -401,7 +401,8 @@ def _worker_check() -> Callable[[], str]:
     return ns["golfsolve_worker_check"]
 
 
-def _mismatch(worker: str) -> OtherCode:
+def other_code_error(worker: str) -> OtherCode:
+    """The error for a Dask worker whose golfsolve sources differ from this machine's."""
     return OtherCode(f"the Dask worker {worker} runs other golfsolve code than this machine (the census's or "
                      "the solver's sources differ): install the same golfsolve on every machine, and restart "
                      "workers started before it changed")
@@ -450,7 +451,7 @@ def check_workers(client) -> int:
                              "every worker machine, the same version as here, and start the workers where Python "
                              "finds it (the same PYTHONPATH)")
         if got != here:
-            raise _mismatch(worker)
+            raise other_code_error(worker)
     return len(answers)
 
 

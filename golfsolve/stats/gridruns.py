@@ -52,7 +52,7 @@ MAX_DEFAULT_CHUNK = 50
 MATCH_COLUMNS = ["total", "winner", "win_share"]
 COLUMNS = HOLE_COLUMNS + MATCH_COLUMNS
 #: Arrow type of every chunk column.
-_TYPES = {"bot": "string", "before_bot": "string", "reason": "string", "winner": "bool", "win_share": "double"}
+CHUNK_TYPES = {"bot": "string", "before_bot": "string", "reason": "string", "winner": "bool", "win_share": "double"}
 #: Matches of a run given no ``--matches``: a whole number of seating cycles at every table
 #: size (:func:`golfsolve.grid.tournament.seating_cycle`: 2, 6, 24, 20 and 60 matches for 2
 #: to 6 players), so each bot sits in each seat and after each other bot equally often.
@@ -60,7 +60,7 @@ DEFAULT_MATCHES = 120
 #: The columns of chunks written with the old seating (no ``before`` columns).
 _OLD_COLUMNS = [c for c in COLUMNS if c not in ("before", "before_bot")]
 #: Most extra holes one match can have beyond its table's: the sudden-death play-off's.
-_MAX_EXTRA_HOLES = MAX_PLAYOFF
+MAX_EXTRA_HOLES = MAX_PLAYOFF
 
 
 @dataclass(frozen=True)
@@ -140,16 +140,17 @@ def play_chunk(task: tuple) -> pd.DataFrame:
     if scheme not in PLAYED_SEATINGS:
         raise InputError(f"runs with the {scheme!r} seating are read, not played on")
     t = simulate(GridRules(**table), bots, chunk.count, seed, samples, first_match=chunk.first, scheme=scheme)
-    return _one_table(t.holes, t.matches)
+    return one_table(t.holes, t.matches)
 
 
-def _one_table(holes: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
+def one_table(holes: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
+    """Chunk rows of a :class:`Tournament`'s tables: each hole row with its player's match result."""
     df = holes.merge(matches[["match", "seat"] + MATCH_COLUMNS], on=["match", "seat"], how="left", validate="m:1")
     return df[COLUMNS]
 
 
-def _two_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The holes and the matches (a :class:`Tournament`'s tables) of chunk rows: the inverse of :func:`_one_table`."""
+def two_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The holes and the matches (a :class:`Tournament`'s tables) of chunk rows: the inverse of :func:`one_table`."""
     holes = df[HOLE_COLUMNS].copy()
     matches = df.groupby(["match", "seat"], sort=True)[["entry", "bot"] + MATCH_COLUMNS].first().reset_index()
     return holes, matches[["match", "seat", "entry", "bot"] + MATCH_COLUMNS]
@@ -186,8 +187,8 @@ class GridKind(RunKind[GridSpec]):
     def schema(self, p: GridSpec) -> ChunkSchema:
         cols = COLUMNS if p.seating != OLD_SEATING else _OLD_COLUMNS
         table = (p.rules.players, p.rules.holes, frozenset(p.bots))
-        return ChunkSchema(tuple((c, _TYPES.get(c, "int64")) for c in cols), "match", None, rows_per_cell=None,
-                           max_rows_per_item=p.rules.players * (p.rules.holes + _MAX_EXTRA_HOLES),
+        return ChunkSchema(tuple((c, CHUNK_TYPES.get(c, "int64")) for c in cols), "match", None, rows_per_cell=None,
+                           max_rows_per_item=p.rules.players * (p.rules.holes + MAX_EXTRA_HOLES),
                            rows=partial(check_match_rows, item="match", table_of=lambda _: table))
 
     def table(self, out: Optional[str | Path], rules_spec: Optional[str], players: Optional[int],
@@ -353,7 +354,7 @@ def load_tournament(out: str | Path) -> Tournament:
         raise InputError(f"{out}: no chunk is finished yet, so there is nothing to report")
     df = pd.concat(frames, ignore_index=True).sort_values(["match", "hole", "seat"], kind="stable")
     df = _with_before(df.reset_index(drop=True), spec.bots, spec.seed, spec.seating)
-    holes, matches = _two_tables(df)
+    holes, matches = two_tables(df)
     return Tournament(rules=spec.rules, bots=list(spec.bots), seed=spec.seed, holes=holes, matches=matches,
                       samples=spec.samples, seating=spec.seating, bot_settings=recorded_settings(out, spec.bots, m))
 
@@ -385,7 +386,7 @@ def check_match_rows(table: pa.Table, item: str, table_of: Callable[[int], tuple
     holes = np.array([t[1] for t in tables])
     span = df.groupby(inv)["hole"].agg(["min", "max", "size"])
     k = span["max"].to_numpy() + 1
-    bad = ((span["min"].to_numpy() != 0) | (k < holes) | (k > holes + _MAX_EXTRA_HOLES)
+    bad = ((span["min"].to_numpy() != 0) | (k < holes) | (k > holes + MAX_EXTRA_HOLES)
            | (span["size"].to_numpy() != k * players))
     seat = df["seat"].to_numpy()
     wrong_seat = (seat < 0) | (seat >= players[inv]) | df.duplicated([item, "hole", "seat"]).to_numpy()
@@ -482,5 +483,6 @@ def export_csv(t: Tournament, out: str | Path) -> list[Path]:
     return paths
 
 
-__all__ = ["COLUMNS", "DEFAULT_MATCHES", "GRID", "GridSpec", "check_same_bots", "export_csv", "load_tournament", "play_chunk",
-           "recorded_settings", "run_command", "run_grid_simulate"]
+__all__ = ["CHUNK_TYPES", "COLUMNS", "DEFAULT_MATCHES", "GRID", "GridSpec", "MAX_EXTRA_HOLES", "check_match_rows",
+           "check_same_bots", "export_csv", "load_tournament", "one_table", "play_chunk", "recorded_settings",
+           "run_command", "run_grid_simulate", "two_tables"]

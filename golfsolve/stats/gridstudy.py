@@ -33,7 +33,7 @@ from ..grid.rules import DEFAULT_HOLES, GridRules, parse_rules
 from ..grid.tournament import PLAYED_SEATINGS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import DEFAULT_MATCHES as RUN_MATCHES
-from .gridruns import _MAX_EXTRA_HOLES, _TYPES, _one_table, _two_tables, check_match_rows
+from .gridruns import CHUNK_TYPES, MAX_EXTRA_HOLES, check_match_rows, one_table, two_tables
 from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, name_list, whole_fields
 from .outdirs import check_out_type
 from .pool import check_jobs, compute
@@ -248,7 +248,7 @@ def play_chunk(task: tuple) -> pd.DataFrame:
         cell = cells[c]
         t = simulate(GridRules(**cell["table"]), cell["bots"].split(","), count, seed, first_match=first,
                      scheme=scheme)
-        df = _one_table(t.holes, t.matches)
+        df = one_table(t.holes, t.matches)
         df.insert(0, "set", cell["set"])
         df.insert(0, "cell", c)
         df.insert(0, "item", c * matches + df["match"])
@@ -303,8 +303,8 @@ class StudyKind(RunKind[StudySpec]):
 
     def schema(self, p: StudySpec) -> ChunkSchema:
         cells = p.cells()
-        most = max(c.rules.players * (c.rules.holes + _MAX_EXTRA_HOLES) for c in cells)
-        types = {**_TYPES, "set": "string"}
+        most = max(c.rules.players * (c.rules.holes + MAX_EXTRA_HOLES) for c in cells)
+        types = {**CHUNK_TYPES, "set": "string"}
         tables = [(c.rules.players, c.rules.holes, frozenset(c.bots)) for c in cells]
         match_rows = partial(check_match_rows, item="item", table_of=lambda i: tables[i // p.matches])
 
@@ -430,7 +430,7 @@ def load_study(out: str | Path) -> Study:
         if d.empty:
             ts.append(None)
             continue
-        holes, matches = _two_tables(d)
+        holes, matches = two_tables(d)
         ts.append(Tournament(rules=c.rules, bots=list(c.bots), seed=spec.seed, holes=holes, matches=matches,
                              seating=spec.seating, bot_settings=None if settings is None
                              else {b: settings[b] for b in dict.fromkeys(c.bots)}))
