@@ -167,7 +167,7 @@ def test_the_version_is_the_running_codes_own_and_needs_no_installed_metadata(ru
     version from ``golfsolve.__version__`` too."""
     import importlib.metadata
 
-    from golfsolve.stats.runkind import stamped
+    from golfsolve.stats.runfolder import running_version
 
     def another_copy(name: str) -> str:
         if name == "golfsolve":
@@ -178,7 +178,7 @@ def test_the_version_is_the_running_codes_own_and_needs_no_installed_metadata(ru
     monkeypatch.setattr(importlib.metadata, "version", another_copy)
     r = run_cli(["--version"])
     assert r.exit_code == 0 and r.stdout == f"golfsolve, version {golfsolve.__version__}\n", r.stderr
-    assert stamped({})["golfsolve_version"] == golfsolve.__version__
+    assert running_version() == golfsolve.__version__
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" in project["project"]["dynamic"] and "version" not in project["project"]

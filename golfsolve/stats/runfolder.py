@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from .. import __version__  # the running code's own: installed metadata may be another copy's, or missing
 from ..errors import MAX_INT64, InputError
 from ..inputs import flag, is_whole_number
 from ..progress import progress_bar
@@ -210,6 +209,14 @@ def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
 def now() -> str:
     """The current UTC time, ISO format, for manifests."""
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def running_version() -> str:
+    """golfsolve's version as the running code has it: the installed distribution's metadata may
+    be another copy's (a checkout on PYTHONPATH) or missing (a checkout never installed)."""
+    from .. import __version__  # read at each call, not bound once at import
+
+    return __version__
 
 
 @dataclass(frozen=True)
@@ -726,7 +733,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
                              "choose an empty or new directory")
         manifest = {"format": key.fmt, **key.to_json(),
                     "blocks": [Block(key.groups, key.start, key.count).to_json()],
-                    **(extra or {}), "command": command, "created": now(), "golfsolve_version": __version__,
+                    **(extra or {}), "command": command, "created": now(), "golfsolve_version": running_version(),
                     "complete": False, "invocations": []}
         folder = RunFolder(path, manifest)
         if not write_json_new(path / MANIFEST, manifest):
@@ -961,7 +968,7 @@ def run_folder_chunks(folder: RunFolder, todo: Sequence[Chunk], results: Iterabl
     total = sum(c.count for c in chunks)
     # the version of this invocation, not only of the one that created the run: chunks a later
     # version wrote under --resume or --extend are its work, and a reader reproducing them needs it
-    inv = {"command": command, "started": now(), "golfsolve_version": __version__, **(info or {}),
+    inv = {"command": command, "started": now(), "golfsolve_version": running_version(), **(info or {}),
            "chunks_before": len(chunks) - len(todo), "repaired": [name for name, _ in folder.repairs]}
     t0 = time.perf_counter()
     solved = items = 0
@@ -1046,7 +1053,7 @@ __all__ = [
     "load_chunks", "LOCK", "MADE_WITH", "made_with", "MANIFEST", "manifest_path", "MAX_BLOCKS", "MAX_CHUNKS",
     "MAX_GROUPS", "MAX_MANIFEST_BYTES", "name_list", "no_run_to_continue", "now", "OLD_MANIFEST", "open_run",
     "read_manifest", "resume_command", "row_values", "run_commands", "run_folder_chunks", "RunFolder", "RunKey",
-    "status", "validate_manifest", "whole_fields"
+    "running_version", "status", "validate_manifest", "whole_fields"
 ]
 
 

@@ -113,7 +113,7 @@ def stamped(answer: Any) -> Any:
     may mean other rules in a later version. A list (``rate``'s answers) has each of its
     objects stamped; a field the answer has already is kept (a report's ``rules_described``
     is the one its run recorded). The answer given is not changed."""
-    from .. import __version__  # the running code's own, not an installed copy's metadata
+    from .runfolder import running_version
 
     if isinstance(answer, list):
         return [stamped(a) for a in answer]
@@ -123,7 +123,7 @@ def stamped(answer: Any) -> Any:
     rules = out.get("rules")
     if isinstance(rules, str) and "rules_described" not in out:
         out["rules_described"] = rules_described([rules])[rules]
-    out.setdefault("golfsolve_version", __version__)
+    out.setdefault("golfsolve_version", running_version())
     return out
 
 
