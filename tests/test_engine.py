@@ -248,8 +248,10 @@ def test_legal_moves_are_exactly_the_accepted_moves(rules):
             g.play(rng.choice(legal))
         # the game only ends won, locked, or (never here) stuck on unknown stock cards
         assert g.won or g.locked
-        if not g.locked:
-            assert g.score == 10 * g.removed
+        # SPEC's app score: +10 a card removed; a lock takes 10 a card left, never below 0 (was: checked
+        # only for a won game, which random play never reaches, so no score was ever checked)
+        left = 35 - g.removed
+        assert g.score == (10 * g.removed if g.won else max(0, 10 * g.removed - 10 * left)), (n, g.score, g.removed)
 
 
 def test_strict_rule_rejects_a_draw_while_a_remove_is_possible():
