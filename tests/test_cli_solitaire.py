@@ -132,16 +132,21 @@ def test_replay_json_names_the_deal_and_the_moves_played_as_hint_and_odds_do(run
         run_cli(["deal", "--layout", str(data_dir / "seed000_move35.txt"), "--json"]).stdout)["deal"]
 
 
-def test_replay_with_a_code_and_a_lock(run_cli):
-    # draw the whole stock of a GO1 deal: it either locks or leaves a fitting card
-    r = run_cli(["replay", "GO1-E-AAAAAAB", "d" * 16, "--json"])
+# the whole stock drawn: deal 1's last stock card 7S fits column 3's 6C (the only fit);
+# deal 2's last, 9H, fits none of 3H 9D 6D JS AS 5C JC, so the game locks
+@pytest.mark.parametrize("code, locked", [("GO1-E-AAAAAAB", False), ("GO1-E-AAAAAAC", True)])
+def test_replay_with_a_code_and_a_lock(run_cli, code, locked):
+    """was: one deal, which never locks, so the lock's branch never ran"""
+    r = run_cli(["replay", code, "d" * 16, "--json"])
     out = json.loads(r.stdout)
     assert r.exit_code == 0 and out["stock_left"] == 0 and out["move_counter"] == 16
     last = out["steps"][-1]
-    if out["status"] == "locked":
+    assert (out["status"] == "locked") == locked
+    if locked:
+        # SPEC: a lock with nothing removed scores max(0, 0 - 35 x 10) = 0
         assert last["message"] == "No more possible moves" and out["score"] == 0
     else:
-        assert out["final"]["legal_moves"]
+        assert out["final"]["legal_moves"] == ["3"]
 
 
 def test_replay_bad_move_exits_2(run_cli):

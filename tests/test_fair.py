@@ -117,14 +117,25 @@ def test_odds_seed000_interval_and_seed(seed000_start, solver):
     assert "not computed" in line and "%" not in line
 
 
-def test_odds_default_games_stop_at_a_20_point_interval_or_the_work_budget(seed000_start, solver):
+@pytest.mark.parametrize("budget", ["default", "tiny"])
+def test_odds_default_games_stop_at_a_20_point_interval_or_the_work_budget(seed000_start, solver, budget,
+                                                                           monkeypatch):
     """By default odds plays winnable orders until the fair interval is at most 20 points wide
-    (at least 10 games); a wider interval means the work budget stopped it, and the text says so."""
-    from golfsolve.fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET
+    (at least 10 games); a wider interval means the work budget stopped it, and the text says so.
+    (was: the budget's branch never ran, seed 0's opening reaching 20 points under both rule
+    sets; a budget of one unit of work now stops the first game.)"""
+    import importlib
+
+    from golfsolve.fair.odds import MIN_GAMES, WIDTH
     from golfsolve.intervals import product_interval
 
+    odds_module = importlib.import_module("golfsolve.fair.odds")  # golfsolve.fair.odds is also the function
+    if budget == "tiny":
+        monkeypatch.setattr(odds_module, "WORK_BUDGET", 1)
+    WORK_BUDGET = odds_module.WORK_BUDGET
     for rules in (EASY, CLASSIC):
         res = odds(seed000_start, rules, solver=solver)
+        assert res.stopped == ("narrow" if budget == "default" else "budget")
         width = res.fair_high - res.fair_low
         assert 1 <= res.fair_games <= res.wins and res.fair_wins <= res.fair_games
         assert res.fair_low <= res.fair_chance <= res.fair_high <= 1
@@ -251,15 +262,23 @@ def test_expectimax_at_most_clairvoyant_on_small_endgame(solver):
 
 
 def test_fair_player_never_beats_the_clairvoyant_verdict(solver):
-    for number in (2, 5):
+    """Deals 2, 4 and 5: won, winnable but lost, unwinnable (was: 2 and 5 only, so the lost
+    game's check never ran)."""
+    kinds = []
+    for number in (2, 4, 5):
         g = play(layout_from_number(number, CLASSIC), CLASSIC, TINY, seed=1, solver=solver)
         assert not g.won or g.clairvoyant_won
         if not g.clairvoyant_won:
             assert g.moves == () and g.solves == 1  # an unwinnable deal is not played out
+            kinds.append("unwinnable")
         elif not g.won:
             assert g.lost_at == len(g.moves) > 0
+            kinds.append("lost")
+        else:
+            kinds.append("won")
         again = play(layout_from_number(number, CLASSIC), CLASSIC, TINY, seed=1, solver=solver)
         assert again.moves == g.moves  # the seed makes a game reproducible
+    assert sorted(kinds) == ["lost", "unwinnable", "won"]
 
 
 def test_the_referee_knows_positions_on_winning_lines_won_and_plays_the_same_games(solver):

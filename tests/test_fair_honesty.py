@@ -203,7 +203,11 @@ def test_cli_hint_fair_text_on_a_full_layout_does_not_show_the_next_card(run_cli
     r = run_cli(["hint", "--layout", f, "--fair", "--player", "fast", "--all"])
     assert r.exit_code == 0, r.stderr
     draw = [ln for ln in r.stdout.splitlines() if ln.strip().startswith("d ")]
-    assert draw and "?" in draw[0]  # the draw's card is unknown to the player
+    assert len(draw) == 1 and draw[0].split()[:2] == ["d", "?"]  # the draw's card is unknown to the player
+    # was: only the "?" was checked; a stock card named anywhere else (a plan, a note) went unseen
+    shown = [c for c in real.stock for name in (card_str(c), card_str(c, True))
+             if re.search(rf"(?<!\d){re.escape(name)}", r.stdout)]
+    assert not shown, [card_str(c) for c in shown]
 
 
 def test_rate_fair_chance_ignores_the_hidden_stock(solver):

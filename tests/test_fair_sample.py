@@ -140,7 +140,7 @@ def test_race_picks_a_contender_and_values_it_on_more_orders(number, solver):
 
 
 def test_race_knobs_are_checked():
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match=r"^race_batch must be from 1 to 1,000,000, not 0$"):  # was: any InputError
         PlayerSettings(race_budget=32, race_batch=0)
 
 

@@ -3,6 +3,8 @@ validator every command shares. Fast: no test here plays more than a hole or two
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from golfsolve.errors import InputError
@@ -197,7 +199,13 @@ def test_grid_play_takes_the_draw_answers_it_names(run_cli, answer):
     r = run_cli(["grid", "play", "--bots", "random", "--seed", "1", "--holes", "1", "--openers", "0"],
                 input=f"{answer}\nq\n")
     assert r.exit_code == 0, r.stderr
-    assert "You hold" in r.stdout, r.stdout[-600:]
+    # was: only "You hold" checked, so an answer read as the other pile passed; the discard's
+    # card is the one shown on the table before the answer
+    top = re.search(r"^discard: (\S+) ", r.stdout, re.MULTILINE).group(1)
+    held = re.search(r"You hold (\S+) \(from the (stock|discard)\)", r.stdout)
+    assert held, r.stdout[-600:]
+    assert held.group(2) == ("stock" if answer.lower().startswith("s") else "discard")
+    assert (held.group(1) == top) == (held.group(2) == "discard")
 
 
 def test_an_incomplete_run_names_the_rule_set_it_lacks(run_cli, tmp_path):

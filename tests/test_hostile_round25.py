@@ -134,14 +134,15 @@ def test_long_rule_set_names_under_the_win_rate_bars_do_not_run_into_each_other(
     fig = figures["win_rate.png"]
     labels = fig.axes[0].get_xticklabels()
     assert [t.get_text() for t in labels] == rules.split(",")
+    # seven long names do not fit flat: turned (was: a branch for flat names that never ran
+    # here, and nothing checked that the names were turned)
+    assert all(t.get_rotation() != 0 for t in labels), [t.get_rotation() for t in labels]
     for a, b in zip(labels, labels[1:]):
         angle = math.radians(a.get_rotation())
-        if angle == 0:
-            assert _extent(a, fig).x1 <= _extent(b, fig).x0, "two names under the bars overlap"
-        else:  # parallel slanted lines: apart by the ticks' spacing times the sine of their slant
-            spacing = _extent(b, fig).x1 - _extent(a, fig).x1  # right-aligned at their ticks
-            height = a.get_fontsize() * fig.dpi / 72 * 1.2
-            assert spacing * math.sin(angle) >= height, "two slanted names under the bars overlap"
+        # parallel slanted lines: apart by the ticks' spacing times the sine of their slant
+        spacing = _extent(b, fig).x1 - _extent(a, fig).x1  # right-aligned at their ticks
+        height = a.get_fontsize() * fig.dpi / 72 * 1.2
+        assert spacing * math.sin(angle) >= height, "two slanted names under the bars overlap"
     for text in fig.texts:  # the footer, with its seven rule sets, inside the figure
         assert _extent(text, fig).x1 <= fig.bbox.x1
 

@@ -66,12 +66,24 @@ def test_pick_in_the_library_refuses_a_difficulty_its_game_count_cannot_give():
         pick(CLASSIC, "hard", 1, games=2)
 
 
-@pytest.mark.parametrize("games, difficulty", [(1, "easy"), (1, "very-hard"), (2, "medium"), (3, "hard"), (4, "medium"),
-                                               (7, "hard"), (16, "medium")])
-def test_a_game_count_that_can_give_the_difficulty_is_taken(games, difficulty):
+# each with a number of wins that gives the label, from the bands fair.md states (easy from 60%,
+# medium from 35%, hard from 15%, very-hard below): 1/1, 0/1, 1/2, 1/3, 2/4, 2/7 (1/7 is 14%), 6/16
+@pytest.mark.parametrize("games, wins, difficulty", [(1, 1, "easy"), (1, 0, "very-hard"), (2, 1, "medium"),
+                                                     (3, 1, "hard"), (4, 2, "medium"), (7, 2, "hard"),
+                                                     (16, 6, "medium")])
+def test_a_game_count_that_can_give_the_difficulty_is_taken(games, wins, difficulty):
+    """was: only "check_reachable raises nothing"; now each count is shown to give the label
+    (the witness's chance is in the label's band) and one game fewer is refused where it cannot."""
+    from golfsolve.errors import InputError
     from golfsolve.fair.difficulty import check_reachable
 
-    check_reachable(difficulty, games)
+    low, high = {"easy": (0.60, 2), "medium": (0.35, 0.60), "hard": (0.15, 0.35), "very-hard": (0, 0.15)}[difficulty]
+    assert low <= wins / games < high
+    check_reachable(difficulty, games)  # taken: no InputError
+    if (games, difficulty) in ((2, "medium"), (3, "hard")):
+        # the smallest count for its label below 16 games (1 game: 0% or 100%; 2 games: 0%, 50%, 100%)
+        with pytest.raises(InputError, match=f"so no deal is {difficulty} "):
+            check_reachable(difficulty, games - 1)
 
 
 def test_a_runs_latest_command_is_never_a_resume():

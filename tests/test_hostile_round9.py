@@ -4,6 +4,7 @@ solves more than a few deals."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -201,11 +202,15 @@ def test_grid_simulate_refuses_one_bot_under_two_names(run_cli, tmp_path, args, 
 def test_one_bot_seated_twice_or_two_counts_are_still_played(run_cli):
     from golfsolve.grid.botnames import check_distinct_bots
 
-    check_distinct_bots(["mc", "mc"])
+    check_distinct_bots(["mc", "mc"])  # not refused: one name twice seats one bot twice
     check_distinct_bots(["mc", "mc:5", "mc-greedy:100"])  # mc-greedy is another bot than mc
     check_distinct_bots(["mc", "mc:100"], samples=5)  # mc plays 5 samples here
-    r = run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "-q", "--bots", "random,Random,greedy"])
+    r = run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "-q", "--bots", "random,Random,greedy", "--json"])
     assert r.exit_code == 0, r.stderr
+    # was: only the exit code checked; now the three seats were played, random's two as one bot
+    out = json.loads(r.stdout)
+    assert out["meta"]["bots"] == ["random", "random", "greedy"]
+    assert {b["bot"]: (b["seats"], b["holes"]) for b in out["bots"]} == {"random": (2, 2), "greedy": (1, 1)}
 
 
 def test_the_bot_registrys_default_counts_are_the_bots_own():

@@ -51,7 +51,7 @@ def test_rules_list_is_canonical_and_rejects_repeats_and_unknown_names():
         parse_rules_list("easy,EASY")
     with pytest.raises(InputError, match="unknown rule set"):
         parse_rules_list("easy,nope")
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match=r"^--rules has an empty rule set name in ' , '"):  # was: any InputError
         parse_rules_list(" , ")
 
 
@@ -62,11 +62,17 @@ def test_chunks_cover_the_range_once_with_a_short_last_chunk():
     assert covered == list(range(100, 125))
 
 
-@pytest.mark.parametrize("kwargs", [dict(start=0, count=0), dict(start=-1, count=5),
-                                    dict(start=26**7 - 2, count=5), dict(start=0, count=5, chunk_size=0)])
-def test_bad_ranges_are_input_errors(kwargs):
-    with pytest.raises(InputError):
+# the last deal number is 26**7 - 1 = 8031810175 (SPEC: seven base-26 letters)
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(start=0, count=0), "--count must be at least 1, not 0"),
+    (dict(start=-1, count=5), "the first deal number -1 is outside 0..8031810175"),
+    (dict(start=26**7 - 2, count=5), "deals 8031810174..8031810178 run past the last deal 8031810175"),
+    (dict(start=0, count=5, chunk_size=0), "--chunk-size must be from 1 to 2**63-1, not 0")])
+def test_bad_ranges_are_input_errors(kwargs, words):
+    """was: any InputError passed; now the line a user reads, naming the range"""
+    with pytest.raises(InputError) as e:
         CensusSpec(rules=RULES, **kwargs)
+    assert str(e.value) == words
 
 
 def test_default_chunk_size_gives_about_ten_chunks_per_worker_and_caps_at_500():

@@ -197,11 +197,11 @@ def test_the_neighbour_difference_is_paired_within_each_match(study, run_cli):
     got = data["results"][0]["neighbour"]
     assert got["matches"] == n == 4
     assert got["mean"] == pytest.approx(mean)
-    if sd == 0:
-        assert got["lo"] is None and got["same_every_match"]
-    else:
-        half = t_quantile(n - 1) * sd / math.sqrt(n)
-        assert (got["lo"], got["hi"]) == pytest.approx((mean - half, mean + half))
+    # the seeded study's four differences are not all alike, so there is an interval to check
+    # (was: an if on sd whose alike-every-match branch never ran; that case is tested below)
+    assert sd > 0 and not got["same_every_match"]
+    half = t_quantile(n - 1) * sd / math.sqrt(n)
+    assert (got["lo"], got["hi"]) == pytest.approx((mean - half, mean + half))
     r = run_cli(["grid", "report", str(study)])
     md = (study / "_report" / "report.md").read_text(encoding="utf-8")
     assert "paired within each match" in md and "Student's t over those matches" in md

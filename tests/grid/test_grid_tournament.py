@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from golfsolve.errors import InputError
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.tournament import (before_entries, cyclic_orders, entry_difference, neighbour_effect, seating,
                                        simulate)
@@ -172,8 +173,9 @@ def test_running_totals_equal_the_whole_table_and_the_plain_statistics():
     d = whole.paired("greedy", "heuristic")
     assert (d["diff"], d["lo"], d["hi"]) == pytest.approx(mean_ci((by_bot["greedy"] - by_bot["heuristic"]).to_numpy()),
                                                           rel=1e-12)
-    with pytest.raises(Exception, match="added after"):
-        whole.add(t.holes, t.matches)  # matches already counted
+    # matches already counted: 26 matches are 0..25, so the first added again (0) comes after 25
+    with pytest.raises(InputError, match=r"^match 0 is added after match 25$"):
+        whole.add(t.holes, t.matches)
 
 
 def test_simulate_without_rows_keeps_memory_flat():
