@@ -67,11 +67,23 @@ stock: KD 2C
 TINY = PlayerSettings(samples=3, extra=0)  # a cheap player for tests that only need some player
 
 
+def _wilson_ends(k: int, n: int) -> tuple[float, float]:
+    """The interval's ends from its definition, not the code's centre-and-half form: the p
+    with (k/n - p)^2 = z^2 p (1 - p) / n, roots of (n + z^2) p^2 - (2k + z^2) p + k^2/n = 0."""
+    from statistics import NormalDist
+
+    z2 = NormalDist().inv_cdf(0.975) ** 2
+    a, b, c = n + z2, -(2 * k + z2), k * k / n
+    root = math.sqrt(b * b - 4 * a * c)
+    return (-b - root) / (2 * a), (-b + root) / (2 * a)
+
+
 def test_wilson_interval():
+    # was: the ends were 4-digit numbers with no source; now the quadratic that defines them
     _, lo, hi = wilson(0, 10)
-    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)  # the textbook value
-    _, lo, hi = wilson(50, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert lo == 0.0 and hi == pytest.approx(_wilson_ends(0, 10)[1], abs=1e-9)  # z^2 / (n + z^2)
+    for k, n in ((50, 100), (3, 7), (3711, 3996)):
+        assert wilson(k, n)[1:] == pytest.approx(_wilson_ends(k, n), abs=1e-9), (k, n)
     _, lo, hi = wilson(100, 100)
     assert hi == 1.0 and 0.96 < lo < 1.0
 

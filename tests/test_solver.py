@@ -171,6 +171,7 @@ def test_full_deals_replay_under_every_rule_variant(solver):
 
 # -- answers a person reads -------------------------------------------------------------
 def test_app_score_of_best_play():
+    # SPEC.md, Scoring: a win scores 350; its examples for 31, 30, 25 and 17 cards removed
     assert app_score(0) == 350
     assert [app_score(35 - r) for r in (31, 30, 25, 17)] == [270, 250, 150, 0]
 
@@ -324,13 +325,17 @@ def test_hunt_and_level_search_agree(solver, rules):
         assert_replays_to(lay, rules, b)
 
 
-def test_cli_solve_and_hint(run_cli):
+def test_cli_solve_and_hint(run_cli, reference):
     res = run_cli(["solve", "--pysol", "1", "--rules", "classic", "--json"])
     assert res.exit_code == 0
     import json
 
     out = json.loads(res.stdout)
-    assert out["winnable"] is False and out["best_cards_left"] == 6 and out["best_app_score"] == 230
+    # black-hole-solve's answer for the deal, and SPEC's app score: max(0, 10 r - 10 (35 - r))
+    ref = reference[(1, "queen-on-king")]
+    removed = int(ref["max_tableau_cards_removed"])
+    assert ref["winnable"] == "no" and out["winnable"] is False
+    assert out["best_cards_left"] == 35 - removed and out["best_app_score"] == max(0, 10 * removed - 10 * (35 - removed))
     res = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "d", "--all"])
     assert res.exit_code == 0 and "keeps a win" in res.stdout
     res = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "9"])

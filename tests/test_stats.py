@@ -76,8 +76,8 @@ def test_bad_ranges_are_input_errors(kwargs, words):
 
 
 def test_default_chunk_size_gives_about_ten_chunks_per_worker_and_caps_at_500():
-    assert default_chunk_size(2000, 2) == 100
-    assert default_chunk_size(1_000_000, 2) == 500
+    assert default_chunk_size(2000, 2) == 2000 // (10 * 2)  # ten chunks for each of 2 workers
+    assert default_chunk_size(1_000_000, 2) == 500  # ten per worker would be 50,000 deals a chunk
     assert default_chunk_size(5, 8) == 1
 
 
