@@ -98,6 +98,7 @@ def test_replay_seed000_steps(run_cli, data_dir):
     r = run_cli(["replay", "--layout", str(data_dir / "seed000_start.txt"), "d", "5", "2"])
     assert r.exit_code == 0, r.stderr
     lines = r.stdout.splitlines()
+    # SPEC §2's worked example: draw 8S, 9C (col 5) fits, then 8C (col 2); two removes, 10 each
     assert any("draw" in ln and "8♠" in ln and "stock 15" in ln for ln in lines)
     assert any("col 2" in ln and "8♣" in ln and "score  20" in ln for ln in lines)
     assert "result: playing, score 20" in r.stdout

@@ -405,6 +405,8 @@ def test_bodies_over_64_kb_are_413_with_or_without_a_length(client):
 
 def test_play_applies_one_action_with_the_apps_rules_and_messages(client):
     base = {"code": "GO1-E-AAAAAAB"}
+    # the deal as README's `golfsolve deal GO1-E-AAAAAAB` shows it: discard KS, QC free in
+    # column 1 above KC, next 6H; 4S free in column 2
     r = client.post("/api/play", json=base).json()
     assert r["ok"] and r["state"]["status"] == "playing" and r["state"]["discard"] == "KS" and r["moves_played"] == ""
     blocked = client.post("/api/play", json={**base, "tap": "1,4"}).json()
