@@ -213,6 +213,7 @@ def test_cli_json_summary_and_files(run_cli, tmp_path):
                  "--jobs", "1", "--json"])
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
+    # AAAAABA is deal 26 (base 26, SPEC); ten chunks for one worker would hold 0.6 deals: 1 each
     assert data["spec"] == {"start": 26, "count": 6, "rules": ["strict", "classic"], "chunk_size": 1}
     assert data["chunks_solved"] == 6 and data["complete"] is True
     assert data["seconds"] == round(data["seconds"], 3)  # was: 0.34176375200331677
