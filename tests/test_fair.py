@@ -16,7 +16,7 @@ from golfsolve.fair.exact import TooLargeError, clairvoyant_value, fair_value
 from golfsolve.fair.orders import sample_stocks, with_stock
 from golfsolve.intervals import wilson
 from golfsolve.solitaire.hint import rank_moves
-from golfsolve.solitaire.layout import layout_from_number, parse_layout_text
+from golfsolve.solitaire.layout import layout_from_code, layout_from_number, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
 
@@ -605,3 +605,20 @@ def test_every_moves_value_is_its_best_plan_on_every_order(rules, number, solver
         assert (mc.wins, mc.samples) == (most, n)
         want = best.chain if mc.move != "d" else ()
         assert mc.plan[:len(want)] == want
+
+
+def test_every_plan_the_fair_hint_prints_replays_in_the_engine(run_cli):
+    """Each ranked move's plan (`hint --fair --json`'s `plan`: the move, the removes after it,
+    `d` when a draw follows) is legal in the game engine after the moves played, and only its
+    first move and a last `d` are not removes."""
+    from golfsolve.solitaire.engine import replay
+
+    for code, before in [("GO1-E-AAAAAAB", ""), ("GO1-C-AAAAAAB", "1 1 d"), ("GO1-C-AAAAAAD", "d d 3 d")]:
+        lay = layout_from_code(code)
+        answer = json.loads(run_cli(["hint", code, "--fair", "--player", "fast", "--moves", before, "--json"]).stdout)
+        assert answer["ranked"] and answer["plan"] == answer["ranked"][0]["plan"]
+        for m in answer["ranked"]:
+            plan = m["plan"].split()
+            assert plan[0] == m["move"] and all(p != "d" for p in plan[1:-1]), m
+            _, results = replay(lay, before.split() + plan)
+            assert all(r.ok for r in results), (code, before, m["plan"], [r.message for r in results if not r.ok])
