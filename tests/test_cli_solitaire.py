@@ -45,10 +45,16 @@ def test_deal_text_output_reads_back_as_a_layout(run_cli, tmp_path):
     assert (a["columns"], a["discard"], a["stock"], a["rules"]) == (b["columns"], b["discard"], b["stock"], b["rules"])
 
 
-def test_deal_pysol(run_cli):
+def test_deal_pysol(run_cli, data_dir):
+    """was: only the discard, TH, with no source; now the whole deal against PySol's own board
+    (shared/reference/boards, dealt by pysol-cards), read here line by line"""
     r = run_cli(["deal", "--pysol", "1", "--json"])
     assert r.exit_code == 0
-    assert json.loads(r.stdout)["discard"] == "TH"
+    talon, foundation, *columns = (data_dir / "pysol-golf-1.board").read_text().splitlines()
+    d = json.loads(r.stdout)
+    assert d["discard"] == foundation.removeprefix("Foundations: ")
+    assert d["stock"] == talon.removeprefix("Talon: ").split()
+    assert d["columns"] == [line.split() for line in columns]
 
 
 @pytest.mark.parametrize("code, words", [
@@ -92,6 +98,7 @@ def test_replay_seed000_steps(run_cli, data_dir):
     r = run_cli(["replay", "--layout", str(data_dir / "seed000_start.txt"), "d", "5", "2"])
     assert r.exit_code == 0, r.stderr
     lines = r.stdout.splitlines()
+    # SPEC §2's worked example: draw 8S, 9C (col 5) fits, then 8C (col 2); two removes, 10 each
     assert any("draw" in ln and "8♠" in ln and "stock 15" in ln for ln in lines)
     assert any("col 2" in ln and "8♣" in ln and "score  20" in ln for ln in lines)
     assert "result: playing, score 20" in r.stdout

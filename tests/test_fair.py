@@ -16,7 +16,7 @@ from golfsolve.fair.exact import TooLargeError, clairvoyant_value, fair_value
 from golfsolve.fair.orders import sample_stocks, with_stock
 from golfsolve.intervals import wilson
 from golfsolve.solitaire.hint import rank_moves
-from golfsolve.solitaire.layout import layout_from_number, parse_layout_text
+from golfsolve.solitaire.layout import layout_from_code, layout_from_number, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
 
@@ -67,11 +67,23 @@ stock: KD 2C
 TINY = PlayerSettings(samples=3, extra=0)  # a cheap player for tests that only need some player
 
 
+def _wilson_ends(k: int, n: int) -> tuple[float, float]:
+    """The interval's ends from its definition, not the code's centre-and-half form: the p
+    with (k/n - p)^2 = z^2 p (1 - p) / n, roots of (n + z^2) p^2 - (2k + z^2) p + k^2/n = 0."""
+    from statistics import NormalDist
+
+    z2 = NormalDist().inv_cdf(0.975) ** 2
+    a, b, c = n + z2, -(2 * k + z2), k * k / n
+    root = math.sqrt(b * b - 4 * a * c)
+    return (-b - root) / (2 * a), (-b + root) / (2 * a)
+
+
 def test_wilson_interval():
+    # was: the ends were 4-digit numbers with no source; now the quadratic that defines them
     _, lo, hi = wilson(0, 10)
-    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)  # the textbook value
-    _, lo, hi = wilson(50, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert lo == 0.0 and hi == pytest.approx(_wilson_ends(0, 10)[1], abs=1e-9)  # z^2 / (n + z^2)
+    for k, n in ((50, 100), (3, 7), (3711, 3996)):
+        assert wilson(k, n)[1:] == pytest.approx(_wilson_ends(k, n), abs=1e-9), (k, n)
     _, lo, hi = wilson(100, 100)
     assert hi == 1.0 and 0.96 < lo < 1.0
 
@@ -593,3 +605,20 @@ def test_every_moves_value_is_its_best_plan_on_every_order(rules, number, solver
         assert (mc.wins, mc.samples) == (most, n)
         want = best.chain if mc.move != "d" else ()
         assert mc.plan[:len(want)] == want
+
+
+def test_every_plan_the_fair_hint_prints_replays_in_the_engine(run_cli):
+    """Each ranked move's plan (`hint --fair --json`'s `plan`: the move, the removes after it,
+    `d` when a draw follows) is legal in the game engine after the moves played, and only its
+    first move and a last `d` are not removes."""
+    from golfsolve.solitaire.engine import replay
+
+    for code, before in [("GO1-E-AAAAAAB", ""), ("GO1-C-AAAAAAB", "1 1 d"), ("GO1-C-AAAAAAD", "d d 3 d")]:
+        lay = layout_from_code(code)
+        answer = json.loads(run_cli(["hint", code, "--fair", "--player", "fast", "--moves", before, "--json"]).stdout)
+        assert answer["ranked"] and answer["plan"] == answer["ranked"][0]["plan"]
+        for m in answer["ranked"]:
+            plan = m["plan"].split()
+            assert plan[0] == m["move"] and all(p != "d" for p in plan[1:-1]), m
+            _, results = replay(lay, before.split() + plan)
+            assert all(r.ok for r in results), (code, before, m["plan"], [r.message for r in results if not r.ok])

@@ -5,6 +5,7 @@ its fix (the grid-only ones are in tests/grid/test_grid_round15.py)."""
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -48,7 +49,8 @@ def test_wilson_at_the_edges_and_its_coverage_on_a_small_sample():
     Wilson interval at n = 20, p = 0.1 holds p about as often as it claims (an interval that
     collapsed at 0 of n, as the normal one does, would cover p = 0.1 at n = 20 only ~88%)."""
     assert wilson(0, 1)[1] == 0.0 and wilson(1, 1)[2] == 1.0
-    assert wilson(0, 20)[1:] == pytest.approx((0.0, 0.1611), abs=1e-4)
+    z = NormalDist().inv_cdf(0.975)
+    assert wilson(0, 20)[1:] == pytest.approx((0.0, z * z / (20 + z * z)), abs=1e-9)  # 0 of n: [0, z²/(n + z²)]
     assert all(math.isnan(v) for v in wilson(0, 0))
     rng = np.random.default_rng(15)
     n, p = 20, 0.1

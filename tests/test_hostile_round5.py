@@ -293,11 +293,22 @@ def test_an_exact_fair_chance_is_printed_when_no_sampled_order_was_won():
     """was: 'fair chance: 0%: no sampled stock order can be won at all, so no fair game was
     played' beside a --json fair chance of 0.033 (exact, by expectimax): 0 of the 20 sampled
     orders were winnable, 4 of all 120 are, and the text took the sample's word"""
-    from golfsolve.fair import odds_for_player
+    from itertools import permutations
 
-    res = odds_for_player(layout_from_code("GO1-E-AAAAAJB"), samples=20, games=0,
-                          moves="d 1 d d 2 6 d d d d d d d d")
-    assert (res.wins, res.fair_exact, round(res.fair_chance, 4)) == (0, True, 0.0333)
+    from golfsolve.fair import odds_for_player
+    from golfsolve.solitaire.hint import position_after
+    from golfsolve.solitaire.layout import Layout
+
+    lay, moves = layout_from_code("GO1-E-AAAAAJB"), "d 1 d d 2 6 d d d d d d d d"
+    res = odds_for_player(lay, samples=20, games=0, moves=moves)
+    # the share of the 5! orders of the real stock cards that can be won, each solved: the most
+    # any play can win (was: 0.0333 with no source); here the exact fair value reaches it
+    now = position_after(lay, moves.split(), lay.rules).to_layout()
+    solver = Solver()
+    winnable = sum(solver.solve(Layout(now.columns, now.discard, order, now.rules), now.rules,
+                                verdict_only=True).outcome == "won" for order in permutations(now.stock))
+    assert len(now.stock) == 5 and winnable == 4
+    assert (res.wins, res.fair_exact) == (0, True) and res.fair_chance == pytest.approx(winnable / 120)
     text = res.render()
     assert "fair chance:        3.3%  (exact" in text and "no sampled stock order" not in text
     assert "at least 3.3% of the stock orders can be won" in text

@@ -88,6 +88,29 @@ def test_answers_are_the_clis_json(client, run_cli, cli, api, method):
 WON = "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"
 
 
+def test_every_line_the_server_sends_replays_in_the_engine(client):
+    """/api/solve's line and each of /api/hint's, replayed by the game engine (which shares no
+    move generation with the solver), end with the cards left they promise: a win and a loss."""
+    from replay_helpers import assert_record_replays
+
+    from golfsolve.solitaire.layout import layout_from_code, layout_from_pysol
+    from golfsolve.solitaire.rules import get_rules
+
+    seen = set()
+    for params, lay in ((("code", "GO1-E-AAAAAAB"), "easy"), (("code", "GO1-C-AAAAAAB"), "classic"),
+                        (("pysol", 1), "dead-king")):
+        rules = get_rules(lay)
+        layout = layout_from_code(params[1], rules) if params[0] == "code" else layout_from_pysol(1).with_rules(rules)
+        answer = client.post("/api/solve", json={params[0]: params[1], "rules": lay}).json()
+        assert_record_replays(answer, layout)
+        seen.add(answer["outcome"])
+        hint = client.post("/api/hint", json={params[0]: params[1], "rules": lay, "moves": "d"}).json()
+        assert hint["ranked"]
+        for m in hint["ranked"]:
+            assert_record_replays(m, layout, before=f"d {m['move']}")
+    assert seen == {"won", "lost"}
+
+
 @pytest.mark.parametrize("fair", [False, True])
 def test_a_hint_on_a_won_game_is_an_answer_as_on_the_cli(client, run_cli, fair):
     want = _cli_json(run_cli, ["hint", "GO1-E-AAAAAAB", "--moves", WON] + (["--fair"] if fair else []))
@@ -382,6 +405,8 @@ def test_bodies_over_64_kb_are_413_with_or_without_a_length(client):
 
 def test_play_applies_one_action_with_the_apps_rules_and_messages(client):
     base = {"code": "GO1-E-AAAAAAB"}
+    # the deal as README's `golfsolve deal GO1-E-AAAAAAB` shows it: discard KS, QC free in
+    # column 1 above KC, next 6H; 4S free in column 2
     r = client.post("/api/play", json=base).json()
     assert r["ok"] and r["state"]["status"] == "playing" and r["state"]["discard"] == "KS" and r["moves_played"] == ""
     blocked = client.post("/api/play", json={**base, "tap": "1,4"}).json()

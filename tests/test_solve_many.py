@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from replay_helpers import assert_record_replays
 
 from golfsolve.solitaire.dealcode import DealCodeError
 from golfsolve.solitaire.deals import BadLine, DealBatch, code_lines, parse_pysol_range, record, solve_many
-from golfsolve.solitaire.engine import replay
 from golfsolve.solitaire.layout import LayoutError, layout_from_code, layout_from_pysol
 from golfsolve.solitaire.rules import CLASSIC, EASY
 from golfsolve.solitaire.solver import Solver, StockUnknownError
@@ -24,14 +24,6 @@ CODES = ["GO1-E-AAAAAAB", "go1-c-aaaaaab ", "GO1-N-AAAAAAC"]
 
 def without_time(rec: dict) -> dict:
     return {k: v for k, v in rec.items() if k != "seconds"}
-
-
-def assert_record_replays(rec: dict, layout) -> None:
-    """The engine must accept every printed move and end with the promised cards left."""
-    game, results = replay(layout, rec["moves"].split(), layout.rules)
-    assert all(r.ok for r in results), [r.message for r in results if not r.ok][:3]
-    assert game.traditional_score() == rec["best_cards_left"]
-    assert game.won == (rec["outcome"] == "won")
 
 
 @pytest.mark.parametrize("spec, deals", [

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from replay_helpers import assert_record_replays
 
 from golfsolve.cards import JOKERS, rank_of
 from golfsolve.solitaire.engine import Game, replay
@@ -68,6 +69,28 @@ def test_agrees_with_black_hole_solve(solver, reference, rules_name):
             checked_max += 1
         assert_replays_to(lay, rules, sol)
     assert checked_max >= 60
+
+
+@pytest.mark.benchmark
+def test_agrees_with_black_hole_solve_on_every_published_deal(solver, reference):
+    """The default suite checks a sample (above); this checks all 3,996 deals x 3 rule sets
+    of the reference, each line replayed by the engine (about 30 s; run with -m benchmark)."""
+    deals = sorted({deal for deal, _ in reference})
+    assert deals == list(range(1, 3997))
+    wins = dict.fromkeys(("no-card-on-king", "queen-on-king", "wrap"), 0)
+    for deal in deals:
+        lay = layout_from_pysol(deal)
+        for rules_name in wins:
+            ref = reference[(deal, rules_name)]
+            rules = PRESETS[rules_name]
+            sol = solver.solve(lay, rules)
+            assert sol.outcome == ("won" if ref["winnable"] == "yes" else "lost"), (deal, rules_name)
+            if ref["max_tableau_cards_removed"]:
+                assert 35 - sol.best_left == int(ref["max_tableau_cards_removed"]), (deal, rules_name)
+            assert_replays_to(lay, rules, sol)
+            wins[rules_name] += sol.outcome == "won"
+    # shared/reference/README.md's summary: 26.33%, 45.22% and 92.87% of 3,996
+    assert [round(100 * w / 3996, 2) for w in wins.values()] == [26.33, 45.22, 92.87]
 
 
 def test_looser_rules_never_lose_a_deal_a_stricter_one_wins(solver):
@@ -148,6 +171,7 @@ def test_full_deals_replay_under_every_rule_variant(solver):
 
 # -- answers a person reads -------------------------------------------------------------
 def test_app_score_of_best_play():
+    # SPEC.md, Scoring: a win scores 350; its examples for 31, 30, 25 and 17 cards removed
     assert app_score(0) == 350
     assert [app_score(35 - r) for r in (31, 30, 25, 17)] == [270, 250, 150, 0]
 
@@ -301,17 +325,78 @@ def test_hunt_and_level_search_agree(solver, rules):
         assert_replays_to(lay, rules, b)
 
 
-def test_cli_solve_and_hint(run_cli):
+def test_cli_solve_and_hint(run_cli, reference):
     res = run_cli(["solve", "--pysol", "1", "--rules", "classic", "--json"])
     assert res.exit_code == 0
     import json
 
     out = json.loads(res.stdout)
-    assert out["winnable"] is False and out["best_cards_left"] == 6 and out["best_app_score"] == 230
+    # black-hole-solve's answer for the deal, and SPEC's app score: max(0, 10 r - 10 (35 - r))
+    ref = reference[(1, "queen-on-king")]
+    removed = int(ref["max_tableau_cards_removed"])
+    assert ref["winnable"] == "no" and out["winnable"] is False
+    assert out["best_cards_left"] == 35 - removed and out["best_app_score"] == max(0, 10 * removed - 10 * (35 - removed))
     res = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "d", "--all"])
     assert res.exit_code == 0 and "keeps a win" in res.stdout
     res = run_cli(["hint", "GO1-E-AAAAAAB", "--moves", "9"])
     assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+
+
+# deals whose answers cover a win and a loss under each rule set solve names (checked below)
+PRINTED = [(["GO1-E-AAAAAAB"], "easy"), (["GO1-C-AAAAAAB"], "classic"), (["GO1-C-AAAAAAD"], "classic"),
+           (["--pysol", "1"], "dead-king"), (["--pysol", "2"], "dead-king"), (["GO1-E-AAAAAAC"], "strict"),
+           (["GO1-E-AAAAAAB"], "strict"), (["GO1-E-AAAAAAF"], "easy+jokers1"), (["GO1-C-AAAAAAE"], "classic+empty")]
+
+
+def _printed_layout(source: list[str], rules_name: str) -> Layout:
+    rules = get_rules(rules_name)
+    if source[0] == "--pysol":
+        return layout_from_pysol(int(source[1])).with_rules(rules)
+    return layout_from_code(source[0], rules)
+
+
+def test_every_line_solve_prints_replays_in_the_engine(run_cli):
+    """The standard's cross-check on what a user reads: the line `solve` prints as text and
+    in --json, replayed by the engine, which shares no move generation with the solver, ends
+    with the cards left it promises (won: none)."""
+    import json
+    import re
+
+    outcomes = {}
+    for source, rules_name in PRINTED:
+        lay = _printed_layout(source, rules_name)
+        text = run_cli(["solve", *source, "--rules", rules_name])
+        assert text.exit_code == 0, text.stderr
+        said = re.search(r"^moves \((\d+)\): (.*)$", text.stdout, re.M)
+        left = re.search(r"^best play: (\d+) cards? left", text.stdout, re.M)
+        won = text.stdout.splitlines()[0].endswith(": winnable")
+        assert said and won == (left is None), text.stdout
+        rec = {"moves": said[2], "best_cards_left": 0 if won else int(left[1]), "outcome": "won" if won else "lost"}
+        assert len(rec["moves"].split()) == int(said[1])
+        assert_record_replays(rec, lay)
+        answer = json.loads(run_cli(["solve", *source, "--rules", rules_name, "--json"]).stdout)
+        assert_record_replays(answer, lay)
+        assert (answer["moves"], answer["best_cards_left"], answer["outcome"]) == tuple(rec.values())
+        outcomes.setdefault(get_rules(rules_name).name, set()).add(rec["outcome"])
+    # both kinds of answer under the three named rule sets the wins and losses differ in
+    assert all(outcomes[name] == {"won", "lost"} for name in ("classic", "dead-king", "strict")), outcomes
+
+
+def test_every_line_hint_prints_replays_in_the_engine(run_cli):
+    """Each ranked move's line (`hint --json`'s `moves`, going on after the move) replays in
+    the engine from the position after the moves played and that move."""
+    import json
+
+    seen = set()
+    for code, before, rules_name in [("GO1-E-AAAAAAB", "d", "easy"), ("GO1-C-AAAAAAB", "1 1", "classic"),
+                                     ("GO1-C-AAAAAAD", "d d", "classic"), ("GO1-E-AAAAAAC", "", "strict")]:
+        lay = layout_from_code(code, get_rules(rules_name))
+        answer = json.loads(run_cli(["hint", code, "--moves", before, "--rules", rules_name, "--json"]).stdout)
+        assert answer["ranked"] and answer["best"] == answer["ranked"][0]
+        for m in answer["ranked"]:
+            assert_record_replays(m, lay, before=f"{before} {m['move']}")
+            seen.add(m["outcome"])
+    assert seen == {"won", "lost"}
 
 
 def test_cli_solve_unknown_stock_says_so(run_cli, data_dir):

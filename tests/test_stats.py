@@ -76,8 +76,8 @@ def test_bad_ranges_are_input_errors(kwargs, words):
 
 
 def test_default_chunk_size_gives_about_ten_chunks_per_worker_and_caps_at_500():
-    assert default_chunk_size(2000, 2) == 100
-    assert default_chunk_size(1_000_000, 2) == 500
+    assert default_chunk_size(2000, 2) == 2000 // (10 * 2)  # ten chunks for each of 2 workers
+    assert default_chunk_size(1_000_000, 2) == 500  # ten per worker would be 50,000 deals a chunk
     assert default_chunk_size(5, 8) == 1
 
 
@@ -213,6 +213,7 @@ def test_cli_json_summary_and_files(run_cli, tmp_path):
                  "--jobs", "1", "--json"])
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
+    # AAAAABA is deal 26 (base 26, SPEC); ten chunks for one worker would hold 0.6 deals: 1 each
     assert data["spec"] == {"start": 26, "count": 6, "rules": ["strict", "classic"], "chunk_size": 1}
     assert data["chunks_solved"] == 6 and data["complete"] is True
     assert data["seconds"] == round(data["seconds"], 3)  # was: 0.34176375200331677

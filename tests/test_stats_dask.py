@@ -31,7 +31,7 @@ def test_dask_run_equals_local_run_row_for_row(cluster, tmp_path, run_cli):
                  "--scheduler", cluster.scheduler_address, "--quiet"])
     assert r.exit_code == 0, r.stderr
     local, dask = load_results(tmp_path / "local"), load_results(tmp_path / "dask")
-    assert len(dask) == 90
+    assert len(dask) == 30 * len(RULES)
     pd.testing.assert_frame_equal(dask.drop(columns=TIMING), local.drop(columns=TIMING))
     inv = read_manifest(tmp_path / "dask")["invocations"][-1]
     assert (inv["engine"], inv["scheduler"]) == ("dask", cluster.scheduler_address)

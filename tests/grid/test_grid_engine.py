@@ -151,9 +151,9 @@ def test_two_decks_for_five_players_on_six_cards():
     hole = Hole(rules, [RandomBot(np.random.default_rng(i)) for i in range(5)], np.random.default_rng(3))
     st = hole.state
     dealt = [c for g in st.grid for c in g] + st.discard + st.stock
-    assert len(dealt) == 104
+    assert len(dealt) == 2 * 52  # 5 x 6 > 24 cards dealt: two decks (SPEC §3)
     assert set(Counter(dealt).values()) == {2}
-    assert len(st.stock) == 104 - 31
+    assert len(st.stock) == 2 * 52 - (5 * 6 + 1)  # the grids and the discard's first card
     res = hole.play()
     assert res.reason in END_REASONS
 

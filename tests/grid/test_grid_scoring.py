@@ -107,7 +107,8 @@ def test_failed_knock_doubling():
 def test_hole_strokes_applies_penalty_only_to_knocker():
     r = GridRules(players=2, grid=4, knock="plus10")
     grids = [parse_cards("5C 6C 7C 8C"), parse_cards("KD AD 2S 4D")]
-    assert hole_strokes(grids, r, knocker=0) == ([26, 3], [36, 3])
+    # SPEC §3: 5+6+7+8 = 26 and K 0 + A 1 + 2 (−2) + 4 = 3; the knocker not lowest: +10
+    assert hole_strokes(grids, r, knocker=0) == ([26, 3], [26 + 10, 3])
     assert hole_strokes(grids, r, knocker=1) == ([26, 3], [26, 3])
 
 
