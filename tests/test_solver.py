@@ -52,35 +52,16 @@ def assert_replays_to(layout: Layout, rules: Rules, sol) -> None:
 
 
 # -- agreement with black-hole-solve -----------------------------------------------
-SAMPLE = list(range(1, 61)) + random.Random(2026).sample(range(61, 3997), 60)
-
-
-@pytest.mark.parametrize("rules_name", ["no-card-on-king", "queen-on-king", "wrap"])
-def test_agrees_with_black_hole_solve(solver, reference, rules_name):
-    rules = PRESETS[rules_name]
-    checked_max = 0
-    for deal in SAMPLE:
-        ref = reference[(deal, rules_name)]
-        lay = layout_from_pysol(deal)
-        sol = solver.solve(lay, rules)
-        assert sol.outcome == ("won" if ref["winnable"] == "yes" else "lost"), f"deal {deal}"
-        if ref["max_tableau_cards_removed"]:
-            assert 35 - sol.best_left == int(ref["max_tableau_cards_removed"]), f"deal {deal}"
-            checked_max += 1
-        assert_replays_to(lay, rules, sol)
-    assert checked_max >= 60
-
-
-@pytest.mark.benchmark
-def test_agrees_with_black_hole_solve_on_every_published_deal(solver, reference):
-    """The default suite checks a sample (above); this checks all 3,996 deals x 3 rule sets
-    of the reference, each line replayed by the engine (about 30 s; run with -m benchmark)."""
+@pytest.mark.parametrize("block", range(4))
+def test_agrees_with_black_hole_solve_on_every_published_deal(solver, reference, block):
+    """All 3,996 deals x 3 rule sets of the reference, in four blocks so that the test
+    workers share them (about 30 s of CPU in all): every verdict, every "most cards removed"
+    the reference gives, and each line replayed by the engine."""
     deals = sorted({deal for deal, _ in reference})
     assert deals == list(range(1, 3997))
-    wins = dict.fromkeys(("no-card-on-king", "queen-on-king", "wrap"), 0)
-    for deal in deals:
+    for deal in deals[block * 999:(block + 1) * 999]:
         lay = layout_from_pysol(deal)
-        for rules_name in wins:
+        for rules_name in ("no-card-on-king", "queen-on-king", "wrap"):
             ref = reference[(deal, rules_name)]
             rules = PRESETS[rules_name]
             sol = solver.solve(lay, rules)
@@ -88,9 +69,14 @@ def test_agrees_with_black_hole_solve_on_every_published_deal(solver, reference)
             if ref["max_tableau_cards_removed"]:
                 assert 35 - sol.best_left == int(ref["max_tableau_cards_removed"]), (deal, rules_name)
             assert_replays_to(lay, rules, sol)
-            wins[rules_name] += sol.outcome == "won"
-    # shared/reference/README.md's summary: 26.33%, 45.22% and 92.87% of 3,996
-    assert [round(100 * w / 3996, 2) for w in wins.values()] == [26.33, 45.22, 92.87]
+
+
+def test_the_reference_holds_the_rates_its_readme_publishes(reference):
+    """The verdicts the test above matches are the reference's published ones: its README's
+    summary, 26.33%, 45.22% and 92.87% of the 3,996 deals won."""
+    wins = [sum(reference[(d, name)]["winnable"] == "yes" for d in range(1, 3997))
+            for name in ("no-card-on-king", "queen-on-king", "wrap")]
+    assert [round(100 * w / 3996, 2) for w in wins] == [26.33, 45.22, 92.87]
 
 
 def test_looser_rules_never_lose_a_deal_a_stricter_one_wins(solver):
