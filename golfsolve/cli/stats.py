@@ -88,12 +88,18 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
         raise jobs_with_scheduler(scheduler, src == click.core.ParameterSource.ENVIRONMENT)
     if spread and stride is not None:
         raise InputError("give --stride K or --spread, not both (--spread picks the stride)")
-    if difficulty_games is not None and not difficulty:
+    out = check_out_dir(out_dir, create=False)
+    continuing = (resume or extend) and manifest_path(out) is not None
+    if difficulty_games is not None and not difficulty and not continuing:
         raise InputError("--difficulty-games needs --difficulty")
     if difficulty_games is not None and difficulty_games < 1:
         raise InputError(f"--difficulty-games must be at least 1, not {difficulty_games}")
-    games = (DEFAULT_DIFFICULTY_GAMES if difficulty_games is None else difficulty_games) if difficulty else None
-    out = check_out_dir(out_dir, create=False)
+    if difficulty and difficulty_games is None and continuing:
+        # the run's own count, not the default: a run made with --difficulty-games 2 was refused as
+        # "differs in difficulty_games 2 (here 8)" by a --resume --difficulty that gave no count
+        difficulty_games = CENSUS.read(out).difficulty or None
+    # continuing a run, --difficulty-games alone names its games (to be checked against the run)
+    games = difficulty_games if difficulty_games is not None else (DEFAULT_DIFFICULTY_GAMES if difficulty else None)
     n_jobs = jobs or os.cpu_count() or 1
     if extend and count is not None and manifest_path(out) is not None:
         old = CENSUS.read(out)
@@ -144,8 +150,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     if result.chunks_solved == 0 and result.chunks_before == result.chunks_total:
         click.echo(f"nothing to do: all {plural(result.chunks_total, 'chunk')} of {out} are done")
     else:
-        click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before} of "
-                   f"{result.chunks_total} were done already) in {result.seconds:.1f} s -> {out}")
+        click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before:,} of "
+                   f"{result.chunks_total:,} were done already) in {result.seconds:.1f} s -> {out}")
     click.echo("win rate: " + ", ".join(f"{r} {100 * v:.1f}%" for r, v in rates.items())
                + f" ({spec.covers()})")
 
