@@ -50,3 +50,21 @@ def test_resume_naming_the_runs_games_alone_is_taken(run_cli, tmp_path):
     plain = tmp_path / "plain"
     assert run_cli(["stats", "--count", "1", "--rules", "classic", "--out", str(plain), "-q"]).exit_code == 0
     one_line_exit_2(run_cli(["stats", "--out", str(plain), "--resume", "--difficulty"]), "the run has none")
+
+
+def test_a_manifest_whose_start_was_edited_is_named_as_edited(run_cli, tmp_path):
+    """stats.md: "a manifest edited by hand afterwards is refused by --resume and by the reports
+    (exit 2, naming the setting)".
+    was: with the start (or the chunk size) edited, the run's own first chunk was refused as a
+    stray, "chunk-0000000000.parquet does not belong to this run ...; move it out of the folder",
+    naming no setting and advising to move a chunk that belongs to the run."""
+    out = tmp_path / "run"
+    assert run_cli(["stats", "--count", "2", "--rules", "easy", "--out", str(out), "--jobs", "1", "-q"]).exit_code == 0
+    manifest = out / "_manifest.json"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace('"start": 0,', '"start": 5,'), encoding="utf-8")
+    for args in (["report", str(out)], ["stats", "--out", str(out), "--resume"]):
+        one_line_exit_2(run_cli(args), "was made with start 0 where the manifest now has 5", "the manifest was edited")
+    # a file that is no chunk of the run is still a stray
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace('"start": 5,', '"start": 0,'), encoding="utf-8")
+    (out / "chunk-0000000001-x.parquet").write_bytes((out / "chunk-0000000001.parquet").read_bytes())
+    one_line_exit_2(run_cli(["report", str(out)]), "does not belong to this run", "move it out")

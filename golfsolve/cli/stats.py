@@ -49,7 +49,8 @@ from .common import (Command, check_run_dir, check_workers, command_line, echo_j
                    "Costly: at 8 fair games about 0.4 s of CPU per Easy deal and 0.25 s per Classic deal (deals 0-4), "
                    "against well under 1 ms for the solve; the cost grows with the games.")
 @click.option("--difficulty-games", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
-              help="Fair-player games per deal and rule set for --difficulty (default 8; more games, a surer "
+              help="Fair-player games per deal and rule set for --difficulty (default 8, or the run's own with "
+                   "--resume and --extend; more games, a surer "
                    "label, proportionally more CPU).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
@@ -148,7 +149,8 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     for r in result.repaired:
         click.echo(f"golfsolve: note: solved again: {r}", err=True)
     if result.chunks_solved == 0 and result.chunks_before == result.chunks_total:
-        click.echo(f"nothing to do: all {plural(result.chunks_total, 'chunk')} of {out} are done")
+        done = "the run's one chunk is" if result.chunks_total == 1 else f"all {result.chunks_total:,} chunks are"
+        click.echo(f"nothing to do: {done} done in {out}")
     else:
         click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before:,} of "
                    f"{result.chunks_total:,} were done already) in {result.seconds:.1f} s -> {out}")
