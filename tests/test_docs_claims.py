@@ -336,3 +336,33 @@ def test_grid_mds_decks_by_players_row_gives_the_tables_it_is_refused_at():
     for words in ("4-card grid with 5 or 6 players", "8-card grid with 4", "9-card grid with 3 or 4",
                   "refused at every other table"):
         assert words in row
+
+
+# --- serve.md's word on the page --------------------------------------------------------------
+
+STATIC = ROOT / "golfsolve" / "serve" / "static"
+
+
+def test_serve_mds_rules_sentence_names_every_choice_of_the_pages_rules_list():
+    """was: "under the rule set chosen, Easy or Classic with one or two jokers among them",
+    where the list also offers Dead King and Strict (and the code's own rules)."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    select = re.search(r'<select id="rules">(.*?)</select>', html, re.S).group(1)
+    labels = re.findall(r"<option value=\"[^\"]*\">([^<(,]+)", select)
+    assert len(labels) >= 9
+    text = " ".join((ROOT / "docs" / "serve.md").read_text(encoding="utf-8").split())
+    sentence = re.search(r"\*\*Rules\*\* deals the deal again.*?\)\.", text).group(0)
+    for label in labels:
+        assert label.strip() in sentence, f"serve.md's Rules sentence does not name {label.strip()!r}"
+    assert "one or two jokers" in sentence
+
+
+def test_every_key_the_pages_keys_panel_names_is_in_serve_md():
+    """The page's Keys panel and serve.md give the same keys (`1`–`7`, `D`, ..., `/`)."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    panel = re.search(r'<h2 id="keys-title">Keys</h2>(.*?)</section>', html, re.S).group(1)
+    keys = set(re.findall(r"<kbd>([^<]+)</kbd>", panel))
+    assert {"D", "U", "H", "O", "P", "/", "Home", "End"} <= keys
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    missing = {k for k in keys if f"`{k}`" not in text and not (k in "1234567" and "`1`–`7`" in text)}
+    assert missing == set()
