@@ -242,6 +242,20 @@ def test_the_readmes_command_table_names_every_command():
     assert named == set(COMMANDS)
 
 
+def test_the_readmes_play_row_gives_plays_commands_and_what_h_does():
+    """The command table's `play` row names the commands play's own help lists (was: `h`
+    named bare beside the `hint` row, where play's h shows the commands, not a hint)."""
+    from golfsolve.cli.solitaire import PLAY_HELP
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| `play` |"))
+    listed = [line.strip().split("  ")[0] for line in PLAY_HELP.splitlines()[1:]]
+    assert [re.sub(r"^(\S+) .*", r"\1", c) for c in listed] == ["d", "1-7", "t", "u", "h", "q"]
+    for command in listed:
+        assert f"`{command.replace('-', '`–`')}`" in row, command
+    assert "`h` lists the commands" in row
+
+
 # --- grid.md's tables of the seating, the bots and the rule switches ----------------------------
 
 def _grid_md_rows(header: str) -> list[list[str]]:
