@@ -380,3 +380,21 @@ def test_every_key_the_pages_keys_panel_names_is_in_serve_md():
     text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
     missing = {k for k in keys if f"`{k}`" not in text and not (k in "1234567" and "`1`–`7`" in text)}
     assert missing == set()
+
+
+def test_serve_mds_endpoint_table_gives_each_endpoints_parameters():
+    """Each row of serve.md's API table names exactly the parameters its endpoint takes besides
+    the deal (the server refuses any other by name)."""
+    from golfsolve.serve.app import PARAMS
+
+    lines = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| endpoint | answers as |"))
+    rows = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        params = re.sub(r"\([^)]*\)", "", cells[2])
+        rows[re.fullmatch(r"`/api/(\w+)`", cells[0]).group(1)] = set(re.findall(r"`(\w+)`", params))
+    source = {"code", "pysol", "layout", "rules"}
+    assert rows == {"health": set(), **{name: set(p) - source for name, p in PARAMS.items()}}
