@@ -242,6 +242,20 @@ def test_the_readmes_command_table_names_every_command():
     assert named == set(COMMANDS)
 
 
+def test_the_readmes_play_row_gives_plays_commands_and_what_h_does():
+    """The command table's `play` row names the commands play's own help lists (was: `h`
+    named bare beside the `hint` row, where play's h shows the commands, not a hint)."""
+    from golfsolve.cli.solitaire import PLAY_HELP
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| `play` |"))
+    listed = [line.strip().split("  ")[0] for line in PLAY_HELP.splitlines()[1:]]
+    assert [re.sub(r"^(\S+) .*", r"\1", c) for c in listed] == ["d", "1-7", "t", "u", "h", "q"]
+    for command in listed:
+        assert f"`{command.replace('-', '`–`')}`" in row, command
+    assert "`h` lists the commands" in row
+
+
 # --- grid.md's tables of the seating, the bots and the rule switches ----------------------------
 
 def _grid_md_rows(header: str) -> list[list[str]]:
@@ -336,3 +350,51 @@ def test_grid_mds_decks_by_players_row_gives_the_tables_it_is_refused_at():
     for words in ("4-card grid with 5 or 6 players", "8-card grid with 4", "9-card grid with 3 or 4",
                   "refused at every other table"):
         assert words in row
+
+
+# --- serve.md's word on the page --------------------------------------------------------------
+
+STATIC = ROOT / "golfsolve" / "serve" / "static"
+
+
+def test_serve_mds_rules_sentence_names_every_choice_of_the_pages_rules_list():
+    """was: "under the rule set chosen, Easy or Classic with one or two jokers among them",
+    where the list also offers Dead King and Strict (and the code's own rules)."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    select = re.search(r'<select id="rules">(.*?)</select>', html, re.S).group(1)
+    labels = re.findall(r"<option value=\"[^\"]*\">([^<(,]+)", select)
+    assert len(labels) >= 9
+    text = " ".join((ROOT / "docs" / "serve.md").read_text(encoding="utf-8").split())
+    sentence = re.search(r"\*\*Rules\*\* deals the deal again.*?\)\.", text).group(0)
+    for label in labels:
+        assert label.strip() in sentence, f"serve.md's Rules sentence does not name {label.strip()!r}"
+    assert "one or two jokers" in sentence
+
+
+def test_every_key_the_pages_keys_panel_names_is_in_serve_md():
+    """The page's Keys panel and serve.md give the same keys (`1`–`7`, `D`, ..., `/`)."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    panel = re.search(r'<h2 id="keys-title">Keys</h2>(.*?)</section>', html, re.S).group(1)
+    keys = set(re.findall(r"<kbd>([^<]+)</kbd>", panel))
+    assert {"D", "U", "H", "O", "P", "/", "Home", "End"} <= keys
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    missing = {k for k in keys if f"`{k}`" not in text and not (k in "1234567" and "`1`–`7`" in text)}
+    assert missing == set()
+
+
+def test_serve_mds_endpoint_table_gives_each_endpoints_parameters():
+    """Each row of serve.md's API table names exactly the parameters its endpoint takes besides
+    the deal (the server refuses any other by name)."""
+    from golfsolve.serve.app import PARAMS
+
+    lines = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| endpoint | answers as |"))
+    rows = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        params = re.sub(r"\([^)]*\)", "", cells[2])
+        rows[re.fullmatch(r"`/api/(\w+)`", cells[0]).group(1)] = set(re.findall(r"`(\w+)`", params))
+    source = {"code", "pysol", "layout", "rules"}
+    assert rows == {"health": set(), **{name: set(p) - source for name, p in PARAMS.items()}}

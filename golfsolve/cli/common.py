@@ -373,7 +373,7 @@ def _saved(out: Path) -> Optional[str]:
         st = status(RunFolder(out, read_manifest(out)))
     except (OSError, InputError):  # the folder unreadable now: what stopped the run is the news, not this
         return f"the finished chunks are kept in {out}"
-    return f"{st['chunks_done']} of {plural(st['chunks_total'], 'chunk')} are saved in {out}"
+    return f"{st['chunks_done']:,} of {plural(st['chunks_total'], 'chunk')} are saved in {out}"
 
 
 def _fix_first(e: OSError) -> str:

@@ -49,7 +49,8 @@ from .common import (Command, check_run_dir, check_workers, command_line, echo_j
                    "Costly: at 8 fair games about 0.4 s of CPU per Easy deal and 0.25 s per Classic deal (deals 0-4), "
                    "against well under 1 ms for the solve; the cost grows with the games.")
 @click.option("--difficulty-games", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
-              help="Fair-player games per deal and rule set for --difficulty (default 8; more games, a surer "
+              help="Fair-player games per deal and rule set for --difficulty (default 8, or the run's own with "
+                   "--resume and --extend; more games, a surer "
                    "label, proportionally more CPU).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
@@ -88,12 +89,18 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
         raise jobs_with_scheduler(scheduler, src == click.core.ParameterSource.ENVIRONMENT)
     if spread and stride is not None:
         raise InputError("give --stride K or --spread, not both (--spread picks the stride)")
-    if difficulty_games is not None and not difficulty:
+    out = check_out_dir(out_dir, create=False)
+    continuing = (resume or extend) and manifest_path(out) is not None
+    if difficulty_games is not None and not difficulty and not continuing:
         raise InputError("--difficulty-games needs --difficulty")
     if difficulty_games is not None and difficulty_games < 1:
         raise InputError(f"--difficulty-games must be at least 1, not {difficulty_games}")
-    games = (DEFAULT_DIFFICULTY_GAMES if difficulty_games is None else difficulty_games) if difficulty else None
-    out = check_out_dir(out_dir, create=False)
+    if difficulty and difficulty_games is None and continuing:
+        # the run's own count, not the default: a run made with --difficulty-games 2 was refused as
+        # "differs in difficulty_games 2 (here 8)" by a --resume --difficulty that gave no count
+        difficulty_games = CENSUS.read(out).difficulty or None
+    # continuing a run, --difficulty-games alone names its games (to be checked against the run)
+    games = difficulty_games if difficulty_games is not None else (DEFAULT_DIFFICULTY_GAMES if difficulty else None)
     n_jobs = jobs or os.cpu_count() or 1
     if extend and count is not None and manifest_path(out) is not None:
         old = CENSUS.read(out)
@@ -142,10 +149,11 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     for r in result.repaired:
         click.echo(f"golfsolve: note: solved again: {r}", err=True)
     if result.chunks_solved == 0 and result.chunks_before == result.chunks_total:
-        click.echo(f"nothing to do: all {plural(result.chunks_total, 'chunk')} of {out} are done")
+        done = "the run's one chunk is" if result.chunks_total == 1 else f"all {result.chunks_total:,} chunks are"
+        click.echo(f"nothing to do: {done} done in {out}")
     else:
-        click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before} of "
-                   f"{result.chunks_total} were done already) in {result.seconds:.1f} s -> {out}")
+        click.echo(f"solved {plural(result.chunks_solved, 'chunk')} ({result.chunks_before:,} of "
+                   f"{result.chunks_total:,} were done already) in {result.seconds:.1f} s -> {out}")
     click.echo("win rate: " + ", ".join(f"{r} {100 * v:.1f}%" for r, v in rates.items())
                + f" ({spec.covers()})")
 

@@ -376,6 +376,9 @@ class RunFolder:
                 continue
             if p.is_dir() and not any(p.iterdir()):
                 continue
+            # a start or chunk size edited in the manifest renames the chunks it expects: say what
+            # was edited, not "move it out of the folder" of a chunk that belongs to the run
+            check_chunks_made_with(self.path, self.key)
             raise InputError(f"{p} does not belong to this run ({self.key.describe()}); move it out of the folder")
 
     def write(self, chunk: Chunk, df: pd.DataFrame) -> Path:
