@@ -336,3 +336,82 @@ def test_grid_mds_decks_by_players_row_gives_the_tables_it_is_refused_at():
     for words in ("4-card grid with 5 or 6 players", "8-card grid with 4", "9-card grid with 3 or 4",
                   "refused at every other table"):
         assert words in row
+
+
+# --- benchmark commands, parsed by their own scripts ------------------------------------------
+
+#: values for the placeholders the benchmark commands print (a rule set, a count, a seed; the
+#: rest name a folder or a file, any string to argparse)
+_BENCH_PLACEHOLDERS = {"R": "easy", "N": "2", "S": "0"}
+
+#: run in a child process (the scripts set up sys.path and import freely at their top): each
+#: script as ``__main__`` with its command's arguments, stopped right after argparse parsed them
+_PARSE_ONLY = r"""
+import argparse, contextlib, io, json, runpy, sys
+class Parsed(Exception):
+    pass
+real = argparse.ArgumentParser.parse_args
+def parse_args(self, args=None, namespace=None):
+    real(self, args, namespace)
+    raise Parsed
+argparse.ArgumentParser.parse_args = parse_args
+sys.path.insert(0, "benchmarks")
+problems = []
+for where, script, args in json.loads(sys.stdin.read()):
+    sys.argv, err = [script, *args], io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            runpy.run_path(script, run_name="__main__")
+        problems.append(f"{where}: ran without parsing its options")
+    except Parsed:
+        pass
+    except SystemExit:
+        problems.append(f"{where}: " + (err.getvalue().strip().splitlines() or ["exit"])[-1])
+print(json.dumps(problems))
+"""
+
+
+def test_every_benchmark_command_is_accepted_by_its_scripts_parser():
+    """Each ``python benchmarks/NAME.py ARGS`` of the pages, placeholders filled, parsed by the
+    script's own argparse and stopped there (nothing measured): an option it lost, a value its
+    type or choices refuse, a positional it no longer takes fails here. (The name check of
+    tests/test_docs_walkthrough.py finds an option anywhere in the script's source, whatever
+    its value.)"""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    from test_docs_walkthrough import BENCHMARKS
+
+    runs, bare = [], []
+    for path, line, script, args in BENCHMARKS:
+        argv = [_BENCH_PLACEHOLDERS.get(w, w) for w in shlex.split(args)]
+        where = f"{path.name}:{line}: python {script}{args}"
+        if "parse_args(" in (ROOT / script).read_text(encoding="utf-8"):
+            runs.append((where, script, argv))
+        else:
+            bare.append((where, argv))  # a script without options runs as soon as it starts
+    assert [w for w, argv in bare if argv] == []
+    assert len(runs) >= 50
+    out = subprocess.run([sys.executable, "-c", _PARSE_ONLY], input=json.dumps(runs), cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.splitlines()[-1]) == []
+
+
+def test_the_benchmark_parse_check_refuses_what_argparse_refuses():
+    import json
+    import subprocess
+    import sys
+
+    runs = [["ok", "benchmarks/fair_paired.py", ["--rules", "easy", "--count", "2"]],
+            ["value", "benchmarks/fair_paired.py", ["--count", "many"]],
+            ["choice", "benchmarks/fair_round2.py", ["x", "--rules", "strict"]],
+            ["option", "benchmarks/grid_strength.py", ["--bots", "heuristic,greedy", "--games", "3"]]]
+    out = subprocess.run([sys.executable, "-c", _PARSE_ONLY], input=json.dumps(runs), cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    problems = json.loads(out.stdout.splitlines()[-1])
+    assert [p.partition(":")[0] for p in problems] == ["value", "choice", "option"], problems
+    assert "invalid int value: 'many'" in problems[0] and "invalid choice: 'strict'" in problems[1]
+    assert "unrecognized arguments: --games 3" in problems[2]
