@@ -7,7 +7,9 @@ console examples; tests/test_docs_walkthrough.py checks links, inline commands a
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import re
 import types
 from pathlib import Path
@@ -415,3 +417,76 @@ def test_the_benchmark_parse_check_refuses_what_argparse_refuses():
     assert [p.partition(":")[0] for p in problems] == ["value", "choice", "option"], problems
     assert "invalid int value: 'many'" in problems[0] and "invalid choice: 'strict'" in problems[1]
     assert "unrecognized arguments: --games 3" in problems[2]
+
+
+# --- golfsolve commands, their values converted as golfsolve converts them ---------------------
+
+#: values for the placeholders the golfsolve commands print; the others (DIR, FILE, ...) are
+#: names, any string to the options that take them
+_GOLFSOLVE_PLACEHOLDERS = {"N": "2", "S": "3", "CODE": "GO1-E-AAAAAAB", "CODES": "GO1-E-AAAAAAB"}
+
+
+def _refused_on_purpose(path: Path, line: int) -> bool:
+    """Whether ``line`` is a row of a table of command lines golfsolve must refuse (its header
+    has a "what is wrong" column: performance.md's refused commands)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = line - 1
+    while i > 0 and lines[i - 1].startswith("|"):
+        i -= 1
+    return lines[i].startswith("|") and "what is wrong" in lines[i]
+
+
+def _value_problem(argv: list[str]) -> str | None:
+    """Why golfsolve refuses ARGV's values when it reads its options (click's types, ranges and
+    choices), else None; an option or argument left out (the prose naming a command) and a file
+    the user is to make (``--codes-from codes.txt``) are not problems here."""
+    ctx = click.Context(cli, info_name="golfsolve")
+    command: click.Command = cli
+    while isinstance(command, click.Group) and argv and not argv[0].startswith("-"):
+        command = command.get_command(ctx, argv[0])
+        ctx = click.Context(command, info_name=argv[0], parent=ctx)
+        argv = argv[1:]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # --help's text
+            command.make_context(ctx.info_name, list(argv), parent=ctx.parent).close()
+    except click.exceptions.Exit:
+        pass
+    except click.MissingParameter:
+        pass
+    except click.UsageError as e:
+        message = e.format_message()
+        named = "requires an argument" in message and argv[-1].startswith("--")  # 'golfsolve odds --moves'
+        if not named and "No such file or directory" not in message:
+            return message
+    return None
+
+
+def test_every_golfsolve_command_of_the_pages_has_values_golfsolve_takes():
+    """The shown and prose commands, parsed by click (tests/test_docs_examples.py and
+    tests/test_docs_walkthrough.py) name options golfsolve has; here each value is also
+    converted by the option's type as a run would (a count below its range, a choice no longer
+    offered, a file type), placeholders filled; the table of refused command lines aside."""
+    from test_docs_examples import SHOWN
+    from test_docs_walkthrough import PROSE
+
+    checked, bad = 0, []
+    for path, line, argv in SHOWN + PROSE:
+        if _refused_on_purpose(path, line):
+            continue
+        problem = _value_problem([_GOLFSOLVE_PLACEHOLDERS.get(w, w) for w in argv])
+        checked += 1
+        if problem:
+            bad.append(f"{path.name}:{line}: golfsolve {' '.join(argv)}: {problem}")
+    assert checked >= 150
+    assert bad == []
+
+
+def test_the_value_check_refuses_what_golfsolve_refuses():
+    assert _value_problem(["pick", "--difficulty", "easy", "--count", "-1"]) is not None
+    assert "'nosuch'" in _value_problem(["pick", "--difficulty", "nosuch"])
+    assert _value_problem(["serve", "--port", "99999"]) is not None
+    assert _value_problem(["stats", "--count", "20"]) is None  # --out left out: a name, not a value
+    assert _value_problem(["solve", "--codes-from", "codes.txt"]) is None
+    assert _value_problem(["odds", "--moves"]) is None and _value_problem(["odds", "--games", "x"]) is not None
+    assert _refused_on_purpose(ROOT / "docs" / "performance.md", next(
+        n for p, n, argv in __import__("test_docs_walkthrough").PROSE if argv[:2] == ["serve", "--port"]))
