@@ -7,7 +7,9 @@ console examples; tests/test_docs_walkthrough.py checks links, inline commands a
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import re
 import types
 from pathlib import Path
@@ -398,3 +400,155 @@ def test_serve_mds_endpoint_table_gives_each_endpoints_parameters():
         rows[re.fullmatch(r"`/api/(\w+)`", cells[0]).group(1)] = set(re.findall(r"`(\w+)`", params))
     source = {"code", "pysol", "layout", "rules"}
     assert rows == {"health": set(), **{name: set(p) - source for name, p in PARAMS.items()}}
+
+
+# --- benchmark commands, parsed by their own scripts ------------------------------------------
+
+#: values for the placeholders the benchmark commands print (a rule set, a count, a seed; the
+#: rest name a folder or a file, any string to argparse)
+_BENCH_PLACEHOLDERS = {"R": "easy", "N": "2", "S": "0"}
+
+#: run in a child process (the scripts set up sys.path and import freely at their top): each
+#: script as ``__main__`` with its command's arguments, stopped right after argparse parsed them
+_PARSE_ONLY = r"""
+import argparse, contextlib, io, json, runpy, sys
+class Parsed(Exception):
+    pass
+real = argparse.ArgumentParser.parse_args
+def parse_args(self, args=None, namespace=None):
+    real(self, args, namespace)
+    raise Parsed
+argparse.ArgumentParser.parse_args = parse_args
+sys.path.insert(0, "benchmarks")
+problems = []
+for where, script, args in json.loads(sys.stdin.read()):
+    sys.argv, err = [script, *args], io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            runpy.run_path(script, run_name="__main__")
+        problems.append(f"{where}: ran without parsing its options")
+    except Parsed:
+        pass
+    except SystemExit:
+        problems.append(f"{where}: " + (err.getvalue().strip().splitlines() or ["exit"])[-1])
+print(json.dumps(problems))
+"""
+
+
+def test_every_benchmark_command_is_accepted_by_its_scripts_parser():
+    """Each ``python benchmarks/NAME.py ARGS`` of the pages, placeholders filled, parsed by the
+    script's own argparse and stopped there (nothing measured): an option it lost, a value its
+    type or choices refuse, a positional it no longer takes fails here. (The name check of
+    tests/test_docs_walkthrough.py finds an option anywhere in the script's source, whatever
+    its value.)"""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    from test_docs_walkthrough import BENCHMARKS
+
+    runs, bare = [], []
+    for path, line, script, args in BENCHMARKS:
+        argv = [_BENCH_PLACEHOLDERS.get(w, w) for w in shlex.split(args)]
+        where = f"{path.name}:{line}: python {script}{args}"
+        if "parse_args(" in (ROOT / script).read_text(encoding="utf-8"):
+            runs.append((where, script, argv))
+        else:
+            bare.append((where, argv))  # a script without options runs as soon as it starts
+    assert [w for w, argv in bare if argv] == []
+    assert len(runs) >= 50
+    out = subprocess.run([sys.executable, "-c", _PARSE_ONLY], input=json.dumps(runs), cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.splitlines()[-1]) == []
+
+
+def test_the_benchmark_parse_check_refuses_what_argparse_refuses():
+    import json
+    import subprocess
+    import sys
+
+    runs = [["ok", "benchmarks/fair_paired.py", ["--rules", "easy", "--count", "2"]],
+            ["value", "benchmarks/fair_paired.py", ["--count", "many"]],
+            ["choice", "benchmarks/fair_round2.py", ["x", "--rules", "strict"]],
+            ["option", "benchmarks/grid_strength.py", ["--bots", "heuristic,greedy", "--games", "3"]]]
+    out = subprocess.run([sys.executable, "-c", _PARSE_ONLY], input=json.dumps(runs), cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    problems = json.loads(out.stdout.splitlines()[-1])
+    assert [p.partition(":")[0] for p in problems] == ["value", "choice", "option"], problems
+    assert "invalid int value: 'many'" in problems[0] and "invalid choice: 'strict'" in problems[1]
+    assert "unrecognized arguments: --games 3" in problems[2]
+
+
+# --- golfsolve commands, their values converted as golfsolve converts them ---------------------
+
+#: values for the placeholders the golfsolve commands print; the others (DIR, FILE, ...) are
+#: names, any string to the options that take them
+_GOLFSOLVE_PLACEHOLDERS = {"N": "2", "S": "3", "CODE": "GO1-E-AAAAAAB", "CODES": "GO1-E-AAAAAAB"}
+
+
+def _refused_on_purpose(path: Path, line: int) -> bool:
+    """Whether ``line`` is a row of a table of command lines golfsolve must refuse (its header
+    has a "what is wrong" column: performance.md's refused commands)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = line - 1
+    while i > 0 and lines[i - 1].startswith("|"):
+        i -= 1
+    return lines[i].startswith("|") and "what is wrong" in lines[i]
+
+
+def _value_problem(argv: list[str]) -> str | None:
+    """Why golfsolve refuses ARGV's values when it reads its options (click's types, ranges and
+    choices), else None; an option or argument left out (the prose naming a command) and a file
+    the user is to make (``--codes-from codes.txt``) are not problems here."""
+    ctx = click.Context(cli, info_name="golfsolve")
+    command: click.Command = cli
+    while isinstance(command, click.Group) and argv and not argv[0].startswith("-"):
+        command = command.get_command(ctx, argv[0])
+        ctx = click.Context(command, info_name=argv[0], parent=ctx)
+        argv = argv[1:]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # --help's text
+            command.make_context(ctx.info_name, list(argv), parent=ctx.parent).close()
+    except click.exceptions.Exit:
+        pass
+    except click.MissingParameter:
+        pass
+    except click.UsageError as e:
+        message = e.format_message()
+        named = "requires an argument" in message and argv[-1].startswith("--")  # 'golfsolve odds --moves'
+        if not named and "No such file or directory" not in message:
+            return message
+    return None
+
+
+def test_every_golfsolve_command_of_the_pages_has_values_golfsolve_takes():
+    """The shown and prose commands, parsed by click (tests/test_docs_examples.py and
+    tests/test_docs_walkthrough.py) name options golfsolve has; here each value is also
+    converted by the option's type as a run would (a count below its range, a choice no longer
+    offered, a file type), placeholders filled; the table of refused command lines aside."""
+    from test_docs_examples import SHOWN
+    from test_docs_walkthrough import PROSE
+
+    checked, bad = 0, []
+    for path, line, argv in SHOWN + PROSE:
+        if _refused_on_purpose(path, line):
+            continue
+        problem = _value_problem([_GOLFSOLVE_PLACEHOLDERS.get(w, w) for w in argv])
+        checked += 1
+        if problem:
+            bad.append(f"{path.name}:{line}: golfsolve {' '.join(argv)}: {problem}")
+    assert checked >= 150
+    assert bad == []
+
+
+def test_the_value_check_refuses_what_golfsolve_refuses():
+    assert _value_problem(["pick", "--difficulty", "easy", "--count", "-1"]) is not None
+    assert "'nosuch'" in _value_problem(["pick", "--difficulty", "nosuch"])
+    assert _value_problem(["serve", "--port", "99999"]) is not None
+    assert _value_problem(["stats", "--count", "20"]) is None  # --out left out: a name, not a value
+    assert _value_problem(["solve", "--codes-from", "codes.txt"]) is None
+    assert _value_problem(["odds", "--moves"]) is None and _value_problem(["odds", "--games", "x"]) is not None
+    assert _refused_on_purpose(ROOT / "docs" / "performance.md", next(
+        n for p, n, argv in __import__("test_docs_walkthrough").PROSE if argv[:2] == ["serve", "--port"]))
