@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from golfsolve.errors import InputError
 from golfsolve.stats.census import CensusSpec, default_chunk_size, load_results, parse_rules_list, read_manifest, run_census
 
 CENSUS_DEALS = 1_000_000
@@ -78,7 +79,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.existing:
-        res = measure(Path(a.existing), None)
+        try:
+            res = measure(Path(a.existing), None)
+        except InputError as e:  # not a stats run: one line, as golfsolve says it
+            print(f"bench_stats.py: --from {a.existing}: {e}", file=sys.stderr)
+            sys.exit(2)
     else:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(a.out) if a.out else Path(tmp) / "run"
