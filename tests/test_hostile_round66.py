@@ -68,3 +68,14 @@ def test_a_manifest_whose_start_was_edited_is_named_as_edited(run_cli, tmp_path)
     manifest.write_text(manifest.read_text(encoding="utf-8").replace('"start": 5,', '"start": 0,'), encoding="utf-8")
     (out / "chunk-0000000001-x.parquet").write_bytes((out / "chunk-0000000001.parquet").read_bytes())
     one_line_exit_2(run_cli(["report", str(out)]), "does not belong to this run", "move it out")
+
+
+def test_a_new_run_asked_for_in_a_folder_that_holds_one_says_so_first(run_cli, tmp_path):
+    """was: `golfsolve stats --out DIR` with no --count, on DIR holding a run, answered "--count N
+    is required"; given --count, the same command then said the folder holds a run and to add
+    --resume: the user was sent to fix what did not matter first."""
+    out = tmp_path / "run"
+    assert run_cli(["stats", "--count", "2", "--rules", "easy", "--out", str(out), "--jobs", "1", "-q"]).exit_code == 0
+    for extra in ([], ["--count", "3"]):
+        one_line_exit_2(run_cli(["stats", "--out", str(out), *extra]), "already holds a run (deals 0..1, rules easy",
+                        "add --resume")

@@ -724,6 +724,13 @@ def no_run_to_continue(path: str | Path, resume: bool) -> InputError:
                       f"or leave out {flag} to start a new run there")
 
 
+def holds_a_run(path: str | Path, old: RunKey, extendable: bool = True) -> InputError:
+    """The error for a new run asked for in ``path``, which holds the run ``old``: whatever
+    else the command lacks, this is what the user must decide first."""
+    return InputError(f"{path} already holds a run ({old.describe()}); add --resume to continue it, "
+                      + ("--extend to add to it, " if extendable else "") + "or choose another --out")
+
+
 def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: str,
                  extra: Optional[dict], extendable: bool = True,
                  names: Optional[Mapping[str, Optional[str]]] = None) -> RunFolder:
@@ -748,8 +755,7 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
     check_no_nested_run(path)
     old = key_from_manifest(manifest)
     if not (resume or extend):
-        raise InputError(f"{path} already holds a run ({old.describe()}); add --resume to continue it, "
-                         + ("--extend to add to it, " if extendable else "") + "or choose another --out")
+        raise holds_a_run(path, old, extendable)
     if extend:
         fixed_old = (old.start, old.chunk_size, old.params)
         fixed_new = (key.start, key.chunk_size, key.params)
@@ -1052,7 +1058,7 @@ __all__ = [
     "as_played_key", "bad_time", "Block", "block_chunks", "check_chunk", "check_chunk_size",
     "check_chunks_made_with", "check_no_nested_run", "check_resume_extend", "Chunk", "chunk_files", "chunk_name",
     "CHUNK_PREFIX", "ChunkSchema", "COMMANDS", "default_chunk_size", "differences", "enclosing_run",
-    "extend_blocks", "FAIR_STATS", "first_bad_row", "key_from_manifest", "latest_command", "LEFTOVER_WAIT",
+    "extend_blocks", "FAIR_STATS", "first_bad_row", "holds_a_run", "key_from_manifest", "latest_command", "LEFTOVER_WAIT",
     "load_chunks", "LOCK", "MADE_WITH", "made_with", "MANIFEST", "manifest_path", "MAX_BLOCKS", "MAX_CHUNKS",
     "MAX_GROUPS", "MAX_MANIFEST_BYTES", "name_list", "no_run_to_continue", "now", "OLD_MANIFEST", "open_run",
     "read_manifest", "resume_command", "row_values", "run_commands", "run_folder_chunks", "RunFolder", "RunKey",

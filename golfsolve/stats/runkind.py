@@ -32,9 +32,9 @@ from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, as_played_key, check_resume_extend, key_from_manifest,
-                        load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest, row_values,
-                        run_folder_chunks)
+from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, as_played_key, check_resume_extend, holds_a_run,
+                        key_from_manifest, load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest,
+                        row_values, run_folder_chunks)
 from .outdirs import check_out_dir
 from .atomic import check_replaceable
 from .runfolder import default_chunk_size as _default_chunk_size
@@ -294,6 +294,9 @@ class RunKind(Generic[P]):
         if (resume or extend) and manifest_path(out) is None:
             # was (stats): "--count N is required", where the folder name was mistyped
             raise no_run_to_continue(out, resume)
+        if not (resume or extend) and manifest_path(out) is not None:
+            # was (stats): "--count N is required" on a folder whose run only wanted --resume
+            raise holds_a_run(out, key_from_manifest(self.read_manifest(out)), self.extendable)
         values = {f.name: given.get(f.name) for f in dataclasses.fields(self.params_type)}
         if (resume or extend) and manifest_path(out) is not None:
             old = self.read(out)
