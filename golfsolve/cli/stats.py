@@ -90,20 +90,20 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     if spread and stride is not None:
         raise InputError("give --stride K or --spread, not both (--spread picks the stride)")
     out = check_out_dir(out_dir, create=False)
-    continuing = (resume or extend) and manifest_path(out) is not None
-    if difficulty_games is not None and not difficulty and not continuing:
+    # the run continued (its manifest read once), else None
+    old = CENSUS.read(out) if (resume or extend) and manifest_path(out) is not None else None
+    if difficulty_games is not None and not difficulty and old is None:
         raise InputError("--difficulty-games needs --difficulty")
     if difficulty_games is not None and difficulty_games < 1:
         raise InputError(f"--difficulty-games must be at least 1, not {difficulty_games}")
-    if difficulty and difficulty_games is None and continuing:
+    if difficulty and difficulty_games is None and old is not None:
         # the run's own count, not the default: a run made with --difficulty-games 2 was refused as
         # "differs in difficulty_games 2 (here 8)" by a --resume --difficulty that gave no count
-        difficulty_games = CENSUS.read(out).difficulty or None
+        difficulty_games = old.difficulty or None
     # continuing a run, --difficulty-games alone names its games (to be checked against the run)
     games = difficulty_games if difficulty_games is not None else (DEFAULT_DIFFICULTY_GAMES if difficulty else None)
     n_jobs = jobs or os.cpu_count() or 1
-    if extend and count is not None and manifest_path(out) is not None:
-        old = CENSUS.read(out)
+    if extend and count is not None and old is not None:
         distinct = stride_cycle(old.stride)
         if old.stride > 1 and count > distinct:
             # else the check names a stride the user never gave and --extend cannot change ("--stride
