@@ -19,7 +19,7 @@ import time
 
 from golfsolve.solitaire import compiling, kernel, native
 from golfsolve.solitaire.rules import get_rules
-from golfsolve.solitaire.solver import Solver, nesting_order, pack_number
+from golfsolve.solitaire.solver import Solver, ensure_kernels, nesting_order, pack_number
 
 
 def main() -> None:
@@ -30,7 +30,7 @@ def main() -> None:
     ap.add_argument("--rules", default="easy,classic,strict")
     opts = ap.parse_args()
 
-    compiling.ensure_compiled(tuple(compiling.KERNELS))  # builds the module if the cache lacks it
+    ensure_kernels()  # builds the module if the cache lacks it
     aot = native.load()
     if aot is None:
         raise SystemExit(f"no ahead-of-time kernels: {native.failure() or 'turned off (GOLFSOLVE_NATIVE=0)'}")

@@ -5,8 +5,10 @@ tests/test_native.py, where its build serves the ahead-of-time module's tests to
 
 from __future__ import annotations
 
+from golfsolve import compilenotice
 from golfsolve.solitaire import compiling, native
 from golfsolve.solitaire.rules import get_rules
+from golfsolve.solitaire.solver import ensure_kernels
 
 
 def test_kernels_are_only_the_ones_the_rules_need():
@@ -22,7 +24,7 @@ def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(mon
     # path's notice is tests/test_native.py's
     heard = []
 
-    class Recorder(compiling.Notice):
+    class Recorder(compilenotice.Notice):
         def start(self, kernels, seconds):
             heard.append(("start", tuple(kernels), seconds > 0))
 
@@ -37,12 +39,12 @@ def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(mon
     monkeypatch.setattr(native, "load", lambda: None)
     monkeypatch.setattr(native, "buildable", lambda: False)
     monkeypatch.setattr(compiling, "_cached", lambda name: name != "line_wins")  # as if only it were missing
-    compiling.set_notice(Recorder())
+    compilenotice.set_notice(Recorder())
     try:
-        compiling.ensure_compiled(("hunt", "line_wins"))
-        compiling.ensure_compiled(("hunt", "line_wins"))  # ready now: silent
+        ensure_kernels(("hunt", "line_wins"))
+        ensure_kernels(("hunt", "line_wins"))  # ready now: silent
     finally:
-        compiling.set_notice(None)
+        compilenotice.set_notice(None)
     assert heard == [("start", ("line_wins",), True), ("kernel", "line_wins", 1, 1), ("done",)]
     from golfsolve.solitaire import kernel
 
@@ -55,7 +57,7 @@ def test_the_docs_quote_the_first_run_notice_as_it_prints():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    line = compiling.notice_line(compiling.COMPILE_SECONDS[compiling.NATIVE])
+    line = compilenotice.notice_line(compiling.COMPILE_SECONDS[compiling.NATIVE])
     for doc in ("README.md", "docs/performance.md"):
         assert line in " ".join((root / doc).read_text(encoding="utf-8").split()), doc
     seconds = round(compiling.COMPILE_SECONDS[compiling.NATIVE])

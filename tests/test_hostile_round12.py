@@ -154,9 +154,8 @@ def test_the_tournament_statistics_name_what_is_no_tournament(call, error, words
     "'NoneType' object has no attribute 'tally'", neighbour_effect of a run folder's path as "'str'
     object has no attribute 'tally'", summary_text(data, None) as "has no attribute 'describe'",
     and report_data(t, 5) put the number 5 where the report shows its command"""
-    from golfsolve.grid.ratings import rate_bots  # noqa: F401
     from golfsolve.grid.tournament import (bot_summary, entry_difference, neighbour_effect,  # noqa: F401
-                                           paired_difference, simulate)
+                                           paired_difference, rate_bots, simulate)
     from golfsolve.stats.gridreport import render_markdown, report_data, summary_text  # noqa: F401
 
     t = simulate(_rules(), ["random", "greedy"], 2, 0)  # noqa: F841

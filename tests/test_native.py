@@ -24,11 +24,11 @@ import numpy as np
 import pytest
 
 import golfsolve
-from golfsolve import aotcache
+from golfsolve import aotcache, compilenotice
 from golfsolve.solitaire import compiling, kernel, native
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import get_rules
-from golfsolve.solitaire.solver import LostStates, PackedPosition, Solver, line_wins, pack_number
+from golfsolve.solitaire.solver import LostStates, PackedPosition, Solver, ensure_kernels, line_wins, pack_number
 
 NOTICE = re.compile(r"^compiling the solver's kernels once, about \d+ s; later runs start at once$")
 WAIT = re.compile(r"^waiting for another process compiling the solver's kernels once, about \d+ s; later runs start at once$")
@@ -375,7 +375,7 @@ def test_without_a_c_compiler_the_jit_answers_and_the_failure_is_remembered(tmp_
     monkeypatch.setattr(aotcache, "_loaded", {})  # a module an earlier test loaded stays in this process
     heard = []
 
-    class Recorder(compiling.Notice):
+    class Recorder(compilenotice.Notice):
         def start(self, kernels, seconds):
             heard.append(("start", tuple(kernels)))
 
@@ -383,11 +383,11 @@ def test_without_a_c_compiler_the_jit_answers_and_the_failure_is_remembered(tmp_
             heard.append(("kernel", name))
 
     assert native.load() is None and native.buildable()
-    compiling.set_notice(Recorder())
+    compilenotice.set_notice(Recorder())
     try:
-        compiling.ensure_compiled(("hunt",))
+        ensure_kernels(("hunt",))
     finally:
-        compiling.set_notice(None)
+        compilenotice.set_notice(None)
     assert heard[:2] == [("start", ("native",)), ("kernel", "native")]  # said once, before trying
     assert compiling.function("hunt") is kernel.hunt  # numba's JIT serves
     assert "compiler" in native.failure()

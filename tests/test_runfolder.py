@@ -12,8 +12,9 @@ import pytest
 
 from golfsolve.errors import InputError
 from golfsolve.stats.census import CensusSpec, load_results, run_census
-from golfsolve.stats.runfolder import MANIFEST, Block, RunKey, block_chunks, chunk_files, extend_blocks, open_run
+from golfsolve.stats.runfolder import Block, RunKey, block_chunks, chunk_files, extend_blocks, open_run
 from golfsolve.stats.outdirs import check_out_dir
+from golfsolve.stats.runlayout import LOCK, MANIFEST
 
 RULES = ("easy", "strict")
 TIMING = ["seconds", "cpu_seconds"]
@@ -215,14 +216,14 @@ def test_two_runs_started_at_once_cannot_share_a_folder(tmp_path, monkeypatch):
 
     def other_run_writes_first():
         # the other command's manifest lands after this one found the folder empty
-        (out / rf.MANIFEST).write_text('{"format": "fmt-test", "count": 99}')
+        (out / MANIFEST).write_text('{"format": "fmt-test", "count": 99}')
         return real_now()
 
     monkeypatch.setattr(rf, "now", other_run_writes_first)
     with pytest.raises(InputError, match="just taken by another golfsolve run"):
         rf.open_run(out, key)
-    assert '"count": 99' in (out / rf.MANIFEST).read_text()  # the other run's manifest stays
-    assert sorted(p.name for p in out.iterdir() if p.name != rf.LOCK) == [rf.MANIFEST]
+    assert '"count": 99' in (out / MANIFEST).read_text()  # the other run's manifest stays
+    assert sorted(p.name for p in out.iterdir() if p.name != LOCK) == [MANIFEST]
 
 
 def test_write_json_new_never_replaces(tmp_path):

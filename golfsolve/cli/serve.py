@@ -54,7 +54,7 @@ def serve(host, port, workers, cpu_budget, cors_origin):
         raise InputError(f"golfsolve serve needs the serve extra ({e.name} is missing): "
                          f"{install_extra('serve')}") from None
     sock = _bind(host, port)  # before the workers warm up: a port in use is said at once
-    from ..solitaire.compiling import warm
+    from ..solitaire.solver import warm
 
     warm()  # here, once, with the notice a first run prints; the workers then load numba's cache
     app = create_app(workers, CPU_BUDGET if cpu_budget is None else cpu_budget, cors_origin)

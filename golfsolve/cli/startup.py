@@ -12,7 +12,7 @@ SciPy imports normally afterwards (the statistics reports use it). It is install
 ``golfsolve`` command only, never by the library.
 
 Compiling: the first command that needs a kernel the numba cache lacks prints one line on
-stderr before compiling starts (:func:`golfsolve.solitaire.compiling.notice_line`), so
+stderr before compiling starts (:func:`golfsolve.compilenotice.notice_line`), so
 that a first run's silence has a reason; on a terminal, a progress line follows that names
 each kernel as it compiles and ends with the time it took (:func:`install_compile_notice`).
 """

@@ -173,7 +173,8 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     Example: golfsolve report stats-2000 --out stats-2000/_report
     """
     from ..stats.census import CENSUS, load_results
-    from ..stats.runfolder import COMMANDS, FAIR_STATS, read_manifest
+    from ..stats.runfolder import read_manifest
+    from ..stats.runlayout import COMMANDS, FAIR_STATS
     from ..stats.reportfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")

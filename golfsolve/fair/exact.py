@@ -28,7 +28,7 @@ from ..errors import MAX_INT64, InputError
 from ..inputs import expect, is_whole_number, whole_count
 from ..solitaire.layout import Layout, layout_arg, layout_rules
 from ..solitaire.rules import EMPTY_TOP, Rules
-from ..solitaire.solver import MOVE_DRAW, Solver, solver_arg
+from ..solitaire.solver import MOVE_DRAW, Solver, ensure_kernels, solver_arg
 from .orders import arrangements, check_played, check_played_not_held, fill_stock, unknown_pool, with_stock
 from .view import after_move, as_seen, legal_moves
 
@@ -240,7 +240,7 @@ class CompiledExpectimax:
         from ..solitaire import compiling
         from ..solitaire.packing import EXPECTIMAX_STOCK, MAX_HEIGHT, N_CARD_RANKS, N_COLS
 
-        compiling.ensure_compiled(("hunt",))  # the expectimax kernels come with it
+        ensure_kernels(("hunt",))  # the expectimax kernels come with it
         draw_value, state_value = compiling.function("draw_value"), compiling.function("state_value")
         np = self._np
         rules = self.rules

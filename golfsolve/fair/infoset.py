@@ -39,7 +39,7 @@ from ..cards import RANK_OF, rank_of
 from ..solitaire import compiling, packing
 from ..solitaire.layout import Layout, trusted_layout
 from ..solitaire.rules import EMPTY_TOP, Rules
-from ..solitaire.solver import MOVE_DRAW, Solver, pack
+from ..solitaire.solver import MOVE_DRAW, Solver, ensure_kernels, pack
 
 
 @dataclass(frozen=True)
@@ -230,7 +230,7 @@ class ChainValues:
     def _decide(self, i: int, tables: Sequence[tuple], root: bool) -> None:
         """Decide ``tables`` after one draw on order ``i`` in one compiled search (results in
         the cache), with ``root`` the root first (a lost root decides every table lost)."""
-        compiling.ensure_compiled(("hunt",))
+        ensure_kernels(("hunt",))
         st = self.stocks[i]
         if self._packed is None:
             p = pack(trusted_layout(self.layout.columns, self.layout.discard, tuple(st), self.layout.rules))

@@ -5,14 +5,14 @@ tournament on one scale. Each match is one rated game: every bot name is one pla
 result is its mean strokes per hole in that match (a bot seated twice counts once, with
 the mean of its seats), ranked lowest first, ties shared. Matches are rated in order, so
 the ratings are as reproducible as the tournament.
+
+The lowest of the tournament's modules: it rates results, knowing nothing of a tournament
+(:func:`golfsolve.grid.tournament.rate_bots` rates a whole one, through its tally).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
-
-if TYPE_CHECKING:
-    from .tournament import Tournament
+from typing import Any, Sequence
 
 
 class Ratings:
@@ -40,11 +40,5 @@ class Ratings:
         return sorted(out, key=lambda d: -d["ordinal"])
 
 
-def rate_bots(t: "Tournament") -> list[dict[str, Any]]:
-    """Plackett-Luce ratings per bot name of a whole tournament, best first: ``mu``,
-    ``sigma`` and the conservative ``ordinal`` (mu - 3 sigma) that orders them."""
-    # the tournament module imports this one (through its tally): its type is checked by its method
-    if not callable(getattr(t, "tally", None)):
-        raise TypeError(f"t must be a Tournament, e.g. simulate(...) or load_tournament(DIR), not "
-                        f"{type(t).__name__} {repr(t)[:40]}")
-    return t.tally().ratings()
+
+__all__ = ["Ratings"]

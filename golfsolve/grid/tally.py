@@ -19,7 +19,7 @@ import math
 import operator
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import numpy as np
 import pandas as pd
@@ -28,10 +28,8 @@ from ..errors import InputError
 from ..inputs import is_whole_number
 from ..intervals import Z95, t_quantile, wilson
 from ..text import plural
+from .ratings import Ratings
 from .rules import GridRules
-
-if TYPE_CHECKING:  # tournament.py imports this module
-    from .tournament import Tournament
 
 #: Shares of a win (1/k for k tied winners, k <= 6) are kept as multiples of 1/60.
 _SHARE_UNIT = 60
@@ -102,8 +100,6 @@ class Tally:
     _ratings: Any = None
 
     def __post_init__(self) -> None:
-        from .ratings import Ratings
-
         self.bots = list(self.bots)
         self.names = list(dict.fromkeys(self.bots))
         self.seats_of = {b: self.bots.count(b) for b in self.names}
@@ -123,8 +119,9 @@ class Tally:
         self._ratings = Ratings(self.names)
 
     @classmethod
-    def of(cls, t: "Tournament") -> "Tally":
-        """The tally of a whole :class:`~golfsolve.grid.tournament.Tournament`."""
+    def of(cls, t: Any) -> "Tally":
+        """The tally of a whole :class:`~golfsolve.grid.tournament.Tournament` (read by its fields:
+        tournament.py imports this module, not the other way round)."""
         tally = cls(t.rules, t.bots, t.seed, t.samples, t.seating, bot_settings=t.bot_settings)
         tally.add(t.holes, t.matches)
         return tally

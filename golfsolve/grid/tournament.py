@@ -403,3 +403,10 @@ def entry_difference(t: Tournament, a: int, b: int) -> dict[str, float]:
     same tables, with a 95% interval over matches: two copies of one bot should differ by
     nothing but chance when the seating is balanced."""
     return tally_of(t).entry_difference(a, b)
+
+
+def rate_bots(t: Tournament) -> list[dict[str, Any]]:
+    """Plackett-Luce ratings per bot name of a whole tournament, best first: ``mu``,
+    ``sigma`` and the conservative ``ordinal`` (mu - 3 sigma) that orders them
+    (:mod:`golfsolve.grid.ratings`)."""
+    return tally_of(t).ratings()

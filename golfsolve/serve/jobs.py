@@ -79,7 +79,7 @@ def run(name: str, kwargs: dict) -> Any:
 def warm() -> None:
     """Load (or compile) the kernels a request needs and touch every search once, so the
     first request is as fast as the rest."""
-    from ..solitaire.compiling import warm as warm_kernels
+    from ..solitaire.solver import warm as warm_kernels
     from ..solitaire.layout import layout_from_number
     from ..solitaire.rules import get_rules
 

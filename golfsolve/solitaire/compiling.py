@@ -7,18 +7,23 @@ process needs them while the cache lacks them (a fresh install, an empty
 ``NUMBA_CACHE_DIR``, or an edited kernel source): seconds of CPU that nothing would
 otherwise explain. Here:
 
-* :func:`ensure_compiled` loads or compiles the named kernels now, and :func:`function`
-  then gives each. When anything must be compiled, it first tells the :class:`Notice`
+* :func:`ensure_compiled` loads or compiles the named kernels now, :func:`ready` says
+  whether one is, and :func:`function` then gives each. When anything must be compiled, it
+  first tells the :class:`~golfsolve.compilenotice.Notice`
   (:func:`golfsolve.compilenotice.set_notice`; the ``golfsolve`` command prints one line on stderr) with an
   estimate, then each step as it goes (the command shows a progress line on a terminal).
   The ahead-of-time module holds every kernel, so one build serves every later command;
   a process that finds another building it waits for that build (the notice hears of the
   wait) and loads it.
-* :class:`~golfsolve.solitaire.solver.Solver` calls it before its clock starts, so a
-  solve's ``seconds`` never include compiling; a batch run calls :func:`warm` in the
-  parent before its workers start, so they load the cache (or, forked, inherit the
-  compiled code) instead of each compiling the same kernels.
-* :func:`warm` is the public "ready" step (a server calls it before saying it is up).
+* It imports nothing above it: numba's JIT compiles a kernel for the argument types of its
+  first call, so the layer that calls the kernels gives :func:`ensure_compiled` its
+  warm-up (``touch``: one small call as real use makes it).
+  :func:`golfsolve.solitaire.solver.ensure_kernels` passes the solver's, and
+  :class:`~golfsolve.solitaire.solver.Solver` calls it before its clock starts, so a
+  solve's ``seconds`` never include compiling; a batch run calls
+  :func:`golfsolve.solitaire.solver.warm` in the parent before its workers start, so they
+  load the cache (or, forked, inherit the compiled code) instead of each compiling the
+  same kernels, and a server calls it before saying it is up.
 
 Kernels by name (:data:`KERNELS`): ``hunt`` (draw-any-time rules), ``search``
 (draw-when-stuck rules, and every rule set with ``level_search``), ``line_wins`` (a
@@ -30,7 +35,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Iterable, Sequence
 
-from ..compilenotice import Notice, notice, notice_line, set_notice  # noqa: F401  (the hook lives below the domains)
+from ..compilenotice import notice
 
 #: What each kernel is for, as the progress line names it.
 KERNELS = {
@@ -58,6 +63,12 @@ _functions: dict[str, Callable] = {}
 def describe(name: str) -> str:
     """What the progress line calls compiling step ``name``."""
     return _LABELS.get(name, name)
+
+
+def ready(name: str) -> bool:
+    """Is kernel ``name`` loaded (or compiled) in this process already? Then
+    :func:`function` gives it without compiling anything."""
+    return name in _ready
 
 
 def function(name: str) -> Callable:
@@ -109,27 +120,16 @@ def needs_compiling(names: Iterable[str]) -> list[str]:
     return [n for n in todo if not _cached(n)]
 
 
-def _touch(name: str) -> None:
-    # one small call with the argument types real use passes, so that what is compiled
-    # (or loaded) is the signature every later call finds
-    from .layout import layout_from_number
-    from .rules import get_rules
-    from .solver import Solver, line_wins, pack
-
-    rules = get_rules("strict" if name == "search" else "easy")
-    p = pack(layout_from_number(0, rules))
-    if name == "line_wins":
-        line_wins(p, rules, ("d",))
-        return
-    Solver(level_search=name == "search", capacity=1024).solve_packed(p, rules, node_limit=1)
-
-
-def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
+def ensure_compiled(names: Sequence[str], touch: Callable[[str], None]) -> float:
     """Load or compile the kernels ``names`` now; return the CPU seconds spent compiling
     (0 when all were cached). The notice hears of it first when any must be compiled.
 
     The ahead-of-time module is loaded when it is in the cache, else built (every kernel
-    at once) when it can be; only when it cannot do the kernels come from numba's JIT."""
+    at once) when it can be; only when it cannot do the kernels come from numba's JIT, each
+    compiled by ``touch(name)``: one small call of it with the argument types real use
+    passes, so that what is compiled is the signature every later call finds (the solver's
+    is :func:`golfsolve.solitaire.solver.ensure_kernels`'s). The kernel counts as ready
+    during that call, so a touch that solves does not come back here."""
     todo = [n for n in names if n not in _ready]
     if not todo:
         return 0.0
@@ -169,7 +169,7 @@ def ensure_compiled(names: Sequence[str] = tuple(KERNELS)) -> float:
         if n in cold:
             notice().kernel(n, cold.index(n) + 1, len(cold))
         try:
-            _touch(n)
+            touch(n)
         except BaseException:
             _ready.discard(n)
             raise
@@ -190,13 +190,4 @@ def _finish(told: bool, t0: float) -> float:
     return spent
 
 
-def warm(rules: Iterable = (), level_search: bool = False) -> float:
-    """Make every kernel solving under ``rules`` needs ready (all kernels when none are
-    given), compiling only those missing from the cache; return the seconds compiling took."""
-    rules = list(rules)
-    names = kernels_for(rules, level_search, given=len(rules) > 1) if rules else tuple(KERNELS)
-    return ensure_compiled(names)
-
-
-__all__ = ["KERNELS", "Notice", "describe", "ensure_compiled", "function", "kernels_for", "needs_compiling", "notice_line",
-           "set_notice", "warm"]
+__all__ = ["KERNELS", "describe", "ensure_compiled", "function", "kernels_for", "needs_compiling", "ready"]

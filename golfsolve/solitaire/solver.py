@@ -4,7 +4,8 @@ A thin layer over the compiled search in :mod:`golfsolve.solitaire.kernel`: it p
 :class:`~golfsolve.solitaire.layout.Layout` into rank arrays, runs the search and wraps
 the answer in a :class:`Solution`. The kernels come from
 :func:`golfsolve.solitaire.compiling.function` (ahead-of-time compiled when the cache has
-them, :mod:`.native`), so importing this module imports no numba.
+them, :mod:`.native`), so importing this module imports no numba; :func:`ensure_kernels`
+and :func:`warm` load (or compile) them, with this module's warm-up solve.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from ..inputs import expect, whole_count
 from . import compiling, packing
 from .dealcode import deal_deck
 from .engine import parse_moves
-from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_rules
-from .rules import EMPTY_TOP, Rules
+from .layout import COLUMN_HEIGHT, N_COLUMNS, N_TABLEAU, Layout, layout_from_number, layout_rules
+from .rules import EMPTY_TOP, Rules, get_rules
 
 
 #: States each hunt (the search for a win, then for the fewest cards left) expands before its first
@@ -385,8 +386,8 @@ class Solver:
             lost.check_family(p, rules)
         use_hunt = rules.draw_any_time and not self.level_search
         kernel_name = "hunt" if use_hunt else "search"
-        if kernel_name not in compiling._ready:
-            compiling.ensure_compiled((kernel_name,))  # before the clock: a solve's time never includes compiling
+        if not compiling.ready(kernel_name):
+            ensure_kernels((kernel_name,))  # before the clock: a solve's time never includes compiling
         kern = compiling.function(kernel_name)
         t0 = time.perf_counter()
         fits = rules.fits_table()
@@ -471,8 +472,8 @@ class Solver:
         expect(known, (list, tuple), "known", "a list of Solutions of the same deal under other rule sets")
         for k in known:
             expect(k, Solution, "each known answer", "a Solution of the same deal under other rule sets")
-        if known and "line_wins" not in compiling._ready:
-            compiling.ensure_compiled(("line_wins",))
+        if known and not compiling.ready("line_wins"):
+            ensure_kernels(("line_wins",))
         t0 = time.perf_counter()
         floor = 0
         upper = None
@@ -549,10 +550,39 @@ def line_wins(p: PackedPosition, rules: Rules, moves: Sequence[str]) -> bool:
     codes = _move_codes(moves)
     if codes is None:
         return False
-    if "line_wins" not in compiling._ready:
-        compiling.ensure_compiled(("line_wins",))
+    if not compiling.ready("line_wins"):
+        ensure_kernels(("line_wins",))
     return compiling.function("line_wins")(p.cols, p.heights, p.stock, np.int64(p.top), rules.fits_table(), rules.draw_any_time,
                             codes)
+
+
+def _touch(name: str) -> None:
+    # one small call with the argument types real use passes, so that what numba's JIT
+    # compiles is the signature every later call finds
+    rules = get_rules("strict" if name == "search" else "easy")
+    p = pack(layout_from_number(0, rules))
+    if name == "line_wins":
+        line_wins(p, rules, ("d",))
+        return
+    Solver(level_search=name == "search", capacity=1024).solve_packed(p, rules, node_limit=1)
+
+
+def ensure_kernels(names: Sequence[str] = tuple(compiling.KERNELS)) -> float:
+    """Load or compile the solver's kernels ``names`` now (all of them by default), saying
+    so first when any must be compiled (:func:`golfsolve.solitaire.compiling.ensure_compiled`,
+    with this module's warm-up solve); return the CPU seconds compiling took (0 when all
+    were cached). Then :func:`golfsolve.solitaire.compiling.function` gives each."""
+    return compiling.ensure_compiled(names, _touch)
+
+
+def warm(rules: Iterable = (), level_search: bool = False) -> float:
+    """Make every kernel solving under ``rules`` needs ready (all kernels when none are
+    given), compiling only those missing from the cache; return the seconds compiling took.
+    The public "ready" step: a batch run calls it before its workers start, a server before
+    it says it is up."""
+    rules = list(rules)
+    names = compiling.kernels_for(rules, level_search, given=len(rules) > 1) if rules else tuple(compiling.KERNELS)
+    return ensure_kernels(names)
 
 
 def cards_left_bound(layout: Layout, rules: Optional[Rules] = None, blocking: bool = False) -> int:

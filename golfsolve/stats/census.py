@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Optional, Se
 
 from ..errors import MAX_EFFORT, MAX_INT64, InputError, clip
 from ..inputs import ascii_lower, callback, is_whole_number, whole_count
-from ..solitaire import compiling
 from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
@@ -405,12 +404,19 @@ def _solve_task(chunk: Chunk, spec: CensusSpec) -> pd.DataFrame:
     return solve_deals(spec.item_deals(chunk.first, chunk.count), chunk.groups, spec.fields, spec.difficulty)
 
 
+def _warm_kernels(rules: Sequence[str]) -> None:
+    """Load (or compile, saying so) the kernels solving under the rule sets ``rules`` needs."""
+    from ..solitaire.solver import warm  # the solver (and numpy) load once a run starts, as _solver's
+
+    warm([get_rules(r) for r in rules])
+
+
 def _warm(rules: Sequence[str]) -> None:
     """Load every kernel the rule sets use (Strict has its own), so that no timed solve
     includes compiling or loading the cache. In the parent of a run it compiles what the
     cache lacks (saying so), once; forked workers then find it done, and Dask workers on
     the same machine load the cache."""
-    compiling.warm([get_rules(r) for r in rules])
+    _warm_kernels(rules)
     for r in rules:
         rs = get_rules(r)
         _solver().solve(layout_from_number(0, rs), rs)
@@ -519,7 +525,7 @@ def run_census(
     t0 = time.perf_counter()
     try:
         if dask is not None and dask[1] is not None:
-            compiling.warm([get_rules(r) for r in spec.rules])  # the private cluster's workers load the cache
+            _warm_kernels(spec.rules)  # the private cluster's workers load the cache
         source = None if dask is None else (lambda todo, full: dask_results(
             todo, full, dask[0], scheduler, _dask_task, on_note if scheduler else None))
         inv, folder = CENSUS.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command,
@@ -663,7 +669,7 @@ class CensusKind(RunKind[CensusSpec]):
 
     def source(self, todo: Sequence[Chunk], p: CensusSpec, jobs: int) -> Iterator[tuple[Chunk, pd.DataFrame]]:
         if todo:
-            compiling.warm([get_rules(r) for r in p.rules])  # once, here, before the workers fork
+            _warm_kernels(p.rules)  # once, here, before the workers fork
         return compute(todo, partial(_solve_task, spec=p), jobs, partial(_warm, p.rules))
 
     def manifest_extra(self, p: CensusSpec) -> dict:

@@ -24,8 +24,9 @@ from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from ..text import estimate, stretches
-from .runfolder import (FAIR_STATS, Chunk, ChunkSchema, RunKey, check_chunk_size, latest_command, manifest_path,
-                        name_list, resume_command, whole_fields)
+from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, latest_command, manifest_path, name_list,
+                        resume_command, whole_fields)
+from .runlayout import FAIR_STATS
 from .outdirs import check_out_type
 from .atomic import write_text_atomic
 from .pool import check_jobs, compute

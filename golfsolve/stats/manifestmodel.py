@@ -12,7 +12,7 @@ from typing import Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
 from ..errors import MAX_INT64, InputError
-from .runfolder import COMMANDS, MAX_BLOCKS, MAX_CHUNKS, MAX_GROUPS
+from .runlayout import COMMANDS, MAX_BLOCKS, MAX_CHUNKS, MAX_GROUPS
 
 
 class _Block(BaseModel):

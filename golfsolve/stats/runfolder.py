@@ -16,8 +16,9 @@ its run kind's :class:`ChunkSchema` (a column missing or of another type, the wr
 and says which. A run is *extended* by giving more items or more groups: the manifest then
 lists *blocks*, each a rectangle of groups x items chunked on its own, so what is there is
 never redone. A folder is never shared by two different runs, never holds another run and
-never sits inside one; the manifest is checked (:class:`ManifestModel`) before anything
-uses it, and the command writing a folder holds its advisory lock (:data:`LOCK`).
+never sits inside one; the manifest is checked (:class:`~.manifestmodel.ManifestModel`) before anything
+uses it, and the command writing a folder holds its advisory lock (:data:`~.runlayout.LOCK`). Its file
+names, kinds of run and limits are plain constants in :mod:`.runlayout`.
 """
 
 from __future__ import annotations
@@ -39,33 +40,10 @@ from ..progress import progress_bar
 from ..text import ordinal, plural, plural_of
 from .atomic import write_json_atomic, write_json_new, write_parquet_atomic
 from .outdirs import check_out_dir, check_out_type, first_names, visible_names
+from .runlayout import CHUNK_PREFIX, COMMANDS, LOCK, MANIFEST, MAX_BLOCKS, MAX_CHUNKS, MAX_MANIFEST_BYTES, OLD_MANIFEST
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or written: bad arguments are refused before
     import pandas as pd
-
-
-MANIFEST = "_manifest.json"
-#: The manifest's name in runs made before it was renamed (pandas could not read those folders).
-OLD_MANIFEST = "manifest.json"
-CHUNK_PREFIX = "chunk-"
-#: The most chunk files a run may have: beyond this, listing and checking them costs more
-#: than the chunking saves.
-MAX_CHUNKS = 1_000_000
-#: The most groups (rule sets) and blocks a run may have.
-MAX_GROUPS = 64
-MAX_BLOCKS = 1000
-#: The advisory lock of a run folder: held by the one command writing it (hidden, so
-#: pandas never reads it and an empty folder with only this file still counts as empty).
-LOCK = ".golfsolve.lock"
-
-#: A manifest larger than this is not one golfsolve wrote (one line per invocation).
-MAX_MANIFEST_BYTES = 64 * 2**20
-#: The manifest's ``format`` of a fair-stats run (here, so that a command can check a folder
-#: holds one before it loads the fair player's modules).
-FAIR_STATS = "golfsolve-fair-stats/1"
-#: Kinds of run: the manifest's ``format`` and the command that makes it.
-COMMANDS = {"golfsolve-stats/1": "golfsolve stats", FAIR_STATS: "golfsolve fair-stats",
-            "golfsolve-grid-simulate/1": "golfsolve grid simulate", "golfsolve-grid-study/1": "golfsolve grid study"}
 
 
 # ---------------------------------------------------------------------------
@@ -156,7 +134,7 @@ def manifest_path(out: str | Path) -> Optional[Path]:
 
 
 def validate_manifest(m: Any, path: Path) -> dict:
-    """``m`` checked against :class:`ManifestModel`, with its blocks filled in; :class:`InputError`
+    """``m`` checked against :class:`~.manifestmodel.ManifestModel`, with its blocks filled in; :class:`InputError`
     naming ``path`` and the field otherwise."""
     from pydantic import ValidationError
 
@@ -175,7 +153,7 @@ def validate_manifest(m: Any, path: Path) -> dict:
 
 def read_manifest(out: str | Path, fmt: Optional[str] = None) -> dict:
     """The manifest of the run in ``out`` (of kind ``fmt`` if given), checked against
-    :class:`ManifestModel`; :class:`InputError` if there is none or it is not valid."""
+    :class:`~.manifestmodel.ManifestModel`; :class:`InputError` if there is none or it is not valid."""
     check_out_type(out)  # every reader of a run starts here: 5 is no folder (Path(5) names nothing)
     p = manifest_path(out)
     what = COMMANDS.get(fmt or "", "golfsolve")
@@ -1055,21 +1033,12 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 
 __all__ = [
-    "as_played_key", "bad_time", "Block", "block_chunks", "check_chunk", "check_chunk_size",
-    "check_chunks_made_with", "check_no_nested_run", "check_resume_extend", "Chunk", "chunk_files", "chunk_name",
-    "CHUNK_PREFIX", "ChunkSchema", "COMMANDS", "default_chunk_size", "differences", "enclosing_run",
-    "extend_blocks", "FAIR_STATS", "first_bad_row", "holds_a_run", "key_from_manifest", "latest_command", "LEFTOVER_WAIT",
-    "load_chunks", "LOCK", "MADE_WITH", "made_with", "MANIFEST", "manifest_path", "MAX_BLOCKS", "MAX_CHUNKS",
-    "MAX_GROUPS", "MAX_MANIFEST_BYTES", "name_list", "no_run_to_continue", "now", "OLD_MANIFEST", "open_run",
-    "read_manifest", "resume_command", "row_values", "run_commands", "run_folder_chunks", "RunFolder", "RunKey",
-    "running_version", "status", "validate_manifest", "whole_fields"
+    "as_played_key", "bad_time", "Block", "block_chunks", "check_chunk", "check_chunk_size", "check_chunks_made_with",
+    "check_no_nested_run", "check_resume_extend", "Chunk", "chunk_files", "chunk_name", "ChunkSchema",
+    "default_chunk_size", "differences", "enclosing_run", "extend_blocks", "first_bad_row", "holds_a_run",
+    "key_from_manifest", "latest_command", "LEFTOVER_WAIT", "load_chunks", "MADE_WITH", "made_with", "manifest_path",
+    "name_list", "no_run_to_continue", "now", "open_run", "read_manifest", "resume_command", "row_values",
+    "run_commands", "run_folder_chunks", "RunFolder", "RunKey", "running_version", "status", "validate_manifest",
+    "whole_fields"
 ]
 
-
-def __getattr__(name: str) -> Any:
-    # the pydantic model, by its old address (it loads pydantic)
-    if name == "ManifestModel":
-        from .manifestmodel import ManifestModel
-
-        return ManifestModel
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from golfsolve.stats.gridreport import render_markdown, report_data
-from golfsolve.grid.ratings import rate_bots
 from golfsolve.grid.rules import GridRules
-from golfsolve.grid.tournament import simulate
+from golfsolve.grid.tournament import rate_bots, simulate
 
 
 def test_ratings_order_bots_and_appear_with_three_kinds():
