@@ -1,4 +1,4 @@
-"""What the hostile-user sweeps (test_hostile_round7.py and later) check a refusal with."""
+"""What the tests of every folder check a refusal with, and where the checkout and its test data are."""
 
 from __future__ import annotations
 
@@ -13,13 +13,27 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import click
+
 ROOT = Path(__file__).resolve().parents[1]
+#: tests/data: the layouts, boards and published verdicts the tests read
+DATA = ROOT / "tests" / "data"
+
+
+def commands(group: click.Group, path: list[str]):
+    """Every command below ``group`` (subgroups' too), with its words after ``golfsolve``."""
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        yield path + [name], command
+        if isinstance(command, click.Group):
+            yield from commands(command, path + [name])
 
 
 #: The lines a command prints on stderr while the kernels it needs are compiled (or while it
 #: waits for another process compiling them): the first test in a fresh checkout to start a
 #: command that needs some kernel meets them, whichever test that is, so a test that checks
-#: a command's stderr is quiet leaves them out (tests/test_native.py checks them).
+#: a command's stderr is quiet leaves them out (tests/solitaire/test_native.py checks them).
 _COMPILE_LINE = re.compile(r"^(compiling|waiting for another process compiling) .+, about \d+ s; "
                            r"(later runs start at once|no folder to keep them in, .+)$")
 

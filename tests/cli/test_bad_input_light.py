@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
+from hostile_helpers import ROOT
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_errors import CASES  # noqa: E402
 

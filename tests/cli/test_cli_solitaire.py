@@ -12,6 +12,7 @@ import pytest
 
 from golfsolve.cards import card_str
 from golfsolve.solitaire.layout import layout_from_code
+from hostile_helpers import ROOT
 
 
 # ---------------------------------------------------------------------------
@@ -198,9 +199,7 @@ def test_installed_entry_point_exits_2_with_one_stderr_line():
 
 def test_ci_runs_exactly_the_readme_test_command():
     # The README promises that .ci/run is its second line; keep the two from drifting.
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     readme = (root / "README.md").read_text(encoding="utf-8").splitlines()
     ci = [ln for ln in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           if ln.strip() and not ln.startswith("#") and not ln.startswith(("set ", "cd "))]

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hostile_helpers import DATA
 
 SOL_SWITCHES = ["jokers1", "jokers2", "joker", "empty", "stuck", "anytime", "wrap", "nowrap", "king-queen",
                 "king-nothing", "king-neighbours", "bogus", "", "EMPTY"]
@@ -53,7 +54,7 @@ grid_rules = mostly(
 players = mostly(st.integers(2, 3), st.integers(-1, 7))
 bot_names = mostly(st.sampled_from(["random", "greedy", "mc:2"]), st.sampled_from(["mc:", "mc:x", "wizard", "", "mc:0"]))
 layout_bytes = mostly(
-    st.sampled_from(sorted((Path(__file__).parent / "data").glob("*.txt"))).map(lambda p: p.read_bytes()),
+    st.sampled_from(sorted(DATA.glob("*.txt"))).map(lambda p: p.read_bytes()),
     st.one_of(
         st.binary(max_size=300),
         st.text(max_size=300).map(lambda t: t.encode("utf-8")),

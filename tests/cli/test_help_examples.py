@@ -9,27 +9,16 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import click
 import pytest
 
 from golfsolve.cli.main import cli
+from hostile_helpers import ROOT, commands
 
-ROOT = Path(__file__).resolve().parent.parent
 
 #: commands whose examples are cheap enough to run here (a solve of one deal, not a range)
 RUN = {"deal", "replay", "hint", "solve"}
-
-
-def commands(group: click.Group, path: list[str]):
-    """Every command below ``group`` (subgroups' too), with its words after ``golfsolve``."""
-    ctx = click.Context(group)
-    for name in group.list_commands(ctx):
-        command = group.get_command(ctx, name)
-        yield path + [name], command
-        if isinstance(command, click.Group):
-            yield from commands(command, path + [name])
 
 
 def help_examples() -> list[tuple[str, list[str]]]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from hostile_helpers import ROOT
 
-BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def _options(path: Path) -> list[list[str]]:

@@ -18,10 +18,9 @@ import click
 import pytest
 
 from golfsolve.cli.main import cli
+from hostile_helpers import ROOT, commands
 from test_docs_walkthrough import _prose, _spans
-from test_help_examples import commands
 
-ROOT = Path(__file__).resolve().parent.parent
 #: the pages a user reads to learn the commands and the library
 USER_PAGES = [ROOT / "README.md", *(ROOT / "docs" / f for f in ("stats.md", "fair.md", "grid.md", "serve.md"))]
 COMMANDS = {" ".join(path): command for path, command in commands(cli, []) if not isinstance(command, click.Group)}

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from hostile_helpers import ROOT
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 #: the one-time notice (stderr) that kernels are being compiled: a cold cache's, not the example's

@@ -16,10 +16,9 @@ import click
 import pytest
 
 from golfsolve.cli.main import cli
+from hostile_helpers import ROOT, commands
 from test_docs_examples import DOC_FILES, golfsolve_commands, python_blocks
-from test_help_examples import commands
 
-ROOT = Path(__file__).resolve().parent.parent
 #: every Markdown page a clone has: README, docs/ and the census report under docs/
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Optional
 import pytest
 from click.testing import CliRunner
 
-ROOT = Path(__file__).resolve().parent.parent
+from hostile_helpers import ROOT
 FORMATS = ROOT / "docs" / "formats.md"
 STATS_DOC = ROOT / "docs" / "stats.md"
 WON = "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"

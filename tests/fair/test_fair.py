@@ -19,49 +19,12 @@ from golfsolve.solitaire.hint import rank_moves
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
+from fair_helpers import AGREE, DIFFER, ENDGAME, endgame
 
 
 @pytest.fixture(scope="module")
 def solver() -> Solver:
     return Solver()
-
-
-def endgame(text: str):
-    """A mid-game layout whose stock cards are the only unseen ones: every other card is
-    listed as played (it went to the discard pile earlier), as a player would know."""
-    lay = parse_layout_text(text)
-    stock = set(lay.stock)
-    played = [c for c in lay.unseen_cards(0) if c not in stock]
-    return lay, played
-
-
-# Classic. With this stock, removing 3H (col 2), 5H (col 4) or 3C (col 5) all keep a win, and
-# the clairvoyant hint ranks 3H first. Without the stock order only 5H wins for every order
-# of the five stock cards; 3H and 3C win in 96 of the 120 orders.
-DIFFER = """rules: classic
-discard: 4H
-stock: 4S TH 6D 4D 6C
-1: 2D
-2: 3H
-3:
-4: 8D 5H
-5: 3S 3C
-6:
-7: 9S
-"""
-
-# Classic. 5H then 6S empties the table at once; a draw (KD or 2C) blocks 5H for good.
-AGREE = """rules: classic
-discard: 4C
-stock: KD 2C
-1: 6S 5H
-2:
-3:
-4:
-5:
-6:
-7:
-"""
 
 
 TINY = PlayerSettings(samples=3, extra=0)  # a cheap player for tests that only need some player
@@ -239,20 +202,6 @@ def test_fair_and_clairvoyant_hints_agree_for_every_stock_order(solver):
         text = AGREE.replace("stock: KD 2C", "stock: " + " ".join(order))
         assert rank_moves(Game(parse_layout_text(text), CLASSIC), solver)[0].move == fair.best.move
     assert {m.move: m.chance for m in fair.ranked}["d"] == 0
-
-
-# Easy: deal 111 (GO1-E-AAAAAEH) after a winning line down to 8 table cards and 6 stock cards.
-ENDGAME = """rules: easy
-discard: JC
-stock: 3S JH TD QD 5S JS
-1: KH 9C
-2:
-3:
-4: 7H QH QS
-5: TS
-6: 6S
-7: 4C
-"""
 
 
 def test_expectimax_at_most_clairvoyant_on_small_endgame(solver):

@@ -21,7 +21,7 @@ from golfsolve.fair.player import Player, PlayerSettings, play
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
-from test_fair import AGREE, DIFFER, ENDGAME, endgame
+from fair_helpers import AGREE, DIFFER, ENDGAME, endgame
 from test_fair_honesty import _draws_before, reshuffled
 
 

@@ -19,7 +19,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -31,8 +30,8 @@ from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
 
 from test_fair_honesty import reshuffled, strip
+from hostile_helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _answers(lay: Layout, moves: list[str], rules, solver: Solver) -> list:
@@ -101,7 +100,7 @@ print(json.dumps(out, sort_keys=True))
 
 def _ask(*args: str, hash_seed: str) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": hash_seed}
-    r = subprocess.run([sys.executable, "-c", _ASK, *args, str(ROOT / "tests")], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-c", _ASK, *args, str(ROOT / "tests" / "fair")], capture_output=True, text=True,
                        env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     return r.stdout

@@ -20,6 +20,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from golfsolve.errors import MAX_EFFORT  # noqa: E402
 from golfsolve.serve.app import MAX_BODY, create_app  # noqa: E402
 from golfsolve.serve.pool import STARTED  # noqa: E402
+from hostile_helpers import DATA  # noqa: E402
 
 # ``client``: the server's test client with two workers, from conftest.py
 
@@ -47,9 +48,7 @@ def seed000_text(data_dir_module):
 
 @pytest.fixture(scope="module")
 def data_dir_module():
-    from pathlib import Path
-
-    return Path(__file__).parent / "data"
+    return DATA
 
 
 @pytest.mark.parametrize("cli, api", [

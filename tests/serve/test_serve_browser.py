@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile_helpers import ROOT
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -39,7 +40,7 @@ def page_url():
         import uvicorn  # noqa: F401
     except ImportError as e:
         _need(f"the Python package {e.name}", False)
-    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from load_serve import running_server
 
     with running_server(workers=2) as (url, _):

@@ -9,6 +9,7 @@ import sys
 import threading
 
 import pytest
+from hostile_helpers import ROOT
 
 
 @pytest.mark.parametrize("args, words", [
@@ -80,7 +81,7 @@ def test_it_listens_on_loopback_and_its_workers_go_when_it_is_killed():
     import time
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from load_serve import running_server, workers_of
 
     with running_server(workers=2) as (url, proc):

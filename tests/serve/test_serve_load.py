@@ -9,14 +9,14 @@ flat from one round to the next. ``python benchmarks/load_serve.py`` runs it big
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
+from hostile_helpers import ROOT
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 from load_serve import load_test  # noqa: E402
 
 

@@ -54,7 +54,7 @@ def test_the_docs_quote_the_first_run_notice_as_it_prints():
     docs/performance.md and docs/serve.md quote it, so a new measurement changes them all."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     line = compiling.notice_line(compiling.COMPILE_SECONDS[compiling.NATIVE])
     for doc in ("README.md", "docs/performance.md"):
         assert line in " ".join((root / doc).read_text(encoding="utf-8").split()), doc

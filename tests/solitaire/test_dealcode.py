@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,8 +18,8 @@ from golfsolve.solitaire.dealcode import (
 )
 from golfsolve.solitaire.layout import layout_from_code
 from golfsolve.solitaire.rules import CLASSIC, EASY
+from hostile_helpers import DATA
 
-DATA = Path(__file__).parent / "data"
 MASK = (1 << 64) - 1
 
 

@@ -253,7 +253,7 @@ def test_the_fair_players_order_search_agrees_too(kernel_sets):
 
 def test_the_fair_players_exact_endgame_agrees_too(kernel_sets):
     from golfsolve.fair.exact import CompiledExpectimax
-    from test_fair import AGREE, DIFFER, ENDGAME, endgame
+    from fair_helpers import AGREE, DIFFER, ENDGAME, endgame
 
     use, _ = kernel_sets
     results = {}

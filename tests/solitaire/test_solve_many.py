@@ -8,7 +8,6 @@ import os
 import select
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from replay_helpers import assert_record_replays
@@ -18,6 +17,7 @@ from golfsolve.solitaire.deals import BadLine, DealBatch, code_lines, parse_pyso
 from golfsolve.solitaire.layout import LayoutError, layout_from_code, layout_from_pysol
 from golfsolve.solitaire.rules import CLASSIC, EASY
 from golfsolve.solitaire.solver import Solver, StockUnknownError
+from hostile_helpers import DATA, ROOT
 
 CODES = ["GO1-E-AAAAAAB", "go1-c-aaaaaab ", "GO1-N-AAAAAAC"]
 
@@ -49,7 +49,7 @@ def test_batch_checks_everything_before_dealing(tmp_path):
     with pytest.raises(LayoutError):
         DealBatch.build(layout_files=[str(tmp_path / "missing.txt")])
     with pytest.raises(StockUnknownError):
-        DealBatch.build(layout_files=[str(Path(__file__).parent / "data" / "seed000_start.txt")])
+        DealBatch.build(layout_files=[str(DATA / "seed000_start.txt")])
 
 
 def test_batch_order_length_and_rules(data_dir):
@@ -155,7 +155,7 @@ def test_cli_bad_items_exit_2_with_one_line_before_solving(run_cli, args):
 
 def test_cli_streams_each_answer_as_soon_as_it_is_solved():
     """A reader gets the first answer while the input is still open."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "golfsolve", "solve", "--codes-from", "-"], env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:

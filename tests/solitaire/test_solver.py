@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import random
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,11 +17,12 @@ from golfsolve.solitaire.layout import Layout, layout_from_code, layout_from_num
 from golfsolve.solitaire.rules import CLASSIC, DEAD_KING, EASY, PRESETS, STRICT, Rules, get_rules
 from golfsolve.solitaire.solver import (Solver, StockUnknownError, app_score, line_wins, nesting_order, nests, pack,
                                         pack_number)
+from hostile_helpers import DATA, ROOT
 
-_SHARED = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
+_SHARED = ROOT.parent / "shared" / "reference" / "pysol-golf-black-hole-solver.csv"
 # shared/ lies beside the checkout on a developer's machine; a clone elsewhere uses the copy
 # kept with the tests (the same file, black-hole-solve's verdicts), so the check never skips
-REFERENCE = _SHARED if _SHARED.exists() else Path(__file__).parent / "data" / _SHARED.name
+REFERENCE = _SHARED if _SHARED.exists() else DATA / _SHARED.name
 
 
 def _reference_rows() -> dict[tuple[int, str], dict]:

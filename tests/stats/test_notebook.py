@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from golfsolve.stats.census import CensusSpec, run_census
+from hostile_helpers import ROOT
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "stats.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "stats.ipynb"
 
 
 def test_notebook_executes_and_shows_the_main_plots(tmp_path, monkeypatch):
