@@ -14,6 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import click
+import pytest
+
+from golfsolve.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 #: tests/data: the layouts, boards and published verdicts the tests read
@@ -113,3 +116,33 @@ def random_step(state, rng) -> None:
     else:
         acts = state.legal_actions()
         state.apply(acts[int(rng.integers(len(acts)))])
+
+
+def answers_then_ctrl_c(monkeypatch, module: str, answers: list[str]) -> None:
+    """Make ``module``'s read_answer give ``answers``, then raise KeyboardInterrupt as Ctrl-C
+    at the next prompt does."""
+    import importlib
+
+    mod = importlib.import_module(module)
+    left = list(answers)
+
+    def read_answer() -> str:
+        if left:
+            return left.pop(0)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mod, "read_answer", read_answer)
+
+
+_AMBIGUOUS = "truth value"
+
+
+def library_refusal(call, *needles: str, kinds=(InputError, TypeError)) -> str:
+    """The one-line message of the InputError or TypeError ``call`` raises, holding ``needles``."""
+    with pytest.raises(kinds) as e:
+        call()
+    msg = str(e.value)
+    assert "\n" not in msg and _AMBIGUOUS not in msg, msg
+    for n in needles:
+        assert n in msg, msg
+    return msg

@@ -334,3 +334,23 @@ def bare_cluster(tmp_path):
         yield dask_scheduler(tmp_path, procs), procs
     finally:
         stop_processes(procs)
+
+
+def one_hole_grid_rules(players: int = 2):
+    from golfsolve.grid.rules import parse_rules
+
+    return parse_rules("default", players=players, holes=1, grid=4)
+
+
+def finished_grid_run(out, bots=("random", "greedy"), matches=3):
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+
+    run_grid_simulate(out, GridSpec(one_hole_grid_rules(), tuple(bots), matches, chunk_size=1), progress=False)
+    return out
+
+
+def md_rows(md: str, section: str) -> dict[str, list[str]]:
+    """The first table under ``## section`` of a Markdown report, by its first cell."""
+    text = md.split(f"## {section}\n", 1)[1]
+    rows = [ln for ln in text.split("\n## ")[0].splitlines() if ln.startswith("| ")][1:]
+    return {cells[0]: cells[1:] for cells in ([c.strip() for c in r.strip().strip("|").split("|")] for r in rows)}

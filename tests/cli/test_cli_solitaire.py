@@ -12,7 +12,11 @@ import pytest
 
 from golfsolve.cards import card_str
 from golfsolve.solitaire.layout import layout_from_code
-from hostile_helpers import ROOT
+from hostile_helpers import ROOT, one_line_error, one_line_error as _one_line_error
+import os
+
+from golfsolve.errors import InputError
+
 
 
 # ---------------------------------------------------------------------------
@@ -325,3 +329,49 @@ def test_every_answer_shows_cards_one_way(run_cli, args):
     assert r.exit_code == 0, r.stderr
     assert "7♣" in r.stdout or "Q♣" in r.stdout
     assert not re.search(r"\b(10|[2-9TJQKA])[CDHS]\b", r.stdout), r.stdout
+
+
+# ---------------------------------------------------------------------------
+# replay and play
+# ---------------------------------------------------------------------------
+def test_a_bad_move_is_named_as_it_was_typed(run_cli):
+    """golfsolve replay --pysol 1 GO1-E-AAAAAAB d said "bad move 'g' in 'GO1-E-AAAAAAB'": a
+    lower-case g the user never typed"""
+    r = run_cli(["replay", "--pysol", "1", "d", "Gx"])
+    assert _one_line_error(r) == ("golfsolve: bad move 'G' in 'Gx' (moves are d = draw, "
+                                  "1-7 = remove from that column, u = undo)")
+    # a deal code there is a second deal, not a move (round 31)
+    r = run_cli(["replay", "--pysol", "1", "GO1-E-AAAAAAB", "d"])
+    assert _one_line_error(r) == "golfsolve: give exactly one of a deal code, --layout FILE or --pysol N"
+    from golfsolve.solitaire.engine import parse_moves
+
+    assert parse_moves("D 5 U") == ["d", "5", "u"]
+    with pytest.raises(InputError, match="^bad move 'İ' in 'dİ'"):
+        parse_moves("dİ")
+
+
+@pytest.mark.skipif(not os.path.isdir('/dev/fd'), reason='needs /dev/fd')
+@pytest.mark.parametrize("source", [["--layout", "pysol-golf-1.board"], ["--pysol", "1"]])
+def test_replay_of_a_code_beside_another_deal_says_to_give_one_deal(run_cli, data_dir, source):
+    """was: "bad move 'G' in 'GO1-E-AAAAAAB'": beside --layout or --pysol the code was read
+    as the first move, where every other command says to give one deal."""
+    if source[0] == "--layout":
+        source = ["--layout", str(data_dir / source[1])]
+    assert "exactly one of a deal code" in one_line_error(run_cli(["replay", *source, " go1-e-aaaaaab", "1"]))
+
+
+def test_solve_prints_a_lost_line_to_the_end_of_the_game(run_cli):
+    r = run_cli(["solve", "GO1-C-AAAAAAZ", "--json"])
+    got = json.loads(r.stdout)
+    out = run_cli(["replay", "GO1-C-AAAAAAZ", got["moves"]])
+    assert out.exit_code == 0
+    assert out.stdout.rstrip().splitlines()[-1].startswith(
+        f"result: locked, score {got['best_app_score']}, {got['best_cards_left']} cards left")
+
+
+def test_solve_says_one_state_in_the_singular(run_cli):
+    """was: 'searched 1 states in 0.0 ms' (a node limit of 1, or a cleared table)"""
+    r = run_cli(["solve", "GO1-E-AAAAAAB", "--node-limit", "1"])
+    assert r.exit_code == 1 and r.stdout.splitlines()[-1].startswith("searched 1 state in "), r.stdout
+    r = run_cli(["solve", "GO1-E-AAAAAAB", "--node-limit", "2"])
+    assert r.stdout.splitlines()[-1].startswith("searched 2 states in "), r.stdout

@@ -15,7 +15,7 @@ from golfsolve.grid.rules import parse_rules
 from golfsolve.solitaire.dealcode import DealCodeError
 from golfsolve.solitaire.layout import LayoutError, read_layout_file
 from golfsolve.solitaire.rules import RulesError, get_rules
-from hostile_helpers import quiet_stderr
+from hostile_helpers import one_line_error, one_line_error as _one_line_error, quiet_stderr
 
 
 def _one_line(r) -> bool:
@@ -507,3 +507,67 @@ def test_ascii_names_and_codes_still_take_any_case(run_cli):
     assert get_rules("Classic+JOKERS1").jokers == 1 and parse_rules("DANISH+Knock-Double").knock == "double"
     r = run_cli(["hint", "GO1-E-AAAAAAB", "--fair", "--player", "FAST", "--json"])
     assert r.exit_code == 0 and json.loads(r.stdout)["player"]["preset"] == "fast", r.stderr
+
+
+@pytest.mark.parametrize("value", ["\u0663", "1_0", "\uff15", "\u0663.5"])
+def test_a_decimal_option_is_in_digits_0_to_9(run_cli, value):
+    # was: 'serve --cpu-budget ٣' started a server with a 3 s budget (Python's float() reads
+    # other digits and underscores), where every whole-number option refuses them. --jobs 0
+    # makes sure no server starts here, whatever the parser does
+    r = run_cli(["serve", "--cpu-budget", value, "--jobs", "0"])
+    assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "--cpu-budget" in r.stderr and "digits 0-9" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("value", ["2.5", "1e1", ".5", "+7", "60"])
+def test_a_decimal_option_in_ascii_digits_is_taken(run_cli, value):
+    r = run_cli(["serve", "--cpu-budget", value, "--jobs", "0"])
+    assert r.exit_code == 2 and "--jobs must be from 1" in r.stderr, r.stderr
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+@pytest.mark.skipif(not os.path.isdir('/dev/fd'), reason='needs /dev/fd')
+def test_a_choice_ending_in_a_carriage_return_is_taken_as_the_rules_are(run_cli):
+    """was: "'hard\\r' is not one of 'easy', 'medium', 'hard', 'very-hard'" from a shell script
+    saved with Windows line ends, whose '--rules classic\\r', '--pysol 5\\r' and '--games 10\\r'
+    were all taken."""
+    r = run_cli(["pick", "--difficulty", "hard\r", "--player", " FAST\r", "--count", "1", "--games", "3",
+                 "--max-deals", "1", "--json"])
+    assert "Invalid value" not in r.stderr and r.exit_code in (0, 1), r.stderr
+
+
+@pytest.mark.skipif(not os.path.isdir('/dev/fd'), reason='needs /dev/fd')
+@pytest.mark.parametrize("command", ["hint", "odds"])
+def test_moves_given_as_words_to_hint_or_odds_are_pointed_to_moves(run_cli, command):
+    """was: "Got unexpected extra arguments (d 5)": replay takes its moves as words, so
+    'golfsolve hint CODE d 5' is what a user types, and the error named no way to give them."""
+    assert '--moves "d 5 2"' in one_line_error(run_cli([command, CODE, "d", "5"]))
+
+
+# ---------------------------------------------------------------------------
+# run folders
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("command", [
+    ["grid", "simulate", "--matches", "1", "--holes", "1", "--bots", "random,greedy", "-q", "--out", "-"],
+    ["stats", "--count", "1", "--rules", "easy", "-j", "1", "-q", "--out", "-"],
+    ["grid", "report", "RUN", "--out", "-"],
+])
+def test_out_dash_is_refused_not_made_a_folder_named_dash(run_cli, tmp_path, monkeypatch, command):
+    """was: '--out -' (standard output wherever golfsolve reads or writes a file) made a folder
+    named '-' in the current directory, and said 'results in -'"""
+    run = tmp_path / "run"
+    if "RUN" in command:
+        assert run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "--bots", "random,greedy", "-q",
+                        "--out", str(run)]).exit_code == 0
+    monkeypatch.chdir(tmp_path)
+    line = _one_line_error(run_cli([str(run) if a == "RUN" else a for a in command]))
+    assert line == ("golfsolve: --out - would make a directory named '-' here: a run folder or report cannot go to "
+                    "standard output (--json prints the answer there); give a directory's name, ./- for one "
+                    "named '-'"), line
+    assert not (tmp_path / "-").exists()
+    # a folder named '-' is still there for whoever names it so
+    command = [str(run) if a == "RUN" else "./-" if a == "-" else a for a in command]
+    assert run_cli(command).exit_code == 0
+    assert (tmp_path / "-").is_dir()

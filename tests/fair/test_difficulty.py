@@ -7,10 +7,17 @@ import json
 import pytest
 
 from golfsolve.fair import BANDS, PlayerSettings, label_of, odds, pick, rate
-from golfsolve.solitaire.dealcode import parse_code
-from golfsolve.solitaire.layout import layout_from_number
+from golfsolve.solitaire.dealcode import N_DEALS, parse_code
+from golfsolve.solitaire.layout import layout_from_code, layout_from_number
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
+import numpy as np
+
+from golfsolve.errors import InputError
+from golfsolve.fair.difficulty import PickResult
+from golfsolve.fair.settings import PRESETS
+
+from hostile_helpers import one_line_error as _one_line_error
 
 
 @pytest.fixture(scope="module")
@@ -259,3 +266,194 @@ def test_a_sampled_rating_keeps_its_wilson_interval():
     lo, hi = r.interval
     assert lo < r.fair_chance < hi or r.fair_chance in (0, 1)
     assert hi - lo > 0.2  # four games say little
+
+
+WON = "discard: KC\nstock: 2C 3C\n" + "".join(f"{c}:\n" for c in range(1, 8))
+
+
+LOCKED = "discard: KC\nstock:\n1: 5C\n" + "".join(f"{c}:\n" for c in range(2, 8))
+
+
+@pytest.mark.parametrize("text, chance, message", [
+    (WON, 1.0, "the game is already over: You won! Score 350"),
+    (LOCKED, 0.0, "the game is already over: No more possible moves"),
+])
+def test_rate_of_a_finished_opening_is_exact_as_odds_says_it(text, chance, message, tmp_path, run_cli):
+    """rate on a won layout said "100.0% [81, 100] (16/16)", an estimate of a chance that is
+    exactly 100% (odds: "exact: the game is won"), and a locked one "0.0% [0, 19]" """
+    f = tmp_path / "end.txt"
+    f.write_text(text)
+    r = run_cli(["rate", "--layout", str(f)])
+    assert r.exit_code == 0, r.stderr
+    assert f"{100 * chance:5.1f}% exact ({message})" in r.stdout, r.stdout
+    assert "[" not in r.stdout.split("fair chance")[1], r.stdout  # no interval: nothing was sampled
+    from golfsolve.fair import rate
+    from golfsolve.solitaire.layout import parse_layout_text
+
+    got = rate(parse_layout_text(text))
+    assert (got.fair_chance, got.interval, got.exact, got.over) == (chance, (chance, chance), True, message)
+    assert got.as_json()["game_over"] is True and got.as_json()["message"] == message
+
+
+@pytest.mark.parametrize("table, chance", [("1:\n", 1.0), ("1: 6C\n", 0.0)], ids=["won", "locked"])
+def test_rate_of_a_finished_opening_counts_no_game(table, chance, run_cli, tmp_path):
+    """rate --json on a won (or locked) full layout said "fair_wins": 1, "games": 1 (0 and 1
+    locked), a game that was never played: the text says "exact (the game is already over)",
+    and odds --json on the same layout counts "games": 0. Now no game is counted and the
+    chance is still the game's end."""
+    import json
+
+    f = tmp_path / "end.txt"
+    f.write_text("discard: AC\nstock:\n" + table + "".join(f"{c}:\n" for c in range(2, 8)))
+    r = run_cli(["rate", "--layout", str(f), "--json"])
+    assert r.exit_code == 0, r.stderr
+    (got,) = json.loads(r.stdout)
+    assert (got["fair_wins"], got["games"], got["fair_chance"], got["ci95"]) == (0, 0, chance, [chance, chance]), got
+    assert got["exact"] and got["game_over"] and got["winnable"] is bool(chance)
+    r = run_cli(["odds", "--layout", str(f), "--json"])
+    assert json.loads(r.stdout)["fair"]["games"] == 0 and json.loads(r.stdout)["fair"]["chance"] == chance
+
+
+def test_pick_from_a_numpy_start_writes_its_answer_as_json(solver):
+    """was: pick(start=np.int64(0)) kept the NumPy integer, and its answer's as_json() failed
+    with "Object of type int64 is not JSON serializable"."""
+    res = pick(EASY, "easy", 1, start=np.int64(0), games=4, max_deals=1, solver=solver)
+    assert type(res.start) is int and json.loads(json.dumps(res.as_json()))["start"] == 0
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+@pytest.mark.parametrize("chance", [float("nan"), 1.5, -0.1, "0.5", None])
+def test_a_difficulty_label_is_of_a_chance_from_0_to_1(chance):
+    # was: NaN and -0.1 were 'very-hard', 1.5 'easy'; text a TypeError about '>='
+    import golfsolve.fair as fair
+
+    with pytest.raises(InputError, match="^a fair chance is a number from 0 to 1, not "):
+        fair.label_of(chance)
+    assert [fair.label_of(c) for c in (0, 0.15, np.float64(0.35), 1)] == ["very-hard", "hard", "medium", "easy"]
+
+
+def test_pick_takes_a_difficulty_in_any_case_as_the_player_and_the_command_do():
+    # was: fair.pick(rules, "EASY", ...) refused 'EASY' while player="FAST" and --difficulty EASY were taken
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.rules import CLASSIC
+
+    got = fair.pick(CLASSIC, " Very-Hard", 1, games=1, max_deals=1)
+    assert got.difficulty == "very-hard" and got.as_json()["difficulty"] == "very-hard"
+    with pytest.raises(InputError, match="^difficulty must be one of easy, medium, hard, very-hard, not 'hardest'"):
+        fair.pick(CLASSIC, "hardest", 1)
+    with pytest.raises(InputError, match="^difficulty must be one of"):
+        fair.pick(CLASSIC, None, 1)
+
+
+def test_rate_names_the_labels_a_wanted_label_is_one_of():
+    # was: "'nope' is not in list" (and 'EASY' refused the same way)
+    import golfsolve.fair as fair
+
+    with pytest.raises(InputError, match="^want must be one of easy, medium, hard, very-hard, or None; not 'nope'"):
+        fair.rate(layout_from_code(CODE), games=2, want="nope")
+    assert fair.rate(layout_from_code(CODE), games=2, want="EASY").games <= 2
+
+
+@pytest.mark.parametrize("games, difficulty, words", [
+    ("2", "hard", "with 2 games a fair chance is 0%, 50% or 100%, so no deal is hard (15% to under 35%); "
+                  "use 3 games or more"),
+    ("1", "medium", "with 1 game a fair chance is 0% or 100%, so no deal is medium (35% to under 60%); "
+                    "use 2 games or more"),
+    ("3", "medium", "with 3 games a fair chance is 0%, 33%, 67% or 100%, so no deal is medium (35% to under 60%); "
+                    "use 4 games or more"),
+])
+def test_pick_refuses_a_difficulty_its_game_count_cannot_give(run_cli, games, difficulty, words):
+    """was: accepted, and the scan went through all of --max-deals (100,000 deals by default,
+    hours) looking for a fair chance that so few games cannot produce"""
+    r = run_cli(["pick", "--difficulty", difficulty, "--games", games, "--count", "1"])
+    assert r.exit_code == 2 and r.stderr == f"golfsolve: {words}\n", r.stderr
+
+
+def test_pick_in_the_library_refuses_a_difficulty_its_game_count_cannot_give():
+    from golfsolve.errors import InputError
+    from golfsolve.fair import pick
+    from golfsolve.solitaire.rules import CLASSIC
+
+    with pytest.raises(InputError, match=r"^with 2 games a fair chance is 0%, 50% or 100%, so no deal is hard"):
+        pick(CLASSIC, "hard", 1, games=2)
+
+
+# each with a number of wins that gives the label, from the bands fair.md states (easy from 60%,
+# medium from 35%, hard from 15%, very-hard below): 1/1, 0/1, 1/2, 1/3, 2/4, 2/7 (1/7 is 14%), 6/16
+@pytest.mark.parametrize("games, wins, difficulty", [(1, 1, "easy"), (1, 0, "very-hard"), (2, 1, "medium"),
+                                                     (3, 1, "hard"), (4, 2, "medium"), (7, 2, "hard"),
+                                                     (16, 6, "medium")])
+def test_a_game_count_that_can_give_the_difficulty_is_taken(games, wins, difficulty):
+    """was: only "check_reachable raises nothing"; now each count is shown to give the label
+    (the witness's chance is in the label's band) and one game fewer is refused where it cannot."""
+    from golfsolve.errors import InputError
+    from golfsolve.fair.difficulty import check_reachable
+
+    low, high = {"easy": (0.60, 2), "medium": (0.35, 0.60), "hard": (0.15, 0.35), "very-hard": (0, 0.15)}[difficulty]
+    assert low <= wins / games < high
+    check_reachable(difficulty, games)  # taken: no InputError
+    if (games, difficulty) in ((2, "medium"), (3, "hard")):
+        # the smallest count for its label below 16 games (1 game: 0% or 100%; 2 games: 0%, 50%, 100%)
+        with pytest.raises(InputError, match=f"so no deal is {difficulty} "):
+            check_reachable(difficulty, games - 1)
+
+
+def test_pick_closing_line_names_the_rules_and_the_last_deal_plainly():
+    """was: "found 0 very-hard deals (easy, winnable) after examining 2 deals from deal
+    8031810174 (the last deal there is)": the rule set read as a second label, and the first
+    deal examined was called the last one there is."""
+    start = N_DEALS - 2
+    res = PickResult(EASY, "very-hard", True, 16, 0, start, 2, (), PRESETS["fast"])
+    assert res.render() == (f"found 0 very-hard deals under easy rules (winnable only) after examining 2 deals from "
+                            f"deal {start} to deal {N_DEALS - 1}, the last deal there is")
+    res = PickResult(CLASSIC, "hard", False, 16, 0, 0, 3, (), PRESETS["fast"])
+    assert res.render() == "found 0 hard deals under classic rules after examining 3 deals from deal 0"
+
+
+def test_pick_shows_the_deals_it_examined_not_only_those_it_found(run_cli, monkeypatch):
+    """was: pick's bar counted only the deals found, so a rare difficulty scanned for hours
+    behind "0/1" with no sign that the scan went on (--max-deals is 100,000 by default)."""
+    import golfsolve.progress
+
+    said: list[str] = []
+
+    class Bar:
+        def __init__(self, *a, **k) -> None:
+            pass
+
+        def set_postfix_str(self, s, refresh=True) -> None:
+            said.append(s)
+
+        def update(self, n=1) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(golfsolve.progress, "progress_bar", Bar)
+    r = run_cli(["pick", "--difficulty", "easy", "--rules", "strict", "--count", "1", "--max-deals", "3",
+                 "--player", "fast"])
+    assert r.exit_code == 1  # none found in 3 deals
+    assert said == [f"{n} of at most 3 deals examined" for n in (1, 2, 3)]
+
+
+def test_pick_refuses_a_count_its_max_deals_cannot_reach_before_examining_a_deal(run_cli, monkeypatch):
+    """was: the scan of every deal --max-deals allows, then 'fewer than --count 2: the scan
+    stopped at --max-deals 1', exit 1: a question with no answer, known before any work"""
+    from golfsolve.fair import difficulty
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a deal was examined")
+
+    monkeypatch.setattr(difficulty, "_scan", no_work)
+    line = _one_line_error(run_cli(["pick", "--difficulty", "easy", "--count", "3", "--max-deals", "2", "--games", "1",
+                                    "-q"]))
+    assert line == ("golfsolve: --count 3 is more than --max-deals 2: a scan of at most 2 deals cannot find 3; "
+                    "raise --max-deals or lower --count"), line
+    from golfsolve.errors import InputError
+    from golfsolve.solitaire.rules import EASY
+
+    with pytest.raises(InputError, match="^--count 2 is more than --max-deals 1"):
+        difficulty.pick(EASY, "easy", 2, games=1, max_deals=1)

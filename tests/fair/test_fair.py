@@ -20,6 +20,7 @@ from golfsolve.solitaire.layout import layout_from_code, layout_from_number, par
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
 from fair_helpers import AGREE, DIFFER, ENDGAME, endgame
+from types import MappingProxyType
 
 
 @pytest.fixture(scope="module")
@@ -571,3 +572,30 @@ def test_every_plan_the_fair_hint_prints_replays_in_the_engine(run_cli):
             assert plan[0] == m["move"] and all(p != "d" for p in plan[1:-1]), m
             _, results = replay(lay, before.split() + plan)
             assert all(r.ok for r in results), (code, before, m["plan"], [r.message for r in results if not r.ok])
+
+
+def test_the_presets_cannot_be_changed_by_a_caller():
+    """golfsolve.fair.PRESETS["strong"] = PRESETS["fast"] was taken, and every later fair-stats
+    run of this process recorded "strong" with fast's settings; the rule and grid presets alike"""
+    from golfsolve.fair import PRESETS as FAIR
+    from golfsolve.grid.rules import PRESETS as GRID
+    from golfsolve.solitaire.rules import PRESETS as RULES
+
+    for presets in (FAIR, RULES, GRID, GRID["danish"]):
+        assert isinstance(presets, MappingProxyType)
+        with pytest.raises(TypeError):
+            presets["strong"] = None
+    assert FAIR["strong"].samples == 16 and RULES["wrap"] is RULES["easy"] and GRID["seed003"] == GRID["danish"]
+
+
+def test_a_decisions_table_reused_under_other_rules_gives_their_own_game(solver):
+    """was: play(decisions=d) looked decisions up by position and random state only, so a table
+    filled by a game under Easy gave its moves to the same deal played under Classic: an
+    AssertionError ('7', 'Must be one rank higher or lower') on deal 0, other games silently
+    another game than a fresh table gives."""
+    lay = layout_from_number(0, EASY)
+    shared: dict = {}
+    play(lay, EASY, "fast", 0, solver, decisions=shared)
+    assert play(lay, CLASSIC, "fast", 0, solver, decisions=shared) == play(lay, CLASSIC, "fast", 0, solver)
+    custom = PlayerSettings(samples=4, extra=0)
+    assert play(lay, EASY, custom, 0, solver, decisions=shared) == play(lay, EASY, custom, 0, solver)

@@ -16,6 +16,10 @@ from golfsolve.fair.view import by_rank, player_view
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.layout import Layout, layout_from_number
 from golfsolve.solitaire.rules import CLASSIC, EASY
+import numpy as np
+import pytest
+
+from golfsolve.errors import InputError
 
 FAST = PRESETS["fast"]
 
@@ -153,3 +157,46 @@ def test_strong_keeps_the_cards_as_they_are():
     # the values it decided on are over orders of the real unseen cards
     pool = set(unknown_pool(view, CLASSIC)[1])
     assert d.values is not None and all(set(o) == pool for o in d.values.stocks)
+
+
+# ---------------------------------------------------------------------------
+# the fair-play library
+# ---------------------------------------------------------------------------
+def _view():
+    from golfsolve.fair import player_view
+    from golfsolve.solitaire.layout import layout_from_code
+
+    return player_view(layout_from_code("GO1-E-AAAAAAB"))[0]
+
+
+@pytest.mark.parametrize("args, error, words", [
+    (("GO1-E-AAAAAAB",), TypeError, "view must be a Layout"),
+    ((None,), TypeError, "view must be a Layout"),
+    (("view", None), TypeError, "gone must be a list of card ids"),
+    (("view", "AS"), TypeError, "gone must be a list of card ids"),
+    (("view", [99]), InputError, "gone cards are card ids 0 to 53"),
+    (("view", [-1]), InputError, "gone cards are card ids 0 to 53"),
+    (("view", [1.5]), InputError, "gone cards are card ids 0 to 53"),
+    (("view", "first table card"), InputError, "is listed as gone but the view shows it"),
+])
+def test_by_rank_names_an_argument_that_is_no_view_or_no_gone_cards(args, error, words):
+    """by_rank("GO1-E-AAAAAAB") failed as "'str' object has no attribute 'columns'", and gone cards
+    -1 or 99 (or a card the table shows) were named by rank without a word, as a King or a Queen"""
+    from golfsolve.fair.view import by_rank
+
+    view = _view()
+    args = tuple(view if a == "view" else a for a in args)
+    if args[1:] == ("first table card",):
+        args = (view, [view.columns[0][0]])
+    with pytest.raises(error, match=words):
+        by_rank(*args)
+
+
+def test_by_rank_still_takes_numpy_cards_and_is_the_same_applied_twice():
+    from golfsolve.fair.view import by_rank
+
+    view = _view()
+    gone = [c for c in range(52) if c not in {x for col in view.columns for x in col} | {view.discard}][:2]
+    once = by_rank(view, [np.int64(c) for c in gone])
+    assert once == by_rank(view, gone)
+    assert by_rank(*once) == once

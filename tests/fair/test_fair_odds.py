@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 from golfsolve.fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET, play_until
 from golfsolve.intervals import product_interval, wilson
+from fair_helpers import simulated_coverage
+from golfsolve.solitaire.layout import layout_from_code
 
 
 def test_product_interval_at_its_edges():
@@ -28,37 +29,6 @@ def test_product_interval_at_its_edges():
     # every sampled order won, every game won: the top is 1, the bottom below both factors' bottoms
     est, lo, hi = product_interval(200, 200, 20, 20)
     assert est == hi == 1.0 and lo < min(wilson(200, 200)[1], wilson(20, 20)[1])
-
-
-def _naive(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float, float]:
-    # the first factor taken as exact: what ignoring the clairvoyant chance's own error gives
-    return product_interval(k1, n1, k2, n2, exact1=True)
-
-
-def _coverage(pc: float, q: float, reps: int, rng: random.Random, interval=product_interval) -> float:
-    """How often odds' rule (200 clairvoyant samples, games on winnable orders until the
-    interval is at most WIDTH wide or the budget is spent) ends with ``interval`` holding pc * q."""
-    hits = 0
-    for _ in range(reps):
-        wins = sum(rng.random() < pc for _ in range(200))
-        if wins == 0:
-            hits += 0.0 <= pc * q <= wilson(0, 200)[2]
-            continue
-        # each synthetic game costs 1/60 of the budget: the budget stops the hardest cases at 60 games
-        games = ((rng.random() < q, WORK_BUDGET // 60) for _ in range(wins))
-        fw, m, _, _ = play_until(games, wins, 200)
-        _, lo, hi = interval(wins, 200, fw, m)
-        hits += lo <= pc * q <= hi
-    return hits / reps
-
-
-def simulated_coverage() -> tuple[dict, float]:
-    """The seeded run docs/fair.md quotes: each cell's coverage over 300 simulated answers,
-    and the coverage of the interval that takes the clairvoyant chance as exact at 0.5 x 0.9."""
-    rng = random.Random(19)
-    grid = [(pc, q) for pc in (0.3, 0.75, 0.97) for q in (0.05, 0.3, 0.5, 0.8)]
-    cover = {cell: _coverage(*cell, reps=300, rng=rng) for cell in grid}
-    return cover, _coverage(0.5, 0.9, reps=300, rng=rng, interval=_naive)
 
 
 def test_odds_interval_covers_by_simulation():
@@ -279,3 +249,77 @@ def test_odds_records_the_exact_state_cap_it_was_given():
     default = odds(lay, samples=4, games=1, player=tiny).as_json()["settings"]
     assert (capped["exact_states"], default["exact_states"]) == (1234, EXACT_STATES)
     assert capped["exact_unknown"] == default["exact_unknown"] == EXACT_UNKNOWN
+
+
+# ---------------------------------------------------------------------------
+# the numbers
+# ---------------------------------------------------------------------------
+def test_odds_interval_keeps_the_clairvoyant_error_when_no_fair_game_is_won():
+    """odds on a game in progress where 2 of 200 sampled orders could be won and the fair
+    player lost both games said "fair chance 0% [0, 1]": the top was the sampled clairvoyant
+    chance (1%) times the win rate's top (66%), as if the 1% were exact, though the
+    clairvoyant chance alone may be 3.6%. With odds' own stopping rule, positions with a
+    clairvoyant chance of 1-2% got a "95%" interval that held the fair chance 85% of the
+    time. Now a factor of 0 gives [0, the product of the two tops]."""
+    import random
+
+    from golfsolve.fair.odds import play_until
+    from golfsolve.intervals import product_interval, wilson
+
+    est, lo, hi = product_interval(2, 200, 0, 2)
+    assert (est, lo) == (0.0, 0.0) and hi == pytest.approx(wilson(2, 200)[2] * wilson(0, 2)[2])  # 2.3%, not 0.66%
+    rng = random.Random(19)
+    pc, q, hits, reps = 0.02, 0.5, 0, 600
+    for _ in range(reps):
+        wins = sum(rng.random() < pc for _ in range(200))
+        if wins == 0:
+            hits += 1  # odds says 0% [0, Wilson's top of 0 of 200]: holds 1%
+            continue
+        fw, m, _, _ = play_until(((rng.random() < q, 1) for _ in range(wins)), wins, 200)
+        _, lo, hi = product_interval(wins, 200, fw, m)
+        hits += lo <= pc * q <= hi
+    assert hits / reps >= 0.93, hits / reps
+
+
+def test_odds_with_nothing_hidden_does_not_speak_of_stock_orders_or_expectimax(run_cli, tmp_path):
+    """odds on a layout with an empty stock (three cards left, no card to draw) said
+    "clairvoyant chance: 0.0% (exact: the one possible stock order cannot be won ...)" of a
+    stock that is not there, and --json called the fair chance "exact: expectimax over the
+    unknown stock cards" where no card is unknown (the text rightly said "nothing is
+    hidden"). Now both say nothing is hidden."""
+    import json
+
+    f = tmp_path / "end.txt"
+    f.write_text("discard: 5C\nstock:\n1: 7D 6C 4S\n" + "".join(f"{c}:\n" for c in range(2, 8)))
+    r = run_cli(["odds", "--layout", str(f)])
+    assert r.exit_code == 0, r.stderr
+    assert "clairvoyant chance: 0.0%  (exact: nothing is hidden, and the position cannot be won)" in r.stdout
+    assert "stock order" not in r.stdout, r.stdout
+    d = json.loads(run_cli(["odds", "--layout", str(f), "--json"]).stdout)
+    assert d["unknown_stock_cards"] == 0 and d["fair"]["what"].startswith("exact: nothing is hidden"), d["fair"]
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+def test_odds_json_has_the_same_fields_in_every_case():
+    # was: the fair part's keys came and went: no ci95, wins or stopped with games=0, no
+    # win_rate_on_winnable_orders or stopped on an exact answer, so a reader of one answer's
+    # fields met a KeyError on another's; they are null where they do not apply
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.solver import Solver
+
+    solver, lay = Solver(), layout_from_code(CODE)
+    game = Game(lay)
+    for m in "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2".split():
+        assert game.play(m).ok
+    view, played = fair.player_view(lay, game)
+    answers = {"sampled": fair.odds(lay, samples=4, games=2, solver=solver).as_json(),
+               "exact": fair.odds(view, samples=4, games=2, played=played, solver=solver).as_json(),
+               "no games": fair.odds(lay, samples=4, games=0, solver=solver).as_json()}
+    assert answers["exact"]["fair"]["exact"] and answers["no games"]["fair"]["chance"] is None
+    keys = {name: sorted(a["fair"]) for name, a in answers.items()}
+    assert keys["sampled"] == keys["exact"] == keys["no games"], keys
+    assert sorted(answers["sampled"]) == sorted(answers["exact"]) == sorted(answers["no games"])
+    assert answers["no games"]["fair"]["ci95"] is None and answers["exact"]["fair"]["stopped"] is None

@@ -6,6 +6,7 @@ recorded as -1), 2.5 or text as a hash of it."""
 
 from __future__ import annotations
 
+import re
 import numpy as np
 import pytest
 
@@ -20,6 +21,12 @@ from golfsolve.solitaire.engine import Game, replay
 from golfsolve.solitaire.layout import layout_from_code, layout_from_pysol, make_layout, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
 from golfsolve.solitaire.solver import Solver
+import pandas as pd
+
+from golfsolve.fair import PlayerSettings
+from golfsolve.solitaire.dealcode import format_code
+
+from hostile_helpers import library_refusal
 
 CODE = "GO1-E-AAAAAAB"
 COLS = [[5 * c + r for r in range(5)] for c in range(7)]  # cards 0..34 on the table
@@ -126,14 +133,14 @@ GRID = [
 
 @pytest.mark.parametrize("call, error, words", SOLITAIRE + FAIR)
 def test_solitaire_and_fair_calls_with_wrong_types_say_what_was_expected(call, error, words, lay, solver):
-    with pytest.raises(error, match="^" + _escape(words)):
+    with pytest.raises(error, match="^" + re.escape(words)):
         call(lay, solver)
 
 
 @pytest.mark.parametrize("call, seed, words", [(c, seed, words) for c in SEEDED for seed, words in BAD_SEEDS]
                          + [(PLAY, seed, words) for seed, words in BAD_SEEDS if not isinstance(seed, str)])
 def test_fair_seeds_are_checked_as_the_seed_option_is(call, seed, words, lay, solver):
-    with pytest.raises(InputError, match="^" + _escape(words)):
+    with pytest.raises(InputError, match="^" + re.escape(words)):
         call(lay, solver, seed)
 
 
@@ -145,14 +152,8 @@ def test_a_fair_game_still_takes_a_text_seed_as_fair_stats_names_its_games(lay, 
 
 @pytest.mark.parametrize("call, error, words", GRID)
 def test_grid_calls_with_wrong_types_say_what_was_expected(call, error, words):
-    with pytest.raises(error, match="^" + _escape(words)):
+    with pytest.raises(error, match="^" + re.escape(words)):
         call()
-
-
-def _escape(words: str) -> str:
-    import re
-
-    return re.escape(words)
 
 
 # -- the runs' specs and the batch functions -----------------------------------------------
@@ -186,7 +187,7 @@ def test_a_run_spec_of_the_wrong_types_is_refused_when_made(case):
     ("field count: Input should be a valid integer"); rules "easy" were rule sets 'e', 'a',
     's', 'y', refused only after the manifest was written."""
     call, error, words = _specs()[case]
-    with pytest.raises(error, match="^" + _escape(words)):
+    with pytest.raises(error, match="^" + re.escape(words)):
         call()
 
 
@@ -233,7 +234,7 @@ def test_the_runs_and_batches_refuse_a_wrong_argument_before_any_work(tmp_path, 
     ({"race_batch": 0}, "race_batch must be from 1 to 1,000,000, not 0"),
 ])
 def test_player_settings_are_checked_as_the_options_counts_are(settings, words):
-    with pytest.raises(InputError, match="^" + _escape(words)):
+    with pytest.raises(InputError, match="^" + re.escape(words)):
         fair.PlayerSettings(**settings)
 
 
@@ -272,3 +273,146 @@ def test_player_settings_keep_plain_numbers_so_a_fair_stats_manifest_can_be_writ
     assert type(p.samples) is int and type(p.exact_unknown) is int and type(p.race_z) is float
     assert p == player_settings("fast") and p.preset == "fast"
     json.dumps(FairSpec(np.int64(0), np.int64(2), ("easy",), player=p, seed=np.int64(1)).run_key().to_json())
+
+
+def test_lists_given_as_sets_are_refused_not_read_in_hash_order():
+    """was: rule sets (stats, fair-stats), bots (grid runs) and moves (replay) given as a set
+    were taken in the set's order, which for text changes from process to process: the same
+    call made runs of other keys and rows, seated other bots, or played other moves."""
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.stats import CensusSpec, solve_deals
+    from golfsolve.stats.fairstats import FairSpec
+    from golfsolve.stats.gridruns import GridSpec
+
+    with pytest.raises(TypeError, match="rules must be a list of names"):
+        CensusSpec(0, 5, {"easy", "classic"})
+    with pytest.raises(TypeError, match="rules must be a list of names"):
+        FairSpec(0, 5, frozenset({"easy", "classic"}))
+    with pytest.raises(TypeError, match="bots must be a list of names"):
+        GridSpec(parse_rules("default", players=2), {"mc", "greedy"}, 1)
+    with pytest.raises(TypeError, match="rules must be a list of names"):
+        solve_deals([0], {"easy", "classic"})
+    with pytest.raises(TypeError, match="moves must be a list of moves"):
+        replay(layout_from_code("GO1-E-AAAAAAB"), {"d", "5"})
+    # lists, tuples and NumPy arrays keep their order, as plain text names
+    spec = CensusSpec(0, 5, np.array(["classic", "easy"]))
+    assert spec.rules == ("classic", "easy") and all(type(r) is str for r in spec.rules)
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # was: "'NoneType' object is not iterable", and the text 'fast' as "unknown player setting 'a'"
+    (lambda: PlayerSettings.from_dict(None), TypeError, "from_dict takes the dict as_dict"),
+    (lambda: PlayerSettings.from_dict("fast"), TypeError, "from_dict takes the dict as_dict"),
+    # was: "unhashable type: 'list'"
+    (lambda: format_code(5, ["E"]), InputError, "rule letter must be E, C or N"),
+])
+def test_wrong_types_are_named_not_met_as_pythons_own_errors(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@pytest.mark.parametrize("progress", ["yes", 0, 1.0])
+def test_a_progress_switch_is_true_false_or_none(progress):
+    """was: ``odds(..., progress="yes")`` (or "no", which Python reads as true) was taken as a wish"""
+    from golfsolve.fair import odds
+    from golfsolve.solitaire.layout import layout_from_number
+
+    with pytest.raises(TypeError, match="progress must be True, False or None"):
+        odds(layout_from_number(1), samples=2, games=0, progress=progress)
+
+
+DEAL = "GO1-E-AAAAAAB"
+
+
+# ---------------------------------------------------------------------------
+# the flaws the fuzzer found
+# ---------------------------------------------------------------------------
+def test_a_refusal_quoting_a_pandas_value_is_one_line():
+    """was: a pandas Series given as a count was quoted as its repr, one line per row:
+    "samples must be a whole number, not 0    1" then "1    2" and "dtype: int64" on lines of
+    their own (odds, rate, pick, Layout, Game.tap, wilson and 40 more; parse_card's and play_answer's
+    TypeError too)."""
+    from golfsolve.cards import make_card
+    from golfsolve.fair import odds
+    from golfsolve.intervals import wilson
+
+    s = pd.Series([1, 2])
+    library_refusal(lambda: odds(layout_from_code(DEAL), samples=s), "samples", "dtype: int64")
+    library_refusal(lambda: make_card(s, 0), "rank")
+    library_refusal(lambda: wilson(s, 10), "successes")
+    from golfsolve.cards import parse_card
+    from golfsolve.solitaire.answers import play_answer
+
+    library_refusal(lambda: parse_card(s), "a card must be text", kinds=TypeError)  # a TypeError quotes it on one line too
+    library_refusal(lambda: play_answer(layout_from_code(DEAL), tap=s), "tap", kinds=TypeError)
+    assert str(InputError("a\n  b\r\nc")) == "a b c"
+
+
+def test_a_numpy_array_where_one_number_goes_is_refused_by_name():
+    """was: an array of numbers met a comparison and failed as "The truth value of an array with
+    more than one element is ambiguous" (a bare ValueError naming nothing the caller gave), in
+    make_card, deck, deal_deck, Layout's deal number and discard, forget_stock, Game.tap,
+    layout_from_pysol, pick's start, app_score, wilson, Rules' king_takes and a tournament's seating."""
+    from golfsolve.cards import deck, make_card
+    from golfsolve.fair import pick
+    from golfsolve.grid.tournament import seating
+    from golfsolve.intervals import wilson
+    from golfsolve.solitaire.dealcode import deal_deck
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import Layout, layout_from_pysol
+    from golfsolve.solitaire.rules import Rules
+    from golfsolve.solitaire.solver import app_score
+
+    a = np.array([1, 2])
+    lay = layout_from_code(DEAL)
+    for call in (lambda: make_card(a, 0), lambda: deck(a), lambda: deal_deck(1, a),
+                 lambda: Layout(lay.columns, lay.discard, lay.stock, deal_number=a),
+                 lambda: lay.forget_stock(a), lambda: Game(lay).tap(a, 1), lambda: layout_from_pysol(a),
+                 lambda: pick(EASY, "easy", 1, start=a), lambda: app_score(a), lambda: wilson(1, a),
+                 lambda: Rules("x", king_takes=a), lambda: seating(3, 1, 0, scheme=a)):
+        library_refusal(call)
+    # one NumPy number is still a number; 32 removed: 320 - 3 * 10 (SPEC.md, Scoring)
+    assert app_score(np.int64(3)) == app_score(3) == 320 - 30
+
+
+def test_a_numpy_bool_is_a_switch_under_numpy_2():
+    """was: flag() knew NumPy's bool by the name 'bool_', which NumPy 2 renamed 'bool': pick(...,
+    winnable=np.True_) was refused as 'winnable must be True or False, not bool np.True_'"""
+    from golfsolve.inputs import flag
+
+    assert flag(np.True_, "winnable") is True and flag(np.False_, "winnable") is False
+    with pytest.raises(TypeError, match="winnable must be True or False"):
+        flag(np.int64(1), "winnable")
+
+
+def _callbacks(tmp_path):
+    import numpy as np
+
+    from golfsolve.fair import pick
+    from golfsolve.grid.bots import make_bot
+    from golfsolve.grid.engine import play_match
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.tournament import simulate
+    from golfsolve.solitaire.rules import EASY
+    from golfsolve.stats.census import CensusSpec, run_census
+
+    grid = parse_rules("default", players=2, holes=1)
+    return {
+        "on_deal": lambda v: pick(EASY, "easy", 1, games=1, on_deal=v),
+        "on_hole": lambda v: play_match(grid, [make_bot("random"), make_bot("random")], np.random.default_rng(0),
+                                        on_hole=v),
+        "progress": lambda v: simulate(grid, ["random", "random"], 1, 0, progress=v),
+        "on_chunk": lambda v: run_census(tmp_path / "run", CensusSpec(0, 1, ("easy",)), jobs=1, progress=False,
+                                         on_chunk=v),
+    }
+
+
+@pytest.mark.parametrize("name", ["on_deal", "on_hole", "progress", "on_chunk"])
+@pytest.mark.parametrize("value", [5, True])
+def test_a_library_callback_that_is_no_function_is_named_at_the_call(tmp_path, name, value):
+    """was: TypeError "'int' object is not callable" after the first deal, hole, match or
+    chunk was done (run_census had written its folder by then); simulate(progress=True), a
+    switch everywhere else, failed the same way"""
+    with pytest.raises(TypeError, match=f"^{name} must be a function"):
+        _callbacks(tmp_path)[name](value)
+    assert not (tmp_path / "run").exists()

@@ -21,6 +21,9 @@ from golfsolve.errors import MAX_EFFORT  # noqa: E402
 from golfsolve.serve.app import MAX_BODY, create_app  # noqa: E402
 from golfsolve.serve.pool import STARTED  # noqa: E402
 from hostile_helpers import DATA  # noqa: E402
+import time
+
+from golfsolve.errors import InputError
 
 # ``client``: the server's test client with two workers, from conftest.py
 
@@ -656,3 +659,205 @@ def test_odds_on_a_won_game_is_an_answer_as_on_the_cli(client, run_cli):
     assert r.status_code == 200 and _no_timings(r.json()) == _no_timings(want)
     assert want["game_over"] is True and want["message"].startswith("the game is already over: You won!")
     assert want["clairvoyant"]["exact"] and want["clairvoyant"]["chance"] == want["fair"]["chance"] == 1.0
+
+
+def test_a_cors_preflight_for_a_path_that_is_no_endpoint_is_not_approved():
+    """with --cors, OPTIONS /api/nope from the allowed origin answered 200 with the CORS headers,
+    approving a call to an endpoint that does not exist (a GET there is a 404)"""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    ask = {"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"}
+    with TestClient(create_app(workers=1, warm=False, cors="http://localhost:3000")) as c:
+        r = c.options("/api/nope", headers=ask)
+        assert r.status_code == 404 and r.json() == {"error": "no such page or endpoint: '/api/nope'"}
+        assert "access-control-allow-origin" not in r.headers
+        for path in ("/api/solve", "/api/health"):  # the endpoints are still approved
+            r = c.options(path, headers=ask)
+            assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "http://localhost:3000"
+
+
+def test_health_refuses_a_parameter_as_every_endpoint_does():
+    # was: '/api/health?x=1' answered 200, the parameter dropped without a word, where every
+    # other endpoint refuses an unknown parameter by name
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        r = c.get("/api/health", params={"x": "1"})
+        assert r.status_code == 400 and "unknown parameter 'x' for /api/health" in r.json()["error"], r.text
+        assert c.get("/api/health").status_code == 200
+
+
+@pytest.mark.parametrize("kw, error, words", [
+    ({"workers": 1000}, InputError, "workers must be from 1 to 256"),
+    ({"workers": 0}, InputError, "workers must be from 1 to 256"),
+    ({"cpu_budget": -1}, InputError, "cpu_budget must be from 0.1 to 3600 seconds"),
+    ({"cpu_budget": float("nan")}, InputError, "not nan"),
+    ({"cors": "x"}, InputError, "is not an origin"),
+    ({"warm": "no"}, TypeError, "warm must be True or False"),
+])
+def test_the_servers_app_refuses_what_serve_refuses(kw, error, words):
+    """was: create_app(workers=1000) took a thousand worker processes (0: one per core), a
+    budget of -1 or NaN, cors='x' (an origin no browser sends) and warm='no' (true), where
+    golfsolve serve refuses each"""
+    pytest.importorskip("starlette")
+    from golfsolve.serve.app import create_app
+
+    with pytest.raises(error, match=words):
+        create_app(**kw)
+
+
+@pytest.mark.parametrize("endpoint, flag", [("hint", "fair"), ("solve", "verdict_only")])
+def test_a_flag_sent_as_json_null_is_400_not_read_as_false(client, endpoint, flag):
+    """was: {"fair": null} answered the peeking hint (null read as false), where "?fair" and
+    fair="" are refused: a flag without its value is not a default"""
+    r = client.post(f"/api/{endpoint}", json={"code": "GO1-E-AAAAAAB", flag: None})
+    assert r.status_code == 400 and f"{flag} must be true or false, not null" in r.json()["error"], r.text
+    # a JSON number is named as one, not as the text '1' (which is taken)
+    r = client.post(f"/api/{endpoint}", json={"code": "GO1-E-AAAAAAB", flag: 1})
+    assert r.status_code == 400 and f"{flag} must be true or false, not the number 1" in r.json()["error"], r.text
+
+
+# ---------------------------------------------------------------------------
+# the server
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def server():
+    """The server with one warm worker and a CPU budget of half a second."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    app = create_app(workers=1, cpu_budget=0.5)
+    with TestClient(app) as c:
+        c.app_state = app.state
+        yield c
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_a_get_with_a_body_is_refused_not_answered_from_the_query_string_alone(server, method):
+    """was: GET /api/hint?code=... with the body {"fair": true} answered a peeking hint: the body
+    was dropped without a word (as a POST's query string once was)"""
+    r = server.request(method, "/api/hint", params={"code": "GO1-E-AAAAAAB"}, content=b'{"fair": true}')
+    assert r.status_code == (400 if method == "GET" else 405), r.text  # HEAD is refused outright (round 42)
+    if method == "GET":
+        assert r.json()["error"] == ("a GET takes its parameters from the query string, not from a body; "
+                                     "send the JSON body with POST")
+    # a body of blanks is no parameter, and a GET without a body is answered as before
+    assert server.request("GET", "/api/deal", params={"code": "GO1-E-AAAAAAB"}, content=b" \n").status_code == 200
+    assert server.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200
+
+
+def test_a_plus_in_a_query_strings_rules_is_named_as_a_space_the_url_made_of_it(server):
+    """was: /api/deal?code=...&rules=classic+jokers1 said "unknown rule set 'classic jokers1'",
+    a name nobody typed: a query string reads '+' as a space"""
+    r = server.get("/api/deal?code=GO1-E-AAAAAAB&rules=classic+jokers1")
+    assert r.status_code == 400
+    assert r.json()["error"] == ("rules 'classic jokers1' is not a rule set: in a query string '+' stands for a "
+                                 "space, so write the '+' before a switch as %2B (rules=classic%2Bjokers1), or "
+                                 "POST the parameters as JSON")
+    # the '+' written as %2B, a rule set with spaces around its '+', and a POST are answered as before
+    for url in ("/api/deal?code=GO1-E-AAAAAAB&rules=classic%2Bjokers1",
+                "/api/deal?code=GO1-E-AAAAAAB&rules=classic+%2B+jokers1"):
+        r = server.get(url)
+        assert r.status_code == 200 and r.json()["rules"] == "classic+jokers1", r.text
+    r = server.post("/api/deal", json={"code": "GO1-E-AAAAAAB", "rules": "classic+jokers1"})
+    assert r.status_code == 200 and r.json()["rules"] == "classic+jokers1"
+    # a name that is wrong with or without the '+' keeps the library's message
+    r = server.get("/api/deal?code=GO1-E-AAAAAAB&rules=classic+jokers9")
+    assert r.status_code == 400 and "%2B" in r.json()["error"]
+    r = server.get("/api/deal?code=GO1-E-AAAAAAB&rules=clasic")
+    assert r.status_code == 400 and r.json()["error"].startswith("unknown rule set 'clasic'")
+
+
+def test_health_does_not_count_a_worker_warming_up_as_busy(server):
+    """was: after a request used up its CPU budget, /api/health said busy 1 with nothing running,
+    for as long as the fresh worker took to warm up"""
+    before = server.get("/api/health").json()
+    r = server.get("/api/odds", params={"code": "GO1-C-AAAAAAB", "samples": 1_000_000, "games": 1_000_000})
+    assert r.status_code == 503, r.text
+    pool = server.app_state.pool
+    seen = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        h = server.get("/api/health").json()
+        seen.append(h["busy"])
+        if pool._idle.qsize() == 1:
+            break  # the fresh worker is warm and waiting
+        time.sleep(0.05)
+    assert h["replaced"] == before["replaced"] + 1 and h["workers"] != before["workers"]
+    assert len(seen) > 1 and set(seen) == {0}, seen
+    assert server.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}).status_code == 200
+
+
+def test_a_refused_cross_origin_preflight_is_a_json_error_naming_what_was_refused():
+    """was: with --cors, a preflight from another origin (or for another method or header) got
+    the plain text "Disallowed CORS origin", where every other error is {"error": ...}"""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=1, warm=False, cors="http://localhost:3000")) as c:
+        ask = {"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"}
+        for headers, error in [
+            ({**ask, "Origin": "http://evil.example"},
+             "pages from 'http://evil.example' may not call this server (its --cors allows http://localhost:3000 only)"),
+            ({**ask, "Access-Control-Request-Method": "PUT"}, "method 'PUT' is not GET or POST"),
+            ({**ask, "Access-Control-Request-Headers": "x-token"}, "headers 'x-token' are not allowed (only content-type)"),
+        ]:
+            r = c.options("/api/solve", headers=headers)
+            assert r.status_code == 400 and r.headers["content-type"] == "application/json", r.text
+            assert r.json() == {"error": f"cross-origin request refused: {error}"}
+        r = c.options("/api/solve", headers=ask)  # the origin allowed is answered as before
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "http://localhost:3000"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+def test_health_does_not_list_a_worker_killed_while_idle():
+    """After kill -9 of an idle worker, /api/health must not go on listing its pid as a live
+    worker (a zombie, never reaped) until a request happens to draw it."""
+    import signal
+
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from golfsolve.serve.app import create_app
+
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        (pid,) = c.get("/api/health").json()["workers"]
+        os.kill(pid, signal.SIGKILL)
+        # health alone (no request draws the worker) must come to drop it: the process's end
+        # reaches the pool a moment after the kill, later under load
+        deadline = time.monotonic() + 60
+        while True:
+            h = c.get("/api/health").json()
+            if pid not in h["workers"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert pid not in h["workers"] and h["replaced"] == 1, h
+        deadline = time.monotonic() + 60
+        while not c.get("/api/health").json()["workers"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (fresh,) = c.get("/api/health").json()["workers"]
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB", "verdict_only": "true"})
+        assert r.status_code == 200 and c.get("/api/health").json() == {"ok": True, "workers": [fresh], "busy": 0,
+                                                                         "replaced": 1}
+
+
+@pytest.mark.parametrize("rules", ["easy+jokers1", "classic+jokers2"])
+def test_the_api_names_its_own_parameters_for_a_pysol_deal_under_rules_with_jokers(client, rules):
+    """was: 'PySol FC's Golf deals have no jokers: --rules easy+jokers1 needs a deal code or a
+    layout file', the CLI's option and file to an HTTP client that has neither"""
+    r = client.post("/api/deal", json={"pysol": 3, "rules": rules})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == (f"PySol FC's Golf deals have no jokers: rules {rules} needs code (a deal code) "
+                                 "or layout (a layout's text)")

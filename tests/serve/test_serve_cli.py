@@ -176,3 +176,11 @@ def test_the_pages_rule_choices_are_every_rule_set_the_commands_name():
     assert {v for v in values[1:] if v not in presets} == {"easy+jokers1", "easy+jokers2", "classic+jokers1",
                                                            "classic+jokers2"}
     assert all(get_rules(v).jokers for v in values[1:] if v not in presets)
+
+
+def test_serve_names_an_ipv6_address_in_brackets_as_a_url_writes_it():
+    # was: "golfsolve serve: ready on http://::1:33417/", an address no browser opens
+    from golfsolve.cli.serve import url
+
+    assert url("::1", 8000) == "http://[::1]:8000/"
+    assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/" and url("localhost", 0) == "http://localhost:0/"

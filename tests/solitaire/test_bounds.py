@@ -12,7 +12,7 @@ from golfsolve.solitaire.rules import PRESETS, get_rules
 from golfsolve.solitaire.solver import cards_left_bound
 
 from golfsolve.cards import JOKERS
-from golfsolve.solitaire.layout import make_layout
+from golfsolve.solitaire.layout import layout_from_code, make_layout
 
 from test_solver import RANDOM_RULES, brute_force_best_left, random_small_layout
 
@@ -172,3 +172,19 @@ def test_card_blocking_between_the_plain_bound_and_the_true_best(spec):
     if rules.jokers == 0 and not rules.empty_start:  # else nothing is blocked
         assert stronger >= 20
         assert beyond_ranks >= 5
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+def test_the_cards_left_bound_checks_its_arguments_as_solve_does():
+    from golfsolve.solitaire.rules import CLASSIC
+    from golfsolve.solitaire.solver import cards_left_bound
+
+    with pytest.raises(TypeError, match=r"^rules must be a Rules or None"):  # was: an AttributeError
+        cards_left_bound(layout_from_code(CODE), "classic")
+    with pytest.raises(TypeError, match=r"^layout must be a Layout"):
+        cards_left_bound("GO1-E-AAAAAAB")
+    with pytest.raises(TypeError, match=r"^blocking must be True or False"):
+        cards_left_bound(layout_from_code(CODE), CLASSIC, blocking="no")
+    assert 0 <= cards_left_bound(layout_from_code(CODE), CLASSIC, blocking=np.bool_(True)) <= 35

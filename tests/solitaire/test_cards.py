@@ -18,6 +18,7 @@ from golfsolve.cards import (
     rank_of,
     suit_of,
 )
+import numpy as np
 
 
 def test_ids_are_suit_times_13_plus_rank():
@@ -73,3 +74,20 @@ def test_decks_and_rank_table():
     with pytest.raises(CardError):
         deck(3)
     assert [int(RANK_OF[c]) for c in range(54)] == [rank_of(c) for c in range(54)]
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda c: c.make_card(1.5, 0), "no card with rank 1.5 and suit 0"),
+    (lambda c: c.make_card(True, 0), "no card with rank True"),
+    (lambda c: c.card_str(True), "no card with id True"),
+    (lambda c: c.card_str(2.0), "no card with id 2.0"),
+    (lambda c: c.deck(True), "not True"),
+])
+def test_cards_are_made_of_whole_numbers(call, words):
+    """was: make_card(1.5, 0) answered the card id 1.5, card_str(True) '2C', card_str(2.0) an
+    IndexError, deck(True) a deck of 53"""
+    import golfsolve.cards as cards
+
+    with pytest.raises(cards.CardError, match=words):
+        call(cards)
+    assert cards.card_str(np.int8(5)) == "6C" and cards.make_card(np.int64(0), 3) == 39

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import json
 
 import numpy as np
@@ -19,6 +20,7 @@ from golfsolve.solitaire.dealcode import (
 from golfsolve.solitaire.layout import layout_from_code
 from golfsolve.solitaire.rules import CLASSIC, EASY
 from hostile_helpers import DATA
+from golfsolve.errors import InputError
 
 MASK = (1 << 64) - 1
 
@@ -194,3 +196,48 @@ def test_format_codes_writes_what_format_code_writes_for_many_deals_at_once():
     got = format_codes(np.array(numbers), np.array(letters, dtype="S1"))
     assert got.tolist() == [format_code(n, c) for n, c in zip(numbers, letters)]
     assert format_codes(np.zeros(0, dtype=np.int64), np.zeros(0, dtype="S1")).tolist() == []
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # was: a deck of 55 cards for jokers=3 and of 51 for -1, dealt as if they were decks
+    (lambda: __import__("golfsolve.solitaire.dealcode", fromlist=["x"]).deal_deck(1, 3), InputError,
+     "jokers must be 0, 1 or 2, not 3"),
+    (lambda: __import__("golfsolve.solitaire.dealcode", fromlist=["x"]).deal_deck(1, -1), InputError,
+     "jokers must be 0, 1 or 2, not -1"),
+    (lambda: __import__("golfsolve.solitaire.dealcode", fromlist=["x"]).deal_deck(1, 1.5), InputError,
+     "jokers must be 0, 1 or 2, not 1.5"),
+    # was: an AttributeError ('str' object has no attribute 'jokers')
+    (lambda: __import__("golfsolve.solitaire.layout", fromlist=["x"]).layout_from_number(1, "easy"), TypeError,
+     "rules must be a Rules, e.g. get_rules('classic')"),
+    # was: an IndexError
+    (lambda: __import__("golfsolve.solitaire.layout", fromlist=["x"]).layout_from_deck([1, 2, 3],
+                                                                                       layout_from_code(CODE).rules), InputError,
+     "a dealt deck under rules 'easy' holds 52 cards, not 3"),
+    # was: an AttributeError ('NoneType' object has no attribute 'strip')
+    (lambda: __import__("golfsolve.cards", fromlist=["x"]).parse_card(None), TypeError,
+     "a card must be text, e.g. 'AS' or '10♠', not NoneType None"),
+])
+def test_the_dealing_helpers_refuse_what_is_no_deal(call, error, words):
+    with pytest.raises(error, match="^" + re.escape(words)):
+        call()
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda d: d.letters_to_number("AAAAAA1"), InputError, "7 letters A-Z, not 'AAAAAA1'"),
+    (lambda d: d.letters_to_number("AAAAAAAA"), InputError, "7 letters A-Z"),
+    (lambda d: d.letters_to_number(5), TypeError, "must be text"),
+    (lambda d: d.format_code(True), TypeError, "a deal number must be a whole number, not bool True"),
+    (lambda d: d.number_to_letters(1.5), TypeError, "a deal number must be a whole number, not float 1.5"),
+])
+def test_deal_code_letters_are_seven_letters_and_numbers_whole(call, error, words):
+    """was: letters_to_number('aaaaaab') answered 10,280,717,025 (past the last deal),
+    'AAAAAA1' -16 and eight A's 0; format_code(True) was GO1-E-AAAAAAB; number_to_letters(1.5)
+    a TypeError from inside divmod"""
+    import golfsolve.solitaire.dealcode as dealcode
+
+    with pytest.raises(error, match=words):
+        call(dealcode)
+    assert dealcode.letters_to_number("aaaaaab") == 1 and dealcode.letters_to_number("ZZZZZZZ") == 26**7 - 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import ast
 import random
 from pathlib import Path
@@ -19,8 +20,10 @@ from golfsolve.solitaire.engine import (
     parse_moves,
     replay,
 )
-from golfsolve.solitaire.layout import make_layout, layout_from_number, parse_layout_text
+from golfsolve.solitaire.layout import Layout, layout_from_code, layout_from_number, make_layout, parse_layout_text
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT, get_rules
+import numpy as np
+
 
 
 def snapshot(g: Game) -> tuple:
@@ -374,3 +377,65 @@ def test_engine_does_not_import_the_solver():
             names.append(node.module or "")
             names += [a.name for a in node.names]
     assert not [n for n in names if "kernel" in n or "solver" in n]
+
+
+@pytest.mark.parametrize("text", [None, 5, b"d 5", ["d"]])
+def test_parse_moves_names_what_it_was_given(text):
+    # was: AttributeError "'NoneType' object has no attribute 'strip'" from the library's
+    # parse_moves (replay() checked its own argument, parse_moves did not)
+    from golfsolve.solitaire.engine import parse_moves
+
+    with pytest.raises(TypeError, match="moves must be"):
+        parse_moves(text)
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+def test_a_layout_is_played_only_under_rules_its_cards_fit():
+    # was: a layout holding a joker, solved (or played, or given odds) under rules without
+    # jokers, was answered with the joker wild: an answer for rules nobody asked for; the
+    # commands refused it (with_rules), the library did not
+    import golfsolve.fair as fair
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import EASY, get_rules
+    from golfsolve.solitaire.solver import Solver
+
+    j1 = get_rules("easy+jokers1")
+    dealt = layout_from_number(5, j1)
+    bare = Layout(dealt.columns, dealt.discard, dealt.stock)  # no rules: Easy, which has no joker
+    words = "^the layout holds 1 joker but rules 'easy' allow 0"
+    solver = Solver()
+    for call in (lambda: solver.solve(bare), lambda: solver.solve(dealt, EASY), lambda: Game(bare),
+                 lambda: Game(dealt, EASY), lambda: fair.odds(bare, samples=2, games=0, solver=solver),
+                 lambda: fair.fair_hint(dealt, EASY, solver=solver), lambda: fair.rate(bare, games=1, solver=solver),
+                 lambda: fair.play(bare, solver=solver),
+                 lambda: Layout(dealt.columns, dealt.discard, dealt.stock, EASY)):
+        with pytest.raises(InputError, match=words):
+            call()
+    assert solver.solve(bare, j1).outcome == solver.solve(dealt).outcome  # under rules that deal the joker
+    assert Game(bare, j1).legal_moves() == Game(dealt).legal_moves()
+
+
+def test_a_games_position_is_checked_against_other_rules_too():
+    from golfsolve.solitaire.engine import Game
+    from golfsolve.solitaire.layout import layout_from_number
+    from golfsolve.solitaire.rules import EASY, get_rules
+    from golfsolve.solitaire.solver import Solver
+
+    here = Game(layout_from_number(5, get_rules("easy+jokers1"))).to_layout()
+    with pytest.raises(InputError, match="^the layout holds 1 joker"):
+        Solver().solve(here, EASY)
+
+
+@pytest.mark.parametrize("limit, words", [(-1, "undo_limit must be from 0 to 1,000,000, not -1"),
+                                          (2.5, "undo_limit must be a whole number, not 2.5"),
+                                          (10**30, "undo_limit must be from 0 to 1,000,000")])
+def test_a_games_undo_limit_is_a_count(limit, words):
+    # was: deque's "maxlen must be non-negative", "an integer is required" and an OverflowError
+    from golfsolve.solitaire.engine import Game
+
+    with pytest.raises(InputError, match="^" + re.escape(words)):
+        Game(layout_from_code(CODE), undo_limit=limit)
+    assert Game(layout_from_code(CODE), undo_limit=np.int64(0)).play("u").message == "Nothing to undo"

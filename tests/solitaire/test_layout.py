@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import re
 import pytest
 
 from golfsolve.cards import card_str, parse_card, parse_cards
-from golfsolve.solitaire.layout import (
-    LayoutError,
-    layout_from_code,
-    layout_from_pysol,
-    load_layout,
-    make_layout,
-    parse_layout_text,
-    read_layout_file,
-)
+from golfsolve.solitaire.layout import (Layout, LayoutError, layout_from_code, layout_from_pysol, load_layout,
+    make_layout, parse_layout_text, read_layout_file)
 from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
+import json
+from pathlib import Path
+
+import numpy as np
+
+from golfsolve.errors import InputError
+
+from hostile_helpers import one_line_error as _one_line_error, run_python as _python
 
 
 def test_seed000_start_reads_with_a_partial_stock(seed000_start):
@@ -268,3 +270,182 @@ def test_odds_and_the_fair_hint_answer_a_game_after_draws_from_its_layout_file(r
     hint = run_cli(["hint", "--fair", "--player", "fast", "--layout", str(f), "--json"])
     assert hint.exit_code == 0, hint.stderr
     assert json.loads(hint.stdout)["best"]["move"] in {"d", *"1234567"}
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+# A Layout built by hand, as its fields are documented: (fields changed, error, words).
+# was: accepted; the solver answered 'won' for a deal holding a card twice or six columns,
+# a card id 99 or a sixth row failed as an IndexError in pack(), rules given by name as an
+# AttributeError inside the search
+BAD_LAYOUTS = [
+    (lambda L: dict(columns=((1, 1, 2, 3, 4),) + L.columns[1:]), InputError,
+     "duplicate card 2C: in column 1 row 1 and in column 1 row 2"),
+    (lambda L: dict(columns=L.columns[:6]), InputError, "a layout has 7 columns, this one has 6"),
+    (lambda L: dict(columns=((0, 1, 2, 3, 4, 5),) + L.columns[1:]), InputError,
+     "column 1 has 6 cards; a column holds at most 5"),
+    (lambda L: dict(columns=((99,),) + L.columns[1:]), InputError, "column 1 row 1: 99 is not a card id"),
+    (lambda L: dict(columns=((0.5,),) + L.columns[1:]), InputError, "column 1 row 1: 0.5 is not a card id"),
+    (lambda L: dict(discard=L.stock[0]), InputError, "duplicate card"),
+    (lambda L: dict(discard=True), InputError, "the discard: True is not a card id"),
+    (lambda L: dict(stock=L.stock + (99,)), InputError, "stock position 17: 99 is not a card id"),
+    (lambda L: dict(stock="6H QS"), TypeError, "a layout's stock must be a sequence of card ids"),
+    (lambda L: dict(columns=None), TypeError, "a layout's columns must be a sequence of 7 columns"),
+    (lambda L: dict(columns=("7D 6D",) + L.columns[1:]), TypeError, "column 1 must be a sequence of card ids"),
+    (lambda L: dict(rules="classic"), TypeError, "rules must be a Rules or None, e.g. get_rules('classic')"),
+    (lambda L: dict(name=5), TypeError, "a layout's name must be text"),
+    (lambda L: dict(deal_number=-1), InputError, "a deal number is a whole number from 0"),
+]
+
+
+@pytest.mark.parametrize("change, error, words", BAD_LAYOUTS)
+def test_a_layout_built_by_hand_is_checked_as_make_layout_checks_one(change, error, words):
+    L = layout_from_code(CODE)
+    fields = dict(columns=L.columns, discard=L.discard, stock=L.stock, rules=L.rules, name=L.name,
+                  deal_number=L.deal_number)
+    fields.update(change(L))
+    with pytest.raises(error, match="^" + re.escape(words)):
+        Layout(**fields)
+
+
+def test_a_layout_built_by_hand_keeps_plain_ints_and_tuples():
+    L = layout_from_code(CODE)
+    lay = Layout([list(np.array(c, dtype=np.int64)) for c in L.columns], np.int8(L.discard),
+                 list(np.array(L.stock, dtype=np.int16)), L.rules, L.name, np.int64(1))
+    assert lay == L and hash(lay) == hash(L)
+    assert type(lay.columns) is tuple and all(type(c) is tuple for c in lay.columns)
+    assert all(type(c) is int for c in lay.seen_cards()) and type(lay.deal_number) is int
+    partial = Layout(L.columns, None, (None,) * 16)  # an empty discard, an unknown stock: still a layout
+    assert partial.discard is None and not partial.stock_known
+
+
+@pytest.mark.parametrize("keep, error, words", [
+    (-1, InputError, "keep is how many stock cards stay known, a whole number from 0; not -1"),  # was: a stock of
+    (1.5, InputError, "keep is how many stock cards stay known, a whole number from 0; not 1.5"),  # 32; TypeError
+    (None, InputError, "keep is how many"),
+    (True, InputError, "keep is how many"),
+])
+def test_forget_stock_keeps_a_count_of_the_stock_it_has(keep, error, words):
+    with pytest.raises(error, match="^" + re.escape(words)):
+        layout_from_code(CODE).forget_stock(keep)
+
+
+def test_forget_stock_takes_numpy_counts_and_keeps_the_stock_size():
+    L = layout_from_code(CODE)
+    assert L.forget_stock(np.int64(3)).stock == L.stock[:3] + (None,) * 13
+    assert L.forget_stock(16) == L == L.forget_stock(99) and L.forget_stock().stock == (None,) * 16
+
+
+@pytest.mark.parametrize("name", ["odd\n1: AS", "a\rrules: classic", "b\u2028discard: AC", "c\x0bstock: ..."])
+def test_a_layout_named_with_a_line_break_still_writes_a_file_that_reads_back(name, tmp_path, run_cli):
+    # was: the name went into the '# name' comment as it was, and its second line was read
+    # back as a line of the layout ("column 1 is given twice", or other rules); a layout file
+    # whose own name holds a line break did the same through 'deal --layout F --text'
+    from golfsolve.solitaire.layout import parse_layout_text
+
+    L = layout_from_code(CODE)
+    named = Layout(L.columns, L.discard, L.stock, L.rules, name)
+    back = parse_layout_text(named.to_text())
+    assert (back.columns, back.discard, back.stock, back.rules) == (L.columns, L.discard, L.stock, L.rules)
+    f = tmp_path / name.replace("\x0b", "v")
+    f.write_text(L.to_text())
+    r = run_cli(["deal", "--layout", str(f), "--text"])
+    assert r.exit_code == 0, r.stderr
+    again = parse_layout_text(r.stdout)
+    assert (again.columns, again.discard, again.stock, again.rules) == (L.columns, L.discard, L.stock, L.rules)
+
+
+@pytest.mark.parametrize("args", [["deal", "--pysol", "5", "--json"], ["solve", "--pysol", "5", "--json"],
+                                  ["solve", "--pysol", "5-6", "--json"]])
+def test_a_pysol_deal_under_an_empty_start_starts_with_an_empty_discard(run_cli, args):
+    """was: ``--pysol 5 --rules easy+empty`` kept PySol's foundation card on the discard (16
+    cards in the stock), said "empty starting discard" above it, and solved the plain game"""
+    r = run_cli([*args, "--rules", "easy+empty"])
+    assert r.exit_code == 0, r.stderr
+    first = json.loads(r.stdout.splitlines()[0]) if "5-6" in args else json.loads(r.stdout)
+    if args[0] == "deal":
+        plain = layout_from_pysol(5)
+        assert first["discard"] is None and len(first["stock"]) == 17
+        assert first["stock"][0] == json.loads(run_cli(["deal", "--pysol", "5", "--json"]).stdout)["discard"]
+        assert plain.discard is not None  # the library's plain deal is PySol's own
+    else:
+        assert first["rules"] == "easy+empty"
+        lay = load_layout(pysol=5, rules=get_rules("easy+empty"))
+        assert lay.discard is None and len(lay.stock) == 17
+
+
+def test_the_library_deals_a_pysol_deal_under_rules_as_the_commands_do():
+    empty = get_rules("classic+empty")
+    lay = layout_from_pysol(7, empty)
+    plain = layout_from_pysol(7)
+    assert lay.rules == empty and lay.discard is None and lay.stock == (plain.discard,) + plain.stock
+    assert layout_from_pysol(7, get_rules("classic")).discard == plain.discard
+    with pytest.raises(TypeError, match="^rules must be a Rules or None"):
+        layout_from_pysol(7, "classic")
+
+
+DEAL = "GO1-E-AAAAAAB"
+
+
+def test_forget_stock_of_a_huge_count_keeps_the_whole_stock():
+    """was: layout.forget_stock(2**63) failed as "OverflowError: cannot fit 'int' into an index-sized
+    integer"; keeping more cards than the stock holds keeps them all, as forget_stock(99) does."""
+    lay = layout_from_code(DEAL)
+    assert lay.forget_stock(2**63) == lay.forget_stock(99) == lay
+
+
+@pytest.mark.parametrize("jokers, error", [(3, InputError), (-1, InputError), ("1", InputError), (True, InputError)])
+def test_a_layouts_unseen_cards_are_of_a_deck_there_is(jokers, error):
+    """was: unseen_cards(3) listed card id 54, which no deck has; unseen_cards(-1) left out
+    the King of Spades (and every other card: []); '1' was a TypeError about '+'"""
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    with pytest.raises(error, match="jokers must be"):
+        lay.unseen_cards(jokers)
+    assert lay.unseen_cards(2) == [52, 53] and lay.forget_stock(0).unseen_cards(0) == sorted(lay.stock)
+
+
+@pytest.mark.parametrize("path", ["0", "1", "True", "b'deal.txt'"])
+def test_read_layout_file_takes_a_path_not_a_file_descriptor(path):
+    """was: read_layout_file(0) read all of stdin as a layout and closed it (open() takes a
+    whole number as a file descriptor), then failed in pathlib ('expected str, bytes or
+    os.PathLike object, not int'); read_layout_file(1) closed stdout"""
+    r = _python("import sys\n"
+                "from golfsolve.solitaire.layout import read_layout_file\n"
+                f"try:\n    read_layout_file({path})\n"
+                "except TypeError as e:\n    print('refused:', e)\n"
+                "print('stdin still open:', not sys.stdin.closed and sys.stdin.read() == 'rules: easy\\n')\n",
+                stdin=b"rules: easy\n")
+    assert r.returncode == 0, r.stderr
+    assert "refused: path must be a layout file's path" in r.stdout.decode(), r.stdout
+    assert "stdin still open: True" in r.stdout.decode(), r.stdout
+
+
+def test_read_layout_file_checks_its_rules_before_reading(tmp_path):
+    from golfsolve.solitaire.layout import read_layout_file
+
+    with pytest.raises(TypeError, match="^rules must be a Rules or None"):
+        read_layout_file(tmp_path / "absent.txt", rules="classic")  # not "cannot read layout file"
+
+
+# ---------------------------------------------------------------------------
+# layouts
+# ---------------------------------------------------------------------------
+_EMPTY_COLUMNS = "".join(f"{i}:\n" for i in range(2, 8))
+
+
+@pytest.mark.parametrize("rules_line, stock, error", [
+    # was: "holds 2 joker(s) but rules 'easy+jokers1' allow 1 (add +jokers1 or +jokers2 to the rules)":
+    # +jokers1 is given already, and easy+jokers1+jokers2 is refused as contradictory switches
+    ("rules: easy+jokers1\n", "JK JK2 ...", "the layout holds 2 jokers but rules 'easy+jokers1' allow 1 "
+                                           "(use +jokers2 instead of +jokers1)"),
+    # was: "(add +jokers1 or +jokers2 ...)", where +jokers1 deals one joker of the two
+    ("", "JK JK2 ...", "the layout holds 2 jokers but rules 'easy' allow 0 (add +jokers2 to the rules)"),
+    ("", "JK ...", "the layout holds 1 joker but rules 'easy' allow 0 (add +jokers1 or +jokers2 to the rules)"),
+])
+def test_a_layout_with_more_jokers_than_its_rules_says_which_switch_deals_them(run_cli, tmp_path, monkeypatch,
+                                                                                 rules_line, stock, error):
+    monkeypatch.chdir(tmp_path)  # a short name: a long path is clipped in the message
+    Path("jokers.txt").write_text(f"{rules_line}discard: AC\nstock: {stock}\n1:\n{_EMPTY_COLUMNS}")
+    line = _one_line_error(run_cli(["deal", "--layout", "jokers.txt"]))
+    assert line == f"golfsolve: layout file 'jokers.txt': {error}", line

@@ -10,6 +10,7 @@ from golfsolve.errors import InputError
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import PackedPosition, Solver, pack, pack_number
+import re
 
 CLASSIC = get_rules("classic")
 JOKERS2 = get_rules("classic+jokers2")
@@ -99,3 +100,77 @@ def test_packed_positions_compare_and_hash_by_their_cards(packed):
     moved = PackedPosition(packed.cols, packed.heights, packed.stock, packed.top + 1)
     assert packed != moved
     assert (packed == "GO1-C-AAAAAAB") is False
+
+
+#: GO1-C-AAAAAAZ is lost under Classic whatever is played (its fewest cards left is 5)
+LOST = "GO1-C-AAAAAAZ"
+
+
+# ---------------------------------------------------------------------------
+# the solver's library
+# ---------------------------------------------------------------------------
+def _packed():
+    from golfsolve.solitaire.rules import get_rules
+    from golfsolve.solitaire.solver import pack_number
+
+    return pack_number(25, get_rules("classic")), get_rules("classic")
+
+
+@pytest.mark.parametrize("kw, error, words", [
+    ({"rules": "classic"}, TypeError, "rules must be a Rules"),
+    ({"rules": None}, TypeError, "rules must be a Rules"),
+    ({"p": "layout"}, TypeError, "p must be a PackedPosition"),
+    ({"node_limit": -1}, InputError, "node_limit must be from 0"),
+    ({"node_limit": 2.5}, InputError, "node_limit must be a whole number"),
+    ({"node_limit": float("nan")}, InputError, "node_limit must be a whole number"),
+    ({"verdict_only": "no"}, TypeError, "verdict_only must be True or False"),
+    ({"at_least": 99}, InputError, "at_least must be from 0 to 35"),
+    ({"at_least": -3}, InputError, "at_least must be from 0 to 35"),
+    ({"lost": "x"}, TypeError, "lost must be a LostStates or None"),
+])
+def test_solve_packed_checks_its_arguments_as_solve_does(kw, error, words):
+    """Solver().solve_packed(p, "classic") failed as "'str' object has no attribute
+    'draw_any_time'" (None the same), a Layout for p as "'Layout' object has no attribute 'cols'",
+    node_limit=NaN as "cannot convert float NaN to integer"; node_limit=-1 searched without a
+    limit and 2.5 stopped at 2 states, verdict_only="no" answered a verdict only (lost, cards
+    left None), and at_least=99 answered "lost, best 35 cards left" for a deal whose best is 5"""
+    from golfsolve.solitaire.layout import layout_from_code
+    from golfsolve.solitaire.solver import Solver
+
+    p, rules = _packed()
+    args = {"p": p, "rules": rules, **kw}
+    if args["p"] == "layout":
+        args["p"] = layout_from_code(LOST)
+    with pytest.raises(error, match="^" + re.escape(words)):
+        Solver().solve_packed(**args)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda s, p, r: s.solve_given(p, r, [None]), "each known answer must be a Solution"),
+    (lambda s, p, r: s.solve_given(p, r, None), "known must be a list of Solutions"),
+    (lambda s, p, r: __import__("golfsolve.solitaire.solver", fromlist=["x"]).pack_number(3, "easy"),
+     "rules must be a Rules"),
+    (lambda s, p, r: __import__("golfsolve.solitaire.solver", fromlist=["x"]).pack(None), "layout must be a Layout"),
+])
+def test_the_packed_solves_name_what_is_no_answer_rules_or_layout(call, words):
+    """solve_given(p, rules, [None]) failed as "'NoneType' object has no attribute 'outcome'",
+    pack_number(3, "easy") as "'str' object has no attribute 'jokers'", pack(None) as
+    "'NoneType' object has no attribute 'stock_known'" """
+    from golfsolve.solitaire.solver import Solver
+
+    p, rules = _packed()
+    with pytest.raises(TypeError, match="^" + re.escape(words)):
+        call(Solver(), p, rules)
+
+
+def test_solve_packed_still_takes_numpy_counts_and_answers_as_before():
+    from golfsolve.solitaire.solver import Solver
+
+    p, rules = _packed()
+    s = Solver()
+    plain = s.solve_packed(p, rules)
+    again = s.solve_packed(p, rules, node_limit=np.int64(0), verdict_only=np.bool_(False), at_least=np.int64(0))
+    assert (plain.outcome, plain.best_left, plain.moves) == (again.outcome, again.best_left, again.moves) == \
+        ("lost", 5, plain.moves)
+    known = s.solve_given(p, rules, (plain,))
+    assert (known.outcome, known.best_left) == ("lost", 5)

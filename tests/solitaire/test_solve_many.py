@@ -18,6 +18,11 @@ from golfsolve.solitaire.layout import LayoutError, layout_from_code, layout_fro
 from golfsolve.solitaire.rules import CLASSIC, EASY
 from golfsolve.solitaire.solver import Solver, StockUnknownError
 from hostile_helpers import DATA, ROOT
+import re
+
+import numpy as np
+
+from golfsolve.errors import InputError
 
 CODES = ["GO1-E-AAAAAAB", "go1-c-aaaaaab ", "GO1-N-AAAAAAC"]
 
@@ -185,3 +190,99 @@ def test_cli_verdict_only_for_many_deals_matches_single_solves(run_cli):
     assert [r["outcome"] for r in recs] == [f["outcome"] for f in full]
     lost = [r for r in recs if r["outcome"] == "lost"]
     assert lost and all(r["best_cards_left"] is None for r in lost)
+
+
+# ---------------------------------------------------------------------------
+# many deals: the deal streams of solve --codes-from, in the library
+# ---------------------------------------------------------------------------
+def _deals():
+    from golfsolve.solitaire import deals
+
+    return deals
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda d: list(d.code_lines("GO1-E-AAAAAAB")), "stream must be a text stream of deal codes"),
+    (lambda d: list(d.code_lines(io.BytesIO(b"GO1-E-AAAAAAB\n"))), "stream must be opened as text"),
+    (lambda d: list(d.solve_many("GO1-E-AAAAAAB")), "deals must be a list of Layouts"),
+    (lambda d: list(d.solve_many(None)), "deals must be a list of Layouts"),
+    (lambda d: d.record(None), "item must be one answer of solve_many"),
+    (lambda d: d.DealBatch.build(None), "codes must be a list"),
+    (lambda d: d.DealBatch.build(pysol=None), "pysol must be a list"),
+])
+def test_the_deal_streams_name_what_is_no_stream_or_no_deals(call, words):
+    """code_lines("GO1-E-AAAAAAB") failed as "'str' object has no attribute 'readline'", a file
+    opened "rb" as "'<=' not supported between instances of 'str' and 'int'"; solve_many of a
+    code as text said "each deal must be a Layout ..., not str 'G'" (a deal a character),
+    solve_many(None) and DealBatch.build(None) "'NoneType' object is not iterable", record(None)
+    "cannot unpack non-iterable NoneType object" """
+    with pytest.raises(TypeError, match="^" + re.escape(words)):
+        call(_deals())
+
+
+def test_the_deal_streams_still_take_text_streams_and_iterators():
+    d = _deals()
+    got = [d.record(x) for x in d.solve_many(d.code_lines(io.StringIO("\ufeffGO1-E-AAAAAAB\r\n\r\nbad\r\n")),
+                                               verdict_only=True)]
+    assert [r.get("deal", r.get("line")) for r in got] == ["GO1-E-AAAAAAB", 3]
+    assert d.DealBatch.build(c for c in ["GO1-E-AAAAAAB"]).size == 1
+
+
+CODE = "GO1-E-AAAAAAB"
+
+
+# golfsolve.stats.solve_deals / solve_chunk, the batch behind every stats chunk, called from the
+# library: checked before the first deal is solved, as CensusSpec checks a run's settings.
+# was: fields='WINNABLE' or 'bogus' solved as 'all'; rules 'easy' were rule sets 'e', 'a', ...;
+# ['easy', 'wrap'] gave every deal twice; [] an empty table; difficulty=-1 failed as 'games'
+# after every deal was solved; a bad deal number after the deals before it; count 2.5 a
+# TypeError from range(); spread_stride(2.5) a stride of 3212724070.0
+SOLVE_DEALS = [
+    (lambda sd, sc: sd([1], ["classic"], fields="bogus"), InputError, "fields must be one of all, winnable, not 'bogus'"),
+    (lambda sd, sc: sd([1], "easy"), TypeError, "rules must be a list of names, e.g. ('easy', 'classic'), not str"),
+    (lambda sd, sc: sd([1], ["easy", "wrap"]), InputError, "'easy' and 'wrap' in rules are the same rule set"),
+    (lambda sd, sc: sd([1], []), InputError, "rules needs at least one rule set"),
+    (lambda sd, sc: sd([1], ["easy"], difficulty=-1), InputError, "difficulty must be from 0 to 1,000,000, not -1"),
+    (lambda sd, sc: sd([1], ["easy"], difficulty=True), InputError, "difficulty must be a whole number, not True"),
+    (lambda sd, sc: sd([1, -1], ["easy"]), InputError, "deal number -1 is outside 0..8031810175"),
+    (lambda sd, sc: sd([1, 2.5], ["easy"]), TypeError, "a deal number must be a whole number, not float 2.5"),
+    (lambda sd, sc: sd(5, ["easy"]), TypeError, "deals must be a list of deal numbers, e.g. range(0, 100), not int 5"),
+    (lambda sd, sc: sc(0, 2.5, ["easy"]), InputError, "count must be a whole number, not 2.5"),
+    (lambda sd, sc: sc(0, -1, ["easy"]), InputError, "count must be from 1 to"),
+    (lambda sd, sc: sc(-3, 2, ["easy"]), InputError, "deal number -3 is outside 0..8031810175"),
+]
+
+
+@pytest.mark.parametrize("call, error, words", SOLVE_DEALS)
+def test_a_batch_of_deals_refuses_a_bad_argument_before_it_solves_one(call, error, words, monkeypatch):
+    from golfsolve.stats import census
+
+    monkeypatch.setattr(census, "_solver", lambda: pytest.fail("a deal was solved before the check"))
+    with pytest.raises(error, match="^" + re.escape(words)):
+        call(census.solve_deals, census.solve_chunk)
+
+
+def test_a_batch_takes_a_field_name_in_any_case_numpy_deals_and_canonical_rule_names():
+    from golfsolve.stats.census import solve_chunk, solve_deals, spread_stride
+
+    df = solve_deals(np.array([1, 2]), ["WRAP"], fields="Winnable")
+    assert df["rules"].tolist() == ["easy", "easy"] and df["deal"].tolist() == [1, 2]
+    assert df["fields"].tolist() == ["winnable", "winnable"] or df["winnable"].all()
+    assert solve_chunk(np.int64(1), np.int64(2), ("easy",))["deal"].tolist() == [1, 2]
+    with pytest.raises(InputError, match="^count must be a whole number, not 2.5"):
+        spread_stride(2.5)
+    assert spread_stride(np.int64(2)) == 8031810176 // 2
+
+
+def test_solve_many_checks_its_solver_and_settings_before_the_first_deal():
+    # was: solver="fast" an AttributeError, node_limit=-1 an error only once the first deal came
+    from golfsolve.solitaire.deals import solve_many
+
+    with pytest.raises(TypeError, match=r"^solver must be a Solver or None"):
+        solve_many([layout_from_code(CODE)], solver="fast")
+    with pytest.raises(InputError, match=r"^node_limit must be from 0 to"):
+        solve_many(iter(()), node_limit=-1)
+    with pytest.raises(TypeError, match=r"^verdict_only must be True or False"):
+        solve_many([], verdict_only="no")
+    (lay, sol), = solve_many([layout_from_code(CODE)], node_limit=np.int64(0), verdict_only=np.bool_(True))
+    assert sol.outcome == "won"

@@ -10,6 +10,12 @@ import pytest
 
 from golfsolve.stats import report as rep
 from golfsolve.stats.census import CensusSpec, chunk_name, load_results, run_census
+import pandas as pd
+
+from golfsolve.stats.report import FIGURES
+
+from hostile_helpers import one_line_error as _one_line_error
+from run_helpers import made_here, md_rows
 
 RULES = ("easy", "classic", "strict")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -400,3 +406,290 @@ def test_the_difficulty_section_counts_one_game_in_the_singular(written):
     data["difficulty"]["games"] = 8
     md = rep.render_markdown(data)
     assert "over 8 stock orders consistent" in md and "With 8 games a chance" in md
+
+
+def test_report_of_a_fair_stats_or_grid_folder_names_the_command_that_reports_it(tmp_path, run_cli):
+    """golfsolve report FAIR_DIR said only "holds a 'golfsolve fair-stats' run, not a 'golfsolve
+    stats' run; choose another directory", not that such a run joins a stats run's report with
+    --fair; a grid run's folder likewise, not that grid report reports it"""
+    fair, grid = tmp_path / "fair", tmp_path / "grid"
+    assert run_cli(["fair-stats", "--count", "1", "--rules", "classic", "--out", str(fair), "-q"]).exit_code == 0
+    assert run_cli(["grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2",
+                    "--out", str(grid), "-q"]).exit_code == 0
+    from hostile_helpers import one_line_error
+
+    assert one_line_error(run_cli(["report", str(fair)])) == (
+        f"golfsolve: {fair} holds a 'golfsolve fair-stats' run: its table joins the report of a stats run, as in "
+        f"golfsolve report STATS_DIR --fair {fair}")
+    assert one_line_error(run_cli(["report", str(grid)])) == (
+        f"golfsolve: {grid} holds a 'golfsolve grid simulate' run: golfsolve grid report {grid} reports it")
+    assert not (fair / "_report").exists() and not (grid / "_report").exists()
+
+
+def test_a_report_compares_a_rule_set_with_its_published_figure_whatever_its_name(tmp_path):
+    """a stats run of --rules strict+anytime,dead-king+king-queen (Dead King and Classic under
+    other names: switches on another preset) reported "—" in the published column for both,
+    where --rules dead-king,classic gets black-hole-solve's 26% and 45% beside them"""
+    from golfsolve.stats import CensusSpec, run_census
+    from golfsolve.stats.report import report_data
+
+    out = tmp_path / "run"
+    run_census(out, CensusSpec(0, 2, ("strict+anytime", "dead-king+king-queen")), jobs=1, progress=False)
+    got = {w["rules"]: (w.get("reference") or {}).get("name", "") for w in report_data(out)["win_rates"]}
+    assert got["strict+anytime"].startswith("no-card-on-king") and got["dead-king+king-queen"].startswith(
+        "queen-on-king"), got
+
+
+def test_a_verdict_only_run_reports_no_cards_left_it_did_not_search(run_cli, tmp_path):
+    # was: a '--fields winnable' run of 18 Classic deals (about half lost) reported "mean cards
+    # left 0.00, 100% won", "app score 350", "2 nine-deal matches, mean 0, 100% at or under par":
+    # every figure from the won deals alone (a lost deal's fewest cards are not searched, so
+    # NA, and pandas skipped them); with no deal won, 'internal error: TypeError ... NAType'
+    import json
+
+    out = str(tmp_path / "run")
+    r = run_cli(["stats", "--start-number", "0", "--count", "18", "--rules", "classic,strict", "--fields",
+                 "winnable", "--out", out, "-j", "1", "-q"])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli(["report", out, "--json", "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    rates = {w["rules"]: w["rate"] for w in data["win_rates"]}
+    assert 0 < rates["classic"] < 1 and rates["strict"] < 1, rates
+    for rules in ("classic", "strict"):
+        assert data["cards_left"][rules] is None and data["app_score"][rules] is None
+        assert data["nine_deal_match"][rules] is None
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "100.00% | 100.00% | 0 |" not in md and "--fields winnable" in md
+    # no deal won at all: every best_left unknown
+    one = str(tmp_path / "one")
+    assert run_cli(["stats", "--start-number", "0", "--count", "1", "--rules", "strict", "--fields", "winnable",
+                    "--out", one, "-j", "1", "-q"]).exit_code == 0
+    r = run_cli(["report", one])
+    assert r.exit_code == 0 and not r.stderr, r.stderr
+
+
+def test_solve_times_are_shown_to_their_size():
+    # was: "worst 0 ms" beside "median 0.23 ms" (the worst written with no decimals), "0.00 /
+    # 0.23 ms" for the median won / lost of a rule set that won no deal, and "inf" deals/s
+    from golfsolve.stats.report import _solve_time_rows
+
+    t = {"median_ms": 0.23, "mean_ms": 0.21, "p99_ms": 0.42, "max_ms": 0.43, "median_ms_won": None,
+         "median_ms_lost": 0.23, "deals_per_second_per_core": float("inf")}
+    assert _solve_time_rows({"strict": t}) == [["strict", "0.23 ms", "0.21 ms", "0.42 ms", "0.43 ms", "— / 0.23 ms", "—"]]
+    t = {"median_ms": 12.5, "mean_ms": 40.0, "p99_ms": 950.0, "max_ms": 1234.5, "median_ms_won": 3.25,
+         "median_ms_lost": 150.0, "deals_per_second_per_core": 2652.4}
+    assert _solve_time_rows({"easy": t}) == [["easy", "12.50 ms", "40.00 ms", "950 ms", "1,234 ms", "3.25 / 150 ms",
+                                              "2652"]]
+
+
+def test_an_incomplete_run_names_the_rule_set_it_lacks(run_cli, tmp_path):
+    # was: "warning: the run is incomplete (2 of 2 deals)" and "**The run is incomplete**: 2 of its
+    # 2 deals are done" for a run extended with a rule set whose chunks were not solved yet
+    import json
+
+    out = tmp_path / "run"
+    base = ["--start-number", "0", "--count", "2", "--out", str(out), "-j", "1", "-q"]
+    assert run_cli(["stats", *base, "--rules", "easy"]).exit_code == 0
+    assert run_cli(["stats", *base, "--rules", "easy,strict", "--extend"]).exit_code == 0
+    for chunk in out.glob("chunk-*-1.parquet"):  # the strict block, as if the extend was stopped at once
+        chunk.unlink()
+    r = run_cli(["report", str(out)])
+    assert r.exit_code == 0 and "strict 0 of 2" in r.stderr and "easy 2 of 2" in r.stderr, r.stderr
+    md = (out / "_report" / "report.md").read_text()
+    assert "2 of its 2 deals" not in md and "strict 0 of 2" in md
+    data = json.loads(run_cli(["report", str(out), "--json"]).stdout)
+    assert data["deals_done"] == {"easy": 2, "strict": 0}
+
+
+def test_strict_by_another_name_is_reported_as_strict(tmp_path):
+    """Was: ``strict+stuck`` (the same rules as Strict) had "—" in the published column and no
+    word on why, where ``strict`` has "none (see below)" and the sentence below: the report
+    went by the name, not the rules."""
+    from golfsolve.stats import report
+
+    out = tmp_path / "run"
+    made_here("stats", "--count", "2", "--rules", "classic,strict+stuck", "--jobs", "1", "--out", str(out), "-q")
+    md = report.render_markdown(report.report_data(out))
+    assert md_rows(md, "Win rate per rule set")["strict+stuck"][3] == "none (see below)"
+    assert "golfsolve's **Strict** rule draws only when no card can be removed" in md
+    assert md_rows(md, "Win rate per rule set")["classic"][3].startswith("45.22% [43.68, 46.77] queen-on-king")
+
+
+def test_the_difficulty_table_of_an_extended_run_names_every_command_that_rated_it(tmp_path):
+    """Was: the Difficulty section named only the run's last command, the ``--extend`` that
+    rated the deals it added, for a table of every deal. It names each command, in order; its
+    counts and mean fair chance are recomputed here from the table."""
+    from golfsolve.stats import report
+
+    out = tmp_path / "run"
+    made_here("stats", "--count", "1", "--rules", "classic", "--difficulty", "--difficulty-games", "2", "--jobs", "1",
+              "--out", str(out), "-q")
+    made_here("stats", "--count", "2", "--out", str(out), "--extend", "--jobs", "1", "-q")
+    md = report.render_markdown(report.report_data(out))
+    text = md.split("## Difficulty\n", 1)[1]
+    first, second = (ln for ln in text.split("commands: ", 1)[1].split(". With")[0].split(", then "))
+    assert "--count 1 " in first and "--extend" not in first
+    assert "--count 2 " in second and "--extend" in second
+    df = pd.read_parquet(out)
+    row = md_rows(md, "Difficulty")["classic"]
+    counts = df["difficulty"].value_counts()
+    assert row[0] == "2"
+    for cell, label in zip(row[1:5], ("easy", "medium", "hard", "very-hard")):
+        assert cell == f"{counts.get(label, 0)} ({100 * counts.get(label, 0) / 2:.2f}%)"
+    assert row[5] == f"{100 * df['fair_chance'].mean():.2f}%"
+
+
+def test_the_paired_table_says_which_only_counts_must_be_0(tmp_path):
+    """was: 'only b counts for a looser a and stricter b should be 0' under every table, so a
+    run of easy and strict+empty (other cards: the discard starts the stock) showed a deal won
+    only under strict+empty beside a note that seemed to call it a solver's error"""
+    from golfsolve.stats.census import CensusSpec, run_census
+    from golfsolve.stats.report import render_markdown, report_data
+
+    run_census(tmp_path / "run", CensusSpec(0, 3, ("easy", "strict+empty", "classic"), 3), jobs=1, progress=False)
+    data = report_data(tmp_path / "run")
+    assert [(p["a"], p["b"], p["stricter"]) for p in data["paired"]] == [
+        ("easy", "strict+empty", None), ("easy", "classic", "classic"), ("strict+empty", "classic", None)]
+    text = render_markdown(data)
+    assert "these counts are 0: easy vs classic (only b)." in text
+    assert "The other 2 pairs have no stricter side" in text and "should be 0" not in text
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("r53")
+    one, verdicts, fair = base / "one", base / "verdicts", base / "fair"
+    made_here("stats", "--count", "1", "--rules", "classic", "--jobs", "1", "--out", str(one), "-q")
+    made_here("stats", "--count", "6", "--rules", "easy,classic", "--chunk-size", "2", "--fields", "winnable",
+              "--jobs", "1", "--out", str(verdicts), "-q")
+    # deal 1 is lost under Classic: not played, so the fair player wins nothing of nothing winnable
+    made_here("fair-stats", "--start-number", "1", "--count", "1", "--rules", "classic", "--jobs", "1",
+              "--out", str(fair), "-q")
+    made_here("report", str(one), "--fair", str(fair))
+    made_here("report", str(verdicts))
+    return {"one": one / "_report", "verdicts": verdicts / "_report", "fair": fair}
+
+
+def _texts(runs) -> dict[str, str]:
+    """The fair-play section as written alone and as joined to a report, Markdown and HTML."""
+    return {"_fair.md": (runs["fair"] / "_fair.md").read_text(encoding="utf-8"),
+            "report.md": (runs["one"] / "report.md").read_text(encoding="utf-8"),
+            "report.html": (runs["one"] / "report.html").read_text(encoding="utf-8")}
+
+
+def test_fair_table_labels_its_interval_columns(runs):
+    """was: the fair-play table headed its interval columns "clairvoyant win rate", "fair player
+    win rate", "gap (paired)" and "fair wins / winnable deals": only the paragraph above said
+    "95% Wilson intervals throughout", where every other report's table says "[95% Wilson]"."""
+    for name, text in _texts(runs).items():
+        for col in ("clairvoyant win rate", "fair player win rate", "gap (paired)", "fair wins / winnable deals"):
+            assert f"{col} [95% Wilson]" in text, (name, col)
+
+
+def test_fair_over_winnable_is_explained_and_so_is_its_dash(runs):
+    """was: the column "fair wins / winnable deals" (the fair player's wins over the clairvoyant
+    ones) was explained nowhere, and with no deal winnable its cell was a bare en dash "–"."""
+    for name, text in _texts(runs).items():
+        assert ("Fair wins / winnable deals: of the deals the clairvoyant player wins, the share the fair player "
+                "wins too (— where no deal is winnable)") in text, name
+        assert "–" not in text.replace("deals 0–", ""), name  # the dash is the reports' own "—"
+    assert "| classic | 1 (deal 1) | 0.0% [0.0, 79.3] | 0.0% [0.0, 79.3] | 0.0% [0.0, 79.3] | — | 0 of 0 | 1 |" \
+        in _texts(runs)["_fair.md"]
+
+
+def test_fair_summary_gives_its_rules_in_words(runs):
+    """was: the summary named its rule set only ("classic"): a reader of _fair.md alone, or of the
+    fair section of a report whose own run had other rules, had to look up what was played."""
+    for name, text in _texts(runs).items():
+        assert "Rules: classic: no wrap, Queen on King, draw any time." in text, name
+
+
+def test_fair_table_of_one_deal_says_deal(runs):
+    """was: a run of one deal read "1 (deals 1)"."""
+    for name, text in _texts(runs).items():
+        assert "1 (deal 1)" in text and "(deals 1)" not in text, name
+
+
+def test_verdict_only_report_says_first_what_it_did_not_compute(runs):
+    """was: a --fields winnable report opened like any other; only three sections further down
+    did a line under a table of dashes say the cards left were not searched."""
+    md = (runs["verdicts"] / "report.md").read_text(encoding="utf-8")
+    first = md.split("Made by:")[0]
+    assert "**Verdicts only**: the run was made with --fields winnable" in first
+    assert "gives the win rates and solve times, but no cards left, app score or 9-deal match totals." in first
+
+
+def test_verdict_only_report_draws_no_figure_and_no_table_of_what_it_lacks(runs):
+    """was: three PNGs of empty axes with a note inside (cards left, app score, 9-deal match)
+    and three tables whose every cell was "—": a page each of nothing."""
+    rep = runs["verdicts"]
+    md = (rep / "report.md").read_text(encoding="utf-8")
+    page = (rep / "report.html").read_text(encoding="utf-8")
+    assert sorted(p.name for p in rep.glob("*.png")) == ["solve_time.png", "win_rate.png"]
+    for name in ("cards_left.png", "app_score.png", "nine_deal_match.png"):
+        assert f"*{FIGURES[name]}: no figure, as the run computed verdicts only (--fields winnable).*" in md
+        assert name not in md and name not in page
+    assert not re.search(r"\| (easy|classic) \|( — \|){4,}", md), md
+    assert page.count("<img") == 2 and page.count('<p class="nofig">') == 3
+
+
+def test_one_deal_report_leaves_out_the_plots_of_a_spread(runs):
+    """was: a run of one deal drew its cards left, app score and solve time as single bars (and
+    its 9-deal match as an empty frame), each a page showing only what its table says."""
+    rep = runs["one"]
+    md = (rep / "report.md").read_text(encoding="utf-8")
+    page = (rep / "report.html").read_text(encoding="utf-8")
+    assert [p.name for p in rep.glob("*.png")] == ["win_rate.png"]
+    for name in ("cards_left.png", "app_score.png", "solve_time.png"):
+        assert (f"{FIGURES[name]}: no figure, as the run has 1 deal per rule set, which has no spread to draw "
+                "(the table above gives its value).") in md
+    assert page.count("<img") == 1 and page.count('<p class="nofig">') == 4
+    body = page.split("<main>", 1)[1].split("</main>", 1)[0]
+    assert 'class="nofig"' in body
+    for text in (md, page, (runs["fair"] / "_fair.md").read_text(encoding="utf-8")):
+        assert not re.search(r"\b(NaN|nan|None|inf)\b", text)
+
+
+def test_median_won_lost_dash_says_what_it_is(runs):
+    """was: the solve-time table's "median won / lost" read "0.053 / — ms" for a run that lost no
+    deal, with no word of what the dash stood for."""
+    md = (runs["one"] / "report.md").read_text(encoding="utf-8")
+    assert re.search(r"\| [\d.]+ / — ms \|", md)
+    assert 'In "median won / lost", — is a median of no deal: none was lost under classic.' in md
+
+
+@pytest.mark.parametrize("out", ["rep", None])
+def test_report_of_a_run_with_no_finished_chunk_writes_no_folder(run_cli, tmp_path, out):
+    """was: exit 2 'no chunk is finished yet, so there is nothing to report', after making
+    the empty --out folder (or DIR/_report); grid report made none"""
+    run = tmp_path / "run"
+    r = run_cli(["stats", "--count", "1", "--rules", "easy", "-j", "1", "--out", str(run), "-q"])
+    assert r.exit_code == 0, r.stderr
+    for chunk in run.glob("chunk-*.parquet"):
+        chunk.unlink()
+    where = tmp_path / out if out else run / "_report"
+    r = run_cli(["report", str(run), *(["--out", str(where)] if out else [])])
+    assert "no chunk is finished yet" in _one_line_error(r)
+    assert not where.exists()
+
+
+@pytest.mark.parametrize("kind", ["stats", "grid"])
+def test_a_refused_default_report_folder_is_not_called_the_users_out(run_cli, tmp_path, kind):
+    """was: 'golfsolve: --out DIR/_report exists and is not a directory; choose a directory'
+    from 'golfsolve report DIR', which gave no --out"""
+    out = tmp_path / "run"
+    if kind == "stats":
+        made = ["stats", "--count", "1", "--rules", "easy", "-j", "1", "--out", str(out), "-q"]
+        report = ["report", str(out)]
+    else:
+        made = ["grid", "simulate", "--bots", "random,random", "--holes", "1", "--matches", "1", "--out", str(out),
+                "-q"]
+        report = ["grid", "report", str(out)]
+    assert run_cli(made).exit_code == 0
+    (out / "_report").write_text("mine")
+    line = _one_line_error(run_cli(report))
+    assert line == f"golfsolve: the default --out {out / '_report'} exists and is not a directory; choose a directory"
+    # the same folder given as --out is named as the user's
+    line = _one_line_error(run_cli([*report, "--out", str(out / "_report")]))
+    assert line.startswith(f"golfsolve: --out {out / '_report'} exists"), line

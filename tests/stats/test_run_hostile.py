@@ -447,3 +447,35 @@ def test_a_worker_killed_mid_run_stops_the_run_instead_of_hanging_it():
     r = subprocess.run([sys.executable, "-c", WORKER_DIES], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "lost: a worker process stopped" in r.stdout, (r.stdout, r.stderr)
     assert "--resume" in r.stdout
+
+
+def _made(run_cli, *args: str) -> None:
+    r = run_cli([*args, "-q"])
+    assert r.exit_code == 0, r.stderr
+
+
+@pytest.mark.parametrize("kind", ["fair-stats", "grid-simulate"])
+def test_a_folder_where_a_runs_side_file_goes_is_refused_by_name_before_any_work(kind, run_cli, tmp_path):
+    """The run's own text files (fair-stats' _fair.md, grid simulate's CSV exports) written over
+    a directory of that name. was: the missing chunks played, then 'cannot go on: Is a directory
+    (DIR/._fair.md.1234.tmp)', exit 1, naming a temporary file"""
+    out = tmp_path / "run"
+    if kind == "fair-stats":
+        _made(run_cli, "fair-stats", "--count", "2", "--rules", "classic", "--player", "fast", "--jobs", "1",
+              "--chunk-size", "1", "--out", str(out))
+        side, again = out / "_fair.md", ["fair-stats", "--out", str(out), "--resume", "-q"]
+    else:
+        _made(run_cli, "grid", "simulate", "--players", "2", "--bots", "random,random", "--holes", "1",
+              "--matches", "2", "--chunk-size", "1", "--format", "csv", "--out", str(out))
+        side, again = out / "_holes.csv", ["grid", "simulate", "--out", str(out), "--resume", "-q"]
+    side.unlink()
+    side.mkdir()
+    chunk = sorted(out.glob("chunk-*.parquet"))[-1]
+    chunk.unlink()
+    r = run_cli(again)
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert str(side) in r.stderr and ".tmp" not in r.stderr and "directory" in r.stderr, r.stderr
+    assert not chunk.exists()  # refused before the missing chunk was played again
+    side.rmdir()
+    r = run_cli(again)
+    assert r.exit_code == 0 and side.is_file() and chunk.is_file(), r.stderr

@@ -14,6 +14,10 @@ from golfsolve.errors import InputError
 from golfsolve.stats.census import CensusSpec, load_results, run_census
 from golfsolve.stats.runfolder import MANIFEST, Block, RunKey, block_chunks, chunk_files, extend_blocks, open_run
 from golfsolve.stats.outdirs import check_out_dir
+import fcntl
+import threading
+
+from hostile_helpers import one_line_error as _one_line_error, one_line_exit_2
 
 RULES = ("easy", "strict")
 TIMING = ["seconds", "cpu_seconds"]
@@ -345,3 +349,173 @@ def test_a_table_of_settings_that_follows_from_a_differing_option_is_not_printed
     # alone, the table is still named, so a refusal always says why
     only = RunKey("golfsolve-grid-study/1", 0, 2, (), 1, (("cells", cells * 2), ("sets", "base")))
     assert differences(old, only).startswith("cells [{'set': 'base'")
+
+
+# ---------------------------------------------------------------------------
+# stats runs
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["stats", "fair-stats"])
+def test_a_run_resumed_or_extended_with_another_spelling_of_its_rule_set_goes_on(run_cli, tmp_path, kind):
+    """stats --rules classic+empty-start, then --resume --rules classic+empty (the same rule set:
+    the switch has two names, as joker1 and jokers1 have, or switches in another order) was
+    refused "differs in rules classic+empty-start (here classic+empty)", and --extend --count 2
+    --rules classic+empty said "'classic+empty-start' and 'classic+empty' in --rules are the same
+    rule set under two names", of a --rules that named one"""
+    import pandas as pd
+
+    out = str(tmp_path / "run")
+    extra = ["--player", "fast"] if kind == "fair-stats" else []
+    r = run_cli([kind, "--count", "1", "--rules", "classic+empty-start", "-j", "1", "--out", out, "-q", *extra])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli([kind, "--count", "1", "--rules", "classic+empty", "-j", "1", "--out", out, "-q", "--resume", *extra])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli([kind, "--count", "2", "--rules", "classic+empty", "-j", "1", "--out", out, "-q", "--extend", *extra])
+    assert r.exit_code == 0, r.stderr
+    df = pd.read_parquet(out)
+    assert sorted(df["rules"]) == ["classic+empty-start"] * 2 and sorted(df["deal"]) == [0, 1]
+
+
+def test_the_library_resumes_a_run_under_another_spelling_of_its_rule_set(tmp_path):
+    from golfsolve.stats import CensusSpec, run_census
+
+    out = tmp_path / "run"
+    run_census(out, CensusSpec(0, 1, ("easy+draw-when-stuck",)), jobs=1, progress=False)
+    run_census(out, CensusSpec(0, 1, ("easy+stuck",)), jobs=1, progress=False, resume=True)
+    with pytest.raises(InputError, match="differs in rules"):  # another rule set is another run still
+        run_census(out, CensusSpec(0, 1, ("classic",)), jobs=1, progress=False, resume=True)
+
+
+# -- two commands on one run folder ---------------------------------------------------------
+def test_a_refused_command_removing_the_lock_file_lets_no_two_commands_write_one_folder(tmp_path, monkeypatch):
+    """was: a command refused on a folder that holds no run (``--resume`` on an empty one)
+    removes the lock file it made; a command that had opened that file just before took its
+    lock on the removed file, and a third one then locked the new file and wrote the same
+    folder at the same time as the second (two writers of one run)."""
+    out = tmp_path / "run"
+    out.mkdir()
+    key = RunKey("golfsolve-stats/1", 0, 4, ("easy",), 2)
+    real_flock = fcntl.flock
+    opened, go = threading.Event(), threading.Event()
+
+    def flock_after_the_refusal(fd, op):
+        # the second command: its lock file is open, its flock waits for the refusal to happen
+        if threading.current_thread().name == "second" and not go.is_set():
+            opened.set()
+            assert go.wait(60)
+        return real_flock(fd, op)
+
+    monkeypatch.setattr(fcntl, "flock", flock_after_the_refusal)
+    second = {}
+
+    def start_second():
+        try:
+            second["folder"] = open_run(out, key)
+        except InputError as e:
+            second["folder"] = e
+
+    t = threading.Thread(target=start_second, name="second")
+    t.start()
+    try:
+        assert opened.wait(60)
+        with pytest.raises(InputError, match="no golfsolve run to resume"):
+            open_run(out, key, resume=True)  # the first: refused, its lock file removed
+    finally:
+        go.set()
+        t.join(60)
+    folder = second["folder"]
+    assert not isinstance(folder, Exception), folder
+    try:
+        with pytest.raises(InputError, match="being written by another golfsolve command"):
+            open_run(out, key, resume=True).close()  # the third, while the second writes
+    finally:
+        folder.close()
+    open_run(out, key, resume=True).close()  # and once the second is done, it may
+
+
+def _difficulty_run(run_cli, out, games: int = 1):
+    r = run_cli(["stats", "--count", "2", "--rules", "classic", "--difficulty", "--difficulty-games", str(games),
+                 "--out", str(out), "--jobs", "1", "-q"])
+    assert r.exit_code == 0, r.stderr
+    return out
+
+
+def test_resume_with_difficulty_keeps_the_runs_games(run_cli, tmp_path):
+    """stats.md: "`golfsolve stats --out DIR --resume` alone takes everything else from the
+    manifest; options you do give must match it", and the games count "is recorded in the
+    manifest, so --resume and --extend keep it".
+    was: a run made with --difficulty-games 1, resumed or extended with `--difficulty` (which
+    it has), was refused: "differs in difficulty_games 1 (here 8)", a count the user never gave."""
+    out = _difficulty_run(run_cli, tmp_path / "run")
+    (out / "chunk-0000000001.parquet").unlink()
+    r = run_cli(["stats", "--out", str(out), "--resume", "--difficulty", "-q"])
+    assert r.exit_code == 0, r.stderr
+    r = run_cli(["stats", "--out", str(out), "--extend", "--count", "3", "--difficulty", "-q"])
+    assert r.exit_code == 0, r.stderr
+    df = pd.read_parquet(out)
+    assert sorted(df["deal"]) == [0, 1, 2] and df["difficulty"].notna().all()
+    assert '"difficulty_games": 1' in (out / "_manifest.json").read_text(encoding="utf-8")
+
+
+def test_resume_naming_the_runs_games_alone_is_taken(run_cli, tmp_path):
+    """Giving the run's own --difficulty-games again is an option that matches the run.
+    was: `--resume --difficulty-games 1` on a run made with it exited 2, "--difficulty-games
+    needs --difficulty", though the run has it; another count is still refused as a different run."""
+    out = _difficulty_run(run_cli, tmp_path / "run")
+    r = run_cli(["stats", "--out", str(out), "--resume", "--difficulty-games", "1"])
+    assert r.exit_code == 0, r.stderr
+    assert "nothing to do" in r.stdout
+    one_line_exit_2(run_cli(["stats", "--out", str(out), "--resume", "--difficulty-games", "2"]),
+                    "differs in difficulty_games 1 (here 2)")
+    # a new run still needs the flag, and a run without difficulty columns still refuses them
+    one_line_exit_2(run_cli(["stats", "--out", str(tmp_path / "new"), "--count", "1", "--difficulty-games", "2"]),
+                    "--difficulty-games needs --difficulty")
+    plain = tmp_path / "plain"
+    assert run_cli(["stats", "--count", "1", "--rules", "classic", "--out", str(plain), "-q"]).exit_code == 0
+    one_line_exit_2(run_cli(["stats", "--out", str(plain), "--resume", "--difficulty"]), "the run has none")
+
+
+def test_a_new_run_asked_for_in_a_folder_that_holds_one_says_so_first(run_cli, tmp_path):
+    """was: `golfsolve stats --out DIR` with no --count, on DIR holding a run, answered "--count N
+    is required"; given --count, the same command then said the folder holds a run and to add
+    --resume: the user was sent to fix what did not matter first."""
+    out = tmp_path / "run"
+    assert run_cli(["stats", "--count", "2", "--rules", "easy", "--out", str(out), "--jobs", "1", "-q"]).exit_code == 0
+    for extra in ([], ["--count", "3"]):
+        one_line_exit_2(run_cli(["stats", "--out", str(out), *extra]), "already holds a run (deals 0..1, rules easy",
+                        "add --resume")
+
+
+@pytest.mark.parametrize("kind", ["stats", "grid"])
+def test_extend_that_would_shrink_a_run_names_what_it_counts(run_cli, tmp_path, kind):
+    """was: '--extend cannot shrink the run from 2 to 1 items': deals, or matches"""
+    out = str(tmp_path / "run")
+    if kind == "stats":
+        made = ["stats", "--count", "2", "--rules", "easy", "-j", "1", "--out", out, "-q"]
+        again = ["stats", "--out", out, "--extend", "--count", "1", "-q"]
+    else:
+        made = ["grid", "simulate", "--players", "2", "--bots", "random,random", "--holes", "1", "--matches", "2",
+                "--out", out, "-q"]
+        again = ["grid", "simulate", "--out", out, "--extend", "--matches", "1", "-q"]
+    assert run_cli(made).exit_code == 0
+    line = _one_line_error(run_cli(again))
+    assert line.endswith(f"cannot shrink the run from 2 {'deals' if kind == 'stats' else 'matches'} to 1"), line
+
+
+def test_too_many_chunk_files_names_what_the_run_counts(run_cli, tmp_path):
+    """was: '8,031,810,176 items in chunks of 1 make ...'"""
+    r = run_cli(["stats", "--count", "8031810176", "--chunk-size", "1", "--out", str(tmp_path / "run")])
+    assert _one_line_error(r).startswith("golfsolve: 8,031,810,176 deals in chunks of 1 make")
+    assert not (tmp_path / "run").exists()
+
+
+def test_differences_names_each_field_as_its_kind_names_it():
+    """The library: a field may be shown by the option's name, or, following from the others,
+    named only when nothing else says why"""
+    from golfsolve.stats.runfolder import RunKey, differences
+
+    old = RunKey("golfsolve-grid-study/1", 0, 2, (), 1, (("matches", 1), ("seed", 0)))
+    new = RunKey("golfsolve-grid-study/1", 0, 4, (), 1, (("matches", 2), ("seed", 0)))
+    assert differences(old, new, names={"count": None}) == "matches 1 (here 2)"
+    assert differences(old, new, names={"count": "matches in all"}) == "matches in all 2 (here 4), matches 1 (here 2)"
+    alone = RunKey("golfsolve-grid-study/1", 0, 4, (), 1, old.params)
+    assert differences(old, alone, names={"count": None}) == "count 2 (here 4)"

@@ -16,6 +16,7 @@ from golfsolve.solitaire.solver import Solver
 from golfsolve.stats.census import (CensusSpec, chunk_name, load_results, read_manifest, run_census, solve_chunk,
                                     spread_stride, write_chunk)
 from golfsolve.stats.runfolder import chunk_files
+from hostile_helpers import one_line_error as _one_line_error
 
 RULES = ("easy", "classic")
 TIMING = ["seconds", "cpu_seconds"]
@@ -178,3 +179,50 @@ def test_extending_a_spread_run_past_where_its_stride_repeats_says_so(run_cli, t
         assert ("takes every 2,007,952,544th deal, which comes back to its first deal after 4 of them, so it "
                 "cannot grow to 8; start a new run") in r.stderr, r.stderr
     assert "(--count 8 --spread)" in r.stderr
+
+
+def test_a_spread_of_more_deals_than_the_code_space_says_so():
+    """was: spread_stride(26**7 + 1) gave a stride of 0, which the run then refused as
+    '--stride must be from 1 to ...', a stride nobody gave"""
+    from golfsolve.stats.census import spread_stride
+
+    with pytest.raises(InputError, match="more deals than the GO1 code space holds"):
+        spread_stride(26**7 + 1)
+    assert spread_stride(26**7) == 1
+
+
+@pytest.mark.parametrize("again, differs", [
+    # was: 'start 0 (here 5), first_deal 5 (here none), stride 3 (here 1)': the run starts at 5
+    (["--stride", "1", "--start-number", "5"], "stride 3 (here 1)"),
+    # was: 'first_deal 5 (here 6)', a name the user never typed
+    (["--stride", "3", "--start-number", "6"], "start 5 (here 6)"),
+    # was: a dozen fields, 'difficulty_player.samples (here 8, the run has none), ...'
+    (["--stride", "3", "--start-number", "5", "--difficulty"], "difficulty_games (here 8, the run has none)"),
+])
+def test_a_strided_stats_run_resumed_with_other_options_names_them_as_given(run_cli, tmp_path, again, differs):
+    out = str(tmp_path / "run")
+    r = run_cli(["stats", "--start-number", "5", "--stride", "3", "--count", "2", "--rules", "easy", "-j", "1",
+                 "--out", out, "-q"])
+    assert r.exit_code == 0, r.stderr
+    line = _one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "2", *again]))
+    assert f"; this command differs in {differs}; repeat the run's options" in line, line
+    assert "first_deal" not in line and "difficulty_player" not in line
+
+
+def test_extending_a_run_of_consecutive_deals_with_a_stride_names_only_the_stride(run_cli, tmp_path):
+    """was: 'in first_deal (here 0, the run has none), stride (here 3, the run has 1)'"""
+    out = str(tmp_path / "run")
+    assert run_cli(["stats", "--count", "2", "--rules", "easy", "-j", "1", "--out", out, "-q"]).exit_code == 0
+    line = _one_line_error(run_cli(["stats", "--out", out, "--extend", "--count", "4", "--stride", "3"]))
+    assert " in stride (here 3, the run has 1); keep its start" in line, line
+
+
+def test_a_strided_run_of_one_deal_says_one_deal(run_cli, tmp_path):
+    """was: 'win rate: easy 100.0% (1 deals every 2nd from 5)', and '(1 deals, every 2nd
+    from 5, ...)' in a refused --resume"""
+    out = str(tmp_path / "run")
+    r = run_cli(["stats", "--start-number", "5", "--stride", "2", "--count", "1", "--rules", "easy", "-j", "1",
+                 "--out", out, "-q"])
+    assert r.exit_code == 0 and "(1 deal every 2nd from 5)" in r.stdout, r.stdout
+    line = _one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "1", "--stride", "3"]))
+    assert "holds a different run (1 deal, every 2nd from 5, rules easy" in line, line
