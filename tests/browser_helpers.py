@@ -11,7 +11,6 @@ import shutil
 import sys
 
 import pytest
-
 from hostile_helpers import ROOT
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)

@@ -12,11 +12,10 @@ import pytest
 
 from golfsolve.cards import card_str
 from golfsolve.solitaire.layout import layout_from_code
-from hostile_helpers import ROOT, one_line_error, one_line_error as _one_line_error
+from hostile_helpers import ROOT, one_line_error
 import os
 
 from golfsolve.errors import InputError
-
 
 
 # ---------------------------------------------------------------------------
@@ -331,18 +330,15 @@ def test_every_answer_shows_cards_one_way(run_cli, args):
     assert not re.search(r"\b(10|[2-9TJQKA])[CDHS]\b", r.stdout), r.stdout
 
 
-# ---------------------------------------------------------------------------
-# replay and play
-# ---------------------------------------------------------------------------
 def test_a_bad_move_is_named_as_it_was_typed(run_cli):
     """golfsolve replay --pysol 1 GO1-E-AAAAAAB d said "bad move 'g' in 'GO1-E-AAAAAAB'": a
     lower-case g the user never typed"""
     r = run_cli(["replay", "--pysol", "1", "d", "Gx"])
-    assert _one_line_error(r) == ("golfsolve: bad move 'G' in 'Gx' (moves are d = draw, "
+    assert one_line_error(r) == ("golfsolve: bad move 'G' in 'Gx' (moves are d = draw, "
                                   "1-7 = remove from that column, u = undo)")
     # a deal code there is a second deal, not a move (round 31)
     r = run_cli(["replay", "--pysol", "1", "GO1-E-AAAAAAB", "d"])
-    assert _one_line_error(r) == "golfsolve: give exactly one of a deal code, --layout FILE or --pysol N"
+    assert one_line_error(r) == "golfsolve: give exactly one of a deal code, --layout FILE or --pysol N"
     from golfsolve.solitaire.engine import parse_moves
 
     assert parse_moves("D 5 U") == ["d", "5", "u"]

@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-
 from hostile_helpers import ROOT
 
 
@@ -126,9 +125,6 @@ def test_kill_and_a_closed_terminal_stop_an_answer_as_ctrl_c_does(sig, ignored, 
     assert ("GO1-E-AAAAAAB" in r.stdout) == (code == 0)
 
 
-# ---------------------------------------------------------------------------
-# the environment
-# ---------------------------------------------------------------------------
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [["deal", "BAD"], ["grid", "simulate", "--matches", "0"], ["deal", "--bogus"]])
 def test_bad_input_exits_2_when_stderr_cannot_be_written(args):

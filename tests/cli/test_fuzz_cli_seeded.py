@@ -1,7 +1,23 @@
-"""A seeded fuzzer of the command line: every command, with hostile values for its options, keeps the
-contract (exit 0 or 2, one line on stderr, no traceback, no run folder changed that it does not
-own)."""
+"""A seeded fuzzer of the command line.
 
+The fuzzer walks click's own command tree (``golfsolve.cli.main.cli`` and its ``grid``
+subgroup) and builds invocations from each command's parameters as click declares them (their
+types, choices, ranges and defaults): a tiny valid invocation of every command, then one with
+an option (or two) given a hostile value (0, -1, huge, 10**40, floats for whole numbers,
+NaN/inf, empty or blank text, other digits and look-alikes, very long text, paths that are
+folders, missing, /dev/null or /dev/full, a finished run folder), options repeated, options of
+another command, flags mixed with ``--json``, and two valid options together.
+
+Every run must keep the contract (:func:`check_contract`): exit 0, 1 or 2 (130 never: nothing
+interrupts it); no "internal error" and no traceback; exit 2 with exactly one ``golfsolve:``
+line on stderr; ``--json`` output of an exit 0 parses; no file made outside the folders the
+invocation named; a finished run folder never changed.
+
+The regression tests of the flaws the wide runs found come first; the fuzzer itself runs last
+in a small seeded form (the wide runs, a few thousand invocations, were done by hand with
+:func:`invocations` and :func:`check_contract`). tests/cli/test_fuzz_cli.py is the
+hypothesis-driven fuzzer of the same contract.
+"""
 from __future__ import annotations
 
 import hashlib
@@ -12,8 +28,12 @@ from typing import Iterator, Optional
 
 import click
 import pytest
-
 from hostile_helpers import DATA
+
+
+# ---------------------------------------------------------------------------
+# the command tree, as click holds it
+# ---------------------------------------------------------------------------
 
 
 def command_tree() -> list[tuple[tuple[str, ...], click.Command]]:
@@ -47,6 +67,10 @@ def _is_int(t: click.ParamType) -> bool:
 def _is_float(t: click.ParamType) -> bool:
     return isinstance(t, click.types.FloatParamType)
 
+
+# ---------------------------------------------------------------------------
+# values: valid (tiny) and hostile, by what click says a parameter is
+# ---------------------------------------------------------------------------
 
 class Place:
     """The folders and files one batch of invocations shares: finished run folders of every
@@ -115,7 +139,6 @@ _TINY = {"count": "1", "samples": "2", "games": "1", "max_deals": "2", "matches"
          "node_limit": "20000", "chunk_size": "1", "grid": "4", "openers": "1", "stride": "3", "start_number": "5",
          "seed": "3", "cpu_budget": "5"}
 
-
 #: The options every invocation of a command gets, so that a valid one is tiny and quick.
 _ALWAYS = {
     ("odds",): {"samples": "2", "games": "1"},
@@ -158,12 +181,8 @@ def valid_values(path: tuple[str, ...], param: click.Parameter, place: Place) ->
 
 
 _HUGE = ["10" + "0" * 39, str(2**63), str(2**64), "-" + "9" * 30, "9" * 5000]
-
-
 _NUMBERS = ["0", "-1", "1.5", "6.0", "nan", "inf", "-inf", "1e3", "", " ", " 3 ", "+2", "-0", "0x10", "1_0",
             "٣", "３", "²", "3\u00a0", "\u20073", "1,000", "one", *_HUGE]
-
-
 _TEXT = ["", " ", "\t", "\r\n", "x" * 5000, "\x00", "--json", "-", "é", "ſ", "\u200b", "GO1-E-AAAAAAB\n",
          "easy,", ",easy", "easy,,classic", "+", "a" * 41]
 
@@ -209,6 +228,10 @@ def hostile_values(path: tuple[str, ...], param: click.Parameter, place: Place) 
         return place.hostile_paths() + [str(p) for p in place.runs.values()]
     return _TEXT + _TEXT_BY_NAME.get("code" if name == "codes" else name, []) * 2 + valid_values(path, param, place)
 
+
+# ---------------------------------------------------------------------------
+# invocations
+# ---------------------------------------------------------------------------
 
 def _option_words(param: click.Parameter, value: Optional[str]) -> list[str]:
     if isinstance(param, click.Argument):
@@ -304,6 +327,10 @@ def invocations(seed: int, n: int, place: Place) -> Iterator[tuple[list[str], li
         yield [*path, *_assemble(cmd, words, extra)], changed
 
 
+# ---------------------------------------------------------------------------
+# the contract
+# ---------------------------------------------------------------------------
+
 def file_digests(folder: Path) -> dict[str, str]:
     """Each file's digest under the run folder ``folder``, by its path there; a report written
     into the run (its default ``_report`` folder) is the report's, not the run's, and the lock
@@ -372,6 +399,10 @@ def check_contract(args: list[str], code: int, stdout: str, stderr: str, before:
     return broken
 
 
+# ---------------------------------------------------------------------------
+# the flaws the wide runs found
+# ---------------------------------------------------------------------------
+
 @pytest.mark.parametrize("args", [
     ["deal", "--layout", "a\x00b"],
     ["rate", "--layout", "\x00"],
@@ -390,6 +421,7 @@ def test_a_path_holding_a_nul_character_is_refused_naming_its_option(run_cli, ar
     one_line_exit_2(r, "a path cannot hold a NUL character")
     option = next((a for a in args if a.startswith("--") and a not in ("--count",)), "DIR")
     assert option in r.stderr, r.stderr
+
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -418,6 +450,10 @@ def test_every_command_is_a_golfsolve_command():
     plain = [" ".join(path) for path, cmd in command_tree() if not isinstance(cmd, Command)]
     assert not plain, plain
 
+
+# ---------------------------------------------------------------------------
+# the fuzzer, small and seeded
+# ---------------------------------------------------------------------------
 
 class _TooLong(BaseException):
     """An invocation ran past its time: a BaseException, so no ``except Exception`` swallows it."""

@@ -15,7 +15,7 @@ from golfsolve.grid.rules import parse_rules
 from golfsolve.solitaire.dealcode import DealCodeError
 from golfsolve.solitaire.layout import LayoutError, read_layout_file
 from golfsolve.solitaire.rules import RulesError, get_rules
-from hostile_helpers import one_line_error, one_line_error as _one_line_error, quiet_stderr
+from hostile_helpers import one_line_error, quiet_stderr
 
 
 def _one_line(r) -> bool:
@@ -546,9 +546,6 @@ def test_moves_given_as_words_to_hint_or_odds_are_pointed_to_moves(run_cli, comm
     assert '--moves "d 5 2"' in one_line_error(run_cli([command, CODE, "d", "5"]))
 
 
-# ---------------------------------------------------------------------------
-# run folders
-# ---------------------------------------------------------------------------
 @pytest.mark.parametrize("command", [
     ["grid", "simulate", "--matches", "1", "--holes", "1", "--bots", "random,greedy", "-q", "--out", "-"],
     ["stats", "--count", "1", "--rules", "easy", "-j", "1", "-q", "--out", "-"],
@@ -562,7 +559,7 @@ def test_out_dash_is_refused_not_made_a_folder_named_dash(run_cli, tmp_path, mon
         assert run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "--bots", "random,greedy", "-q",
                         "--out", str(run)]).exit_code == 0
     monkeypatch.chdir(tmp_path)
-    line = _one_line_error(run_cli([str(run) if a == "RUN" else a for a in command]))
+    line = one_line_error(run_cli([str(run) if a == "RUN" else a for a in command]))
     assert line == ("golfsolve: --out - would make a directory named '-' here: a run folder or report cannot go to "
                     "standard output (--json prints the answer there); give a directory's name, ./- for one "
                     "named '-'"), line

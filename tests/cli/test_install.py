@@ -10,10 +10,9 @@ import sys
 import tarfile
 
 import pytest
+from hostile_helpers import ROOT, one_line_exit_2
 
 import golfsolve
-
-from hostile_helpers import one_line_exit_2, ROOT
 
 
 def test_the_version_is_the_running_codes_own_and_needs_no_installed_metadata(run_cli, monkeypatch, tmp_path):

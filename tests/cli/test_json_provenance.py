@@ -15,9 +15,6 @@ from golfsolve.stats.runkind import rules_described, stamped
 from hostile_helpers import ROOT
 
 
-# ---------------------------------------------------------------------------
-# what a --json answer records
-# ---------------------------------------------------------------------------
 def test_a_fair_hint_on_a_finished_game_records_its_seed_and_player(run_cli, tmp_path):
     """hint --fair --json --seed 5 --player fast on a won game answered without "seed" and
     "player", the keys every other fair answer has (odds on the same layout records both), so

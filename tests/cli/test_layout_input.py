@@ -10,9 +10,7 @@ import sys
 from contextlib import contextmanager
 
 import pytest
-
-from hostile_helpers import one_line_error, one_line_error as _one_line_error, ROOT
-
+from hostile_helpers import ROOT, one_line_error
 
 CODE = "GO1-E-AAAAAAB"
 
@@ -109,7 +107,7 @@ def test_a_bad_layout_file_among_several_is_named(run_cli, data_dir, tmp_path, c
     bad.write_text(text, encoding="utf-8")
     files = [str(bad)] if command == "deal" else [str(data_dir / GOOD_BOARD), str(bad)]
     r = run_cli([command, *(a for f in files for a in ("--layout", f))])
-    line = _one_line_error(r)
+    line = one_line_error(r)
     assert "second.txt" in line and words in line, line
 
 

@@ -9,8 +9,7 @@ import subprocess
 import sys
 
 import pytest
-
-from hostile_helpers import answers_then_ctrl_c, ROOT
+from hostile_helpers import ROOT, answers_then_ctrl_c
 
 
 def _play(stdin: bytes) -> subprocess.CompletedProcess:

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
+from hostile_helpers import one_line_error
 
+from golfsolve.errors import InputError
 from golfsolve.fair import BANDS, PlayerSettings, label_of, odds, pick, rate
+from golfsolve.fair.difficulty import PickResult
+from golfsolve.fair.settings import PRESETS
 from golfsolve.solitaire.dealcode import N_DEALS, parse_code
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number
 from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT
 from golfsolve.solitaire.solver import Solver
-import numpy as np
-
-from golfsolve.errors import InputError
-from golfsolve.fair.difficulty import PickResult
-from golfsolve.fair.settings import PRESETS
-
-from hostile_helpers import one_line_error as _one_line_error
 
 
 @pytest.fixture(scope="module")
@@ -448,7 +446,7 @@ def test_pick_refuses_a_count_its_max_deals_cannot_reach_before_examining_a_deal
         raise AssertionError("a deal was examined")
 
     monkeypatch.setattr(difficulty, "_scan", no_work)
-    line = _one_line_error(run_cli(["pick", "--difficulty", "easy", "--count", "3", "--max-deals", "2", "--games", "1",
+    line = one_line_error(run_cli(["pick", "--difficulty", "easy", "--count", "3", "--max-deals", "2", "--games", "1",
                                     "-q"]))
     assert line == ("golfsolve: --count 3 is more than --max-deals 2: a scan of at most 2 deals cannot find 3; "
                     "raise --max-deals or lower --count"), line

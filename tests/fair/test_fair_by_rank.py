@@ -8,7 +8,11 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import numpy as np
+import pytest
+
 from golfsolve.cards import rank_of
+from golfsolve.errors import InputError
 from golfsolve.fair import PRESETS, fair_hint, odds, play
 from golfsolve.fair.orders import unknown_pool
 from golfsolve.fair.player import Player
@@ -16,10 +20,6 @@ from golfsolve.fair.view import by_rank, player_view
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.layout import Layout, layout_from_number
 from golfsolve.solitaire.rules import CLASSIC, EASY
-import numpy as np
-import pytest
-
-from golfsolve.errors import InputError
 
 FAST = PRESETS["fast"]
 
@@ -159,9 +159,6 @@ def test_strong_keeps_the_cards_as_they_are():
     assert d.values is not None and all(set(o) == pool for o in d.values.stocks)
 
 
-# ---------------------------------------------------------------------------
-# the fair-play library
-# ---------------------------------------------------------------------------
 def _view():
     from golfsolve.fair import player_view
     from golfsolve.solitaire.layout import layout_from_code

@@ -3,8 +3,8 @@ their tables and their work counted."""
 
 from __future__ import annotations
 
-import re
 import importlib
+import re
 
 import pytest
 
@@ -15,7 +15,6 @@ from golfsolve.fair.view import player_view
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number
 from golfsolve.solitaire.rules import get_rules
-
 
 CODE = "GO1-E-AAAAAAB"
 

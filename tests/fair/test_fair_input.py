@@ -5,14 +5,14 @@ refused by name before any work; what they take is still taken."""
 from __future__ import annotations
 
 import re
+
 import numpy as np
 import pytest
+from hostile_helpers import library_refusal, one_line_error
 
 from golfsolve.errors import InputError
 from golfsolve.solitaire.layout import layout_from_code
 from golfsolve.solitaire.rules import EASY
-
-from hostile_helpers import library_refusal, one_line_error
 
 
 @pytest.mark.parametrize("where", ["discard", "table", "stock"])
@@ -198,9 +198,6 @@ stock: {stock}
 """
 
 
-# ---------------------------------------------------------------------------
-# layouts no game reaches
-# ---------------------------------------------------------------------------
 @pytest.mark.parametrize("command", [["odds", "--samples", "10", "--games", "1"], ["hint", "--fair"], ["deal"]])
 def test_a_mid_game_stock_of_dots_is_refused_as_longer_than_any_stock(command, run_cli, tmp_path):
     """A game in progress written with "stock: ..." (README: "all cards not shown elsewhere")
@@ -222,7 +219,12 @@ def test_a_stock_longer_than_the_rules_deal_is_refused_by_the_library_too():
     start deal longer stocks, and a cleared table is won whatever its stock."""
     from golfsolve.errors import InputError
     from golfsolve.fair import odds
-    from golfsolve.solitaire.layout import Layout, LayoutError, make_layout, parse_layout_text
+    from golfsolve.solitaire.layout import (
+        Layout,
+        LayoutError,
+        make_layout,
+        parse_layout_text,
+    )
     from golfsolve.solitaire.rules import EASY, get_rules
 
     mid = parse_layout_text(MID_GAME.format(stock="? " * 17))  # no rules yet: Easy when played

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from fair_helpers import simulated_coverage
 
 from golfsolve.fair.odds import MIN_GAMES, WIDTH, WORK_BUDGET, play_until
 from golfsolve.intervals import product_interval, wilson
-from fair_helpers import simulated_coverage
 from golfsolve.solitaire.layout import layout_from_code
 
 
@@ -251,9 +251,6 @@ def test_odds_records_the_exact_state_cap_it_was_given():
     assert capped["exact_unknown"] == default["exact_unknown"] == EXACT_UNKNOWN
 
 
-# ---------------------------------------------------------------------------
-# the numbers
-# ---------------------------------------------------------------------------
 def test_odds_interval_keeps_the_clairvoyant_error_when_no_fair_game_is_won():
     """odds on a game in progress where 2 of 200 sampled orders could be won and the fair
     player lost both games said "fair chance 0% [0, 1]": the top was the sampled clairvoyant

@@ -33,7 +33,6 @@ from test_fair_honesty import reshuffled, strip
 from hostile_helpers import ROOT
 
 
-
 def _answers(lay: Layout, moves: list[str], rules, solver: Solver) -> list:
     """The fair hint after ``moves``, and at the opening the odds and the rating's fair part."""
     tiny = PlayerSettings(samples=3, extra=1)

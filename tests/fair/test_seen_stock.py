@@ -39,9 +39,6 @@ def test_a_stock_card_turned_and_put_back_by_undo_stays_known_to_the_fair_answer
 LOST = "GO1-C-AAAAAAZ"
 
 
-# ---------------------------------------------------------------------------
-# the fair answers
-# ---------------------------------------------------------------------------
 def test_the_fair_answers_keep_a_whole_stock_the_player_turned_and_put_back():
     """odds GO1-C-AAAAAAZ --moves "d (16 times) u (16 times)" (every stock card turned and put
     back by undo) said "fair chance 6% [1, 19] ... unknown stock cards: 16", and hint --fair

@@ -10,18 +10,14 @@ import re
 
 import numpy as np
 import pytest
-
-from golfsolve.errors import InputError
-from golfsolve.grid.rules import GridRules, parse_rules, PRESETS
-from golfsolve.solitaire.rules import EASY
-
-from hostile_helpers import library_refusal, one_line_error as _one_line_error
+from hostile_helpers import library_refusal, one_line_error
 from run_helpers import one_hole_grid_rules
 
+from golfsolve.errors import InputError
+from golfsolve.grid.rules import PRESETS, GridRules, parse_rules
+from golfsolve.solitaire.rules import EASY
 
-# ---------------------------------------------------------------------------
-# the tournament library
-# ---------------------------------------------------------------------------
+
 @pytest.mark.parametrize("kw, error, words", [
     ({"block": -1}, InputError, "block must be from 1"),
     ({"block": 0}, InputError, "block must be from 1"),
@@ -89,8 +85,13 @@ def test_the_tournament_statistics_name_what_is_no_tournament(call, error, words
     object has no attribute 'tally'", summary_text(data, None) as "has no attribute 'describe'",
     and report_data(t, 5) put the number 5 where the report shows its command"""
     from golfsolve.grid.ratings import rate_bots  # noqa: F401
-    from golfsolve.grid.tournament import (bot_summary, entry_difference, neighbour_effect,  # noqa: F401
-                                           paired_difference, simulate)
+    from golfsolve.grid.tournament import (  # noqa: F401
+        bot_summary,
+        entry_difference,
+        neighbour_effect,
+        paired_difference,
+        simulate,
+    )
     from golfsolve.stats.gridreport import render_markdown, report_data, summary_text  # noqa: F401
 
     t = simulate(one_hole_grid_rules(), ["random", "greedy"], 2, 0)  # noqa: F841
@@ -542,9 +543,6 @@ def test_play_match_names_decks_that_are_no_list_of_decks(decks):
                    np.random.default_rng(0), decks=decks)
 
 
-# ---------------------------------------------------------------------------
-# grid Golf
-# ---------------------------------------------------------------------------
 def test_the_library_writes_bot_names_one_way_as_the_command_does():
     """was: simulate(rules, ['Random', ' random '], ...) counted two bots, 'Random' and
     ' random ', each with its own line in the summary; the command reads them as one"""
@@ -590,7 +588,7 @@ def test_one_bot_under_two_names_is_refused_in_the_library(bots, samples, words,
 ])
 def test_grid_simulate_refuses_one_bot_under_two_names(run_cli, tmp_path, args, words):
     args = [str(tmp_path / "run") if a == "RUN" else a for a in args]
-    line = _one_line_error(run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "-q", *args]))
+    line = one_line_error(run_cli(["grid", "simulate", "--matches", "1", "--holes", "1", "-q", *args]))
     assert words in line, line
     assert not (tmp_path / "run").exists()
 

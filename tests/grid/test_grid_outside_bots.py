@@ -373,9 +373,6 @@ def test_a_failing_bot_of_ones_own_is_named_in_the_run_s_own_match_and_seed(regi
     assert r.exit_code == 1 and "(seed 5): failing (seat " in r.stderr and "seed 0" not in r.stderr
 
 
-# ---------------------------------------------------------------------------
-# the referee
-# ---------------------------------------------------------------------------
 _AS_RANDOM = object()
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from hostile_helpers import answers_then_ctrl_c
-
 
 #: A grid hole ended at once: the 2x2 grid, a knock allowed, and the first answer a knock.
 KNOCK_TABLE = ["grid", "play", "--players", "2", "--grid", "4", "--seed", "1", "--ascii", "--rules", "default+knock10"]

@@ -7,13 +7,17 @@ import json
 
 import pandas as pd
 import pytest
+from hostile_helpers import one_line_error
+from run_helpers import (
+    as_before_setting,
+    finished_grid_run,
+    made_here,
+    one_hole_grid_rules,
+)
 
 from golfsolve.errors import InputError
 from golfsolve.grid.rules import GridRules
 from golfsolve.grid.tournament import simulate
-
-from hostile_helpers import one_line_error, one_line_error as _one_line_error
-from run_helpers import as_before_setting, finished_grid_run, made_here, one_hole_grid_rules
 
 
 def _edit_bots(run, bots: str) -> None:
@@ -284,7 +288,7 @@ def test_a_study_whose_manifest_was_edited_counts_its_matches_in_the_right_numbe
     m = json.loads((out / "_manifest.json").read_text())
     m["count"] = 3
     (out / "_manifest.json").write_text(json.dumps(m))
-    line = _one_line_error(run_cli(["grid", "report", str(out), "--json"]))
+    line = one_line_error(run_cli(["grid", "report", str(out), "--json"]))
     # since round 33 the blocks, which still cover matches 0..1, are checked against the count first
     assert "the blocks do not cover matches 0..2" in line and "1 matches" not in line, line
 

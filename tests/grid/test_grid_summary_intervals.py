@@ -127,9 +127,6 @@ def test_the_strokes_distribution_figure_is_in_percent_as_the_other_figures_are(
         assert abs(sum(line.get_ydata()) - 100) < 1e-9
 
 
-# ---------------------------------------------------------------------------
-# honest intervals
-# ---------------------------------------------------------------------------
 def test_a_mean_from_a_few_matches_has_a_student_t_interval():
     """grid simulate --matches 2 printed 'paired-rel:2 - ismcts:2: -12.75 [-13.24, -12.26]', a
     "95%" interval from two matches made with the normal quantile 1.96, which holds the mean about

@@ -324,9 +324,6 @@ def test_a_progress_switch_is_true_false_or_none(progress):
 DEAL = "GO1-E-AAAAAAB"
 
 
-# ---------------------------------------------------------------------------
-# the flaws the fuzzer found
-# ---------------------------------------------------------------------------
 def test_a_refusal_quoting_a_pandas_value_is_one_line():
     """was: a pandas Series given as a count was quoted as its repr, one line per row:
     "samples must be a whole number, not 0    1" then "1    2" and "dtype: int64" on lines of

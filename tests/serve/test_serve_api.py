@@ -43,7 +43,6 @@ def _cli_json(run_cli, args):
     return json.loads(r.stdout)
 
 
-
 @pytest.fixture(scope="module")
 def seed000_text(data_dir_module):
     return (data_dir_module / "seed000_start.txt").read_text()
@@ -724,9 +723,6 @@ def test_a_flag_sent_as_json_null_is_400_not_read_as_false(client, endpoint, fla
     assert r.status_code == 400 and f"{flag} must be true or false, not the number 1" in r.json()["error"], r.text
 
 
-# ---------------------------------------------------------------------------
-# the server
-# ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server():
     """The server with one warm worker and a CPU budget of half a second."""

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from browser_helpers import chromium, page, page_url  # noqa: F401 (fixtures)
 
+
 def _text(pg, sel: str) -> str:
     return pg.locator(sel).inner_text()
 

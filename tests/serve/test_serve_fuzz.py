@@ -1,25 +1,36 @@
-"""Random requests against the API: whatever arrives, the answer is JSON with a status the
-contract allows (never a 500, never a traceback), and an error is one line."""
+"""Random and hostile requests against the API: whatever arrives, the answer is JSON with a
+status the contract allows (never a 500, never a traceback), and an error is one line.
+
+The seeded fuzzer (:func:`test_seeded_api_fuzz`) gives every parameter of every endpoint
+(docs/serve.md) hostile values: missing, repeated, empty, huge, negative, floats, NaN, unicode,
+very long, JSON of the wrong type or nested, another endpoint's parameters, contradicting pairs,
+percent-encoding tricks, deal codes and layouts slightly wrong; by GET and by POST. Each answer
+must keep the contract: a 4xx is one JSON line naming what was wrong (no 500, no traceback, no
+path of the machine), refused before any worker is asked; a 200 holds docs/formats.md's fields,
+the same answer twice, and the CLI's ``--json``; the server answers a good request after every
+bad one. (The wide runs, thousands of requests, were made by hand; the test is their fast,
+seeded form.)
+"""
 
 from __future__ import annotations
 
 import json
-
-from hypothesis import HealthCheck, given, settings, strategies as st
 import random
 import re
 from pathlib import Path
 from urllib.parse import parse_qsl, quote
 
 import pytest
-from test_serve_api import _cli_json, _no_timings
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from golfsolve.serve.app import PARAMS
-
-from formats_helpers import field_tables, FORMATS
-from hostile_helpers import DATA
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
+
+from formats_helpers import FORMATS, field_tables  # noqa: E402
+from hostile_helpers import DATA  # noqa: E402
+from test_serve_api import _cli_json, _no_timings  # noqa: E402
+
+from golfsolve.serve.app import PARAMS  # noqa: E402
 
 # ``client``: the server's test client, from conftest.py
 
@@ -122,9 +133,6 @@ def jobs(client, monkeypatch):
     return asked
 
 
-# ---------------------------------------------------------------------------
-# the flaws the fuzzer found, one test each
-# ---------------------------------------------------------------------------
 @pytest.mark.parametrize("endpoint, params, words", [
     ("hint", {"code": CODE, "moves": "d x"}, "bad move 'x'"),
     ("hint", {"code": CODE, "moves": "2"}, "move '2' is not legal here"),
@@ -166,9 +174,6 @@ def test_a_bad_posted_layout_is_named_in_its_error(client, text, words):
     assert r.status_code == 400 and r.json()["error"].startswith("layout: ") and words in r.json()["error"]
 
 
-# ---------------------------------------------------------------------------
-# the fuzzer
-# ---------------------------------------------------------------------------
 #: a good, cheap request per endpoint, which the fuzzer spoils one way at a time
 BASE = {
     "deal": {"code": CODE},

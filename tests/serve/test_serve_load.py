@@ -9,11 +9,10 @@ flat from one round to the next. ``python benchmarks/load_serve.py`` runs it big
 from __future__ import annotations
 
 import sys
+import threading
 
 import pytest
 from hostile_helpers import ROOT
-import threading
-
 from test_serve_api import _no_timings
 
 pytest.importorskip("uvicorn")

@@ -19,14 +19,10 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
-from hostile_helpers import (exchange, exchange as _exchange, status_and_json, status_and_json as _status_and_json,
-    uvicorn_thread, uvicorn_thread as _uvicorn)  # noqa: E402
+from hostile_helpers import exchange, status_and_json, uvicorn_thread  # noqa: E402
 from run_helpers import wait_for  # noqa: E402
 
 
-# ---------------------------------------------------------------------------
-# paths
-# ---------------------------------------------------------------------------
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_an_endpoint_with_a_slash_at_the_end_is_a_json_404_naming_the_endpoint(client, method):
     """curl -d '{"code": ...}' http://127.0.0.1:8000/api/solve/ printed nothing and exited 0:
@@ -40,9 +36,6 @@ def test_an_endpoint_with_a_slash_at_the_end_is_a_json_404_naming_the_endpoint(c
     assert client.get("/api/nothing/").json() == {"error": "no such page or endpoint: '/api/nothing/'"}
 
 
-# ---------------------------------------------------------------------------
-# slow and oversized requests
-# ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def guarded():
     """The server's app behind uvicorn with the protocol ``golfsolve serve`` uses, its deadline
@@ -50,7 +43,7 @@ def guarded():
     from golfsolve.serve.app import create_app
     from golfsolve.serve.guard import guarded_protocol
 
-    with _uvicorn(create_app(workers=1, warm=False), http=guarded_protocol(seconds=1.0)) as (_, port):
+    with uvicorn_thread(create_app(workers=1, warm=False), http=guarded_protocol(seconds=1.0)) as (_, port):
         yield port
 
 
@@ -63,7 +56,7 @@ def test_a_client_that_sends_half_a_request_and_waits_is_answered_408_and_let_go
     """A client that sent half a request (or nothing) and waited kept its connection, and
     mid-body a request handler, for ever: the server never timed it out, so a few thousand
     such clients used up its connections."""
-    status, answer = _status_and_json(_exchange(guarded, half))
+    status, answer = status_and_json(exchange(guarded, half))
     assert status == 408 and answer == {"error": "the request did not arrive whole within 1 s; send it all at once"}
 
 
@@ -95,13 +88,10 @@ def test_the_deadline_is_for_the_request_to_arrive_not_for_its_answer(guarded):
 def test_a_request_head_over_64_kb_is_a_json_431(guarded, request_bytes):
     """Header lines without end were all kept: 90 MB of headers on one connection grew the
     server by 90 MB, and a few such clients would have filled its memory."""
-    status, answer = _status_and_json(_exchange(guarded, request_bytes))
+    status, answer = status_and_json(exchange(guarded, request_bytes))
     assert status == 431 and "larger than 64 KB" in answer["error"]
 
 
-# ---------------------------------------------------------------------------
-# the command: Ctrl-C with requests in flight
-# ---------------------------------------------------------------------------
 def test_ctrl_c_with_requests_in_flight_answers_them_and_stops_quietly():
     """Ctrl-C while one request ran in the only worker and another waited for it: after
     uvicorn's 5 s graceful wait the waiting one got a plain-text "Internal Server Error" (500)
@@ -128,7 +118,7 @@ def test_ctrl_c_with_requests_in_flight_answers_them_and_stops_quietly():
         log: list[str] = []
         reader = threading.Thread(target=lambda: log.extend(proc.stderr))  # until every writer has gone
         reader.start()
-        status, answer = _status_and_json(_exchange(int(url.rsplit(":", 1)[1]), b"GET /api/health HTTP/1.1\r\n"
+        status, answer = status_and_json(exchange(int(url.rsplit(":", 1)[1]), b"GET /api/health HTTP/1.1\r\n"
                                                      b"Host: x\r\nX-Padding: " + b"a" * 100_000 + b"\r\n\r\n"))
         assert status == 431 and "larger than 64 KB" in answer["error"]
 
@@ -169,7 +159,7 @@ def test_a_request_the_server_cancels_as_it_stops_is_a_json_503():
     from golfsolve.serve.app import create_app
     from golfsolve.serve.pool import STOPPING
 
-    with _uvicorn(create_app(workers=1, warm=False), timeout_graceful_shutdown=0.2) as (server, port):
+    with uvicorn_thread(create_app(workers=1, warm=False), timeout_graceful_shutdown=0.2) as (server, port):
         answers = []
         asker = threading.Thread(target=lambda: answers.append(httpx.post(
             f"http://127.0.0.1:{port}/api/odds", json={"code": "GO1-E-AAAAAAB", "games": 5000}, timeout=120)))

@@ -4,15 +4,13 @@ of the wrong kind named, what they took still taken."""
 from __future__ import annotations
 
 import pytest
+from hostile_helpers import library_refusal
 
 from golfsolve.solitaire.answers import peeking_hint
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.hint import rank_moves
 from golfsolve.solitaire.layout import layout_from_code
 from golfsolve.solitaire.rules import CLASSIC
-
-from hostile_helpers import library_refusal
-
 
 DEAL = "GO1-E-AAAAAAB"
 
@@ -22,7 +20,11 @@ def test_the_commands_answers_name_a_layout_or_solver_of_the_wrong_kind():
     attribute 'rules'" (hint_position and peeking_hint_answer too), solver=5 as "'int' object has no
     attribute 'solve'", and solver=[] was put aside for a new Solver without a word; rules.code_letter
     of a rule set's name failed as "'str' object has no attribute 'meaning'"."""
-    from golfsolve.solitaire.answers import hint_position, peeking_hint_answer, solve_layout
+    from golfsolve.solitaire.answers import (
+        hint_position,
+        peeking_hint_answer,
+        solve_layout,
+    )
     from golfsolve.solitaire.rules import code_letter
 
     lay = layout_from_code(DEAL)
@@ -60,7 +62,12 @@ def test_replays_json_answer_takes_the_move_text_as_replay_does():
 
 
 def _answers_calls():
-    from golfsolve.solitaire.answers import deal_answer, play_answer, replay_answer, solve_answer
+    from golfsolve.solitaire.answers import (
+        deal_answer,
+        play_answer,
+        replay_answer,
+        solve_answer,
+    )
     from golfsolve.solitaire.layout import layout_from_code
 
     lay = layout_from_code("GO1-E-AAAAAAB")

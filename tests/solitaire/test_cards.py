@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from golfsolve.cards import (
@@ -18,7 +19,6 @@ from golfsolve.cards import (
     rank_of,
     suit_of,
 )
-import numpy as np
 
 
 def test_ids_are_suit_times_13_plus_rank():

@@ -25,7 +25,6 @@ from golfsolve.solitaire.rules import CLASSIC, EASY, STRICT, get_rules
 import numpy as np
 
 
-
 def snapshot(g: Game) -> tuple:
     """Everything an action may change, to check that rejected moves change nothing."""
     return ([list(c) for c in g.columns], list(g.pile), list(g.stock), g.score, g.removed, g.won, g.locked)

@@ -1,5 +1,14 @@
-"""The exactness of every exact answer, checked against a slow, obvious search of the engine's own
-moves on mid-game positions of every rule kind."""
+"""The exactness of every exact answer, checked against a slow, obvious search that plays the
+game engine itself (play, take back by undo, memoised on what the engine shows), which shares no
+move generation, bound or dominance rule with the solver's kernels.
+
+The same checks ran by hand on tens of thousands of positions and found no wrong answer; these
+two seeded subsets keep the strongest probes: mid-game positions of every shape (one column left,
+a stock of 0 or 1, a long stock over a small table, a tall table over a short one, games played
+on from real deals, a discard of K, A or a joker, an empty discard) under every kind of rule set
+(asymmetric King rules too), and the fair player's order searches and carried lost states on
+every pre-draw table.
+"""
 
 from __future__ import annotations
 

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-import re
-import pytest
-
-from golfsolve.cards import card_str, parse_card, parse_cards
-from golfsolve.solitaire.layout import (Layout, LayoutError, layout_from_code, layout_from_pysol, load_layout,
-    make_layout, parse_layout_text, read_layout_file)
-from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
 import json
+import re
 from pathlib import Path
 
 import numpy as np
+import pytest
+from hostile_helpers import one_line_error, run_python
 
+from golfsolve.cards import card_str, parse_card, parse_cards
 from golfsolve.errors import InputError
-
-from hostile_helpers import one_line_error as _one_line_error, run_python as _python
+from golfsolve.solitaire.layout import (
+    Layout,
+    LayoutError,
+    layout_from_code,
+    layout_from_pysol,
+    load_layout,
+    make_layout,
+    parse_layout_text,
+    read_layout_file,
+)
+from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
 
 
 def test_seed000_start_reads_with_a_partial_stock(seed000_start):
@@ -410,7 +416,7 @@ def test_read_layout_file_takes_a_path_not_a_file_descriptor(path):
     """was: read_layout_file(0) read all of stdin as a layout and closed it (open() takes a
     whole number as a file descriptor), then failed in pathlib ('expected str, bytes or
     os.PathLike object, not int'); read_layout_file(1) closed stdout"""
-    r = _python("import sys\n"
+    r = run_python("import sys\n"
                 "from golfsolve.solitaire.layout import read_layout_file\n"
                 f"try:\n    read_layout_file({path})\n"
                 "except TypeError as e:\n    print('refused:', e)\n"
@@ -428,9 +434,6 @@ def test_read_layout_file_checks_its_rules_before_reading(tmp_path):
         read_layout_file(tmp_path / "absent.txt", rules="classic")  # not "cannot read layout file"
 
 
-# ---------------------------------------------------------------------------
-# layouts
-# ---------------------------------------------------------------------------
 _EMPTY_COLUMNS = "".join(f"{i}:\n" for i in range(2, 8))
 
 
@@ -447,5 +450,5 @@ def test_a_layout_with_more_jokers_than_its_rules_says_which_switch_deals_them(r
                                                                                  rules_line, stock, error):
     monkeypatch.chdir(tmp_path)  # a short name: a long path is clipped in the message
     Path("jokers.txt").write_text(f"{rules_line}discard: AC\nstock: {stock}\n1:\n{_EMPTY_COLUMNS}")
-    line = _one_line_error(run_cli(["deal", "--layout", "jokers.txt"]))
+    line = one_line_error(run_cli(["deal", "--layout", "jokers.txt"]))
     assert line == f"golfsolve: layout file 'jokers.txt': {error}", line

@@ -3,6 +3,8 @@ pack_number() made is checked against the rules it is solved under (its jokers).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,6 @@ from golfsolve.errors import InputError
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import PackedPosition, Solver, pack, pack_number
-import re
 
 CLASSIC = get_rules("classic")
 JOKERS2 = get_rules("classic+jokers2")
@@ -106,9 +107,6 @@ def test_packed_positions_compare_and_hash_by_their_cards(packed):
 LOST = "GO1-C-AAAAAAZ"
 
 
-# ---------------------------------------------------------------------------
-# the solver's library
-# ---------------------------------------------------------------------------
 def _packed():
     from golfsolve.solitaire.rules import get_rules
     from golfsolve.solitaire.solver import pack_number

@@ -192,9 +192,6 @@ def test_cli_verdict_only_for_many_deals_matches_single_solves(run_cli):
     assert lost and all(r["best_cards_left"] is None for r in lost)
 
 
-# ---------------------------------------------------------------------------
-# many deals: the deal streams of solve --codes-from, in the library
-# ---------------------------------------------------------------------------
 def _deals():
     from golfsolve.solitaire import deals
 

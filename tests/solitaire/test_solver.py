@@ -170,7 +170,6 @@ def test_unknown_stock_is_refused_not_guessed(solver, seed000_start):
         solver.solve(seed000_start, EASY)
 
 
-
 @pytest.mark.parametrize("spec", ["easy", "classic", "dead-king", "easy+jokers2", "classic+empty",
                                   "easy+empty+jokers1"])
 def test_restarts_keep_every_answer(spec, monkeypatch):

@@ -16,7 +16,7 @@ import pytest
 
 from golfsolve.errors import InputError
 
-from hostile_helpers import one_line_error as _one_line_error, one_line_exit_2
+from hostile_helpers import one_line_error, one_line_exit_2
 from run_helpers import finished_stats_run, made_here
 
 
@@ -341,7 +341,7 @@ def test_a_report_of_a_run_with_a_folder_for_a_chunk_says_to_move_it_out_first(r
     chunk = sorted(out.glob("chunk-*.parquet"))[-1]
     chunk.unlink()
     chunk.mkdir()
-    line = _one_line_error(run_cli(report))
+    line = one_line_error(run_cli(report))
     assert f"chunk {chunk} is not a file; move it out of the folder, then repair the run with " in line, line
     chunk.rmdir()  # as told: then the repair works
     import shlex

@@ -8,16 +8,12 @@ import json
 
 import numpy as np
 import pytest
-
-from golfsolve.errors import InputError
-from golfsolve.fair import PlayerSettings, PRESETS
-
 from run_helpers import finished_grid_run, one_hole_grid_rules
 
+from golfsolve.errors import InputError
+from golfsolve.fair import PRESETS, PlayerSettings
 
-# ---------------------------------------------------------------------------
-# the run folders of the library
-# ---------------------------------------------------------------------------
+
 def test_a_library_grid_run_refuses_samples_no_bot_takes_before_making_its_folder(tmp_path):
     """run_grid_simulate(out, GridSpec(rules, ('random', 'greedy'), 2, samples=5)) wrote the
     folder and its manifest, then the first chunk refused the samples: a run folder of a run that
@@ -46,9 +42,6 @@ def test_a_library_grid_run_names_a_spec_that_is_none(kind, spec, tmp_path):
     assert not (tmp_path / "run").exists()
 
 
-# ---------------------------------------------------------------------------
-# reading run folders in the library
-# ---------------------------------------------------------------------------
 @pytest.mark.parametrize("switch", ["no", "False", 0.0])
 def test_reading_an_unfinished_run_takes_allow_incomplete_as_true_or_false(switch, tmp_path):
     """load_results(DIR, allow_incomplete="no") and load_fair_results(DIR, allow_incomplete="no")

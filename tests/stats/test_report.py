@@ -6,16 +6,14 @@ import math
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from hostile_helpers import one_line_error
+from run_helpers import made_here, md_rows
 
 from golfsolve.stats import report as rep
 from golfsolve.stats.census import CensusSpec, chunk_name, load_results, run_census
-import pandas as pd
-
 from golfsolve.stats.report import FIGURES
-
-from hostile_helpers import one_line_error as _one_line_error
-from run_helpers import made_here, md_rows
 
 RULES = ("easy", "classic", "strict")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -670,7 +668,7 @@ def test_report_of_a_run_with_no_finished_chunk_writes_no_folder(run_cli, tmp_pa
         chunk.unlink()
     where = tmp_path / out if out else run / "_report"
     r = run_cli(["report", str(run), *(["--out", str(where)] if out else [])])
-    assert "no chunk is finished yet" in _one_line_error(r)
+    assert "no chunk is finished yet" in one_line_error(r)
     assert not where.exists()
 
 
@@ -688,8 +686,8 @@ def test_a_refused_default_report_folder_is_not_called_the_users_out(run_cli, tm
         report = ["grid", "report", str(out)]
     assert run_cli(made).exit_code == 0
     (out / "_report").write_text("mine")
-    line = _one_line_error(run_cli(report))
+    line = one_line_error(run_cli(report))
     assert line == f"golfsolve: the default --out {out / '_report'} exists and is not a directory; choose a directory"
     # the same folder given as --out is named as the user's
-    line = _one_line_error(run_cli([*report, "--out", str(out / "_report")]))
+    line = one_line_error(run_cli([*report, "--out", str(out / "_report")]))
     assert line.startswith(f"golfsolve: --out {out / '_report'} exists"), line

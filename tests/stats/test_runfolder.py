@@ -17,7 +17,7 @@ from golfsolve.stats.outdirs import check_out_dir
 import fcntl
 import threading
 
-from hostile_helpers import one_line_error as _one_line_error, one_line_exit_2
+from hostile_helpers import one_line_error, one_line_exit_2
 
 RULES = ("easy", "strict")
 TIMING = ["seconds", "cpu_seconds"]
@@ -351,9 +351,6 @@ def test_a_table_of_settings_that_follows_from_a_differing_option_is_not_printed
     assert differences(old, only).startswith("cells [{'set': 'base'")
 
 
-# ---------------------------------------------------------------------------
-# stats runs
-# ---------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", ["stats", "fair-stats"])
 def test_a_run_resumed_or_extended_with_another_spelling_of_its_rule_set_goes_on(run_cli, tmp_path, kind):
     """stats --rules classic+empty-start, then --resume --rules classic+empty (the same rule set:
@@ -497,14 +494,14 @@ def test_extend_that_would_shrink_a_run_names_what_it_counts(run_cli, tmp_path, 
                 "--out", out, "-q"]
         again = ["grid", "simulate", "--out", out, "--extend", "--matches", "1", "-q"]
     assert run_cli(made).exit_code == 0
-    line = _one_line_error(run_cli(again))
+    line = one_line_error(run_cli(again))
     assert line.endswith(f"cannot shrink the run from 2 {'deals' if kind == 'stats' else 'matches'} to 1"), line
 
 
 def test_too_many_chunk_files_names_what_the_run_counts(run_cli, tmp_path):
     """was: '8,031,810,176 items in chunks of 1 make ...'"""
     r = run_cli(["stats", "--count", "8031810176", "--chunk-size", "1", "--out", str(tmp_path / "run")])
-    assert _one_line_error(r).startswith("golfsolve: 8,031,810,176 deals in chunks of 1 make")
+    assert one_line_error(r).startswith("golfsolve: 8,031,810,176 deals in chunks of 1 make")
     assert not (tmp_path / "run").exists()
 
 

@@ -5,33 +5,49 @@ The scheduler and two workers are separate processes started as a user starts th
 Killing a worker with SIGKILL mid-run, or killing the command and running it again with
 ``--resume``, must give the table of an uninterrupted local run, row for row: no row
 missing, none twice.
+
+The other tests meet the cluster as users do: wrong or odd ``--scheduler`` addresses, a
+cluster without workers or with workers that cannot run (or run other) golfsolve code, a
+scheduler or every worker killed mid-run, Ctrl-C while the cluster is asked or starts, runs
+moved between engines and clusters, two runs on one cluster. Every process a test starts is
+stopped when it ends, whatever happened.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
-from run_helpers import (ROOT, bare_cluster, dask_scheduler, dask_scheduler as _scheduler, dask_worker,
-    dask_worker as _worker, pythonpath_env, pythonpath_env as _env, stop_processes, stop_processes as _stop, wait_for,
-    wait_for as _wait_for)
-
-from golfsolve.stats.census import CensusSpec, load_results, read_manifest, run_census
-import shutil
-import socket
-import threading
-import time
-from types import SimpleNamespace
+from hostile_helpers import one_line_exit_2
+from run_helpers import (
+    ROOT,
+    bare_cluster,
+    dask_scheduler,
+    dask_worker,
+    pythonpath_env,
+    stop_processes,
+    wait_for,
+)
+from run_helpers import dask_scheduler as _scheduler
+from run_helpers import dask_worker as _worker
+from run_helpers import pythonpath_env as _env
+from run_helpers import stop_processes as _stop
+from run_helpers import wait_for as _wait_for
 
 from golfsolve.errors import InputError
+from golfsolve.stats.census import CensusSpec, load_results, read_manifest, run_census
 
-from hostile_helpers import one_line_exit_2 as _one_line_exit_2
 distributed = pytest.importorskip("dask.distributed")
 psutil = pytest.importorskip("psutil")
 
@@ -170,7 +186,7 @@ def test_a_closed_port_is_refused_at_once(run_cli, tmp_path):
     address = f"tcp://127.0.0.1:{_free_port()}"
     t0 = time.monotonic()
     r = run_cli(_stats_args(tmp_path / "out", address))
-    _one_line_exit_2(r, f"cannot connect to the Dask scheduler at {address}", "nothing listens on port")
+    one_line_exit_2(r, f"cannot connect to the Dask scheduler at {address}", "nothing listens on port")
     assert time.monotonic() - t0 < 15  # liveness, not speed: the retries took 20 s
     assert not (tmp_path / "out").exists()
 
@@ -220,7 +236,7 @@ def test_a_port_where_no_scheduler_listens_is_refused_in_bounded_time(run_cli, t
         assert time.monotonic() - t0 < 30  # liveness, not speed: the read waited for ever
     finally:
         stop()
-    _one_line_exit_2(r, "cannot connect to the Dask scheduler", "the dashboard's port")
+    one_line_exit_2(r, "cannot connect to the Dask scheduler", "the dashboard's port")
     if speak is None:  # asyncio's timeout, another class than Python's on 3.10, is the deadline's too
         assert "did not answer as a Dask scheduler within 1 s" in r.stderr
     assert not (tmp_path / "out").exists()
@@ -233,7 +249,7 @@ def test_a_workers_address_given_for_the_schedulers_is_named_so(run_cli, one_wor
     with distributed.Client(one_worker_cluster, timeout="30s") as c:
         worker = next(iter(c.scheduler_info()["workers"]))
     r = run_cli(_stats_args(tmp_path / "out", worker))
-    _one_line_exit_2(r, "that is a Dask worker", f"give its scheduler's address, {cluster}")
+    one_line_exit_2(r, "that is a Dask worker", f"give its scheduler's address, {cluster}")
     assert not (tmp_path / "out").exists()
 
 
@@ -244,10 +260,10 @@ def test_jobs_beside_a_scheduler_is_refused_before_connecting(run_cli, tmp_path,
     library's ``jobs`` beside a ``scheduler``."""
     address = f"tcp://127.0.0.1:{_free_port()}"
     r = run_cli(_stats_args(tmp_path / "out", address, "--jobs", "8"))
-    _one_line_exit_2(r, "--jobs sets the worker processes of a run on this machine", f"dask worker {address}")
+    one_line_exit_2(r, "--jobs sets the worker processes of a run on this machine", f"dask worker {address}")
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", address)
     r = run_cli(["stats", "--count", "4", "--out", str(tmp_path / "out"), "--engine", "dask", "--jobs", "2"])
-    _one_line_exit_2(r, "($DASK_SCHEDULER_ADDRESS)")
+    one_line_exit_2(r, "($DASK_SCHEDULER_ADDRESS)")
     with pytest.raises(InputError, match="--jobs sets the worker processes"):
         run_census(tmp_path / "out", CensusSpec(0, 4, ("easy",)), engine="dask", scheduler=address, jobs=2,
                    progress=False)
@@ -325,7 +341,7 @@ def test_a_worker_that_cannot_import_golfsolve_is_named_before_anything_is_solve
         "sys.meta_path.insert(0, _NoGolfsolve())\n")
     _worker(address, tmp_path / "worker.log", procs, env=_env(str(block)), cwd=tmp_path)
     r = run_cli(_stats_args(tmp_path / "out", address))
-    _one_line_exit_2(r, "cannot import golfsolve (ModuleNotFoundError: No module named 'golfsolve')",
+    one_line_exit_2(r, "cannot import golfsolve (ModuleNotFoundError: No module named 'golfsolve')",
                      "the same PYTHONPATH")
     assert not (tmp_path / "out").exists()
     assert _workers(address) == 1  # asked, not killed
@@ -342,7 +358,7 @@ def test_a_worker_running_other_golfsolve_code_is_refused(run_cli, bare, tmp_pat
     solver.write_text(solver.read_text(encoding="utf-8") + "\n# another version\n", encoding="utf-8")
     _worker(address, tmp_path / "worker.log", procs, env=_env(str(other)), cwd=tmp_path)
     r = run_cli(_stats_args(tmp_path / "out", address))
-    _one_line_exit_2(r, "runs other golfsolve code than this machine", "install the same golfsolve on every machine")
+    one_line_exit_2(r, "runs other golfsolve code than this machine", "install the same golfsolve on every machine")
     assert not (tmp_path / "out").exists()
 
 
@@ -460,8 +476,8 @@ def test_a_chunk_dask_gave_up_on_is_one_line_with_resume(tmp_path):
     KilledWorker". Now it is a lost cluster: one line naming the chunk, the finished chunks
     kept, and --resume to try it again."""
     from distributed.scheduler import KilledWorker
-
     from golfsolve.stats.one_worker_cluster import ClusterLost, dask_results
+
     from golfsolve.stats.runfolder import Chunk
 
     def killed(chunk, spec, digest):
@@ -514,7 +530,7 @@ def test_tls_without_tls_settings_names_them(run_cli, tmp_path):
         r = run_cli(_stats_args(tmp_path / "out", f"tls://127.0.0.1:{port}"))
     finally:
         stop()
-    _one_line_exit_2(r, "ssl_context", "distributed.comm.tls")
+    one_line_exit_2(r, "ssl_context", "distributed.comm.tls")
     assert "dashboard" not in r.stderr
 
 
@@ -609,7 +625,7 @@ def test_a_worker_that_hangs_when_asked_for_its_code_is_named_after_a_deadline(r
     monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)  # 20 s in use
     r = run_cli(["stats", "--count", "4", "--out", str(tmp_path / "out"), "--engine", "dask", "--scheduler", address,
                  "--quiet"])
-    _one_line_exit_2(r, f"the Dask worker {worker} did not answer within 2 s", "restart it")
+    one_line_exit_2(r, f"the Dask worker {worker} did not answer within 2 s", "restart it")
     assert not (tmp_path / "out").exists()
 
 
@@ -664,7 +680,7 @@ def test_odd_scheduler_addresses_are_named_for_what_they_are(run_cli, tmp_path, 
     port?"), or a port with more after it (named "must be a number" without saying which).
     Now each is one line saying what is wrong with it, before anything is made."""
     r = run_cli(["stats", "--count", "2", "--out", str(tmp_path / "out"), "--engine", "dask", "--scheduler", given])
-    _one_line_exit_2(r, words)
+    one_line_exit_2(r, words)
     assert not (tmp_path / "out").exists()
 
 
@@ -675,7 +691,7 @@ def test_a_scheduler_file_given_for_its_address_names_the_address(run_cli, tmp_p
     sched.write_text(json.dumps({"type": "Scheduler", "address": "tcp://10.1.2.3:8786"}))
     r = run_cli(["stats", "--count", "2", "--out", str(tmp_path / "out"), "--engine", "dask",
                  "--scheduler", str(sched)])
-    _one_line_exit_2(r, f"not its scheduler file {sched}: give --scheduler tcp://10.1.2.3:8786")
+    one_line_exit_2(r, f"not its scheduler file {sched}: give --scheduler tcp://10.1.2.3:8786")
 
 
 def _ipv6_loopback() -> bool:

@@ -16,7 +16,7 @@ from golfsolve.solitaire.solver import Solver
 from golfsolve.stats.census import (CensusSpec, chunk_name, load_results, read_manifest, run_census, solve_chunk,
                                     spread_stride, write_chunk)
 from golfsolve.stats.runfolder import chunk_files
-from hostile_helpers import one_line_error as _one_line_error
+from hostile_helpers import one_line_error
 
 RULES = ("easy", "classic")
 TIMING = ["seconds", "cpu_seconds"]
@@ -204,7 +204,7 @@ def test_a_strided_stats_run_resumed_with_other_options_names_them_as_given(run_
     r = run_cli(["stats", "--start-number", "5", "--stride", "3", "--count", "2", "--rules", "easy", "-j", "1",
                  "--out", out, "-q"])
     assert r.exit_code == 0, r.stderr
-    line = _one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "2", *again]))
+    line = one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "2", *again]))
     assert f"; this command differs in {differs}; repeat the run's options" in line, line
     assert "first_deal" not in line and "difficulty_player" not in line
 
@@ -213,7 +213,7 @@ def test_extending_a_run_of_consecutive_deals_with_a_stride_names_only_the_strid
     """was: 'in first_deal (here 0, the run has none), stride (here 3, the run has 1)'"""
     out = str(tmp_path / "run")
     assert run_cli(["stats", "--count", "2", "--rules", "easy", "-j", "1", "--out", out, "-q"]).exit_code == 0
-    line = _one_line_error(run_cli(["stats", "--out", out, "--extend", "--count", "4", "--stride", "3"]))
+    line = one_line_error(run_cli(["stats", "--out", out, "--extend", "--count", "4", "--stride", "3"]))
     assert " in stride (here 3, the run has 1); keep its start" in line, line
 
 
@@ -224,5 +224,5 @@ def test_a_strided_run_of_one_deal_says_one_deal(run_cli, tmp_path):
     r = run_cli(["stats", "--start-number", "5", "--stride", "2", "--count", "1", "--rules", "easy", "-j", "1",
                  "--out", out, "-q"])
     assert r.exit_code == 0 and "(1 deal every 2nd from 5)" in r.stdout, r.stdout
-    line = _one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "1", "--stride", "3"]))
+    line = one_line_error(run_cli(["stats", "--out", out, "--resume", "--count", "1", "--stride", "3"]))
     assert "holds a different run (1 deal, every 2nd from 5, rules easy" in line, line
