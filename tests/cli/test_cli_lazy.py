@@ -60,7 +60,7 @@ def test_an_unknown_command_is_one_line_and_exit_2(capsys):
 
 
 def test_a_warm_solve_imports_no_numba(c_compiler):
-    modules, out = _imported("solve", "GO1-E-AAAAAAB")  # the ahead-of-time kernels (tests/test_native.py)
+    modules, out = _imported("solve", "GO1-E-AAAAAAB")  # the ahead-of-time kernels (tests/solitaire/test_native.py)
     assert "winnable" in out
     assert "golfsolve.solitaire.solver" in modules
     assert not [m for m in modules if m.split(".")[0] in ("numba", "llvmlite", "scipy")]

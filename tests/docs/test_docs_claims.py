@@ -1,8 +1,8 @@
 """Claims of the user documents that can be checked without running anything long: the option
 tables name options of their command and give their defaults, the library names the prose
 gives exist, the fair player's presets are what fair.md's table says, and the README's word on
-which commands take which deals and answer in JSON. (tests/test_docs_examples.py runs the
-console examples; tests/test_docs_walkthrough.py checks links, inline commands and imports.)
+which commands take which deals and answer in JSON. (tests/docs/test_docs_examples.py runs the
+console examples; tests/docs/test_docs_walkthrough.py checks links, inline commands and imports.)
 """
 
 from __future__ import annotations
@@ -438,7 +438,7 @@ def test_every_benchmark_command_is_accepted_by_its_scripts_parser():
     """Each ``python benchmarks/NAME.py ARGS`` of the pages, placeholders filled, parsed by the
     script's own argparse and stopped there (nothing measured): an option it lost, a value its
     type or choices refuse, a positional it no longer takes fails here. (The name check of
-    tests/test_docs_walkthrough.py finds an option anywhere in the script's source, whatever
+    tests/docs/test_docs_walkthrough.py finds an option anywhere in the script's source, whatever
     its value.)"""
     import json
     import shlex
@@ -523,8 +523,8 @@ def _value_problem(argv: list[str]) -> str | None:
 
 
 def test_every_golfsolve_command_of_the_pages_has_values_golfsolve_takes():
-    """The shown and prose commands, parsed by click (tests/test_docs_examples.py and
-    tests/test_docs_walkthrough.py) name options golfsolve has; here each value is also
+    """The shown and prose commands, parsed by click (tests/docs/test_docs_examples.py and
+    tests/docs/test_docs_walkthrough.py) name options golfsolve has; here each value is also
     converted by the option's type as a run would (a count below its range, a choice no longer
     offered, a file type), placeholders filled; the table of refused command lines aside."""
     from test_docs_examples import SHOWN

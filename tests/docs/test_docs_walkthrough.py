@@ -1,5 +1,5 @@
 """What a new user meets in README.md and docs/*.md beyond the console examples
-(tests/test_docs_examples.py runs those): links and their anchors, commands written inline in
+(tests/docs/test_docs_examples.py runs those): links and their anchors, commands written inline in
 the prose, the benchmark commands the measurement pages give, the files the commands name, the
 help texts' wording and the figures they share with the docs, and the README's word on the
 library's results. All cheap: commands are parsed as golfsolve and the scripts parse them,
@@ -279,7 +279,7 @@ def test_every_result_has_an_as_json_the_fields_json_prints_and_answers_adds_the
                          ids=lambda p: p.name)
 def test_the_imports_of_a_docs_python_example_work(path):
     """Each ```python block of docs/ imports names the library has (the README's block runs whole
-    in tests/test_docs_examples.py; grid.md's runs whole below; fair.md's plays games)."""
+    in tests/docs/test_docs_examples.py; grid.md's runs whole below; fair.md's plays games)."""
     for _, lines in python_blocks(path):
         imports = "\n".join(ln for ln in lines if re.match(r"(from \S+ )?import ", ln))
         assert imports

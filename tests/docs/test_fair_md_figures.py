@@ -82,7 +82,7 @@ def test_the_endgame_survey_is_a_command_and_finds_the_worked_example():
     """was: 'Over the winnable GO1 deals 0–281 ... Easy (190 endgames): 74.67% against 74.93%;
     Classic (94): no gap' with no command; rerun by the survey's own rule it is 258 and 137
     endgames, and Classic has 4 with a gap. benchmarks/fair_endgames.py is that rule, and its
-    endgame of deal 111 is tests/test_fair.py's ENDGAME, the doc's worked example."""
+    endgame of deal 111 is tests/fair_helpers.py's ENDGAME, the doc's worked example."""
     spec = importlib.util.spec_from_file_location("fair_endgames", ROOT / "benchmarks" / "fair_endgames.py")
     survey = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(survey)
@@ -102,7 +102,7 @@ def test_the_endgame_survey_is_a_command_and_finds_the_worked_example():
 
 
 def test_the_coverage_figures_are_the_tests_seeded_run():
-    """was: '92–98% per case' and '83% at 0.5 × 0.9', credited to tests/test_fair_odds.py,
+    """was: '92–98% per case' and '83% at 0.5 × 0.9', credited to tests/fair/test_fair_odds.py,
     whose seeded simulation gives 93.0–99.3% per case and 79%."""
     cover, naive = simulated_coverage()
     text = _fair_text()

@@ -298,7 +298,7 @@ def test_both_jokers_are_drawn_and_named_as_jokers(page):
 
 
 def test_screenshot_for_the_docs(page):
-    """``GOLFSOLVE_SCREENSHOT=docs/serve.png python -m pytest tests/test_serve_browser.py`` retakes
+    """``GOLFSOLVE_SCREENSHOT=docs/serve.png python -m pytest tests/serve/test_serve_browser.py`` retakes
     the README's picture: a deal five steps into its solution, a fair hint and the odds."""
     from playwright.sync_api import expect
 

@@ -204,7 +204,7 @@ def test_two_names_for_one_rule_set_are_refused(tmp_path, rules, names):
 
 def test_extend_with_a_new_name_for_a_rule_set_of_the_run_takes_it_as_the_runs_own(run):
     # one rule set is never solved twice: queen-on-king+nowrap is the run's classic, named as the
-    # run names it (test_hostile_round13: not refused as "two names" in a --rules that gave one)
+    # run names it (tests/stats/test_runfolder.py: not refused as "two names" in a --rules that gave one)
     r = golfsolve("stats", "--out", str(run), "--extend", "--rules", "queen-on-king+nowrap,strict")
     assert r.returncode == 0, r.stderr
     assert sorted(pd.read_parquet(run)["rules"].unique()) == ["classic", "easy", "strict"]
