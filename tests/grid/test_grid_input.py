@@ -117,7 +117,8 @@ def test_what_a_grid_shows_is_asked_of_a_grid_of_the_rules(cards, error, words):
     for call in (face_up_points, grid_rows):
         with pytest.raises(error, match="^" + re.escape(words)):
             call(cards, one_hole_grid_rules())
-    assert face_up_points([np.int64(1), None, 2, 3], one_hole_grid_rules()) == 5 and len(grid_rows([1, None, 2, 3], one_hole_grid_rules())) == 2
+    assert face_up_points([np.int64(1), None, 2, 3], one_hole_grid_rules()) == 5
+    assert len(grid_rows([1, None, 2, 3], one_hole_grid_rules())) == 2
 
 
 @pytest.mark.parametrize("spec", ["spiel-ismcts:1", "spiel-ismcts:0"])

@@ -155,7 +155,7 @@ def _workers(address: str) -> int:
 @pytest.fixture(scope="module")
 def one_worker_cluster(tmp_path_factory):
     """The address of a scheduler with one worker (this checkout's golfsolve)."""
-    tmp = tmp_path_factory.mktemp("one_worker_cluster")
+    tmp = tmp_path_factory.mktemp("cluster")
     procs: list = []
     try:
         address = _scheduler(tmp, procs)
@@ -226,9 +226,9 @@ def test_a_port_where_no_scheduler_listens_is_refused_in_bounded_time(run_cli, t
     deadline, waited for ever; on one that greets first, the greeting read as a frame length
     ended in "internal error: MemoryError: Unable to allocate 3.07 EiB". Now the scheduler is
     asked who it is within a deadline, and either is one line, exit 2."""
-    from golfsolve.stats import one_worker_cluster
+    from golfsolve.stats import cluster
 
-    monkeypatch.setattr(one_worker_cluster, "ANSWER_SECONDS", 1.0)  # 10 s in use; the test need not wait that long
+    monkeypatch.setattr(cluster, "ANSWER_SECONDS", 1.0)  # 10 s in use; the test need not wait that long
     port, stop, _ = _listen(speak)
     try:
         t0 = time.monotonic()
@@ -249,7 +249,7 @@ def test_a_workers_address_given_for_the_schedulers_is_named_so(run_cli, one_wor
     with distributed.Client(one_worker_cluster, timeout="30s") as c:
         worker = next(iter(c.scheduler_info()["workers"]))
     r = run_cli(_stats_args(tmp_path / "out", worker))
-    one_line_exit_2(r, "that is a Dask worker", f"give its scheduler's address, {cluster}")
+    one_line_exit_2(r, "that is a Dask worker", f"give its scheduler's address, {one_worker_cluster}")
     assert not (tmp_path / "out").exists()
 
 
@@ -476,7 +476,7 @@ def test_a_chunk_dask_gave_up_on_is_one_line_with_resume(tmp_path):
     KilledWorker". Now it is a lost cluster: one line naming the chunk, the finished chunks
     kept, and --resume to try it again."""
     from distributed.scheduler import KilledWorker
-    from golfsolve.stats.one_worker_cluster import ClusterLost, dask_results
+    from golfsolve.stats.cluster import ClusterLost, dask_results
 
     from golfsolve.stats.runfolder import Chunk
 
