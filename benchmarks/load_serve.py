@@ -6,7 +6,7 @@ unknown parameters, broken JSON, oversized bodies, illegal moves; and now and th
 runaway request the CPU budget must stop), then checks that every answer had the
 status its kind expects, the server still answers, it has exactly its workers (none
 leaked, none missing) and its memory (server plus workers) stayed flat. It stops by
-itself. The test suite runs it small (tests/test_serve_load.py); bigger:
+itself. The test suite runs it small (tests/serve/test_serve_load.py); bigger:
 
     python benchmarks/load_serve.py --clients 16 --requests 60 --rounds 3
 """

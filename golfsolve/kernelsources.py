@@ -39,7 +39,7 @@ def _module_file(name: str) -> Path | None:
 # expression, not Python's parser: checking the ahead-of-time kernels is on every single
 # answer's path, and parsing the kernel files took longer than loading them. Text that only
 # looks like an import (in a docstring) can add a file, never drop one: a stamp too wide
-# recompiles more often, never too little (tests/test_jitcache.py compares with the parser).
+# recompiles more often, never too little (tests/solitaire/test_jitcache.py compares with the parser).
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)"
                      r"|import[ \t]+(?P<plain>[^\n]*))", re.M)
 _COMMENT = re.compile(r"#[^\n]*")

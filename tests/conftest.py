@@ -50,7 +50,7 @@ def _shared_tmp(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _solver_module_built_once(request, tmp_path_factory):
-    """When a test that needs it is to run (tests/test_native.py's), the cold batch (a real cold build of the solver's
+    """When a test that needs it is to run (tests/solitaire/test_native.py's), the cold batch (a real cold build of the solver's
     ahead-of-time module) runs first, in the first worker to start, and its module serves the
     suite's own cache too: a cold suite builds it once, not once for that test and once more
     for the suite (nor once more per worker). The other worker carries on with its tests, and

@@ -1,4 +1,4 @@
-"""What the hostile-user sweeps (test_hostile_round7.py and later) check a refusal with."""
+"""What the tests of every folder check a refusal with, and where the checkout and its test data are."""
 
 from __future__ import annotations
 
@@ -13,13 +13,30 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import click
+import pytest
+
+from golfsolve.errors import InputError
+
 ROOT = Path(__file__).resolve().parents[1]
+#: tests/data: the layouts, boards and published verdicts the tests read
+DATA = ROOT / "tests" / "data"
+
+
+def commands(group: click.Group, path: list[str]):
+    """Every command below ``group`` (subgroups' too), with its words after ``golfsolve``."""
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        yield path + [name], command
+        if isinstance(command, click.Group):
+            yield from commands(command, path + [name])
 
 
 #: The lines a command prints on stderr while the kernels it needs are compiled (or while it
 #: waits for another process compiling them): the first test in a fresh checkout to start a
 #: command that needs some kernel meets them, whichever test that is, so a test that checks
-#: a command's stderr is quiet leaves them out (tests/test_native.py checks them).
+#: a command's stderr is quiet leaves them out (tests/solitaire/test_native.py checks them).
 _COMPILE_LINE = re.compile(r"^(compiling|waiting for another process compiling) .+, about \d+ s; "
                            r"(later runs start at once|no folder to keep them in, .+)$")
 
@@ -99,3 +116,33 @@ def random_step(state, rng) -> None:
     else:
         acts = state.legal_actions()
         state.apply(acts[int(rng.integers(len(acts)))])
+
+
+def answers_then_ctrl_c(monkeypatch, module: str, answers: list[str]) -> None:
+    """Make ``module``'s read_answer give ``answers``, then raise KeyboardInterrupt as Ctrl-C
+    at the next prompt does."""
+    import importlib
+
+    mod = importlib.import_module(module)
+    left = list(answers)
+
+    def read_answer() -> str:
+        if left:
+            return left.pop(0)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mod, "read_answer", read_answer)
+
+
+_AMBIGUOUS = "truth value"
+
+
+def library_refusal(call, *needles: str, kinds=(InputError, TypeError)) -> str:
+    """The one-line message of the InputError or TypeError ``call`` raises, holding ``needles``."""
+    with pytest.raises(kinds) as e:
+        call()
+    msg = str(e.value)
+    assert "\n" not in msg and _AMBIGUOUS not in msg, msg
+    for n in needles:
+        assert n in msg, msg
+    return msg

@@ -1,4 +1,5 @@
-"""What the run-folder tests (test_run_hostile.py, test_run_fuzz.py) start from."""
+"""What the tests of run folders start from (tests/stats, the grid runs' tests): finished runs made in
+this process, commands run in forked children, Dask clusters, and a reader of the reports' tables."""
 
 from __future__ import annotations
 
@@ -334,3 +335,25 @@ def bare_cluster(tmp_path):
         yield dask_scheduler(tmp_path, procs), procs
     finally:
         stop_processes(procs)
+
+
+def one_hole_grid_rules(players: int = 2):
+    """The default grid rules of ``players`` players on a 4-card grid, one hole a match."""
+    from golfsolve.grid.rules import parse_rules
+
+    return parse_rules("default", players=players, holes=1, grid=4)
+
+
+def finished_grid_run(out, bots=("random", "greedy"), matches=3):
+    """A finished grid simulate run in ``out`` (made by the library in this process), a chunk a match."""
+    from golfsolve.stats.gridruns import GridSpec, run_grid_simulate
+
+    run_grid_simulate(out, GridSpec(one_hole_grid_rules(), tuple(bots), matches, chunk_size=1), progress=False)
+    return out
+
+
+def md_rows(md: str, section: str) -> dict[str, list[str]]:
+    """The first table under ``## section`` of a Markdown report, by its first cell."""
+    text = md.split(f"## {section}\n", 1)[1]
+    rows = [ln for ln in text.split("\n## ")[0].splitlines() if ln.startswith("| ")][1:]
+    return {cells[0]: cells[1:] for cells in ([c.strip() for c in r.strip().strip("|").split("|")] for r in rows)}

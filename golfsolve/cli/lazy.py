@@ -26,7 +26,7 @@ class LazyGroup(click.Group):
     """A :class:`click.Group` that imports a command's module the first time the command is needed.
 
     ``lazy`` maps each command name to a :class:`LazyCommand`. The listing in ``--help`` uses
-    the short help of the map (tests/test_cli_lazy.py checks it is the command's own).
+    the short help of the map (tests/cli/test_cli_lazy.py checks it is the command's own).
     """
 
     def __init__(self, *args, lazy: dict[str, LazyCommand] | None = None, **kwargs) -> None:

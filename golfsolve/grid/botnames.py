@@ -55,7 +55,7 @@ BOTS: dict[str, BotKind] = {
     "greedy": BotKind("golfsolve.grid.bots:GreedyBot"),
     "heuristic": BotKind("golfsolve.grid.bots:HeuristicBot"),
     "heuristic-fit": BotKind("golfsolve.grid.fitted:FittedHeuristicBot"),
-    # each default is the class's own (tests/test_hostile_round9.py checks them): mc and mc:100 are one bot
+    # each default is the class's own (tests/grid/test_grid_input.py checks them): mc and mc:100 are one bot
     "mc": BotKind("golfsolve.grid.bots:MCBot", "samples", "Monte Carlo sample count", "SAMPLES", mc_samples=True,
                   default=100),
     "mc-greedy": BotKind("golfsolve.grid.bots:GreedyMCBot", "samples", "Monte Carlo sample count", "SAMPLES",

@@ -21,6 +21,7 @@ import pytest
 from golfsolve.grid.rules import parse_rules
 from golfsolve.grid.state import DRAW, PLACE, HoleState, encode
 from golfsolve.grid.view import STOCK, SWAP
+from hostile_helpers import random_step
 
 
 def _short_hole(rules, stock: int, seed: int, referee_seed: int) -> HoleState:
@@ -153,3 +154,50 @@ def test_spiel_ismcts_decides_alike_in_twin_holes_on_two_decks_and_the_nine_card
     compared = [_lockstep("spiel-ismcts:6", spec, players, grid, seed, face_down=fd)
                 for seed in range(2) for fd in (False, True)]
     assert sum(compared) > 20, compared
+
+
+def test_openspiel_observers_show_twins_alike_strings_and_tensors():
+    """Probe (no leak found): at every point of random holes, a twin a seat cannot tell apart
+    (its hidden cards dealt anew) gives that seat the same observation from each observer
+    OpenSpiel builds: the information state (the default), the seat's private part alone,
+    and the public part alone, which must be the same for a twin of any seat. The honesty
+    tests before compared the information state's string only; an algorithm that reads
+    the tensor would see whatever the tensor holds."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from golfsolve.grid.rules import parse_rules
+    from golfsolve.grid.spiel import GridGolfGame, GridGolfState
+    from golfsolve.grid.state import DEAL, HoleState
+
+    rules = parse_rules("default+jokers", players=3, grid=6, holes=1)
+    game = GridGolfGame(rules=rules)
+
+    def observer(public: bool, private):
+        return game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, public_info=public,
+                                                                private_info=private))
+
+    public = observer(True, pyspiel.PrivateInfoType.NONE)
+    seat_views = [game.make_py_observer(), observer(False, pyspiel.PrivateInfoType.SINGLE_PLAYER), public]
+
+    def seen(obs, state, p):
+        obs.set_from(state, p)
+        return obs.string_from(state, p), obs.tensor.copy()
+
+    def alike(a, b):
+        return a[0] == b[0] and np.array_equal(a[1], b[1])
+
+    checked = differed = 0
+    rng = np.random.default_rng(3)
+    s = HoleState(rules, rng=np.random.default_rng(4))
+    while not s.is_terminal():
+        if s.phase != DEAL:
+            real = GridGolfState(game, s)
+            for p in range(rules.players):
+                twin = GridGolfState(game, s.resample(p, np.random.default_rng(checked)))
+                differed += twin.hole.grid != s.grid
+                for obs in seat_views:
+                    assert alike(seen(obs, real, p), seen(obs, twin, p)), (s.phase, p, obs.public, obs.private)
+                for q in range(rules.players):
+                    assert alike(seen(public, real, q), seen(public, twin, q)), (s.phase, p, q)
+                checked += 1
+        random_step(s, rng)
+    assert checked > 50 and differed > checked // 2  # the twins really hid other cards

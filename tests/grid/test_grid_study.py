@@ -24,7 +24,9 @@ from golfsolve.intervals import wilson
 from golfsolve.stats.gridstudy import (DEFAULT_SETS, STUDY, StudySpec, lineups, load_study, option_rules,
                                        run_study)
 from golfsolve.stats.runfolder import chunk_files, read_manifest
-from golfsolve.stats.studyreport import first_player, main_table
+from golfsolve.stats.studyreport import first_player, main_table, strong_wins
+from golfsolve.grid.rules import parse_rules
+from golfsolve.grid.tournament import bot_summary, simulate
 
 STRONG = "ismcts:8"
 SMALL = ["--sets", "base,players-2,knock10", "--strong", STRONG, "--matches", "4", "--seed", "5"]
@@ -381,3 +383,19 @@ def test_a_study_whose_option_set_changed_says_which_and_how():
         STUDY.from_manifest({"start": 0, "count": spec.items(), "chunk_size": 1, "params": params})
     cells[2]["table"]["openers_exact"] = cells[3]["table"]["openers_exact"] = True
     assert STUDY.from_manifest({"start": 0, "count": spec.items(), "chunk_size": 1, "params": params}) == spec
+
+
+def test_study_strong_wins_counts_a_shared_win_as_a_share():
+    """was: the study's "strongest wins the match" counted a tied win as a whole win for
+    every tied player, so at two players the two bots' rates summed to more than 100% and
+    an equal bot seemed to win more than half its matches; ``grid simulate`` counts 1/k."""
+    rules = parse_rules("default", players=2, grid=4, holes=1)
+    t = simulate(rules, ["greedy", "heuristic"], 24, 4)
+    ties = int((t.matches.groupby("match")["winner"].sum() > 1).sum())
+    assert ties == 2  # the seed is chosen for its ties: the test means nothing without them
+    a, b = strong_wins([t], "greedy"), strong_wins([t], "heuristic")
+    assert a["mean"] + b["mean"] == 1.0
+    assert a["won"] + b["won"] == 24
+    s = bot_summary(t).set_index("bot")
+    assert a["mean"] == s.loc["greedy", "win_rate"] and b["mean"] == s.loc["heuristic", "win_rate"]
+    assert a["lo"] < a["mean"] < a["hi"]
