@@ -84,12 +84,12 @@ def test_the_tournament_statistics_name_what_is_no_tournament(call, error, words
     "'NoneType' object has no attribute 'tally'", neighbour_effect of a run folder's path as "'str'
     object has no attribute 'tally'", summary_text(data, None) as "has no attribute 'describe'",
     and report_data(t, 5) put the number 5 where the report shows its command"""
-    from golfsolve.grid.tournament import rate_bots  # noqa: F401
     from golfsolve.grid.tournament import (  # noqa: F401
         bot_summary,
         entry_difference,
         neighbour_effect,
         paired_difference,
+        rate_bots,
         simulate,
     )
     from golfsolve.stats.gridreport import render_markdown, report_data, summary_text  # noqa: F401
