@@ -1,6 +1,6 @@
 """Which kernels a run compiles, and the notice that hears of it first and never when they
 are ready. A real cold batch in a fresh process (it says so once, first) is in
-tests/test_native.py, where its build serves the ahead-of-time module's tests too.
+tests/solitaire/test_native.py, where its build serves the ahead-of-time module's tests too.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_kernels_are_only_the_ones_the_rules_need():
 
 def test_the_notice_hears_of_compiling_before_it_starts_and_never_when_ready(monkeypatch):
     # numba's JIT path (the ahead-of-time module absent and not to be built); the native
-    # path's notice is tests/test_native.py's
+    # path's notice is tests/solitaire/test_native.py's
     heard = []
 
     class Recorder(compilenotice.Notice):
