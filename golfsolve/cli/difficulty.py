@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from ..fair.settings import BANDS, LABELS, PRESETS  # plain data: the solver loads after the checks
-from .common import AsciiChoice
-from .common import (Command, SEED, echo_json, echo_json_items, effort, fail, rules_option, start_deal,
-                     start_options)
+from .command import Command
+from .options import SEED, AsciiChoice, effort, rules_option, start_options
+from .output import echo_json, echo_json_items, fail
+from .reading import start_deal
 
 _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 

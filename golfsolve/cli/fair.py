@@ -7,9 +7,11 @@ import os
 import click
 
 from ..fair.settings import MIN_GAMES, PRESETS, WIDTH, WORK_BUDGET  # plain data: the solver loads after the checks
-from .common import AsciiChoice
-from .common import (Command, SEED, command_line, check_workers, echo_json, effort, get_layout,
-                     jobs_option, layout_options, run_long, start_deal, start_options)
+from .command import Command, command_line
+from .options import SEED, AsciiChoice, check_workers, effort, jobs_option, layout_options, start_options
+from .output import echo_json
+from .reading import get_layout, start_deal
+from .runs import run_long
 
 
 @click.command(cls=Command)

@@ -7,9 +7,12 @@ from pathlib import Path
 import click
 
 from ..errors import MAX_EFFORT, InputError
-from .common import AsciiChoice
-from .common import SEED, Group, check_run_dir, check_workers, command_line, echo_json, jobs_option, plural, run_long
+from ..text import plural
+from .command import Group, command_line
 from .gridtable import table_options
+from .options import SEED, AsciiChoice, check_workers, jobs_option
+from .output import echo_json
+from .runs import check_run_dir, run_long
 
 @click.group(cls=Group)
 def grid() -> None:

@@ -12,8 +12,11 @@ import numpy as np
 from ..cards import card_str
 from ..errors import InputError
 from ..inputs import ascii_lower
-from .common import SEED, Command, check_waiting_stdin, fail, read_answer, shown_answer
+from .command import Command
 from .gridtable import table_options
+from .options import SEED
+from .output import fail
+from .reading import check_waiting_stdin, read_answer, shown_answer
 
 PLAY_HELP = """answers:
   openers      the slot numbers of the cards to turn, e.g. 1 2 (slots are numbered left to right, row by row);

@@ -16,7 +16,8 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from .common import fail, install_interrupt_hook, stop_signals_interrupt, was_interrupted
+from .interrupts import install_interrupt_hook, stop_signals_interrupt, was_interrupted
+from .output import fail
 from .lazy import LazyCommand, LazyGroup
 from .startup import install_compile_notice, skip_blas_check
 

@@ -10,7 +10,9 @@ import signal
 import click
 
 from ..errors import InputError, clip, install_extra
-from .common import Command, check_workers, fail, jobs_option
+from .command import Command
+from .options import check_workers, jobs_option
+from .output import fail
 
 
 @click.command(cls=Command)

@@ -10,8 +10,11 @@ import click
 # the cards and the engine (numpy) are imported inside the commands, after the option checks
 from ..errors import InputError
 from ..inputs import ascii_lower, ascii_upper
-from ..text import pad
-from .common import Command, echo_json, get_layout, layout_options, plural, read_answer, shown_answer
+from ..text import pad, plural
+from .command import Command
+from .options import layout_options
+from .output import echo_json
+from .reading import get_layout, read_answer, shown_answer
 
 
 @click.command(cls=Command)

@@ -11,9 +11,11 @@ import click
 # The solver's modules are imported inside the commands: 'golfsolve solve --help' must not load numba.
 from ..errors import InputError
 from ..fair.settings import PRESETS  # plain data: the fair player loads only for --fair
-from ..text import pad
-from .common import AsciiChoice
-from .common import Command, NODE_LIMIT, SEED, echo_json, fail, get_layout, layout_options, plural, rules_option
+from ..text import pad, plural
+from .command import Command
+from .options import NODE_LIMIT, SEED, AsciiChoice, layout_options, rules_option
+from .output import echo_json, fail
+from .reading import get_layout
 
 
 @click.command(cls=Command)

@@ -8,10 +8,12 @@ from pathlib import Path
 import click
 
 from ..errors import MAX_EFFORT, InputError
-from ..text import interval
-from .common import AsciiChoice
-from .common import (Command, check_run_dir, check_workers, command_line, echo_json, jobs_option,
-                     plural, run_long, start_deal, start_options)
+from ..text import interval, plural
+from .command import Command, command_line
+from .options import AsciiChoice, check_workers, jobs_option, start_options
+from .output import echo_json
+from .reading import start_deal
+from .runs import check_run_dir, run_long
 
 
 @click.command(cls=Command)

@@ -89,16 +89,16 @@ def test_a_closed_stderr_loses_the_messages_not_the_work(tmp_path):
 #: and is about to work (the step where a long solve or odds would be busy).
 _SIGNALLED = """
 import os, signal, sys
-import golfsolve.cli.common as common
+import golfsolve.cli.reading as reading
 from golfsolve.cli.main import main
 
-real = common.get_layout
+real = reading.get_layout
 
 def signalled(*args, **kwargs):
     os.kill(os.getpid(), signal.{sig})
     return real(*args, **kwargs)
 
-common.get_layout = signalled
+reading.get_layout = signalled
 sys.argv = ["golfsolve", *sys.argv[1:]]
 main()
 """

@@ -442,10 +442,10 @@ def test_grid_play_refuses_other_digits_and_a_repeated_option(run_cli, args, nee
 
 
 def test_every_command_is_a_golfsolve_command():
-    """was: ``grid play`` alone was a click.Command, not :class:`golfsolve.cli.common.Command`,
+    """was: ``grid play`` alone was a click.Command, not :class:`golfsolve.cli.command.Command`,
     so the shared checks of the command line (one value per option, ASCII digits, input files
     that are regular files) passed it by; a command added later must not miss them either."""
-    from golfsolve.cli.common import Command
+    from golfsolve.cli.command import Command
 
     plain = [" ".join(path) for path, cmd in command_tree() if not isinstance(cmd, Command)]
     assert not plain, plain

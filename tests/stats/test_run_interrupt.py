@@ -110,7 +110,7 @@ def test_kill_then_resume_equals_an_uninterrupted_run(tmp_path, reference, run_c
 #: callback, where Python prints and drops it, and the compile then fails with a RuntimeError.
 _DROPPED = """
 import ctypes, os, signal, sys
-import golfsolve.cli.common, golfsolve.stats.census
+import golfsolve.cli.reading, golfsolve.stats.census
 from golfsolve.cli.main import main
 
 def compile_interrupted(*args, **kwargs):
@@ -124,7 +124,7 @@ main()
 
 
 @pytest.mark.parametrize("sig, patch, args, said", [
-    ("SIGINT", "golfsolve.cli.common.get_layout", ["deal", "GO1-E-AAAAAAB"], "golfsolve: interrupted"),
+    ("SIGINT", "golfsolve.cli.reading.get_layout", ["deal", "GO1-E-AAAAAAB"], "golfsolve: interrupted"),
     ("SIGTERM", "golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
      "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish"),
 ])
