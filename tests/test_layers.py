@@ -103,16 +103,29 @@ def test_imports_point_down(path):
     assert not bad, f"{rel} ({layer}) imports {bad}"
 
 
-#: the run folder's lower modules in ``stats/``: what any output, pool or file write needs, so
-#: they import only the bottom and each other, never the run folder, a report or a run kind
-#: built on them (which would make a loop, and load the run folder where a path is checked)
-STATS_BASE = {"stats.atomic", "stats.outdirs", "stats.pool"}
+#: the run folder's lower modules in ``stats/``: what any output, pool or file write needs, and
+#: the run folder's plain parts (its constants, blocks and lock), so they import only the bottom
+#: and each other, never the run folder, a report or a run kind built on them (which would make
+#: a loop, and load the run folder where a path is checked)
+STATS_BASE = {"stats.atomic", "stats.outdirs", "stats.pool", "stats.runlayout", "stats.runblocks", "stats.runlock"}
+#: the run folder's parts that know a run's settings: its key (which completes a fair player's
+#: settings from ``fair.settings``, plain data) and the check of its chunks; below the run
+#: folder too, so a run kind or a test uses them without it
+RUN_PARTS = {"stats.runkey", "stats.chunkschema"}
 
 
 @pytest.mark.parametrize("module", sorted(STATS_BASE))
 def test_the_run_folders_lower_modules_import_nothing_built_on_them(module):
     deps = _imports(ROOT / (module.replace(".", "/") + ".py"))
     bad = sorted(d for d in deps if d and d.split(".")[0] not in BOTTOM and d not in STATS_BASE)
+    assert not bad, f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", sorted(RUN_PARTS))
+def test_the_run_folders_parts_import_nothing_built_on_them(module):
+    deps = _imports(ROOT / (module.replace(".", "/") + ".py"))
+    bad = sorted(d for d in deps if d and d.split(".")[0] not in BOTTOM and d not in STATS_BASE | RUN_PARTS
+                 and d != "fair.settings")
     assert not bad, f"{module} imports {bad}"
 
 

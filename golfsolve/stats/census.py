@@ -32,8 +32,11 @@ from ..solitaire.dealcode import N_DEALS, deal_number, format_code
 from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal, plural
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, check_chunk_size, check_resume_extend, chunk_name,
-                        name_list, whole_fields)
+from .runblocks import Chunk, chunk_name
+from .runkey import RunKey
+from .chunkschema import ChunkSchema
+from .runfolder import RunFolder, check_chunk_size, check_resume_extend, name_list, whole_fields
+from .runlayout import STATS
 from .outdirs import check_out_dir
 from .atomic import write_parquet_atomic
 from .pool import check_jobs, compute
@@ -559,7 +562,7 @@ def check_rows(table: Any, spec: CensusSpec) -> Optional[str]:
 
     from ..solitaire.layout import N_TABLEAU
     from ..solitaire.solver import app_score
-    from .runfolder import bad_time, first_bad_row, row_values
+    from .chunkschema import bad_time, first_bad_row, row_values
     from .runkind import code_check
 
     n = table.num_rows
@@ -632,7 +635,7 @@ def _given(v, default):
 class CensusKind(RunKind[CensusSpec]):
     """``golfsolve stats``: deals x rule sets, solved exactly."""
 
-    format = "golfsolve-stats/1"
+    format = STATS
     command = "golfsolve stats"
     item = "deal"
     params_type = CensusSpec
@@ -723,7 +726,7 @@ def run_status(out: str | Path) -> dict:
 
 
 __all__ = [
-    "COLUMNS", "DEFAULT_RULES", "DEFAULT_DIFFICULTY_GAMES", "DIFFICULTY_COLUMNS", "CensusSpec", "RunResult", "chunk_files", "chunk_name",
+    "COLUMNS", "DEFAULT_RULES", "DEFAULT_DIFFICULTY_GAMES", "DIFFICULTY_COLUMNS", "CensusSpec", "RunResult", "chunk_files",
     "CENSUS", "default_chunk_size", "load_results", "parse_rules_list", "read_manifest",
     "run_census", "run_status", "solve_chunk", "solve_deals", "spread_stride", "stride_cycle", "write_chunk",
 ]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from ..errors import InputError, install_extra
 from ..inputs import expect
-from .runfolder import Chunk
+from .runblocks import Chunk
 from .pool import WorkerLost
 
 if TYPE_CHECKING:

@@ -24,8 +24,10 @@ from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from ..text import estimate, stretches
-from .runfolder import (Chunk, ChunkSchema, RunKey, check_chunk_size, latest_command, manifest_path, name_list,
-                        resume_command, whole_fields)
+from .runblocks import Chunk
+from .runkey import RunKey
+from .chunkschema import ChunkSchema
+from .runfolder import check_chunk_size, latest_command, manifest_path, name_list, resume_command, whole_fields
 from .runlayout import FAIR_STATS
 from .outdirs import check_out_type
 from .atomic import write_text_atomic
@@ -56,7 +58,7 @@ def check_rows(table: "pa.Table") -> Optional[str]:
 
     from ..cards import N_STANDARD
     from ..solitaire.layout import N_TABLEAU
-    from .runfolder import bad_time, first_bad_row, row_values
+    from .chunkschema import bad_time, first_bad_row, row_values
     from .runkind import code_check
 
     cw, fw, on_draw = (row_values(table, c) for c in ("clairvoyant_won", "fair_won", "lost_on_draw"))

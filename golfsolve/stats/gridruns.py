@@ -35,8 +35,11 @@ from ..grid.engine import MAX_PLAYOFF
 from ..grid.rules import GridRules
 from ..grid.tournament import (HOLE_COLUMNS, OLD_SEATING, PLAYED_SEATINGS, SEATING, SEATINGS, Tournament,
                                before_entries, seating, simulate)
-from .runfolder import (Chunk, ChunkSchema, RunFolder, RunKey, check_chunk_size, check_chunks_made_with, manifest_path,
-                        name_list, whole_fields)
+from .runblocks import Chunk
+from .runkey import RunKey
+from .chunkschema import ChunkSchema
+from .runfolder import RunFolder, check_chunk_size, check_chunks_made_with, manifest_path, name_list, whole_fields
+from .runlayout import GRID_SIMULATE
 from .outdirs import check_out_dir
 from .atomic import write_text_atomic
 from .pool import check_jobs, compute
@@ -159,7 +162,7 @@ def two_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 class GridKind(RunKind[GridSpec]):
     """``golfsolve grid simulate --out DIR``: seeded matches between bots."""
 
-    format = "golfsolve-grid-simulate/1"
+    format = GRID_SIMULATE
     command = "golfsolve grid simulate"
     item = "match"
     params_type = GridSpec

@@ -34,7 +34,11 @@ from ..grid.tournament import PLAYED_SEATINGS, SEATING, Tournament, simulate
 from .gridruns import COLUMNS as GRID_COLUMNS
 from .gridruns import DEFAULT_MATCHES as RUN_MATCHES
 from .gridruns import CHUNK_TYPES, MAX_EXTRA_HOLES, check_match_rows, one_table, two_tables
-from .runfolder import Chunk, ChunkSchema, RunKey, check_chunk_size, name_list, whole_fields
+from .runblocks import Chunk
+from .runkey import RunKey
+from .chunkschema import ChunkSchema
+from .runfolder import check_chunk_size, name_list, whole_fields
+from .runlayout import GRID_STUDY
 from .outdirs import check_out_type
 from .pool import check_jobs, compute
 from .runkind import RunKind
@@ -272,7 +276,7 @@ def study_bots(p: StudySpec) -> tuple[str, ...]:
 class StudyKind(RunKind[StudySpec]):
     """``golfsolve grid study --out DIR``: seeded tournaments under several option sets."""
 
-    format = "golfsolve-grid-study/1"
+    format = GRID_STUDY
     command = "golfsolve grid study"
     item = "match"
     extendable = False

@@ -32,9 +32,11 @@ from ..errors import InputError, clip
 from ..inputs import ascii_lower, expect, flag, split_items
 from ..progress import check_show
 from ..text import plural_of
-from .runfolder import (ChunkSchema, Chunk, RunFolder, RunKey, as_played_key, check_resume_extend, holds_a_run,
-                        key_from_manifest, load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest,
-                        row_values, run_folder_chunks)
+from .runblocks import Chunk
+from .runkey import RunKey, as_played_key, key_from_manifest
+from .chunkschema import ChunkSchema, row_values
+from .runfolder import (RunFolder, check_resume_extend, holds_a_run, load_chunks, manifest_path, no_run_to_continue,
+                        open_run, read_manifest, run_folder_chunks)
 from .outdirs import check_out_dir
 from .atomic import check_replaceable
 from .runfolder import default_chunk_size as _default_chunk_size
@@ -128,7 +130,7 @@ def stamped(answer: Any) -> Any:
 
 
 def code_check(table: Any) -> tuple[Any, Callable[[int], str]]:
-    """A check for :func:`~.runfolder.first_bad_row`: each row's ``code`` is its ``deal``'s under
+    """A check for :func:`~.chunkschema.first_bad_row`: each row's ``code`` is its ``deal``'s under
     its ``rules``, as ``stats`` and ``fair-stats`` write it (a code edited by hand, or a row
     from another rule set's chunk, named another deal than the one counted)."""
     import numpy as np
@@ -170,7 +172,7 @@ class RunKind(Generic[P]):
     #: does the command have ``--extend`` (its messages offer it only then)
     extendable: ClassVar[bool] = True
     #: how a refused ``--resume`` names a field of the run's key the user gave by another name
-    #: (None: it follows from the other fields; :func:`~.runfolder.differences`)
+    #: (None: it follows from the other fields; :func:`~.runkey.differences`)
     field_names: ClassVar[dict[str, Optional[str]]] = {}
     #: the files the command writes beside the chunks when the run ends
     side_files: ClassVar[tuple[str, ...]] = ()

@@ -26,12 +26,16 @@ MAX_BLOCKS = 1000
 #: A manifest larger than this is not one golfsolve wrote (one line per invocation).
 MAX_MANIFEST_BYTES = 64 * 2**20
 
-#: The manifest's ``format`` of a fair-stats run (here, so that a command can check a folder
-#: holds one before it loads the fair player's modules).
+#: The manifest's ``format`` of each kind of run (fair-stats' here too, so that a command can
+#: check a folder holds one before it loads the fair player's modules). A grid run's items
+#: are matches, the others' deals.
+STATS = "golfsolve-stats/1"
 FAIR_STATS = "golfsolve-fair-stats/1"
+GRID_SIMULATE = "golfsolve-grid-simulate/1"
+GRID_STUDY = "golfsolve-grid-study/1"
 #: Kinds of run: the manifest's ``format`` and the command that makes it.
-COMMANDS = {"golfsolve-stats/1": "golfsolve stats", FAIR_STATS: "golfsolve fair-stats",
-            "golfsolve-grid-simulate/1": "golfsolve grid simulate", "golfsolve-grid-study/1": "golfsolve grid study"}
+COMMANDS = {STATS: "golfsolve stats", FAIR_STATS: "golfsolve fair-stats",
+            GRID_SIMULATE: "golfsolve grid simulate", GRID_STUDY: "golfsolve grid study"}
 
-__all__ = ["CHUNK_PREFIX", "COMMANDS", "FAIR_STATS", "LOCK", "MANIFEST", "MAX_BLOCKS", "MAX_CHUNKS", "MAX_GROUPS",
-           "MAX_MANIFEST_BYTES", "OLD_MANIFEST"]
+__all__ = ["CHUNK_PREFIX", "COMMANDS", "FAIR_STATS", "GRID_SIMULATE", "GRID_STUDY", "LOCK", "MANIFEST", "MAX_BLOCKS",
+           "MAX_CHUNKS", "MAX_GROUPS", "MAX_MANIFEST_BYTES", "OLD_MANIFEST", "STATS"]

@@ -332,7 +332,7 @@ def test_resume_refuses_a_manifest_whose_table_was_edited_after_its_chunks(tmp_p
     import pandas as pd
     import pyarrow.parquet as pq
 
-    from golfsolve.stats.runfolder import MADE_WITH
+    from golfsolve.stats.runkey import MADE_WITH
 
     out = tmp_path / "run"
     _made(run_cli, "grid", "simulate", "--bots", "greedy,random", "--holes", "1", "--matches", "2", "--out", str(out),

@@ -12,8 +12,9 @@ from hostile_helpers import one_line_error
 from run_helpers import made_here, md_rows
 
 from golfsolve.stats import report as rep
-from golfsolve.stats.census import CensusSpec, chunk_name, load_results, run_census
+from golfsolve.stats.census import CensusSpec, load_results, run_census
 from golfsolve.stats.report import FIGURES
+from golfsolve.stats.runblocks import chunk_name
 
 RULES = ("easy", "classic", "strict")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -388,16 +388,16 @@ def test_a_resume_right_after_kill_9_waits_for_the_dying_workers(run):
 
 def test_a_lock_left_by_a_dead_run_for_good_is_refused_in_the_end(run, monkeypatch):
     from golfsolve.errors import InputError
-    from golfsolve.stats import runfolder
+    from golfsolve.stats import runlock
 
-    monkeypatch.setattr(runfolder, "LEFTOVER_WAIT", 0.3)
+    monkeypatch.setattr(runlock, "LEFTOVER_WAIT", 0.3)
     fd = os.open(run / ".golfsolve.lock", os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         dead = _dead_pid()
         _write_pid(fd, dead)
         with pytest.raises(InputError, match=f"still locked by processes that process {dead} started"):
-            runfolder._lock_folder(run)
+            runlock.lock_folder(run)
     finally:
         os.close(fd)
 

@@ -12,7 +12,9 @@ import pytest
 
 from golfsolve.errors import InputError
 from golfsolve.stats.census import CensusSpec, load_results, run_census
-from golfsolve.stats.runfolder import Block, RunKey, block_chunks, chunk_files, extend_blocks, open_run
+from golfsolve.stats.runblocks import Block, block_chunks, extend_blocks
+from golfsolve.stats.runkey import RunKey
+from golfsolve.stats.runfolder import chunk_files, open_run
 from golfsolve.stats.outdirs import check_out_dir
 from golfsolve.stats.runlayout import LOCK, MANIFEST
 import fcntl
@@ -213,7 +215,7 @@ def test_two_runs_started_at_once_cannot_share_a_folder(tmp_path, monkeypatch):
     from golfsolve.errors import InputError
     from golfsolve.stats import runfolder as rf
 
-    key = rf.RunKey("fmt-test", 0, 4, ("a",), 2)
+    key = RunKey("fmt-test", 0, 4, ("a",), 2)
     out = tmp_path / "run"
     out.mkdir()
     real_now = rf.now
@@ -266,7 +268,7 @@ def test_a_full_disk_leaves_no_empty_manifest_behind(run_cli, tmp_path, monkeypa
 
 
 def test_a_resume_that_asks_for_another_run_names_each_differing_field_nested_ones_by_path(tmp_path):
-    from golfsolve.stats.runfolder import differences
+    from golfsolve.stats.runkey import differences
 
     old = RunKey("golfsolve-fair-stats/1", 0, 4, ("easy",), 2, (("player", {"samples": 8, "extra": 8}), ("seed", 0)))
     new = RunKey("golfsolve-fair-stats/1", 0, 4, ("easy",), 3, (("player", {"samples": 16, "extra": 8}), ("seed", 0)))
@@ -341,7 +343,7 @@ def test_compute_keeps_no_finished_result_once_it_is_handed_on():
 
 def test_a_table_of_settings_that_follows_from_a_differing_option_is_not_printed_beside_it():
     """A study resumed with other --sets printed its cells' Python dicts beside 'sets'."""
-    from golfsolve.stats.runfolder import differences
+    from golfsolve.stats.runkey import differences
 
     cells = [{"set": "base", "bots": "ismcts:300,heuristic"}]
     old = RunKey("golfsolve-grid-study/1", 0, 2, (), 1, (("cells", cells), ("sets", "base")))
@@ -509,7 +511,7 @@ def test_too_many_chunk_files_names_what_the_run_counts(run_cli, tmp_path):
 def test_differences_names_each_field_as_its_kind_names_it():
     """The library: a field may be shown by the option's name, or, following from the others,
     named only when nothing else says why"""
-    from golfsolve.stats.runfolder import RunKey, differences
+    from golfsolve.stats.runkey import RunKey, differences
 
     old = RunKey("golfsolve-grid-study/1", 0, 2, (), 1, (("matches", 1), ("seed", 0)))
     new = RunKey("golfsolve-grid-study/1", 0, 4, (), 1, (("matches", 2), ("seed", 0)))

@@ -17,7 +17,6 @@ from golfsolve.stats.census import (
     COLUMNS,
     CensusSpec,
     chunk_files,
-    chunk_name,
     default_chunk_size,
     load_results,
     parse_rules_list,
@@ -28,6 +27,7 @@ from golfsolve.stats.census import (
     solve_order,
     write_chunk,
 )
+from golfsolve.stats.runblocks import chunk_name
 
 RULES = ("easy", "classic", "strict")
 TIMING = ["seconds", "cpu_seconds"]  # the only columns that differ between equal runs

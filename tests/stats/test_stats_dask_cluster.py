@@ -366,7 +366,7 @@ def test_a_task_on_a_worker_that_joined_with_other_code_is_refused(monkeypatch):
     """The workers are asked when the run starts; one that joins later with other code is
     stopped by the run's first task on it, which compares the digest it was given."""
     from golfsolve.stats import census
-    from golfsolve.stats.runfolder import Chunk
+    from golfsolve.stats.runblocks import Chunk
 
     class _Worker:
         address = "tcp://10.0.0.9:4000"
@@ -478,7 +478,7 @@ def test_a_chunk_dask_gave_up_on_is_one_line_with_resume(tmp_path):
     from distributed.scheduler import KilledWorker
     from golfsolve.stats.cluster import ClusterLost, dask_results
 
-    from golfsolve.stats.runfolder import Chunk
+    from golfsolve.stats.runblocks import Chunk
 
     def killed(chunk, spec, digest):
         raise KilledWorker(f"golfsolve-{chunk.name}", SimpleNamespace(address="tcp://10.0.0.9:4000"), 3)

@@ -13,8 +13,9 @@ from golfsolve.solitaire.dealcode import N_DEALS, format_code
 from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import code_letter, get_rules
 from golfsolve.solitaire.solver import Solver
-from golfsolve.stats.census import (CensusSpec, chunk_name, load_results, read_manifest, run_census, solve_chunk,
-                                    spread_stride, write_chunk)
+from golfsolve.stats.census import (CensusSpec, load_results, read_manifest, run_census, solve_chunk, spread_stride,
+                                    write_chunk)
+from golfsolve.stats.runblocks import chunk_name
 from golfsolve.stats.runfolder import chunk_files
 from hostile_helpers import one_line_error
 
