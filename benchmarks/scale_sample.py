@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                   + " | ".join(f"{100 * w[r] / a.per_range:.1f}%" for r in RULES) + " |", flush=True)
     total = sum(cpu.values())
     print(f"\nload after: {os.getloadavg()[0]:.2f}; {deals} deals, process CPU {time.process_time() - t0:.1f} s")
-    print(f"CPU ms per deal: " + ", ".join(f"{r} {1000 * cpu[r] / deals:.3f}" for r in RULES)
+    print("CPU ms per deal: " + ", ".join(f"{r} {1000 * cpu[r] / deals:.3f}" for r in RULES)
           + f", all three {1000 * total / deals:.3f}")
     print("win rates: " + ", ".join(f"{r} {100 * won[r] / deals:.2f}%" for r in RULES))
     print(f"Parquet: {nbytes / deals:.1f} bytes per deal (3 rows), {nbytes / deals:.0f} MB per million deals "

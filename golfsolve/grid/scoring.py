@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 
 from ..cards import N_CARDS_MAX, N_STANDARD
 from ..errors import InputError, shown
-from ..inputs import expect, is_whole_number
+from ..inputs import is_whole_number
 from .rules import GridRules, grid_rules_arg
 
 

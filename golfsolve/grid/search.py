@@ -122,8 +122,6 @@ def h_mc_evaluate(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, c
     ``drawn < 0`` is the draw stage (A_STOCK, A_DISCARD_SWAP, A_KNOCK), else placements.
     ``horizon > 0`` cuts each play-out after that many turns (see :func:`searcher_strokes`)."""
     np.random.seed(seed)
-    n = prm[P_N]
-    g = prm[P_G]
     cap = disc0.shape[0]
     nc = cand_kind.shape[0]
     totals = np.zeros(nc, np.float64)
@@ -251,7 +249,6 @@ def ismcts(grid0, up0, disc0, st0, pool, known, ucnt0, pub0, me, drawn, cand_kin
     throw away (index ``2g``), where ``place_legal`` allows them (public facts only).
     """
     np.random.seed(seed)
-    n = prm[P_N]
     g = prm[P_G]
     cap = disc0.shape[0]
     nc = cand_kind.shape[0]

@@ -527,7 +527,7 @@ def _blocks(data: dict) -> list[tuple]:
         b.append(("p", f"**Verdicts only{'' if none_known else ' for ' + ', '.join(unknown)}**: "
                        f"{NOT_SEARCHED}. So this report gives the win rates and solve times"
                        + (", but no cards left, app score or 9-deal match totals." if none_known else
-                          f"; cards left, app score and 9-deal match totals only for the other rule sets.")))
+                          "; cards left, app score and 9-deal match totals only for the other rule sets.")))
     if not data["complete"]:
         its = (f"{plural(data['deals_total'], 'deal')} (deal numbers {data['first_deal']}..{data['last_deal']})"
                if data["stride"] == 1 else data["covers"])

@@ -76,7 +76,6 @@ def _command(draw, where: Path) -> tuple[list[str], bytes | None]:
                                  "rate", "pick", "bare"]))
     rules = ["--rules", draw(sol_rules)] if draw(st.booleans()) else []
     source = draw(st.sampled_from(["code", "pysol", "layout"]))
-    stdin = None
     if source == "code":
         src = [draw(codes)]
     elif source == "pysol":

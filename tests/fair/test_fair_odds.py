@@ -178,7 +178,7 @@ def test_odds_after_moves_that_end_the_game_say_what_hint_says():
         hint_position(lay, WON_MOVES.split())
     got = odds_for_player(lay, moves=WON_MOVES)
     assert got.over == str(e.value) and got.chance == got.fair_chance == 1.0 and got.samples == 0
-    assert got.render().startswith(f"GO1-E-AAAAAAB after 47 moves (easy: King-Ace linked")
+    assert got.render().startswith("GO1-E-AAAAAAB after 47 moves (easy: King-Ace linked")
     j = got.as_json()
     assert j["moves_played"] == WON_MOVES and j["deal"] == "GO1-E-AAAAAAB" and j["game_over"] is True
     # a game still going on: the same keys, nothing over

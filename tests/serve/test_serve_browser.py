@@ -239,8 +239,6 @@ def test_moves_made_faster_than_the_server_answers_are_all_played(page):
     """Was: each move was sent with the moves the page had when it was made, so a second key
     press before the first answer came replayed the game without the first move: three
     quick draws on a slow connection drew one card."""
-    from playwright.sync_api import expect
-
     pg = page
     _deal(pg, "GO1-E-AAAAAAB")
     pg.evaluate("document.activeElement.blur()")  # off the deal box, where keys are typed, not played
