@@ -17,7 +17,7 @@ import pytest
 from golfsolve.errors import InputError
 
 from hostile_helpers import one_line_error, one_line_exit_2
-from run_helpers import finished_stats_run, made_here
+from run_helpers import made_here
 
 
 MANIFEST = "_manifest.json"
@@ -129,17 +129,6 @@ def _set(chunk: Path, where: dict, **values) -> None:
 def _table(out: Path, drop=TIMING) -> pd.DataFrame:
     return (pd.read_parquet(out).drop(columns=drop).sort_values(["deal", "rules"], kind="stable")
             .reset_index(drop=True))
-
-
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory) -> Path:
-    """Deals 0..5 under easy and classic, chunks of 2: deal 1 is lost under classic (4 left)."""
-    return finished_stats_run(tmp_path_factory.mktemp("r35") / "run")
-
-
-@pytest.fixture
-def run(finished, tmp_path) -> Path:
-    return Path(shutil.copytree(finished, tmp_path / "run"))
 
 
 EASY0 = {"deal": 0, "rules": "easy"}

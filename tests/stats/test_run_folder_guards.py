@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from hostile_helpers import quiet_stderr
-from run_helpers import CommandForks, finished_stats_run, made_here
+from run_helpers import CommandForks, made_here
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX pipes, FIFOs and locks")
 
@@ -63,21 +63,9 @@ def refused(r: subprocess.CompletedProcess, *words: str) -> bool:
             and "Traceback" not in r.stderr and all(w in r.stderr for w in words))
 
 
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory) -> Path:
-    """A finished stats run: deals 0..5 under easy and classic, chunks of 2 deals."""
-    return finished_stats_run(tmp_path_factory.mktemp("hostile") / "run")
-
-
 def table(out: Path) -> pd.DataFrame:
     return (pd.read_parquet(out).drop(columns=TIMING).sort_values(["deal", "rules"], kind="stable")
             .reset_index(drop=True))
-
-
-@pytest.fixture
-def run(finished, tmp_path) -> Path:
-    """A private copy of the finished run."""
-    return Path(shutil.copytree(finished, tmp_path / "run"))
 
 
 def _edit(run: Path, change) -> None:
