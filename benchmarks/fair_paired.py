@@ -6,7 +6,11 @@
 
 ``--jobs N`` (``-j N``; ``--workers N`` the same, as on every command) plays N deals at a
 time (each worker plays both players on its deal, so the pairing and the interleaving hold);
-``--shuffle`` visits the range in a fixed random order.
+``--shuffle`` visits the range in a fixed random order. ``--seed S`` seeds every game of both
+players S instead of 0 (as ``fair-stats --seed S`` does): another fixed strategy of each player.
+One seed's figure moves by about a point with the player's own luck, so a variant that changes
+many games is best compared over several seeds (a CSV per seed; ``--summary`` of them all also
+prints the mean of the per-seed differences).
 
 ``--a`` and ``--b`` are preset names (golfsolve.fair.PRESETS) or PlayerSettings as JSON
 (``'{"samples": 12, "race_budget": 48}'``: the fields not given keep their defaults). Each
@@ -38,7 +42,7 @@ from golfsolve.solitaire.layout import layout_from_number
 from golfsolve.solitaire.rules import code_letter, get_rules
 from golfsolve.solitaire.solver import Solver
 
-FIELDS = ["rules", "deal", "clairvoyant_won", "a_won", "b_won", "a_cpu", "b_cpu", "a", "b"]
+FIELDS = ["rules", "deal", "clairvoyant_won", "a_won", "b_won", "a_cpu", "b_cpu", "a", "b", "seed"]
 
 
 def settings_of(text: str) -> PlayerSettings:
@@ -66,14 +70,14 @@ def _init_worker(rules_name: str) -> None:
 
 def _deal_row(job: tuple) -> dict:
     """Deal ``n`` played by both players, one after the other, who goes first alternating."""
-    rules_name, n, a, b = job
+    rules_name, n, a, b, seed = job
     rules = get_rules(rules_name)
     lay = layout_from_number(n, rules, code_letter(rules))
     players = {"a": settings_of(a), "b": settings_of(b)}
-    row = {"rules": rules_name, "deal": n, "a": a, "b": b}
+    row = {"rules": rules_name, "deal": n, "a": a, "b": b, "seed": seed}
     for k in (("a", "b") if n % 2 == 0 else ("b", "a")):
         t0 = time.process_time()
-        g = play(lay, rules, players[k], 0, _SOLVER)
+        g = play(lay, rules, players[k], seed, _SOLVER)
         row[f"{k}_cpu"] = round(time.process_time() - t0, 3)
         row[f"{k}_won"] = int(g.won)
         row["clairvoyant_won"] = int(g.clairvoyant_won)
@@ -81,16 +85,19 @@ def _deal_row(job: tuple) -> dict:
 
 
 def run(rules_name: str, start: int, count: int, out: str, a: str, b: str, workers: int = 1,
-        shuffle: bool = False) -> None:
+        shuffle: bool = False, seed: int = 0) -> None:
     """Play deals ``start..start+count-1`` with both players, appending one row per deal to
     ``out``; with ``shuffle`` in a fixed random order, so a run stopped early has played a
     uniform random subset of the range."""
     settings_of(a), settings_of(b)  # bad settings fail before any work
-    done = {(r["rules"], int(r["deal"])) for r in _rows(out)}
+    old = _rows(out)
+    if old and int(old[0].get("seed") or 0) != seed:
+        raise SystemExit(f"{out} holds games seeded {old[0].get('seed') or 0}, not {seed}: give another --out")
+    done = {(r["rules"], int(r["deal"])) for r in old}
     deals = list(range(start, start + count))
     if shuffle:
         random.Random(f"{start}-{count}").shuffle(deals)
-    jobs = [(rules_name, n, a, b) for n in deals if (rules_name, n) not in done]
+    jobs = [(rules_name, n, a, b, seed) for n in deals if (rules_name, n) not in done]
     new_file = not os.path.exists(out)
     with open(out, "a", newline="") as f:
         w = csv.DictWriter(f, FIELDS)
@@ -131,8 +138,11 @@ def summary(paths: list[str]) -> None:
         m, lo, hi = mean_ci(d)
         ca = np.mean([float(r["a_cpu"]) for r in rs])
         cb = np.mean([float(r["b_cpu"]) for r in rs])
-        span = f"{deals[0]}..{deals[-1]}" if deals[-1] - deals[0] + 1 == n else f"of {deals[0]}..{deals[-1]}"
-        print(f"{name}: {n} deals ({span}); a = {rs[0]['a']}, b = {rs[0]['b']}")
+        seeds = sorted({int(r.get("seed") or 0) for r in rs})
+        deals = sorted(set(deals))
+        span = f"{deals[0]}..{deals[-1]}" if deals[-1] - deals[0] + 1 == len(deals) else f"of {deals[0]}..{deals[-1]}"
+        each = f" under each of seeds {','.join(map(str, seeds))}: {n} games" if len(seeds) > 1 else ""
+        print(f"{name}: {len(deals)} deals ({span}){each}; a = {rs[0]['a']}, b = {rs[0]['b']}")
         print(f"  a            {pct(wa)}   {ca:.3f} s CPU per deal")
         print(f"  b            {pct(wb)}   {cb:.3f} s CPU per deal   (a/b CPU {ca / cb:.2f}x)")
         print(f"  clairvoyant  {pct(c)}   fair/clairvoyant: a {wa / max(c, 1):.3f}, b {wb / max(c, 1):.3f}")
@@ -140,6 +150,15 @@ def summary(paths: list[str]) -> None:
         ci = "no interval: the same on every deal" if math.isnan(lo) else f"{100 * lo:+.1f} to {100 * hi:+.1f}"
         print(f"  paired difference a - b {100 * m:+.1f} points ({ci}); "
               f"won only by a {int((d > 0).sum())}, only by b {int((d < 0).sum())}")
+        if len(seeds) > 1:
+            # each seed a fixed strategy of each player: the mean of the per-seed differences,
+            # its interval Student's t over the seeds (the deals are the same in each)
+            per = [np.mean([int(r["a_won"]) - int(r["b_won"]) for r in rs if int(r.get("seed") or 0) == s])
+                   for s in seeds]
+            m, lo, hi = mean_ci(np.array(per))
+            print(f"  over seeds {','.join(map(str, seeds))}: per-seed differences "
+                  f"{', '.join(f'{100 * x:+.1f}' for x in per)}; mean {100 * m:+.1f} points "
+                  f"({100 * lo:+.1f} to {100 * hi:+.1f})")
         if rs[0].get("same_moves") not in (None, ""):  # fair_round2.py's rows say whether the games were alike
             print(f"  the same moves in {sum(int(r['same_moves']) for r in rs)} of {n} games")
 
@@ -154,6 +173,7 @@ def main() -> None:
     ap.add_argument("--out", default="results/paired.csv")
     ap.add_argument("--jobs", "-j", "--workers", dest="jobs", type=int, default=1, metavar="N",
                     help="processes, each playing whole deals (both players)")
+    ap.add_argument("--seed", type=int, default=0, help="every game's seed, both players (default 0)")
     ap.add_argument("--shuffle", action="store_true",
                     help="play the deals in a fixed random order: a run stopped early is a uniform random subset")
     ap.add_argument("--summary", metavar="CSV", nargs="+", help="only print the summary of finished CSVs")
@@ -162,7 +182,7 @@ def main() -> None:
         summary(a.summary)
         return
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    run(a.rules, a.start, a.count, a.out, a.a, a.b, a.jobs, a.shuffle)
+    run(a.rules, a.start, a.count, a.out, a.a, a.b, a.jobs, a.shuffle, a.seed)
     summary([a.out])
 
 
