@@ -58,3 +58,28 @@ def test_the_paired_summary_of_games_alike_on_every_deal_draws_no_interval(tmp_p
     assert out.returncode == 0, out.stderr[-500:]
     assert "paired difference a - b +0.0 points (no interval: the same on every deal)" in out.stdout, out.stdout
     assert "nan" not in out.stdout
+
+
+def test_the_paired_summary_over_seeds_averages_each_seeds_difference(tmp_path):
+    """Several seeds' CSVs of one pair: the summary counts deals once (not a deal per game) and
+    gives the mean of the per-seed differences, so a seed's luck is not read as a better player;
+    a run asked to add another seed's games to a CSV is refused before any game."""
+    import subprocess
+    import sys
+
+    def write(path, seed, a_wins):
+        rows = ["rules,deal,clairvoyant_won,a_won,b_won,a_cpu,b_cpu,a,b,seed"]
+        rows += [f"classic,{n},1,{int(n < a_wins)},{int(n < 2)},0.1,0.3,fast,strong,{seed}" for n in range(10)]
+        path.write_text("\n".join(rows) + "\n")
+
+    write(tmp_path / "s0.csv", 0, 3)  # a wins 3 of 10, b 2: +10 points
+    write(tmp_path / "s1.csv", 1, 5)  # +30 points
+    script = str(BENCHMARKS / "fair_paired.py")
+    out = subprocess.run([sys.executable, script, "--summary", str(tmp_path / "s0.csv"), str(tmp_path / "s1.csv")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert "classic: 10 deals (0..9) under each of seeds 0,1: 20 games" in out.stdout, out.stdout
+    assert "per-seed differences +10.0, +30.0; mean +20.0 points" in out.stdout, out.stdout
+    refused = subprocess.run([sys.executable, script, "--rules", "classic", "--count", "1", "--seed", "2",
+                              "--out", str(tmp_path / "s1.csv")], capture_output=True, text=True, timeout=120)
+    assert refused.returncode != 0 and "holds games seeded 1, not 2" in refused.stderr, refused.stderr[-500:]
