@@ -336,7 +336,7 @@ def test_a_bad_move_is_named_as_it_was_typed(run_cli):
     r = run_cli(["replay", "--pysol", "1", "d", "Gx"])
     assert one_line_error(r) == ("golfsolve: bad move 'G' in 'Gx' (moves are d = draw, "
                                   "1-7 = remove from that column, u = undo)")
-    # a deal code there is a second deal, not a move (round 31)
+    # a deal code there is a second deal, not a move
     r = run_cli(["replay", "--pysol", "1", "GO1-E-AAAAAAB", "d"])
     assert one_line_error(r) == "golfsolve: give exactly one of a deal code, --layout FILE or --pysol N"
     from golfsolve.solitaire.engine import parse_moves

@@ -1,4 +1,4 @@
-"""Honesty audit (round 26) of Golf solitaire: probes the other honesty tests leave out.
+"""Honesty audit of Golf solitaire: probes the other honesty tests leave out.
 
 * A shared solver whose searches of the real deal stopped at node limits (the peeking hint's
   and solve's ``node_limit``, which the server's workers take between fair requests): the

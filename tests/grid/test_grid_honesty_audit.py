@@ -1,4 +1,4 @@
-"""Honesty audit (round 26) of grid Golf: what a searcher deals itself must come from what
+"""Honesty audit of grid Golf: what a searcher deals itself must come from what
 its seat sees, through every door the library opens, not only through a bot's view.
 
 * A resampled world (:meth:`HoleState.resample`, which OpenSpiel's resampling uses) kept the

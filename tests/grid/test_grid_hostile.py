@@ -99,7 +99,7 @@ def test_a_hand_edited_count_names_matches_in_english(tmp_path, run_cli):
     m = json.loads((out / "_manifest.json").read_text())
     m["count"] = 10**12
     (out / "_manifest.json").write_text(json.dumps(m))
-    # the blocks no longer match the count (round 33 checks that first): named in matches, not deals
+    # the blocks no longer match the count (checked first): named in matches, not deals
     _refused(golfsolve("grid", "report", str(out)), "field blocks: the blocks do not cover matches 0..999999999999")
 
 

@@ -512,7 +512,7 @@ def _grid_hole():
     (lambda s: s.view(0, drawn=-1), "InputError", "drawn must be a card id these rules deal, or None; not -1"),
 ])
 def test_a_hole_state_names_a_seat_a_card_or_a_generator_that_is_none(call, error, words):
-    """The hole state's public methods check a seat as view and observation do (round 3)."""
+    """The hole state's public methods check a seat as view and observation do."""
     import re
 
     with pytest.raises(Exception, match="^" + re.escape(words)) as e:

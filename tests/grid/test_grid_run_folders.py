@@ -289,7 +289,7 @@ def test_a_study_whose_manifest_was_edited_counts_its_matches_in_the_right_numbe
     m["count"] = 3
     (out / "_manifest.json").write_text(json.dumps(m))
     line = one_line_error(run_cli(["grid", "report", str(out), "--json"]))
-    # since round 33 the blocks, which still cover matches 0..1, are checked against the count first
+    # the blocks, which still cover matches 0..1, are checked against the count first
     assert "the blocks do not cover matches 0..2" in line and "1 matches" not in line, line
 
 

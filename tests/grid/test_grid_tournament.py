@@ -216,7 +216,7 @@ def test_simulate_without_rows_keeps_memory_flat():
     assert flat[1] < 1.5 * flat[0] and rows[1] > 3 * rows[0], (flat, rows)
 
 
-# -- the cyclic scheme (round 56) ---------------------------------------------------
+# -- the cyclic scheme ---------------------------------------------------------------
 #: The six-player cyclic orders of the ``cyclic`` scheme: recorded runs depend on them, so a
 #: change to the search that finds them would seat the rest of every such run otherwise.
 SIX_ORDERS = ((0, 1, 2, 3, 4, 5), (0, 2, 1, 5, 4, 3), (0, 3, 2, 5, 1, 4), (0, 4, 2, 5, 3, 1), (0, 5, 2, 4, 1, 3),

@@ -212,7 +212,7 @@ def test_the_kernels_answer_odd_positions_without_dying_and_as_the_cli_does():
     times = ("seconds", "cpu_seconds")
     for code, line in zip(codes, cli.stdout.splitlines()):
         lay = layout_from_code(code)
-        mine = stamped(solve_answer(lay, solve_layout(lay)))  # as the command prints it (round 52)
+        mine = stamped(solve_answer(lay, solve_layout(lay)))  # as the command prints it
         theirs = json.loads(line)
         assert {k: v for k, v in mine.items() if k not in times} == {k: v for k, v in theirs.items()
                                                                       if k not in times}, code

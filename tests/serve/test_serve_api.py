@@ -743,7 +743,7 @@ def test_a_get_with_a_body_is_refused_not_answered_from_the_query_string_alone(s
     """was: GET /api/hint?code=... with the body {"fair": true} answered a peeking hint: the body
     was dropped without a word (as a POST's query string once was)"""
     r = server.request(method, "/api/hint", params={"code": "GO1-E-AAAAAAB"}, content=b'{"fair": true}')
-    assert r.status_code == (400 if method == "GET" else 405), r.text  # HEAD is refused outright (round 42)
+    assert r.status_code == (400 if method == "GET" else 405), r.text  # HEAD is refused outright
     if method == "GET":
         assert r.json()["error"] == ("a GET takes its parameters from the query string, not from a body; "
                                      "send the JSON body with POST")

@@ -63,8 +63,8 @@ def two_deals(tmp_path_factory) -> Path:
 def test_a_run_of_fewer_than_nine_deals_says_why_its_match_plot_is_empty(one_deal, tmp_path, monkeypatch):
     """Was: a run of one deal drew nine_deal_match.png as an empty frame (axes 43..47, y 0..1,
     a par line and nothing else) and its table read "0 matches" with no word why. The text
-    now says there is no 9-deal match in fewer than 9 deals, in place of the plot (round 53: the
-    plot said so inside an empty frame)."""
+    now says there is no 9-deal match in fewer than 9 deals, in place of the plot (an empty frame
+    saying so is no better)."""
     from golfsolve.stats import atomic
 
     seen = _drawn(monkeypatch, atomic)
@@ -82,8 +82,7 @@ def test_a_run_of_fewer_than_nine_deals_says_why_its_match_plot_is_empty(one_dea
 def test_a_winnable_only_run_says_why_three_plots_are_empty(tmp_path, monkeypatch):
     """Was: with --fields winnable the cards-left, app-score and 9-deal plots were three empty
     frames with axes 0..1 (the tables said why, the figures did not). The text now says, in
-    place of each, that the run computed verdicts only (round 53: each said so inside an empty
-    frame)."""
+    place of each, that the run computed verdicts only (not inside an empty frame)."""
     from golfsolve.stats import atomic
 
     run = tmp_path / "run"
@@ -101,8 +100,8 @@ def test_a_winnable_only_run_says_why_three_plots_are_empty(tmp_path, monkeypatc
 
 
 def test_the_solve_time_axis_of_a_narrow_range_has_no_overlapping_labels(two_deals, tmp_path, monkeypatch):
-    """Was: with solve times inside one decade (a run of one deal; of two since round 53, as one
-    deal's plot is left out) matplotlib labelled the
+    """Was: with solve times inside one decade (a run of two deals; one deal's plot is left
+    out) matplotlib labelled the
     minor ticks of the log axis "3x10^-2" and "4x10^-2" side by side, printed over each other.
     The labels are plain numbers of ms, far enough apart not to touch."""
     from golfsolve.stats import atomic

@@ -86,7 +86,7 @@ def test_report_says_which_deals_the_run_covers(strided, run_cli, tmp_path):
     covers = f"{COUNT} deals spread over the GO1 code space, every {STRIDE:,}th from {START}"
     assert r.stdout.splitlines()[0] == covers + ":"
     md = (tmp_path / "rep" / "report.md").read_text()
-    # once in the text, and in each figure's text alternative and caption (round 50: they name their deals)
+    # once in the text, and in each figure's text alternative and caption (they name their deals)
     text = "\n".join(line for line in md.splitlines() if not line.startswith(("![", "*")))
     assert text.count(covers) == 1 and "GO1 deal numbers" not in md
     figures = md.count("](")
