@@ -6,7 +6,8 @@ picks the pre-draw state (:mod:`golfsolve.fair.infoset`) that keeps a win in the
 sampled stock orders, plays the chain of removes that reaches it, and draws. States near
 the best are then told apart on more orders (ties raced on ``extra`` more orders, or,
 with ``race_budget``, a budgeted race of every state within ``race_slack`` orders of the
-best); remaining ties go to the state with fewer cards on the table. When at most
+best, whose last ranking takes ``card_cost`` of the orders off a state's wins for each card
+on its table); remaining ties go to the state with fewer cards on the table. When at most
 ``exact_unknown`` stock cards are unknown it plays the exact expectimax
 (:mod:`golfsolve.fair.exact`) instead, in Python or by the compiled kernel.
 
@@ -269,7 +270,9 @@ class Player:
         have the same value on every order). Each round adds ``race_batch`` common orders,
         valued for the contenders only, and drops a state when the leader's lead over it
         exceeds ``race_z`` times the square root of the orders where exactly one of the
-        two wins (a sign test), until one is left or ``race_budget`` orders are used.
+        two wins (a sign test), until one is left or ``race_budget`` orders are used. The
+        states left are then ranked by orders won less ``card_cost`` times the orders used for
+        each card on the table.
         """
         s = self.settings
         cont = self._leaders(cv, states)
@@ -285,7 +288,8 @@ class Player:
             if last:
                 # the last batch: no drop follows, only the leader counts (every state tied
                 # with it survives the drop), so a state that cannot reach it is not finished
-                return self._race_last(cv, cont, wins, first)
+                return self._race_last(cv, cont, {t: sum(w) - self._card_cost(cv, t) for t, w in wins.items()},
+                                       first)
             for st in cont:
                 wins[st.key[0]].extend(cv.won(i, st) for i in range(first, len(cv.stocks)))
             lead = max(cont, key=lambda st: (sum(wins[st.key[0]]), -st.table))
@@ -296,7 +300,12 @@ class Player:
                 if st is lead or sum(d) <= s.race_z * sum(x * x for x in d) ** 0.5:
                     kept.append(st)
             cont = kept
-        return min(cont, key=lambda st: (-sum(wins[st.key[0]]), st.table, st.chain))
+        return min(cont, key=lambda st: (self._card_cost(cv, st.key[0]) - sum(wins[st.key[0]]), st.table, st.chain))
+
+    def _card_cost(self, cv: ChainValues, table: tuple) -> float:
+        """What the race's last ranking takes off a state's orders won for the cards on its
+        ``table`` (column heights): ``card_cost`` of the orders raced per card."""
+        return self.settings.card_cost * len(cv.stocks) * sum(table)
 
     def _leaders(self, cv: ChainValues, states: list[PreDraw]) -> list[PreDraw]:
         """The race's contenders on the orders so far: the first ``race_width`` tables by
@@ -308,11 +317,11 @@ class Player:
         return [st for st, n in ranked if n >= best - s.race_slack]
 
     @staticmethod
-    def _race_last(cv: ChainValues, cont: list[PreDraw], wins: dict, first: int) -> PreDraw:
-        """The race's winner after its last batch (orders ``first`` on): the most orders won,
-        then the fewest cards on the table, then the chain, as :meth:`_race` ends, by branch
-        and bound: a state is given up once it cannot reach the best total so far."""
-        base = {st.key[0]: sum(wins[st.key[0]]) for st in cont}
+    def _race_last(cv: ChainValues, cont: list[PreDraw], base: dict, first: int) -> PreDraw:
+        """The race's winner after its last batch (orders ``first`` on; ``base``: each table's
+        score before them): the most orders won less the cost of the cards, then the fewest
+        cards on the table, then the chain, as :meth:`_race` ends, by branch and bound: a
+        state is given up once it cannot reach the best total so far."""
         return cv.top(cont, range(first, len(cv.stocks)), 1, base, totals=False)[0][0]
 
 

@@ -51,6 +51,10 @@ class PlayerSettings:
     off; with a race): when no state wins on any of the first orders, more orders,
     ``race_batch`` at a time with every state on each, until one wins or this many are used,
     so that a decision that looks lost is taken on the orders that can still be won.
+    ``card_cost`` (with a race): the race's last ranking counts each card on a state's table
+    as this share of the orders raced lost, so that of two states nearly level the one with
+    fewer cards goes on (the sampled count values play after the draw with the stock seen, and
+    a table that keeps more cards leaves more such play to a player who will not see it).
     ``wrap_scale``: where King and Ace are linked (Easy) every count of orders (``samples``,
     ``extra``, ``race_budget``, ``hopeless``) is this many times larger: there nearly every
     order can be won, and more of them are needed to tell the leading states apart
@@ -73,6 +77,7 @@ class PlayerSettings:
     compiled_exact: bool = False
     carry: bool = False
     hopeless: int = 0
+    card_cost: float = 0.0
     wrap_scale: int = 1
     by_rank: bool = False
 
@@ -89,12 +94,13 @@ class PlayerSettings:
             if getattr(self, name) * self.wrap_scale > MAX_EFFORT:  # else refused only at the first Easy game
                 raise InputError(f"wrap_scale {self.wrap_scale} times {name} {getattr(self, name)} is more than "
                                  f"{MAX_EFFORT:,}")
-        z = self.race_z
-        # a NumPy number (np.float32(1.5), np.int64(2)) is a number as the counts' NumPy integers are,
-        # kept as a plain one so that json can write it into a fair-stats manifest
-        if isinstance(z, bool) or not isinstance(z, numbers.Real) or not math.isfinite(z) or z < 0:
-            raise InputError(f"race_z must be a number from 0 up, not {z!r}")
-        object.__setattr__(self, "race_z", int(z) if isinstance(z, numbers.Integral) else float(z))
+        for name in ("race_z", "card_cost"):
+            z = getattr(self, name)
+            # a NumPy number (np.float32(1.5), np.int64(2)) is a number as the counts' NumPy integers
+            # are, kept as a plain one so that json can write it into a fair-stats manifest
+            if isinstance(z, bool) or not isinstance(z, numbers.Real) or not math.isfinite(z) or z < 0:
+                raise InputError(f"{name} must be a number from 0 up, not {z!r}")
+            object.__setattr__(self, name, int(z) if isinstance(z, numbers.Integral) else float(z))
         for name in ("compiled_exact", "carry", "by_rank"):
             try:  # a NumPy bool too, as play()'s switches take it
                 object.__setattr__(self, name, flag(getattr(self, name), name))
@@ -135,13 +141,14 @@ class PlayerSettings:
 #: The settings a user chooses from by name. ``fast``: the cheap player of ``odds`` and
 #: ``rate`` (the compiled exact endgame from 6 unknown cards, orders carried from one
 #: decision to the next, cards named by rank so that games share more decisions);
-#: ``strong``: more orders (twice as many where King and Ace are linked), a budgeted race,
-#: more orders where none is won, and the compiled exact endgame from 8 unknown cards (the
-#: player of ``fair-stats`` and ``hint --fair``).
+#: ``strong``: more orders (twice as many where King and Ace are linked), a budgeted race
+#: whose last ranking costs each card on the table 2% of the orders raced, more orders where
+#: none is won, and the compiled exact endgame from 8 unknown cards (the player of
+#: ``fair-stats`` and ``hint --fair``).
 PRESETS: Mapping[str, PlayerSettings] = MappingProxyType({
     "fast": PlayerSettings(compiled_exact=True, carry=True, by_rank=True),
     "strong": PlayerSettings(samples=16, extra=16, race_budget=64, exact_unknown=8, exact_states=500_000,
-                             compiled_exact=True, hopeless=64, wrap_scale=2),
+                             compiled_exact=True, hopeless=64, card_cost=0.02, wrap_scale=2),
 })
 
 

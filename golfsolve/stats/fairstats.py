@@ -348,8 +348,10 @@ FAIR_TITLE = "Fair play against clairvoyant play"
 
 def describe_player(p: PlayerSettings) -> str:
     """The fair player's settings in words, for reports."""
+    cost = (f", the last ranking costing each card on the table {100 * p.card_cost:g}% of the orders raced"
+            if p.card_cost else "")
     race = (f"the states within {p.race_slack} orders of the best raced on common orders up to {p.race_budget} "
-            "in all" if p.race_budget else f"ties raced on {p.extra} more orders")
+            f"in all{cost}" if p.race_budget else f"ties raced on {p.extra} more orders")
     exact = (f"exact expectimax{' by the compiled kernel' if p.compiled_exact else ''} once at most "
              f"{p.exact_unknown} stock cards are unknown")
     times = "twice" if p.wrap_scale == 2 else f"{p.wrap_scale} times"

@@ -52,7 +52,7 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     the same wins) and the twice-the-orders table's rows are held to the same."""
     text = _fair_text()
     m = re.search(rf"Strong minus fast, paired: Easy {NUM} points \[{NUM}, {NUM}\] \((\d+) deals won only by "
-                  rf"`strong`, (\d+) only by `fast`\), Classic {NUM} \[{NUM}, {NUM}\] \((\d+) / (\d+);", text)
+                  rf"`strong`, (\d+) only by `fast`\), Classic {NUM} \[{NUM}, {NUM}\] \((\d+) / (\d+)[;)]", text)
     assert m, "fair.md's 'Strong minus fast, paired' sentence with its counts"
     g = m.groups()
     assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 200)), g
@@ -76,6 +76,13 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     assert len(rows) == 2, rows  # the 2,000-deal table of 32 against 16 orders
     for rules, est, lo, hi, a, b in rows:
         assert _close((_points(est), _points(lo), _points(hi)), _paired(int(a), int(b), 2000)), rules
+    # the card cost's table: one row per rule set, deal range and seed
+    rows = re.findall(rf"\| (?:Easy|Classic) (\d+)\.\.(\d+), seed \d \| [^|]+ \| [^|]+ \| \**{NUM} \[{NUM}, {NUM}\]\** "
+                      rf"\((\d+) / (\d+)\) \|", text)
+    assert len(rows) == 7, rows
+    for first, last, est, lo, hi, a, b in rows:
+        n = int(last) - int(first) + 1
+        assert _close((_points(est), _points(lo), _points(hi)), _paired(int(a), int(b), n)), (first, est, a, b)
 
 
 def test_the_endgame_survey_is_a_command_and_finds_the_worked_example():

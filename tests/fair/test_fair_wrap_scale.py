@@ -17,7 +17,7 @@ from golfsolve.solitaire.rules import CLASSIC, EASY, get_rules
 STRONG = PRESETS["strong"]
 #: the player docs/fair.md measured on Easy deals 0..1999 (64.6%), as its JSON settings gave it
 MEASURED_EASY = PlayerSettings(samples=32, extra=32, race_budget=128, exact_unknown=8, exact_states=500_000,
-                               compiled_exact=True, hopeless=128)
+                               compiled_exact=True, hopeless=128, card_cost=0.02)
 
 
 def test_the_counts_of_orders_scale_where_king_and_ace_are_linked_only():
