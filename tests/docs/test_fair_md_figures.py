@@ -79,7 +79,7 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     # the card cost's table: one row per rule set, deal range and seed
     rows = re.findall(rf"\| (?:Easy|Classic) (\d+)\.\.(\d+), seed \d \| [^|]+ \| [^|]+ \| \**{NUM} \[{NUM}, {NUM}\]\** "
                       rf"\((\d+) / (\d+)\) \|", text)
-    assert len(rows) == 7, rows
+    assert len(rows) == 8, rows
     for first, last, est, lo, hi, a, b in rows:
         n = int(last) - int(first) + 1
         assert _close((_points(est), _points(lo), _points(hi)), _paired(int(a), int(b), n)), (first, est, a, b)
