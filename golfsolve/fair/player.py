@@ -288,8 +288,8 @@ class Player:
             if last:
                 # the last batch: no drop follows, only the leader counts (every state tied
                 # with it survives the drop), so a state that cannot reach it is not finished
-                return self._race_last(cv, cont, {t: sum(w) - self._card_cost(cv, t) for t, w in wins.items()},
-                                       first)
+                base = {st.key[0]: sum(wins[st.key[0]]) - self._card_cost(cv, st.key[0]) for st in cont}
+                return self._race_last(cv, cont, base, first)
             for st in cont:
                 wins[st.key[0]].extend(cv.won(i, st) for i in range(first, len(cv.stocks)))
             lead = max(cont, key=lambda st: (sum(wins[st.key[0]]), -st.table))

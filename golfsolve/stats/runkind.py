@@ -35,11 +35,10 @@ from ..text import plural_of
 from .runblocks import Chunk
 from .runkey import RunKey, as_played_key, key_from_manifest
 from .chunkschema import ChunkSchema, row_values
-from .runfolder import (RunFolder, check_resume_extend, holds_a_run, load_chunks, manifest_path, no_run_to_continue,
-                        open_run, read_manifest, run_folder_chunks)
+from .runfolder import (RunFolder, check_resume_extend, default_chunk_size as _default_chunk_size, holds_a_run,
+                        load_chunks, manifest_path, no_run_to_continue, open_run, read_manifest, run_folder_chunks)
 from .outdirs import check_out_dir
 from .atomic import check_replaceable
-from .runfolder import default_chunk_size as _default_chunk_size
 
 if TYPE_CHECKING:  # loaded when a run is read or written: a command's arguments are checked before
     import pandas as pd
