@@ -5,8 +5,10 @@ could only drop because it arrived while numba's compiler ran.
 
 from __future__ import annotations
 
+import _thread
 import signal
 import sys
+import threading
 
 from ..errors import interrupted
 
@@ -43,23 +45,59 @@ def restore_handlers(old: dict) -> None:
 
 
 #: KeyboardInterrupts that Python could only drop: raised by Ctrl-C or SIGTERM while a C
-#: library ran a Python callback (numba's compiler does, as it caches each kernel). The
-#: compile then fails with an error of its own, which is the interruption's doing.
+#: library ran a Python callback (numba's compiler does, as it caches each kernel) or while
+#: a finalizer ran. A compile may then fail with an error of its own, which is the
+#: interruption's doing.
 _dropped_interrupts: list[KeyboardInterrupt] = []
 
 
 def install_interrupt_hook() -> None:
-    """Keep a dropped KeyboardInterrupt off stderr (Python prints a traceback for it) and
-    remember it, so that the error it causes is reported as the interruption it is."""
+    """Keep a dropped KeyboardInterrupt off stderr (Python prints a traceback for it), remember
+    it, so that the error it causes is reported as the interruption it is, and deliver it again
+    to the main thread: dropped, it would leave the command running to its end as if the
+    signal had never come (a run stopped with Ctrl-C that finished and exited 0)."""
     previous = sys.unraisablehook
 
     def hook(unraisable) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            _dropped_interrupts.append(unraisable.exc_value)
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous(unraisable)
             return
-        previous(unraisable)
+        _dropped_interrupts.append(unraisable.exc_value)
+        _deliver_again()
 
     sys.unraisablehook = hook
+
+
+#: Seconds from a dropped interrupt to its delivery again: enough for the hook to return.
+_REDELIVERY_DELAY = 0.05
+_timers: list[threading.Timer] = []
+
+
+def _deliver_again() -> None:
+    """Raise KeyboardInterrupt in the main thread once it runs Python code again, through a
+    stop signal whose handler raises it (``interrupt_main`` does nothing for a signal Python
+    does not handle, and a shell may start a command with SIGINT ignored). From a timer
+    thread a moment later: at once, it would be raised in this hook and dropped again;
+    should it land in such a callback again, the hook comes back here."""
+    for s in (signal.SIGINT, *STOP_SIGNALS):
+        if signal.getsignal(s) in (signal.default_int_handler, _raise_interrupt):
+            try:
+                timer = threading.Timer(_REDELIVERY_DELAY, _thread.interrupt_main, (s,))
+                timer.daemon = True
+                timer.start()
+                _timers.append(timer)
+            except RuntimeError:  # the interpreter is shutting down: the command is ending anyway
+                pass
+            return
+
+
+def dropped_interrupt_unanswered() -> bool:
+    """Called as a command ends without an error: was an interrupt dropped that has not
+    stopped it (the command ended before it came again)? Cancels its delivery, which would
+    otherwise come as the process shuts down."""
+    for timer in _timers:
+        timer.cancel()
+    return bool(_dropped_interrupts)
 
 
 def was_interrupted(e: BaseException) -> bool:

@@ -16,7 +16,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from .interrupts import install_interrupt_hook, stop_signals_interrupt, was_interrupted
+from .interrupts import dropped_interrupt_unanswered, install_interrupt_hook, stop_signals_interrupt, was_interrupted
 from .output import fail
 from .lazy import LazyCommand, LazyGroup
 from .startup import install_compile_notice, skip_blas_check
@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> None:
         stop_signals_interrupt()  # kill and a closed terminal stop every command as Ctrl-C does
     try:
         rv = _run(argv)
+        if dropped_interrupt_unanswered():  # Ctrl-C came, Python dropped it, and the command ended first
+            click.echo("golfsolve: interrupted", err=True)
+            sys.exit(130)
         sys.stdout.flush()  # a closed pipe shows here when the output was small
     except BrokenPipeError:
         _closed_pipe()

@@ -138,6 +138,45 @@ def test_an_interrupt_while_numba_compiles_is_one_line_not_a_traceback(tmp_path,
     assert r.returncode == 130 and r.stderr == said.replace("OUT", out) + "\n", r.stderr
 
 
+#: The same, where the step goes on after the dropped interrupt as a finalizer or a callback
+#: does: nothing fails for it, and the command would run to its end as if not stopped.
+_DROPPED_GOES_ON = """
+import ctypes, os, signal, sys
+import golfsolve.cli.reading, golfsolve.stats.census
+from golfsolve.cli.main import main
+
+step = {patch}
+
+def dropped_then_goes_on(*args, **kwargs):
+    ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.{sig}))()
+    return step(*args, **kwargs)
+
+{patch} = dropped_then_goes_on
+sys.argv = ["golfsolve", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("sig, patch, args, said", [
+    ("SIGINT", "golfsolve.cli.reading.get_layout", ["deal", "GO1-E-AAAAAAB"], "golfsolve: interrupted"),
+    ("SIGINT", "golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
+     "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish"),
+    ("SIGTERM", "golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
+     "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish"),
+])
+def test_an_interrupt_python_dropped_still_stops_the_command(tmp_path, sig, patch, args, said):
+    out = str(tmp_path / "run")
+    r = subprocess.run([sys.executable, "-c", _DROPPED_GOES_ON.format(sig=sig, patch=patch),
+                        *[out if a == "OUT" else a for a in args]],
+                       capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+    # was: exit 0, the run's one chunk made and saved. A deal is printed before the interrupt
+    # comes again (within 0.05 s), and the command still says it was interrupted
+    assert r.returncode == 130 and r.stderr == said.replace("OUT", out) + "\n", (r.stdout, r.stderr)
+    if args[0] == "stats":
+        assert chunk_files(out) == {}
+
+
 def test_leaving_the_workers_early_ends_the_executor_s_manager_thread_too():
     """was: after a Ctrl-C the executor's manager thread could still be ending when the
     interpreter exited, which on Python 3.11 printed "Exception ignored in: <module
