@@ -86,6 +86,21 @@ def test_answers_are_the_clis_json(client, run_cli, cli, api, method):
     assert _no_timings(r.json()) == _no_timings(_cli_json(run_cli, cli))
 
 
+@pytest.mark.parametrize("endpoint, params, nulled", [
+    ("odds", {"code": "GO1-E-AAAAAAB", "samples": 20, "games": 2}, ["seed", "player", "moves", "rules"]),
+    ("odds", {"code": "GO1-E-AAAAAAB", "samples": 20}, ["games"]),
+    ("solve", {"code": "GO1-E-AAAAAAB"}, ["node_limit", "pysol", "layout"]),
+])
+def test_a_json_null_is_the_parameter_left_out(client, endpoint, params, nulled):
+    """docs/serve.md: null for any parameter but a flag is the parameter left out."""
+    plain = client.post(f"/api/{endpoint}", json=params)
+    with_nulls = client.post(f"/api/{endpoint}", json={**params, **dict.fromkeys(nulled)})
+    assert plain.status_code == with_nulls.status_code == 200, with_nulls.text
+    assert _no_timings(with_nulls.json()) == _no_timings(plain.json())
+    refused = client.post(f"/api/{endpoint}", json={**params, "samples": "", "games": -1})
+    assert refused.status_code == 400  # and a value that is given is still checked
+
+
 WON = "1 1 5 d 4 3 6 2 d 2 7 d 5 3 1 4 d d 7 3 7 2 4 4 1 1 4 2 6 3 d 5 6 5 d 7 6 3 6 d d d d 2 5 d 7"
 
 
