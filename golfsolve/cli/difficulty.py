@@ -15,7 +15,7 @@ _BANDS_HELP = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS)
 #: ``--player``: a fair player preset (docs/fair.md says what each costs)
 player_option = click.option(
     "--player", type=AsciiChoice(list(PRESETS), case_sensitive=False), default="fast", show_default=True,
-    help="The fair player's preset: fast (cheap) or strong (stronger, about 4 times the CPU per game, 7 under "
+    help="The fair player's preset: fast (cheap) or strong (stronger, about 4 times the CPU per game, 6 under "
          "Easy).")
 
 
