@@ -82,7 +82,7 @@ def _deliver_again() -> None:
     for s in (signal.SIGINT, *STOP_SIGNALS):
         if signal.getsignal(s) in (signal.default_int_handler, _raise_interrupt):
             try:
-                timer = threading.Timer(_REDELIVERY_DELAY, _thread.interrupt_main, (s,))
+                timer = threading.Timer(_REDELIVERY_DELAY, _interrupt_main, (s,))
                 timer.daemon = True
                 timer.start()
                 _timers.append(timer)
@@ -91,10 +91,18 @@ def _deliver_again() -> None:
             return
 
 
-def dropped_interrupt_unanswered() -> bool:
-    """Called as a command ends without an error: was an interrupt dropped that has not
-    stopped it (the command ended before it came again)? Cancels its delivery, which would
-    otherwise come as the process shuts down."""
+def _interrupt_main(signum: int) -> None:
+    try:
+        _thread.interrupt_main(signum)
+    except (ValueError, OSError):  # a signal this platform cannot simulate: nothing better to do
+        pass
+
+
+def settle_dropped_interrupts() -> bool:
+    """Was an interrupt dropped? Called as a command ends, with or without an error; cancels
+    any delivery still to come, which would otherwise interrupt the command's last words (a
+    second line) or its shutdown. A command that ends without an error after a dropped
+    interrupt ended before it came again."""
     for timer in _timers:
         timer.cancel()
     return bool(_dropped_interrupts)
@@ -103,4 +111,4 @@ def dropped_interrupt_unanswered() -> bool:
 def was_interrupted(e: BaseException) -> bool:
     """Did ``e`` come from an interruption: :func:`~golfsolve.errors.interrupted`, or any
     error after an interruption that Python dropped (see :func:`install_interrupt_hook`)."""
-    return interrupted(e) or bool(_dropped_interrupts)
+    return settle_dropped_interrupts() or interrupted(e)

@@ -16,7 +16,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from .interrupts import dropped_interrupt_unanswered, install_interrupt_hook, stop_signals_interrupt, was_interrupted
+from .interrupts import install_interrupt_hook, settle_dropped_interrupts, stop_signals_interrupt, was_interrupted
 from .output import fail
 from .lazy import LazyCommand, LazyGroup
 from .startup import install_compile_notice, skip_blas_check
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
         stop_signals_interrupt()  # kill and a closed terminal stop every command as Ctrl-C does
     try:
         rv = _run(argv)
-        if dropped_interrupt_unanswered():  # Ctrl-C came, Python dropped it, and the command ended first
+        if settle_dropped_interrupts():  # Ctrl-C came, Python dropped it, and the command ended first
             click.echo("golfsolve: interrupted", err=True)
             sys.exit(130)
         sys.stdout.flush()  # a closed pipe shows here when the output was small
@@ -163,6 +163,7 @@ def _run(argv: list[str] | None):
     try:
         return cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
     except click.exceptions.Abort:
+        settle_dropped_interrupts()
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as e:
@@ -180,6 +181,7 @@ def _run(argv: list[str] | None):
         # only what the user typed or piped in is decoded as text; files have their own checks
         fail(f"the input is not UTF-8 text (byte {e.object[e.start:e.start + 1]!r} at position {e.start})", 2)
     except KeyboardInterrupt:
+        settle_dropped_interrupts()  # a dropped one's delivery would add a second line
         click.echo("golfsolve: interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
