@@ -183,8 +183,10 @@ def report(directory, out_dir, as_json):
     from ..stats.gridstudy import is_study, load_study
     from ..progress import drawing_plots, report_bar
     from ..stats.reportfolder import check_report_dir
+    from ..stats.runlock import being_written
 
     check_run_dir(directory, "DIR")
+    writing = being_written(Path(directory))
     # on a terminal, a word on what takes the time: reading a large run, then each plot
     bar = report_bar("grid report", directory, show=False if as_json else None)
     try:
@@ -198,7 +200,7 @@ def report(directory, out_dir, as_json):
             else:
                 from ..stats.gridreport import report_data
 
-                data = report_data(t, run_command(directory), planned_matches(directory))
+                data = report_data(t, run_command(directory), planned_matches(directory), writing)
         else:
             # a refusal of the default names it so: no --out was given to blame
             out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report",
@@ -211,7 +213,7 @@ def report(directory, out_dir, as_json):
                 _, data = write_study_report(study, out, directory)
             else:
                 data, paths = write_report(t, out, run_command(directory), planned_matches(directory), directory,
-                                           drawn=lambda: bar.update(1))
+                                           drawn=lambda: bar.update(1), writing=writing)
     finally:
         bar.close()
     if as_json:

@@ -56,10 +56,12 @@ def _clean(x: Any) -> Any:
     return x
 
 
-def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optional[int] = None) -> dict[str, Any]:
+def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optional[int] = None,
+                writing: bool = False) -> dict[str, Any]:
     """Everything the report shows, as plain values (the ``--json`` output). ``command``: the
     command that made the run; ``planned``: the matches an unfinished run asks for (None once
-    it is complete, and without a run folder)."""
+    it is complete, and without a run folder); ``writing``: another command is playing the
+    run now (:func:`~.runlock.being_written`)."""
     tally = _tally(t)
     expect(command, str, "command", "the command line the report shows, or ''")
     if planned is not None:
@@ -81,6 +83,7 @@ def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optiona
         "end_reasons": dict(sorted(tally.end_reasons.items(), key=lambda kv: -kv[1])),
         "strokes_hist": {b: {str(k): v for k, v in sorted(c.items())} for b, c in tally.strokes_hist.items()},
         "planned_matches": planned,
+        "being_written": bool(writing) and planned is not None,
     })
 
 
@@ -389,19 +392,22 @@ def incomplete_note(data: dict) -> str:
     """``68 of 200 matches so far; --resume finishes it`` for an unfinished run ('' otherwise)."""
     if not data.get("planned_matches"):
         return ""
-    return (f"{data['meta']['matches']:,} of {plural(data['planned_matches'], 'match', 'matches')} so far; "
-            "the same command with --resume finishes it")
+    # a --resume of a run another command is playing is refused: that one finishes it
+    then = ("another golfsolve command is playing it now; report again once it ends" if data.get("being_written")
+            else "the same command with --resume finishes it")
+    return f"{data['meta']['matches']:,} of {plural(data['planned_matches'], 'match', 'matches')} so far; {then}"
 
 
 def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
                  planned: Optional[int] = None, run: Optional[str | Path] = None,
-                 drawn: Optional[Callable[[], Any]] = None) -> tuple[dict[str, Any], list[Path]]:
+                 drawn: Optional[Callable[[], Any]] = None,
+                 writing: bool = False) -> tuple[dict[str, Any], list[Path]]:
     """Write ``report.md``, ``report.html`` and the PNG plots of :data:`FIGURES` into ``out``;
     return :func:`report_data`'s numbers and the paths written. ``planned``: the matches an
     unfinished run asks for (the report then says it covers only those played so far).
     ``run``: the run folder ``t`` was read from, whose ``_report`` folder ``out`` may be
     (any other folder inside a run is refused, as a run folder is). ``drawn``: called after
-    each figure, as :func:`write_plots` does."""
+    each figure, as :func:`write_plots` does. ``writing``: as :func:`report_data` takes it."""
     from .reportfolder import finish_report, start_report
     from .atomic import write_text_atomic
 
@@ -412,7 +418,7 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
         whole_count(planned, "planned", 1, 2**63 - 1)
     callback(drawn, "drawn", "called after each figure")
     out = start_report(out, run, plots=list(FIGURES))
-    data = report_data(t, command, planned)
+    data = report_data(t, command, planned, writing)
     plots = write_plots(data, out, drawn)
     paths = [out / "report.md", out / "report.html"] + plots
     write_text_atomic(out / "report.md", render_markdown(data))
