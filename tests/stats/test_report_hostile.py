@@ -25,3 +25,23 @@ def test_the_fair_table_of_a_run_still_being_played_does_not_tell_to_resume_it(t
     finally:
         os.close(fd)
     assert "another golfsolve command is playing it now" in intro and "--resume" not in intro
+
+
+def test_a_report_without_matplotlib_says_what_to_install_and_writes_no_folder(finished, tmp_path, run_cli,
+                                                                                 monkeypatch):
+    """was: 'internal error: ImportError: No module named 'matplotlib'' (exit 1) at the first
+    plot, its report folder left behind empty; the numbers alone (--json) still need none."""
+    import sys
+
+    from run_helpers import finished_grid_run
+
+    grid = finished_grid_run(tmp_path / "grid")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as where it is not installed
+    for args in (["report", str(finished)], ["grid", "report", str(grid)]):
+        out = tmp_path / f"rep-{args[0]}"
+        r = run_cli([*args, "--out", str(out)])
+        assert r.exit_code == 1 and r.stdout == "", r.stderr
+        assert r.stderr.startswith("golfsolve: cannot go on: the package matplotlib") and "pip install matplotlib" \
+            in r.stderr and "internal error" not in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+        assert not out.exists()
+        assert run_cli([*args, "--json"]).exit_code == 0
