@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from ..errors import MAX_EFFORT, InputError
+from ..errors import InputError
 from ..text import plural
 from .command import Group, command_line
 from .gridtable import table_options
-from .options import SEED, AsciiChoice, check_workers, jobs_option
+from .options import SEED, AsciiChoice, check_workers, effort, jobs_option
 from .output import echo_json
 from .runs import check_run_dir, run_long
 
@@ -29,7 +29,7 @@ def grid() -> None:
                    "ismcts[:ITERATIONS], paired-rel[:PLAYOUTS], spiel-ismcts[:SIMULATIONS] (default: all heuristic).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 120: whole seating cycles for 2-6 players).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
-@click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
+@click.option("--mc-samples", type=effort(), default=None, metavar="N",
               help="Monte Carlo samples per candidate action of the mc and mc-greedy bots named without one "
                    "(default 100).")
 @click.option("--out", "out_dir", default=None, metavar="DIR",
@@ -69,8 +69,6 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                              bots_spec)
     if matches is not None and matches < 1:
         raise InputError(f"--matches must be at least 1, not {matches}")
-    if mc_samples is not None and mc_samples < 1:
-        raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
     check_samples_used(bots, mc_samples, "--mc-samples")
     check_distinct_bots(bots, mc_samples)
     if out is None:

@@ -50,3 +50,16 @@ def test_a_report_of_a_run_stopped_for_good_still_tells_to_resume_it(tmp_path, r
     assert json.loads(r.stdout)["being_written"] is False
     r = run_cli(["grid", "report", str(out)])
     assert "the same command with --resume finishes it" in r.stdout
+
+
+@pytest.mark.parametrize("command, option", [(["grid", "simulate", "--bots", "mc,random"], "--mc-samples"),
+                                             (["stats", "--difficulty", "--count", "1"], "--difficulty-games")])
+def test_a_count_option_says_its_whole_range_in_its_help_and_its_refusals(run_cli, tmp_path, command, option):
+    """was: the help said '[x<=1000000]' (as if 0 and -5 were counts), and 0 was refused as
+    'must be at least 1, not 0' but 2000000 as 'not in the range x<=1000000': one option, two
+    ranges, unlike every other count option ('[1<=x<=1000000]')."""
+    r = run_cli([command[0], *(command[1:2] if command[0] == "grid" else []), "--help"])
+    assert "[1<=x<=1000000]" in r.stdout.split(option, 1)[1].split("\n  -", 1)[0]
+    for n in ("0", "-5", "2000000"):
+        r = run_cli([*command, option, n, "--out", str(tmp_path / "x")])
+        assert r.exit_code == 2 and f"{n} is not in the range 1<=x<=1000000" in r.stderr, r.stderr
