@@ -371,9 +371,15 @@ def summary_text(data: dict, rules: GridRules) -> str:
     expect(rules, GridRules, "rules", "the tournament's GridRules, e.g. t.rules")
     lines = [f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
              f"{rules.describe()}"]
-    for b in data["bots"]:
+    # columns as wide as their widest entry: 'heuristic-fit' or '[6.70, 15.96]' beside
+    # '[15.84, 29.49]' pushed the rest of its line out of line
+    names = [b["bot"] for b in data["bots"]] + [n for n, _ in bot_settings_of(data["meta"])]
+    width = max([10, *map(len, names)])
+    holes = [_iv(b["hole_lo"], b["hole_hi"], ".2f", 1, b["matches"]) for b in data["bots"]]
+    span = max(map(len, holes), default=0)
+    for b, hole in zip(data["bots"], holes):
         exact = b["win_lo"] is not None and b["win_lo"] == b["win_hi"]
-        lines.append(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f', 1, b['matches'])}"
+        lines.append(f"  {b['bot']:<{width}} {b['strokes_per_hole']:6.2f} strokes/hole {hole:<{span}}"
                      f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
                      f"{EXACT_WINS if exact else _iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
     for d in data["differences"]:
@@ -384,7 +390,7 @@ def summary_text(data: dict, rules: GridRules) -> str:
         lines.append(f"bots' settings: {NOT_RECORDED}")
     else:
         lines.append("bots' settings:")
-        lines += [f"  {name:<10} {describe_settings(s)}" for name, s in bot_settings_of(data["meta"])]
+        lines += [f"  {name:<{width}} {describe_settings(s)}" for name, s in bot_settings_of(data["meta"])]
     return "\n".join(lines)
 
 

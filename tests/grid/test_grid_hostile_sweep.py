@@ -63,3 +63,18 @@ def test_a_count_option_says_its_whole_range_in_its_help_and_its_refusals(run_cl
     for n in ("0", "-5", "2000000"):
         r = run_cli([*command, option, n, "--out", str(tmp_path / "x")])
         assert r.exit_code == 2 and f"{n} is not in the range 1<=x<=1000000" in r.stderr, r.stderr
+
+
+def test_the_terminal_summary_keeps_its_columns_for_long_bot_names(tmp_path, run_cli):
+    """was: 'heuristic-fit' and 'mc-greedy:2' (past 10 characters) and an interval one digit
+    shorter than the others pushed the rest of their lines out of the columns."""
+    out = finished_grid_run(tmp_path / "run", bots=("heuristic-fit", "random"), matches=4)
+    r = run_cli(["grid", "report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.stderr
+    text = r.stdout.splitlines()
+    rows = [ln for ln in text if "strokes/hole" in ln]
+    assert len(rows) == 2
+    for word in ("strokes/hole", "/match", "wins"):
+        assert len({ln.index(word) for ln in rows}) == 1, rows
+    settings = text[text.index("bots' settings:") + 1:][:2]
+    assert len({ln.index(ln.split()[1]) for ln in settings}) == 1, settings  # where each class name starts
