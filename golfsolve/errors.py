@@ -30,6 +30,21 @@ def install_extra(extra: str) -> str:
     return f"pip install 'golfsolve[{extra}]'"
 
 
+def need_package(name: str, why: str) -> None:
+    """Raise :class:`ModuleNotFoundError` naming ``name``, a package golfsolve depends on, when
+    it cannot be found, so a command stops before it writes anything rather than at the first
+    use (a report's folder made, then left empty when its first plot found no matplotlib).
+    ``why`` says what it is needed for. The CLI says so in one line (exit 1)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a module without a spec
+        found = False
+    if not found:
+        raise ModuleNotFoundError(f"No module named {name!r}, needed {why}", name=name)
+
+
 #: The most samples, games, iterations or simulations one option may ask for. Far above any
 #: measurement in this project (they use at most a few thousand), and low enough that a
 #: typo cannot fill the memory with sampled orders or overflow a compiled kernel's

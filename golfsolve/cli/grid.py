@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from ..errors import MAX_EFFORT, InputError
+from ..errors import InputError
 from ..text import plural
 from .command import Group, command_line
 from .gridtable import table_options
-from .options import SEED, AsciiChoice, check_workers, jobs_option
+from .options import SEED, AsciiChoice, check_workers, effort, jobs_option
 from .output import echo_json
 from .runs import check_run_dir, run_long
 
@@ -29,7 +29,7 @@ def grid() -> None:
                    "ismcts[:ITERATIONS], paired-rel[:PLAYOUTS], spiel-ismcts[:SIMULATIONS] (default: all heuristic).")
 @click.option("--matches", type=int, default=None, metavar="N", help="Matches to play (default 120: whole seating cycles for 2-6 players).")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Seed; equal seeds give equal results (default 0).")
-@click.option("--mc-samples", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
+@click.option("--mc-samples", type=effort(), default=None, metavar="N",
               help="Monte Carlo samples per candidate action of the mc and mc-greedy bots named without one "
                    "(default 100).")
 @click.option("--out", "out_dir", default=None, metavar="DIR",
@@ -69,8 +69,6 @@ def simulate(players, grid, holes, rules_spec, openers, bots_spec, matches, seed
                              bots_spec)
     if matches is not None and matches < 1:
         raise InputError(f"--matches must be at least 1, not {matches}")
-    if mc_samples is not None and mc_samples < 1:
-        raise InputError(f"--mc-samples must be at least 1, not {mc_samples}")
     check_samples_used(bots, mc_samples, "--mc-samples")
     check_distinct_bots(bots, mc_samples)
     if out is None:
@@ -183,8 +181,10 @@ def report(directory, out_dir, as_json):
     from ..stats.gridstudy import is_study, load_study
     from ..progress import drawing_plots, report_bar
     from ..stats.reportfolder import check_report_dir
+    from ..stats.runlock import being_written
 
     check_run_dir(directory, "DIR")
+    writing = being_written(Path(directory))
     # on a terminal, a word on what takes the time: reading a large run, then each plot
     bar = report_bar("grid report", directory, show=False if as_json else None)
     try:
@@ -198,7 +198,7 @@ def report(directory, out_dir, as_json):
             else:
                 from ..stats.gridreport import report_data
 
-                data = report_data(t, run_command(directory), planned_matches(directory))
+                data = report_data(t, run_command(directory), planned_matches(directory), writing)
         else:
             # a refusal of the default names it so: no --out was given to blame
             out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report",
@@ -211,7 +211,7 @@ def report(directory, out_dir, as_json):
                 _, data = write_study_report(study, out, directory)
             else:
                 data, paths = write_report(t, out, run_command(directory), planned_matches(directory), directory,
-                                           drawn=lambda: bar.update(1))
+                                           drawn=lambda: bar.update(1), writing=writing)
     finally:
         bar.close()
     if as_json:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import os
 import sys
-from typing import NoReturn
+from typing import NoReturn, Optional
 
 import click
 
@@ -74,6 +74,13 @@ def cli() -> None:
     golfsolve hint GO1-E-AAAAAAB --moves d --all. 'golfsolve COMMAND --help' explains
     a command and its options.
     """
+
+
+def _missing_package(e: BaseException) -> Optional[str]:
+    """The package, not golfsolve's own, whose import raised ``e``; None for any other error."""
+    name = getattr(e, "name", None) if isinstance(e, ImportError) else None
+    top = name.split(".")[0] if isinstance(name, str) and name else None
+    return None if top is None or top == "golfsolve" else top
 
 
 def _one_line(message: str, limit: int = 500) -> str:
@@ -200,6 +207,11 @@ def _run(argv: list[str] | None):
             sys.exit(130)
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise
+        missing = _missing_package(e)
+        if missing is not None:
+            # the install's fault, not golfsolve's nor the input's: say what to install
+            fail(f"cannot go on: the package {missing} that golfsolve needs is not installed (or does not load): "
+                 f"pip install {missing}, or install golfsolve again ({e})", 1)
         engine = sys.modules.get("golfsolve.grid.engine")  # only a game played can have raised one
         if engine is not None and isinstance(e, engine.BotError):
             # a bot's failure (a bot of one's own, registered with register_bot), not golfsolve's

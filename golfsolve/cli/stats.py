@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from ..errors import MAX_EFFORT, InputError
+from ..errors import InputError
 from ..text import interval, plural
 from .command import Command, command_line
-from .options import AsciiChoice, check_workers, jobs_option, start_options
+from .options import AsciiChoice, check_workers, effort, jobs_option, start_options
 from .output import echo_json
 from .reading import start_deal
 from .runs import check_run_dir, run_long
@@ -50,7 +50,7 @@ from .runs import check_run_dir, run_long
               help="Add each deal's difficulty label and fair chance (as 'golfsolve rate' gives them, seed 0). "
                    "Costly: at 8 fair games about 0.4 s of CPU per Easy deal and 0.25 s per Classic deal (deals 0-4), "
                    "against well under 1 ms for the solve; the cost grows with the games.")
-@click.option("--difficulty-games", type=click.IntRange(max=MAX_EFFORT), default=None, metavar="N",
+@click.option("--difficulty-games", type=effort(), default=None, metavar="N",
               help="Fair-player games per deal and rule set for --difficulty (default 8, or the run's own with "
                    "--resume and --extend; more games, a surer "
                    "label, proportionally more CPU).")
@@ -96,8 +96,6 @@ def stats(start_code, start_number, count, stride, spread, rules_spec, out_dir, 
     old = CENSUS.read(out) if (resume or extend) and manifest_path(out) is not None else None
     if difficulty_games is not None and not difficulty and old is None:
         raise InputError("--difficulty-games needs --difficulty")
-    if difficulty_games is not None and difficulty_games < 1:
-        raise InputError(f"--difficulty-games must be at least 1, not {difficulty_games}")
     if difficulty and difficulty_games is None and old is not None:
         # the run's own count, not the default: a run made with --difficulty-games 2 was refused as
         # "differs in difficulty_games 2 (here 8)" by a --resume --difficulty that gave no count

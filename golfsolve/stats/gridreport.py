@@ -56,10 +56,12 @@ def _clean(x: Any) -> Any:
     return x
 
 
-def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optional[int] = None) -> dict[str, Any]:
+def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optional[int] = None,
+                writing: bool = False) -> dict[str, Any]:
     """Everything the report shows, as plain values (the ``--json`` output). ``command``: the
     command that made the run; ``planned``: the matches an unfinished run asks for (None once
-    it is complete, and without a run folder)."""
+    it is complete, and without a run folder); ``writing``: another command is playing the
+    run now (:func:`~.runlock.being_written`)."""
     tally = _tally(t)
     expect(command, str, "command", "the command line the report shows, or ''")
     if planned is not None:
@@ -81,6 +83,7 @@ def report_data(t: Union[Tournament, Tally], command: str = "", planned: Optiona
         "end_reasons": dict(sorted(tally.end_reasons.items(), key=lambda kv: -kv[1])),
         "strokes_hist": {b: {str(k): v for k, v in sorted(c.items())} for b, c in tally.strokes_hist.items()},
         "planned_matches": planned,
+        "being_written": bool(writing) and planned is not None,
     })
 
 
@@ -368,9 +371,15 @@ def summary_text(data: dict, rules: GridRules) -> str:
     expect(rules, GridRules, "rules", "the tournament's GridRules, e.g. t.rules")
     lines = [f"{plural(data['meta']['matches'], 'match', 'matches')}, {plural(data['holes_played'], 'hole')}: "
              f"{rules.describe()}"]
-    for b in data["bots"]:
+    # columns as wide as their widest entry: 'heuristic-fit' or '[6.70, 15.96]' beside
+    # '[15.84, 29.49]' pushed the rest of its line out of line
+    names = [b["bot"] for b in data["bots"]] + [n for n, _ in bot_settings_of(data["meta"])]
+    width = max([10, *map(len, names)])
+    holes = [_iv(b["hole_lo"], b["hole_hi"], ".2f", 1, b["matches"]) for b in data["bots"]]
+    span = max(map(len, holes), default=0)
+    for b, hole in zip(data["bots"], holes):
         exact = b["win_lo"] is not None and b["win_lo"] == b["win_hi"]
-        lines.append(f"  {b['bot']:<10} {b['strokes_per_hole']:6.2f} strokes/hole {_iv(b['hole_lo'], b['hole_hi'], '.2f', 1, b['matches'])}"
+        lines.append(f"  {b['bot']:<{width}} {b['strokes_per_hole']:6.2f} strokes/hole {hole:<{span}}"
                      f"  {b['strokes_per_match']:7.2f} /match  wins {100 * b['win_rate']:5.1f}% "
                      f"{EXACT_WINS if exact else _iv(b['win_lo'], b['win_hi'], '.1f', 100)}")
     for d in data["differences"]:
@@ -381,7 +390,7 @@ def summary_text(data: dict, rules: GridRules) -> str:
         lines.append(f"bots' settings: {NOT_RECORDED}")
     else:
         lines.append("bots' settings:")
-        lines += [f"  {name:<10} {describe_settings(s)}" for name, s in bot_settings_of(data["meta"])]
+        lines += [f"  {name:<{width}} {describe_settings(s)}" for name, s in bot_settings_of(data["meta"])]
     return "\n".join(lines)
 
 
@@ -389,19 +398,22 @@ def incomplete_note(data: dict) -> str:
     """``68 of 200 matches so far; --resume finishes it`` for an unfinished run ('' otherwise)."""
     if not data.get("planned_matches"):
         return ""
-    return (f"{data['meta']['matches']:,} of {plural(data['planned_matches'], 'match', 'matches')} so far; "
-            "the same command with --resume finishes it")
+    # a --resume of a run another command is playing is refused: that one finishes it
+    then = ("another golfsolve command is playing it now; report again once it ends" if data.get("being_written")
+            else "the same command with --resume finishes it")
+    return f"{data['meta']['matches']:,} of {plural(data['planned_matches'], 'match', 'matches')} so far; {then}"
 
 
 def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
                  planned: Optional[int] = None, run: Optional[str | Path] = None,
-                 drawn: Optional[Callable[[], Any]] = None) -> tuple[dict[str, Any], list[Path]]:
+                 drawn: Optional[Callable[[], Any]] = None,
+                 writing: bool = False) -> tuple[dict[str, Any], list[Path]]:
     """Write ``report.md``, ``report.html`` and the PNG plots of :data:`FIGURES` into ``out``;
     return :func:`report_data`'s numbers and the paths written. ``planned``: the matches an
     unfinished run asks for (the report then says it covers only those played so far).
     ``run``: the run folder ``t`` was read from, whose ``_report`` folder ``out`` may be
     (any other folder inside a run is refused, as a run folder is). ``drawn``: called after
-    each figure, as :func:`write_plots` does."""
+    each figure, as :func:`write_plots` does. ``writing``: as :func:`report_data` takes it."""
     from .reportfolder import finish_report, start_report
     from .atomic import write_text_atomic
 
@@ -412,7 +424,7 @@ def write_report(t: Union[Tournament, Tally], out: Path, command: str = "",
         whole_count(planned, "planned", 1, 2**63 - 1)
     callback(drawn, "drawn", "called after each figure")
     out = start_report(out, run, plots=list(FIGURES))
-    data = report_data(t, command, planned)
+    data = report_data(t, command, planned, writing)
     plots = write_plots(data, out, drawn)
     paths = [out / "report.md", out / "report.html"] + plots
     write_text_atomic(out / "report.md", render_markdown(data))

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Optional, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, need_package
 from .atomic import write_text_atomic
 from .outdirs import check_out_dir, check_path, first_names, visible_names
 from .runfolder import enclosing_run, manifest_path
@@ -25,6 +25,8 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
     skips (``_report``), and never a directory of other files; each is :class:`InputError`
     before anything is written.
     """
+    # every report draws plots: said before its folder is made, not once it stands empty
+    need_package("matplotlib", "to draw the report's plots")
     if not str(out).strip():
         return check_out_dir(out, option)  # which says what an empty name is
     p = Path(out)

@@ -87,4 +87,27 @@ def lock_folder(path: Path) -> Optional[int]:
     return fd
 
 
-__all__ = ["LEFTOVER_WAIT", "lock_folder"]
+def being_written(path: Path) -> bool:
+    """Whether a live command holds the lock of the run folder ``path`` now: a report of it is
+    of a run still going, which a --resume would be refused. Nothing is created: a folder
+    without the lock file (never written, or read-only) is being written by no one."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fd = os.open(path / LOCK, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        # a shared lock, let go at once: a writer starting meanwhile finds the holder named in
+        # the file gone and retries (lock_folder), rather than being refused
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+__all__ = ["LEFTOVER_WAIT", "being_written", "lock_folder"]

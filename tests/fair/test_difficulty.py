@@ -183,7 +183,7 @@ def test_stats_difficulty_columns_equal_rate_and_survive_resume(run_cli, tmp_pat
 
 @pytest.mark.parametrize("args, message", [
     (["--difficulty-games", "4"], "needs --difficulty"),
-    (["--difficulty", "--difficulty-games", "0"], "at least 1"),
+    (["--difficulty", "--difficulty-games", "0"], "0 is not in the range 1<=x<=1000000"),
 ])
 def test_stats_difficulty_bad_input(run_cli, tmp_path, args, message):
     r = run_cli(["stats", "--count", "1", "--out", str(tmp_path / "x"), *args])

@@ -78,7 +78,7 @@ def test_report_writes_markdown_and_plots(run_cli, tmp_path, monkeypatch):
     (["--rules", "default+nonsense"], "unknown grid rule"),
     (["--rules", "default+pairs", "--grid", "4"], "grid rule 'pairs' changes nothing on the 4-card grid (2x2)"),
     (["--rules", "default+no-nine-rows", "--grid", "8"], "grid rule 'no-nine-rows' changes nothing on the 8-card grid"),
-    (["--mc-samples", "0"], "at least 1"),
+    (["--mc-samples", "0"], "0 is not in the range 1<=x<=1000000"),
     (["--matches", "0"], "at least 1"),
 ])
 def test_bad_input_exits_2_with_one_line(run_cli, args, words):
