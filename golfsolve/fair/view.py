@@ -42,7 +42,14 @@ def as_seen(layout: Layout, seen: int = 0) -> Layout:
     view with ``seen`` its stock's length, not with the order forgotten."""
     layout_arg(layout)
     seen = whole_count(seen, "seen", 0, len(layout.stock))
-    return layout.forget_stock(seen) if layout.stock_known else layout
+    if layout.stock_known:
+        return layout.forget_stock(seen)
+    named = next((i for i, c in enumerate(layout.stock) if c is None), len(layout.stock))
+    if seen > named:
+        # a card the player saw is one it can name: the answer was silently the one for fewer seen cards
+        raise InputError(f"seen {seen} is more than the {named} stock cards the layout names first: write the "
+                         "cards the player saw into the stock")
+    return layout
 
 
 def by_rank(view: Layout, gone: Sequence[int] = ()) -> tuple[Layout, tuple[int, ...]]:
