@@ -32,7 +32,7 @@ from .odds import NO_UNDO
 from .orders import arrangements, check_played, check_played_not_held, unknown_pool
 from .infoset import chain_from, fewest_cards
 from .player import Player, PlayerSettings, player_settings
-from .view import as_seen, check_seen_named, legal_moves, player_view
+from .view import as_seen, legal_moves, player_view
 
 # ---------------------------------------------------------------------------
 # the fair hint
@@ -193,7 +193,6 @@ def fair_hint(
     played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     check_played_not_held(layout, played)  # while the stock it was given is still there to name
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
-    check_seen_named(layout, seen)
     layout = as_seen(layout, seen)
     seed = seed_value(seed)
     solver_arg(solver)

@@ -39,7 +39,7 @@ from .exact import CompiledExpectimax, TooLargeError, fair_value
 from .orders import check_played, check_played_not_held, stock_orders, unknown_pool, with_stock
 from .player import play
 from .settings import MIN_GAMES, SOLVE_WORK, WIDTH, WORK_BUDGET, PlayerSettings, player_settings
-from .view import as_seen, check_seen_named, player_view
+from .view import as_seen, player_view
 
 NO_UNDO = ("no undo: the app's undo lets a player turn the next card and take it back, which is peeking, "
            "so neither number allows it")
@@ -368,7 +368,6 @@ def odds(
     played = check_played(played)  # None would fail as "'NoneType' object is not iterable"
     check_played_not_held(layout, played)  # while the stock it was given is still there to name
     # a whole stock order given (a deal code's layout) is the referee's, not the player's
-    check_seen_named(layout, seen)
     layout = as_seen(layout, seen)
     rules = rules or layout.rules or EASY
     positions, pool = unknown_pool(layout, rules, played)

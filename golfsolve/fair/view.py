@@ -45,19 +45,6 @@ def as_seen(layout: Layout, seen: int = 0) -> Layout:
     return layout.forget_stock(seen) if layout.stock_known else layout
 
 
-def check_seen_named(layout: Layout, seen: int) -> None:
-    """A caller's ``seen`` stock cards are named by ``layout`` (a whole stock order names them
-    all; a partial layout its first known places). The fair answers took more as fewer: the
-    cards said to be seen were silently dropped. (Inside, a view passes its stock's length
-    to :func:`as_seen` for "as it is", so the check is the public answers' own.)"""
-    layout_arg(layout)
-    seen = whole_count(seen, "seen", 0, len(layout.stock))
-    named = next((i for i, c in enumerate(layout.stock) if c is None), len(layout.stock))
-    if seen > named:
-        raise InputError(f"seen {seen} is more than the {named} stock cards the layout names first: write the "
-                         "cards the player saw into the stock")
-
-
 def by_rank(view: Layout, gone: Sequence[int] = ()) -> tuple[Layout, tuple[int, ...]]:
     """``view`` and ``gone`` (the cards under the discard's top) with every seen card named by
     its rank and its place among the seen cards of that rank: the columns bottom to top, then
@@ -113,4 +100,4 @@ def after_move(layout: Layout, stock: tuple[int, ...], move: str) -> Layout:
     return trusted_layout(cols, col[-1], stock, layout.rules)
 
 
-__all__ = ["player_view", "as_seen", "check_seen_named", "by_rank", "rank_names", "legal_moves", "after_move"]
+__all__ = ["player_view", "as_seen", "by_rank", "rank_names", "legal_moves", "after_move"]

@@ -30,28 +30,3 @@ def test_every_moves_plan_in_the_fair_hint_starts_with_that_move(spec, number):
         game = Game(lay, rules)
         for step in m.plan:
             assert game.play(step).ok, (m.move, m.plan, step)
-
-
-@pytest.mark.parametrize("answer", ["odds", "fair_hint"])
-def test_seen_cards_a_partial_layout_does_not_name_are_refused(answer, monkeypatch):
-    """was: odds(layout.forget_stock(2), seen=5) and fair_hint(..., seen=5) answered as if 2 cards
-    had been seen, and seen=16 on a stock of "?" as if none had: the cards said to be seen were
-    silently dropped. A layout that names them is still taken."""
-    from golfsolve.errors import InputError
-    from golfsolve.fair import fair_hint, odds
-    from golfsolve.solitaire.layout import layout_from_code
-    from golfsolve.solitaire.solver import Solver
-
-    def no_solve(*a, **k):
-        raise AssertionError("solved before the arguments were checked")
-
-    call = {"odds": lambda lay, seen: odds(lay, samples=2, games=0, seen=seen),
-            "fair_hint": lambda lay, seen: fair_hint(lay, seen=seen, player="fast")}[answer]
-    lay = layout_from_code("GO1-E-AAAAAAB", get_rules("classic+jokers2"))
-    with monkeypatch.context() as m:
-        m.setattr(Solver, "solve", no_solve)
-        for part, seen, named in ((lay.forget_stock(2), 5, 2), (lay.forget_stock(0), len(lay.stock), 0)):
-            with pytest.raises(InputError, match=f"^seen {seen} is more than the {named} stock cards the layout names"):
-                call(part, seen)
-    call(lay.forget_stock(2), 2)
-    call(lay, 5)
