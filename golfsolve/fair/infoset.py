@@ -72,15 +72,41 @@ def _removes(columns: tuple[tuple[int, ...], ...], discard: Optional[int], rules
     return [i for i, col in enumerate(columns) if col and rules.fits(t, rank_of(col[-1]))]
 
 
+def _key_of(cols: tuple, top: Optional[int]) -> tuple:
+    return (tuple(len(c) for c in cols), top)
+
+
+def chain_from(layout: Layout, rules: Rules, move: str, state: PreDraw) -> tuple[str, ...]:
+    """A chain of removes from ``layout`` that starts with ``move`` and reaches ``state`` (one of
+    ``predraw_states(layout, rules)`` with ``move`` in its ``first``). ``state.chain`` is the first
+    chain found to it, which may start with another move: shown as ``move``'s plan, it named a
+    line the move does not begin."""
+    if state.chain[:1] == (move,):
+        return state.chain
+    i = int(move) - 1
+    col = layout.columns[i]
+    stack = [(layout.columns[:i] + (col[:-1],) + layout.columns[i + 1:], col[-1], (move,))]
+    seen: set = set()
+    while stack:
+        cols, top, chain = stack.pop()
+        k = _key_of(cols, top)
+        if k == state.key:
+            return chain
+        if k in seen:
+            continue
+        seen.add(k)
+        for j in _removes(cols, top, rules):
+            c = cols[j]
+            stack.append((cols[:j] + (c[:-1],) + cols[j + 1:], c[-1], chain + (str(j + 1),)))
+    raise ValueError(f"no chain from move {move} reaches the state")  # a caller's bug: state.first said there was
+
+
 def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
     """Every pre-draw state reachable from ``layout`` by removes only, the root first.
 
     With draw-only-when-stuck rules only states without a remove count (the player may
     not draw before). A state whose table is empty is included: reaching it wins.
     """
-    def key_of(cols: tuple, top: Optional[int]) -> tuple:
-        return (tuple(len(c) for c in cols), top)
-
     states: dict[tuple, list] = {}
 
     def reach(cols: tuple, top: Optional[int], chain: tuple, first: str, seen: set) -> None:
@@ -88,7 +114,7 @@ def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
         stack = [(cols, top, chain)]
         while stack:
             cols, top, chain = stack.pop()
-            k = key_of(cols, top)
+            k = _key_of(cols, top)
             if k in seen:
                 continue
             seen.add(k)
@@ -99,7 +125,7 @@ def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
                 col = cols[i]
                 stack.append((cols[:i] + (col[:-1],) + cols[i + 1:], col[-1], chain + (str(i + 1),)))
 
-    root_key = key_of(layout.columns, layout.discard)
+    root_key = _key_of(layout.columns, layout.discard)
     states[root_key] = [layout.columns, layout.discard, (), {MOVE_DRAW}]
     for i in _removes(layout.columns, layout.discard, rules):
         col = layout.columns[i]
