@@ -107,69 +107,49 @@ def test_kill_then_resume_equals_an_uninterrupted_run(tmp_path, reference, run_c
 
 #: A golfsolve process in which ``PATCH`` replaces a step with what numba's compiler does when
 #: the signal arrives while it caches a kernel: the KeyboardInterrupt is raised inside a ctypes
-#: callback, where Python prints and drops it, and the compile then fails with a RuntimeError.
+#: callback, where Python prints and drops it. Then ``THEN``: the compile fails with a
+#: RuntimeError, or the step goes on as a finalizer's caller does, nothing failing for it.
 _DROPPED = """
-import ctypes, os, signal, sys
-import golfsolve.cli.reading, golfsolve.stats.census
-from golfsolve.cli.main import main
-
-def compile_interrupted(*args, **kwargs):
-    ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.{sig}))()
-    raise RuntimeError("no compiled object yet")
-
-{patch} = compile_interrupted
-sys.argv = ["golfsolve", *sys.argv[1:]]
-main()
-"""
-
-
-@pytest.mark.parametrize("sig, patch, args, said", [
-    ("SIGINT", "golfsolve.cli.reading.get_layout", ["deal", "GO1-E-AAAAAAB"], "golfsolve: interrupted"),
-    ("SIGTERM", "golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
-     "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish"),
-])
-def test_an_interrupt_while_numba_compiles_is_one_line_not_a_traceback(tmp_path, sig, patch, args, said):
-    out = str(tmp_path / "run")
-    r = subprocess.run([sys.executable, "-c", _DROPPED.format(sig=sig, patch=patch),
-                        *[out if a == "OUT" else a for a in args]],
-                       capture_output=True, text=True, timeout=120,
-                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
-    # was: "Exception ignored on calling ctypes callback function", a traceback, and an internal error
-    assert r.returncode == 130 and r.stderr == said.replace("OUT", out) + "\n", r.stderr
-
-
-#: The same, where the step goes on after the dropped interrupt as a finalizer or a callback
-#: does: nothing fails for it, and the command would run to its end as if not stopped.
-_DROPPED_GOES_ON = """
 import ctypes, os, signal, sys
 import golfsolve.cli.reading, golfsolve.stats.census
 from golfsolve.cli.main import main
 
 step = {patch}
 
-def dropped_then_goes_on(*args, **kwargs):
+def interrupt_dropped(*args, **kwargs):
     ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.{sig}))()
-    return step(*args, **kwargs)
+    {then}
 
-{patch} = dropped_then_goes_on
+{patch} = interrupt_dropped
 sys.argv = ["golfsolve", *sys.argv[1:]]
 main()
 """
+_FAILS = 'raise RuntimeError("no compiled object yet")'
+_GOES_ON = "return step(*args, **kwargs)"
+_DEAL = ("golfsolve.cli.reading.get_layout", ["deal", "GO1-E-AAAAAAB"], "golfsolve: interrupted")
+_STATS = ("golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
+          "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish")
 
 
-@pytest.mark.parametrize("sig, patch, args, said", [
-    ("SIGINT", "golfsolve.cli.reading.get_layout", ["deal", "GO1-E-AAAAAAB"], "golfsolve: interrupted"),
-    ("SIGINT", "golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
-     "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish"),
-    ("SIGTERM", "golfsolve.stats.census.CensusKind.source", ["stats", "--count", "2", "--chunk-size", "2", "--out", "OUT"],
-     "golfsolve: interrupted: 0 of 1 chunk are saved in OUT; run the same command with --resume to finish"),
-])
-def test_an_interrupt_python_dropped_still_stops_the_command(tmp_path, sig, patch, args, said):
+def _run_dropped(tmp_path, sig, then, patch, args):
     out = str(tmp_path / "run")
-    r = subprocess.run([sys.executable, "-c", _DROPPED_GOES_ON.format(sig=sig, patch=patch),
+    r = subprocess.run([sys.executable, "-c", _DROPPED.format(sig=sig, patch=patch, then=then),
                         *[out if a == "OUT" else a for a in args]],
                        capture_output=True, text=True, timeout=120,
                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+    return r, out
+
+
+@pytest.mark.parametrize("sig, patch, args, said", [("SIGINT", *_DEAL), ("SIGTERM", *_STATS)])
+def test_an_interrupt_while_numba_compiles_is_one_line_not_a_traceback(tmp_path, sig, patch, args, said):
+    r, out = _run_dropped(tmp_path, sig, _FAILS, patch, args)
+    # was: "Exception ignored on calling ctypes callback function", a traceback, and an internal error
+    assert r.returncode == 130 and r.stderr == said.replace("OUT", out) + "\n", r.stderr
+
+
+@pytest.mark.parametrize("sig, patch, args, said", [("SIGINT", *_DEAL), ("SIGINT", *_STATS), ("SIGTERM", *_STATS)])
+def test_an_interrupt_python_dropped_still_stops_the_command(tmp_path, sig, patch, args, said):
+    r, out = _run_dropped(tmp_path, sig, _GOES_ON, patch, args)
     # was: exit 0, the run's one chunk made and saved. A deal is printed before the interrupt
     # comes again (within 0.05 s), and the command still says it was interrupted
     assert r.returncode == 130 and r.stderr == said.replace("OUT", out) + "\n", (r.stdout, r.stderr)
