@@ -73,9 +73,10 @@ def test_the_presets_paired_differences_are_what_their_counts_give():
     g = m.groups()
     assert _close(tuple(map(_points, g[0:3])), _paired(int(g[3]), int(g[4]), 1000)), g
     rows = re.findall(rf"\| (Easy|Classic) \| [^|]+ \| [^|]+ \| \**{NUM} \[{NUM}, {NUM}\]\** \((\d+) / (\d+)\) \|", text)
-    assert len(rows) == 2, rows  # the 2,000-deal table of 32 against 16 orders
-    for rules, est, lo, hi, a, b in rows:
-        assert _close((_points(est), _points(lo), _points(hi)), _paired(int(a), int(b), 2000)), rules
+    # round 2's strong player on 1,000 deals, then the 2,000-deal table of 32 against 16 orders
+    assert len(rows) == 4, rows
+    for (rules, est, lo, hi, a, b), n in zip(rows, (1000, 1000, 2000, 2000)):
+        assert _close((_points(est), _points(lo), _points(hi)), _paired(int(a), int(b), n)), rules
     # the card cost's table: one row per rule set, deal range and seed
     rows = re.findall(rf"\| (?:Easy|Classic) (\d+)\.\.(\d+), seed \d \| [^|]+ \| [^|]+ \| \**{NUM} \[{NUM}, {NUM}\]\** "
                       rf"\((\d+) / (\d+)\) \|", text)
