@@ -42,7 +42,14 @@ def as_seen(layout: Layout, seen: int = 0) -> Layout:
     view with ``seen`` its stock's length, not with the order forgotten."""
     layout_arg(layout)
     seen = whole_count(seen, "seen", 0, len(layout.stock))
-    return layout.forget_stock(seen) if layout.stock_known else layout
+    if layout.stock_known:
+        return layout.forget_stock(seen)
+    shown = next((i for i, c in enumerate(layout.stock) if c is None), len(layout.stock))
+    if shown < seen < len(layout.stock):
+        # answered as if only the shown cards were seen, without a word
+        raise InputError(f"seen must be at most {shown}: the layout names only its first {shown} stock cards, and "
+                         f"a card the player has seen is a card the layout names (not {seen})")
+    return layout
 
 
 def by_rank(view: Layout, gone: Sequence[int] = ()) -> tuple[Layout, tuple[int, ...]]:

@@ -103,3 +103,20 @@ def test_the_fair_player_sees_the_places_it_is_told_and_no_others():
         play(full, player="fast", seen=(parse_card("8D"),) + part.stock[1:])
     with pytest.raises(InputError, match="seen must be"):
         play(full, player="fast", seen=part.stock[:3])
+
+
+def test_seen_cards_a_partial_layout_does_not_name_are_refused():
+    """was: odds(partial, seen=5) and fair_hint(partial, seen=5) of a layout naming only its
+    first 2 stock cards answered as if the player had seen those 2, without a word. Seen cards
+    up to the named ones, and seen = the stock's length (the view as it is), are still taken."""
+    from golfsolve.fair import fair_hint, odds
+    from golfsolve.fair.view import as_seen
+    from golfsolve.solitaire.layout import layout_from_code
+
+    full = layout_from_code(LOST)
+    part = full.forget_stock(2)
+    assert not part.stock_known and part.stock[1] is not None and part.stock[2] is None
+    for call in (lambda: odds(part, samples=5, games=1, seen=5), lambda: fair_hint(part, seen=3, player="fast")):
+        with pytest.raises(InputError, match="^seen must be at most 2: the layout names only its first 2 stock cards"):
+            call()
+    assert as_seen(part, 2) == as_seen(part, 0) == as_seen(part, len(part.stock)) == part
