@@ -29,7 +29,7 @@ from .runkey import RunKey
 from .chunkschema import ChunkSchema
 from .runfolder import check_chunk_size, latest_command, manifest_path, name_list, resume_command, whole_fields
 from .runlayout import FAIR_STATS
-from .runlock import being_written
+from .runlock import BEING_WRITTEN, being_written
 from .outdirs import check_out_type
 from .atomic import write_text_atomic
 from .pool import check_jobs, compute
@@ -450,8 +450,7 @@ def load_fair_section(directory: str | Path) -> Optional[dict]:
     intro = fair_intro(latest_command(m), spec)
     if len(rows) < planned:
         # a --resume of a run another command is playing is refused: that one finishes it
-        then = ("another golfsolve command is playing it now; report again once it ends"
-                if being_written(Path(directory)) else f"'{resume_command(m, directory)}' finishes it")
+        then = BEING_WRITTEN if being_written(Path(directory)) else f"'{resume_command(m, directory)}' finishes it"
         intro += (f" **The run is unfinished**: {len(rows):,} of its {planned:,} games (deals times rule sets) are "
                   f"played; {then}.")
     return {"title": FAIR_TITLE, "head": head, "rows": table, "intro": intro, "complete": len(rows) >= planned}

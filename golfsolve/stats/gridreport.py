@@ -22,6 +22,7 @@ from ..grid.tournament import OLD_SEATING, PLAYED_SEATINGS, Tournament, seating_
 from ..inputs import callback, expect, whole_count
 from ..text import estimate, interval, plural
 from .atomic import figure_footer, save_footed_figure
+from .runlock import BEING_WRITTEN
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -399,8 +400,7 @@ def incomplete_note(data: dict) -> str:
     if not data.get("planned_matches"):
         return ""
     # a --resume of a run another command is playing is refused: that one finishes it
-    then = ("another golfsolve command is playing it now; report again once it ends" if data.get("being_written")
-            else "the same command with --resume finishes it")
+    then = BEING_WRITTEN if data.get("being_written") else "the same command with --resume finishes it"
     return f"{data['meta']['matches']:,} of {plural(data['planned_matches'], 'match', 'matches')} so far; {then}"
 
 

@@ -87,6 +87,11 @@ def lock_folder(path: Path) -> Optional[int]:
     return fd
 
 
+#: What a report of a run another command is playing says instead of "--resume finishes it"
+#: (that --resume would be refused: the folder is locked).
+BEING_WRITTEN = "another golfsolve command is playing it now; report again once it ends"
+
+
 def being_written(path: Path) -> bool:
     """Whether a live command holds the lock of the run folder ``path`` now: a report of it is
     of a run still going, which a --resume would be refused. Nothing is created: a folder
@@ -110,4 +115,4 @@ def being_written(path: Path) -> bool:
     return False
 
 
-__all__ = ["LEFTOVER_WAIT", "being_written", "lock_folder"]
+__all__ = ["BEING_WRITTEN", "LEFTOVER_WAIT", "being_written", "lock_folder"]
