@@ -30,7 +30,7 @@ from ..solitaire.solver import MOVE_DRAW, Solver, solver_arg
 from ..text import estimate, percent
 from .odds import NO_UNDO
 from .orders import arrangements, check_played, check_played_not_held, unknown_pool
-from .infoset import chain_from, fewest_cards
+from .infoset import fewest_cards
 from .player import Player, PlayerSettings, player_settings
 from .view import as_seen, legal_moves, player_view
 
@@ -237,7 +237,7 @@ def fair_hint(
         s, k = per_move[m]
         v = vector(m)
         lo, hi = (k / n, k / n) if all_orders else wilson(k, n)[1:]
-        plan = (chain_from(cv.layout, rules, m, s) if m != MOVE_DRAW else ()) if s is not None else (m,)
+        plan = s.first[m] if s is not None else (m,)
         if s is not None and (s.table and layout.stock):
             plan = plan + (MOVE_DRAW,)
         ranked.append(MoveChance(m, _card_of(layout, m), k / n, lo, hi, plan, k, n,

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Optional, Sequence
+from types import MappingProxyType
+from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -47,15 +48,16 @@ class PreDraw:
     """A position reachable from the root by removes only, where the player may draw next.
 
     ``chain`` is one sequence of removes that reaches it from the root ('1'..'7');
-    ``first`` holds every root move that can start a chain to it ('d' for the root
-    itself: draw at once).
+    ``first`` maps every root move that can start a chain to it to one such chain ('d' to
+    ``()`` for the root itself: draw at once). A move's plan is its own chain: ``chain``
+    may start with another move that reaches the same state.
     """
 
     key: tuple
     columns: tuple[tuple[int, ...], ...]
     discard: Optional[int]
     chain: tuple[str, ...]
-    first: frozenset = field(compare=False)
+    first: Mapping[str, tuple[str, ...]] = field(compare=False)
 
     @cached_property
     def table(self) -> int:
@@ -76,31 +78,6 @@ def _key_of(cols: tuple, top: Optional[int]) -> tuple:
     return (tuple(len(c) for c in cols), top)
 
 
-def chain_from(layout: Layout, rules: Rules, move: str, state: PreDraw) -> tuple[str, ...]:
-    """A chain of removes from ``layout`` that starts with ``move`` and reaches ``state`` (one of
-    ``predraw_states(layout, rules)`` with ``move`` in its ``first``). ``state.chain`` is the first
-    chain found to it, which may start with another move: shown as ``move``'s plan, it named a
-    line the move does not begin."""
-    if state.chain[:1] == (move,):
-        return state.chain
-    i = int(move) - 1
-    col = layout.columns[i]
-    stack = [(layout.columns[:i] + (col[:-1],) + layout.columns[i + 1:], col[-1], (move,))]
-    seen: set = set()
-    while stack:
-        cols, top, chain = stack.pop()
-        k = _key_of(cols, top)
-        if k == state.key:
-            return chain
-        if k in seen:
-            continue
-        seen.add(k)
-        for j in _removes(cols, top, rules):
-            c = cols[j]
-            stack.append((cols[:j] + (c[:-1],) + cols[j + 1:], c[-1], chain + (str(j + 1),)))
-    raise ValueError(f"no chain from move {move} reaches the state")  # a caller's bug: state.first said there was
-
-
 def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
     """Every pre-draw state reachable from ``layout`` by removes only, the root first.
 
@@ -119,14 +96,14 @@ def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
                 continue
             seen.add(k)
             if k not in states:
-                states[k] = [cols, top, chain, set()]
-            states[k][3].add(first)
+                states[k] = [cols, top, chain, {}]
+            states[k][3].setdefault(first, chain)
             for i in _removes(cols, top, rules):
                 col = cols[i]
                 stack.append((cols[:i] + (col[:-1],) + cols[i + 1:], col[-1], chain + (str(i + 1),)))
 
     root_key = _key_of(layout.columns, layout.discard)
-    states[root_key] = [layout.columns, layout.discard, (), {MOVE_DRAW}]
+    states[root_key] = [layout.columns, layout.discard, (), {MOVE_DRAW: ()}]
     for i in _removes(layout.columns, layout.discard, rules):
         col = layout.columns[i]
         reach(layout.columns[:i] + (col[:-1],) + layout.columns[i + 1:], col[-1], (str(i + 1),), str(i + 1),
@@ -135,7 +112,7 @@ def predraw_states(layout: Layout, rules: Rules) -> list[PreDraw]:
     for k, (cols, top, chain, first) in states.items():
         if not rules.draw_any_time and any(cols) and _removes(cols, top, rules) and layout.stock:
             continue  # the player may not draw here, so it is not a place to stop
-        out.append(PreDraw(k, cols, top, chain, frozenset(first)))
+        out.append(PreDraw(k, cols, top, chain, MappingProxyType(first)))
     return out
 
 
