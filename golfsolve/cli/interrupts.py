@@ -110,5 +110,7 @@ def settle_dropped_interrupts() -> bool:
 
 def was_interrupted(e: BaseException) -> bool:
     """Did ``e`` come from an interruption: :func:`~golfsolve.errors.interrupted`, or any
-    error after an interruption that Python dropped (see :func:`install_interrupt_hook`)."""
+    error after an interruption that Python dropped (see :func:`install_interrupt_hook`)?
+    Asked as a command ends on ``e``, so it settles the dropped ones
+    (:func:`settle_dropped_interrupts`) either way."""
     return settle_dropped_interrupts() or interrupted(e)
