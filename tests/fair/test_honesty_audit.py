@@ -33,6 +33,7 @@ from golfsolve.solitaire.layout import Layout, layout_from_number
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
 
+from fair_helpers import mid_game, other_contents
 from test_fair_honesty import reshuffled, strip
 from hostile_helpers import ROOT
 
@@ -249,34 +250,6 @@ def test_cli_twins_that_swap_which_joker_is_hidden_get_one_fair_answer(cmd, run_
 
 # -- mid-game layouts: the stock's cards, not only its order, are hidden --------------------------
 
-def _mid_game(spec: str, number: int, moves: int) -> Layout:
-    """Deal ``number`` under ``spec`` after the first ``moves`` moves of its winning line,
-    written as a layout file would give it: the table, the discard's top and the real stock,
-    the cards played under the top nowhere."""
-    rules = get_rules(spec)
-    real = layout_from_number(number, rules)
-    game = Game(real, rules)
-    for m in Solver().solve(real, rules).moves[:moves]:
-        assert game.play(m).ok
-    now = game.to_layout()
-    return Layout(now.columns, now.discard, now.stock, rules)
-
-
-def _other_contents(lay: Layout, seed: int) -> Layout:
-    """``lay`` with a stock of other cards from those it does not show, in another order (under
-    jokers: a joker where ``lay``'s stock has none, or none where it has one)."""
-    import random
-
-    rules = lay.rules
-    hidden = lay.forget_stock(0).unseen_cards(rules.jokers)  # the stock's cards and those played
-    rng = random.Random(seed)
-    while True:
-        stock = rng.sample(hidden, len(lay.stock))
-        if set(stock) != set(lay.stock) and (not rules.jokers or
-                                             any(c >= 52 for c in stock) != any(c >= 52 for c in lay.stock)):
-            return Layout(lay.columns, lay.discard, tuple(stock), rules)
-
-
 #: three or more legal moves each; a joker in the stock (classic+jokers1), and one played (easy+jokers2)
 MID_GAME = [("easy", 0, 12), ("classic+jokers1", 2, 13), ("easy+jokers2", 0, 13), ("strict+empty", 0, 17)]
 
@@ -289,8 +262,8 @@ def test_mid_game_layouts_whose_stocks_hold_other_unseen_cards_get_one_fair_answ
     cards (a joker or a card in its place, under jokers) get the same fair hint (a small player
     and fast), odds and rating's fair part; the real one is asked with a solver that has
     solved it and peeked at it. The other twin probes only reorder one stock."""
-    real = _mid_game(spec, number, moves)
-    twin = _other_contents(real, number)
+    real = mid_game(spec, number, moves)
+    twin = other_contents(real, number)
     rules = real.rules
     assert real.unseen_cards(rules.jokers)  # cards played under the top are hidden
     tiny = PlayerSettings(samples=3, extra=1)
@@ -316,9 +289,9 @@ def test_cli_mid_game_layout_files_whose_stocks_hold_other_unseen_cards_answer_a
     """The same twins as layout files on the command line: ``hint --fair`` (text, every move's
     plan), ``odds`` and ``rate`` (JSON) answer alike, but for the files' names and the real
     stock's winnability."""
-    real = _mid_game(spec, number, moves)
+    real = mid_game(spec, number, moves)
     files = []
-    for i, lay in enumerate((real, _other_contents(real, number + 1))):
+    for i, lay in enumerate((real, other_contents(real, number + 1))):
         files.append(tmp_path / f"mid{i}.txt")
         files[-1].write_text(lay.to_text(), encoding="utf-8")
     for cmd in (["hint", "--fair", "--player", "fast", "--all"], ["odds", "--samples", "10", "--games", "2", "--json"],
