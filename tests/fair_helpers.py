@@ -1,15 +1,21 @@
 """What the tests of several folders take from the fair player's: small endgames whose fair answers
 are known (tests/fair/test_fair.py works them out; the fair sampling tests, the native kernels'
-agreement test and docs/fair.md's worked example play them too), and the seeded simulation of
-odds' interval whose coverage tests/fair/test_fair_odds.py checks and docs/fair.md quotes."""
+agreement test and docs/fair.md's worked example play them too), the seeded simulation of
+odds' interval whose coverage tests/fair/test_fair_odds.py checks and docs/fair.md quotes, and
+mid-game layouts with twins whose stocks hold other cards (the honesty probes of the library,
+the command line and the server)."""
 
 from __future__ import annotations
 
 import random
 
+from golfsolve.cards import N_STANDARD
 from golfsolve.fair.odds import WORK_BUDGET, play_until
 from golfsolve.intervals import product_interval, wilson
-from golfsolve.solitaire.layout import parse_layout_text
+from golfsolve.solitaire.engine import Game
+from golfsolve.solitaire.layout import Layout, layout_from_number, parse_layout_text
+from golfsolve.solitaire.rules import get_rules
+from golfsolve.solitaire.solver import Solver
 
 
 def endgame(text: str):
@@ -93,3 +99,29 @@ def simulated_coverage() -> tuple[dict, float]:
     grid = [(pc, q) for pc in (0.3, 0.75, 0.97) for q in (0.05, 0.3, 0.5, 0.8)]
     cover = {cell: _coverage(*cell, reps=300, rng=rng) for cell in grid}
     return cover, _coverage(0.5, 0.9, reps=300, rng=rng, interval=_naive)
+
+
+def mid_game(spec: str, number: int, moves: int) -> Layout:
+    """Deal ``number`` under ``spec`` after the first ``moves`` moves of its winning line,
+    written as a layout file would give it: the table, the discard's top and the real stock,
+    the cards played under the top nowhere."""
+    rules = get_rules(spec)
+    real = layout_from_number(number, rules)
+    game = Game(real, rules)
+    for m in Solver().solve(real, rules).moves[:moves]:
+        assert game.play(m).ok
+    now = game.to_layout()
+    return Layout(now.columns, now.discard, now.stock, rules)
+
+
+def other_contents(lay: Layout, seed: int) -> Layout:
+    """``lay`` with a stock of other cards from those it does not show, in another order (under
+    jokers: a joker where ``lay``'s stock has none, or none where it has one)."""
+    rules = lay.rules
+    hidden = lay.forget_stock(0).unseen_cards(rules.jokers)  # the stock's cards and those played
+    rng = random.Random(seed)
+    while True:
+        stock = rng.sample(hidden, len(lay.stock))
+        jokers = [any(c >= N_STANDARD for c in s) for s in (stock, lay.stock)]
+        if set(stock) != set(lay.stock) and (not rules.jokers or jokers[0] != jokers[1]):
+            return Layout(lay.columns, lay.discard, tuple(stock), rules)

@@ -282,9 +282,11 @@ def fair_hint_answer(layout: Layout, moves: Sequence[str], game: Game, seed: int
     for m in moves:
         expect(m, str, "each move", "a move word: d, 1-7 or u")
     # the answer reports these moves as played: moves that do not reach the game's position made
-    # it describe one position and answer for another
+    # it describe one position and answer for another. The stock cards a game turned and put back
+    # by undo are part of what its player sees: with moves that turned none, the answer named the
+    # next stock card on its draw's line
     reached = position_after(layout, list(moves), game.rules)
-    if reached.to_layout() != game.to_layout() or reached.pile != game.pile:
+    if reached.to_layout() != game.to_layout() or reached.pile != game.pile or reached.seen_stock != game.seen_stock:
         raise InputError("the moves do not lead from the layout to the game's position: give the moves the "
                          "game was played with")
     hint = fair_hint_for_player(layout, game, seed=seed, player=player, solver=solver)

@@ -105,6 +105,24 @@ def test_the_fair_hints_answer_refuses_moves_that_are_not_the_games(moves, error
         fair_hint_answer(lay, moves, game, player="fast")
 
 
+@pytest.mark.parametrize("played, told", [("d u", ""), ("", "d u"), ("d d u u", "d u")])
+def test_the_fair_hints_answer_refuses_moves_that_saw_other_stock_cards_than_the_game(played, told):
+    """was: with a game after "d u" and the moves "" (or "d u" for "d d u u"), which reach the same
+    table, discard pile and stock, the answer reported the moves given as the moves played and
+    named the next stock card on its draw's line ('d 6H'): a card those moves never turned. The
+    cards a game turned and put back by undo are part of its position as its player sees it."""
+    from golfsolve.fair import PlayerSettings, fair_hint_answer
+    from golfsolve.solitaire.hint import position_after
+
+    lay = layout_from_code("GO1-E-AAAAAAB")
+    game = position_after(lay, played.split())
+    with pytest.raises(InputError, match="^the moves do not lead from the layout to the game's position"):
+        fair_hint_answer(lay, told, game, player=PlayerSettings(samples=2, extra=0))
+    answer = fair_hint_answer(lay, played, game, player=PlayerSettings(samples=2, extra=0))
+    draw = next(m for m in answer["ranked"] if m["move"] == "d")
+    assert answer["moves_played"] == played and draw["card"] == ("6H" if played else None)
+
+
 def test_the_fair_hints_answer_still_reports_the_games_moves():
     from golfsolve.fair import fair_hint_answer
     from golfsolve.solitaire.hint import position_after

@@ -10,6 +10,10 @@
 * The command line as a script uses it: twins piped to ``--layout -`` (so no name tells
   them apart), each in its own process, print the same text but for the CPU seconds and
   the rating's winnability, after moves with draws, removes and an undo too.
+* Mid-game layouts (the cards played under the top shown nowhere): twins whose stocks hold
+  other cards (a joker or a card in its place), not only another order.
+* A partial layout naming the next two stock cards, and its deal after ``d d u u``.
+* Odds deep in random games, under the rule switches the other random twins leave out.
 """
 
 from __future__ import annotations
@@ -22,13 +26,14 @@ import sys
 
 import pytest
 
-from golfsolve.fair import PlayerSettings, fair_hint_for_player, odds, odds_for_player, player_view, rate
+from golfsolve.fair import PlayerSettings, fair_hint, fair_hint_for_player, odds, odds_for_player, player_view, rate
 from golfsolve.solitaire.answers import peeking_hint_answer
 from golfsolve.solitaire.engine import Game
 from golfsolve.solitaire.layout import Layout, layout_from_number
 from golfsolve.solitaire.rules import get_rules
 from golfsolve.solitaire.solver import Solver
 
+from fair_helpers import mid_game, other_contents
 from test_fair_honesty import reshuffled, strip
 from hostile_helpers import ROOT
 
@@ -241,3 +246,148 @@ def test_cli_twins_that_swap_which_joker_is_hidden_get_one_fair_answer(cmd, run_
         outs.append([_without(o, "deal", "code", "seconds", "cpu_seconds", "winnable")
                      for o in (out if isinstance(out, list) else [out])])
     assert outs[0] == outs[1]
+
+
+# -- mid-game layouts: the stock's cards, not only its order, are hidden --------------------------
+
+#: three or more legal moves each; a joker in the stock (classic+jokers1), and one played (easy+jokers2)
+MID_GAME = [("easy", 0, 12), ("classic+jokers1", 2, 13), ("easy+jokers2", 0, 13), ("strict+empty", 0, 17)]
+
+
+@pytest.mark.parametrize("spec, number, moves", MID_GAME)
+def test_mid_game_layouts_whose_stocks_hold_other_unseen_cards_get_one_fair_answer(spec, number, moves):
+    """Probe (no leak found): a layout of a game in progress shows the table and the discard's
+    top; the cards played under the top are not on it, so which of the cards it does not show
+    are in the stock is hidden too, not only their order. Twins whose stocks hold other such
+    cards (a joker or a card in its place, under jokers) get the same fair hint (a small player
+    and fast), odds and rating's fair part; the real one is asked with a solver that has
+    solved it and peeked at it. The other twin probes only reorder one stock."""
+    real = mid_game(spec, number, moves)
+    twin = other_contents(real, number)
+    rules = real.rules
+    assert real.unseen_cards(rules.jokers)  # cards played under the top are hidden
+    tiny = PlayerSettings(samples=3, extra=1)
+
+    def answers(lay: Layout, solver: Solver) -> list:
+        out = [strip(fair_hint(lay, rules, seed=3, solver=solver, player=p).as_json()) for p in (tiny, "fast")]
+        rating = rate(lay, rules, games=2, seed=1, solver=solver, player=tiny).as_json()
+        rating.pop("winnable")
+        return out + [strip(odds(lay, rules, samples=10, games=2, seed=1, solver=solver, player=tiny).as_json()),
+                      strip(rating)]
+
+    shared = Solver()
+    shared.solve(real, rules)
+    peeking_hint_answer(real, "", 0, shared)
+    got = answers(real, shared)
+    assert got == answers(twin, Solver())
+    assert got[0]["method"] == "sampled" and got[2]["unknown_stock_cards"] == len(real.stock)
+
+
+@pytest.mark.parametrize("spec, number, moves", MID_GAME[:2])
+def test_cli_mid_game_layout_files_whose_stocks_hold_other_unseen_cards_answer_alike(spec, number, moves, run_cli,
+                                                                                      tmp_path):
+    """The same twins as layout files on the command line: ``hint --fair`` (text, every move's
+    plan), ``odds`` and ``rate`` (JSON) answer alike, but for the files' names and the real
+    stock's winnability."""
+    real = mid_game(spec, number, moves)
+    files = []
+    for i, lay in enumerate((real, other_contents(real, number + 1))):
+        files.append(tmp_path / f"mid{i}.txt")
+        files[-1].write_text(lay.to_text(), encoding="utf-8")
+    for cmd in (["hint", "--fair", "--player", "fast", "--all"], ["odds", "--samples", "10", "--games", "2", "--json"],
+                ["rate", "--games", "2", "--json"]):
+        outs = []
+        for f in files:
+            r = run_cli([cmd[0], "--layout", str(f), *cmd[1:]])
+            assert r.exit_code == 0, r.stderr
+            if "--json" in cmd:
+                out = json.loads(r.stdout)
+                outs.append([_without(o, "deal", "code", "seconds", "cpu_seconds", "winnable")
+                             for o in (out if isinstance(out, list) else [out])])
+            else:
+                outs.append(r.stdout)
+        assert outs[0] == outs[1], cmd
+
+
+def test_a_partial_layout_naming_the_next_cards_is_the_deal_after_they_were_turned_and_put_back(run_cli, tmp_path):
+    """Probe (no leak found): a partial layout that names the stock's first two cards (``stock:
+    6H QS ...``) and its deal after ``d d u u`` (the two cards turned and put back by undo) show
+    a player the same: the table, the discard and the next two cards. The fair hint (both
+    presets, every move's plan) and odds answer alike, from the library and the command line,
+    but for the moves played; the next card is named on the draw's line."""
+    from golfsolve.cards import card_str
+
+    real = layout_from_number(1, get_rules("easy"), "E")
+    shown = " ".join(card_str(c) for c in real.stock[:2])
+    text = real.to_text().replace(" ".join(card_str(c) for c in real.stock), shown + " ...")
+    partial = tmp_path / "partial.txt"
+    partial.write_text(text, encoding="utf-8")
+    game = Game(real, real.rules)
+    for m in "d d u u".split():
+        assert game.play(m).ok
+    assert player_view(real, game)[0].stock[:3] == real.stock[:2] + (None,)
+    tiny = PlayerSettings(samples=3, extra=1)
+    from golfsolve.solitaire.layout import read_layout_file
+
+    lay = read_layout_file(partial)
+    assert _without(fair_hint_for_player(real, game, seed=2, player=tiny).as_json(), "deal", "seconds") == \
+        _without(fair_hint(lay, seed=2, player=tiny).as_json(), "deal", "seconds")
+    assert _without(odds_for_player(real, samples=8, games=2, seed=2, player=tiny, moves="d d u u").as_json(),
+                    "deal", "seconds", "cpu_seconds", "moves_played") == \
+        _without(odds(lay, samples=8, games=2, seed=2, player=tiny).as_json(), "deal", "seconds", "cpu_seconds",
+                 "moves_played")
+    for cmd in (["hint", "--fair", "--player", "fast", "--all"], ["hint", "--fair", "--player", "strong", "--json"],
+                ["odds", "--samples", "12", "--games", "2", "--json"]):
+        a = run_cli([cmd[0], "GO1-E-AAAAAAB", "--moves", "d d u u", *cmd[1:]])
+        b = run_cli([cmd[0], "--layout", str(partial), *cmd[1:]])
+        assert a.exit_code == b.exit_code == 0, a.stderr + b.stderr
+        if "--json" in cmd:
+            assert _without(json.loads(a.stdout), "deal", "seconds", "cpu_seconds", "moves_played") == \
+                _without(json.loads(b.stdout), "deal", "seconds", "cpu_seconds", "moves_played"), cmd
+        else:
+            assert a.stdout == b.stdout and f"d   {card_str(real.stock[0], True)}" in a.stdout, cmd
+
+
+#: the rule switches test_fair_honesty's random twins leave out
+OTHER_SPECS = ["easy+nowrap", "classic+king-neighbours", "easy+king-nothing+jokers1", "strict+jokers2+empty",
+               "dead-king+anytime+wrap"]
+
+
+@pytest.mark.parametrize("spec", OTHER_SPECS)
+def test_random_twins_deep_in_games_get_the_same_odds_under_the_other_rule_switches(spec):
+    """Probe (no leak found): random positions deep in random games (draws, removes, undos),
+    each with a twin whose stock differs only in cards never turned, under the rule switches
+    the random twins of test_fair_honesty.py leave out: the same fair hint and the same odds
+    from the position (that test asks odds at openings only), with a small player, one that
+    carries its orders and names cards by rank, and one that races; the real deal asked with
+    a solver that has solved it, its twin with a fresh one."""
+    import random
+
+    from test_fair_honesty import _random_position, position_after_moves
+
+    rules = get_rules(spec)
+    rng = random.Random(spec)
+    players = [PlayerSettings(samples=3, extra=1, exact_unknown=4),
+               PlayerSettings(samples=2, extra=2, exact_unknown=5, compiled_exact=True, carry=True, by_rank=True),
+               PlayerSettings(samples=4, extra=0, race_budget=8, race_batch=2, race_width=3, card_cost=0.02,
+                              hopeless=8)]
+    checked = deep = 0
+    while checked < 6:
+        real, moves, turned = _random_position(rules, rng)
+        if len(set(real.stock[turned:])) < 2 or Game(real, rules).over or \
+                position_after_moves(real, moves, rules).over or (not moves and checked - deep >= 2):
+            continue
+        twin = reshuffled(real, turned, checked)
+        player, seed = players[checked % 3], rng.randrange(9)
+        outs = []
+        for lay, solver in ((real, Solver()), (twin, Solver())):
+            if lay is real:
+                solver.solve(real, rules)
+            game = position_after_moves(lay, moves, rules)
+            outs.append([strip(fair_hint_for_player(lay, game, seed=seed, player=player, solver=solver).as_json()),
+                         strip(odds_for_player(lay, samples=5 + seed, seed=seed, games=1 + seed % 3, player=player,
+                                               solver=solver, moves=moves).as_json())])
+        assert outs[0] == outs[1], (spec, moves, turned, player)
+        checked += 1
+        deep += bool(moves)
+    assert deep >= 4

@@ -11,6 +11,8 @@ its seat sees, through every door the library opens, not only through a bot's vi
   alike in twin holes on the tables the side-by-side probes of test_grid_honesty_midgame.py
   leave out: two decks with jokers, the 9-card grid with the putt and a knock, and stocks
   refilled from the discard pile.
+* OpenSpiel's observers (information state, private part, public part) show twins alike on
+  holes whose stock is refilled again and again, a card drawn from a refilled stock in hand.
 """
 
 from __future__ import annotations
@@ -201,3 +203,52 @@ def test_openspiel_observers_show_twins_alike_strings_and_tensors():
                 checked += 1
         random_step(s, rng)
     assert checked > 50 and differed > checked // 2  # the twins really hid other cards
+
+
+@pytest.mark.parametrize("spec, players, grid, stock", [("default", 2, 4, 3), ("default+jokers", 3, 6, 5),
+                                                        ("default+knock10+putt", 2, 9, 3)])
+def test_openspiel_observers_show_twins_alike_after_the_stock_is_refilled(spec, players, grid, stock):
+    """Probe (no leak found): the observers' test above on holes dealt from short decks, so the
+    stock is refilled from the discard pile again and again: once its contents are public, a
+    card a seat draws from it is that seat's alone, and a twin any seat cannot tell apart (its
+    hidden cards dealt anew) shows that seat the same string and tensor from each observer,
+    and every seat the same public part, also while a card drawn from a refilled stock is in
+    a hand. The test above plays one hole from a full deck, where a refill is rare."""
+    from golfsolve.grid.spiel import GridGolfGame, GridGolfState
+    from golfsolve.grid.state import DEAL
+
+    rules = parse_rules(spec, players=players, grid=grid, holes=1)
+    game = GridGolfGame(rules=rules)
+
+    def observer(public: bool, private):
+        return game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, public_info=public,
+                                                                private_info=private))
+
+    public = observer(True, pyspiel.PrivateInfoType.NONE)
+    seat_views = [game.make_py_observer(), observer(False, pyspiel.PrivateInfoType.SINGLE_PLAYER), public]
+
+    def seen(obs, state, p):
+        obs.set_from(state, p)
+        return obs.string_from(state, p), obs.tensor.copy()
+
+    def alike(a, b):
+        return a[0] == b[0] and np.array_equal(a[1], b[1])
+
+    checked = refilled = 0
+    for seed in range(3):
+        deck = [int(c) for c in np.random.default_rng(seed).permutation(rules.deck_cards())]
+        s = HoleState(rules, deck=deck[:players * grid + 1 + stock], rng=np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            if s.phase != DEAL:
+                real = GridGolfState(game, s)
+                for p in range(players):
+                    twin = GridGolfState(game, s.resample(p, np.random.default_rng(checked)))
+                    for obs in seat_views:
+                        assert alike(seen(obs, real, p), seen(obs, twin, p)), (s.phase, p, obs.public, obs.private)
+                    for q in range(players):
+                        assert alike(seen(public, real, q), seen(public, twin, q)), (s.phase, p, q)
+                    checked += 1
+                    refilled += s.recycled and s.phase == PLACE and s.source == STOCK
+            random_step(s, rng)
+    assert refilled > 5 and checked > 50

@@ -346,3 +346,26 @@ def test_bots_decide_alike_on_twin_tables_with_other_openers_and_the_remaining_s
             totals[key] += probes[key]
     assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
     assert totals["differed"] > (totals["draw"] + totals["place"]) // 2
+
+
+@pytest.mark.parametrize("spec, players, grid, openers", [("default+by-value+decks-by-players", 3, 9, 2),
+                                                          ("default+openers-exact+by-value+putt", 2, 4, 1),
+                                                          ("default+decks-by-players+knock10+rows", 4, 8, 3),
+                                                          ("danish+rows", 3, 9, 2)])
+def test_bots_decide_alike_on_twin_tables_under_the_switches_the_audits_leave_out(spec, players, grid, openers):
+    """Probe (no leak found): the mid-hole audit of every bot kind, and the searchers side by
+    side in twin holes that differ in face-down cards too, under the switches the probes above
+    leave out: cancelling by value, two decks by the number of players, openers turned exactly,
+    and the Danish rules (which have them all, with jokers, twos plus and a knock) with rows."""
+    rules = parse_rules(spec, players=players, grid=grid, holes=1, openers=openers)
+    totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
+    for k, name in enumerate(["random", "greedy", "heuristic", "heuristic-fit", "mc:3", "mc-greedy:2",
+                              "ismcts:12", "paired-rel:8"]):
+        probes = _audited_hole(rules, name, k, np.random.default_rng(70 + k), lambda: np.random.default_rng(k))
+        for key in totals:
+            totals[key] += probes[key]
+    assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
+    assert totals["differed"] > (totals["draw"] + totals["place"]) // 2
+    compared = [_lockstep(bot, spec, players, grid, seed, face_down=True)
+                for bot in LOCKSTEP_BOTS if bot != "random" for seed in range(2)]
+    assert sum(compared) > 30, compared

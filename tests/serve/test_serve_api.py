@@ -872,3 +872,36 @@ def test_the_api_names_its_own_parameters_for_a_pysol_deal_under_rules_with_joke
     assert r.status_code == 400, r.text
     assert r.json()["error"] == (f"PySol FC's Golf deals have no jokers: rules {rules} needs code (a deal code) "
                                  "or layout (a layout's text)")
+
+
+@pytest.mark.parametrize("spec, number, moves", [("easy", 0, 12), ("classic+jokers1", 2, 13)])
+def test_mid_game_layouts_whose_stocks_hold_other_cards_get_one_fair_answer(client, spec, number, moves):
+    """Probe (no leak found): a game in progress posted as a layout (the cards played under the
+    top on it nowhere), and a twin whose stock holds other cards of those it does not show (a
+    card for its joker, under jokers), asked of the workers after a peeking solve and hint of
+    the real one: the same fair hint, odds and rating, but for the rating's winnability, and
+    no card of the real stock (none of which the player has seen) in any of them."""
+    import re
+
+    from golfsolve.cards import card_str
+
+    from fair_helpers import mid_game, other_contents
+
+    real = mid_game(spec, number, moves)
+    twin = other_contents(real, number)
+    sources = [{"layout": real.to_text()}, {"layout": twin.to_text()}]
+    client.post("/api/solve", json=sources[0])
+    client.post("/api/hint", json=sources[0])
+    unseen = {card_str(c) for c in real.stock}
+    for endpoint, params in (("hint", {"fair": True, "player": "fast", "seed": 1}),
+                             ("odds", {"samples": 10, "games": 2, "seed": 1}), ("rate", {"games": 2, "seed": 1})):
+        got = []
+        for source in sources:
+            r = client.post(f"/api/{endpoint}", json={**source, **params})
+            assert r.status_code == 200, r.text
+            answer = r.json()
+            for a in (answer if isinstance(answer, list) else [answer]):
+                a.pop("winnable", None)
+            got.append(_no_timings(answer))
+        assert got[0] == got[1], endpoint
+        assert not unseen & set(re.findall(r"\b(?:[2-9TJQKA][CDHS]|JK2?)\b", json.dumps(got[0]))), endpoint
