@@ -158,6 +158,27 @@ def test_spiel_ismcts_decides_alike_in_twin_holes_on_two_decks_and_the_nine_card
     assert sum(compared) > 20, compared
 
 
+def _observers(game):
+    """The public observer, and the observers of one seat's view: OpenSpiel's default (the
+    information state), the seat's private part alone and the public part."""
+    def observer(public: bool, private):
+        return game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, public_info=public,
+                                                                private_info=private))
+
+    public = observer(True, pyspiel.PrivateInfoType.NONE)
+    return public, [game.make_py_observer(), observer(False, pyspiel.PrivateInfoType.SINGLE_PLAYER), public]
+
+
+def seen(obs, state, p: int) -> tuple:
+    """What ``obs`` shows seat ``p`` of ``state``: its string and a copy of its tensor."""
+    obs.set_from(state, p)
+    return obs.string_from(state, p), obs.tensor.copy()
+
+
+def alike(a: tuple, b: tuple) -> bool:
+    return a[0] == b[0] and np.array_equal(a[1], b[1])
+
+
 def test_openspiel_observers_show_twins_alike_strings_and_tensors():
     """Probe (no leak found): at every point of random holes, a twin a seat cannot tell apart
     (its hidden cards dealt anew) gives that seat the same observation from each observer
@@ -165,27 +186,13 @@ def test_openspiel_observers_show_twins_alike_strings_and_tensors():
     and the public part alone, which must be the same for a twin of any seat. The honesty
     tests before compared the information state's string only; an algorithm that reads
     the tensor would see whatever the tensor holds."""
-    pyspiel = pytest.importorskip("pyspiel")
-    from golfsolve.grid.rules import parse_rules
     from golfsolve.grid.spiel import GridGolfGame, GridGolfState
     from golfsolve.grid.state import DEAL, HoleState
 
     rules = parse_rules("default+jokers", players=3, grid=6, holes=1)
     game = GridGolfGame(rules=rules)
 
-    def observer(public: bool, private):
-        return game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, public_info=public,
-                                                                private_info=private))
-
-    public = observer(True, pyspiel.PrivateInfoType.NONE)
-    seat_views = [game.make_py_observer(), observer(False, pyspiel.PrivateInfoType.SINGLE_PLAYER), public]
-
-    def seen(obs, state, p):
-        obs.set_from(state, p)
-        return obs.string_from(state, p), obs.tensor.copy()
-
-    def alike(a, b):
-        return a[0] == b[0] and np.array_equal(a[1], b[1])
+    public, seat_views = _observers(game)
 
     checked = differed = 0
     rng = np.random.default_rng(3)
@@ -220,19 +227,7 @@ def test_openspiel_observers_show_twins_alike_after_the_stock_is_refilled(spec, 
     rules = parse_rules(spec, players=players, grid=grid, holes=1)
     game = GridGolfGame(rules=rules)
 
-    def observer(public: bool, private):
-        return game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, public_info=public,
-                                                                private_info=private))
-
-    public = observer(True, pyspiel.PrivateInfoType.NONE)
-    seat_views = [game.make_py_observer(), observer(False, pyspiel.PrivateInfoType.SINGLE_PLAYER), public]
-
-    def seen(obs, state, p):
-        obs.set_from(state, p)
-        return obs.string_from(state, p), obs.tensor.copy()
-
-    def alike(a, b):
-        return a[0] == b[0] and np.array_equal(a[1], b[1])
+    public, seat_views = _observers(game)
 
     checked = refilled = 0
     for seed in range(3):

@@ -329,6 +329,19 @@ def test_a_card_drawn_blind_from_a_recycled_stock_is_known_to_the_drawer_only(sp
         assert len(hands) > 1  # any card of the recycled stock may be in the drawer's hand
 
 
+def _audit_every_bot(rules, base: int) -> None:
+    """The mid-hole audit of every bot kind with small searches, each at seat 0 against
+    greedy seats, its hole dealt from seed ``base`` plus the bot's place in the list."""
+    totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
+    for k, name in enumerate(["random", "greedy", "heuristic", "heuristic-fit", "mc:3", "mc-greedy:2",
+                              "ismcts:12", "paired-rel:8"]):
+        probes = _audited_hole(rules, name, k, np.random.default_rng(base + k), lambda: np.random.default_rng(k))
+        for key in totals:
+            totals[key] += probes[key]
+    assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
+    assert totals["differed"] > (totals["draw"] + totals["place"]) // 2
+
+
 @pytest.mark.parametrize("spec, players, grid, openers", [("default+no-nine-rows+sudden-death", 3, 9, 0),
                                                           ("default+no-turn+putt", 4, 4, 3),
                                                           ("default+rows+knock10", 2, 8, 1)])
@@ -337,15 +350,7 @@ def test_bots_decide_alike_on_twin_tables_with_other_openers_and_the_remaining_s
     """The mid-hole audit on the tables the one above leaves out: no openers, one, three;
     no nine-card rows, no turning a card after throwing one away, sudden death, rows with a
     knock; every bot kind with small searches, each at seat 0 against greedy seats."""
-    rules = parse_rules(spec, players=players, grid=grid, holes=1, openers=openers)
-    totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
-    for k, name in enumerate(["random", "greedy", "heuristic", "heuristic-fit", "mc:3", "mc-greedy:2",
-                              "ismcts:12", "paired-rel:8"]):
-        probes = _audited_hole(rules, name, k, np.random.default_rng(50 + k), lambda: np.random.default_rng(k))
-        for key in totals:
-            totals[key] += probes[key]
-    assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
-    assert totals["differed"] > (totals["draw"] + totals["place"]) // 2
+    _audit_every_bot(parse_rules(spec, players=players, grid=grid, holes=1, openers=openers), 50)
 
 
 @pytest.mark.parametrize("spec, players, grid, openers", [("default+by-value+decks-by-players", 3, 9, 2),
@@ -357,15 +362,7 @@ def test_bots_decide_alike_on_twin_tables_under_the_switches_the_audits_leave_ou
     side in twin holes that differ in face-down cards too, under the switches the probes above
     leave out: cancelling by value, two decks by the number of players, openers turned exactly,
     and the Danish rules (which have them all, with jokers, twos plus and a knock) with rows."""
-    rules = parse_rules(spec, players=players, grid=grid, holes=1, openers=openers)
-    totals = {"draw": 0, "place": 0, "recycled": 0, "ending": 0, "differed": 0}
-    for k, name in enumerate(["random", "greedy", "heuristic", "heuristic-fit", "mc:3", "mc-greedy:2",
-                              "ismcts:12", "paired-rel:8"]):
-        probes = _audited_hole(rules, name, k, np.random.default_rng(70 + k), lambda: np.random.default_rng(k))
-        for key in totals:
-            totals[key] += probes[key]
-    assert totals["draw"] > 10 and totals["place"] > 10 and totals["ending"] > 0
-    assert totals["differed"] > (totals["draw"] + totals["place"]) // 2
+    _audit_every_bot(parse_rules(spec, players=players, grid=grid, holes=1, openers=openers), 70)
     compared = [_lockstep(bot, spec, players, grid, seed, face_down=True)
                 for bot in LOCKSTEP_BOTS if bot != "random" for seed in range(2)]
     assert sum(compared) > 30, compared
