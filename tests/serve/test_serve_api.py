@@ -872,3 +872,42 @@ def test_the_api_names_its_own_parameters_for_a_pysol_deal_under_rules_with_joke
     assert r.status_code == 400, r.text
     assert r.json()["error"] == (f"PySol FC's Golf deals have no jokers: rules {rules} needs code (a deal code) "
                                  "or layout (a layout's text)")
+
+
+def test_a_worker_that_cannot_be_restarted_at_once_is_tried_again_until_it_starts(monkeypatch, capfd):
+    """was: a worker replaced while the server had run out of file descriptors (a client holding
+    many connections open) failed to start with OSError, which ended the restarting at once (a
+    traceback, "Task exception was never retrieved"); and any failure three times over ended it
+    for good. The pool stayed a worker short; with none left, every search waited for ever while
+    /api/health said ok. Now it is tried until it starts, and the terminal is told both."""
+    import errno
+    import signal
+
+    from golfsolve.serve import pool as pool_module
+
+    real_worker = pool_module._Worker
+    failures = []
+
+    def worker(*args, **kwargs):
+        if len(failures) < 5:  # the pool's first worker started; its replacement fails five times
+            failures.append(1)
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real_worker(*args, **kwargs)
+
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        monkeypatch.setattr(pool_module, "_Worker", worker)
+        monkeypatch.setattr(pool_module, "RESPAWN_DELAY", 0.01, raising=False)
+        (pid,) = c.get("/api/health").json()["workers"]
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            h = c.get("/api/health").json()
+            if h["workers"] and h["workers"] != [pid]:
+                break
+            time.sleep(0.05)
+        assert len(failures) == 5 and h["workers"] and pid not in h["workers"], h
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB", "verdict_only": "true"})
+        assert r.status_code == 200 and r.json()["winnable"] is True, r.text
+    err = capfd.readouterr().err
+    assert "a worker could not be restarted; 0 of 1 are left; it is tried again until one starts" in err
+    assert "a worker was restarted; 1 of 1 are running" in err and "Traceback" not in err
