@@ -570,12 +570,12 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        # the event loop deals codes itself: its dealing kernel is loaded now, not by the first request
-        await asyncio.gather(pool.start(), asyncio.to_thread(_warm_dealing))
-        app.state.pool = pool
         try:
+            # the event loop deals codes itself: its dealing kernel is loaded now, not by the first request
+            await asyncio.gather(pool.start(), asyncio.to_thread(_warm_dealing))
+            app.state.pool = pool
             yield
-        finally:
+        finally:  # a start that failed stops the workers that did start, too
             await pool.close()
 
     middleware = [Middleware(BodyLimit), Middleware(SecurityHeaders)]

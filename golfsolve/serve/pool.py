@@ -48,6 +48,10 @@ class PoolBusy(RuntimeError):
     """Too many requests are waiting for a worker."""
 
 
+class WorkerStartError(RuntimeError):
+    """A worker process could not start or died warming up (out of memory, of file descriptors)."""
+
+
 class PoolStopping(RuntimeError):
     """The server is stopping: a request waiting for a worker or for its answer gets none."""
 
@@ -204,14 +208,14 @@ class WorkerPool:
         try:
             w = _Worker(self._ctx, self.jobs_module, self.warm)
         except OSError as e:  # too many open files, no memory for a process: as a worker that died starting
-            raise RuntimeError(f"a worker process failed to start: {e.strerror or e}") from None
+            raise WorkerStartError(f"a worker process failed to start: {e.strerror or e}") from None
         self._workers[w.pid] = w
         try:
             msg = await w.receive(timeout=600)
         except (EOFError, asyncio.TimeoutError):
             self._workers.pop(w.pid, None)
             w.kill()
-            raise RuntimeError("a worker process failed to start") from None
+            raise WorkerStartError("a worker process failed to start") from None
         assert msg[0] == "ready"
         if self._closed:  # the server stopped while this worker warmed up
             self._workers.pop(w.pid, None)
@@ -235,7 +239,7 @@ class WorkerPool:
                 return
             try:
                 await self._spawn()
-            except RuntimeError:
+            except WorkerStartError:
                 if i + 1 == warn_after:
                     sys.stderr.write(f"golfsolve serve: a worker could not be restarted; {len(self._workers)} of "
                                      f"{self.size} are left; it is tried again until one starts\n")

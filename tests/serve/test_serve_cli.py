@@ -184,3 +184,38 @@ def test_serve_names_an_ipv6_address_in_brackets_as_a_url_writes_it():
 
     assert url("::1", 8000) == "http://[::1]:8000/"
     assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/" and url("localhost", 0) == "http://localhost:0/"
+
+
+_WORKER_FAILS = """
+import errno, sys
+if __name__ == "__main__":  # a spawned worker imports this file again: only the server patches
+    import golfsolve.serve.pool as pool
+    real, made = pool._Worker, []
+
+    def worker(*args, **kwargs):  # the first worker starts; the second finds no file descriptor left
+        if made:
+            raise OSError(errno.EMFILE, "Too many open files")
+        made.append(real(*args, **kwargs))
+        return made[0]
+
+    pool._Worker = worker
+    sys.argv = ["golfsolve", "serve", "--port", "0", "--jobs", "2"]
+    from golfsolve.cli.main import main
+    try:
+        main()
+    finally:
+        print(made[0].proc.is_alive() if made else None)
+"""
+
+
+def test_a_worker_that_cannot_start_is_one_line_and_exit_1(tmp_path):
+    """was: Starlette's traceback of the failed start, "ERROR: Application startup failed. Exiting."
+    and exit code 3, when a worker could not start (out of memory, of file descriptors)"""
+    pytest.importorskip("uvicorn")
+    script = tmp_path / "worker_fails.py"
+    script.write_text(_WORKER_FAILS)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
+                                        "golfsolve: a worker process failed to start: Too many open files"]
+    assert proc.stdout.strip() == "False"  # the worker that did start was stopped
