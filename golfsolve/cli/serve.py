@@ -106,7 +106,7 @@ def serve(host, port, workers, cpu_budget, cors_origin):
                 raise
             finally:
                 log.removeFilter(said)
-            if self.started:
+            if self.started and not self.should_exit:  # Ctrl-C while the workers warmed up: stopping, not ready
                 bound = [s.getsockname() for srv in self.servers for s in srv.sockets]
                 where = ", ".join(url(h, p) for h, p, *_ in bound) or url(host, port)
                 n = len(app.state.pool.pids)

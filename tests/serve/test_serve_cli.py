@@ -219,3 +219,32 @@ def test_a_worker_that_cannot_start_is_one_line_and_exit_1(tmp_path):
     assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
                                         "golfsolve: a worker process failed to start: Too many open files"]
     assert proc.stdout.strip() == "False"  # the worker that did start was stopped
+
+
+_CTRL_C_WHILE_WARMING = """
+import os, signal, sys
+if __name__ == "__main__":
+    import golfsolve.serve.pool as pool
+    real = pool.WorkerPool.start
+
+    async def start(self):  # stopped (as Ctrl-C stops it) while the workers warm up
+        os.kill(os.getpid(), signal.SIGTERM)  # not SIGINT, which a shell's background job may ignore
+        await real(self)
+
+    pool.WorkerPool.start = start
+    sys.argv = ["golfsolve", "serve", "--port", "0", "--jobs", "1"]
+    from golfsolve.cli.main import main
+    main()
+"""
+
+
+def test_ctrl_c_while_the_workers_warm_up_does_not_say_ready(tmp_path):
+    """was: "golfsolve serve: ready on http://..." once the workers were warm, then "interrupted":
+    a script waiting for that line went on to a server already stopping"""
+    pytest.importorskip("uvicorn")
+    script = tmp_path / "ctrl_c.py"
+    script.write_text(_CTRL_C_WHILE_WARMING)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
+                                        "golfsolve: interrupted"]
