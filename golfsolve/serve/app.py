@@ -578,11 +578,14 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
         finally:  # a start that failed stops the workers that did start, too
             await pool.close()
 
-    middleware = [Middleware(BodyLimit), Middleware(SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders)]
     if cors:
         api = frozenset(["/api/health", *(f"/api/{n}" for n in PARAMS)])
         middleware.append(Middleware(_cors_middleware(api), allow_origins=[cors], allow_methods=["GET", "POST"],
                                      allow_headers=["content-type"]))
+    # innermost: its 413 passes the others, which add its CORS and security headers (outermost, without
+    # them, the page allowed to call the server could not read why its body was refused)
+    middleware.append(Middleware(BodyLimit))
     routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     async def http_error(request: Request, exc: HTTPException) -> Response:

@@ -459,6 +459,17 @@ def test_cors_for_the_one_origin_asked_for():
     assert "access-control-allow-origin" not in other.headers
 
 
+def test_a_body_too_large_is_refused_with_the_cors_and_security_headers_of_every_answer():
+    """was: the 413 alone came without them, so the page allowed by --cors saw a network error,
+    not why its body was refused"""
+    with TestClient(create_app(workers=1, warm=False, cors="http://localhost:3000")) as c:
+        r = c.post("/api/deal", content=json.dumps({"layout": "#" * MAX_BODY}),
+                   headers={"content-type": "application/json", "origin": "http://localhost:3000"})
+    assert r.status_code == 413 and "64 KB" in r.json()["error"]
+    assert r.headers["access-control-allow-origin"] == "http://localhost:3000"
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
 def test_a_runaway_request_is_stopped_with_503_and_its_worker_replaced():
     # warm: loading the kernels is not the request's work, so it must not count against a budget this small
     with TestClient(create_app(workers=1, cpu_budget=0.5)) as c:
