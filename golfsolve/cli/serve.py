@@ -120,6 +120,10 @@ def serve(host, port, workers, cpu_budget, cors_origin):
             if pool is not None:
                 pool.stop()
             await super().shutdown(sockets)
+            if self.force_exit:
+                # Ctrl-C twice: uvicorn skips the app's shutdown, whose task, cancelled as the loop
+                # ends, printed Starlette's traceback; it stops the workers at once, so it runs
+                await self.lifespan.shutdown()
 
     click.echo("golfsolve serve: starting the workers and warming the kernels...", err=True)
     config = uvicorn.Config(asgi, host=host, port=port, log_level="warning", access_log=False,

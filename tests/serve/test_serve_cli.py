@@ -248,3 +248,42 @@ def test_ctrl_c_while_the_workers_warm_up_does_not_say_ready(tmp_path):
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
                                         "golfsolve: interrupted"]
+
+
+_STOPPED_TWICE = """
+import os, signal, sys
+if __name__ == "__main__":
+    import golfsolve.serve.pool as pool
+    real, sent = pool.WorkerPool.stop, []
+
+    def stop(self):  # the second Ctrl-C, as the server begins to stop after the first
+        if not sent:
+            sent.append(os.kill(os.getpid(), signal.SIGINT))  # uvicorn forces its exit on a second SIGINT only
+        real(self)
+
+    pool.WorkerPool.stop = stop
+    sys.argv = ["golfsolve", "serve", "--port", "0", "--jobs", "1"]
+    from golfsolve.cli.main import main
+    main()
+"""
+
+
+def test_ctrl_c_twice_stops_it_in_one_line(tmp_path):
+    """was: uvicorn, stopped twice, skipped the app's shutdown; its task was cancelled as the event
+    loop ended, and Starlette's traceback (KeyboardInterrupt, then CancelledError) filled the terminal"""
+    import signal
+
+    pytest.importorskip("uvicorn")
+    script = tmp_path / "twice.py"
+    script.write_text(_STOPPED_TWICE)
+    # SIGINT as a terminal's Ctrl-C sends it, not ignored as a shell's background job may have it
+    proc = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        lines = [proc.stderr.readline(), proc.stderr.readline()]
+        assert "ready on" in lines[1], lines
+        proc.send_signal(signal.SIGINT)
+        _, rest = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and rest == "golfsolve: interrupted\n", rest
