@@ -95,8 +95,10 @@ def serve(host, port, workers, cpu_budget, cors_origin):
                 signal.raise_signal(hup)  # as uvicorn passes the others on once stopped: "interrupted", 130
 
         async def startup(self, sockets=None):
+            def said(record: logging.LogRecord) -> bool:  # uvicorn's word on a failed start, said below instead
+                return not (failed and record.getMessage().startswith("Application startup failed"))
+
             log = logging.getLogger("uvicorn.error")
-            said = lambda record: not (failed and record.getMessage().startswith("Application startup failed"))
             log.addFilter(said)
             try:
                 await super().startup(sockets)
