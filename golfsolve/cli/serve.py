@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import re
 import signal
+import sys
 
 import click
 
@@ -49,7 +51,7 @@ def serve(host, port, workers, cpu_budget, cors_origin):
 
         from ..serve.app import create_app
         from ..serve.guard import guarded_protocol
-        from ..serve.pool import CPU_BUDGET
+        from ..serve.pool import CPU_BUDGET, WorkerStartError
 
         protocol = guarded_protocol()
     except ImportError as e:
@@ -60,6 +62,19 @@ def serve(host, port, workers, cpu_budget, cors_origin):
 
     warm()  # here, once, with the notice a first run prints; the workers then load numba's cache
     app = create_app(workers, CPU_BUDGET if cpu_budget is None else cpu_budget, cors_origin)
+    failed = []  # why the workers could not start (out of memory, of file descriptors)
+
+    async def asgi(scope, receive, send):
+        # Starlette tells uvicorn of a failed start with its traceback, which uvicorn prints
+        # whole, then "Application startup failed" and exit 3: here it is one line, exit 1
+        async def sending(msg):
+            # sent as Starlette handles the exception: the one it handles is the reason
+            if msg["type"] == "lifespan.startup.failed" and isinstance(sys.exc_info()[1], WorkerStartError):
+                failed.append(sys.exc_info()[1])
+                msg = {**msg, "message": ""}
+            await send(msg)
+
+        await app(scope, receive, sending if scope["type"] == "lifespan" else send)
 
     class Server(uvicorn.Server):
         @contextlib.contextmanager
@@ -80,8 +95,20 @@ def serve(host, port, workers, cpu_budget, cors_origin):
                 signal.raise_signal(hup)  # as uvicorn passes the others on once stopped: "interrupted", 130
 
         async def startup(self, sockets=None):
-            await super().startup(sockets)
-            if self.started:
+            def said(record: logging.LogRecord) -> bool:  # uvicorn's word on a failed start, said below instead
+                return not (failed and record.getMessage().startswith("Application startup failed"))
+
+            log = logging.getLogger("uvicorn.error")
+            log.addFilter(said)
+            try:
+                await super().startup(sockets)
+            except SystemExit:
+                if failed:
+                    fail(str(failed[0]), 1)
+                raise
+            finally:
+                log.removeFilter(said)
+            if self.started and not self.should_exit:  # Ctrl-C while the workers warmed up: stopping, not ready
                 bound = [s.getsockname() for srv in self.servers for s in srv.sockets]
                 where = ", ".join(url(h, p) for h, p, *_ in bound) or url(host, port)
                 n = len(app.state.pool.pids)
@@ -95,9 +122,13 @@ def serve(host, port, workers, cpu_budget, cors_origin):
             if pool is not None:
                 pool.stop()
             await super().shutdown(sockets)
+            if self.force_exit:
+                # Ctrl-C twice: uvicorn skips the app's shutdown, whose task, cancelled as the loop
+                # ends, printed Starlette's traceback; it stops the workers at once, so it runs
+                await self.lifespan.shutdown()
 
     click.echo("golfsolve serve: starting the workers and warming the kernels...", err=True)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+    config = uvicorn.Config(asgi, host=host, port=port, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=5, http=protocol)
     from ..serve.logs import quiet_bad_requests
 

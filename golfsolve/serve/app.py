@@ -128,6 +128,17 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+class WholeFiles(StaticFiles):
+    """The page's files, each sent whole: a Range header is ignored, as HTTP allows. Starlette
+    answered a malformed or unsatisfiable one in plain text (400 "Range header: range must be
+    requested", an empty 416), where every error is JSON; a few small files need no ranges."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"range"]}
+        await super().__call__(scope, receive, send)
+
+
 class SecurityHeaders:
     """ASGI middleware: the page loads nothing from elsewhere and is not framed."""
 
@@ -570,21 +581,24 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        # the event loop deals codes itself: its dealing kernel is loaded now, not by the first request
-        await asyncio.gather(pool.start(), asyncio.to_thread(_warm_dealing))
-        app.state.pool = pool
         try:
+            # the event loop deals codes itself: its dealing kernel is loaded now, not by the first request
+            await asyncio.gather(pool.start(), asyncio.to_thread(_warm_dealing))
+            app.state.pool = pool
             yield
-        finally:
+        finally:  # a start that failed stops the workers that did start, too
             await pool.close()
 
-    middleware = [Middleware(BodyLimit), Middleware(SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders)]
     if cors:
         api = frozenset(["/api/health", *(f"/api/{n}" for n in PARAMS)])
         middleware.append(Middleware(_cors_middleware(api), allow_origins=[cors], allow_methods=["GET", "POST"],
                                      allow_headers=["content-type"]))
+    # innermost: its 413 passes the others, which add its CORS and security headers (outermost, without
+    # them, the page allowed to call the server could not read why its body was refused)
+    middleware.append(Middleware(BodyLimit))
     routes = [Route("/", index), Route("/api/health", health), *(endpoint(n) for n in PARAMS),
-              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+              Mount("/static", WholeFiles(directory=STATIC), name="static")]
     async def http_error(request: Request, exc: HTTPException) -> Response:
         # unknown paths and methods answer as every other error does
         # a 405 names the methods of that path (/api/health and / take GET only, not GET and

@@ -13,6 +13,7 @@ backs the budget up, for a worker that stops without using CPU.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
 import os
 import signal
@@ -34,6 +35,9 @@ MAX_WAITING = 64
 STARTED = ("started",)
 #: How many workers found dead before they took a job one request may try before it gives up.
 _RETRIES = 3
+#: Seconds before a worker that failed to start is tried again, times the attempt, up to the most.
+RESPAWN_DELAY = 1.0
+RESPAWN_MAX_DELAY = 30.0
 
 
 class BudgetExceeded(RuntimeError):
@@ -42,6 +46,10 @@ class BudgetExceeded(RuntimeError):
 
 class PoolBusy(RuntimeError):
     """Too many requests are waiting for a worker."""
+
+
+class WorkerStartError(RuntimeError):
+    """A worker process could not start or died warming up (out of memory, of file descriptors)."""
 
 
 class PoolStopping(RuntimeError):
@@ -111,8 +119,13 @@ class _Worker:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_worker_main, args=(child, jobs_module, warm), daemon=True,
                                 name="golfsolve-serve-worker")
-        self.proc.start()
-        child.close()
+        try:
+            self.proc.start()
+        except BaseException:
+            self.conn.close()  # a process that did not start leaves no pipe open
+            raise
+        finally:
+            child.close()
         self.pid = self.proc.pid
 
     async def receive(self, timeout: Optional[float] = None) -> Any:
@@ -192,14 +205,17 @@ class WorkerPool:
         await asyncio.gather(*(self._spawn() for _ in range(self.size - 1)))
 
     async def _spawn(self) -> None:
-        w = _Worker(self._ctx, self.jobs_module, self.warm)
+        try:
+            w = _Worker(self._ctx, self.jobs_module, self.warm)
+        except OSError as e:  # too many open files, no memory for a process: as a worker that died starting
+            raise WorkerStartError(f"a worker process failed to start: {e.strerror or e}") from None
         self._workers[w.pid] = w
         try:
             msg = await w.receive(timeout=600)
         except (EOFError, asyncio.TimeoutError):
             self._workers.pop(w.pid, None)
             w.kill()
-            raise RuntimeError("a worker process failed to start") from None
+            raise WorkerStartError("a worker process failed to start") from None
         assert msg[0] == "ready"
         if self._closed:  # the server stopped while this worker warmed up
             self._workers.pop(w.pid, None)
@@ -214,16 +230,25 @@ class WorkerPool:
         if not self._closed:
             asyncio.get_running_loop().create_task(self._respawn())
 
-    async def _respawn(self, attempts: int = 3) -> None:
-        for i in range(attempts):
+    async def _respawn(self, warn_after: int = 3) -> None:
+        # tried until it starts: given up, the pool stayed short for good, and with no worker
+        # left every search waited for ever (a client holding many connections open, so that
+        # the server ran out of file descriptors, did that for as long as it ran)
+        for i in itertools.count():
             if self._closed:
                 return
             try:
-                return await self._spawn()
-            except RuntimeError:
-                await asyncio.sleep(1 + i)
-        sys.stderr.write(f"golfsolve serve: a worker could not be restarted; {len(self._workers)} of "
-                         f"{self.size} are left\n")
+                await self._spawn()
+            except WorkerStartError:
+                if i + 1 == warn_after:
+                    sys.stderr.write(f"golfsolve serve: a worker could not be restarted; {len(self._workers)} of "
+                                     f"{self.size} are left; it is tried again until one starts\n")
+                await asyncio.sleep(min(RESPAWN_DELAY * (1 + i), RESPAWN_MAX_DELAY))
+                continue
+            if i + 1 >= warn_after and not self._closed:
+                sys.stderr.write(f"golfsolve serve: a worker was restarted; {len(self._workers)} of "
+                                 f"{self.size} are running\n")
+            return
 
     async def run(self, name: str, **kwargs: Any) -> Any:
         """Run job ``name`` in a worker and return its answer.

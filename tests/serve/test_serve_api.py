@@ -451,12 +451,34 @@ def test_no_cors_unless_asked_and_the_page_is_served(client):
     assert client.get("/api/health").json()["ok"]
 
 
+@pytest.mark.parametrize("ranges", ["bytes=abc", "items=0-1", "bytes=999999-", "bytes=0-10"])
+def test_a_page_file_is_sent_whole_whatever_range_is_asked(client, ranges):
+    """was: a malformed or unsatisfiable Range got Starlette's plain text 400 or an empty 416,
+    where every error is JSON; the page's few small files are sent whole (HTTP lets a server
+    ignore Range)"""
+    from golfsolve.serve.app import STATIC
+
+    r = client.get("/static/style.css", headers={"range": ranges})
+    assert r.status_code == 200 and r.content == (STATIC / "style.css").read_bytes(), r.text
+
+
 def test_cors_for_the_one_origin_asked_for():
     with TestClient(create_app(workers=1, warm=False, cors="http://localhost:3000")) as c:
         ok = c.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}, headers={"origin": "http://localhost:3000"})
         other = c.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}, headers={"origin": "http://evil.example"})
     assert ok.headers["access-control-allow-origin"] == "http://localhost:3000"
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_a_body_too_large_is_refused_with_the_cors_and_security_headers_of_every_answer():
+    """was: the 413 alone came without them, so the page allowed by --cors saw a network error,
+    not why its body was refused"""
+    with TestClient(create_app(workers=1, warm=False, cors="http://localhost:3000")) as c:
+        r = c.post("/api/deal", content=json.dumps({"layout": "#" * MAX_BODY}),
+                   headers={"content-type": "application/json", "origin": "http://localhost:3000"})
+    assert r.status_code == 413 and "64 KB" in r.json()["error"]
+    assert r.headers["access-control-allow-origin"] == "http://localhost:3000"
+    assert r.headers["x-content-type-options"] == "nosniff"
 
 
 def test_a_runaway_request_is_stopped_with_503_and_its_worker_replaced():
@@ -905,3 +927,42 @@ def test_mid_game_layouts_whose_stocks_hold_other_cards_get_one_fair_answer(clie
             got.append(_no_timings(answer))
         assert got[0] == got[1], endpoint
         assert not unseen & set(re.findall(r"\b(?:[2-9TJQKA][CDHS]|JK2?)\b", json.dumps(got[0]))), endpoint
+
+
+def test_a_worker_that_cannot_be_restarted_at_once_is_tried_again_until_it_starts(monkeypatch, capfd):
+    """was: a worker replaced while the server had run out of file descriptors (a client holding
+    many connections open) failed to start with OSError, which ended the restarting at once (a
+    traceback, "Task exception was never retrieved"); and any failure three times over ended it
+    for good. The pool stayed a worker short; with none left, every search waited for ever while
+    /api/health said ok. Now it is tried until it starts, and the terminal is told both."""
+    import errno
+    import signal
+
+    from golfsolve.serve import pool as pool_module
+
+    real_worker = pool_module._Worker
+    failures = []
+
+    def worker(*args, **kwargs):
+        if len(failures) < 5:  # the pool's first worker started; its replacement fails five times
+            failures.append(1)
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real_worker(*args, **kwargs)
+
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        monkeypatch.setattr(pool_module, "_Worker", worker)
+        monkeypatch.setattr(pool_module, "RESPAWN_DELAY", 0.01, raising=False)
+        (pid,) = c.get("/api/health").json()["workers"]
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            h = c.get("/api/health").json()
+            if h["workers"] and h["workers"] != [pid]:
+                break
+            time.sleep(0.05)
+        assert len(failures) == 5 and h["workers"] and pid not in h["workers"], h
+        r = c.get("/api/solve", params={"code": "GO1-E-AAAAAAB", "verdict_only": "true"})
+        assert r.status_code == 200 and r.json()["winnable"] is True, r.text
+    err = capfd.readouterr().err
+    assert "a worker could not be restarted; 0 of 1 are left; it is tried again until one starts" in err
+    assert "a worker was restarted; 1 of 1 are running" in err and "Traceback" not in err

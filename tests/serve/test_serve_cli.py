@@ -184,3 +184,106 @@ def test_serve_names_an_ipv6_address_in_brackets_as_a_url_writes_it():
 
     assert url("::1", 8000) == "http://[::1]:8000/"
     assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/" and url("localhost", 0) == "http://localhost:0/"
+
+
+_WORKER_FAILS = """
+import errno, sys
+if __name__ == "__main__":  # a spawned worker imports this file again: only the server patches
+    import golfsolve.serve.pool as pool
+    real, made = pool._Worker, []
+
+    def worker(*args, **kwargs):  # the first worker starts; the second finds no file descriptor left
+        if made:
+            raise OSError(errno.EMFILE, "Too many open files")
+        made.append(real(*args, **kwargs))
+        return made[0]
+
+    pool._Worker = worker
+    sys.argv = ["golfsolve", "serve", "--port", "0", "--jobs", "2"]
+    from golfsolve.cli.main import main
+    try:
+        main()
+    finally:
+        print(made[0].proc.is_alive() if made else None)
+"""
+
+
+def test_a_worker_that_cannot_start_is_one_line_and_exit_1(tmp_path):
+    """was: Starlette's traceback of the failed start, "ERROR: Application startup failed. Exiting."
+    and exit code 3, when a worker could not start (out of memory, of file descriptors)"""
+    pytest.importorskip("uvicorn")
+    script = tmp_path / "worker_fails.py"
+    script.write_text(_WORKER_FAILS)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
+                                        "golfsolve: a worker process failed to start: Too many open files"]
+    assert proc.stdout.strip() == "False"  # the worker that did start was stopped
+
+
+_CTRL_C_WHILE_WARMING = """
+import os, signal, sys
+if __name__ == "__main__":
+    import golfsolve.serve.pool as pool
+    real = pool.WorkerPool.start
+
+    async def start(self):  # stopped (as Ctrl-C stops it) while the workers warm up
+        os.kill(os.getpid(), signal.SIGTERM)  # not SIGINT, which a shell's background job may ignore
+        await real(self)
+
+    pool.WorkerPool.start = start
+    sys.argv = ["golfsolve", "serve", "--port", "0", "--jobs", "1"]
+    from golfsolve.cli.main import main
+    main()
+"""
+
+
+def test_ctrl_c_while_the_workers_warm_up_does_not_say_ready(tmp_path):
+    """was: "golfsolve serve: ready on http://..." once the workers were warm, then "interrupted":
+    a script waiting for that line went on to a server already stopping"""
+    pytest.importorskip("uvicorn")
+    script = tmp_path / "ctrl_c.py"
+    script.write_text(_CTRL_C_WHILE_WARMING)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
+                                        "golfsolve: interrupted"]
+
+
+_STOPPED_TWICE = """
+import os, signal, sys
+if __name__ == "__main__":
+    import golfsolve.serve.pool as pool
+    real, sent = pool.WorkerPool.stop, []
+
+    def stop(self):  # the second Ctrl-C, as the server begins to stop after the first
+        if not sent:
+            sent.append(os.kill(os.getpid(), signal.SIGINT))  # uvicorn forces its exit on a second SIGINT only
+        real(self)
+
+    pool.WorkerPool.stop = stop
+    sys.argv = ["golfsolve", "serve", "--port", "0", "--jobs", "1"]
+    from golfsolve.cli.main import main
+    main()
+"""
+
+
+def test_ctrl_c_twice_stops_it_in_one_line(tmp_path):
+    """was: uvicorn, stopped twice, skipped the app's shutdown; its task was cancelled as the event
+    loop ended, and Starlette's traceback (KeyboardInterrupt, then CancelledError) filled the terminal"""
+    import signal
+
+    pytest.importorskip("uvicorn")
+    script = tmp_path / "twice.py"
+    script.write_text(_STOPPED_TWICE)
+    # SIGINT as a terminal's Ctrl-C sends it, not ignored as a shell's background job may have it
+    proc = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        lines = [proc.stderr.readline(), proc.stderr.readline()]
+        assert "ready on" in lines[1], lines
+        proc.send_signal(signal.SIGINT)
+        _, rest = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and rest == "golfsolve: interrupted\n", rest
