@@ -42,6 +42,8 @@ def serve(host, port, workers, cpu_budget, cors_origin):
         raise InputError("--cpu-budget must be from 0.1 to 3600 seconds, not nan")
     if not host.strip():
         raise InputError("--host needs an address, e.g. 127.0.0.1 or 0.0.0.0, not an empty one")
+    if re.fullmatch(r"\[[^\[\]]*:[^\[\]]*\]", host):  # an IPv6 address as its own 'ready on' line writes it
+        host = host[1:-1]
     if cors_origin is not None and not re.fullmatch(r"https?://[^\s/?#]+", cors_origin):
         # a browser sends its origin as scheme://host[:port]: anything else would never match, silently
         raise InputError(f"--cors {clip(cors_origin)} is not an origin: give scheme, host and port only, "

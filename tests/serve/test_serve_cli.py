@@ -74,6 +74,25 @@ def test_a_port_in_use_is_one_line_before_any_worker_starts():
     assert proc.stderr.strip() == f"golfsolve: cannot listen on 127.0.0.1:{port}: Address already in use"
 
 
+def test_an_ipv6_address_in_brackets_is_taken_as_the_ready_line_writes_it():
+    """was: --host '[::1]', copied from 'ready on http://[::1]:8000/', was refused: "does not
+    resolve to an address" (exit 2). Shown here by a port in use, said before any worker starts."""
+    import socket
+
+    try:
+        taken = socket.socket(socket.AF_INET6)
+        taken.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    with taken:
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "golfsolve", "serve", "--host", "[::1]", "--port", str(port)],
+                              capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip() == f"golfsolve: cannot listen on [::1]:{port}: Address already in use"
+
+
 def test_it_listens_on_loopback_and_its_workers_go_when_it_is_killed():
     pytest.importorskip("uvicorn")
     import os
