@@ -593,7 +593,9 @@ def create_app(workers: Optional[int] = None, cpu_budget: float = CPU_BUDGET, co
     if cors:
         api = frozenset(["/api/health", *(f"/api/{n}" for n in PARAMS)])
         middleware.append(Middleware(_cors_middleware(api), allow_origins=[cors], allow_methods=["GET", "POST"],
-                                     allow_headers=["content-type"]))
+                                     allow_headers=["content-type"],
+                                     # a page of that origin may read when to ask again after a 503
+                                     expose_headers=["Retry-After"]))
     # innermost: its 413 passes the others, which add its CORS and security headers (outermost, without
     # them, the page allowed to call the server could not read why its body was refused)
     middleware.append(Middleware(BodyLimit))

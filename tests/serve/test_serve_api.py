@@ -468,6 +468,8 @@ def test_cors_for_the_one_origin_asked_for():
         other = c.get("/api/deal", params={"code": "GO1-E-AAAAAAB"}, headers={"origin": "http://evil.example"})
     assert ok.headers["access-control-allow-origin"] == "http://localhost:3000"
     assert "access-control-allow-origin" not in other.headers
+    # was: not exposed, so a page of that origin told 503 "busy" could not read when to ask again
+    assert "retry-after" in ok.headers["access-control-expose-headers"].lower()
 
 
 def test_a_body_too_large_is_refused_with_the_cors_and_security_headers_of_every_answer():
