@@ -10,7 +10,7 @@ import click
 import numpy as np
 
 from ..cards import card_str
-from ..errors import InputError
+from ..errors import InputError, interrupted
 from ..inputs import ascii_lower
 from .command import Command
 from .gridtable import table_options
@@ -360,13 +360,16 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
             hole = hole_name(match)
             fail(f"the match was not finished: the input ended {when} {hole[0].lower()}{hole[1:]}", 1)
         return
-    except KeyboardInterrupt:
-        click.echo("Match left unfinished: interrupted.")  # as at q, then exit 130 as everywhere
-        raise
     except (InputError, UnicodeDecodeError):
         # every argument was checked before the match: what fails in it is an answer that
         # cannot be read, reported by the entry point (exit 2) after the match's last words
         click.echo("Match left unfinished: an answer could not be read.")
+        raise
+    except (KeyboardInterrupt, Exception) as e:
+        # Ctrl-C at a prompt, or while a bot's numba kernel thinks: that comes out as a SystemError
+        # the interrupt caused, and the match was left with no word of it
+        if interrupted(e):
+            click.echo("Match left unfinished: interrupted.")  # as at q, then exit 130 as everywhere
         raise
     won = ", ".join(names[w] for w in res.winners)
     how = ""

@@ -277,3 +277,23 @@ def test_grid_play_answers_an_unreadable_placement_with_only_what_is_allowed_the
                 input=f"1 2\n{draw}\nxyz\nq\n")
     assert r.exit_code == 0, r.stderr
     assert _refusal(r.stdout).startswith(f"not allowed: answer with {offered} (answer: "), r.stdout
+
+
+def test_grid_play_says_the_match_was_left_at_ctrl_c_while_a_bot_thinks(run_cli, monkeypatch):
+    """Ctrl-C while a bot's numba kernel ran (an ismcts bot thinks for seconds) comes out of
+    the kernel as a SystemError the KeyboardInterrupt caused: grid play exited 130 with
+    "golfsolve: interrupted" but never said "Match left unfinished: interrupted.", as it does
+    at a prompt."""
+    from golfsolve.grid.bots import HeuristicBot
+
+    def thinking(self, view, count):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as k:
+            raise SystemError("CPUDispatcher(<function ismcts>) returned a result with an exception set") from k
+
+    monkeypatch.setattr(HeuristicBot, "choose_openers", thinking)
+    r = run_cli(KNOCK_TABLE + ["--holes", "1"], input="1 2\n")
+    assert r.exit_code == 130, (r.stdout[-300:], r.stderr)
+    assert r.stderr.strip() == "golfsolve: interrupted"
+    assert r.stdout.endswith("'done' turns none): 1 2\nMatch left unfinished: interrupted.\n"), r.stdout[-200:]
