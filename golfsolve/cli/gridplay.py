@@ -225,6 +225,11 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
                 click.echo("  you knock: everyone else has one last turn")
             elif t == "close":
                 click.echo("  you have every card face up: everyone else has one last turn")
+            elif t == "swap" and not ev["was_up"]:
+                # the card a swap throws from a face-down slot: everyone sees it go to the discard
+                # (the bots' views hold the whole pile), but the player's next board shows only
+                # the top, by then covered by the next seat's throw
+                click.echo(f"  you throw {c(ev['out'])}, face down in slot {ev['slot'] + 1} until now")
             elif t == "recycle":
                 click.echo(f"  the discard pile is shuffled into a new stock ({ev['cards']} cards)")
             elif t == "end":
