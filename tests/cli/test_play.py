@@ -162,3 +162,31 @@ def test_a_tap_after_the_game_is_locked_says_the_game_is_over():
     # bad input is still bad input
     with pytest.raises(InputError, match="row 6 is outside"):
         g.tap(1, 6)
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("args, prompt", [
+    (["play", "GO1-E-AAAAAAB"], b"\n> "),
+    (["grid", "play", "--seed", "1", "--holes", "1", "--grid", "4", "--bots", "random"], b"turns none): "),
+], ids=["play", "grid-play"])
+def test_a_game_whose_terminal_closes_exits_130(args, prompt):
+    """A terminal closed (its window shut, an ssh session dropped) while play or grid play
+    waited for an answer: reading it failed with EIO and the game ended as a machine failure,
+    "golfsolve: cannot go on: Input/output error", exit 1, where the README promises 130 for a
+    closed terminal (and under a terminal that also sent its SIGHUP, the line "interrupted"
+    could not be written either: a traceback, exit 1)."""
+    import select
+
+    main, sub = os.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdin=sub, stdout=sub, stderr=sub, env=env,
+                            start_new_session=True)
+    os.close(sub)
+    seen = b""
+    try:
+        while not seen.endswith(prompt):
+            assert select.select([main], [], [], 120)[0], seen[-300:]
+            seen += os.read(main, 4096)
+    finally:
+        os.close(main)  # the terminal goes away
+    assert proc.wait(timeout=60) == 130
