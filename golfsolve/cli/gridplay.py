@@ -3,7 +3,6 @@ seat answering prompts read from stdin (a pipe works too)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional
 
 import click
@@ -16,7 +15,7 @@ from .command import Command
 from .gridtable import table_options
 from .options import SEED
 from .output import fail
-from .reading import check_waiting_stdin, read_answer, shown_answer
+from .reading import check_waiting_stdin, echo_answer, read_answer
 
 PLAY_HELP = """answers:
   openers      the slot numbers of the cards to turn, e.g. 1 2 (slots are numbered left to right, row by row);
@@ -59,10 +58,8 @@ def ask(prompt: str) -> str:
         if not line:
             click.echo("")
             raise QuitMatch(INPUT_ENDED)
-        if not sys.stdin.isatty():
-            # a piped answer is not echoed by a terminal: without it the transcript read
-            # "Draw from [s]tock or [d]iscard: You hold 2H", the answer nowhere
-            click.echo(shown_answer(line))
+        # a piped answer: without it the transcript read "Draw from [s]tock or [d]iscard: You hold 2H"
+        echo_answer(line)
         ans = ascii_lower(line.strip())
         if ans in ("q", "quit", "exit"):
             raise QuitMatch("you quit")

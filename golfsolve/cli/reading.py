@@ -95,6 +95,20 @@ def shown_answer(line: str) -> str:
     return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in line.rstrip("\n"))
 
 
+def echo_answer(line: str) -> None:
+    """Show an answer just read (a line :func:`read_answer` gave, not its end) in the game's
+    transcript. A piped answer is not echoed by a terminal: it is shown after its prompt, as
+    :func:`shown_answer` writes it. One typed at a terminal is on the screen already, but
+    ended with Ctrl-D instead of Enter it left the cursor after it, and the next board or
+    narration began on the prompt's line ("> d       1     2 ..."): that line is ended."""
+    import click
+
+    if not sys.stdin.isatty():
+        click.echo(shown_answer(line))
+    elif not line.endswith("\n"):
+        click.echo("")
+
+
 def check_waiting_stdin() -> None:
     """Check the bytes already waiting on a piped or redirected stdin as UTF-8, now: a
     command that compiles or computes before it reads its first line (``grid play``) then

@@ -164,6 +164,48 @@ def test_a_tap_after_the_game_is_locked_says_the_game_is_over():
         g.tap(1, 6)
 
 
+def _in_a_terminal(args: list[str]) -> tuple[int, subprocess.Popen]:
+    """``golfsolve ARGS`` with a pseudo-terminal for its stdin, stdout and stderr; the
+    terminal's other end, to type into and read from."""
+    main, sub = os.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdin=sub, stdout=sub, stderr=sub, env=env,
+                            start_new_session=True)
+    os.close(sub)
+    return main, proc
+
+
+def _read_until(fd: int, end: bytes, seen: bytes = b"") -> bytes:
+    import select
+
+    while not seen.endswith(end):
+        assert select.select([fd], [], [], 120)[0], seen[-300:]
+        seen += os.read(fd, 4096)
+    return seen
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("args, prompt, typed, next_prompt", [
+    (["play", "GO1-E-AAAAAAB", "--ascii"], b"\n> ", b"d", b"\n> "),
+    (["grid", "play", "--seed", "1", "--holes", "1", "--grid", "4", "--bots", "random", "--ascii"],
+     b"turns none): ", b"1 2", b"[d]iscard: "),
+], ids=["play", "grid-play"])
+def test_an_answer_ended_with_ctrl_d_at_a_terminal_ends_its_line(args, prompt, typed, next_prompt):
+    """An answer typed at a terminal and ended with Ctrl-D (twice) instead of Enter was played,
+    but the cursor stayed after it, so the next board began on the prompt's line:
+    "> d       1     2     3 ..." and "...'done' turns none): 1 2  random (P2) turns ..."."""
+    main, proc = _in_a_terminal(args)
+    try:
+        _read_until(main, prompt)
+        os.write(main, typed + b"\x04\x04")
+        after = _read_until(main, next_prompt)
+        os.write(main, b"q\n")
+    finally:
+        os.close(main)
+    proc.wait(timeout=60)
+    assert after.startswith(typed + b"\r\n"), after[:200]  # the terminal's echo, then the line ended
+
+
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("args, prompt", [
     (["play", "GO1-E-AAAAAAB"], b"\n> "),
@@ -175,18 +217,9 @@ def test_a_game_whose_terminal_closes_exits_130(args, prompt):
     "golfsolve: cannot go on: Input/output error", exit 1, where the README promises 130 for a
     closed terminal (and under a terminal that also sent its SIGHUP, the line "interrupted"
     could not be written either: a traceback, exit 1)."""
-    import select
-
-    main, sub = os.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdin=sub, stdout=sub, stderr=sub, env=env,
-                            start_new_session=True)
-    os.close(sub)
-    seen = b""
+    main, proc = _in_a_terminal(args)
     try:
-        while not seen.endswith(prompt):
-            assert select.select([main], [], [], 120)[0], seen[-300:]
-            seen += os.read(main, 4096)
+        _read_until(main, prompt)
     finally:
         os.close(main)  # the terminal goes away
     assert proc.wait(timeout=60) == 130
