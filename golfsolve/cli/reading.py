@@ -10,6 +10,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Optional
 
+import click
+
 from ..errors import InputError
 from ..inputs import check_path_text
 
@@ -101,8 +103,6 @@ def echo_answer(line: str) -> None:
     :func:`shown_answer` writes it. One typed at a terminal is on the screen already, but
     ended with Ctrl-D instead of Enter it left the cursor after it, and the next board or
     narration began on the prompt's line ("> d       1     2 ..."): that line is ended."""
-    import click
-
     if not sys.stdin.isatty():
         click.echo(shown_answer(line))
     elif not line.endswith("\n"):
