@@ -104,9 +104,22 @@ def _suit_letters(err: UnicodeError) -> tuple[str, int]:
 codecs.register_error("golfsolve-suits", _suit_letters)
 
 
+def _write_only(stream) -> bool:
+    """Is ``stream`` a file descriptor open for writing only? ``nohup`` hands a command such a
+    stdin in place of a terminal ("ignoring input"): reading it failed as "cannot go on: Bad
+    file descriptor", exit 1, in ``play`` and ``grid play``, where an input that gives nothing is
+    an input that ended."""
+    try:
+        import fcntl
+
+        return fcntl.fcntl(stream.fileno(), fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+    except (ImportError, OSError, ValueError, AttributeError):  # no fcntl (Windows), no descriptor
+        return False
+
+
 def _standard_streams() -> None:
-    """A closed stdin reads as empty input; a closed stdout is refused before any work; a
-    closed stderr writes to /dev/null;
+    """A closed stdin (or one open for writing only) reads as empty input; a closed stdout is
+    refused before any work; a closed stderr writes to /dev/null;
     output a terminal's encoding cannot show gets letters for the suits, not an error;
     stdin is read as UTF-8 whatever the locale, and bytes that are not UTF-8 are an error
     (under the C locale Python would otherwise let them through as surrogates)."""
@@ -115,7 +128,7 @@ def _standard_streams() -> None:
             stream.reconfigure(errors="golfsolve-suits")
     if sys.stderr is None:  # started with '2>&-' (a cron job, a daemon): the messages are lost, not the work
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # else the progress bar's first write is an internal error
-    if sys.stdin is None:  # started with '<&-'
+    if sys.stdin is None or _write_only(sys.stdin):  # started with '<&-', or under nohup ("ignoring input")
         sys.stdin = open(os.devnull, encoding="utf-8")
     elif hasattr(sys.stdin, "reconfigure"):
         try:

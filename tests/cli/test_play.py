@@ -223,3 +223,21 @@ def test_a_game_whose_terminal_closes_exits_130(args, prompt):
     finally:
         os.close(main)  # the terminal goes away
     assert proc.wait(timeout=60) == 130
+
+
+@pytest.mark.parametrize("args, code, out_end, err", [
+    (["play", "GO1-E-AAAAAAB", "--ascii"], 0, "> \nfinal: playing, score 0, moves 0, 35 cards left\n", ""),
+    (["grid", "play", "--seed", "1", "--holes", "1", "--grid", "4", "--bots", "random", "--ascii"], 1,
+     "turns none): \nMatch left unfinished: the input ended.\n",
+     "golfsolve: the match was not finished: the input ended during hole 1 of 1\n"),
+], ids=["play", "grid-play"])
+def test_a_game_under_nohup_reads_its_input_as_ended(args, code, out_end, err):
+    """nohup gives a command a stdin open for writing only ("nohup: ignoring input"): play and
+    grid play ended with "golfsolve: cannot go on: Bad file descriptor", exit 1, as if the
+    machine had failed, where a closed stdin ('<&-') is an input that ended."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(os.devnull, "wb") as write_only:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", *args], stdin=write_only, capture_output=True, env=env,
+                           timeout=120)
+    assert (r.returncode, r.stderr.decode()) == (code, err)
+    assert r.stdout.decode().endswith(out_end), r.stdout[-200:]
