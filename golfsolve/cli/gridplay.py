@@ -3,20 +3,19 @@ seat answering prompts read from stdin (a pipe works too)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional
 
 import click
 import numpy as np
 
 from ..cards import card_str
-from ..errors import InputError
+from ..errors import InputError, interrupted
 from ..inputs import ascii_lower
 from .command import Command
 from .gridtable import table_options
 from .options import SEED
 from .output import fail
-from .reading import check_waiting_stdin, read_answer, shown_answer
+from .reading import check_waiting_stdin, echo_answer, read_answer
 
 PLAY_HELP = """answers:
   openers      the slot numbers of the cards to turn, e.g. 1 2 (slots are numbered left to right, row by row);
@@ -59,10 +58,8 @@ def ask(prompt: str) -> str:
         if not line:
             click.echo("")
             raise QuitMatch(INPUT_ENDED)
-        if not sys.stdin.isatty():
-            # a piped answer is not echoed by a terminal: without it the transcript read
-            # "Draw from [s]tock or [d]iscard: You hold 2H", the answer nowhere
-            click.echo(shown_answer(line))
+        # a piped answer: without it the transcript read "Draw from [s]tock or [d]iscard: You hold 2H"
+        echo_answer(line)
         ans = ascii_lower(line.strip())
         if ans in ("q", "quit", "exit"):
             raise QuitMatch("you quit")
@@ -225,6 +222,11 @@ def _narrate(names: list[str], human: int, symbols: bool, match: dict[str, Any])
                 click.echo("  you knock: everyone else has one last turn")
             elif t == "close":
                 click.echo("  you have every card face up: everyone else has one last turn")
+            elif t == "swap" and not ev["was_up"]:
+                # the card a swap throws from a face-down slot: everyone sees it go to the discard
+                # (the bots' views hold the whole pile), but the player's next board shows only
+                # the top, by then covered by the next seat's throw
+                click.echo(f"  you throw {c(ev['out'])}, face down in slot {ev['slot'] + 1} until now")
             elif t == "recycle":
                 click.echo(f"  the discard pile is shuffled into a new stock ({ev['cards']} cards)")
             elif t == "end":
@@ -360,13 +362,16 @@ def play(players, grid, holes, rules_spec, openers, bots_spec, seed, plain):
             hole = hole_name(match)
             fail(f"the match was not finished: the input ended {when} {hole[0].lower()}{hole[1:]}", 1)
         return
-    except KeyboardInterrupt:
-        click.echo("Match left unfinished: interrupted.")  # as at q, then exit 130 as everywhere
-        raise
     except (InputError, UnicodeDecodeError):
         # every argument was checked before the match: what fails in it is an answer that
         # cannot be read, reported by the entry point (exit 2) after the match's last words
         click.echo("Match left unfinished: an answer could not be read.")
+        raise
+    except (KeyboardInterrupt, Exception) as e:
+        # Ctrl-C at a prompt, or while a bot's numba kernel thinks: that comes out as a SystemError
+        # the interrupt caused, and the match was left with no word of it
+        if interrupted(e):
+            click.echo("Match left unfinished: interrupted.")  # as at q, then exit 130 as everywhere
         raise
     won = ", ".join(names[w] for w in res.winners)
     how = ""

@@ -8,6 +8,7 @@ too. ``GOLFSOLVE_DEBUG=1`` shows tracebacks for unexpected errors.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import sys
 from typing import NoReturn, Optional
@@ -103,9 +104,22 @@ def _suit_letters(err: UnicodeError) -> tuple[str, int]:
 codecs.register_error("golfsolve-suits", _suit_letters)
 
 
+def _write_only(stream) -> bool:
+    """Is ``stream`` a file descriptor open for writing only? ``nohup`` hands a command such a
+    stdin in place of a terminal ("ignoring input"): reading it failed as "cannot go on: Bad
+    file descriptor", exit 1, in ``play`` and ``grid play``, where an input that gives nothing is
+    an input that ended."""
+    try:
+        import fcntl
+
+        return fcntl.fcntl(stream.fileno(), fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+    except (ImportError, OSError, ValueError, AttributeError):  # no fcntl (Windows), no descriptor
+        return False
+
+
 def _standard_streams() -> None:
-    """A closed stdin reads as empty input; a closed stdout is refused before any work; a
-    closed stderr writes to /dev/null;
+    """A closed stdin (or one open for writing only) reads as empty input; a closed stdout is
+    refused before any work; a closed stderr writes to /dev/null;
     output a terminal's encoding cannot show gets letters for the suits, not an error;
     stdin is read as UTF-8 whatever the locale, and bytes that are not UTF-8 are an error
     (under the C locale Python would otherwise let them through as surrogates)."""
@@ -114,7 +128,7 @@ def _standard_streams() -> None:
             stream.reconfigure(errors="golfsolve-suits")
     if sys.stderr is None:  # started with '2>&-' (a cron job, a daemon): the messages are lost, not the work
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # else the progress bar's first write is an internal error
-    if sys.stdin is None:  # started with '<&-'
+    if sys.stdin is None or _write_only(sys.stdin):  # started with '<&-', or under nohup ("ignoring input")
         sys.stdin = open(os.devnull, encoding="utf-8")
     elif hasattr(sys.stdin, "reconfigure"):
         try:
@@ -130,7 +144,7 @@ def _standard_streams() -> None:
 CLOSED_PIPE_EXIT = 0
 
 
-def _closed_pipe() -> "NoReturn":
+def _drop_stdout() -> None:
     # Nothing more can be written to stdout; point it at /dev/null so that the flush at
     # exit does not fail a second time (which would turn the exit code into 120).
     try:
@@ -138,7 +152,33 @@ def _closed_pipe() -> "NoReturn":
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _closed_pipe() -> "NoReturn":
+    _drop_stdout()
     sys.exit(CLOSED_PIPE_EXIT)
+
+
+#: The standard streams (0, 1, 2) that were a terminal as the command started.
+_terminals: list[int] = []
+
+
+def _terminal_closed(e: OSError) -> bool:
+    """Did ``e`` come from the command's terminal going away (its window closed, its ssh
+    session dropped)? Reading or writing a terminal that hung up fails with EIO, and it is a
+    terminal no more. Asked of an OSError as the command ends: such a stop is the closed
+    terminal's, exit 130 as its SIGHUP gives, not "cannot go on: Input/output error" and exit 1
+    (what ``play`` and ``grid play``, waiting on the terminal for an answer, ended with)."""
+    if e.errno != errno.EIO or not _terminals:
+        return False
+    try:
+        return any(not os.isatty(fd) for fd in _terminals)
+    except OSError:
+        return True
+
+
+def _record_terminals() -> None:
+    _terminals[:] = [fd for fd in (0, 1, 2) if os.isatty(fd)]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -149,11 +189,11 @@ def main(argv: list[str] | None = None) -> None:
         install_compile_notice()
         install_interrupt_hook()
         stop_signals_interrupt()  # kill and a closed terminal stop every command as Ctrl-C does
+        _record_terminals()
     try:
         rv = _run(argv)
         if settle_dropped_interrupts():  # Ctrl-C came, Python dropped it, and the command ended first
-            click.echo("golfsolve: interrupted", err=True)
-            sys.exit(130)
+            fail("interrupted", 130)  # fail: a stderr that cannot be written (a closed terminal) still exits 130
         sys.stdout.flush()  # a closed pipe shows here when the output was small
     except BrokenPipeError:
         _closed_pipe()
@@ -171,8 +211,7 @@ def _run(argv: list[str] | None):
         return cli.main(args=argv, prog_name="golfsolve", standalone_mode=False)
     except click.exceptions.Abort:
         settle_dropped_interrupts()
-        click.echo("golfsolve: interrupted", err=True)
-        sys.exit(130)
+        fail("interrupted", 130)
     except click.exceptions.NoArgsIsHelpError as e:
         # a bare 'golfsolve' or 'golfsolve grid' asks for the help: the whole page, as --help prints it
         click.echo(e.ctx.get_help())
@@ -189,11 +228,13 @@ def _run(argv: list[str] | None):
         fail(f"the input is not UTF-8 text (byte {e.object[e.start:e.start + 1]!r} at position {e.start})", 2)
     except KeyboardInterrupt:
         settle_dropped_interrupts()  # a dropped one's delivery would add a second line
-        click.echo("golfsolve: interrupted", err=True)
-        sys.exit(130)
+        fail("interrupted", 130)
     except BrokenPipeError:
         _closed_pipe()
     except OSError as e:
+        if _terminal_closed(e):
+            _drop_stdout()
+            fail("interrupted", 130)
         # the machine's fault, not ours and not the input's: a full disk, an I/O error
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise
@@ -203,8 +244,7 @@ def _run(argv: list[str] | None):
         # Ctrl-C or SIGTERM inside a numba kernel (a SystemError caused by KeyboardInterrupt), or
         # while numba compiled (the interrupt dropped, the compile failing for it)
         if was_interrupted(e):
-            click.echo("golfsolve: interrupted", err=True)
-            sys.exit(130)
+            fail("interrupted", 130)
         if os.environ.get("GOLFSOLVE_DEBUG"):
             raise
         missing = _missing_package(e)

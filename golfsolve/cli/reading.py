@@ -10,6 +10,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Optional
 
+import click
+
 from ..errors import InputError
 from ..inputs import check_path_text
 
@@ -93,6 +95,18 @@ def shown_answer(line: str) -> str:
     a file of moves holding ``ESC ]0;...`` renamed the terminal's window and ``ESC [2J``
     cleared the screen while the game went on."""
     return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in line.rstrip("\n"))
+
+
+def echo_answer(line: str) -> None:
+    """Show an answer just read (a line :func:`read_answer` gave, not its end) in the game's
+    transcript. A piped answer is not echoed by a terminal: it is shown after its prompt, as
+    :func:`shown_answer` writes it. One typed at a terminal is on the screen already, but
+    ended with Ctrl-D instead of Enter it left the cursor after it, and the next board or
+    narration began on the prompt's line ("> d       1     2 ..."): that line is ended."""
+    if not sys.stdin.isatty():
+        click.echo(shown_answer(line))
+    elif not line.endswith("\n"):
+        click.echo("")
 
 
 def check_waiting_stdin() -> None:

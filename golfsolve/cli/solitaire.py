@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import click
 
@@ -14,7 +13,7 @@ from ..text import pad, plural
 from .command import Command
 from .options import layout_options
 from .output import echo_json
-from .reading import get_layout, read_answer, shown_answer
+from .reading import echo_answer, get_layout, read_answer
 
 
 @click.command(cls=Command)
@@ -129,7 +128,6 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
     lay = get_layout(code, layout_file, pysol, rules_spec)
     game = Game(lay)
     symbols = not ascii_cards
-    echo_typed = sys.stdin.isatty()
     click.echo(f"{lay.name or 'layout'}  ({game.rules.describe()})   h for help")
     click.echo(game.render(symbols))
     try:
@@ -146,9 +144,7 @@ def play(code, layout_file, pysol, rules_spec, ascii_cards):
             if not line:  # end of input: a pipe ran dry or Ctrl-D
                 click.echo("")
                 break
-            if not echo_typed:
-                # A piped command is not echoed by a terminal; show it so the transcript reads well.
-                click.echo(shown_answer(line))
+            echo_answer(line)
             text = line.strip()
             words = ascii_lower(text).split()
             if not words:

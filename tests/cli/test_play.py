@@ -162,3 +162,82 @@ def test_a_tap_after_the_game_is_locked_says_the_game_is_over():
     # bad input is still bad input
     with pytest.raises(InputError, match="row 6 is outside"):
         g.tap(1, 6)
+
+
+def _in_a_terminal(args: list[str]) -> tuple[int, subprocess.Popen]:
+    """``golfsolve ARGS`` with a pseudo-terminal for its stdin, stdout and stderr; the
+    terminal's other end, to type into and read from."""
+    main, sub = os.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "golfsolve", *args], stdin=sub, stdout=sub, stderr=sub, env=env,
+                            start_new_session=True)
+    os.close(sub)
+    return main, proc
+
+
+def _read_until(fd: int, end: bytes, seen: bytes = b"") -> bytes:
+    import select
+
+    while not seen.endswith(end):
+        assert select.select([fd], [], [], 120)[0], seen[-300:]
+        seen += os.read(fd, 4096)
+    return seen
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("args, prompt, typed, next_prompt", [
+    (["play", "GO1-E-AAAAAAB", "--ascii"], b"\n> ", b"d", b"\n> "),
+    (["grid", "play", "--seed", "1", "--holes", "1", "--grid", "4", "--bots", "random", "--ascii"],
+     b"turns none): ", b"1 2", b"[d]iscard: "),
+], ids=["play", "grid-play"])
+def test_an_answer_ended_with_ctrl_d_at_a_terminal_ends_its_line(args, prompt, typed, next_prompt):
+    """An answer typed at a terminal and ended with Ctrl-D (twice) instead of Enter was played,
+    but the cursor stayed after it, so the next board began on the prompt's line:
+    "> d       1     2     3 ..." and "...'done' turns none): 1 2  random (P2) turns ..."."""
+    main, proc = _in_a_terminal(args)
+    try:
+        _read_until(main, prompt)
+        os.write(main, typed + b"\x04\x04")
+        after = _read_until(main, next_prompt)
+        os.write(main, b"q\n")
+    finally:
+        os.close(main)
+    proc.wait(timeout=60)
+    assert after.startswith(typed + b"\r\n"), after[:200]  # the terminal's echo, then the line ended
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("args, prompt", [
+    (["play", "GO1-E-AAAAAAB"], b"\n> "),
+    (["grid", "play", "--seed", "1", "--holes", "1", "--grid", "4", "--bots", "random"], b"turns none): "),
+], ids=["play", "grid-play"])
+def test_a_game_whose_terminal_closes_exits_130(args, prompt):
+    """A terminal closed (its window shut, an ssh session dropped) while play or grid play
+    waited for an answer: reading it failed with EIO and the game ended as a machine failure,
+    "golfsolve: cannot go on: Input/output error", exit 1, where the README promises 130 for a
+    closed terminal (and under a terminal that also sent its SIGHUP, the line "interrupted"
+    could not be written either: a traceback, exit 1)."""
+    main, proc = _in_a_terminal(args)
+    try:
+        _read_until(main, prompt)
+    finally:
+        os.close(main)  # the terminal goes away
+    assert proc.wait(timeout=60) == 130
+
+
+@pytest.mark.parametrize("args, code, out_end, err", [
+    (["play", "GO1-E-AAAAAAB", "--ascii"], 0, "> \nfinal: playing, score 0, moves 0, 35 cards left\n", ""),
+    (["grid", "play", "--seed", "1", "--holes", "1", "--grid", "4", "--bots", "random", "--ascii"], 1,
+     "turns none): \nMatch left unfinished: the input ended.\n",
+     "golfsolve: the match was not finished: the input ended during hole 1 of 1\n"),
+], ids=["play", "grid-play"])
+def test_a_game_under_nohup_reads_its_input_as_ended(args, code, out_end, err):
+    """nohup gives a command a stdin open for writing only ("nohup: ignoring input"): play and
+    grid play ended with "golfsolve: cannot go on: Bad file descriptor", exit 1, as if the
+    machine had failed, where a closed stdin ('<&-') is an input that ended."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(os.devnull, "wb") as write_only:
+        r = subprocess.run([sys.executable, "-m", "golfsolve", *args], stdin=write_only, capture_output=True, env=env,
+                           timeout=120)
+    assert (r.returncode, r.stderr.decode()) == (code, err)
+    assert r.stdout.decode().endswith(out_end), r.stdout[-200:]

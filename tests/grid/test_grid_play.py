@@ -277,3 +277,40 @@ def test_grid_play_answers_an_unreadable_placement_with_only_what_is_allowed_the
                 input=f"1 2\n{draw}\nxyz\nq\n")
     assert r.exit_code == 0, r.stderr
     assert _refusal(r.stdout).startswith(f"not allowed: answer with {offered} (answer: "), r.stdout
+
+
+def test_grid_play_says_the_match_was_left_at_ctrl_c_while_a_bot_thinks(run_cli, monkeypatch):
+    """Ctrl-C while a bot's numba kernel ran (an ismcts bot thinks for seconds) comes out of
+    the kernel as a SystemError the KeyboardInterrupt caused: grid play exited 130 with
+    "golfsolve: interrupted" but never said "Match left unfinished: interrupted.", as it does
+    at a prompt."""
+    from golfsolve.grid.bots import HeuristicBot
+
+    def thinking(self, view, count):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as k:
+            raise SystemError("CPUDispatcher(<function ismcts>) returned a result with an exception set") from k
+
+    monkeypatch.setattr(HeuristicBot, "choose_openers", thinking)
+    r = run_cli(KNOCK_TABLE + ["--holes", "1"], input="1 2\n")
+    assert r.exit_code == 130, (r.stdout[-300:], r.stderr)
+    assert r.stderr.strip() == "golfsolve: interrupted"
+    assert r.stdout.endswith("'done' turns none): 1 2\nMatch left unfinished: interrupted.\n"), r.stdout[-200:]
+
+
+def test_grid_play_shows_the_card_the_player_throws_from_a_face_down_slot(run_cli):
+    """Swapping a card into a face-down slot throws the card that lay there onto the discard,
+    for everyone to see (a bot's view holds the whole pile), but grid play never showed it to
+    the player: their own moves are not retold, and by their next board the next seat had
+    thrown onto it. Seed 2: slot 1 held 2C, which the bot took; slot 2 held JS, which the bot's
+    throw covered, and it was never named at all."""
+    r = run_cli(["grid", "play", "--openers", "0", "--seed", "2", "--ascii", "--holes", "1"],
+                input="s\n1\ns\n2\ns\n2\n")
+    out = r.stdout
+    first = out.split("slot N: 1\n", 1)[1]
+    assert first.startswith("  you throw 2C, face down in slot 1 until now\n  heuristic (P2) takes 2C"), first[:200]
+    second = out.split("slot N: 2\n", 2)
+    assert second[1].startswith("  you throw JS, face down in slot 2 until now\n  heuristic (P2) draws"), second[1][:200]
+    # a face-up card thrown again was on the board already: not told twice
+    assert second[2].startswith("  heuristic (P2)"), second[2][:200]
