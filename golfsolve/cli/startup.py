@@ -71,6 +71,12 @@ def install_compile_notice() -> None:
         def __init__(self) -> None:
             self.tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
             self.waited = None
+            self.shown = 0  # the length of the progress line on the screen
+
+        def _line(self, text: str) -> None:
+            # padded over the last line, not erased with an escape code a dumb terminal prints
+            sys.stderr.write("\r" + text.ljust(self.shown))
+            self.shown = len(text)
 
         def start(self, kernels, seconds: float, what: str = compilenotice.SOLVER) -> None:
             print(compilenotice.notice_line(seconds, what), file=sys.stderr, flush=True)
@@ -81,7 +87,7 @@ def install_compile_notice() -> None:
 
         def kernel(self, name: str, i: int, n: int) -> None:
             if self.tty:
-                sys.stderr.write(f"\r\x1b[K  {i}/{n}: {compiling.describe(name)} ...")
+                self._line(f"  {i}/{n}: {compiling.describe(name)} ...")
                 sys.stderr.flush()
 
         def done(self, seconds: float) -> None:
@@ -89,8 +95,10 @@ def install_compile_notice() -> None:
                 sys.stderr.write(f"  compiled by the other process, ready after {time.monotonic() - self.waited:.1f} s\n")
                 sys.stderr.flush()
             elif self.tty:
-                sys.stderr.write(f"\r\x1b[K  compiled in {seconds:.1f} s\n")
+                self._line(f"  compiled in {seconds:.1f} s")
+                sys.stderr.write("\n")
                 sys.stderr.flush()
+                self.shown = 0
             self.waited = None
 
     compilenotice.set_notice(CompileNotice())

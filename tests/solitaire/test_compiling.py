@@ -62,3 +62,31 @@ def test_the_docs_quote_the_first_run_notice_as_it_prints():
         assert line in " ".join((root / doc).read_text(encoding="utf-8").split()), doc
     seconds = round(compiling.COMPILE_SECONDS[compiling.NATIVE])
     assert f"about {seconds} s of CPU" in " ".join((root / "docs/serve.md").read_text(encoding="utf-8").split())
+
+
+def test_the_commands_progress_line_while_compiling_uses_no_escape_codes(monkeypatch):
+    """was: each kernel's line began '\\r\\x1b[K', an escape code a dumb terminal (TERM=dumb,
+    an editor's shell) prints as it is; now a line is padded over the one before it."""
+    import io
+
+    from golfsolve.cli.startup import install_compile_notice
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    install_compile_notice()
+    try:
+        shown = compilenotice.notice()
+        shown.kernel("hunt", 1, 2)
+        shown.kernel("line_wins", 2, 2)
+        shown.done(3.25)
+    finally:
+        compilenotice.set_notice(None)
+    out = err.getvalue()
+    assert "\x1b" not in out and out.endswith("\n")
+    first, second, last = out.split("\r")[1:]
+    assert first.startswith("  1/2: ") and second.startswith("  2/2: ") and len(second) >= len(first)
+    assert last.rstrip() == "  compiled in 3.2 s" and len(last) - 1 >= len(second.rstrip())  # the line before covered
