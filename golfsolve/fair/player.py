@@ -420,7 +420,8 @@ def play(
     player knows to be under the discard's top already. With ``referee`` the deal is first
     solved with its real stock; an unwinnable deal is not played out (the player's line is
     a line of the real deal, so it cannot win), and a game is stopped as lost at the first
-    decision where the real position is lost. ``decisions`` is a table shared by games of
+    decision where the real position is lost, its line cut back to the move that lost it
+    (:attr:`FairGame.lost_at`). ``decisions`` is a table shared by games of
     the same opening and seed (see :meth:`Player.move`): the same games, less work.
     ``winnable``: the caller has solved the real deal and it can be won, so the referee
     does not solve it again; ``won_line`` is then the winning line it found (moves as in
@@ -478,10 +479,32 @@ def play(
     game = Game(layout, rules)
     line: list[str] = []
     decisions = 0
+    safe = 0  # moves played to the last position the referee knows won
 
-    def lost(on_draw: bool) -> FairGame:
-        return FairGame(False, True, 0, tuple(line), len(line), on_draw, decisions, solves + me.solves,
-                        time.perf_counter() - t0, settings, nodes + me.nodes)
+    def first_lost() -> int:
+        # The referee looks at decisions only, and a chain of removes and a draw is played
+        # whole: any move since the last won position may be the one that lost, a remove as
+        # well as the draw (taking the last one read almost every loss as a draw's).
+        nonlocal solves, nodes
+        probe = Game(layout, rules, undo_limit=0)
+        for m in line[:safe]:
+            probe.play(m)
+        for k in range(safe, len(line) - 1):
+            probe.play(line[k])
+            now = probe.to_layout()
+            if (tuple(len(c) for c in now.columns), now.discard, len(now.stock)) in on_line:
+                continue
+            sol = solver.solve(now, rules, verdict_only=True)
+            solves, nodes = solves + 1, nodes + sol.nodes
+            if sol.outcome != "won":
+                return k + 1
+        return len(line)
+
+    def lost() -> FairGame:
+        if referee:  # play stops where the game was lost
+            del line[first_lost():]
+        return FairGame(False, True, 0, tuple(line), len(line), bool(line) and line[-1] == MOVE_DRAW, decisions,
+                        solves + me.solves, time.perf_counter() - t0, settings, nodes + me.nodes)
 
     while not game.over:
         moves = game.legal_moves()
@@ -495,8 +518,9 @@ def play(
                     sol = solver.solve(now, rules, verdict_only=True)
                     solves, nodes = solves + 1, nodes + sol.nodes
                     if sol.outcome != "won":
-                        return lost(line[-1] == MOVE_DRAW)
+                        return lost()
                     _remember(on_line, now, sol.moves)
+                safe = len(line)
             decisions += 1
             now = game.to_layout()
             drawn = len(layout.stock) - len(now.stock)
@@ -513,7 +537,7 @@ def play(
     if game.won:
         return FairGame(True, True, 0, tuple(line), None, False, decisions, solves + me.solves,
                         time.perf_counter() - t0, settings, nodes + me.nodes)
-    return lost(bool(line) and line[-1] == MOVE_DRAW)
+    return lost()
 
 
 def _seen_places(layout: Layout, seen: Optional[Sequence[Optional[int]]]) -> tuple[bool, ...]:

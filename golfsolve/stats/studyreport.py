@@ -258,7 +258,11 @@ def _blocks(data: dict[str, Any]) -> list[tuple]:
                    f"bottom of the skill scale (so the game measured is one between players who try to win). "
                    f"{seating_described(data.get('seating', BALANCED_SEATING))}; the first player moves every hole."))
     if not data["complete"]:
-        b.append(("p", "**The study is incomplete**: the numbers cover the chunks finished so far."))
+        # how much each table has played: the header's matches per table are those planned, and
+        # "the random bot's table plays as many" below is not so yet
+        played = ", ".join(f"{r['set']} {r['holes']:,} and {r['holes_random_table']:,}" for r in data["results"])
+        b.append(("p", "**The study is incomplete**: the numbers cover the chunks finished so far. Holes played "
+                       f"at the strongest bot's table and at the random bot's: {played}."))
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
     b.append(("h2", "Bots' settings"))

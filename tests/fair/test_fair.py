@@ -243,6 +243,25 @@ def test_fair_player_never_beats_the_clairvoyant_verdict(solver):
     assert sorted(kinds) == ["lost", "unwinnable", "won"]
 
 
+def test_a_lost_game_stops_at_the_move_that_lost_it_a_remove_or_a_draw(solver):
+    """lost_at and lost_on_draw name the first move after which the real position cannot be
+    won, found here by solving the position after every move. Was: the referee looked at
+    decisions only, after a chain of removes and its draw, so every game lost inside a chain
+    was "lost on a draw" (fair-stats' 'gap deals lost on a draw': 12 of 12 where 2 were)."""
+    causes = set()
+    for number, rules in ((4, CLASSIC), (8, EASY), (18, EASY)):  # two lost by a remove, one by a draw
+        g = play(layout_from_number(number, rules), rules, "fast", seed=0, solver=solver)
+        assert g.clairvoyant_won and not g.won
+        game, verdicts = Game(layout_from_number(number, rules), rules), []
+        for m in g.moves:
+            game.play(m)
+            verdicts.append(solver.solve(game.to_layout(), rules, verdict_only=True).outcome)
+        assert verdicts == ["won"] * (len(g.moves) - 1) + ["lost"]  # play stops at the first lost position
+        assert g.lost_at == len(g.moves) and g.lost_on_draw == (g.moves[-1] == "d")
+        causes.add(g.lost_on_draw)
+    assert causes == {True, False}
+
+
 def test_the_referee_knows_positions_on_winning_lines_won_and_plays_the_same_games(solver):
     # the referee takes a position on a winning line it knows as won without a solve: the
     # same moves and results (lost at the same move) as a referee that solves every time

@@ -234,6 +234,30 @@ def test_killed_study_resumes_to_the_same_table(small, tmp_path, run_cli):
     assert main_table(json.loads(a.stdout)) == main_table(json.loads(b.stdout))
 
 
+def test_an_incomplete_studys_report_says_how_many_holes_each_table_played(small, tmp_path, run_cli):
+    """Was: "the numbers cover the chunks finished so far" alone, under a header of the matches
+    planned per table, so a table that had played nothing showed "—" and no reason."""
+    out = tmp_path / "run"
+    shutil.copytree(small, out, ignore=shutil.ignore_patterns("_report"))
+    table = _table(out)
+    gone = table[(table["set"] == "players-2") & (table["bot"] == "random")]["cell"].iloc[0]
+    for f in chunk_files(out):  # the random bot's table of players-2 has played nothing yet
+        if (pd.read_parquet(out / f)["cell"] == gone).any():
+            (out / f).unlink()
+    left = _table(out)
+    r = run_cli(["grid", "report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+
+    def holes(s: str, bot: str) -> int:
+        at = left[(left["set"] == s) & left["cell"].isin(left.loc[left["bot"] == bot, "cell"])]
+        return len(at.drop_duplicates(["cell", "match", "hole"]))
+
+    played = ", ".join(f"{s} {holes(s, STRONG):,} and {holes(s, 'random'):,}" for s in ("base", "players-2", "knock10"))
+    assert holes("players-2", "random") == 0 < holes("players-2", STRONG)
+    assert f"Holes played at the strongest bot's table and at the random bot's: {played}." in md
+
+
 def test_a_study_in_parts_equals_one_run(tmp_path):
     """Chunks that straddle two tables play the same matches as chunks that do not."""
     spec = StudySpec(("base", "grid-4"), STRONG, 3, 2, 2)
