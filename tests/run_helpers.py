@@ -21,12 +21,13 @@ def made_here(*args: str) -> None:
 
 def as_before_setting(run: Path, setting: str, key: str = "player", chunks: bool = False) -> None:
     """Make ``run`` what golfsolve wrote before the player setting ``setting`` existed: none in
-    the manifest's ``key`` (and, with ``chunks``, in no chunk's record of its settings)."""
+    the manifest's ``key`` (and, with ``chunks``, in no chunk's record of its settings); with
+    ``key`` None, ``setting`` is a param of the run itself (a marker such as ``lost_at``)."""
     import json
 
     mp = run / "_manifest.json"
     m = json.loads(mp.read_text())
-    del m["params"][key][setting]
+    del (m["params"] if key is None else m["params"][key])[setting]
     mp.write_text(json.dumps(m))
     if not chunks:
         return
@@ -36,7 +37,7 @@ def as_before_setting(run: Path, setting: str, key: str = "player", chunks: bool
         table = pq.read_table(chunk)
         meta = dict(table.schema.metadata)
         made = json.loads(meta[b"golfsolve.made_with"])
-        del made["params"][key][setting]
+        del (made["params"] if key is None else made["params"][key])[setting]
         meta[b"golfsolve.made_with"] = json.dumps(made, sort_keys=True, separators=(",", ":")).encode()
         pq.write_table(table.replace_schema_metadata(meta), chunk)
 

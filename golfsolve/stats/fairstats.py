@@ -101,6 +101,9 @@ REPORT_NAME = "_fair.md"
 _WORKER_SOLVER: Optional[Solver] = None
 #: How each game's fair player is seeded, recorded in the run: the run's seed alone.
 GAME_SEED = "the run's seed"
+#: Which move a lost game's ``lost_at`` and ``lost_on_draw`` name, recorded in the run: runs
+#: before it named the last move before the referee's check, nearly always a draw.
+LOST_AT = "the move that lost"
 
 
 def _worker_init(rules: Sequence[str] = ()) -> None:
@@ -163,9 +166,11 @@ class FairSpec:
         """The run folder's key for this spec."""
         # the player's full settings are part of the key: a run never mixes players
         # game_seed: how a game's player is seeded (runs before it named the deal number in the
-        # seed, which a player does not see: they are not continued with other seeds)
+        # seed, which a player does not see: they are not continued with other seeds); lost_at:
+        # runs before it recorded another move as the losing one, not to be mixed with these
         return RunKey(FairKind.format, self.start, self.count, tuple(self.rules), self.chunk_size,
-                      (("game_seed", GAME_SEED), ("player", self.player.as_dict()), ("seed", self.seed)))
+                      (("game_seed", GAME_SEED), ("lost_at", LOST_AT), ("player", self.player.as_dict()),
+                       ("seed", self.seed)))
 
 
 def recorded_player(m: dict) -> dict:

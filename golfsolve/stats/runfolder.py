@@ -40,7 +40,8 @@ from .atomic import write_json_atomic, write_json_new, write_parquet_atomic
 from .chunkschema import ChunkSchema, check_chunk
 from .outdirs import check_out_dir, check_out_type, first_names, visible_names
 from .runblocks import Block, Chunk, block_chunks, extend_blocks
-from .runkey import MADE_WITH, RunKey, as_played_key, check_made_with, differences, key_from_manifest, made_with
+from .runkey import (MADE_WITH, MARKERS, RunKey, as_played_key, check_made_with, differences, key_from_manifest,
+                     made_with)
 from .runlayout import CHUNK_PREFIX, COMMANDS, LOCK, MANIFEST, MAX_BLOCKS, MAX_CHUNKS, MAX_MANIFEST_BYTES, OLD_MANIFEST
 from .runlock import lock_folder
 
@@ -361,6 +362,13 @@ def _open_locked(path: Path, key: RunKey, resume: bool, extend: bool, command: s
     old = key_from_manifest(manifest)
     if not (resume or extend):
         raise holds_a_run(path, old, extendable)
+    recorded = dict(old.params)
+    otherwise = [k for k, v in key.params if k in MARKERS and recorded.get(k) != v]
+    if otherwise:  # "repeat the run's options" would not help: no option of this golfsolve plays as it did
+        check_chunks_made_with(path, old)
+        raise InputError(f"{'--extend' if extend else '--resume'}: {path} holds a run ({old.describe()}) that an "
+                         f"older golfsolve made, which recorded its games otherwise ({', '.join(otherwise)}); this "
+                         "golfsolve cannot continue it: start a new run in another --out")
     if extend:
         fixed_old = (old.start, old.chunk_size, old.params)
         fixed_new = (key.start, key.chunk_size, key.params)

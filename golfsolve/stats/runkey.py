@@ -56,12 +56,18 @@ class RunKey:
         s += f", chunk size {self.chunk_size}"
         for k, v in self.params:
             # a whole table of settings is too long to show; the stride is said above; every
-            # fair-stats run this golfsolve makes seeds its games alike, so "game_seed" says nothing
+            # fair-stats run this golfsolve makes seeds its games and names its losing moves alike,
+            # so "game_seed" and "lost_at" say nothing
             if (v is not None and not isinstance(v, (dict, list)) and not (strided and k in ("first_deal", "stride"))
-                    and k != "game_seed"):
+                    and k not in MARKERS):
                 s += f", {k} {v}"
         return s
 
+
+#: Params golfsolve records of how it plays a run, not settings a user chooses: a run made
+#: by an older golfsolve that played otherwise lacks them (or has another value) and cannot be
+#: continued by this one.
+MARKERS = ("game_seed", "lost_at")
 
 #: The params that record a fair player's settings: fair-stats' player, a --difficulty census's.
 _PLAYER_PARAMS = ("player", "difficulty_player")

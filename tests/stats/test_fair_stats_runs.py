@@ -24,6 +24,27 @@ def test_resuming_a_fair_run_made_before_a_player_setting_existed_says_what_the_
             r.stderr
 
 
+def test_a_fair_run_whose_games_an_older_golfsolve_recorded_otherwise_is_not_continued(run_cli, tmp_path):
+    """A run made before a lost game's moves were cut back to the move that lost it (its
+    lost_at and lost_on_draw named the last move before the referee's check) records no
+    ``lost_at``; continued, it would mix the two in one table. was: continued (before the
+    marker), then "differs in lost_at ...; repeat the run's options", which no option helps"""
+    from run_helpers import as_before_setting
+
+    out = tmp_path / "f"
+    r = run_cli(["fair-stats", "--count", "2", "--chunk-size", "1", "--rules", "classic", "--player", "fast",
+                 "--jobs", "1", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.stderr
+    as_before_setting(out, "lost_at", key=None, chunks=True)
+    (out / "chunk-0000000001.parquet").unlink()
+    for flag in ("--resume", "--extend"):
+        r = run_cli(["fair-stats", "--out", str(out), flag, "--count", "3", "-q"])
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert f"{flag}: " in r.stderr and "an older golfsolve made" in r.stderr and "(lost_at)" in r.stderr, r.stderr
+        assert "repeat the run's options" not in r.stderr
+    assert sorted(p.name for p in out.glob("chunk-*")) == ["chunk-0000000000.parquet"]  # nothing written
+
+
 def test_a_fair_run_started_by_code_records_a_command_that_runs(run_cli, tmp_path):
     """was: 'golfsolve fair-stats --start GO1-E-AAAAAAB --start-number 1 ...' in the manifest
     and _fair.md's "Command:", which fails as given ('give --start CODE or --start-number N,
