@@ -1,0 +1,46 @@
+"""Round 76's hostile sweep of the run folders: what a hostile user met that the other
+run-folder tests (test_run_folder_guards.py, test_damaged_run_folders.py) did not reach.
+Each test names what happened before its fix ("was: ...")."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from run_helpers import CommandForks, finished_grid_run
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs FIFOs and locks")
+
+
+@pytest.fixture(scope="module")
+def golfsolve():
+    """``golfsolve ARGS`` in a new process (a hang ends it by SIGALRM after ``timeout`` s)."""
+    forks = CommandForks()
+    yield forks.completed
+    forks.close()
+
+
+def one_line(r, *words: str) -> None:
+    """Exit 2, one ``golfsolve:`` line on stderr holding every word."""
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("golfsolve: "), (r.returncode, r.stderr)
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def test_a_lock_file_that_is_a_fifo_is_refused_and_never_waited_on(golfsolve, run, tmp_path):
+    """was: 'grid report' waited for ever on a FIFO named .golfsolve.lock (opened to see whether
+    a command holds it), and 'stats --resume' took the FIFO as its lock, then failed to write
+    its pid there: 'cannot go on: Invalid argument: 3 of 3 chunks are saved in DIR; run the
+    same command with --resume to finish' (exit 1), a --resume that could never finish."""
+    grid = finished_grid_run(tmp_path / "grid")
+    for folder in (run, grid):
+        (folder / ".golfsolve.lock").unlink(missing_ok=True)
+        os.mkfifo(folder / ".golfsolve.lock")
+    r = golfsolve("grid", "report", str(grid), "--json", timeout=60)
+    assert r.returncode == 0 and json.loads(r.stdout)["being_written"] is False, (r.returncode, r.stderr)
+    one_line(golfsolve("stats", "--out", str(run), "--resume", "-q", timeout=60),
+             f"cannot lock {run / '.golfsolve.lock'}: it is not a file; remove it")
+    one_line(golfsolve("grid", "simulate", "--out", str(grid), "--resume", "-q", timeout=60), "it is not a file")
