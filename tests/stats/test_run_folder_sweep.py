@@ -44,3 +44,18 @@ def test_a_lock_file_that_is_a_fifo_is_refused_and_never_waited_on(golfsolve, ru
     one_line(golfsolve("stats", "--out", str(run), "--resume", "-q", timeout=60),
              f"cannot lock {run / '.golfsolve.lock'}: it is not a file; remove it")
     one_line(golfsolve("grid", "simulate", "--out", str(grid), "--resume", "-q", timeout=60), "it is not a file")
+
+
+def test_resume_removes_only_the_temporary_files_golfsolve_left(golfsolve, run):
+    """was: every hidden '.*.tmp' in the run folder was removed by the next command (a user's
+    '.notes.tmp' too), and a folder under such a name stopped every --resume with 'cannot go
+    on: Is a directory writing DIR/.x.tmp ...; run the same command with --resume to finish'
+    (exit 1)."""
+    (run / ".notes.tmp").write_text("mine")
+    (run / ".chunk-0000000002.parquet.123.tmp").mkdir()
+    left = run / ".chunk-0000000002.parquet.999.tmp"  # a chunk half written by a killed run
+    left.write_bytes(b"PAR1 half")
+    r = golfsolve("stats", "--out", str(run), "--resume", "-q")
+    assert r.returncode == 0, r.stderr
+    assert not left.exists() and (run / ".notes.tmp").read_text() == "mine"
+    assert (run / ".chunk-0000000002.parquet.123.tmp").is_dir()
