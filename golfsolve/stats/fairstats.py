@@ -25,9 +25,9 @@ from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from ..text import estimate, stretches
 from .runblocks import Chunk
-from .runkey import RunKey
+from .runkey import RunKey, key_from_manifest
 from .chunkschema import ChunkSchema
-from .runfolder import check_chunk_size, latest_command, manifest_path, name_list, resume_command, whole_fields
+from .runfolder import check_chunk_size, check_chunks_made_with, latest_command, manifest_path, name_list, resume_command, whole_fields
 from .runlayout import FAIR_STATS
 from .runlock import BEING_WRITTEN, being_written
 from .outdirs import check_out_type
@@ -298,7 +298,10 @@ def run_fair_stats(
     jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_type(out)
     if (resume or extend) and manifest_path(out) is not None:
-        check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
+        m = read_fair_manifest(out)
+        # a player edited in the manifest is named as edited, not as the one the run was played with
+        check_chunks_made_with(Path(out), key_from_manifest(m))
+        check_same_player(m, spec.player, "--resume" if resume else "--extend")
     inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
                       info={"workers": jobs})
     return inv

@@ -59,3 +59,20 @@ def test_resume_removes_only_the_temporary_files_golfsolve_left(golfsolve, run):
     assert r.returncode == 0, r.stderr
     assert not left.exists() and (run / ".notes.tmp").read_text() == "mine"
     assert (run / ".chunk-0000000002.parquet.123.tmp").is_dir()
+
+
+def test_a_fair_run_whose_player_was_edited_in_the_manifest_is_named_as_edited(golfsolve, tmp_path):
+    """was: '--resume: the run was played with player.samples = 9, the fast player has 8', naming
+    the edited value as what the run was played with (its chunks were played with 8)."""
+    from run_helpers import made_here
+
+    out = tmp_path / "fair"
+    made_here("fair-stats", "--count", "2", "--rules", "classic", "--player", "fast", "--chunk-size", "1",
+              "--jobs", "1", "--out", str(out), "-q")
+    mp = out / "_manifest.json"
+    m = json.loads(mp.read_text())
+    m["params"]["player"]["samples"] = 9
+    mp.write_text(json.dumps(m))
+    for extra in ([], ["--player", "fast"]):
+        one_line(golfsolve("fair-stats", "--out", str(out), "--resume", "-q", *extra),
+                 "was made with player.samples 8 where the manifest now has 9", "the manifest was edited")
