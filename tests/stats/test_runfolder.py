@@ -363,6 +363,22 @@ def test_compute_hands_the_pool_a_few_tasks_at_a_time(monkeypatch):
     assert len(handed) == 200
 
 
+def _exit_on_3(n):
+    if n == 3:
+        os._exit(1)  # as a worker killed outright
+    return n
+
+
+def test_a_worker_lost_while_tasks_are_still_handed_over_is_a_lost_worker():
+    """A task handed to a pool whose worker died raises BrokenProcessPool at once: the same
+    one-line WorkerLost as a result that never came, not an internal error."""
+    from golfsolve.stats.pool import WorkerLost, compute
+
+    with pytest.raises(WorkerLost):
+        for _ in compute(list(range(200)), _exit_on_3, 2):
+            pass
+
+
 def test_a_table_of_settings_that_follows_from_a_differing_option_is_not_printed_beside_it():
     """A study resumed with other --sets printed its cells' Python dicts beside 'sets'."""
     from golfsolve.stats.runkey import differences
