@@ -85,6 +85,26 @@ def as_played_key(key: RunKey) -> RunKey:
     return dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))
 
 
+def check_same_player(old: dict, player: Any, flag: str, param: str = "player", done: str = "was played") -> None:
+    """Refuse (:class:`InputError`, one line; ``flag`` is ``--resume`` or ``--extend``) to
+    continue a run whose recorded fair player ``old`` (its params' ``param``) differs from
+    ``player`` (a :class:`~golfsolve.fair.settings.PlayerSettings`), naming the first setting
+    that differs: a preset changed since the run was made, which no option given again sets
+    right ("repeat the run's options" sent the user round)."""
+    from ..fair.settings import PlayerSettings  # plain data, not the player
+
+    new = player.as_dict()
+    # a setting added after the run was made is missing from its manifest: its player had the
+    # setting's default (what the manifest reads back as), not None
+    played = PlayerSettings().as_dict()
+    played.update(old)
+    for k in new:
+        if k != "preset" and played.get(k) != new[k]:
+            unrecorded = " (not recorded: the run was made by an older golfsolve)" if k not in old else ""
+            raise InputError(f"{flag}: the run {done} with {param}.{k} = {played.get(k)!r}{unrecorded}, the "
+                             f"{new['preset']} player has {new[k]!r}; start a new run in another --out")
+
+
 def key_from_manifest(m: dict) -> RunKey:
     """The :class:`RunKey` a manifest describes."""
     return RunKey(m["format"], int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),

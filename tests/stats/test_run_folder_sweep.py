@@ -76,3 +76,32 @@ def test_a_fair_run_whose_player_was_edited_in_the_manifest_is_named_as_edited(g
     for extra in ([], ["--player", "fast"]):
         one_line(golfsolve("fair-stats", "--out", str(out), "--resume", "-q", *extra),
                  "was made with player.samples 8 where the manifest now has 9", "the manifest was edited")
+
+
+def test_a_difficulty_run_whose_rating_player_changed_since_says_to_start_a_new_run(run_cli, tmp_path, monkeypatch):
+    """was: '--resume: DIR holds a different run (...); this command differs in
+    difficulty_player.samples 8 (here 9); repeat the run's options, use --extend to add deals
+    or rule sets, ...': no option sets the rating player, so every command the advice led to
+    was refused again. And a rating player edited in the manifest was named as the run's."""
+    import dataclasses
+
+    from golfsolve.fair import PRESETS
+    from golfsolve.stats import census
+    from hostile_helpers import one_line_exit_2
+    from run_helpers import made_here
+
+    out = tmp_path / "rated"
+    made_here("stats", "--count", "1", "--rules", "classic", "--difficulty", "--difficulty-games", "1", "--jobs", "1",
+              "--out", str(out), "-q")
+    with monkeypatch.context() as m:  # this golfsolve's fast preset is not the one the run was rated with
+        m.setattr(census, "difficulty_player", lambda: dataclasses.replace(PRESETS["fast"], samples=9))
+        for extra in (["--resume"], ["--extend", "--count", "2"]):
+            one_line_exit_2(run_cli(["stats", "--out", str(out), *extra, "-q"]),
+                            f"{extra[0]}: the run rated its deals with difficulty_player.samples = 8",
+                            "start a new run in another --out")
+    mp = out / "_manifest.json"
+    m = json.loads(mp.read_text())
+    m["params"]["difficulty_player"]["samples"] = 9
+    mp.write_text(json.dumps(m))
+    one_line_exit_2(run_cli(["stats", "--out", str(out), "--resume", "-q"]),
+                    "was made with difficulty_player.samples 8 where the manifest now has 9", "the manifest was edited")
