@@ -681,7 +681,7 @@ class CensusKind(RunKind[CensusSpec]):
         if p.difficulty and isinstance(rater, dict):
             # an edit of the manifest is named as such, not as the player the deals were rated with
             check_chunks_made_with(Path(out), key_from_manifest(m))
-            check_same_player(rater, difficulty_player(), flag, "difficulty_player", "rated its deals")
+            check_same_player(rater, difficulty_player(), flag, "difficulty_player", "rated its deals", None)
 
     def manifest_extra(self, p: CensusSpec) -> dict:
         return {"columns": list(COLUMNS + (DIFFICULTY_COLUMNS if p.difficulty else ())),

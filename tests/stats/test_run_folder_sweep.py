@@ -66,9 +66,19 @@ def test_a_fair_run_whose_player_was_edited_in_the_manifest_is_named_as_edited(g
     the edited value as what the run was played with (its chunks were played with 8)."""
     from run_helpers import made_here
 
+    from run_helpers import as_played_with
+
     out = tmp_path / "fair"
     made_here("fair-stats", "--count", "2", "--rules", "classic", "--player", "fast", "--chunk-size", "1",
               "--jobs", "1", "--out", str(out), "-q")
+    # was: '...; start a new run in another --out' where --player fast, the run's own, goes on
+    one_line(golfsolve("fair-stats", "--out", str(out), "--resume", "--player", "strong", "-q"),
+             "the run was played with player.samples = 8, the strong player has 16; give --player fast (the run's) "
+             "or leave it out")
+    as_played_with(out, "race_z", 2.0)  # a fast preset changed since: no --player plays as the run did
+    one_line(golfsolve("fair-stats", "--out", str(out), "--resume", "-q"),
+             "the run was played with player.race_z = 2.0, the fast player has 1.5; start a new run in another --out")
+    as_played_with(out, "race_z", 1.5)
     mp = out / "_manifest.json"
     m = json.loads(mp.read_text())
     m["params"]["player"]["samples"] = 9
