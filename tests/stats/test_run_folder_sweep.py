@@ -115,3 +115,23 @@ def test_a_difficulty_run_whose_rating_player_changed_since_says_to_start_a_new_
     mp.write_text(json.dumps(m))
     one_line_exit_2(run_cli(["stats", "--out", str(out), "--resume", "-q"]),
                     "was made with difficulty_player.samples 8 where the manifest now has 9", "the manifest was edited")
+
+
+def test_a_report_folder_that_cannot_be_written_is_refused_before_the_run_is_read(run_cli, run, tmp_path, monkeypatch):
+    """was: the whole run read first, then '--out FILE exists and is not a directory' (4 s for a
+    stats run of a million chunks, 6 s for a grid run of a million matches)."""
+    from golfsolve.stats import census, gridruns
+    from hostile_helpers import one_line_exit_2
+
+    read = []
+    monkeypatch.setattr(census, "load_results", lambda *a, **k: read.append(a))
+    monkeypatch.setattr(gridruns, "load_tournament", lambda *a, **k: read.append(a))
+    grid = finished_grid_run(tmp_path / "grid")
+    (tmp_path / "file").write_text("")
+    for folder in (run, grid):
+        (folder / "_report").write_text("")
+    for command in (["report", str(run)], ["grid", "report", str(grid)]):
+        one_line_exit_2(run_cli([*command, "--out", str(tmp_path / "file")]), "--out", "is not a directory")
+        one_line_exit_2(run_cli(command), "the default --out", "is not a directory")
+        one_line_exit_2(run_cli([*command, "--out", str(run)]), "holds a golfsolve run, not a report")
+    assert read == []
