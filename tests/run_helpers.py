@@ -19,15 +19,25 @@ def made_here(*args: str) -> None:
     assert e.value.code == 0
 
 
-def as_before_setting(run: Path, setting: str, key: str = "player", chunks: bool = False) -> None:
+def as_before_setting(run: Path, setting: str, key: "str | None" = "player", chunks: bool = False) -> None:
     """Make ``run`` what golfsolve wrote before the player setting ``setting`` existed: none in
     the manifest's ``key`` (and, with ``chunks``, in no chunk's record of its settings); with
     ``key`` None, ``setting`` is a param of the run itself (a marker such as ``lost_at``)."""
+    _rewrite_setting(run, key, lambda settings: settings.pop(setting), chunks)
+
+
+def as_played_with(run: Path, setting: str, value, key: str = "player") -> None:
+    """Make ``run`` what golfsolve wrote when its player's ``setting`` was ``value`` (a preset
+    changed since): so in the manifest's ``key`` and in every chunk's record of its settings."""
+    _rewrite_setting(run, key, lambda settings: settings.update({setting: value}), True)
+
+
+def _rewrite_setting(run: Path, key: "str | None", change, chunks: bool) -> None:
     import json
 
     mp = run / "_manifest.json"
     m = json.loads(mp.read_text())
-    del (m["params"] if key is None else m["params"][key])[setting]
+    change(m["params"] if key is None else m["params"][key])
     mp.write_text(json.dumps(m))
     if not chunks:
         return
@@ -37,7 +47,7 @@ def as_before_setting(run: Path, setting: str, key: str = "player", chunks: bool
         table = pq.read_table(chunk)
         meta = dict(table.schema.metadata)
         made = json.loads(meta[b"golfsolve.made_with"])
-        del (made["params"] if key is None else made["params"][key])[setting]
+        change(made["params"] if key is None else made["params"][key])
         meta[b"golfsolve.made_with"] = json.dumps(made, sort_keys=True, separators=(",", ":")).encode()
         pq.write_table(table.replace_schema_metadata(meta), chunk)
 

@@ -184,13 +184,19 @@ def report(directory, out_dir, as_json):
     from ..stats.runlock import being_written
 
     check_run_dir(directory, "DIR")
+    # a refusal of the default names it so: no --out was given to blame
+    where, option = (out_dir, "--out") if out_dir is not None else (Path(directory) / "_report", "the default --out")
+    writes = not (as_json and out_dir is None)  # only the numbers asked for: no report written, no plot drawn
+    if writes and _holds_grid_run(directory):
+        # a folder the report cannot go to is said before the run is read (seconds for a large one)
+        check_report_dir(where, option, run=directory, create=False)
     writing = being_written(Path(directory))
     # on a terminal, a word on what takes the time: reading a large run, then each plot
     bar = report_bar("grid report", directory, show=False if as_json else None)
     try:
         study = load_study(Path(directory)) if is_study(directory) else None
         t = load_tournament(Path(directory)) if study is None else None
-        if as_json and out_dir is None:  # only the numbers are asked for: no report written, no plot drawn
+        if not writes:
             if study is not None:
                 from ..stats.studyreport import report_data as study_data
 
@@ -200,9 +206,7 @@ def report(directory, out_dir, as_json):
 
                 data = report_data(t, run_command(directory), planned_matches(directory), writing)
         else:
-            # a refusal of the default names it so: no --out was given to blame
-            out = check_report_dir(out_dir if out_dir is not None else Path(directory) / "_report",
-                                   "--out" if out_dir is not None else "the default --out", run=directory)
+            out = check_report_dir(where, option, run=directory)
             from ..stats.gridreport import FIGURES, write_report  # matplotlib, once read
             from ..stats.studyreport import write_study_report
 
@@ -234,6 +238,18 @@ def report(directory, out_dir, as_json):
         click.echo(f"warning: {said[0].lower()}{said[1:]}; the comparisons are confounded with that")
     click.echo(f"report: {out / 'report.md'} and {out / 'report.html'} (plots: "
                f"{', '.join(p.name for p in paths if p.suffix == '.png')})")
+
+
+def _holds_grid_run(directory: str) -> bool:
+    """Whether ``directory`` holds a grid run by its manifest (False for none, a damaged one or
+    a folder of the layout before run folders: reading the run says what is wrong, or reads it)."""
+    from ..stats.runfolder import read_manifest
+    from ..stats.runlayout import GRID_SIMULATE, GRID_STUDY
+
+    try:
+        return read_manifest(directory)["format"] in (GRID_SIMULATE, GRID_STUDY)
+    except InputError:
+        return False
 
 
 # ``grid play``, the terminal game against bots: a module of its own

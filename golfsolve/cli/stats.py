@@ -194,6 +194,11 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     CENSUS.read_manifest(stats_dir)
     if fair_dir is not None:
         read_manifest(fair_dir, FAIR_STATS)
+    # a refusal of the default names it so: no --out was given to blame
+    where, option = (out_dir, "--out") if out_dir is not None else (Path(stats_dir) / "_report", "the default --out")
+    writes = not (as_json and out_dir is None)  # only the numbers asked for: no report written, no plot drawn
+    if writes:  # a folder the report cannot go to is said before the run is read (seconds for a large one)
+        check_report_dir(where, option, run=stats_dir, create=False)
     from ..progress import drawing_plots, report_bar
 
     # on a terminal, a word on what takes the time: reading a large run, then each plot
@@ -208,14 +213,12 @@ def report(stats_dir, out_dir, fair_dir, as_json):
 
             if load_fair_results(fair_dir).empty:  # the report would lack the section asked for
                 raise InputError(f"--fair {fair_dir}: no chunk is finished yet, so it has no table to join the report")
-        if as_json and out_dir is None:  # only the numbers are asked for: no report written, no plot drawn
+        if not writes:
             from ..stats.report import report_data
 
             data = report_data(stats_dir, df, fair_dir)
         else:
-            # a refusal of the default names it so: no --out was given to blame
-            out = check_report_dir(out_dir if out_dir is not None else Path(stats_dir) / "_report",
-                                   "--out" if out_dir is not None else "the default --out", run=stats_dir)
+            out = check_report_dir(where, option, run=stats_dir)
             from ..stats.report import FIGURES, write_report  # matplotlib and the fair player's modules, once read
 
             drawing_plots(bar, "report", len(FIGURES))

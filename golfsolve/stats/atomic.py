@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import textwrap
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +27,24 @@ def check_replaceable(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
         raise InputError(f"{path} is a directory, so the file cannot be written there; move it out of the folder "
                          "and run the command again")
+
+
+#: The names of the hidden temporary files written here (:func:`_replacing`, :func:`write_json_new`)
+_TEMPORARY = re.compile(r"\..+\.\d+(\.new)?\.tmp")
+
+
+def remove_temporaries(folder: Path) -> None:
+    """Remove the hidden temporary files a killed command left in ``folder`` (call it holding the
+    folder's lock: no other command is writing them). Only regular files of the names written
+    here: a folder under such a name stopped every --resume ("cannot go on: Is a directory"), and
+    any hidden ``.*.tmp`` of the user's went with them."""
+    for p in folder.iterdir():
+        if _TEMPORARY.fullmatch(p.name):
+            try:
+                if stat.S_ISREG(os.lstat(p).st_mode):
+                    p.unlink()
+            except FileNotFoundError:
+                pass
 
 
 @contextmanager
@@ -162,5 +182,5 @@ def save_footed_figure(fig: Any, footer: str, path: Path) -> Path:
     return save_figure_atomic(fig, path)  # replaces a link there, never writes through it
 
 
-__all__ = ["check_replaceable", "figure_footer", "save_figure_atomic", "save_footed_figure", "write_json_atomic",
+__all__ = ["check_replaceable", "figure_footer", "remove_temporaries", "save_figure_atomic", "save_footed_figure", "write_json_atomic",
            "write_json_new", "write_parquet_atomic", "write_text_atomic"]

@@ -33,9 +33,9 @@ from ..solitaire.layout import layout_from_number
 from ..solitaire.rules import code_letter, get_rules
 from ..text import ordinal, plural
 from .runblocks import Chunk, chunk_name
-from .runkey import RunKey
+from .runkey import RunKey, check_same_player, key_from_manifest
 from .chunkschema import ChunkSchema
-from .runfolder import RunFolder, check_chunk_size, check_resume_extend, name_list, whole_fields
+from .runfolder import RunFolder, check_chunk_size, check_chunks_made_with, check_resume_extend, name_list, whole_fields
 from .runlayout import STATS
 from .outdirs import check_out_dir
 from .atomic import write_parquet_atomic
@@ -674,6 +674,14 @@ class CensusKind(RunKind[CensusSpec]):
         if todo:
             _warm_kernels(p.rules)  # once, here, before the workers fork
         return compute(todo, partial(_solve_task, spec=p), jobs, partial(_warm, p.rules))
+
+    def check_continued(self, out: str | Path, p: CensusSpec, flag: str) -> None:
+        m = self.read_manifest(out)
+        rater = m["params"].get("difficulty_player")
+        if p.difficulty and isinstance(rater, dict):
+            # an edit of the manifest is named as such, not as the player the deals were rated with
+            check_chunks_made_with(Path(out), key_from_manifest(m))
+            check_same_player(rater, difficulty_player(), flag, "difficulty_player", "rated its deals", None)
 
     def manifest_extra(self, p: CensusSpec) -> dict:
         return {"columns": list(COLUMNS + (DIFFICULTY_COLUMNS if p.difficulty else ())),

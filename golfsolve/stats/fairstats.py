@@ -25,9 +25,9 @@ from ..solitaire.rules import code_letter, get_rules
 from ..solitaire.solver import Solver
 from ..text import estimate, stretches
 from .runblocks import Chunk
-from .runkey import RunKey
+from .runkey import RunKey, check_same_player, key_from_manifest
 from .chunkschema import ChunkSchema
-from .runfolder import check_chunk_size, latest_command, manifest_path, name_list, resume_command, whole_fields
+from .runfolder import check_chunk_size, check_chunks_made_with, latest_command, manifest_path, name_list, resume_command, whole_fields
 from .runlayout import FAIR_STATS
 from .runlock import BEING_WRITTEN, being_written
 from .outdirs import check_out_type
@@ -183,22 +183,6 @@ def recorded_player(m: dict) -> dict:
     return p
 
 
-def check_same_player(m: dict, player: PlayerSettings, flag: str) -> None:
-    """Refuse (:class:`InputError`, one line) to continue a run whose recorded player differs
-    from ``player``, naming the first setting that differs."""
-    old = recorded_player(m)
-    new = player.as_dict()
-    # a setting added after the run was made is missing from its manifest: its player had the
-    # setting's default (what the manifest reads back as), not None
-    played = PlayerSettings().as_dict()
-    played.update(old)
-    for k in new:
-        if k != "preset" and played.get(k) != new[k]:
-            unrecorded = " (not recorded: the run was made by an older golfsolve)" if k not in old else ""
-            raise InputError(f"{flag}: the run was played with player.{k} = {played.get(k)!r}{unrecorded}, the "
-                             f"{new['preset']} player has {new[k]!r}; start a new run in another --out")
-
-
 def read_fair_manifest(out: str | Path) -> dict:
     """The checked manifest of the fair-stats run in ``out``; :class:`InputError` when there is
     none or a field of it is wrong."""
@@ -303,7 +287,10 @@ def run_fair_stats(
     jobs = check_jobs(jobs)  # a plain int: a NumPy one reaches the manifest, which JSON cannot write
     check_out_type(out)
     if (resume or extend) and manifest_path(out) is not None:
-        check_same_player(read_fair_manifest(out), spec.player, "--resume" if resume else "--extend")
+        m = read_fair_manifest(out)
+        # a player edited in the manifest is named as edited, not as the one the run was played with
+        check_chunks_made_with(Path(out), key_from_manifest(m))
+        check_same_player(recorded_player(m), spec.player, "--resume" if resume else "--extend")
     inv, _ = FAIR.run(out, spec, resume=resume, extend=extend, jobs=jobs, command=command, progress=progress,
                       info={"workers": jobs})
     return inv

@@ -6,6 +6,7 @@ matter, and the Dask cluster's runs stop the same way (:class:`WorkerLost`).
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import os
 import signal
@@ -17,6 +18,10 @@ from ..inputs import is_whole_number
 
 #: The most worker processes a local run starts.
 MAX_WORKERS = 256
+#: Tasks handed to the pool per worker ahead of the results: enough to keep every worker busy,
+#: few enough that a run of a million chunks holds no million futures (about 1.6 KB each: it
+#: took 2.7 GB and 50 s before its first chunk was solved).
+AHEAD = 4
 
 
 def _worker_start(init: Optional[Callable[[], None]], parent: int) -> None:
@@ -102,14 +107,24 @@ def compute(tasks: Sequence[Any], fn: Callable[[Any], Any], jobs: int,
 
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else methods[0])
-    executor = ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=ctx,
-                                   initializer=partial(_worker_start, init, os.getpid()))
+    workers = min(jobs, len(tasks))
+    executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=partial(_worker_start, init, os.getpid()))
+    rest = iter(tasks)
+
+    def submit(t: Any) -> Any:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return executor.submit(_apply, (fn, t))
+        except BrokenProcessPool:  # a worker died since the last task was handed over
+            raise _lost() from None
+
     try:
-        futures = [executor.submit(_apply, (fn, t)) for t in tasks]
+        pending = {submit(t) for t in itertools.islice(rest, workers * AHEAD)}
     except BaseException:
         _stop(executor)
         raise
-    return _drain(executor, futures)
+    return _drain(executor, pending, submit, rest)
 
 
 def _stop(executor) -> None:
@@ -130,24 +145,31 @@ def _stop(executor) -> None:
         manager.join(5)
 
 
+def _lost() -> WorkerLost:
+    return WorkerLost("a worker process stopped in the middle of the run (killed, or out of memory?); the "
+                      "finished chunks are kept: run the same command with --resume to finish")
+
+
 def _result(future) -> Any:
     from concurrent.futures.process import BrokenProcessPool
 
     try:
         return future.result()
     except BrokenProcessPool:
-        raise WorkerLost("a worker process stopped in the middle of the run (killed, or out of memory?); the "
-                         "finished chunks are kept: run the same command with --resume to finish") from None
+        raise _lost() from None
 
 
-def _drain(executor, futures: list) -> Iterator[tuple[Any, Any]]:
+def _drain(executor, pending: set, submit: Callable[[Any], Any], rest: Iterator[Any]) -> Iterator[tuple[Any, Any]]:
+    """The results of the ``pending`` futures as they finish, each replaced by a future of the
+    next of the tasks ``rest`` (``submit`` hands one to the pool) before it is handed on, so the
+    workers go on while the caller writes it. A finished future holds its chunk's table: none is
+    kept once handed on."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    pending = set(futures)
-    del futures  # a finished future holds its chunk's table: none is kept once handed on
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            pending.update(submit(t) for t in itertools.islice(rest, len(done)))
             while done:
                 yield _result(done.pop())
     finally:
@@ -167,4 +189,4 @@ def _release_held(futures: Iterable) -> None:
             c.release()
 
 
-__all__ = ["MAX_WORKERS", "WorkerLost", "check_jobs", "compute"]
+__all__ = ["AHEAD", "MAX_WORKERS", "WorkerLost", "check_jobs", "compute"]

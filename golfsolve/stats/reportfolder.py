@@ -15,9 +15,11 @@ from .outdirs import check_out_dir, check_path, first_names, visible_names
 from .runfolder import enclosing_run, manifest_path
 
 
-def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optional[str | os.PathLike] = None) -> Path:
+def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optional[str | os.PathLike] = None,
+                     create: bool = True) -> Path:
     """Where a report of the run in ``run`` may go: a new or empty directory, or one holding
-    an earlier report.
+    an earlier report; made unless ``create`` is False (a command checks it so before it reads
+    the run, and makes it once the run is read whole).
 
     Never a run folder (its plots would sit among the chunks, where ``pandas.read_parquet``
     trips over them, and its report would replace another's), never inside another run's
@@ -28,7 +30,7 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
     # every report draws plots: said before its folder is made, not once it stands empty
     need_package("matplotlib", "to draw the report's plots")
     if not str(out).strip():
-        return check_out_dir(out, option)  # which says what an empty name is
+        return check_out_dir(out, option, create)  # which says what an empty name is
     p = Path(out)
     check_path(out, option)
     outer = enclosing_run(p)
@@ -60,7 +62,7 @@ def check_report_dir(out: str | os.PathLike, option: str = "--out", run: Optiona
             # a stray report.md is not an earlier report: the user's files would be overwritten
             raise InputError(f"{option} {p} is not empty ({first_names(others)}) and holds no golfsolve report; "
                              "choose an empty or new directory")
-    return check_out_dir(out, option)
+    return check_out_dir(out, option, create)
 
 
 #: The hidden file that marks a folder as holding a golfsolve report: written before any of

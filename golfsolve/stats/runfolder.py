@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Se
 from ..errors import MAX_INT64, InputError
 from ..inputs import flag, is_whole_number
 from ..progress import progress_bar
-from .atomic import write_json_atomic, write_json_new, write_parquet_atomic
+from .atomic import remove_temporaries, write_json_atomic, write_json_new, write_parquet_atomic
 from .chunkschema import ChunkSchema, check_chunk
 from .outdirs import check_out_dir, check_out_type, first_names, visible_names
 from .runblocks import Block, Chunk, block_chunks, extend_blocks
@@ -313,8 +313,7 @@ def open_run(out: str | Path, key: RunKey, *, resume: bool = False, extend: bool
     folder._lock = lock
     # A killed run can leave hidden temporary files behind (chunks, the manifest); they are
     # never read, and with the lock held no other command is writing them.
-    for tmp in path.glob(".*.tmp"):
-        tmp.unlink(missing_ok=True)
+    remove_temporaries(path)
     return folder
 
 

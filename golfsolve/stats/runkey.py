@@ -91,6 +91,31 @@ def as_played_key(key: RunKey) -> RunKey:
     return dataclasses.replace(key, params=tuple(sorted(_as_played(dict(key.params)).items())))
 
 
+def check_same_player(old: dict, player: Any, flag: str, param: str = "player", done: str = "was played",
+                      option: Optional[str] = "--player") -> None:
+    """Refuse (:class:`InputError`, one line; ``flag`` is ``--resume`` or ``--extend``) to
+    continue a run whose recorded fair player ``old`` (its params' ``param``) differs from
+    ``player`` (a :class:`~golfsolve.fair.settings.PlayerSettings`), naming the first setting
+    that differs. A preset of this golfsolve that plays as the run did is named as ``option``
+    gives it; else the preset changed since the run was made, which no option sets right
+    ("repeat the run's options" sent the user round): a new run it is."""
+    from ..fair.settings import PRESETS, PlayerSettings  # plain data, not the player
+
+    new = player.as_dict()
+    # a setting added after the run was made is missing from its manifest: its player had the
+    # setting's default (what the manifest reads back as), not None
+    played = PlayerSettings().as_dict()
+    played.update(old)
+    same = [name for name, p in PRESETS.items() if {**p.as_dict(), "preset": None} == {**played, "preset": None}]
+    for k in new:
+        if k != "preset" and played.get(k) != new[k]:
+            unrecorded = " (not recorded: the run was made by an older golfsolve)" if k not in old else ""
+            then = (f"give {option} {same[0]} (the run's) or leave it out" if option and same
+                    else "start a new run in another --out")
+            raise InputError(f"{flag}: the run {done} with {param}.{k} = {played.get(k)!r}{unrecorded}, the "
+                             f"{new['preset']} player has {new[k]!r}; {then}")
+
+
 def key_from_manifest(m: dict) -> RunKey:
     """The :class:`RunKey` a manifest describes."""
     return RunKey(m["format"], int(m["start"]), int(m["count"]), tuple(m["rules"]), int(m["chunk_size"]),

@@ -10,6 +10,7 @@ instead of refusing a run that is no longer being written.
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Optional
@@ -44,6 +45,18 @@ def _still_the_lock_file(fd: int, lock: Path) -> bool:
     return (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)
 
 
+def _open_lock_file(path: Path, flags: int) -> Optional[int]:
+    """The lock file of the run folder ``path`` opened with ``flags`` (never through a link),
+    or None when what has its name is not a regular file. O_NONBLOCK: a FIFO there made the
+    open for reading wait for a writer for ever (grid report hung), and one opened for writing
+    was taken as the lock, then failed to be written as "cannot go on: Invalid argument"."""
+    fd = os.open(path / LOCK, flags | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
 def lock_folder(path: Path) -> Optional[int]:
     """Take the run folder's advisory lock (a file descriptor to keep open), or raise
     :class:`InputError` naming the process that holds it. None where there are no locks."""
@@ -57,9 +70,11 @@ def lock_folder(path: Path) -> Optional[int]:
     deadline = None
     while True:
         try:
-            fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            fd = _open_lock_file(path, os.O_RDWR | os.O_CREAT)
         except OSError as e:
             raise InputError(f"cannot lock {path / LOCK}: {e.strerror or e}; remove it if it is not a file") from None
+        if fd is None:
+            raise InputError(f"cannot lock {path / LOCK}: it is not a file; remove it, then run this command again")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if _still_the_lock_file(fd, path / LOCK):
@@ -101,8 +116,10 @@ def being_written(path: Path) -> bool:
     except ImportError:
         return False
     try:
-        fd = os.open(path / LOCK, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = _open_lock_file(path, os.O_RDONLY)
     except OSError:
+        return False
+    if fd is None:  # no lock a writer could hold (lock_folder refuses it)
         return False
     try:
         # a shared lock, let go at once: a writer starting meanwhile finds the holder named in

@@ -167,10 +167,10 @@ def test_stats_difficulty_columns_equal_rate_and_survive_resume(run_cli, tmp_pat
         cells = next(ln for ln in section.splitlines() if ln.startswith(f"| {name} | 2 | ")).split(" | ")[2:6]
         assert [int(c.split(" ")[0]) for c in cells] == [int(counts.get(lab, 0)) for lab, _ in BANDS]
     # a run rated by other settings is not resumed with these: the differing setting is named
-    manifest = out / "_manifest.json"
-    m = json.loads(manifest.read_text(encoding="utf-8"))
-    m["params"]["difficulty_player"]["samples"] += 1
-    manifest.write_text(json.dumps(m), encoding="utf-8")
+    from run_helpers import as_played_with
+
+    m = json.loads((out / "_manifest.json").read_text(encoding="utf-8"))
+    as_played_with(out, "samples", m["params"]["difficulty_player"]["samples"] + 1, key="difficulty_player")
     (out / "chunk-0000000002.parquet").unlink()
     r = run_cli(["stats", "--out", str(out), "--resume", "--jobs", "1", "-q"])
     assert r.exit_code == 2 and "difficulty_player.samples" in r.stderr, r.stderr

@@ -372,15 +372,14 @@ def test_fair_stats_records_the_settings_and_refuses_others(run_cli, tmp_path):
     r = run_cli(["fair-stats", "--player", "strong", "--out", str(out), "--resume"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "player.samples = 8" in r.stderr
     # the same preset name whose settings changed since: refused too
-    mp = out / "_manifest.json"
-    m = _json.loads(mp.read_text())
-    m["params"]["player"]["race_z"] = 2.0
-    mp.write_text(_json.dumps(m))
+    from run_helpers import as_played_with
+
+    as_played_with(out, "race_z", 2.0)
     for flag in ("--resume", "--extend"):
         r = run_cli(["fair-stats", "--out", str(out), flag, "--count", "3"])
         assert r.exit_code == 2 and "player.race_z = 2.0" in r.stderr and flag in r.stderr, r.stderr
-    m["params"]["player"]["race_z"] = PRESETS["fast"].race_z
-    mp.write_text(_json.dumps(m))
+    as_played_with(out, "race_z", PRESETS["fast"].race_z)
+    mp = out / "_manifest.json"
     (out / "chunk-0000000004.parquet").unlink()
     # the report's section of a run that lost a chunk says so (was: the one deal left, nothing said)
     section = load_fair_section(out)

@@ -143,7 +143,7 @@ def test_a_fast_run_made_before_by_rank_is_not_resumed_by_fast(run_cli, tmp_path
                  "--out", str(run), "-q"])
     assert r.exit_code == 0, r.stderr
     assert json.loads((run / "_manifest.json").read_text())["params"]["player"]["by_rank"] is True
-    as_before_setting(run, "by_rank")
+    as_before_setting(run, "by_rank", chunks=True)
     r = run_cli(["fair-stats", "--out", str(run), "--extend", "--count", "2"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "by_rank" in r.stderr, r.stderr
     assert len(list(run.glob("chunk-*.parquet"))) == 1

@@ -54,7 +54,7 @@ def test_a_strong_run_made_before_the_card_cost_is_not_resumed_by_strong(run_cli
     assert r.exit_code == 0, r.stderr
     assert json.loads((run / "_manifest.json").read_text())["params"]["player"]["card_cost"] == 0.02
     assert "costing each card on the table 2% of the orders raced" in (run / "_fair.md").read_text()
-    as_before_setting(run, "card_cost")
+    as_before_setting(run, "card_cost", chunks=True)
     r = run_cli(["fair-stats", "--out", str(run), "--extend", "--count", "2"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "player.card_cost" in r.stderr, r.stderr
     assert len(list(run.glob("chunk-*.parquet"))) == 1

@@ -65,7 +65,7 @@ def test_a_strong_run_made_without_the_scale_is_not_resumed_by_strong(run_cli, t
                  "--out", str(run), "-q"])
     assert r.exit_code == 0, r.stderr
     assert json.loads((run / "_manifest.json").read_text())["params"]["player"]["wrap_scale"] == 2
-    as_before_setting(run, "wrap_scale")
+    as_before_setting(run, "wrap_scale", chunks=True)
     r = run_cli(["fair-stats", "--out", str(run), "--extend", "--count", "2"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "wrap_scale" in r.stderr, r.stderr
     assert len(list(run.glob("chunk-*.parquet"))) == 1

@@ -16,7 +16,7 @@ def test_resuming_a_fair_run_made_before_a_player_setting_existed_says_what_the_
     r = run_cli(["fair-stats", "--count", "1", "--rules", "classic", "--player", "fast", "--jobs", "1",
                  "--out", str(out), "-q"])
     assert r.exit_code == 0, r.stderr
-    as_before_setting(out, "carry")
+    as_before_setting(out, "carry", chunks=True)
     for flag in ("--resume", "--extend"):
         r = run_cli(["fair-stats", "--out", str(out), flag, "--count", "2", "-q"])
         assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr

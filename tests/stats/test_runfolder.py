@@ -341,6 +341,44 @@ def test_compute_keeps_no_finished_result_once_it_is_handed_on():
     assert kept == [0] * 6
 
 
+def _square(n):
+    return n * n
+
+
+def test_compute_hands_the_pool_a_few_tasks_at_a_time(monkeypatch):
+    """was: every task was handed to the pool at once, a future each (about 1.6 KB): a run of a
+    million chunks (--chunk-size as the refusal of a smaller one advises) took 2.7 GB and 50 s
+    before its first chunk was solved."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from golfsolve.stats import pool
+
+    handed = []
+    submit = ProcessPoolExecutor.submit
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", lambda self, *a, **k: handed.append(1) or submit(self, *a, **k))
+    results = pool.compute(list(range(200)), _square, 2)
+    first = next(results)
+    assert len(handed) <= 2 * pool.AHEAD + 2, len(handed)  # the first ones, and one for each result so far
+    assert sorted([first, *results]) == [(n, n * n) for n in range(200)]
+    assert len(handed) == 200
+
+
+def _exit_on_3(n):
+    if n == 3:
+        os._exit(1)  # as a worker killed outright
+    return n
+
+
+def test_a_worker_lost_while_tasks_are_still_handed_over_is_a_lost_worker():
+    """A task handed to a pool whose worker died raises BrokenProcessPool at once: the same
+    one-line WorkerLost as a result that never came, not an internal error."""
+    from golfsolve.stats.pool import WorkerLost, compute
+
+    with pytest.raises(WorkerLost):
+        for _ in compute(list(range(200)), _exit_on_3, 2):
+            pass
+
+
 def test_a_table_of_settings_that_follows_from_a_differing_option_is_not_printed_beside_it():
     """A study resumed with other --sets printed its cells' Python dicts beside 'sets'."""
     from golfsolve.stats.runkey import differences
