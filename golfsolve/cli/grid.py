@@ -12,7 +12,7 @@ from .command import Group, command_line
 from .gridtable import table_options
 from .options import SEED, AsciiChoice, check_workers, effort, jobs_option
 from .output import echo_json
-from .runs import check_run_dir, run_long
+from .runs import check_reported_here, check_run_dir, run_long
 
 @click.group(cls=Group)
 def grid() -> None:
@@ -184,6 +184,7 @@ def report(directory, out_dir, as_json):
     from ..stats.runlock import being_written
 
     check_run_dir(directory, "DIR")
+    check_reported_here(directory, "grid report")
     # a refusal of the default names it so: no --out was given to blame
     where, option = (out_dir, "--out") if out_dir is not None else (Path(directory) / "_report", "the default --out")
     writes = not (as_json and out_dir is None)  # only the numbers asked for: no report written, no plot drawn

@@ -89,3 +89,23 @@ def check_run_dir(path: str, what: str) -> None:
         raise InputError(f"{what} {path!r}: no such folder; check its name")
     if not os.path.isdir(path):
         raise InputError(f"{what} {path} is a file, not a run folder")
+
+
+def check_reported_here(path: str, command: str) -> None:
+    """:class:`InputError` naming the command that reports the run in ``path`` when it is a
+    kind of run ``command`` (``report`` or ``grid report``) does not report, before anything
+    else is read; nothing for a folder holding no run or a damaged one (reading it says which)."""
+    from ..stats.runfolder import read_manifest
+    from ..stats.runlayout import COMMANDS, FAIR_STATS, GRID_SIMULATE, GRID_STUDY, STATS
+
+    try:
+        kind = read_manifest(path)["format"]
+    except InputError:
+        return
+    grid = kind in (GRID_SIMULATE, GRID_STUDY)
+    if kind == FAIR_STATS:  # no report of its own: its table joins a stats run's
+        raise InputError(f"{path} holds a 'golfsolve fair-stats' run: its table joins the report of a stats "
+                         f"run, as in golfsolve report STATS_DIR --fair {path}")
+    if grid != (command == "grid report") and kind in (STATS, GRID_SIMULATE, GRID_STUDY):
+        raise InputError(f"{path} holds a '{COMMANDS[kind]}' run: golfsolve {'grid report' if grid else 'report'} "
+                         f"{path} reports it")

@@ -13,7 +13,7 @@ from .command import Command, command_line
 from .options import AsciiChoice, check_workers, effort, jobs_option, start_options
 from .output import echo_json
 from .reading import start_deal
-from .runs import check_run_dir, run_long
+from .runs import check_reported_here, check_run_dir, run_long
 
 
 @click.command(cls=Command)
@@ -174,7 +174,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
     """
     from ..stats.census import CENSUS, load_results
     from ..stats.runfolder import read_manifest
-    from ..stats.runlayout import COMMANDS, FAIR_STATS
+    from ..stats.runlayout import FAIR_STATS
     from ..stats.reportfolder import check_report_dir
 
     check_run_dir(stats_dir, "DIR")
@@ -182,15 +182,7 @@ def report(stats_dir, out_dir, fair_dir, as_json):
         check_run_dir(fair_dir, "--fair")
     # not a stats run, a bad manifest or a damaged chunk: say so before writing anything, and
     # both manifests before reading any chunk or loading the fair player's modules
-    try:
-        kind = read_manifest(stats_dir)["format"]
-    except InputError:
-        kind = None  # no run, or a damaged one: the stats run's own reading below says which
-    if kind == FAIR_STATS:  # the command that does report it, not only "choose another directory"
-        raise InputError(f"{stats_dir} holds a 'golfsolve fair-stats' run: its table joins the report of a stats "
-                         f"run, as in golfsolve report STATS_DIR --fair {stats_dir}")
-    if COMMANDS.get(kind, "").startswith("golfsolve grid"):
-        raise InputError(f"{stats_dir} holds a '{COMMANDS[kind]}' run: golfsolve grid report {stats_dir} reports it")
+    check_reported_here(stats_dir, "report")  # the command that does report it, not only "choose another directory"
     CENSUS.read_manifest(stats_dir)
     if fair_dir is not None:
         read_manifest(fair_dir, FAIR_STATS)

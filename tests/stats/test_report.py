@@ -423,6 +423,16 @@ def test_report_of_a_fair_stats_or_grid_folder_names_the_command_that_reports_it
     assert one_line_error(run_cli(["report", str(grid)])) == (
         f"golfsolve: {grid} holds a 'golfsolve grid simulate' run: golfsolve grid report {grid} reports it")
     assert not (fair / "_report").exists() and not (grid / "_report").exists()
+    # and the other way: grid report of a stats or fair-stats run said "not a 'golfsolve grid
+    # simulate' run; choose another directory"
+    stats = tmp_path / "stats"
+    assert run_cli(["stats", "--count", "2", "--rules", "easy", "--jobs", "1", "--out", str(stats), "-q"]).exit_code == 0
+    assert one_line_error(run_cli(["grid", "report", str(stats)])) == (
+        f"golfsolve: {stats} holds a 'golfsolve stats' run: golfsolve report {stats} reports it")
+    assert one_line_error(run_cli(["grid", "report", str(fair)])) == (
+        f"golfsolve: {fair} holds a 'golfsolve fair-stats' run: its table joins the report of a stats run, as in "
+        f"golfsolve report STATS_DIR --fair {fair}")
+    assert not (stats / "_report").exists() and not (fair / "_report").exists()
 
 
 def test_a_report_compares_a_rule_set_with_its_published_figure_whatever_its_name(tmp_path):
