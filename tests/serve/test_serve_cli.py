@@ -227,13 +227,18 @@ if __name__ == "__main__":  # a spawned worker imports this file again: only the
 """
 
 
+def _serve_script(tmp_path, text: str) -> subprocess.CompletedProcess:
+    """``text``, a script that patches the server and runs ``golfsolve serve``, run to its end."""
+    pytest.importorskip("uvicorn")
+    script = tmp_path / "serve_script.py"
+    script.write_text(text)
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
 def test_a_worker_that_cannot_start_is_one_line_and_exit_1(tmp_path):
     """was: Starlette's traceback of the failed start, "ERROR: Application startup failed. Exiting."
     and exit code 3, when a worker could not start (out of memory, of file descriptors)"""
-    pytest.importorskip("uvicorn")
-    script = tmp_path / "worker_fails.py"
-    script.write_text(_WORKER_FAILS)
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = _serve_script(tmp_path, _WORKER_FAILS)
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
                                         "golfsolve: a worker process failed to start: Too many open files"]
@@ -260,10 +265,7 @@ if __name__ == "__main__":
 def test_ctrl_c_while_the_workers_warm_up_does_not_say_ready(tmp_path):
     """was: "golfsolve serve: ready on http://..." once the workers were warm, then "interrupted":
     a script waiting for that line went on to a server already stopping"""
-    pytest.importorskip("uvicorn")
-    script = tmp_path / "ctrl_c.py"
-    script.write_text(_CTRL_C_WHILE_WARMING)
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = _serve_script(tmp_path, _CTRL_C_WHILE_WARMING)
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.splitlines() == ["golfsolve serve: starting the workers and warming the kernels...",
                                         "golfsolve: interrupted"]
