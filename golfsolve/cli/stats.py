@@ -221,9 +221,9 @@ def report(stats_dir, out_dir, fair_dir, as_json):
         echo_json(data)
         return
     if not data["complete"]:
-        from ..stats.report import incomplete_text
+        from ..stats.report import finishing, incomplete_text
 
-        click.echo(f"golfsolve: warning: the run is incomplete ({incomplete_text(data)})", err=True)
+        click.echo(f"golfsolve: warning: the run is incomplete ({incomplete_text(data)}); {finishing(data)}", err=True)
     if data["fair"] is not None and not data["fair"]["complete"]:
         click.echo(f"golfsolve: warning: the --fair run {fair_dir} is unfinished; its table covers the games played",
                    err=True)

@@ -27,9 +27,10 @@ from ..text import estimate, stretches
 from .runblocks import Chunk
 from .runkey import RunKey, check_same_player, key_from_manifest
 from .chunkschema import ChunkSchema
-from .runfolder import check_chunk_size, check_chunks_made_with, latest_command, manifest_path, name_list, resume_command, whole_fields
+from .runfolder import (check_chunk_size, check_chunks_made_with, how_to_finish, latest_command, manifest_path, name_list,
+                        whole_fields)
 from .runlayout import FAIR_STATS
-from .runlock import BEING_WRITTEN, being_written
+from .runlock import being_written
 from .outdirs import check_out_type
 from .atomic import write_text_atomic
 from .pool import check_jobs, compute
@@ -442,7 +443,7 @@ def load_fair_section(directory: str | Path) -> Optional[dict]:
     intro = fair_intro(latest_command(m), spec)
     if len(rows) < planned:
         # a --resume of a run another command is playing is refused: that one finishes it
-        then = BEING_WRITTEN if being_written(Path(directory)) else f"'{resume_command(m, directory)}' finishes it"
+        then = how_to_finish(m, directory, being_written(Path(directory)))
         intro += (f" **The run is unfinished**: {len(rows):,} of its {planned:,} games (deals times rule sets) are "
                   f"played; {then}.")
     return {"title": FAIR_TITLE, "head": head, "rows": table, "intro": intro, "complete": len(rows) >= planned}

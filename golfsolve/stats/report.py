@@ -25,7 +25,9 @@ from ..solitaire.rules import get_rules
 from ..text import estimate, plural, stretches
 from .fairstats import load_fair_section
 from .census import CENSUS, CensusSpec, load_results, read_manifest, run_status
-from .runfolder import run_commands
+from .runfolder import how_to_finish, run_commands
+from .runlayout import STATS
+from .runlock import being_written
 from .atomic import figure_footer, save_footed_figure
 
 #: Par of the traditional 9-deal match: cards left summed over 9 deals.
@@ -259,6 +261,7 @@ def report_data(stats_dir: str | Path, df: Optional[pd.DataFrame] = None,
         "deal_numbers": deal_numbers(df["deal"].unique()),
         "deals_text": _deals_text(spec, df["deal"].unique()),
         "complete": status["complete"],
+        "being_written": not status["complete"] and being_written(Path(stats_dir)),
         "fair": None if fair_dir is None else _fair_section(fair_dir),
         # every command that made the ratings: the last alone (an --extend) rated only the deals it added
         "difficulty": _difficulty(df, rules, spec.difficulty, "\n".join(run_commands(m))),
@@ -509,6 +512,12 @@ def incomplete_text(data: dict, its: Optional[str] = None) -> str:
     return f"of its {its}, {each} are done" if its else f"deals done: {each}"
 
 
+def finishing(data: dict) -> str:
+    """What finishes the incomplete run of the report ``data``: its ``--resume``, or the
+    command playing it now."""
+    return how_to_finish({"format": STATS}, data["stats_dir"], data.get("being_written", False))
+
+
 def _blocks(data: dict) -> list[tuple]:
     """The report as ("h1"|"h2"|"p"|"table"|"img"|"code", ...) blocks."""
     b: list[tuple] = [("h1", "Golf solitaire win-rate statistics")]
@@ -531,7 +540,7 @@ def _blocks(data: dict) -> list[tuple]:
     if not data["complete"]:
         its = (f"{plural(data['deals_total'], 'deal')} (deal numbers {data['first_deal']}..{data['last_deal']})"
                if data["stride"] == 1 else data["covers"])
-        b.append(("p", f"**The run is incomplete**: {incomplete_text(data, its)}."))
+        b.append(("p", f"**The run is incomplete**: {incomplete_text(data, its)}; {finishing(data)}."))
     b.append(("p", "Made by:"))
     b.append(("code", data["command"] or "(command not recorded)"))
     b.append(("table", ["rules", "meaning"], [[r, _meaning(r, data["rules_described"].get(r, ""))]

@@ -43,7 +43,7 @@ from .runblocks import Block, Chunk, block_chunks, extend_blocks
 from .runkey import (MADE_WITH, MARKERS, RunKey, as_played_key, check_made_with, differences, key_from_manifest,
                      made_with)
 from .runlayout import CHUNK_PREFIX, COMMANDS, LOCK, MANIFEST, MAX_BLOCKS, MAX_CHUNKS, MAX_MANIFEST_BYTES, OLD_MANIFEST
-from .runlock import lock_folder
+from .runlock import BEING_WRITTEN, lock_folder
 
 if TYPE_CHECKING:  # pandas and pydantic load when a run is read or written: bad arguments are refused before
     import pandas as pd
@@ -485,6 +485,13 @@ def resume_command(m: dict, out: str | Path) -> str:
     return f"{COMMANDS[m['format']]} --out {shlex.quote(str(out))} --resume"
 
 
+def how_to_finish(m: dict, out: str | Path, writing: bool) -> str:
+    """What finishes the unfinished run ``m`` in ``out``, for a report: its ``--resume``, or
+    with ``writing`` (another command is playing it now, so a ``--resume`` would be refused)
+    that command."""
+    return BEING_WRITTEN if writing else f"'{resume_command(m, out)}' finishes it"
+
+
 def status(folder: RunFolder) -> dict:
     """Chunks and items done out of the total (files present; not checked for damage)."""
     files = chunk_files(folder.path)
@@ -602,7 +609,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "check_chunk_size", "check_chunks_made_with", "check_no_nested_run", "check_resume_extend", "chunk_files",
-    "default_chunk_size", "enclosing_run", "holds_a_run", "latest_command", "load_chunks", "manifest_path", "name_list",
+    "default_chunk_size", "enclosing_run", "holds_a_run", "how_to_finish", "latest_command", "load_chunks", "manifest_path", "name_list",
     "no_run_to_continue", "now", "open_run", "read_manifest", "resume_command", "run_commands", "run_folder_chunks",
     "RunFolder", "running_version", "status", "validate_manifest", "whole_fields"
 ]

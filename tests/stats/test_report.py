@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -509,6 +510,33 @@ def test_an_incomplete_run_names_the_rule_set_it_lacks(run_cli, tmp_path):
     assert "2 of its 2 deals" not in md and "strict 0 of 2" in md
     data = json.loads(run_cli(["report", str(out), "--json"]).stdout)
     assert data["deals_done"] == {"easy": 2, "strict": 0}
+
+
+def test_an_incomplete_runs_report_says_what_finishes_it(run_cli, tmp_path):
+    """was: "the run is incomplete (4 of 6 deals)" alone, in the terminal and report.md, where
+    a fair-stats run's table names its --resume; and while another command plays the run, that
+    one finishes it (a --resume would be refused)"""
+    import json
+    import shlex
+
+    from golfsolve.stats.runlock import lock_folder
+
+    out = tmp_path / "a run"
+    assert run_cli(["stats", "--count", "6", "--rules", "easy", "--chunk-size", "2", "-j", "1", "--out", str(out),
+                    "-q"]).exit_code == 0
+    (out / "chunk-0000000002.parquet").unlink()
+    resume = f"'golfsolve stats --out {shlex.quote(str(out))} --resume' finishes it"
+    r = run_cli(["report", str(out)])
+    assert r.exit_code == 0 and f"(4 of 6 deals); {resume}" in r.stderr, r.stderr
+    assert f"are done; {resume}." in (out / "_report" / "report.md").read_text()
+    assert json.loads(run_cli(["report", str(out), "--json"]).stdout)["being_written"] is False
+    fd = lock_folder(out)  # as a command still playing the run holds it
+    try:
+        r = run_cli(["report", str(out)])
+        assert "another golfsolve command is playing it now" in r.stderr and "--resume" not in r.stderr, r.stderr
+        assert json.loads(run_cli(["report", str(out), "--json"]).stdout)["being_written"] is True
+    finally:
+        os.close(fd)
 
 
 def test_strict_by_another_name_is_reported_as_strict(tmp_path):
