@@ -139,8 +139,8 @@ def pick(rules_spec, difficulty, count, winnable, start_code, start_number, game
         echo_json(res.as_json())
     else:
         click.echo(res.render())
-    if len(res.deals) < count:
-        if not res.last_deal:  # say what to do next, not only the count found
-            click.echo(f"golfsolve: fewer than --count {count}: the scan stopped at --max-deals {max_deals:,}; "
-                       "raise --max-deals, or start elsewhere with --start", err=True)
+    if len(res.deals) < count:  # exit 1 with its one line on stderr, saying what to do next
+        why = ("reached the last deal there is; start earlier with --start" if res.last_deal else
+               f"stopped at --max-deals {max_deals:,}; raise --max-deals, or start elsewhere with --start")
+        click.echo(f"golfsolve: fewer than --count {count}: the scan {why}", err=True)
         raise SystemExit(1)

@@ -266,6 +266,10 @@ def pick(
     if count > max_deals:
         raise InputError(f"--count {count:,} is more than --max-deals {max_deals:,}: a scan of at most "
                          f"{plural(max_deals, 'deal')} cannot find {count:,}; raise --max-deals or lower --count")
+    left = N_DEALS - start  # nor can a scan that reaches the last deal there is first
+    if count > left:
+        raise InputError(f"--count {count:,} is more than the {plural(left, 'deal')} from deal {start} to the last "
+                         f"there is ({N_DEALS - 1}); start earlier or lower --count")
     settings = player_settings(player)
     found: list[Rating] = []
     examined = 0

@@ -455,3 +455,40 @@ def test_pick_refuses_a_count_its_max_deals_cannot_reach_before_examining_a_deal
 
     with pytest.raises(InputError, match="^--count 2 is more than --max-deals 1"):
         difficulty.pick(EASY, "easy", 2, games=1, max_deals=1)
+
+
+def test_pick_refuses_a_count_more_than_the_deals_left_before_examining_a_deal(run_cli, monkeypatch):
+    """was: ``pick --count 5 --start-number 8031810174`` rated the 2 deals left, then "found 1 easy
+    deal ... the last deal there is", exit 1: a question with no answer, known before any work,
+    as a --count above --max-deals is."""
+    from golfsolve.fair import difficulty
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a deal was examined")
+
+    monkeypatch.setattr(difficulty, "_scan", no_work)
+    start = N_DEALS - 2
+    line = one_line_error(run_cli(["pick", "--difficulty", "easy", "--count", "5", "--start-number", str(start),
+                                    "--games", "1", "-q"]))
+    assert line == (f"golfsolve: --count 5 is more than the 2 deals from deal {start} to the last there is "
+                    f"({N_DEALS - 1}); start earlier or lower --count"), line
+    with pytest.raises(InputError, match="^--count 3 is more than the 2 deals from deal"):
+        difficulty.pick(EASY, "easy", 3, start=start, games=1)
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_pick_that_reached_the_last_deal_with_fewer_than_asked_says_so_on_stderr(run_cli, monkeypatch, json_flag):
+    """was: exit 1 with nothing on stderr (with --json, nothing said it had found fewer than
+    --count but the exit code), where a scan stopped by --max-deals says so in a line."""
+    from golfsolve.fair import difficulty
+
+    def none_match(rules, difficulty, count, start, *args):
+        for examined in range(1, N_DEALS - start + 1):
+            yield examined, None
+
+    monkeypatch.setattr(difficulty, "_scan", none_match)
+    r = run_cli(["pick", "--difficulty", "easy", "--count", "2", "--start-number", str(N_DEALS - 2), "-q", *json_flag])
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("golfsolve: fewer than --count 2: the scan reached the last deal there is; start "
+                                "earlier with --start"), r.stderr
+    assert ("the last deal there is" in r.stdout) if not json_flag else json.loads(r.stdout)["examined"] == 2
