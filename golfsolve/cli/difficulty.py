@@ -37,7 +37,12 @@ def rate(codes, layout_files, pysol, rules_spec, games, player, seed, as_json):
 
     The fair chance is the fair player's win rate on the opening with the stock
     order forgotten, over --games orders (95% Wilson interval). Labels by fair chance:
-    easy 60% and up, medium 35-60%, hard 15-35%, very-hard under 15%.
+    easy from 60%, medium from 35%, hard from 15%, very-hard below. "winnable" is
+    the real deal's exact verdict, its stock order seen (as 'golfsolve solve' gives
+    it): deals that look alike get the same fair chance and label, winnable or not.
+
+    A rating costs about 0.9 s of CPU per Easy deal and 0.45 s per Classic deal at
+    16 games (the fast player; docs/stats.md), in proportion to --games.
 
     Example: golfsolve rate GO1-C-AAAAAAB GO1-C-AAAAAAC
     """
