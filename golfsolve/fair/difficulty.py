@@ -76,7 +76,9 @@ class Rating:
     games: int
     label: str
     settings: PlayerSettings
-    complete: bool = True  # False: games stopped early once the label could no longer be the wanted one
+    #: False: games stopped early once the label could no longer be the wanted one; the chance and
+    #: label are then of the games played (not the wanted label, nor surely the deal's)
+    complete: bool = True
     exact: bool = False  # every possible stock order played once: the chance is this player's exact rate
     over: str = ""  # the opening is already won or locked (hint's words): the chance is exact, nothing played
     seed: int = 0  # the fair player's seed: the games, and so the chance, are this seed's
@@ -139,7 +141,9 @@ def rate(
     """Rate a deal whose real stock is known (a code or a full layout).
 
     With ``want`` (a label), games stop as soon as the final fair chance can no longer
-    fall in that band (the label is then still right, but the chance is from fewer games).
+    fall in that band: the rating's ``complete`` is then False and its chance and label are
+    those of the games played, so the label is never ``want`` but need not be the deal's
+    (deal 0 under Easy, hard on 16 games, reads medium on the 11 played for ``want="easy"``).
     """
     rules = layout_rules(layout, rules)
     if want is not None:  # any case, as pick's difficulty; an unknown name would fail as "'nope' is not in list"

@@ -492,3 +492,18 @@ def test_pick_that_reached_the_last_deal_with_fewer_than_asked_says_so_on_stderr
     assert r.stderr.strip() == ("golfsolve: fewer than --count 2: the scan reached the last deal there is; start "
                                 "earlier with --start"), r.stderr
     assert ("the last deal there is" in r.stdout) if not json_flag else json.loads(r.stdout)["examined"] == 2
+
+
+def test_a_rating_stopped_for_want_is_of_the_games_played_not_the_deals_label(solver):
+    """rate's docstring said a rating stopped early for ``want`` kept a label "still right", and
+    formats.md that pick's answers hold such ratings: neither was so. Its label is of the games
+    played (never the wanted one, but not surely the deal's), and pick keeps only complete
+    ratings. The docstring's and formats.md's example: deal 0 under Easy."""
+    lay = layout_from_number(0, EASY)
+    full = rate(lay, EASY, 16, 0, solver)
+    stopped = rate(lay, EASY, 16, 0, solver, want="easy")
+    assert (full.label, full.fair_wins, full.games) == ("hard", 5, 16)
+    assert (stopped.complete, stopped.label, stopped.fair_wins, stopped.games) == (False, "medium", 4, 11)
+    assert stopped.as_json()["games_asked"] == 16
+    res = pick(EASY, "hard", 1, start=0, games=16, solver=solver)
+    assert [(r.code, r.complete, r.games, r.fair_wins) for r in res.deals] == [("GO1-E-AAAAAAA", True, 16, 5)]
