@@ -113,10 +113,16 @@ class Rating:
     def render(self) -> str:
         """One line: code, winnability, fair chance with its interval, label."""
         lo, hi = self.interval
-        chance = (f"{percent(self.fair_chance, '5.1f')}% exact ({self.over})" if self.over else
-                  f"{percent(self.fair_chance, '5.1f')}% exact ({self.fair_wins}/{self.games}, every stock order)"
+        digits = 1
+        # a chance just under a band's edge never reads as the edge: 1,200 wins in 2,001 games
+        # read "60.0%  medium", and 60% is easy
+        while label_of(min(1.0, float(percent(self.fair_chance, f".{digits}f")) / 100)) != self.label and digits < 12:
+            digits += 1
+        fmt = f"5.{digits}f"
+        chance = (f"{percent(self.fair_chance, fmt)}% exact ({self.over})" if self.over else
+                  f"{percent(self.fair_chance, fmt)}% exact ({self.fair_wins}/{self.games}, every stock order)"
                   if self.exact else
-                  f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} "
+                  f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt=fmt)} "
                   f"({self.fair_wins}/{self.games})")
         return f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance {chance}  {self.label}"
 

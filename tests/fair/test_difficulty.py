@@ -10,7 +10,7 @@ from hostile_helpers import one_line_error
 
 from golfsolve.errors import InputError
 from golfsolve.fair import BANDS, PlayerSettings, label_of, odds, pick, rate
-from golfsolve.fair.difficulty import PickResult
+from golfsolve.fair.difficulty import PickResult, Rating
 from golfsolve.fair.settings import PRESETS
 from golfsolve.solitaire.dealcode import N_DEALS, parse_code
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number
@@ -507,3 +507,12 @@ def test_a_rating_stopped_for_want_is_of_the_games_played_not_the_deals_label(so
     assert stopped.as_json()["games_asked"] == 16
     res = pick(EASY, "hard", 1, start=0, games=16, solver=solver)
     assert [(r.code, r.complete, r.games, r.fair_wins) for r in res.deals] == [("GO1-E-AAAAAAA", True, 16, 5)]
+
+
+@pytest.mark.parametrize("wins, games, shown, label", [(1200, 2001, "59.97%", "medium"), (2999, 20000, "14.99%", "very-hard"),
+                                                       (700, 2000, " 35.0%", "medium"), (6, 16, " 37.5%", "medium")])
+def test_a_chance_just_under_a_band_edge_never_reads_as_the_edge(wins, games, shown, label):
+    """was: "fair chance  60.0% [58, 62] (1200/2001)  medium": a chance under 60% rounded to the
+    edge, where 60% is easy, beside its label medium. A chance on the edge reads as it is."""
+    r = Rating("GO1-E-AAAAAAB", EASY, True, wins, games, label_of(wins / games), PRESETS["fast"])
+    assert r.label == label and f"fair chance {shown} [" in r.render(), r.render()
