@@ -115,3 +115,16 @@ def test_rate_help_gives_the_bands_as_they_are_and_what_a_rating_costs():
     md_easy, md_classic = re.search(r"16 games took ([\d.]+) s per Easy deal and ([\d.]+) s per Classic deal",
                                     page).groups()
     assert round(float(md_easy), 1) == float(easy) and float(md_classic) == float(classic)
+
+
+def test_stats_difficulty_help_names_the_rate_command_its_columns_equal():
+    """``stats --help`` said the columns are "as 'golfsolve rate' gives them", but ``rate`` plays 16
+    games by default and ``--difficulty`` 8: a user who checked a row with ``golfsolve rate CODE``
+    got another chance, and often another label. Now it names ``rate --games N`` and where N
+    comes from, as the report's Difficulty section does."""
+    from golfsolve.stats.census import DEFAULT_DIFFICULTY_GAMES
+
+    rate_games = [p for p in cli.get_command(click.Context(cli), "rate").params if p.name == "games"][0].default
+    assert rate_games != DEFAULT_DIFFICULTY_GAMES  # why the help must name the games
+    assert "as 'golfsolve rate --games N' gives them, N from --difficulty-games, seed 0" in _option_help(
+        ["stats"], "--difficulty")
