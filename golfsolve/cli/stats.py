@@ -47,7 +47,8 @@ from .runs import check_reported_here, check_run_dir, run_long
               help="all (default): winnable and the fewest cards left; winnable: the verdict only, much faster "
                    "(a lost deal's best_left is left empty).")
 @click.option("--difficulty", is_flag=True,
-              help="Add each deal's difficulty label and fair chance (as 'golfsolve rate' gives them, seed 0). "
+              help="Add each deal's difficulty label and fair chance (as 'golfsolve rate --games N' gives them, N from "
+                   "--difficulty-games, seed 0). "
                    "Costly: at 8 fair games about 0.4 s of CPU per Easy deal and 0.25 s per Classic deal (deals 0-4), "
                    "against well under 1 ms for the solve; the cost grows with the games.")
 @click.option("--difficulty-games", type=effort(), default=None, metavar="N",

@@ -76,7 +76,9 @@ class Rating:
     games: int
     label: str
     settings: PlayerSettings
-    complete: bool = True  # False: games stopped early once the label could no longer be the wanted one
+    #: False: games stopped early once the label could no longer be the wanted one; the chance and
+    #: label are then of the games played (not the wanted label, nor surely the deal's)
+    complete: bool = True
     exact: bool = False  # every possible stock order played once: the chance is this player's exact rate
     over: str = ""  # the opening is already won or locked (hint's words): the chance is exact, nothing played
     seed: int = 0  # the fair player's seed: the games, and so the chance, are this seed's
@@ -111,10 +113,16 @@ class Rating:
     def render(self) -> str:
         """One line: code, winnability, fair chance with its interval, label."""
         lo, hi = self.interval
-        chance = (f"{percent(self.fair_chance, '5.1f')}% exact ({self.over})" if self.over else
-                  f"{percent(self.fair_chance, '5.1f')}% exact ({self.fair_wins}/{self.games}, every stock order)"
+        digits = 1
+        # a chance just under a band's edge never reads as the edge: 1,200 wins in 2,001 games
+        # read "60.0%  medium", and 60% is easy
+        while label_of(min(1.0, float(percent(self.fair_chance, f".{digits}f")) / 100)) != self.label and digits < 12:
+            digits += 1
+        fmt = f"5.{digits}f"
+        chance = (f"{percent(self.fair_chance, fmt)}% exact ({self.over})" if self.over else
+                  f"{percent(self.fair_chance, fmt)}% exact ({self.fair_wins}/{self.games}, every stock order)"
                   if self.exact else
-                  f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt='5.1f')} "
+                  f"{estimate(self.fair_chance, lo, hi, '.0f', percent=True, value_fmt=fmt)} "
                   f"({self.fair_wins}/{self.games})")
         return f"{self.code}  {'winnable' if self.winnable else 'not winnable':12}  fair chance {chance}  {self.label}"
 
@@ -139,7 +147,9 @@ def rate(
     """Rate a deal whose real stock is known (a code or a full layout).
 
     With ``want`` (a label), games stop as soon as the final fair chance can no longer
-    fall in that band (the label is then still right, but the chance is from fewer games).
+    fall in that band: the rating's ``complete`` is then False and its chance and label are
+    those of the games played, so the label is never ``want`` but need not be the deal's
+    (deal 0 under Easy, hard on 16 games, reads medium on the 11 played for ``want="easy"``).
     """
     rules = layout_rules(layout, rules)
     if want is not None:  # any case, as pick's difficulty; an unknown name would fail as "'nope' is not in list"
@@ -266,6 +276,10 @@ def pick(
     if count > max_deals:
         raise InputError(f"--count {count:,} is more than --max-deals {max_deals:,}: a scan of at most "
                          f"{plural(max_deals, 'deal')} cannot find {count:,}; raise --max-deals or lower --count")
+    left = N_DEALS - start  # nor can a scan that reaches the last deal there is first
+    if count > left:
+        raise InputError(f"--count {count:,} is more than the {plural(left, 'deal')} from deal {start} to the last "
+                         f"there is ({N_DEALS - 1}); start earlier or lower --count")
     settings = player_settings(player)
     found: list[Rating] = []
     examined = 0

@@ -94,3 +94,37 @@ def test_the_rules_help_names_every_switch(run_cli, command):
     text = "".join(run_cli(command + ["--help"]).stdout.split())  # as wrapped, '+by-' ending a line
     for name in _SWITCHES:
         assert f"+{name}" in text, name
+
+
+def test_rate_help_gives_the_bands_as_they_are_and_what_a_rating_costs():
+    """``rate --help`` gave the bands as "medium 35-60%, hard 15-35%" (which end is whose?) and no
+    cost, though a rating at its default 16 games takes about a second of CPU under Easy and
+    ``stats --help`` gives the cost of its own ratings. Now it names each band's lowest chance as
+    the bands are (``fair.settings.BANDS``), says the winnability is the real deal's, and gives
+    the 16-game cost docs/stats.md measures."""
+    from golfsolve.fair.settings import BANDS
+
+    command = cli.get_command(click.Context(cli), "rate")
+    text = " ".join(command.help.split())
+    bands = ", ".join(f"{name} from {100 * low:.0f}%" for name, low in BANDS[:-1])
+    assert f"Labels by fair chance: {bands}, {BANDS[-1][0]} below." in text
+    assert "the real deal's exact verdict, its stock order seen" in text
+    easy, classic = re.search(r"about ([\d.]+) s of CPU per Easy deal and ([\d.]+) s per Classic deal at 16 games",
+                              text).groups()
+    page = " ".join((ROOT / "docs" / "stats.md").read_text(encoding="utf-8").split())
+    md_easy, md_classic = re.search(r"16 games took ([\d.]+) s per Easy deal and ([\d.]+) s per Classic deal",
+                                    page).groups()
+    assert round(float(md_easy), 1) == float(easy) and float(md_classic) == float(classic)
+
+
+def test_stats_difficulty_help_names_the_rate_command_its_columns_equal():
+    """``stats --help`` said the columns are "as 'golfsolve rate' gives them", but ``rate`` plays 16
+    games by default and ``--difficulty`` 8: a user who checked a row with ``golfsolve rate CODE``
+    got another chance, and often another label. Now it names ``rate --games N`` and where N
+    comes from, as the report's Difficulty section does."""
+    from golfsolve.stats.census import DEFAULT_DIFFICULTY_GAMES
+
+    rate_games = [p for p in cli.get_command(click.Context(cli), "rate").params if p.name == "games"][0].default
+    assert rate_games != DEFAULT_DIFFICULTY_GAMES  # why the help must name the games
+    assert "as 'golfsolve rate --games N' gives them, N from --difficulty-games, seed 0" in _option_help(
+        ["stats"], "--difficulty")

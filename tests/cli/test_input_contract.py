@@ -259,8 +259,9 @@ def test_pick_stops_at_the_last_deal_instead_of_failing_past_it():
     from golfsolve.fair import pick
     from golfsolve.solitaire.rules import EASY
 
-    # was: a deal-code error (exit 2) after the last deal had been rated
-    res = pick(EASY, "easy", count=5, start=N_DEALS - 1, winnable=False, games=1, max_deals=10)
+    # was: a deal-code error (exit 2) after the last deal had been rated (a --count more than
+    # the deals left is now refused before any: tests/fair/test_difficulty.py)
+    res = pick(EASY, "easy", count=1, start=N_DEALS - 1, winnable=False, games=1, max_deals=10)
     assert res.examined == 1 and res.last_deal
 
 

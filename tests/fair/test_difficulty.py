@@ -10,7 +10,7 @@ from hostile_helpers import one_line_error
 
 from golfsolve.errors import InputError
 from golfsolve.fair import BANDS, PlayerSettings, label_of, odds, pick, rate
-from golfsolve.fair.difficulty import PickResult
+from golfsolve.fair.difficulty import PickResult, Rating
 from golfsolve.fair.settings import PRESETS
 from golfsolve.solitaire.dealcode import N_DEALS, parse_code
 from golfsolve.solitaire.layout import layout_from_code, layout_from_number
@@ -455,3 +455,64 @@ def test_pick_refuses_a_count_its_max_deals_cannot_reach_before_examining_a_deal
 
     with pytest.raises(InputError, match="^--count 2 is more than --max-deals 1"):
         difficulty.pick(EASY, "easy", 2, games=1, max_deals=1)
+
+
+def test_pick_refuses_a_count_more_than_the_deals_left_before_examining_a_deal(run_cli, monkeypatch):
+    """was: ``pick --count 5 --start-number 8031810174`` rated the 2 deals left, then "found 1 easy
+    deal ... the last deal there is", exit 1: a question with no answer, known before any work,
+    as a --count above --max-deals is."""
+    from golfsolve.fair import difficulty
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a deal was examined")
+
+    monkeypatch.setattr(difficulty, "_scan", no_work)
+    start = N_DEALS - 2
+    line = one_line_error(run_cli(["pick", "--difficulty", "easy", "--count", "5", "--start-number", str(start),
+                                    "--games", "1", "-q"]))
+    assert line == (f"golfsolve: --count 5 is more than the 2 deals from deal {start} to the last there is "
+                    f"({N_DEALS - 1}); start earlier or lower --count"), line
+    with pytest.raises(InputError, match="^--count 3 is more than the 2 deals from deal"):
+        difficulty.pick(EASY, "easy", 3, start=start, games=1)
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_pick_that_reached_the_last_deal_with_fewer_than_asked_says_so_on_stderr(run_cli, monkeypatch, json_flag):
+    """was: exit 1 with nothing on stderr (with --json, nothing said it had found fewer than
+    --count but the exit code), where a scan stopped by --max-deals says so in a line."""
+    from golfsolve.fair import difficulty
+
+    def none_match(rules, difficulty, count, start, *args):
+        for examined in range(1, N_DEALS - start + 1):
+            yield examined, None
+
+    monkeypatch.setattr(difficulty, "_scan", none_match)
+    r = run_cli(["pick", "--difficulty", "easy", "--count", "2", "--start-number", str(N_DEALS - 2), "-q", *json_flag])
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("golfsolve: fewer than --count 2: the scan reached the last deal there is; start "
+                                "earlier with --start"), r.stderr
+    assert ("the last deal there is" in r.stdout) if not json_flag else json.loads(r.stdout)["examined"] == 2
+
+
+def test_a_rating_stopped_for_want_is_of_the_games_played_not_the_deals_label(solver):
+    """rate's docstring said a rating stopped early for ``want`` kept a label "still right", and
+    formats.md that pick's answers hold such ratings: neither was so. Its label is of the games
+    played (never the wanted one, but not surely the deal's), and pick keeps only complete
+    ratings. The docstring's and formats.md's example: deal 0 under Easy."""
+    lay = layout_from_number(0, EASY)
+    full = rate(lay, EASY, 16, 0, solver)
+    stopped = rate(lay, EASY, 16, 0, solver, want="easy")
+    assert (full.label, full.fair_wins, full.games) == ("hard", 5, 16)
+    assert (stopped.complete, stopped.label, stopped.fair_wins, stopped.games) == (False, "medium", 4, 11)
+    assert stopped.as_json()["games_asked"] == 16
+    res = pick(EASY, "hard", 1, start=0, games=16, solver=solver)
+    assert [(r.code, r.complete, r.games, r.fair_wins) for r in res.deals] == [("GO1-E-AAAAAAA", True, 16, 5)]
+
+
+@pytest.mark.parametrize("wins, games, shown, label", [(1200, 2001, "59.97%", "medium"), (2999, 20000, "14.99%", "very-hard"),
+                                                       (700, 2000, " 35.0%", "medium"), (6, 16, " 37.5%", "medium")])
+def test_a_chance_just_under_a_band_edge_never_reads_as_the_edge(wins, games, shown, label):
+    """was: "fair chance  60.0% [58, 62] (1200/2001)  medium": a chance under 60% rounded to the
+    edge, where 60% is easy, beside its label medium. A chance on the edge reads as it is."""
+    r = Rating("GO1-E-AAAAAAB", EASY, True, wins, games, label_of(wins / games), PRESETS["fast"])
+    assert r.label == label and f"fair chance {shown} [" in r.render(), r.render()
