@@ -263,8 +263,8 @@ def pick(
         raise InputError(f"difficulty must be one of {', '.join(LABELS)}, not {difficulty!r}")
     difficulty = named
     games = whole_count(games, "games")
-    count = whole_count(count, "count", 1, N_DEALS)
-    max_deals = whole_count(max_deals, "max deals", 1, N_DEALS)
+    count = whole_count(count, "--count", 1, N_DEALS)
+    max_deals = whole_count(max_deals, "--max-deals", 1, N_DEALS)
     seed = seed_value(seed)
     winnable = flag(winnable, "winnable")  # "no" is true to Python
     if not is_whole_number(start) or not 0 <= start < N_DEALS:

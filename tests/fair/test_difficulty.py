@@ -516,3 +516,11 @@ def test_a_chance_just_under_a_band_edge_never_reads_as_the_edge(wins, games, sh
     edge, where 60% is easy, beside its label medium. A chance on the edge reads as it is."""
     r = Rating("GO1-E-AAAAAAB", EASY, True, wins, games, label_of(wins / games), PRESETS["fast"])
     assert r.label == label and f"fair chance {shown} [" in r.render(), r.render()
+
+
+@pytest.mark.parametrize("option", ["--count", "--max-deals"])
+def test_pick_names_the_option_whose_number_is_out_of_range(run_cli, option):
+    """was: 'max deals must be from 1 to 8,031,810,176, not 99,999,999,999' for --max-deals
+    (and 'count must ...' for --count): the option as typed is named"""
+    line = one_line_error(run_cli(["pick", "--difficulty", "easy", option, "99999999999", "-q"]))
+    assert line == f"golfsolve: {option} must be from 1 to {N_DEALS:,}, not 99,999,999,999", line
