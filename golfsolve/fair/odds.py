@@ -301,7 +301,8 @@ def fair_games(
     for i, st in enumerate(stocks):
         # the player sees the places the view shows (a partial layout's declared cards), no others
         g = play(with_stock(layout, st), rules, settings, seed, solver, played, referee=True, decisions=decisions,
-                 winnable=winnable, won_line=lines[i] if lines is not None else (), seen=layout.stock)
+                 winnable=winnable, won_line=lines[i] if lines is not None else (), seen=layout.stock,
+                 locate_loss=False)  # the result alone counts here: no solves to find the losing move
         yield g.won, g.nodes + SOLVE_WORK * g.solves
 
 

@@ -413,6 +413,7 @@ def play(
     winnable: bool = False,
     won_line: Sequence[str] = (),
     seen: Optional[Sequence[Optional[int]]] = None,
+    locate_loss: bool = True,
 ) -> FairGame:
     """Play ``layout`` (stock known to the referee, hidden from the player) with the fair player.
 
@@ -429,10 +430,13 @@ def play(
     every position on a winning line it knows (that one and those of its own won solves)
     as won without solving it again: the same games, less work. ``seen``: the stock as the
     player sees it at the start, a card where it knows one (the places a partial layout
-    declares) and None elsewhere; by default it knows none.
+    declares) and None elsewhere; by default it knows none. ``locate_loss``: with the referee,
+    a lost game is cut back to the move that lost it, which takes a few more solves; False
+    leaves it where the referee found it lost (``lost_at`` the moves played by then), for a
+    caller that needs the result alone (``odds``' games, whose work budget those solves spent).
     """
     rules = layout_rules(layout, rules)
-    for what, value in (("referee", referee), ("winnable", winnable)):  # any text is true to Python
+    for what, value in (("referee", referee), ("winnable", winnable), ("locate_loss", locate_loss)):  # any text is true to Python
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{what} must be True or False, not {type(value).__name__} {shown(value)}")
     if not isinstance(seed, str):  # text seeds name a game (as fair-stats' did: "0-easy-17"); numbers as --seed takes them
@@ -501,7 +505,7 @@ def play(
         return len(line)
 
     def lost() -> FairGame:
-        if referee:  # play stops where the game was lost
+        if referee and locate_loss:  # play stops where the game was lost
             del line[first_lost():]
         return FairGame(False, True, 0, tuple(line), len(line), bool(line) and line[-1] == MOVE_DRAW, decisions,
                         solves + me.solves, time.perf_counter() - t0, settings, nodes + me.nodes)

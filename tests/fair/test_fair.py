@@ -248,7 +248,7 @@ def test_a_lost_game_stops_at_the_move_that_lost_it_a_remove_or_a_draw(solver):
     won, found here by solving the position after every move. Was: the referee looked at
     decisions only, after a chain of removes and its draw, so every game lost inside a chain
     was "lost on a draw" (fair-stats' 'gap deals lost on a draw': 12 of 12 where 2 were)."""
-    causes = set()
+    causes, extra = set(), []
     for number, rules in ((4, CLASSIC), (8, EASY), (18, EASY)):  # two lost by a remove, one by a draw
         g = play(layout_from_number(number, rules), rules, "fast", seed=0, solver=solver)
         assert g.clairvoyant_won and not g.won
@@ -259,7 +259,13 @@ def test_a_lost_game_stops_at_the_move_that_lost_it_a_remove_or_a_draw(solver):
         assert verdicts == ["won"] * (len(g.moves) - 1) + ["lost"]  # play stops at the first lost position
         assert g.lost_at == len(g.moves) and g.lost_on_draw == (g.moves[-1] == "d")
         causes.add(g.lost_on_draw)
-    assert causes == {True, False}
+        # odds' games need the result alone: they stop where the referee found the loss, the
+        # same game without the solves that locate the losing move (their work budget's)
+        found = play(layout_from_number(number, rules), rules, "fast", seed=0, solver=solver, locate_loss=False)
+        assert not found.won and found.moves[:len(g.moves)] == g.moves and found.solves <= g.solves
+        assert found.lost_at == len(found.moves)
+        extra.append(g.solves - found.solves)
+    assert causes == {True, False} and max(extra) > 0, extra
 
 
 def test_the_referee_knows_positions_on_winning_lines_won_and_plays_the_same_games(solver):
