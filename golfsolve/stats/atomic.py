@@ -182,5 +182,5 @@ def save_footed_figure(fig: Any, footer: str, path: Path) -> Path:
     return save_figure_atomic(fig, path)  # replaces a link there, never writes through it
 
 
-__all__ = ["check_replaceable", "figure_footer", "remove_temporaries", "save_figure_atomic", "save_footed_figure", "write_json_atomic",
-           "write_json_new", "write_parquet_atomic", "write_text_atomic"]
+__all__ = ["check_replaceable", "figure_footer", "remove_temporaries", "save_figure_atomic", "save_footed_figure",
+           "write_json_atomic", "write_json_new", "write_parquet_atomic", "write_text_atomic"]

@@ -609,7 +609,7 @@ def default_chunk_size(count: int, jobs: int, cap: int) -> int:
 
 __all__ = [
     "check_chunk_size", "check_chunks_made_with", "check_no_nested_run", "check_resume_extend", "chunk_files",
-    "default_chunk_size", "enclosing_run", "holds_a_run", "how_to_finish", "latest_command", "load_chunks", "manifest_path", "name_list",
-    "no_run_to_continue", "now", "open_run", "read_manifest", "resume_command", "run_commands", "run_folder_chunks",
+    "default_chunk_size", "enclosing_run", "holds_a_run", "how_to_finish", "latest_command", "load_chunks",
+    "manifest_path", "name_list", "no_run_to_continue", "now", "open_run", "read_manifest", "resume_command", "run_commands", "run_folder_chunks",
     "RunFolder", "running_version", "status", "validate_manifest", "whole_fields"
 ]
