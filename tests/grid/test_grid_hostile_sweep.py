@@ -59,7 +59,8 @@ def test_a_count_option_says_its_whole_range_in_its_help_and_its_refusals(run_cl
     'must be at least 1, not 0' but 2000000 as 'not in the range x<=1000000': one option, two
     ranges, unlike every other count option ('[1<=x<=1000000]')."""
     r = run_cli([command[0], *(command[1:2] if command[0] == "grid" else []), "--help"])
-    assert "[1<=x<=1000000]" in r.stdout.split(option, 1)[1].split("\n  -", 1)[0]
+    # the option's own entry, not a mention of it in another's help
+    assert "[1<=x<=1000000]" in r.stdout.split(f"\n  {option} ", 1)[1].split("\n  -", 1)[0]
     for n in ("0", "-5", "2000000"):
         r = run_cli([*command, option, n, "--out", str(tmp_path / "x")])
         assert r.exit_code == 2 and f"{n} is not in the range 1<=x<=1000000" in r.stderr, r.stderr
