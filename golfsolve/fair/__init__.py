@@ -18,7 +18,9 @@ it). The public API:
   :func:`fair_hint_for_player`: both answers from a real position's view, as the
   commands and the server give them (:func:`fair_hint_answer`: the hint's ``--json``);
 * :func:`stock_orders`: every stock order consistent with a view when there are few,
-  else a seeded sample; :func:`unknown_pool`: the places and cards behind it.
+  else a seeded sample; :func:`unknown_pool`: the places and cards behind it;
+  :func:`referee_seed`: the seed of the orders ``odds`` and ``rate`` play on, apart from
+  the player's own.
 
 Every result has ``as_json()``, the exact dict ``golfsolve ... --json`` prints, and
 records the player's full settings. Modules: :mod:`.orders`, :mod:`.view`,
@@ -41,7 +43,7 @@ _WHERE = {
     "OddsResult": "odds", "odds": "odds", "odds_for_player": "odds",
     "PickResult": "difficulty", "PickStopped": "difficulty", "Rating": "difficulty", "pick": "difficulty", "rate": "difficulty",
     "require_real_stock": "difficulty",
-    "stock_orders": "orders", "unknown_pool": "orders",
+    "referee_seed": "orders", "stock_orders": "orders", "unknown_pool": "orders",
     "FairGame": "player", "play": "player",
     "BANDS": "settings", "LABELS": "settings", "PRESETS": "settings", "PlayerSettings": "settings",
     "label_of": "settings", "player_settings": "settings",

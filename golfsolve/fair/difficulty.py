@@ -37,7 +37,7 @@ from ..solitaire.layout import Layout, layout_from_number, layout_rules
 from ..solitaire.rules import CLASSIC, EASY, Rules, code_letter
 from ..solitaire.solver import Solver, solver_arg
 from .odds import fair_games
-from .orders import stock_orders
+from .orders import referee_seed, stock_orders
 from .settings import BANDS, LABELS, PlayerSettings, label_of, player_settings  # noqa: F401 - LABELS by its old address
 
 def _band(label: str) -> tuple[float, float]:
@@ -149,7 +149,7 @@ def rate(
     With ``want`` (a label), games stop as soon as the final fair chance can no longer
     fall in that band: the rating's ``complete`` is then False and its chance and label are
     those of the games played, so the label is never ``want`` but need not be the deal's
-    (deal 0 under Easy, hard on 16 games, reads medium on the 11 played for ``want="easy"``).
+    (deal 5 under Easy, medium on 16 games, reads hard on the 10 played for ``want="easy"``).
     """
     rules = layout_rules(layout, rules)
     if want is not None:  # any case, as pick's difficulty; an unknown name would fail as "'nope' is not in list"
@@ -172,7 +172,7 @@ def rate(
     require_real_stock(layout, rules)
     solver = solver or Solver()
     winnable = solver.solve(layout, rules).outcome == "won"
-    stocks, every = stock_orders(view, rules, games, seed)
+    stocks, every = stock_orders(view, rules, games, referee_seed(seed))
     lo_band, hi_band = _band(want) if want else (0.0, 2.0)
     wins = played = 0
     for won, _ in fair_games(view, rules, stocks, seed, settings, (), solver):

@@ -36,7 +36,7 @@ from ..solitaire.solver import Solver, solver_arg
 from ..progress import progress_bar
 from ..text import estimate, interval, percent, plural
 from .exact import CompiledExpectimax, TooLargeError, fair_value
-from .orders import check_played, check_played_not_held, stock_orders, unknown_pool, with_stock
+from .orders import check_played, check_played_not_held, referee_seed, stock_orders, unknown_pool, with_stock
 from .player import play
 from .settings import MIN_GAMES, SOLVE_WORK, WIDTH, WORK_BUDGET, PlayerSettings, player_settings
 from .view import as_seen, player_view
@@ -380,7 +380,7 @@ def odds(
         return OddsResult(layout.name, rules, 0, 0, v, v, True, len(positions), len(pool), seed, v, v, v, 0, 0, True,
                           settings, None, 0, (samples, games), time.perf_counter() - t0, time.process_time() - c0,
                           over=game_over_message(end), exact_states=exact_states)
-    stocks, exact = stock_orders(layout, rules, samples, seed, played)
+    stocks, exact = stock_orders(layout, rules, samples, referee_seed(seed), played)
     solver = solver or Solver()
     t0, c0 = time.perf_counter(), time.process_time()
     won: list[bool] = []

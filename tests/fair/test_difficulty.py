@@ -498,15 +498,15 @@ def test_a_rating_stopped_for_want_is_of_the_games_played_not_the_deals_label(so
     """rate's docstring said a rating stopped early for ``want`` kept a label "still right", and
     formats.md that pick's answers hold such ratings: neither was so. Its label is of the games
     played (never the wanted one, but not surely the deal's), and pick keeps only complete
-    ratings. The docstring's and formats.md's example: deal 0 under Easy."""
-    lay = layout_from_number(0, EASY)
+    ratings. The docstring's example: deal 5 under Easy."""
+    lay = layout_from_number(5, EASY)
     full = rate(lay, EASY, 16, 0, solver)
     stopped = rate(lay, EASY, 16, 0, solver, want="easy")
-    assert (full.label, full.fair_wins, full.games) == ("hard", 5, 16)
-    assert (stopped.complete, stopped.label, stopped.fair_wins, stopped.games) == (False, "medium", 4, 11)
+    assert (full.label, full.fair_wins, full.games) == ("medium", 8, 16)
+    assert (stopped.complete, stopped.label, stopped.fair_wins, stopped.games) == (False, "hard", 3, 10)
     assert stopped.as_json()["games_asked"] == 16
     res = pick(EASY, "hard", 1, start=0, games=16, solver=solver)
-    assert [(r.code, r.complete, r.games, r.fair_wins) for r in res.deals] == [("GO1-E-AAAAAAA", True, 16, 5)]
+    assert [(r.code, r.complete, r.games, r.fair_wins) for r in res.deals] == [("GO1-E-AAAAAAH", True, 16, 4)]
 
 
 @pytest.mark.parametrize("wins, games, shown, label", [(1200, 2001, "59.97%", "medium"), (2999, 20000, "14.99%", "very-hard"),

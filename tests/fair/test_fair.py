@@ -11,7 +11,7 @@ import pytest
 from golfsolve.cards import parse_card
 from golfsolve.errors import InputError
 from golfsolve.solitaire.engine import Game
-from golfsolve.fair import PlayerSettings, fair_hint, odds, play, stock_orders, unknown_pool
+from golfsolve.fair import PlayerSettings, fair_hint, odds, play, referee_seed, stock_orders, unknown_pool
 from golfsolve.fair.exact import TooLargeError, clairvoyant_value, fair_value
 from golfsolve.fair.orders import sample_stocks, with_stock
 from golfsolve.intervals import wilson
@@ -136,7 +136,7 @@ def test_odds_plays_the_preset_it_is_given(seed000_start, solver):
     """odds(player="strong") plays each fair game with the strong preset, on the first
     winnable sampled orders: each game's result is that of play() with those settings."""
     res = odds(seed000_start, EASY, samples=8, seed=5, solver=solver, games=3, player="strong")
-    stocks, _ = stock_orders(seed000_start, EASY, 8, 5, ())
+    stocks, _ = stock_orders(seed000_start, EASY, 8, referee_seed(5), ())  # the referee's orders, as odds draws them
     winnable = [st for st in stocks if solver.solve(with_stock(seed000_start, st), EASY).outcome == "won"]
     assert res.wins == len(winnable) >= 3
     wins = [play(with_stock(seed000_start, st), EASY, "strong", 5, solver).won for st in winnable[:3]]
