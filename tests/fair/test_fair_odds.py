@@ -320,3 +320,23 @@ def test_odds_json_has_the_same_fields_in_every_case():
     assert keys["sampled"] == keys["exact"] == keys["no games"], keys
     assert sorted(answers["sampled"]) == sorted(answers["exact"]) == sorted(answers["no games"])
     assert answers["no games"]["fair"]["ci95"] is None and answers["exact"]["fair"]["stopped"] is None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_the_orders_odds_and_rate_play_on_are_not_the_players_own_draws(seed):
+    """was: odds and rate drew the orders their games are played on from the seed the fair
+    player draws its guesses with: the same draws from a pool of the same size, so the
+    player's sampled orders were the real ones (up to a relabelling of the unseen cards when
+    the player names them by rank) and its guesses matched the truth (rate +4.1 points on
+    such a deal). They come from a stream of their own."""
+    import random
+
+    from golfsolve.fair import referee_seed, stock_orders
+    from golfsolve.fair.view import as_seen
+
+    view = as_seen(layout_from_code("GO1-E-AAAAAAA"))
+    real, _ = stock_orders(view, view.rules, 16, referee_seed(seed))
+    guessed, _ = stock_orders(view, view.rules, 16, random.Random(seed))  # as the player's generator draws
+    assert len(set(real)) == 16 and not set(real) & set(guessed)
+    # no stock place holds the same card in every one of the first 8 of both
+    assert not [i for i in range(16) if len({st[i] for st in real[:8] + guessed[:8]}) == 1]
