@@ -61,12 +61,21 @@ def interval(lo: float, hi: float, fmt: str = ".1f", scale: float = 1) -> str:
     a comma, the bounds in the unit of the value before it; ``scale=100`` for a share in
     percent). Brackets, unlike ``60.7-73.6``, stay clear for negative bounds: ``[-0.40, +0.10]``.
     In percent an upper bound above 0 never reads as 0, nor a lower bound below 1 as 100
-    (:func:`percent`): "[0, 0]" is an interval of no width, which only an exact share has."""
-    if scale == 100:
-        low = percent(lo, fmt) if float(format(100 * lo, fmt)) == 100 else format(100 * lo + 0.0, fmt)
-        high = percent(hi, fmt) if float(format(100 * hi, fmt)) == 0 else format(100 * hi + 0.0, fmt)
-        return f"[{low}, {high}]"
-    return f"[{scale * lo:{fmt}}, {scale * hi:{fmt}}]"
+    (:func:`percent`): "[0, 0]" is an interval of no width, which only an exact share has; nor
+    does any interval with a width read as none: a decimal more until its bounds differ ("[15,
+    15]" for a rating on 30,000 games reads "[14.6, 15.4]")."""
+    head, dot, digits = fmt.rpartition(".")
+    while True:
+        if scale == 100:
+            low = percent(lo, fmt) if float(format(100 * lo, fmt)) == 100 else format(100 * lo + 0.0, fmt)
+            high = percent(hi, fmt) if float(format(100 * hi, fmt)) == 0 else format(100 * hi + 0.0, fmt)
+        else:
+            low, high = format(scale * lo, fmt), format(scale * hi, fmt)
+        if low != high or not lo < hi or not dot or not digits.endswith("f") or len(digits) > 2 \
+                or int(digits[:-1] or 0) >= 6:
+            return f"[{low}, {high}]"
+        fmt = f"{head}.{int(digits[:-1] or 0) + 1}f"
+        digits = fmt.rpartition(".")[2]
 
 
 def estimate(value: float, lo: float, hi: float, fmt: str = ".1f", percent: bool = False,

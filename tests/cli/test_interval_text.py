@@ -20,6 +20,17 @@ def test_a_value_and_its_interval():
     assert interval(0, 0.12, ".0f", 100) == "[0, 12]"
 
 
+def test_an_interval_with_a_width_never_reads_as_none():
+    """was: "[15, 15]" for a rating on 30,000 games, as an exact share's "interval" reads"""
+    from golfsolve.intervals import wilson
+
+    _, lo, hi = wilson(4500, 30000)
+    assert interval(lo, hi, ".0f", 100) == "[14.6, 15.4]"
+    assert interval(0.15, 0.15, ".0f", 100) == "[15, 15]"  # an exact share keeps its one number
+    assert interval(0.2501, 0.2502, "+.2f") == "[+0.2501, +0.2502]"
+    assert interval(0.3, 0.3 + 1e-12, ".1f") == "[0.300000, 0.300000]"  # six decimals at most
+
+
 @pytest.mark.parametrize("args", [["odds", "GO1-C-AAAAAAB", "--samples", "20", "--games", "4"],
                                   ["hint", "GO1-E-AAAAAAB", "--fair", "--player", "fast", "--all"],
                                   ["rate", "GO1-E-AAAAAAB", "--games", "8"],
