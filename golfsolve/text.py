@@ -64,18 +64,18 @@ def interval(lo: float, hi: float, fmt: str = ".1f", scale: float = 1) -> str:
     (:func:`percent`): "[0, 0]" is an interval of no width, which only an exact share has; nor
     does any interval with a width read as none: a decimal more until its bounds differ ("[15,
     15]" for a rating on 30,000 games reads "[14.6, 15.4]")."""
-    head, dot, digits = fmt.rpartition(".")
+    head, _, tail = fmt.rpartition(".")  # as percent reads a format's decimals
+    digits = int(tail[:-1]) if tail[:-1].isdigit() else 6
     while True:
         if scale == 100:
             low = percent(lo, fmt) if float(format(100 * lo, fmt)) == 100 else format(100 * lo + 0.0, fmt)
             high = percent(hi, fmt) if float(format(100 * hi, fmt)) == 0 else format(100 * hi + 0.0, fmt)
         else:
             low, high = format(scale * lo, fmt), format(scale * hi, fmt)
-        if low != high or not lo < hi or not dot or not digits.endswith("f") or len(digits) > 2 \
-                or int(digits[:-1] or 0) >= 6:
+        if low != high or not lo < hi or digits >= 6:
             return f"[{low}, {high}]"
-        fmt = f"{head}.{int(digits[:-1] or 0) + 1}f"
-        digits = fmt.rpartition(".")[2]
+        digits += 1
+        fmt = f"{head}.{digits}{tail[-1]}"
 
 
 def estimate(value: float, lo: float, hi: float, fmt: str = ".1f", percent: bool = False,
